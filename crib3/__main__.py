@@ -1,0 +1,3 @@
+from crib3.cli import main
+
+raise SystemExit(main())

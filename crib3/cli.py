@@ -1,0 +1,213 @@
+"""The `crib3` command and its subcommands.
+
+Heavy modules (the engine's simulator, Rich, later Textual) are imported
+inside the subcommand that needs them, so `crib3 --help` and `crib3 score`
+start fast. Every failure a user can cause ends in one line on stderr and a
+non-zero exit code, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+
+from crib3 import __version__
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    """Bad input from the command line: printed as one line, exit 2."""
+
+
+def _ascii_wanted(args: argparse.Namespace) -> bool:
+    if getattr(args, "ascii", False):
+        return True
+    encoding = (getattr(sys.stdout, "encoding", None) or "ascii").lower().replace("-", "")
+    return encoding not in ("utf8", "utf16", "utf32")
+
+
+# --- crib3 score -----------------------------------------------------------------
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from crib3.cards import format_cards, parse_cards
+    from crib3.scoring import score_hand
+    from crib3.speech import say_hand_line
+
+    try:
+        cards = parse_cards(" ".join(args.cards))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    if len(cards) != 5:
+        raise UsageError(f"give four cards and the starter (five in all), not {len(cards)}")
+    if len(set(cards)) != 5:
+        twice = next(c for c in cards if cards.count(c) > 1)
+        raise UsageError(f"{twice} is there twice: a deck has one of each card")
+    hand, starter = cards[:4], cards[4]
+    score = score_hand(hand, starter, crib=args.crib)
+    said = say_hand_line(score)
+    if args.json:
+        from crib3.engine.codec import encode_value
+
+        print(json.dumps({
+            "hand": [str(c) for c in hand],
+            "starter": str(starter),
+            "crib": args.crib,
+            "total": score.total,
+            "items": [encode_value(item) for item in score.items],
+            "said": said,
+        }))
+        return EXIT_OK
+    ascii_only = _ascii_wanted(args)
+    what = "crib" if args.crib else "hand"
+    print(f"{format_cards(hand, ascii_only)} with {starter.label(ascii_only)} ({what})")
+    for item in score.items:
+        print(f"  {item.kind:<8} {format_cards(item.cards, ascii_only):<18} {item.points:>2}")
+    print(said)
+    print(f"total {score.total}")
+    return EXIT_OK
+
+
+# --- crib3 sim ---------------------------------------------------------------------
+
+
+def _levels(text: str) -> list[str]:
+    from crib3.players import make_player
+
+    levels = [p.strip().lower() for p in text.split(",") if p.strip()]
+    if len(levels) != 3:
+        raise UsageError(f"--players names three levels, like easy,easy,easy (got {text!r})")
+    for level in levels:
+        try:
+            make_player(level)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    return levels
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    from crib3 import sim
+    from crib3.engine import Rules
+
+    if args.games < 1:
+        raise UsageError(f"--games is 1 or more, not {args.games}")
+    levels = _levels(args.players)
+    jobs = args.jobs if args.jobs else sim.default_jobs(args.games)
+    rules = Rules(target=61 if args.short else 121, skunks=args.skunks)
+    show_progress = sys.stderr.isatty() and not args.quiet
+    if show_progress:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        with Progress("[progress.description]{task.description}", BarColumn(),
+                      MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("playing", total=args.games)
+            summary = sim.run(levels, args.games, args.seed, rules, args.log_dir, jobs,
+                              progress=lambda n: bar.advance(task, n))
+    else:
+        summary = sim.run(levels, args.games, args.seed, rules, args.log_dir, jobs)
+    if args.json:
+        print(json.dumps(summary.to_json()))
+    else:
+        print(sim.format_summary(summary))
+    return EXIT_OK
+
+
+# --- crib3 verify ------------------------------------------------------------------
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from crib3.engine.log import LogError, load_log
+
+    status = EXIT_OK
+    for path in args.logs:
+        try:
+            loaded = load_log(path)
+        except LogError as exc:
+            print(str(exc) if exc.line else f"{exc.path}: {exc.reason}", file=sys.stderr)
+            status = max(status, EXIT_INVALID if exc.line else EXIT_USAGE)
+            continue
+        for warning in loaded.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        state = loaded.state
+        if state.winner is not None:
+            scores = "-".join(str(s) for s in state.scores)
+            outcome = f"won by {state.name(state.winner)} {scores}"
+        else:
+            outcome = f"unfinished, hand {state.hand_number}"
+        print(f"{path}: valid, {len(loaded.events)} events, {outcome}")
+    return status
+
+
+# --- the parser --------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="crib3",
+        description="Three-player cribbage: score hands, simulate games, verify game logs.",
+    )
+    parser.add_argument("--version", action="version", version=f"crib3 {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    score = commands.add_parser(
+        "score", help="count a hand: four cards, then the starter",
+        description="Count a hand as a player says it. The last card is the starter.",
+        epilog="example: crib3 score 5H 5C 5S JD 5D   (the 29 hand)")
+    score.add_argument("cards", nargs="+", metavar="CARD",
+                       help="ranks A 2-10 T J Q K, suits S H D C or ♠ ♥ ♦ ♣, like 10H")
+    score.add_argument("--crib", action="store_true", help="count as a crib (five-card flush only)")
+    score.add_argument("--json", action="store_true", help="print JSON for programs")
+    score.add_argument("--ascii", action="store_true", help="suits as letters, not symbols")
+    score.set_defaults(run=cmd_score)
+
+    sim = commands.add_parser(
+        "sim", help="play games between computer players and summarize them",
+        description="Headless games between computer players. Seats rotate from game to "
+                    "game; the same --seed gives the same games.")
+    sim.add_argument("--games", type=int, default=100, metavar="N", help="how many (100)")
+    sim.add_argument("--seed", type=int, default=None, metavar="S", help="for repeatable games")
+    sim.add_argument("--players", default="easy,easy,easy", metavar="A,B,C",
+                     help="three levels, comma-separated (easy,easy,easy)")
+    sim.add_argument("--log-dir", default=None, metavar="DIR", help="write each game's log here")
+    sim.add_argument("--json", action="store_true", help="print the summary as JSON")
+    sim.add_argument("--jobs", type=int, default=0, metavar="J",
+                     help="worker processes (default: one per core for large runs)")
+    sim.add_argument("--short", action="store_true", help="play to 61, not 121")
+    sim.add_argument("--skunks", action="store_true", help="record skunks in the game logs")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(run=cmd_sim)
+
+    verify = commands.add_parser(
+        "verify", help="check saved game logs against the rules",
+        description="Re-run every event of each log through the rules. Exit 0 when all "
+                    "are valid, 1 with FILE:LINE: reason for a bad log, 2 for bad usage.")
+    verify.add_argument("logs", nargs="+", metavar="LOG", help="game log files (.jsonl)")
+    verify.set_defaults(run=cmd_verify)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "run", None):
+        parser.print_help()
+        return EXIT_OK
+    try:
+        return int(args.run(args))
+    except UsageError as exc:
+        print(f"crib3 {args.command}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("crib3: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return EXIT_OK
+    except OSError as exc:
+        print(f"crib3 {args.command}: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "),
+              file=sys.stderr)
+        return EXIT_INVALID

@@ -1,0 +1,38 @@
+"""The rules engine: events, state, rules, views, the Game and its log.
+
+Imports nothing from the screens or the network. The layers, lowest first:
+`events` and `commands` (facts and requests), `state` (the pure fold),
+`rules` (what is legal and what follows), `views` (what a seat may see),
+`game` (dispatch and subscribe), `codec` and `log` (the file format).
+"""
+
+from crib3.engine.commands import (
+    Command,
+    Count,
+    CutStarter,
+    Discard,
+    DrawCutCard,
+    Muggins,
+    Play,
+    Shuffle,
+)
+from crib3.engine.events import (
+    BOT_LEVELS,
+    EVENT_TYPES,
+    HUMAN,
+    Event,
+    PlayerInfo,
+    Rules,
+    ScoringEvent,
+)
+from crib3.engine.game import Game
+from crib3.engine.rules import IllegalMove, decide, legal_moves, next_automatic, to_act
+from crib3.engine.state import Phase, State, apply, fold
+from crib3.engine.views import SeatView, project, redact
+
+__all__ = [
+    "BOT_LEVELS", "EVENT_TYPES", "HUMAN", "Command", "Count", "CutStarter", "Discard",
+    "DrawCutCard", "Event", "Game", "IllegalMove", "Muggins", "Phase", "Play", "PlayerInfo",
+    "Rules", "ScoringEvent", "SeatView", "Shuffle", "State", "apply", "decide", "fold",
+    "legal_moves", "next_automatic", "project", "redact", "to_act",
+]

@@ -1,0 +1,70 @@
+"""Commands: what a seat (or chance) asks the engine to do.
+
+A command is an imperative (`Play`, `Discard`); `crib3.engine.rules.decide`
+either turns it into events or raises `IllegalMove`. Seat commands come from
+people, bots and network clients; chance commands (`DrawCutCard`, `Shuffle`)
+come only from the `Game`'s random source, or from a log being replayed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from crib3.cards import Card
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class SeatCommand(Command):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Discard(SeatCommand):
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CutStarter(SeatCommand):
+    """Cut the remaining deck `depth` cards down (4 .. 32: four cards at
+    least in each packet)."""
+
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class Play(SeatCommand):
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Count(SeatCommand):
+    """With muggins on: a human's claimed score for their hand or crib."""
+
+    points: int
+
+
+@dataclass(frozen=True, slots=True)
+class Muggins(SeatCommand):
+    """With muggins on: call (or let pass) the points another seat missed."""
+
+    call: bool
+
+
+@dataclass(frozen=True, slots=True)
+class DrawCutCard(Command):
+    """Chance: `seat` cuts `card` in the cut for first deal."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Shuffle(Command):
+    """Chance: the deck order for the next hand."""
+
+    deck: tuple[Card, ...]

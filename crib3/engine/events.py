@@ -1,0 +1,244 @@
+"""The events: every change of a game's state, as an immutable past-tense fact.
+
+A game is the list of its events; `crib3.engine.state.apply` folds them into
+the state. Each class name is the event's stable `type` in the log, and its
+fields are the log's fields (see docs/log-format.md). Never rename either
+without raising the log version.
+
+Events caused by a choice (a seat's, or chance's: the shuffle and the cuts)
+are *root* events; the rest follow from the state alone and the engine emits
+them by itself (`crib3.engine.rules.next_automatic`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from crib3.cards import Card
+from crib3.scoring import ScoreItem
+
+HUMAN = "human"
+BOT_LEVELS = ("easy", "standard", "expert")
+PLAYER_KINDS = (HUMAN, *BOT_LEVELS)
+
+Scores = tuple[int, int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    """Who sits in a seat: a name, and "human" or a bot level."""
+
+    name: str
+    kind: str = HUMAN
+
+    @property
+    def is_human(self) -> bool:
+        return self.kind == HUMAN
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The optional rules of rules.md R8, fixed for the whole game."""
+
+    target: int = 121
+    skunks: bool = False
+    muggins: bool = False
+
+    @property
+    def short_game(self) -> bool:
+        return self.target == 61
+
+    def skunk_lines(self) -> tuple[int, ...]:
+        """Scores below which a loser is skunked, then double-skunked (R8.1, R8.3)."""
+        return (31,) if self.short_game else (91, 61)
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Base of all events. `type` is the name written in the log."""
+
+    @property
+    def type(self) -> str:
+        return type(self).__name__
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringEvent(Event):
+    """An event in which `seat` scores `points`; `scores` are all three
+    totals after it."""
+
+    seat: int
+    points: int
+    scores: Scores
+
+
+# --- the start and the cut for first deal (R1) --------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameStarted(Event):
+    players: tuple[PlayerInfo, ...]
+    rules: Rules
+    seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class CardCutForDeal(Event):
+    """Chance: `seat` cut `card` in the cut for first deal."""
+
+    seat: int
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class CutTied(Event):
+    """The lowest cut was shared: these seats cut again (R1.2)."""
+
+    seats: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class DealerChosen(Event):
+    seat: int
+
+
+# --- the deal, the discards and the starter (R2-R4) ---------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DeckShuffled(Event):
+    """Chance: the whole deck order for hand `hand`. Hidden from every seat."""
+
+    hand: int
+    dealer: int
+    deck: tuple[Card, ...] | None
+
+
+@dataclass(frozen=True, slots=True)
+class CardsDealt(Event):
+    """Five cards to each seat and one to the crib, from the shuffled deck.
+    In a seat's redacted copy the other hands are empty and `crib_card` None."""
+
+    hand: int
+    dealer: int
+    hands: tuple[tuple[Card, ...], ...]
+    crib_card: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class CardDiscarded(Event):
+    """`seat` put a card in the crib; `card` is None in others' copies."""
+
+    seat: int
+    card: Card | None
+
+
+@dataclass(frozen=True, slots=True)
+class StarterCut(Event):
+    """`seat` cut the remaining deck `depth` cards down; `starter` turned up."""
+
+    seat: int
+    depth: int
+    starter: Card
+
+
+@dataclass(frozen=True, slots=True)
+class HisHeels(ScoringEvent):
+    """The starter is a jack: 2 for the dealer (R4.2)."""
+
+
+# --- the play (R5) -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CardPlayed(ScoringEvent):
+    """`seat` played `card`, making the count `count`; `points` (often 0)
+    for the `items` of rules.md R5.6."""
+
+    card: Card
+    count: int
+    items: tuple[ScoreItem, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GoSaid(Event):
+    """`seat` holds cards but none fits under 31 at `count`."""
+
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class GoScored(ScoringEvent):
+    """1 for the go, or for the last card of the play when `last_card`."""
+
+    last_card: bool
+
+
+@dataclass(frozen=True, slots=True)
+class CountReset(Event):
+    """The count goes back to 0; `leader` leads the next count (R5.5)."""
+
+    leader: int
+
+
+# --- the show (R6, R8.2) -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HandCounted(ScoringEvent):
+    """`seat` counted its hand (or, when `crib`, its crib) with the starter.
+    `items` are the full breakdown; `points` what was scored, which with
+    muggins may be a human's lower claim, the rest being `missed`."""
+
+    crib: bool
+    cards: tuple[Card, ...]
+    starter: Card
+    items: tuple[ScoreItem, ...]
+    missed: int
+
+
+@dataclass(frozen=True, slots=True)
+class MugginsCalled(ScoringEvent):
+    """`seat` called muggins on `victim` and took the points it missed."""
+
+    victim: int
+
+
+@dataclass(frozen=True, slots=True)
+class MugginsDeclined(Event):
+    seat: int
+    victim: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded(Event):
+    """The show is over; the deal passes to `next_dealer`. `scores` are the
+    totals at the end of hand `hand`."""
+
+    hand: int
+    next_dealer: int
+    scores: Scores
+
+
+# --- the end (R7, R8.1) ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class GameWon(Event):
+    """`seat` reached the target. `skunks[s]` is 0, 1 (skunked) or 2
+    (double-skunked) for each seat; all 0 unless the skunk rule is on."""
+
+    seat: int
+    scores: Scores
+    skunks: tuple[int, int, int]
+
+
+EVENT_TYPES: dict[str, type[Event]] = {
+    cls.__name__: cls
+    for cls in (
+        GameStarted, CardCutForDeal, CutTied, DealerChosen, DeckShuffled, CardsDealt,
+        CardDiscarded, StarterCut, HisHeels, CardPlayed, GoSaid, GoScored, CountReset,
+        HandCounted, MugginsCalled, MugginsDeclined, HandEnded, GameWon,
+    )
+}

@@ -1,0 +1,459 @@
+"""The rules: what may happen next, and what a command makes happen.
+
+- `next_automatic(state)` is the one event that must follow from the state by
+  itself (a go, a count reset, a hand counted, the deal...), or None when a
+  seat or chance has to choose. It is pure, so a log is verified by asking it
+  again at every step.
+- `decide(state, command)` checks a command and returns the events it causes:
+  its root event, then the automatic ones until somebody must choose again.
+  An illegal command raises `IllegalMove` with a sentence a player can read.
+
+Every rule here is numbered after ../shared/rules.md (R1..R8).
+"""
+
+from __future__ import annotations
+
+from crib3.cards import Card
+from crib3.engine.commands import (
+    Command,
+    Count,
+    CutStarter,
+    Discard,
+    DrawCutCard,
+    Muggins,
+    Play,
+    SeatCommand,
+    Shuffle,
+)
+from crib3.engine.events import (
+    CardCutForDeal,
+    CardDiscarded,
+    CardPlayed,
+    CardsDealt,
+    CountReset,
+    CutTied,
+    DealerChosen,
+    DeckShuffled,
+    Event,
+    GameStarted,
+    GameWon,
+    GoSaid,
+    GoScored,
+    HandCounted,
+    HandEnded,
+    HisHeels,
+    MugginsCalled,
+    MugginsDeclined,
+    PlayerInfo,
+    Rules,
+    Scores,
+    StarterCut,
+)
+from crib3.engine.state import Phase, State, apply
+from crib3.scoring import score_hand, score_play
+
+MIN_CUT = 4  # cards that must stay in each packet when the starter is cut
+
+
+class IllegalMove(Exception):
+    """A command the rules do not allow now; the message says why."""
+
+
+def left_of(seat: int) -> int:
+    return (seat + 1) % 3
+
+
+def _add(scores: Scores, seat: int, points: int) -> Scores:
+    out = list(scores)
+    out[seat] += points
+    return (out[0], out[1], out[2])
+
+
+# --- who acts now --------------------------------------------------------------
+
+
+def cutter(state: State) -> int:
+    """The seat that cuts for the starter: left of the dealer (R4.1)."""
+    return left_of(state.dealer if state.dealer is not None else 0)
+
+
+def _can_play(hand: tuple[Card, ...], count: int) -> bool:
+    room = 31 - count
+    for c in hand:
+        if c.value <= room:
+            return True
+    return False
+
+
+def play_turn(state: State) -> int | None:
+    """Whose turn it is in the play, or None if the engine must first emit a
+    go, a go point or a reset (R5.2, R5.3)."""
+    if state.count_over:
+        return None
+    if not state.pile:
+        return state.leader
+    p = state.last_player
+    assert p is not None
+    for s in ((p + 1) % 3, (p + 2) % 3, p):
+        hand = state.hands[s]
+        if not hand:
+            continue
+        if _can_play(hand, state.count):
+            return s
+        if s != p and not state.gone[s]:
+            return None
+    return None
+
+
+def _counting_seat(state: State) -> tuple[int, bool]:
+    """Whose count is next in the show, and whether it is the crib (R6.1)."""
+    step = state.show_step
+    if step < 3:
+        return state.show_order()[step], False
+    assert state.dealer is not None
+    return state.dealer, True
+
+
+def to_act(state: State) -> tuple[int, ...]:
+    """The seats that must choose before the game can go on (empty when it
+    waits for chance, or is over)."""
+    phase = state.phase
+    if phase == Phase.DISCARD:
+        return tuple(s for s in range(3) if not state.discarded[s])
+    if phase == Phase.CUT_STARTER:
+        return (cutter(state),)
+    if phase == Phase.PLAY:
+        turn = play_turn(state)
+        return () if turn is None else (turn,)
+    if phase == Phase.SHOW:
+        if state.winner is not None or next_automatic(state) is not None:
+            return ()
+        if state.muggins_pending is not None:
+            return (state.muggins_pending[0],)
+        return (_counting_seat(state)[0],)
+    return ()
+
+
+def needs_chance(state: State) -> bool:
+    """True when the next step is the random source's: a cut or a shuffle."""
+    return (state.phase == Phase.CUT_FOR_DEAL and bool(state.cutters)) or (
+        state.phase == Phase.SHUFFLE
+    )
+
+
+# --- the automatic events -------------------------------------------------------
+
+
+def next_automatic(state: State) -> Event | None:
+    """The event that follows from `state` with no choice, or None."""
+    phase = state.phase
+    if phase in (Phase.START, Phase.OVER):
+        return None
+    # R7.1: the first to reach the target wins at once.
+    target = state.rules.target
+    for seat, score in enumerate(state.scores):
+        if score >= target:
+            return GameWon(seat=seat, scores=state.scores, skunks=_skunks(state, seat))
+    if phase == Phase.PLAY:
+        return _next_in_play(state)
+    if phase == Phase.SHOW:
+        return _next_in_show(state)
+    if phase == Phase.DEAL:
+        return _deal(state)
+    if phase == Phase.HEELS:
+        assert state.dealer is not None
+        return HisHeels(seat=state.dealer, points=2, scores=_add(state.scores, state.dealer, 2))
+    if phase == Phase.CUT_FOR_DEAL and not state.cutters:
+        return _settle_cut(state)
+    return None
+
+
+def _skunks(state: State, winner: int) -> tuple[int, int, int]:
+    """R8.1 / R8.3: 1 skunked, 2 double-skunked, 0 otherwise or when off."""
+    if not state.rules.skunks:
+        return (0, 0, 0)
+    lines = state.rules.skunk_lines()
+    out = [0, 0, 0]
+    for seat, score in enumerate(state.scores):
+        if seat != winner:
+            out[seat] = sum(1 for line in lines if score < line)
+    return (out[0], out[1], out[2])
+
+
+def _settle_cut(state: State) -> Event:
+    """R1.1-2: the lowest cut deals; a tie for lowest cuts again."""
+    cut = [(s, c) for s, c in enumerate(state.cuts) if c is not None]
+    low = min(c.rank for _, c in cut)
+    tied = tuple(s for s, c in cut if c.rank == low)
+    if len(tied) > 1:
+        return CutTied(seats=tied)
+    return DealerChosen(seat=tied[0])
+
+
+def _deal(state: State) -> CardsDealt:
+    """R2.2: one card at a time from the left of the dealer, then the crib card."""
+    dealer = state.dealer
+    assert dealer is not None
+    deck = state.deck
+    hands: list[list[Card]] = [[], [], []]
+    for i in range(15):
+        hands[(dealer + 1 + i) % 3].append(deck[i])
+    return CardsDealt(
+        hand=state.hand_number,
+        dealer=dealer,
+        hands=tuple(tuple(sorted(h)) for h in hands),
+        crib_card=deck[15],
+    )
+
+
+def _next_in_play(state: State) -> Event | None:
+    if state.count_over:
+        # R5.5: the next count is led by the first seat left of the last
+        # card's player that still holds cards.
+        p = state.last_player
+        assert p is not None
+        for s in ((p + 1) % 3, (p + 2) % 3, p):
+            if state.hands[s]:
+                return CountReset(leader=s)
+        return None  # unreachable: apply() starts the show when no cards are left
+    if not state.pile:
+        return None
+    p = state.last_player
+    assert p is not None
+    for s in ((p + 1) % 3, (p + 2) % 3, p):
+        hand = state.hands[s]
+        if not hand:
+            continue  # R5.2: no cards, skipped silently
+        if _can_play(hand, state.count):
+            return None  # s must play (R5.2, R5.3)
+        if s != p and not state.gone[s]:
+            return GoSaid(seat=s, count=state.count)
+    # R5.3/R5.4: nobody can play: the go (or last card) to the last player.
+    last_card = not any(state.held)
+    return GoScored(seat=p, points=1, scores=_add(state.scores, p, 1), last_card=last_card)
+
+
+def _next_in_show(state: State) -> Event | None:
+    pending = state.muggins_pending
+    if pending is not None:
+        caller, victim, points = pending
+        if state.players[caller].is_human:
+            return None
+        return MugginsCalled(
+            seat=caller, points=points, scores=_add(state.scores, caller, points), victim=victim
+        )
+    if state.show_step >= 4:
+        assert state.dealer is not None
+        return HandEnded(
+            hand=state.hand_number, next_dealer=left_of(state.dealer), scores=state.scores
+        )
+    seat, crib = _counting_seat(state)
+    if state.rules.muggins and state.players[seat].is_human:
+        return None  # R8.2: a human counts for themself
+    return _hand_counted(state, seat, crib, None)
+
+
+def _hand_counted(state: State, seat: int, crib: bool, claimed: int | None) -> HandCounted:
+    cards = tuple(sorted(state.crib if crib else state.kept[seat]))
+    assert state.starter is not None
+    score = score_hand(cards, state.starter, crib=crib)
+    points = score.total if claimed is None else claimed
+    return HandCounted(
+        seat=seat,
+        points=points,
+        scores=_add(state.scores, seat, points),
+        crib=crib,
+        cards=cards,
+        starter=state.starter,
+        items=score.items,
+        missed=score.total - points,
+    )
+
+
+# --- commands --------------------------------------------------------------------
+
+
+def begin(players: tuple[PlayerInfo, ...], rules: Rules, seed: int | None = None) -> GameStarted:
+    """The first event of a game. Three seats; names must be told apart."""
+    if len(players) != 3:
+        raise IllegalMove(f"crib3 is a game for three players, not {len(players)}")
+    if rules.target not in (61, 121):
+        raise IllegalMove(f"the target is 121 (or 61 for a short game), not {rules.target}")
+    return GameStarted(players=tuple(players), rules=rules, seed=seed)
+
+
+def root_event(state: State, command: Command) -> Event:
+    """The event a command causes directly, or IllegalMove."""
+    handler = _ROOTS.get(type(command))
+    if handler is None:
+        raise IllegalMove(f"{type(command).__name__} is not a command of this game")
+    if isinstance(command, SeatCommand) and not 0 <= command.seat < 3:
+        raise IllegalMove(f"there is no seat {command.seat}: seats are 0, 1 and 2")
+    if state.phase == Phase.OVER:
+        raise IllegalMove("the game is over")
+    return handler(state, command)
+
+
+def _phase_name(state: State) -> str:
+    return {
+        Phase.START: "the game has not started",
+        Phase.CUT_FOR_DEAL: "it is the cut for first deal",
+        Phase.SHUFFLE: "the deck is being shuffled",
+        Phase.DEAL: "the cards are being dealt",
+        Phase.DISCARD: "it is the discard",
+        Phase.CUT_STARTER: "it is the cut for the starter",
+        Phase.HEELS: "the starter is being turned",
+        Phase.PLAY: "it is the play",
+        Phase.SHOW: "it is the show",
+    }.get(state.phase, state.phase)
+
+
+def _draw_cut_card(state: State, c: DrawCutCard) -> Event:
+    if state.phase != Phase.CUT_FOR_DEAL:
+        raise IllegalMove(f"seat {c.seat} cannot cut for deal: {_phase_name(state)}")
+    if c.seat not in state.cutters:
+        raise IllegalMove(f"seat {c.seat} does not cut for deal now")
+    if c.card in state.cuts:
+        raise IllegalMove(f"{c.card} was already cut in this round")
+    return CardCutForDeal(seat=c.seat, card=c.card)
+
+
+def _shuffle(state: State, c: Shuffle) -> Event:
+    if state.phase != Phase.SHUFFLE:
+        raise IllegalMove(f"the deck cannot be shuffled now: {_phase_name(state)}")
+    deck = tuple(c.deck)
+    if len(deck) != 52:
+        raise IllegalMove(f"the shuffled deck has {len(deck)} cards, not 52")
+    seen: set[Card] = set()
+    for card in deck:
+        if card in seen:
+            raise IllegalMove(f"the shuffled deck has {card} twice")
+        seen.add(card)
+    assert state.dealer is not None
+    return DeckShuffled(hand=state.hand_number + 1, dealer=state.dealer, deck=deck)
+
+
+def _discard(state: State, c: Discard) -> Event:
+    if state.phase != Phase.DISCARD:
+        raise IllegalMove(f"seat {c.seat} cannot discard: {_phase_name(state)}")
+    if state.discarded[c.seat]:
+        raise IllegalMove(f"seat {c.seat} has already discarded")
+    if c.card not in state.hands[c.seat]:
+        raise IllegalMove(f"seat {c.seat} cannot discard {c.card}: it is not in their hand")
+    return CardDiscarded(seat=c.seat, card=c.card)
+
+
+def _cut_starter(state: State, c: CutStarter) -> Event:
+    if state.phase != Phase.CUT_STARTER:
+        raise IllegalMove(f"seat {c.seat} cannot cut the starter: {_phase_name(state)}")
+    if c.seat != cutter(state):
+        raise IllegalMove(f"seat {c.seat} cannot cut the starter: seat {cutter(state)} cuts")
+    top = len(state.deck) - MIN_CUT
+    if not MIN_CUT <= c.depth <= top:
+        raise IllegalMove(f"a cut leaves at least {MIN_CUT} cards in each packet: "
+                          f"cut {MIN_CUT} to {top} cards, not {c.depth}")
+    return StarterCut(seat=c.seat, depth=c.depth, starter=state.deck[c.depth])
+
+
+def _play(state: State, c: Play) -> Event:
+    if state.phase != Phase.PLAY:
+        raise IllegalMove(f"seat {c.seat} cannot play {c.card}: {_phase_name(state)}")
+    turn = play_turn(state)
+    if turn != c.seat:
+        raise IllegalMove(f"seat {c.seat} cannot play {c.card}: it is seat {turn}'s turn")
+    if c.card not in state.hands[c.seat]:
+        raise IllegalMove(f"seat {c.seat} cannot play {c.card}: it is not in their hand")
+    count = state.count + c.card.value
+    if count > 31:
+        raise IllegalMove(f"seat {c.seat} cannot play {c.card}: the count would be {count}")
+    score = score_play((*state.pile, c.card))
+    return CardPlayed(
+        seat=c.seat,
+        points=score.total,
+        scores=_add(state.scores, c.seat, score.total) if score.total else state.scores,
+        card=c.card,
+        count=count,
+        items=score.items,
+    )
+
+
+def _count(state: State, c: Count) -> Event:
+    if state.phase != Phase.SHOW or not state.rules.muggins or to_act(state) != (c.seat,) \
+            or state.muggins_pending is not None:
+        raise IllegalMove(f"seat {c.seat} has no count to give now")
+    seat, crib = _counting_seat(state)
+    event = _hand_counted(state, seat, crib, None)
+    what = "crib" if crib else "hand"
+    if c.points < 0:
+        raise IllegalMove(f"a count is 0 or more, not {c.points}")
+    if c.points > event.points:
+        raise IllegalMove(f"the {what} does not hold {c.points}: count again")
+    return _hand_counted(state, seat, crib, c.points)
+
+
+def _muggins(state: State, c: Muggins) -> Event:
+    pending = state.muggins_pending
+    if state.phase != Phase.SHOW or pending is None or pending[0] != c.seat:
+        raise IllegalMove(f"seat {c.seat} has no muggins to call now")
+    caller, victim, points = pending
+    if c.call:
+        return MugginsCalled(
+            seat=caller, points=points, scores=_add(state.scores, caller, points), victim=victim
+        )
+    return MugginsDeclined(seat=caller, victim=victim)
+
+
+_ROOTS = {
+    DrawCutCard: _draw_cut_card,
+    Shuffle: _shuffle,
+    Discard: _discard,
+    CutStarter: _cut_starter,
+    Play: _play,
+    Count: _count,
+    Muggins: _muggins,
+}
+
+
+def run_automatic(state: State, events: list[Event]) -> State:
+    """Append the automatic events that follow `state` to `events`; return the
+    state where somebody (or chance) must choose, or the game is over."""
+    while True:
+        event = next_automatic(state)
+        if event is None:
+            return state
+        events.append(event)
+        state = apply(state, event)
+
+
+def step(state: State, command: Command) -> tuple[list[Event], State]:
+    """`decide`, also returning the state after the events (saves a re-fold)."""
+    root = root_event(state, command)
+    events: list[Event] = [root]
+    state = run_automatic(apply(state, root), events)
+    return events, state
+
+
+def decide(state: State, command: Command) -> list[Event]:
+    """The events `command` causes in `state`, or IllegalMove."""
+    return step(state, command)[0]
+
+
+def legal_moves(state: State, seat: int) -> list[Command]:
+    """Every command `seat` may give now (empty when it is not their turn)."""
+    if seat not in to_act(state):
+        return []
+    phase = state.phase
+    if phase == Phase.DISCARD:
+        return [Discard(seat, c) for c in state.hands[seat]]
+    if phase == Phase.CUT_STARTER:
+        return [CutStarter(seat, d) for d in range(MIN_CUT, len(state.deck) - MIN_CUT + 1)]
+    if phase == Phase.PLAY:
+        room = 31 - state.count
+        return [Play(seat, c) for c in state.hands[seat] if c.value <= room]
+    if phase == Phase.SHOW:
+        if state.muggins_pending is not None:
+            return [Muggins(seat, True), Muggins(seat, False)]
+        s, crib = _counting_seat(state)
+        top = _hand_counted(state, s, crib, None).points
+        return [Count(seat, n) for n in range(top + 1)]
+    return []

@@ -1,0 +1,148 @@
+"""What one seat may know: `project(state, seat)` and `redact(event, seat)`.
+
+A `SeatView` holds the seat's own cards and everything public, and nothing
+hidden: no other hand before it is shown, no deck order, no discard but its
+own, no crib before the crib is counted. Bots decide from a view alone, the
+screens draw from views, and a network seat is sent events through `redact`,
+so cheating is impossible by construction rather than by convention.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from crib3.cards import Card
+from crib3.engine.commands import Command
+from crib3.engine.events import (
+    CardDiscarded,
+    CardsDealt,
+    DeckShuffled,
+    Event,
+    PlayerInfo,
+    Rules,
+    Scores,
+)
+from crib3.engine.rules import cutter, legal_moves, play_turn, to_act
+from crib3.engine.state import Phase, State
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """The game as seat `seat` sees it (or, with `seat` None, as a spectator
+    sees it: public facts only)."""
+
+    seat: int | None
+    players: tuple[PlayerInfo, ...]
+    rules: Rules
+    phase: str
+    hand_number: int
+    dealer: int | None
+    scores: Scores
+    back_pegs: Scores
+    sources: tuple[tuple[int, ...], ...]
+    hand_scores: tuple[Scores, ...]
+    winner: int | None
+    skunks: tuple[int, int, int]
+    deal_cuts: tuple[tuple[int, Card], ...]
+    # the seat's own cards
+    hand: tuple[Card, ...]  # held now
+    kept: tuple[Card, ...]  # the four kept for the show
+    my_discard: Card | None
+    # public facts
+    held: tuple[int, int, int]
+    discarded: tuple[bool, bool, bool]
+    crib_size: int
+    crib: tuple[Card, ...] | None  # face up once counted
+    starter: Card | None
+    cutter: int | None
+    count: int
+    pile: tuple[Card, ...]
+    pile_seats: tuple[int, ...]
+    played: tuple[tuple[Card, ...], ...]
+    gone: tuple[bool, bool, bool]
+    turn: int | None  # whose turn in the play
+    shown: tuple[tuple[Card, ...] | None, ...]  # hands counted in the show
+    muggins_pending: tuple[int, int, int] | None
+    to_act: tuple[int, ...]
+    legal: tuple[Command, ...]  # this seat's legal commands now
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.seat in self.to_act
+
+    def name(self, seat: int) -> str:
+        return self.players[seat].name
+
+    def unseen(self) -> frozenset[Card]:
+        """Cards this seat has not seen: the candidates for others' hands,
+        the crib and the deck. Bots reason over these."""
+        from crib3.cards import DECK
+
+        seen: set[Card] = set(self.hand) | set(self.kept)
+        if self.my_discard is not None:
+            seen.add(self.my_discard)
+        if self.starter is not None:
+            seen.add(self.starter)
+        for cards in self.played:
+            seen.update(cards)
+        for cards in self.shown:
+            if cards:
+                seen.update(cards)
+        if self.crib:
+            seen.update(self.crib)
+        return frozenset(DECK) - seen
+
+
+_BEFORE_THE_DEAL = (Phase.START, Phase.CUT_FOR_DEAL, Phase.SHUFFLE, Phase.DEAL)
+
+
+def project(state: State, seat: int | None) -> SeatView:
+    """The view of `state` that `seat` may see (None: a spectator's)."""
+    mine = seat is not None
+    dealt = state.phase not in _BEFORE_THE_DEAL
+    return SeatView(
+        seat=seat,
+        players=state.players,
+        rules=state.rules,
+        phase=state.phase,
+        hand_number=state.hand_number,
+        dealer=state.dealer,
+        scores=state.scores,
+        back_pegs=state.back_pegs,
+        sources=state.sources,
+        hand_scores=state.hand_scores,
+        winner=state.winner,
+        skunks=state.skunks,
+        deal_cuts=state.deal_cuts,
+        hand=state.hands[seat] if mine else (),
+        kept=state.kept[seat] if mine else (),
+        my_discard=state.discards[seat] if mine else None,
+        held=state.held,
+        discarded=state.discarded,
+        crib_size=1 + sum(state.discarded) if dealt else 0,
+        crib=state.crib_shown,
+        starter=state.starter,
+        cutter=cutter(state) if state.dealer is not None else None,
+        count=state.count,
+        pile=state.pile,
+        pile_seats=state.pile_seats,
+        played=state.played,
+        gone=state.gone,
+        turn=play_turn(state) if state.phase == Phase.PLAY else None,
+        shown=state.shown,
+        muggins_pending=state.muggins_pending,
+        to_act=to_act(state),
+        legal=tuple(legal_moves(state, seat)) if mine else (),
+    )
+
+
+def redact(event: Event, seat: int | None) -> Event:
+    """`event` with everything `seat` may not see removed (None: a spectator)."""
+    if isinstance(event, DeckShuffled):
+        return replace(event, deck=None)
+    if isinstance(event, CardsDealt):
+        hands = tuple(h if s == seat else () for s, h in enumerate(event.hands))
+        return replace(event, hands=hands, crib_card=None)
+    if isinstance(event, CardDiscarded) and event.seat != seat:
+        return replace(event, card=None)
+    return event

@@ -1,0 +1,33 @@
+"""Computer players. A player decides from its seat's `SeatView` alone
+(never the state, the deck or another hand) and returns one of the view's
+legal commands."""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from crib3.engine import BOT_LEVELS, Command, SeatView
+
+
+class Player(Protocol):
+    level: str
+
+    def choose(self, view: SeatView) -> Command:
+        """One of `view.legal`, for the seat `view.seat`."""
+        ...
+
+
+def make_player(level: str, rng: random.Random | None = None) -> Player:
+    """A computer player of this level (see `BOT_LEVELS`)."""
+    from crib3.players.easy import EasyPlayer
+
+    makers = {"easy": EasyPlayer}
+    if level not in makers:
+        known = ", ".join(makers)
+        raise ValueError(f"unknown player level {level!r} (choose from {known})")
+    return makers[level](rng or random.Random())
+
+
+def available_levels() -> tuple[str, ...]:
+    return ("easy",)
