@@ -73,15 +73,13 @@ def score_hand(hand: Sequence[Card], starter: Card, crib: bool = False) -> Score
     With `crib=True` only a five-card flush counts.
     """
     _check_hand(hand, starter)
-    five = (*sorted(hand), starter)
+    five = sorted((*hand, starter))
     items: list[ScoreItem] = []
 
-    for size in (2, 3, 4, 5):
-        for combo in combinations(five, size):
-            if sum(c.value for c in combo) == 15:
-                items.append(ScoreItem(FIFTEEN, tuple(sorted(combo)), 2))
+    for combo in _fifteens(five):
+        items.append(ScoreItem(FIFTEEN, tuple(five[i] for i in combo), 2))
 
-    for a, b in combinations(sorted(five), 2):
+    for a, b in combinations(five, 2):
         if a.rank == b.rank:
             items.append(ScoreItem(PAIR, (a, b), 2))
 
@@ -90,7 +88,7 @@ def score_hand(hand: Sequence[Card], starter: Card, crib: bool = False) -> Score
     suit = hand[0].suit
     if all(c.suit == suit for c in hand):
         if starter.suit == suit:
-            items.append(ScoreItem(FLUSH, five, 5))
+            items.append(ScoreItem(FLUSH, tuple(five), 5))
         elif not crib:
             items.append(ScoreItem(FLUSH, tuple(sorted(hand)), 4))
 
@@ -99,6 +97,22 @@ def score_hand(hand: Sequence[Card], starter: Card, crib: bool = False) -> Score
             items.append(ScoreItem(NOBS, (c,), 1))
 
     return Score.of(items)
+
+
+_INDEX_SETS = [combo for size in (2, 3, 4, 5) for combo in combinations(range(5), size)]
+_FIFTEENS_BY_VALUES: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+
+
+def _fifteens(five: Sequence[Card]) -> list[tuple[int, ...]]:
+    """Positions of every combination making 15 among five cards sorted by
+    rank. It depends only on their values, so it is worked out once for each
+    of the few thousand value patterns and remembered."""
+    values = tuple(c.value for c in five)
+    found = _FIFTEENS_BY_VALUES.get(values)
+    if found is None:
+        found = [ix for ix in _INDEX_SETS if sum(values[i] for i in ix) == 15]
+        _FIFTEENS_BY_VALUES[values] = found
+    return found
 
 
 def _hand_runs(five: Sequence[Card]) -> list[ScoreItem]:

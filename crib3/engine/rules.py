@@ -13,7 +13,7 @@ Every rule here is numbered after ../shared/rules.md (R1..R8).
 
 from __future__ import annotations
 
-from crib3.cards import Card
+from crib3.cards import DECK, Card
 from crib3.engine.commands import (
     Command,
     Count,
@@ -438,18 +438,26 @@ def decide(state: State, command: Command) -> list[Event]:
     return step(state, command)[0]
 
 
-def legal_moves(state: State, seat: int) -> list[Command]:
-    """Every command `seat` may give now (empty when it is not their turn)."""
-    if seat not in to_act(state):
+# Commands are immutable, so the common ones are made once and shared.
+_DISCARDS = [[Discard(s, c) for c in DECK] for s in range(3)]
+_PLAYS = [[Play(s, c) for c in DECK] for s in range(3)]
+
+
+def legal_moves(state: State, seat: int, acting: tuple[int, ...] | None = None) -> list[Command]:
+    """Every command `seat` may give now (empty when it is not their turn).
+    `acting` is `to_act(state)` when the caller has it already."""
+    if seat not in (to_act(state) if acting is None else acting):
         return []
     phase = state.phase
     if phase == Phase.DISCARD:
-        return [Discard(seat, c) for c in state.hands[seat]]
+        row = _DISCARDS[seat]
+        return [row[c.index] for c in state.hands[seat]]
     if phase == Phase.CUT_STARTER:
         return [CutStarter(seat, d) for d in range(MIN_CUT, len(state.deck) - MIN_CUT + 1)]
     if phase == Phase.PLAY:
         room = 31 - state.count
-        return [Play(seat, c) for c in state.hands[seat] if c.value <= room]
+        row = _PLAYS[seat]
+        return [row[c.index] for c in state.hands[seat] if c.value <= room]
     if phase == Phase.SHOW:
         if state.muggins_pending is not None:
             return [Muggins(seat, True), Muggins(seat, False)]

@@ -9,9 +9,10 @@ so cheating is impossible by construction rather than by convention.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import NamedTuple
 
-from crib3.cards import Card
+from crib3.cards import DECK, Card
 from crib3.engine.commands import Command
 from crib3.engine.events import (
     CardDiscarded,
@@ -26,10 +27,10 @@ from crib3.engine.rules import cutter, legal_moves, play_turn, to_act
 from crib3.engine.state import Phase, State
 
 
-@dataclass(frozen=True, slots=True)
-class SeatView:
+class SeatView(NamedTuple):
     """The game as seat `seat` sees it (or, with `seat` None, as a spectator
-    sees it: public facts only)."""
+    sees it: public facts only). Immutable; a NamedTuple because bots ask for
+    a view at every decision and building one must be cheap."""
 
     seat: int | None
     players: tuple[PlayerInfo, ...]
@@ -76,8 +77,6 @@ class SeatView:
     def unseen(self) -> frozenset[Card]:
         """Cards this seat has not seen: the candidates for others' hands,
         the crib and the deck. Bots reason over these."""
-        from crib3.cards import DECK
-
         seen: set[Card] = set(self.hand) | set(self.kept)
         if self.my_discard is not None:
             seen.add(self.my_discard)
@@ -96,10 +95,15 @@ class SeatView:
 _BEFORE_THE_DEAL = (Phase.START, Phase.CUT_FOR_DEAL, Phase.SHUFFLE, Phase.DEAL)
 
 
-def project(state: State, seat: int | None) -> SeatView:
-    """The view of `state` that `seat` may see (None: a spectator's)."""
+def project(state: State, seat: int | None, redacted: bool = False) -> SeatView:
+    """The view of `state` that `seat` may see (None: a spectator's).
+
+    With `redacted`, `state` was folded from a seat's redacted events (as a
+    network client would): it lacks the other hands, so whose turn it is and
+    the legal moves cannot be worked out and are left empty."""
     mine = seat is not None
     dealt = state.phase not in _BEFORE_THE_DEAL
+    acting = () if redacted else to_act(state)
     return SeatView(
         seat=seat,
         players=state.players,
@@ -128,11 +132,11 @@ def project(state: State, seat: int | None) -> SeatView:
         pile_seats=state.pile_seats,
         played=state.played,
         gone=state.gone,
-        turn=play_turn(state) if state.phase == Phase.PLAY else None,
+        turn=play_turn(state) if state.phase == Phase.PLAY and not redacted else None,
         shown=state.shown,
         muggins_pending=state.muggins_pending,
-        to_act=to_act(state),
-        legal=tuple(legal_moves(state, seat)) if mine else (),
+        to_act=acting,
+        legal=tuple(legal_moves(state, seat, acting)) if mine and seat in acting else (),
     )
 
 

@@ -1,0 +1,18 @@
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import settings
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+# Properties run a fixed number of examples everywhere (CI has 2 cores).
+settings.register_profile("crib3", max_examples=50, deadline=None)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "crib3"))
+
+
+@pytest.fixture(autouse=True)
+def _no_color_leak(monkeypatch):
+    """Tests see the same terminal whatever the developer's shell sets."""
+    monkeypatch.delenv("NO_COLOR", raising=False)

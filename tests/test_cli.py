@@ -1,0 +1,110 @@
+"""The `crib3` command, run as a real subprocess the way a user runs it."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ASSETS = Path(__file__).parent.parent / "assets" / "logs"
+CRIB3 = [shutil.which("crib3")] if shutil.which("crib3") else [sys.executable, "-m", "crib3"]
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([*CRIB3, *args], capture_output=True, text=True, timeout=120, cwd=cwd,
+                          env={"PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8",
+                               **{k: v for k, v in __import__("os").environ.items()
+                                  if k in ("PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV")}})
+
+
+def assert_clean_failure(result: subprocess.CompletedProcess, code: int) -> None:
+    assert result.returncode == code, result
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_help_lists_every_command_and_version_works():
+    result = run("--help")
+    assert result.returncode == 0
+    for command in ("score", "sim", "verify"):
+        assert command in result.stdout
+    version = run("--version")
+    assert version.returncode == 0 and version.stdout.startswith("crib3 ")
+
+
+def test_score_says_the_count_and_the_total():
+    result = run("score", "5H", "5C", "5S", "JD", "5D")
+    assert result.returncode == 0
+    assert "fifteen two, fifteen four" in result.stdout
+    assert "nobs is twenty-nine" in result.stdout
+    assert result.stdout.strip().endswith("total 29")
+
+
+def test_score_json_and_crib():
+    data = json.loads(run("score", "2h", "4h", "6h", "9h", "ks", "--json").stdout)
+    assert data["total"] == 4 + 4 and {i["kind"] for i in data["items"]} == {"flush", "fifteen"}
+    crib = json.loads(run("score", "2h", "4h", "6h", "9h", "ks", "--crib", "--json").stdout)
+    assert crib["total"] == 4 and crib["crib"] is True
+    assert all(set(item) == {"kind", "cards", "points"} for item in data["items"])
+
+
+@pytest.mark.parametrize("args, words", [
+    (("score", "5H", "ZZ", "5S", "JD", "5D"), "'ZZ'"),
+    (("score", "5H", "5C"), "five"),
+    (("score", "5H", "5H", "5S", "JD", "5D"), "twice"),
+    (("sim", "--players", "easy,wizard,easy"), "wizard"),
+    (("sim", "--players", "easy,easy"), "three"),
+    (("sim", "--games", "0"), "--games"),
+])
+def test_bad_input_gets_one_line_and_exit_2(args, words):
+    result = run(*args)
+    assert_clean_failure(result, 2)
+    assert words in result.stderr
+
+
+def test_sim_json_summary_and_logs_that_verify(tmp_path):
+    result = run("sim", "--games", "6", "--seed", "4", "--players", "easy,easy,easy",
+                 "--log-dir", str(tmp_path), "--json", "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["games"] == 6 and data["seconds"] > 0
+    assert [p["level"] for p in data["players"]] == ["easy", "easy", "easy"]
+    assert sum(p["wins"] for p in data["players"]) == 6
+    logs = sorted(tmp_path.glob("*.jsonl"))
+    assert len(logs) == 6
+    verified = run("verify", *map(str, logs))
+    assert verified.returncode == 0 and verified.stdout.count("valid") == 6
+
+
+def test_sim_is_repeatable_and_independent_of_jobs():
+    one = json.loads(run("sim", "--games", "8", "--seed", "9", "--json", "--jobs", "1").stdout)
+    two = json.loads(run("sim", "--games", "8", "--seed", "9", "--json", "--jobs", "2").stdout)
+    assert one["players"] == two["players"]
+
+
+def test_sim_text_summary():
+    result = run("sim", "--games", "3", "--seed", "1", "--jobs", "1")
+    assert result.returncode == 0
+    assert "games/s" in result.stdout and "easy-1" in result.stdout and "95% CI" in result.stdout
+
+
+def test_verify_exit_codes(tmp_path):
+    good = ASSETS / "easy-121.jsonl"
+    assert run("verify", str(good)).returncode == 0
+    bad = tmp_path / "bad.jsonl"
+    lines = good.read_text().splitlines()
+    n = next(i for i, line in enumerate(lines) if '"CardPlayed"' in line)
+    play = json.loads(lines[n])
+    play["seat"] = (play["seat"] + 1) % 3
+    lines[n] = json.dumps(play)
+    bad.write_text("\n".join(lines) + "\n")
+    result = run("verify", str(good), str(bad))
+    assert_clean_failure(result, 1)
+    assert result.stderr.startswith(f"{bad}:{n + 1}: ") and "cannot play" in result.stderr
+    assert_clean_failure(run("verify", str(tmp_path / "nope.jsonl")), 2)
+    usage = run("verify")
+    assert usage.returncode == 2 and "Traceback" not in usage.stderr

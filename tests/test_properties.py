@@ -1,0 +1,156 @@
+"""Invariants of whole random games (hypothesis draws seeds, seats and rules)."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from crib3.cards import DECK, Card
+from crib3.engine import Phase, Rules, State, fold, project, redact
+from crib3.engine.codec import decode, encode
+from games import random_game
+
+rules_strategy = st.builds(
+    Rules,
+    target=st.sampled_from([121, 61]),
+    skunks=st.booleans(),
+    muggins=st.booleans(),
+)
+kinds_strategy = st.lists(st.sampled_from(["human", "easy"]), min_size=3, max_size=3)
+game_strategy = st.tuples(st.integers(0, 2**32), kinds_strategy, rules_strategy)
+
+
+def card_places(state: State) -> list[Card]:
+    places = list(state.deck) + list(state.crib)
+    if state.starter is not None:
+        places.append(state.starter)
+    for seat in range(3):
+        places += list(state.hands[seat]) + list(state.played[seat])
+    return places
+
+
+def cards_in(value) -> set[Card]:
+    """Every card anywhere inside a view or event."""
+    if isinstance(value, Card):
+        return {value}
+    if isinstance(value, (tuple, list, frozenset, set)):
+        out: set[Card] = set()
+        for v in value:
+            out |= cards_in(v)
+        return out
+    if hasattr(value, "__dataclass_fields__"):
+        return cards_in(tuple(getattr(value, f) for f in value.__dataclass_fields__))
+    return set()
+
+
+def public_cards(state: State) -> set[Card]:
+    public = {c for played in state.played for c in played}
+    public |= {c for _, c in state.deal_cuts}
+    if state.starter is not None:
+        public.add(state.starter)
+    for shown in state.shown:
+        public |= set(shown or ())
+    public |= set(state.crib_shown or ())
+    return public
+
+
+def play_checked(seed, kinds, rules):
+    states: list[State] = []
+    events = []
+
+    def record(event, state):
+        events.append(event)
+        states.append(state)
+
+    game = random_game(seed, kinds, rules, on_event=record)
+    return game, events, states
+
+
+@given(game_strategy)
+def test_every_card_is_in_exactly_one_place(params):
+    game, events, states = play_checked(*params)
+    for state in states:
+        if state.phase in (Phase.START, Phase.CUT_FOR_DEAL, Phase.SHUFFLE):
+            continue
+        places = card_places(state)
+        assert sorted(places) == list(DECK), (state.phase, len(places))
+
+
+@given(game_strategy)
+def test_scores_never_go_down_and_one_winner_reaches_the_target(params):
+    seed, kinds, rules = params
+    game, events, states = play_checked(seed, kinds, rules)
+    previous = (0, 0, 0)
+    for state in states:
+        assert all(a <= b for a, b in zip(previous, state.scores))
+        previous = state.scores
+    final = game.state
+    assert final.phase == Phase.OVER
+    reached = [s for s in range(3) if final.scores[s] >= rules.target]
+    assert reached == [final.winner]
+    assert sum(1 for e in events if e.type == "GameWon") == 1
+    assert events[-1].type == "GameWon"
+
+
+@given(game_strategy)
+def test_fold_of_events_equals_the_incremental_state(params):
+    game, events, states = play_checked(*params)
+    assert fold(game.events) == game.state
+    for i in range(0, len(events), 37):
+        assert fold(events[: i + 1]) == states[i]
+
+
+@given(game_strategy)
+def test_every_event_survives_json_and_back(params):
+    game, _, _ = play_checked(*params)
+    for event in game.events:
+        line = json.dumps(encode(event), ensure_ascii=False)
+        assert decode(json.loads(line)) == event
+
+
+@given(game_strategy)
+def test_a_view_never_holds_another_seats_hidden_card(params):
+    game, events, states = play_checked(*params)
+    for state in states[::3]:
+        public = public_cards(state)
+        for seat in range(3):
+            own = set(state.hands[seat]) | set(state.kept[seat]) | set(state.played[seat])
+            if state.discards[seat] is not None:
+                own.add(state.discards[seat])
+            view = project(state, seat)
+            leaked = cards_in(tuple(view)) - own - public
+            assert not leaked, (seat, state.phase, leaked)
+        assert not cards_in(tuple(project(state, None))) - public
+
+
+@given(game_strategy)
+def test_redacted_events_hide_what_the_seat_may_not_see(params):
+    game, events, states = play_checked(*params)
+    for seat in range(3):
+        for event, after in zip(events, states):
+            visible = cards_in(redact(event, seat))
+            own = set(after.hands[seat]) | set(after.kept[seat]) | set(after.played[seat])
+            if after.discards[seat] is not None:
+                own.add(after.discards[seat])
+            if event.type == "CardsDealt":
+                own |= set(event.hands[seat])
+            assert not visible - own - public_cards(after), (seat, event.type)
+
+
+@given(game_strategy)
+def test_folding_a_seats_redacted_events_gives_that_seats_public_view(params):
+    game, events, states = play_checked(*params)
+    for seat in range(3):
+        redacted_state = State()
+        from crib3.engine import apply
+
+        for i, event in enumerate(events):
+            redacted_state = apply(redacted_state, redact(event, seat))
+            if i % 11 == 0 or i == len(events) - 1:
+                full, mine = project(states[i], seat), project(redacted_state, seat, redacted=True)
+                for field in ("phase", "scores", "back_pegs", "hand", "kept", "my_discard",
+                              "held", "discarded", "crib_size", "crib", "starter", "count",
+                              "pile", "played", "gone", "shown", "dealer", "winner"):
+                    assert getattr(full, field) == getattr(mine, field), (field, event.type)
