@@ -87,7 +87,7 @@ class Card:
 
 
 DECK: tuple[Card, ...] = tuple(Card(r, s) for r in range(1, 14) for s in range(4))
-_BY_CODE = {c.code: c for c in DECK}
+CARDS_BY_CODE: dict[str, Card] = {c.code: c for c in DECK}
 
 
 def card_at(index: int) -> Card:
@@ -108,7 +108,7 @@ def parse_card(text: str) -> Card:
     Raises ValueError naming the token when it is not a card.
     """
     token = text.strip()
-    found = _BY_CODE.get(token)
+    found = CARDS_BY_CODE.get(token)
     if found is not None:
         return found
     upper = token.upper()

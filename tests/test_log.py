@@ -245,3 +245,52 @@ def test_any_mutated_log_loads_or_fails_cleanly(tmp_path_factory, mutations):
         assert "\n" not in str(error)
     else:
         assert fold(loaded.events) == loaded.state
+
+
+def test_writing_on_after_a_crash_drops_the_cut_off_line(tmp_path):
+    from crib3.engine.log import event_line
+
+    path = tmp_path / "g.jsonl"
+    game = random_game(13)
+    with LogWriter(path) as log:
+        for event in game.events[:50]:
+            log.append(event)
+    with open(path, "a") as f:
+        f.write(event_line(game.events[50])[:17])  # the crash, mid-line
+    assert len(load_log(path).events) == 50
+    with LogWriter(path) as log:
+        for event in game.events[50:]:
+            log.append(event)
+    assert load_log(path).state == game.state
+
+
+def test_the_writer_refuses_to_append_to_a_foreign_file(tmp_path):
+    path = tmp_path / "notes.txt"
+    path.write_text("my shopping list\n")
+    with pytest.raises(LogError, match="not a crib3 game log"):
+        LogWriter(path)
+    assert path.read_text() == "my shopping list\n"
+
+
+def test_players_must_be_three_known_kinds_with_different_names(good_log):
+    line = json.loads(lines_of(good_log)[1])
+    players = line["players"]
+    players[1]["kind"] = "robot"
+    assert "'robot'" in error_of(edit_event(good_log, 1, players=players)).reason
+    players[1] = dict(players[0])
+    assert "different names" in error_of(edit_event(good_log, 1, players=players)).reason
+
+
+def test_cards_in_logs_are_written_one_way_only(good_log):
+    line = find_line(good_log, "CardPlayed")
+    card = json.loads(lines_of(good_log)[line])["card"]
+    assert "card" in error_of(edit_event(good_log, line, card=card.lower())).reason
+
+
+def test_a_redacted_copy_cannot_pass_for_a_log(tmp_path):
+    from crib3.engine import redact
+
+    game = random_game(2)
+    path = tmp_path / "seat0.jsonl"
+    write_log(path, [redact(e, 0) for e in game.events])
+    assert "redacted" in error_of(path).reason

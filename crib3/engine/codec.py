@@ -14,7 +14,7 @@ import typing
 from collections.abc import Callable
 from typing import Any
 
-from crib3.cards import Card, parse_card
+from crib3.cards import CARDS_BY_CODE, Card
 from crib3.engine.events import EVENT_TYPES, Event, PlayerInfo, Rules
 from crib3.scoring import ScoreItem
 
@@ -70,12 +70,11 @@ def _str(value: Any, where: str) -> str:
 
 
 def _card(value: Any, where: str) -> Card:
-    if type(value) is not str:
+    # Strict: only the form the writer writes ("10H", never "th" or "T♥").
+    found = CARDS_BY_CODE.get(value) if type(value) is str else None
+    if found is None:
         raise _fail(where, "a card like \"10H\"", value)
-    try:
-        return parse_card(value)
-    except ValueError:
-        raise _fail(where, "a card like \"10H\"", value) from None
+    return found
 
 
 def _optional(inner: Decoder) -> Decoder:
@@ -165,7 +164,8 @@ def decode(data: Any) -> Event:
         raise DecodeError(f"unknown event type {name!r}")
     decoders = _field_decoders(cls)
     required = {
-        f.name for f in dataclasses.fields(cls) if f.default is dataclasses.MISSING
+        f.name for f in dataclasses.fields(cls)
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
     }
     return _build(cls, decoders, required, data, name, skip=("type",))
 

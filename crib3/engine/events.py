@@ -2,7 +2,7 @@
 
 A game is the list of its events; `crib3.engine.state.apply` folds them into
 the state. Each class name is the event's stable `type` in the log, and its
-fields are the log's fields (see docs/log-format.md). Never rename either
+fields are the log's fields (see assets/log-format.md). Never rename either
 without raising the log version.
 
 Events caused by a choice (a seat's, or chance's: the shuffle and the cuts)
@@ -162,7 +162,7 @@ class CardPlayed(ScoringEvent):
 
 @dataclass(frozen=True, slots=True)
 class GoSaid(Event):
-    """`seat` holds cards but none fits under 31 at `count`."""
+    """`seat` holds cards but none keeps the count at or under 31."""
 
     seat: int
     count: int

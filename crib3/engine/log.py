@@ -5,7 +5,7 @@ flushes and fsyncs it before returning, so whatever the screen shows is on
 disk. Reading is strict: every event is re-run through the rules
 (`replay`), so a log that was cut, hand-edited or written by something else
 gives one `LogError` naming the file and line, never a traceback. The format
-is documented field by field in docs/log-format.md.
+is documented field by field in assets/log-format.md.
 """
 
 from __future__ import annotations
@@ -105,6 +105,8 @@ class LogWriter:
         self.durable = durable
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fresh = not self.path.exists() or self.path.stat().st_size == 0
+        if not fresh:
+            _prepare_for_append(self.path)
         self._file: IO[str] | None = open(self.path, "a", encoding="utf-8")
         if fresh:
             self._write(_dumps(header or make_header()))
@@ -129,6 +131,23 @@ class LogWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _prepare_for_append(path: Path) -> None:
+    """Before going on with an existing log: it must be a crib3 log, and a
+    line cut off by a crash is removed, so the next event starts a line of
+    its own instead of gluing onto the fragment."""
+    with open(path, "rb") as f:
+        first = f.readline()
+    try:
+        _check_header(str(path), json.loads(first))
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise LogError(str(path), 1, "not a crib3 game log: will not append to it") from None
+    data = path.read_bytes()
+    if not data.endswith(b"\n"):
+        keep = data.rfind(b"\n") + 1
+        with open(path, "r+b") as f:
+            f.truncate(keep)
 
 
 def write_log(path: str | os.PathLike[str], events: Iterable[Event],
@@ -267,6 +286,9 @@ def replay(numbered: Sequence[tuple[int, Event]], path: str = "<events>") -> Sta
             expected = next_automatic(state)
             if expected is None:
                 command = command_for(event)
+                if command is None and isinstance(event, (DeckShuffled, CardDiscarded)):
+                    raise fail(line, f"{event.type} hides its cards (a seat's redacted copy): "
+                                     "only a full log can be verified")
                 if command is None:
                     raise fail(line, f"{event.type} cannot happen here: a choice is due")
                 try:

@@ -26,6 +26,7 @@ from crib3.engine.commands import (
     Shuffle,
 )
 from crib3.engine.events import (
+    PLAYER_KINDS,
     CardCutForDeal,
     CardDiscarded,
     CardPlayed,
@@ -277,6 +278,14 @@ def begin(players: tuple[PlayerInfo, ...], rules: Rules, seed: int | None = None
     """The first event of a game. Three seats; names must be told apart."""
     if len(players) != 3:
         raise IllegalMove(f"crib3 is a game for three players, not {len(players)}")
+    for player in players:
+        if player.kind not in PLAYER_KINDS:
+            raise IllegalMove(f"{player.name!r} is {player.kind!r}: a player is one of "
+                              + ", ".join(PLAYER_KINDS))
+        if not player.name.strip():
+            raise IllegalMove("every player needs a name")
+    if len({p.name for p in players}) != 3:
+        raise IllegalMove("the three players need three different names")
     if rules.target not in (61, 121):
         raise IllegalMove(f"the target is 121 (or 61 for a short game), not {rules.target}")
     return GameStarted(players=tuple(players), rules=rules, seed=seed)

@@ -88,6 +88,8 @@ class State(NamedTuple):
     leader: int | None = None  # leads the count while `pile` is empty
     last_player: int | None = None  # played the last card of this count
     gone: tuple[bool, bool, bool] = (False, False, False)
+    # every go of this hand: (seat, count, cards that seat had played by then)
+    hand_gos: tuple[tuple[int, int, int], ...] = ()
     count_over: bool = False  # a go or 31 ended this count; a reset follows
     played: tuple[tuple[Card, ...], ...] = EMPTY_HANDS  # this hand, per seat
     # the show
@@ -175,6 +177,7 @@ def _deck_shuffled(s: State, e: DeckShuffled) -> State:
         leader=None,
         last_player=None,
         gone=(False, False, False),
+        hand_gos=(),
         count_over=False,
         played=EMPTY_HANDS,
         show_step=0,
@@ -241,7 +244,10 @@ def _card_played(s: State, e: CardPlayed) -> State:
 
 
 def _go_said(s: State, e: GoSaid) -> State:
-    return s._replace(gone=_set(s.gone, e.seat, True))
+    return s._replace(
+        gone=_set(s.gone, e.seat, True),
+        hand_gos=(*s.hand_gos, (e.seat, e.count, len(s.played[e.seat]))),
+    )
 
 
 def _go_scored(s: State, e: GoScored) -> State:

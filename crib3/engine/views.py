@@ -61,6 +61,7 @@ class SeatView(NamedTuple):
     pile_seats: tuple[int, ...]
     played: tuple[tuple[Card, ...], ...]
     gone: tuple[bool, bool, bool]
+    hand_gos: tuple[tuple[int, int, int], ...]  # (seat, count, cards played by then)
     turn: int | None  # whose turn in the play
     shown: tuple[tuple[Card, ...] | None, ...]  # hands counted in the show
     muggins_pending: tuple[int, int, int] | None
@@ -132,6 +133,7 @@ def project(state: State, seat: int | None, redacted: bool = False) -> SeatView:
         pile_seats=state.pile_seats,
         played=state.played,
         gone=state.gone,
+        hand_gos=state.hand_gos,
         turn=play_turn(state) if state.phase == Phase.PLAY and not redacted else None,
         shown=state.shown,
         muggins_pending=state.muggins_pending,
