@@ -108,3 +108,13 @@ def test_verify_exit_codes(tmp_path):
     assert_clean_failure(run("verify", str(tmp_path / "nope.jsonl")), 2)
     usage = run("verify")
     assert usage.returncode == 2 and "Traceback" not in usage.stderr
+
+
+def test_sim_takes_every_level_and_reports_them_in_order():
+    data = json.loads(run("sim", "--games", "3", "--seed", "2", "--players",
+                          "expert,standard,easy", "--json", "--jobs", "1").stdout)
+    assert [p["level"] for p in data["players"]] == ["expert", "standard", "easy"]
+    for p in data["players"]:
+        low, high = p["win_share_95ci"]
+        assert 0 <= low <= p["win_share"] <= high <= 1
+        assert set(p["mean_points"]) >= {"pegging", "hand", "crib", "heels"}

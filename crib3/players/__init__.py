@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from crib3.engine import BOT_LEVELS, Command, SeatView
+from crib3.engine import Command, SeatView
 
 
 class Player(Protocol):
@@ -21,13 +21,13 @@ class Player(Protocol):
 def make_player(level: str, rng: random.Random | None = None) -> Player:
     """A computer player of this level (see `BOT_LEVELS`)."""
     from crib3.players.easy import EasyPlayer
+    from crib3.players.expert import ExpertPlayer
+    from crib3.players.standard import StandardPlayer
 
-    makers = {"easy": EasyPlayer}
+    makers = {"easy": EasyPlayer, "standard": StandardPlayer, "expert": ExpertPlayer}
     if level not in makers:
         known = ", ".join(makers)
         raise ValueError(f"unknown player level {level!r} (choose from {known})")
     return makers[level](rng or random.Random())
 
 
-def available_levels() -> tuple[str, ...]:
-    return ("easy",)

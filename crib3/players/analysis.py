@@ -1,0 +1,194 @@
+"""The arithmetic the bots and the coach share: expected hands, crib values,
+points in the play, and samples of the unseen cards.
+
+Everything here works from what one seat may know (its `SeatView`, or the
+cards in its own hand), never from the engine's state.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from crib3.cards import DECK, Card
+from crib3.scoring import hand_points, rank_table
+
+# --- the discard -------------------------------------------------------------
+
+
+def expected_hand(kept: Sequence[Card], starters: Iterable[Card]) -> float:
+    """Mean points of `kept` (four cards) over the possible `starters`."""
+    rank_table()  # warm the table outside the loop
+    total = 0
+    n = 0
+    for starter in starters:
+        total += hand_points(kept, starter)
+        n += 1
+    return total / n if n else 0.0
+
+
+def starters_for(hand: Sequence[Card]) -> list[Card]:
+    """Every card the starter may be, seen from a seat holding `hand`: the 47
+    cards that are not among its five."""
+    own = set(hand)
+    return [c for c in DECK if c not in own]
+
+
+@lru_cache(maxsize=1)
+def crib_table() -> dict[int, float]:
+    """Expected points of a three-player crib given the rank (1..13) of one
+    seat's discard, computed by `python -m crib3.players.cribtable` and
+    shipped as data (crib_table.json)."""
+    text = resources.files("crib3.players").joinpath("crib_table.json").read_text("utf-8")
+    data = json.loads(text)
+    return {int(rank): float(value) for rank, value in data["expected_crib"].items()}
+
+
+@dataclass(frozen=True, slots=True)
+class DiscardOption:
+    """One possible discard, with its numbers.
+
+    `crib` is the crib's expected value as it counts for this seat: positive
+    in its own crib, negative in an opponent's. `net` = `hand` + `crib`."""
+
+    card: Card
+    kept: tuple[Card, ...]
+    hand: float
+    crib: float
+    net: float
+
+
+# Points in an opponent's crib go to one of two opponents: measured against
+# the mean of the opponents, as every margin here is, they cost half as much
+# as points in your own crib are worth.
+OPPONENT_CRIB_WEIGHT = 0.5
+
+
+def discard_options(hand: Sequence[Card], own_crib: bool,
+                    use_crib: bool = True) -> list[DiscardOption]:
+    """The five discards of a five-card hand, best first (by `net`)."""
+    starters = starters_for(hand)
+    table = crib_table() if use_crib else None
+    options = []
+    for card in hand:
+        kept = tuple(c for c in hand if c is not card)
+        ev = expected_hand(kept, starters)
+        crib = 0.0
+        if table is not None:
+            crib = table[card.rank] if own_crib else -OPPONENT_CRIB_WEIGHT * table[card.rank]
+        options.append(DiscardOption(card, kept, ev, crib, ev + crib))
+    options.sort(key=lambda o: (-o.net, o.card.index))
+    return options
+
+
+# --- the play -------------------------------------------------------------------
+
+
+def play_points(pile: Sequence[Card], count: int) -> int:
+    """Points for the last card of `pile` (count `count` after it): the same
+    rules as `crib3.scoring.score_play`, without building the items."""
+    points = 2 if count == 15 or count == 31 else 0
+    n = len(pile)
+    last = pile[-1].rank
+    same = 1
+    while same < n and pile[-1 - same].rank == last:
+        same += 1
+    if same >= 2:
+        return points + (2, 6, 12)[same - 2]
+    for k in range(n, 2, -1):
+        lo = hi = last
+        seen = 0
+        ok = True
+        for c in pile[-k:]:
+            bit = 1 << c.rank
+            if seen & bit:
+                ok = False
+                break
+            seen |= bit
+            r = c.rank
+            if r < lo:
+                lo = r
+            elif r > hi:
+                hi = r
+        if ok and hi - lo == k - 1:
+            return points + k
+    return points
+
+
+def gift_risk(count: int) -> str | None:
+    """What a count left by a card invites from the next player, in words."""
+    if count == 5:
+        return "leaves 5: a ten makes 15"
+    if count == 21:
+        return "leaves 21: a ten makes 31"
+    need15 = 15 - count
+    if 1 <= need15 <= 9:
+        return f"leaves {count}: a{'n' if need15 in (8, 1) else ''} {_rank_word(need15)} makes 15"
+    need31 = 31 - count
+    if 1 <= need31 <= 9:
+        return f"leaves {count}: a{'n' if need31 in (8, 1) else ''} {_rank_word(need31)} makes 31"
+    return None
+
+
+def _rank_word(value: int) -> str:
+    return "ace" if value == 1 else str(value)
+
+
+def greedy_play(hand: Sequence[Card], pile: list[Card], count: int) -> Card | None:
+    """The `standard` play: most points now; then not a gift; then the
+    highest card (low cards are worth keeping for late in the count).
+    Leading, it prefers a card under 5, which nobody can make 15."""
+    best: Card | None = None
+    best_key: tuple[int, int, int] | None = None
+    room = 31 - count
+    for card in hand:
+        if card.value > room:
+            continue
+        new = count + card.value
+        pile.append(card)
+        points = play_points(pile, new)
+        pile.pop()
+        gift = 1 if new == 5 or new == 21 or 5 <= 15 - new <= 9 or 5 <= 31 - new <= 9 else 0
+        if not pile:  # leading
+            tiebreak = 20 - card.value if card.value < 5 else -card.value
+        else:
+            tiebreak = card.value
+        key = (points, -gift, tiebreak)
+        if best_key is None or key > best_key:
+            best, best_key = card, key
+    return best
+
+
+# --- sampling the unseen cards -----------------------------------------------------
+
+
+def min_values(hand_gos: Sequence[tuple[int, int, int]]) -> dict[int, int]:
+    """For each seat that said go this hand, the lowest card value it can
+    still hold: a go at count c means every card it held was over 31 - c."""
+    out: dict[int, int] = {}
+    for seat, count, _ in hand_gos:
+        out[seat] = max(out.get(seat, 1), 32 - count)
+    return out
+
+
+def sample_hands(pool: Sequence[Card], sizes: dict[int, int], floors: dict[int, int],
+                 rng: random.Random) -> dict[int, list[Card]] | None:
+    """Deal `sizes[seat]` cards from `pool` to each seat so that no seat
+    gets a card below its floor. Seats with a floor are dealt first."""
+    cards = list(pool)
+    rng.shuffle(cards)
+    hands: dict[int, list[Card]] = {}
+    for seat in sorted(sizes, key=lambda s: -floors.get(s, 1)):
+        floor = floors.get(seat, 1)
+        want = sizes[seat]
+        took = [c for c in cards if c.value >= floor][:want]
+        if len(took) < want:
+            return None
+        taken = set(took)
+        cards = [c for c in cards if c not in taken]
+        hands[seat] = took
+    return hands

@@ -1,0 +1,80 @@
+"""Compute the three-player crib table that ships as crib_table.json.
+
+    python -m crib3.players.cribtable --samples 60000 --seed 1
+
+In three-handed cribbage the crib is one discard from each player, one card
+from the deck, and the starter. The table gives, for each rank a seat might
+throw, the crib's expected points. It is estimated by dealing random hands:
+the two other seats discard the way the `standard` player does (the best
+expected hand), the deck's crib card and the starter are what the deal gives,
+and every one of the first seat's five cards is tried as its discard.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import random
+import sys
+from pathlib import Path
+
+from crib3.cards import DECK, RANKS
+from crib3.players.analysis import discard_options
+from crib3.scoring import hand_points
+
+OUT = Path(__file__).with_name("crib_table.json")
+
+
+def estimate(samples: int, seed: int) -> dict:
+    rng = random.Random(seed)
+    sums = [0.0] * 14
+    squares = [0.0] * 14
+    counts = [0] * 14
+    deck = list(DECK)
+    for _ in range(samples):
+        rng.shuffle(deck)
+        mine, others = deck[0:5], (deck[5:10], deck[10:15])
+        crib_card, starter = deck[15], deck[16]
+        thrown = [discard_options(h, own_crib=False, use_crib=False)[0].card for h in others]
+        for card in mine:
+            points = hand_points((card, thrown[0], thrown[1], crib_card), starter, crib=True)
+            sums[card.rank] += points
+            squares[card.rank] += points * points
+            counts[card.rank] += 1
+    table = {}
+    errors = {}
+    for rank in range(1, 14):
+        n = counts[rank]
+        mean = sums[rank] / n
+        variance = max(squares[rank] / n - mean * mean, 0.0)
+        table[str(rank)] = round(mean, 3)
+        errors[str(rank)] = round(math.sqrt(variance / n), 3)
+    return {
+        "about": "Expected points of a three-player crib given the rank (1 = ace .. 13 = king) "
+                 "of one seat's discard; the other two seats discard for their best expected "
+                 "hand. Made by: python -m crib3.players.cribtable",
+        "samples": samples,
+        "seed": seed,
+        "ranks": RANKS,
+        "expected_crib": table,
+        "standard_error": errors,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--samples", type=int, default=60000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--out", type=Path, default=OUT)
+    args = parser.parse_args(argv)
+    data = estimate(args.samples, args.seed)
+    args.out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    for rank, value in data["expected_crib"].items():
+        print(f"{RANKS[int(rank) - 1]:>3} {value:6.3f} ± {data['standard_error'][rank]:.3f}",
+              file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

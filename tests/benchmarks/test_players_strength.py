@@ -1,0 +1,126 @@
+"""Computer players' strength, discard quality and think time (issue 3).
+
+Run on demand: `python -m pytest tests/benchmarks/test_players_strength.py
+--benchmark-only -s`. The strength runs play 3,000 games each (set
+CRIB3_BENCH_GAMES to play fewer while trying things); on 2 cores the expert
+run takes about ten minutes.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import time
+
+import pytest
+
+from crib3 import sim
+from crib3.cards import DECK
+from crib3.engine import Game, PlayerInfo, Rules
+from crib3.players import make_player
+from crib3.players.analysis import crib_table, discard_options
+from crib3.players.coach import advise
+
+GAMES = int(os.environ.get("CRIB3_BENCH_GAMES", "3000"))
+
+
+def _strength(benchmark, hero: str, field: str, floor: float) -> None:
+    summary = benchmark.pedantic(
+        lambda: sim.run([hero, field, field], GAMES, seed=2026, jobs=sim.default_jobs(GAMES)),
+        rounds=1, iterations=1)
+    share, low, high = summary.win_share(0)
+    benchmark.extra_info.update(games=GAMES, win_share=round(share, 4),
+                                ci95=[round(low, 4), round(high, 4)],
+                                first_deals=[summary.first_deals(e) for e in range(3)])
+    print(f"\n{hero} vs two {field}: {share:.1%} (95% CI {low:.1%}-{high:.1%}) "
+          f"over {GAMES} games")
+    assert share >= floor
+
+
+def test_expert_beats_two_standard(benchmark):
+    _strength(benchmark, "expert", "standard", 0.40)
+
+
+def test_standard_beats_two_easy(benchmark):
+    _strength(benchmark, "standard", "easy", 0.55)
+
+
+def test_discard_quality(benchmark):
+    """Over 1,000 random deals: the expert's kept hand is within 1% of the
+    best expected hand, and what it throws into an opponent's crib is worth
+    less than what the standard player throws."""
+    rng = random.Random(11)
+    deals = [rng.sample(DECK, 5) for _ in range(1000)]
+    table = crib_table()
+
+    def measure():
+        best = expert_hand = 0.0
+        expert_gift = standard_gift = 0.0
+        for i, hand in enumerate(deals):
+            own = i % 3 == 0
+            options = discard_options(hand, own_crib=own)
+            by_hand = max(options, key=lambda o: o.hand)
+            standard = discard_options(hand, own_crib=own, use_crib=False)[0]
+            best += by_hand.hand
+            expert_hand += options[0].hand
+            if not own:
+                expert_gift += table[options[0].card.rank]
+                standard_gift += table[standard.card.rank]
+        return best, expert_hand, expert_gift, standard_gift
+
+    best, expert_hand, expert_gift, standard_gift = benchmark.pedantic(measure, rounds=1)
+    shortfall = 1 - expert_hand / best
+    opp = sum(1 for i in range(1000) if i % 3)
+    benchmark.extra_info.update(
+        expert_hand_vs_best=f"{shortfall:.3%} below", mean_best_hand=round(best / 1000, 3),
+        expert_gift=round(expert_gift / opp, 3), standard_gift=round(standard_gift / opp, 3))
+    print(f"\nexpert keeps {expert_hand / 1000:.3f} vs best {best / 1000:.3f} "
+          f"({shortfall:.2%} below); gives opponents' cribs {expert_gift / opp:.3f} "
+          f"vs standard {standard_gift / opp:.3f}")
+    assert shortfall <= 0.01
+    assert expert_gift < standard_gift
+
+
+def _think_times(choose) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = {"discard": [], "play": []}
+    for seed in range(30):
+        infos = [PlayerInfo(f"p{i}", "standard") for i in range(3)]
+        game = Game.new(infos, Rules(), seed=seed)
+        players = [make_player("standard", random.Random(seed + s)) for s in range(3)]
+        while not game.over:
+            seat = game.to_act()[0]
+            view = game.view(seat)
+            if seat == 0 and view.phase in times:
+                started = time.perf_counter()
+                choose(view)
+                times[view.phase].append((time.perf_counter() - started) * 1000)
+            game.dispatch(players[seat].choose(view))
+    return times
+
+
+def _p95(values: list[float]) -> float:
+    return statistics.quantiles(values, n=20)[-1]
+
+
+@pytest.mark.parametrize("who", ["expert", "coach"])
+def test_think_time_p95_under_50ms(benchmark, who):
+    expert = make_player("expert", random.Random(1))
+    choose = expert.choose if who == "expert" else advise
+    choose_first = _think_times  # warm the tables outside the timing
+    times = benchmark.pedantic(lambda: choose_first(choose), rounds=1)
+    report = {k: {"n": len(v), "median_ms": round(statistics.median(v), 2),
+                  "p95_ms": round(_p95(v), 2), "max_ms": round(max(v), 2)}
+              for k, v in times.items()}
+    benchmark.extra_info.update(report)
+    print(f"\n{who}: {report}")
+    assert all(r["p95_ms"] < 50 for r in report.values())
+
+
+def test_sim_standard_games_per_second(benchmark):
+    games = 300
+    summary = benchmark.pedantic(
+        lambda: sim.run(["standard"] * 3, games, seed=1, jobs=sim.default_jobs(games)),
+        rounds=2, iterations=1)
+    benchmark.extra_info["games_per_second"] = round(games / benchmark.stats.stats.mean, 1)
+    assert summary.games == games

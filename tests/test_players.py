@@ -1,0 +1,196 @@
+"""Computer players and the coach: legal, honest, and right in their numbers."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from crib3.cards import DECK, parse_card, parse_cards
+from crib3.engine import Game, PlayerInfo, Rules, State, project
+from crib3.engine.commands import Discard, Play
+from crib3.engine.state import Phase
+from crib3.players import make_player
+from crib3.players.analysis import crib_table, discard_options, gift_risk
+from crib3.players.coach import advise, rank_discards, rank_plays
+from crib3.scoring import score_hand
+from helpers import bots, hand_set_up, plays
+
+
+def play_game(levels, seed, rules=None, check=None):
+    infos = [PlayerInfo(f"{lvl}{i}", lvl) for i, lvl in enumerate(levels)]
+    game = Game.new(infos, rules or Rules(), seed=seed)
+    players = [make_player(lvl, random.Random(seed + i)) for i, lvl in enumerate(levels)]
+    while not game.over:
+        seat = game.to_act()[0]
+        view = game.view(seat)
+        command = players[seat].choose(view)
+        assert command in view.legal
+        if check:
+            check(view, command)
+        game.dispatch(command)  # raises IllegalMove if a bot cheats the rules
+    return game
+
+
+@pytest.mark.parametrize("levels", [
+    ("easy", "easy", "easy"), ("standard", "standard", "easy"),
+    ("expert", "standard", "easy"),
+])
+def test_every_level_only_makes_legal_moves(levels):
+    for seed in range(4 if "expert" in levels else 12):
+        assert play_game(levels, seed, Rules(skunks=True)).over
+
+
+def test_unknown_level_is_refused():
+    with pytest.raises(ValueError, match="wizard"):
+        make_player("wizard")
+
+
+# --- honesty --------------------------------------------------------------------
+
+
+def shuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
+    """The same position for `seat`, with every card it cannot see dealt
+    differently among the other hands, the crib and the deck."""
+    hidden_places = [(s, len(state.hands[s])) for s in range(3) if s != seat]
+    pool = [c for s, _ in hidden_places for c in state.hands[s]]
+    pool += [c for c in state.crib if c != state.discards[seat]]
+    pool += list(state.deck)
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    kept = list(state.kept)
+    for s, n in hidden_places:
+        hands[s], pool = tuple(pool[:n]), pool[n:]
+        kept[s] = tuple(state.played[s]) + hands[s] if state.phase == Phase.PLAY else hands[s]
+    mine = (state.discards[seat],) if state.discards[seat] is not None else ()
+    n_crib = len(state.crib) - len(mine)
+    crib, pool = mine + tuple(pool[:n_crib]), pool[n_crib:]
+    return state._replace(hands=tuple(hands), kept=tuple(kept), crib=crib, deck=tuple(pool))
+
+
+@pytest.mark.parametrize("level", ["easy", "standard", "expert"])
+def test_bots_decide_the_same_whatever_the_hidden_cards_are(level):
+    """A bot sees only its view: shuffling every card hidden from it changes
+    nothing it can see, and so nothing it does."""
+    rng = random.Random(5)
+    positions = []
+    game = play_game(("standard", "standard", "standard"), 3,
+                     check=lambda v, c: None)
+    # Rebuild positions where seat 0 must choose.
+    from crib3.engine import apply
+
+    state = State()
+    for event in game.events:
+        state = apply(state, event)
+        if state.phase in (Phase.DISCARD, Phase.PLAY) and 0 in project(state, 0).to_act:
+            positions.append(state)
+    for state in positions[::7][:12]:
+        other = shuffle_hidden(state, 0, rng)
+        assert other != state
+        view, other_view = project(state, 0), project(other, 0)
+        if view != other_view:  # the turn can depend on hidden cards only via gos
+            continue
+        a = make_player(level, random.Random(1)).choose(view)
+        b = make_player(level, random.Random(1)).choose(other_view)
+        assert a == b
+
+
+def test_players_are_given_a_view_holding_no_engine_state():
+    game = Game.new([PlayerInfo(f"B{i}", "expert") for i in range(3)], seed=1)
+    view = game.view(0)
+    assert not any(isinstance(v, State) for v in view)
+    assert not hasattr(view, "state") and not hasattr(view, "deck")
+
+
+# --- the coach's numbers ------------------------------------------------------------------
+
+
+def test_discard_expected_hand_is_exact_over_the_47_starters():
+    hand = parse_cards("5H 5C 5S JD 4D")
+    kept = parse_cards("5H 5C 5S JD")
+    starters = [c for c in DECK if c not in hand]
+    assert len(starters) == 47
+    brute = sum(score_hand(kept, s).total for s in starters) / 47
+    options = {o.card: o for o in discard_options(hand, own_crib=True)}
+    four = options[parse_card("4D")]
+    assert four.hand == pytest.approx(brute, abs=1e-12)
+    assert four.crib == pytest.approx(crib_table()[4])
+    assert four.net == pytest.approx(brute + crib_table()[4])
+    theirs = {o.card: o for o in discard_options(hand, own_crib=False)}[parse_card("4D")]
+    assert theirs.crib < 0 and theirs.hand == four.hand
+
+
+def test_discard_options_are_ranked_by_net_and_cover_all_five():
+    hand = parse_cards("5H 5C 5S JD 4D")
+    options = discard_options(hand, own_crib=False)
+    assert sorted(o.card for o in options) == sorted(hand)
+    assert [o.net for o in options] == sorted((o.net for o in options), reverse=True)
+    assert options[0].card == parse_card("4D")
+
+
+def test_crib_table_ships_with_the_package_and_is_sensible():
+    table = crib_table()
+    assert set(table) == set(range(1, 14))
+    assert max(table, key=table.get) == 5          # a five is the best card to throw
+    assert 3.0 < min(table.values()) < max(table.values()) < 8.0
+
+
+def test_gift_risks_in_words():
+    assert gift_risk(21) == "leaves 21: a ten makes 31"
+    assert gift_risk(5) == "leaves 5: a ten makes 15"
+    assert gift_risk(7) == "leaves 7: an 8 makes 15"
+    assert gift_risk(12) == "leaves 12: a 3 makes 15"
+    assert gift_risk(16) is None
+
+
+def test_play_options_have_points_and_reasons_and_the_expert_plays_the_first():
+    events, state = hand_set_up(0, {1: "10H 5S 6C 9D", 2: "KH QS 8D 2C", 0: "4H 4S 7D JC"},
+                                "AS", players=bots("expert"))
+    events, state = plays(state, "1:10H")
+    view = project(state, 2)
+    options = rank_plays(view)
+    assert {o.card for o in options} == set(parse_cards("KH QS 8D 2C"))
+    by_card = {o.card: o for o in options}
+    assert by_card[parse_card("QS")].now == 0
+    assert by_card[parse_card("QS")].reason == "nothing easy for the next player"
+    assert by_card[parse_card("2C")].reason.startswith("leaves 12")
+    expert = make_player("expert").choose(view)
+    assert expert == Play(2, options[0].card)
+    assert advise(view).best == options[0].card
+    assert all(line.startswith("play ") for line in advise(view).lines())
+
+
+def test_the_expert_takes_the_card_that_wins():
+    events, state = hand_set_up(0, {1: "7H 5S 6C 9D", 2: "8H QS 4D 2C", 0: "4H 4S 7D JC"},
+                                "AS", players=bots("expert"), scores=(100, 100, 119))
+    events, state = plays(state, "1:7H")
+    view = project(state, 2)
+    best = rank_plays(view)[0]
+    assert best.card == parse_card("8H") and "wins the game" in best.reason
+
+
+def test_the_standard_player_avoids_an_even_gift():
+    # Leading: a 5 invites a ten for 15; a 4 is safe, and neither scores.
+    events, state = hand_set_up(0, {1: "5H 4S KC QD", 2: "8H QS 4D 2C", 0: "4H 3S 7D JC"},
+                                "AS", players=bots("standard"))
+    choice = make_player("standard").choose(project(state, 1))
+    assert choice == Play(1, parse_card("4S"))
+    # Scoring beats safety: a fifteen is taken even if it leaves a gift.
+    events, state = plays(state, "1:4S 2:8H")
+    assert project(state, 0).count == 12
+    choice = make_player("standard").choose(project(state, 0))
+    assert choice == Play(0, parse_card("3S"))
+
+
+def test_coach_and_expert_agree_on_discards_too():
+    game = Game.new([PlayerInfo(f"B{i}", "expert") for i in range(3)], seed=8)
+    for seat in range(3):
+        view = game.view(seat)
+        assert make_player("expert").choose(view) == Discard(seat, rank_discards(view)[0].card)
+        assert advise(view).kind == "discard" and len(advise(view).lines()) == 5
+
+
+def test_coach_has_nothing_to_say_when_it_is_not_your_turn():
+    events, state = hand_set_up(0, {1: "5H 4S KC QD", 2: "8H QS 4D 2C", 0: "4H 3S 7D JC"},
+                                "AS", players=bots("standard"))
+    assert advise(project(state, 0)).kind == "none"
