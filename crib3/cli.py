@@ -117,6 +117,49 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- crib3 play ---------------------------------------------------------------------
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from crib3.tui.settings import load_choices
+
+    choices = load_choices()
+    skip_screen = any(x is not None for x in (args.players, args.seed, args.name)) or any(
+        (args.skunks, args.muggins, args.short))
+    if args.players is not None:
+        levels = [p.strip().lower() for p in args.players.split(",") if p.strip()]
+        if len(levels) != 2:
+            raise UsageError(f"--players names your two opponents, like standard,expert "
+                             f"(got {args.players!r})")
+        from crib3.players import make_player
+
+        for level in levels:
+            try:
+                make_player(level)
+            except ValueError as exc:
+                raise UsageError(str(exc)) from None
+        choices.left, choices.right = levels
+    if args.name is not None:
+        name = args.name.strip()
+        if not name or len(name) > 20:
+            raise UsageError("--name is 1 to 20 characters")
+        choices.name = name
+    choices.seed = args.seed
+    choices.skunks = choices.skunks or args.skunks
+    choices.muggins = choices.muggins or args.muggins
+    choices.short = choices.short or args.short
+    if args.think < 0:
+        raise UsageError("--think is 0 or more seconds")
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        raise UsageError("the game needs a terminal (for headless games use crib3 sim)")
+    from crib3.tui.app import Crib3App
+
+    app = Crib3App(choices if skip_screen else None, ascii=_ascii_wanted(args),
+                   think=args.think, autosave=not args.no_save)
+    app.run()
+    return EXIT_OK
+
+
 # --- crib3 verify ------------------------------------------------------------------
 
 
@@ -149,7 +192,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="crib3",
-        description="Three-player cribbage: score hands, simulate games, verify game logs.",
+        description="Three-player cribbage. With no command, opens the game (crib3 play).",
     )
     parser.add_argument("--version", action="version", version=f"crib3 {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -182,6 +225,13 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
     sim.set_defaults(run=cmd_sim)
 
+    play = commands.add_parser(
+        "play", help="play at the table against two computer players (the default)",
+        description="Open the game. With any of the options below the new-game screen is "
+                    "skipped; other choices are those you made last time.")
+    add_play_options(play)
+    play.set_defaults(run=cmd_play)
+
     verify = commands.add_parser(
         "verify", help="check saved game logs against the rules",
         description="Re-run every event of each log through the rules. Exit 0 when all "
@@ -191,8 +241,28 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def add_play_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--players", default=None, metavar="L,R",
+                        help="your opponents' levels: easy, standard or expert")
+    parser.add_argument("--seed", type=int, default=None, metavar="S",
+                        help="for a repeatable game")
+    parser.add_argument("--name", default=None, help="your name at the table")
+    parser.add_argument("--skunks", action="store_true", help="play with skunks")
+    parser.add_argument("--muggins", action="store_true",
+                        help="count your own hands; a short count can be claimed")
+    parser.add_argument("--short", action="store_true", help="play to 61")
+    parser.add_argument("--ascii", action="store_true",
+                        help="suits as S H D C and plain ASCII drawing")
+    parser.add_argument("--think", type=float, default=0.6, metavar="SECONDS",
+                        help="how long computer players take over a move (0.6)")
+    parser.add_argument("--no-save", action="store_true", help="do not save this game")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
+        argv = ["play", *argv]
     args = parser.parse_args(argv)
     if not getattr(args, "run", None):
         parser.print_help()

@@ -7,6 +7,8 @@ from hypothesis import settings
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+pytest_plugins = ["snapshot_support"]
+
 # Properties run a fixed number of examples everywhere (CI has 2 cores).
 settings.register_profile("crib3", max_examples=50, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "crib3"))

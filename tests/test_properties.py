@@ -53,6 +53,8 @@ def public_cards(state: State) -> set[Card]:
     for shown in state.shown:
         public |= set(shown or ())
     public |= set(state.crib_shown or ())
+    if state.phase == Phase.SHOW and state.show_step >= 3:
+        public |= set(state.crib)  # the crib is turned up when its count comes
     return public
 
 

@@ -106,7 +106,7 @@ def play_turn(state: State) -> int | None:
     return None
 
 
-def _counting_seat(state: State) -> tuple[int, bool]:
+def counting_seat(state: State) -> tuple[int, bool]:
     """Whose count is next in the show, and whether it is the crib (R6.1)."""
     step = state.show_step
     if step < 3:
@@ -131,7 +131,7 @@ def to_act(state: State) -> tuple[int, ...]:
             return ()
         if state.muggins_pending is not None:
             return (state.muggins_pending[0],)
-        return (_counting_seat(state)[0],)
+        return (counting_seat(state)[0],)
     return ()
 
 
@@ -248,7 +248,7 @@ def _next_in_show(state: State) -> Event | None:
         return HandEnded(
             hand=state.hand_number, next_dealer=left_of(state.dealer), scores=state.scores
         )
-    seat, crib = _counting_seat(state)
+    seat, crib = counting_seat(state)
     if state.rules.muggins and state.players[seat].is_human:
         return None  # R8.2: a human counts for themself
     return _hand_counted(state, seat, crib, None)
@@ -390,7 +390,7 @@ def _count(state: State, c: Count) -> Event:
     if state.phase != Phase.SHOW or not state.rules.muggins or to_act(state) != (c.seat,) \
             or state.muggins_pending is not None:
         raise IllegalMove(f"seat {c.seat} has no count to give now")
-    seat, crib = _counting_seat(state)
+    seat, crib = counting_seat(state)
     event = _hand_counted(state, seat, crib, None)
     what = "crib" if crib else "hand"
     if c.points < 0:
@@ -470,7 +470,7 @@ def legal_moves(state: State, seat: int, acting: tuple[int, ...] | None = None) 
     if phase == Phase.SHOW:
         if state.muggins_pending is not None:
             return [Muggins(seat, True), Muggins(seat, False)]
-        s, crib = _counting_seat(state)
+        s, crib = counting_seat(state)
         top = _hand_counted(state, s, crib, None).points
         return [Count(seat, n) for n in range(top + 1)]
     return []

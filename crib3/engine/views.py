@@ -23,7 +23,7 @@ from crib3.engine.events import (
     Rules,
     Scores,
 )
-from crib3.engine.rules import cutter, legal_moves, play_turn, to_act
+from crib3.engine.rules import counting_seat, cutter, legal_moves, play_turn, to_act
 from crib3.engine.state import Phase, State
 
 
@@ -65,6 +65,8 @@ class SeatView(NamedTuple):
     turn: int | None  # whose turn in the play
     shown: tuple[tuple[Card, ...] | None, ...]  # hands counted in the show
     muggins_pending: tuple[int, int, int] | None
+    counting: tuple[int, bool] | None  # in the show: whose count is next, and if it is a crib
+    counting_cards: tuple[Card, ...]  # the cards of that count, when they are this seat's
     to_act: tuple[int, ...]
     legal: tuple[Command, ...]  # this seat's legal commands now
 
@@ -105,6 +107,10 @@ def project(state: State, seat: int | None, redacted: bool = False) -> SeatView:
     mine = seat is not None
     dealt = state.phase not in _BEFORE_THE_DEAL
     acting = () if redacted else to_act(state)
+    counting = counting_seat(state) if state.phase == Phase.SHOW and state.show_step < 4 else None
+    counting_cards: tuple[Card, ...] = ()
+    if counting is not None and counting[0] == seat and not redacted:
+        counting_cards = tuple(sorted(state.crib if counting[1] else state.kept[seat]))
     return SeatView(
         seat=seat,
         players=state.players,
@@ -137,6 +143,8 @@ def project(state: State, seat: int | None, redacted: bool = False) -> SeatView:
         turn=play_turn(state) if state.phase == Phase.PLAY and not redacted else None,
         shown=state.shown,
         muggins_pending=state.muggins_pending,
+        counting=counting,
+        counting_cards=counting_cards,
         to_act=acting,
         legal=tuple(legal_moves(state, seat, acting)) if mine and seat in acting else (),
     )

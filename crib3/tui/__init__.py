@@ -1,0 +1,1 @@
+"""The terminal game: a Textual app over the engine."""

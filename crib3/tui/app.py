@@ -1,0 +1,225 @@
+"""The crib3 Textual app: the new-game screen, the table, the end."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from datetime import datetime
+from pathlib import Path
+
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+
+from crib3.engine import Game, PlayerInfo, State
+from crib3.engine.log import LogWriter, make_header
+from crib3.paths import data_dir
+from crib3.players import make_player
+from crib3.tui.settings import GameChoices, load_choices, save_choices
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+OPPONENT_NAMES = ("Bea", "Cal", "Dot", "Eli")
+
+
+def opponent_names(you: str) -> tuple[str, str]:
+    free = [n for n in OPPONENT_NAMES if n.lower() != you.strip().lower()]
+    return free[0], free[1]
+
+
+def games_dir() -> Path:
+    return data_dir() / "games"
+
+
+class Crib3App(App[None]):
+    """Three-handed cribbage against two computer players."""
+
+    TITLE = "crib3"
+    CSS = """
+    Screen { background: $background; }
+    #too-small {
+        dock: top; layer: overlay; width: 100%; height: 100%; display: none;
+        background: $error 20%; content-align: center middle; text-style: bold;
+    }
+    Screen.too-small #too-small { display: block; }
+    """
+    BINDINGS = [
+        Binding("ctrl+q", "quit_game", "Quit", priority=True, show=False),
+    ]
+
+    def __init__(self, choices: GameChoices | None = None, ascii: bool = False,
+                 think: float = 0.6, autosave: bool = True, game: Game | None = None) -> None:
+        """Open the new-game screen, or with `choices` start that game at
+        once, or with `game` go on with a game already under way (its
+        human seat is seat 0; the others are played by bots of their level)."""
+        super().__init__()
+        self.ascii = ascii
+        self.think = think
+        self.autosave = autosave
+        self.start_choices = choices
+        self.start_game_object = game
+        self.game: Game | None = None
+        self.log_writer: LogWriter | None = None
+        self.log_path: Path | None = None
+
+    # --- starting --------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        if self.start_game_object is not None:
+            self.continue_game(self.start_game_object)
+        elif self.start_choices is not None:
+            self.start_game(self.start_choices)
+        else:
+            self.new_game()
+
+    def new_game(self) -> None:
+        from crib3.tui.screens.new_game import NewGameScreen
+
+        self.push_screen(NewGameScreen(load_choices()), self._chosen)
+
+    def _chosen(self, choices: GameChoices | None) -> None:
+        if choices is None:
+            self.exit()
+            return
+        save_choices(choices)
+        self.start_game(choices)
+
+    def start_game(self, choices: GameChoices) -> None:
+        from crib3.tui.screens.table import TableScreen
+
+        self._close_log()
+        left, right = opponent_names(choices.name)
+        players = (
+            PlayerInfo(choices.name, "human"),
+            PlayerInfo(left, choices.left),
+            PlayerInfo(right, choices.right),
+        )
+        seed = choices.seed if choices.seed is not None else random.SystemRandom().randrange(
+            2**31)
+        subscribers = []
+        if self.autosave:
+            self.log_path = games_dir() / (datetime.now().strftime("%Y-%m-%d-%H%M%S-%f") +
+                                           ".jsonl")
+            self.log_writer = LogWriter(self.log_path, make_header(source="crib3 play"))
+            subscribers.append(lambda event, state: self.log_writer.append(event))
+        self.game = Game.new(players, choices.rules(), seed=seed, subscribers=subscribers)
+        bot_rng = random.Random(seed ^ 0x5EED)
+        bots = {1: make_player(choices.left, random.Random(bot_rng.random())),
+                2: make_player(choices.right, random.Random(bot_rng.random()))}
+        table = TableScreen(self.game, 0, bots, self.think, self.ascii, on_over=self._game_over)
+        self.switch_screen(table) if self._table_showing() else self.push_screen(table)
+
+    def continue_game(self, game: Game) -> None:
+        """Sit down at a game already under way, as seat 0."""
+        from crib3.tui.screens.table import TableScreen
+
+        self.game = game
+        seed = game.state.players and random.SystemRandom().randrange(2**31)
+        bots = {s: make_player(p.kind, random.Random(seed + s))
+                for s, p in enumerate(game.state.players) if s != 0}
+        self.push_screen(TableScreen(game, 0, bots, self.think, self.ascii,
+                                     on_over=self._game_over))
+
+    def _table_showing(self) -> bool:
+        from crib3.tui.screens.table import TableScreen
+
+        return isinstance(self.screen, TableScreen)
+
+    def _game_over(self, state: State) -> None:
+        from crib3.tui.screens.game_over import GameOverScreen
+
+        self._close_log()
+        self.push_screen(GameOverScreen(state), self._after_game)
+
+    def _after_game(self, choice: str | None) -> None:
+        if choice == "new":
+            self.pop_screen()  # the table
+            self.game = None
+            self.new_game()
+        else:
+            self.exit()
+
+    def _close_log(self) -> None:
+        if self.log_writer is not None:
+            self.log_writer.close()
+            self.log_writer = None
+
+    # --- everywhere ---------------------------------------------------------------
+
+    @property
+    def in_game(self) -> bool:
+        return self.game is not None and not self.game.over
+
+    def action_quit_game(self) -> None:
+        from crib3.tui.screens.dialogs import ConfirmQuit
+
+        if not self.in_game:
+            self.exit()
+            return
+        if isinstance(self.screen, ConfirmQuit):
+            return
+        self.push_screen(ConfirmQuit(), lambda yes: self.exit() if yes else None)
+
+    def action_help(self) -> None:
+        from crib3.tui.screens.dialogs import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_new_game(self) -> None:
+        if self.in_game:
+            from crib3.tui.screens.dialogs import ConfirmQuit
+
+            def confirmed(yes: bool | None) -> None:
+                if yes:
+                    self._restart()
+
+            self.push_screen(ConfirmQuit(), confirmed)
+        else:
+            self._restart()
+
+    def _restart(self) -> None:
+        from crib3.tui.screens.new_game import NewGameScreen
+
+        self._close_log()
+        self.game = None
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        if not isinstance(self.screen, NewGameScreen):
+            self.new_game()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield SystemCommand("New game", "Leave this game and set up a new one",
+                            self.action_new_game)
+        yield SystemCommand("Help", "Keys and the rules in short", self.action_help)
+        from crib3.tui.screens.table import TableScreen
+
+        if isinstance(screen, TableScreen):
+            yield SystemCommand("Event feed", "Show or hide the game told in words",
+                                screen.action_toggle_feed)
+        yield from super().get_system_commands(screen)
+
+    def on_resize(self) -> None:
+        self._check_size()
+
+    def on_screen_resume(self) -> None:
+        self._check_size()
+
+    def _check_size(self) -> None:
+        width, height = self.size
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        try:
+            notice = self.screen.query_one("#too-small")
+        except Exception:
+            notice = None
+        if small and notice is None:
+            from textual.widgets import Static
+
+            self.screen.mount(Static(id="too-small"))
+            notice = self.screen.query_one("#too-small")
+        if notice is not None:
+            notice.update(f"crib3 needs {MIN_WIDTH}×{MIN_HEIGHT}; this terminal is "  # type: ignore[attr-defined]
+                          f"{width}×{height}. Make it larger.")
+        self.screen.set_class(small, "too-small")
+
+    def on_unmount(self) -> None:
+        self._close_log()

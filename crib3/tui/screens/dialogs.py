@@ -1,0 +1,165 @@
+"""Small dialogs over the table: the coach, your count, muggins, help, quit."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Static
+
+from crib3.cards import Card
+from crib3.engine import SeatView
+from crib3.players.coach import advise
+from crib3.tui.widgets.cards import cards_label
+
+DIALOG_CSS = """
+{name} {{ align: center middle; background: $background 60%; }}
+{name} > Vertical {{
+    width: auto; max-width: 78; height: auto; max-height: 22;
+    border: thick $accent; background: $surface; padding: 0 1;
+}}
+{name} > Vertical > Static {{ width: auto; max-width: 76; }}
+{name} .title {{ text-style: bold; color: $accent; width: auto; }}
+{name} .hint {{ color: $text-muted; width: auto; }}
+"""
+
+
+class CoachScreen(ModalScreen[None]):
+    """The coach's ranked options for your discard or play."""
+
+    BINDINGS = [Binding("escape,h,enter,q", "dismiss", "Close", priority=True)]
+    DEFAULT_CSS = DIALOG_CSS.format(name="CoachScreen")
+
+    def __init__(self, view: SeatView, ascii: bool = False) -> None:
+        super().__init__()
+        self.view_ = view
+        self.ascii = ascii
+
+    def compose(self) -> ComposeResult:
+        advice = advise(self.view_)
+        with Vertical():
+            if advice.kind == "discard":
+                yield Static("Coach: which card to throw", classes="title")
+                yield Static("expected points over the 47 possible starters; the crib "
+                             "counts for you or against you", classes="hint")
+            elif advice.kind == "play":
+                yield Static("Coach: which card to play", classes="title")
+                yield Static("points now, points to expect in the rest of the play, and "
+                             "your margin over the opponents", classes="hint")
+            else:
+                yield Static("Coach: nothing to decide just now", classes="title")
+            lines = advice.lines(self.ascii)
+            body = Text()
+            for i, line in enumerate(lines):
+                if i:
+                    body.append("\n")
+                body.append(("▶ " if i == 0 else "  ") + line, style="bold" if i == 0 else "")
+            yield Static(body, id="options")
+            yield Static("Esc or h: close", classes="hint")
+
+
+class AskCount(ModalScreen[int | None]):
+    """Muggins is on: you count your own hand or crib."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Later", priority=True)]
+    DEFAULT_CSS = DIALOG_CSS.format(name="AskCount") + """
+    AskCount Input { width: 20; }
+    """
+
+    def __init__(self, what: str, cards: Sequence[Card], starter: Card | None,
+                 ascii: bool = False) -> None:
+        super().__init__()
+        self.what = what
+        self.cards = tuple(cards)
+        self.starter = starter
+        self.ascii = ascii
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"Count your {self.what}", classes="title")
+            shown = cards_label(self.cards, self.ascii)
+            if self.starter is not None:
+                shown.append("  with ")
+                shown.append_text(cards_label([self.starter], self.ascii))
+            yield Static(shown)
+            yield Input(placeholder="points", type="integer", id="points", max_length=2)
+            yield Static("Enter to claim. Claim too little and your left-hand "
+                         "opponent may call muggins.", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        try:
+            points = int(event.value)
+        except ValueError:
+            self.notify("Type your count as a number.", severity="warning")
+            return
+        self.dismiss(points)
+
+
+class AskMuggins(ModalScreen[bool]):
+    """Another player counted short: take the points they missed?"""
+
+    BINDINGS = [
+        Binding("y,enter", "dismiss(True)", "Muggins!", priority=True),
+        Binding("n,escape", "dismiss(False)", "Let it go", priority=True),
+    ]
+    DEFAULT_CSS = DIALOG_CSS.format(name="AskMuggins")
+
+    def __init__(self, victim: str, points: int) -> None:
+        super().__init__()
+        self.victim = victim
+        self.points = points
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"{self.victim} missed {self.points}", classes="title")
+            yield Static("y: call muggins and take them    n: let them go", classes="hint")
+
+
+HELP_TEXT = """\
+[b]Keys[/b]
+  ←/→ or 1-5   choose a card          Enter   throw / play / cut / go on
+  h            the coach's advice     s       skip the rest of the show
+  f            the event feed         ?       this help
+  q, Ctrl+Q    quit (asks first)      Ctrl+P  commands: new game, theme…
+
+[b]Three-handed cribbage[/b]
+  Five cards each; everyone throws one to the dealer's crib, with one card
+  from the deck. The player left of the dealer cuts the starter: a jack is
+  2 for the dealer (his heels).
+  The play: left of the dealer leads; count to 31 at most. 15 or 31 is 2,
+  pairs 2/6/12, runs of 3+. Can't play: "go". Play goes on to the left
+  among those who can; the last to play keeps playing alone, then scores 1
+  for the go (or 2 for 31). The next count starts left of that player.
+  The show: left of the dealer first, then the next, the dealer, the crib.
+  Fifteens 2, pairs 2, runs, a flush of 4 (crib: 5 only), nobs 1.
+  First to 121 wins at once, even mid-show."""
+
+
+class HelpScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,question_mark,q,enter", "dismiss", "Close", priority=True)]
+    DEFAULT_CSS = DIALOG_CSS.format(name="HelpScreen")
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(HELP_TEXT)
+            yield Static("Esc: close", classes="hint")
+
+
+class ConfirmQuit(ModalScreen[bool]):
+    BINDINGS = [
+        Binding("y", "dismiss(True)", "Quit", priority=True),
+        Binding("n,escape", "dismiss(False)", "Keep playing", priority=True),
+    ]
+    DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmQuit")
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Quit this game?", classes="title")
+            yield Static("y: quit    n: keep playing", classes="hint")

@@ -1,0 +1,140 @@
+"""The new-game screen: your name, the opponents, the optional rules, a seed."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.message import Message
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Input, Static
+
+from crib3.engine import BOT_LEVELS
+from crib3.tui.settings import GameChoices
+
+LEVEL_HINTS = {
+    "easy": "plays any legal card",
+    "standard": "keeps its best hand, pegs greedily",
+    "expert": "counts the crib, looks ahead in the play",
+}
+
+
+class OptionRow(Widget, can_focus=True):
+    """A labelled choice changed with ←/→ (or space): "Left  ◀ expert ▶"."""
+
+    DEFAULT_CSS = """
+    OptionRow { height: 1; width: 1fr; padding: 0 1; }
+    OptionRow:focus { background: $boost; text-style: bold; }
+    """
+    BINDINGS = [
+        Binding("left", "step(-1)", "Change", show=False),
+        Binding("right,space", "step(1)", "Change"),
+    ]
+
+    index: reactive[int] = reactive(0)
+
+    class Changed(Message):
+        def __init__(self, row: OptionRow) -> None:
+            super().__init__()
+            self.row = row
+
+    def __init__(self, label: str, options: Sequence[str], value: str,
+                 hints: dict[str, str] | None = None, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.label = label
+        self.options = list(options)
+        self.hints = hints or {}
+        self.index = self.options.index(value) if value in self.options else 0
+
+    @property
+    def value(self) -> str:
+        return self.options[self.index]
+
+    def action_step(self, step: int) -> None:
+        self.index = (self.index + step) % len(self.options)
+        self.post_message(self.Changed(self))
+
+    def render(self) -> Text:
+        text = Text(f"{self.label:<16}")
+        text.append("◀ ", style="dim")
+        text.append(f"{self.value:<9}", style="bold")
+        text.append(" ▶", style="dim")
+        hint = self.hints.get(self.value)
+        if hint:
+            text.append(f"  {hint}", style="italic dim")
+        return text
+
+
+class NewGameScreen(Screen[GameChoices]):
+    """Asks for the game's set-up; dismisses with the choices on Enter."""
+
+    BINDINGS = [
+        Binding("enter", "start", "Start"),
+        Binding("down", "app.focus_next", "Next", show=False),
+        Binding("up", "app.focus_previous", "Previous", show=False),
+        Binding("question_mark", "app.help", "Help", key_display="?"),
+        Binding("q,escape", "app.quit", "Quit"),
+    ]
+    DEFAULT_CSS = """
+    NewGameScreen { align: center middle; }
+    NewGameScreen > Vertical {
+        width: 72; height: auto; border: round $accent; padding: 1 2;
+    }
+    NewGameScreen .title { text-style: bold; color: $accent; margin-bottom: 1; }
+    NewGameScreen .label { padding: 0 1; color: $text-muted; }
+    NewGameScreen Input { width: 1fr; margin: 0 0 1 0; }
+    NewGameScreen .hint { color: $text-muted; margin-top: 1; }
+    """
+
+    def __init__(self, choices: GameChoices) -> None:
+        super().__init__()
+        self.choices = choices
+
+    def compose(self) -> ComposeResult:
+        c = self.choices
+        with Vertical():
+            yield Static("crib3 · three-handed cribbage", classes="title")
+            yield Static("Your name", classes="label")
+            yield Input(c.name, placeholder="your name", id="name", max_length=20)
+            yield OptionRow("Left opponent", BOT_LEVELS, c.left, LEVEL_HINTS, id="left")
+            yield OptionRow("Right opponent", BOT_LEVELS, c.right, LEVEL_HINTS, id="right")
+            yield OptionRow("Skunks", ("off", "on"), "on" if c.skunks else "off", id="skunks")
+            yield OptionRow("Muggins", ("off", "on"), "on" if c.muggins else "off",
+                            {"on": "you count your own hands"}, id="muggins")
+            yield OptionRow("Game", ("121", "61"), "61" if c.short else "121",
+                            {"61": "the short game"}, id="short")
+            yield Static("Seed (blank for a new shuffle)", classes="label")
+            yield Input("" if c.seed is None else str(c.seed), placeholder="random",
+                        type="integer", id="seed")
+            yield Static("↑/↓ move · ←/→ change · Enter start", classes="hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#left", OptionRow).focus()
+
+    def on_input_submitted(self) -> None:
+        self.action_start()
+
+    def action_start(self) -> None:
+        name = self.query_one("#name", Input).value.strip()[:20] or "You"
+        seed_text = self.query_one("#seed", Input).value.strip()
+        try:
+            seed = int(seed_text) if seed_text else None
+        except ValueError:
+            self.notify("The seed is a whole number, or blank.", severity="warning")
+            return
+        choices = GameChoices(
+            name=name,
+            left=self.query_one("#left", OptionRow).value,
+            right=self.query_one("#right", OptionRow).value,
+            skunks=self.query_one("#skunks", OptionRow).value == "on",
+            muggins=self.query_one("#muggins", OptionRow).value == "on",
+            short=self.query_one("#short", OptionRow).value == "61",
+            seed=seed,
+        )
+        self.dismiss(choices)

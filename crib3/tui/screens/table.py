@@ -1,0 +1,365 @@
+"""The table: where a game is played, from the deal to the last peg.
+
+The screen is a presenter. The engine's events arrive through `Game.subscribe`
+into a queue; the screen shows them one at a time, folding them into the
+state it displays (so what is on screen is always `project(fold(shown
+events), you)`), pausing where a person wants to read (the cut, each count in
+the show) and giving the computer players a moment to "think". Your keys
+become commands given to `Game.dispatch`; nothing here changes the engine's
+state any other way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import deque
+from collections.abc import Callable
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, RichLog, Static
+
+from crib3.engine import (
+    Count,
+    CutStarter,
+    Discard,
+    Event,
+    Game,
+    IllegalMove,
+    Muggins,
+    Play,
+    SeatView,
+    State,
+    apply,
+    project,
+)
+from crib3.engine import events as ev
+from crib3.engine.state import Phase
+from crib3.narrate import describe
+from crib3.players import Player
+from crib3.speech import say_play
+from crib3.scoring import Score
+from crib3.tui.widgets.board import CribBoard
+from crib3.tui.widgets.center import TableCenter
+from crib3.tui.widgets.hand import HandView
+from crib3.tui.widgets.seat import SeatPanel
+
+# Events after which the table waits for Enter, so a person can read them.
+PAUSE_AFTER = (ev.DealerChosen, ev.HandCounted, ev.MugginsCalled, ev.HandEnded, ev.GameWon)
+# Events shown for a moment (scaled by the think time) before the next one.
+LINGER_ON = (ev.CardPlayed, ev.GoSaid, ev.GoScored, ev.CountReset, ev.StarterCut, ev.HisHeels,
+             ev.CardDiscarded)
+
+
+class TableScreen(Screen):
+    """One game at the table, seen from seat `me`."""
+
+    BINDINGS = [
+        Binding("left", "move(-1)", "←", show=False, priority=True),
+        Binding("right", "move(1)", "→", show=False, priority=True),
+        *[Binding(str(n), f"pick({n})", str(n), show=False, priority=True) for n in range(1, 6)],
+        Binding("enter", "confirm", "Play", priority=True),
+        Binding("h", "coach", "Coach", priority=True),
+        Binding("s", "skip_show", "Skip show", priority=True),
+        Binding("f", "toggle_feed", "Feed", priority=True),
+        Binding("question_mark", "app.help", "Help", key_display="?", priority=True),
+        Binding("q", "app.quit_game", "Quit", priority=True),
+    ]
+
+    DEFAULT_CSS = """
+    TableScreen { layout: vertical; }
+    TableScreen #top { height: 5; }
+    TableScreen #top SeatPanel { width: 26; }
+    TableScreen #announce { height: 1; padding: 0 1; text-style: bold; color: $accent; }
+    TableScreen #me { height: 1; padding: 0 1; }
+    TableScreen #prompt { height: 1; padding: 0 1; color: $text-muted; }
+    TableScreen #feed { dock: right; width: 34; border-left: solid $secondary; display: none; }
+    TableScreen.wide #feed { display: block; }
+    TableScreen.feed-on #feed { display: block; }
+    TableScreen.wide.feed-off #feed { display: none; }
+    """
+
+    def __init__(self, game: Game, me: int, bots: dict[int, Player], think: float = 0.6,
+                 ascii: bool = False, on_over: Callable[[State], None] | None = None) -> None:
+        super().__init__()
+        self.game = game
+        self.me = me
+        self.bots = bots
+        self.think = think
+        self.ascii = ascii
+        self.on_over = on_over
+        self.rng = random.Random()
+        self.pending: deque[tuple[Event, State]] = deque()
+        self.shown = State()
+        self.waiting_for_enter = False
+        self.skipping_show = False
+        self._continue = asyncio.Event()
+        self._idle = False  # the driver waits for the human
+        state = State()
+        for event in game.events:
+            state = apply(state, event)
+            self.pending.append((event, state))
+        self._unsubscribe = game.subscribe(self._on_engine_event)
+
+    # --- layout -------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield SeatPanel(1, self.ascii, id="seat1")
+            yield TableCenter(self.ascii, id="center")
+            yield SeatPanel(2, self.ascii, id="seat2")
+        yield Static("", id="announce")
+        yield CribBoard(ascii=self.ascii, id="board")
+        yield Static("", id="me")
+        yield HandView(self.ascii, id="hand")
+        yield Static("", id="prompt")
+        yield RichLog(id="feed", wrap=True, markup=False, auto_scroll=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#feed", RichLog).can_focus = False
+        self._fit(self.app.size.width)
+        self._start_driver()
+
+    def on_resize(self) -> None:
+        self._fit(self.app.size.width)
+
+    def _fit(self, width: int) -> None:
+        self.set_class(width >= 120, "wide")
+
+    def on_unmount(self) -> None:
+        self._unsubscribe()
+
+    # --- the engine's events -------------------------------------------------
+
+    def _on_engine_event(self, event: Event, state: State) -> None:
+        self.pending.append((event, state))
+
+    @property
+    def view(self) -> SeatView:
+        return project(self.shown, self.me)
+
+    def _present(self, event: Event, state: State) -> None:
+        self.shown = state
+        view = project(state, self.me)
+        for seat in (1, 2):
+            self.query_one(f"#seat{seat}", SeatPanel).view = view
+        self.query_one("#center", TableCenter).view = view
+        self.query_one("#hand", HandView).view = view
+        names = [p.name for p in view.players]
+        if names:
+            self.query_one("#board", CribBoard).set_scores(
+                names, view.scores, view.back_pegs, view.rules.target, view.dealer)
+        self._update_me(view)
+        line = describe(event, state, self.ascii)
+        if line:
+            self.query_one("#feed", RichLog).write(line)
+        announce = self._announcement(event, view)
+        if announce is not None:
+            self.query_one("#announce", Static).update(announce)
+        self._update_prompt()
+
+    def _announcement(self, event: Event, view: SeatView) -> str | None:
+        """The big line: what just happened, in a player's words."""
+        names = [p.name for p in view.players]
+        if isinstance(event, ev.CardPlayed):
+            said = say_play(Score(event.points, event.items))
+            who = names[event.seat]
+            return f"{who}: {event.count}" + (f" — {said}" if said else "")
+        if isinstance(event, ev.GoSaid):
+            return f"{names[event.seat]}: go"
+        if isinstance(event, ev.HandCounted):
+            return describe(event, self.shown, self.ascii)
+        if isinstance(event, (ev.GoScored, ev.HisHeels, ev.MugginsCalled, ev.MugginsDeclined,
+                              ev.StarterCut, ev.DealerChosen, ev.CutTied, ev.GameWon,
+                              ev.HandEnded, ev.DeckShuffled)):
+            return describe(event, self.shown, self.ascii)
+        return None
+
+    def _update_me(self, view: SeatView) -> None:
+        me = self.me
+        if not view.players:
+            return
+        text = Text()
+        text.append(view.players[me].name, style="bold")
+        text.append(f"  {view.scores[me]} pts", style="bold")
+        if view.dealer == me:
+            text.append("  · your deal and crib", style="italic")
+        if view.phase == Phase.PLAY and view.gone[me]:
+            text.append("  · go", style="bold yellow")
+        mine = [c for c, s in zip(view.pile, view.pile_seats) if s == me]
+        if mine and view.phase == Phase.PLAY:
+            text.append("  · played ", style="dim")
+            text.append(" ".join(c.label(self.ascii) for c in mine))
+        self.query_one("#me", Static).update(text)
+
+    def _update_prompt(self) -> None:
+        self.query_one("#prompt", Static).update(self._prompt())
+        self.refresh_bindings()
+
+    def _prompt(self) -> str:
+        if self.waiting_for_enter:
+            if self.shown.phase == Phase.OVER:
+                return "Enter: the result"
+            return "Enter: go on   s: skip the rest of the show" if \
+                self.shown.phase == Phase.SHOW else "Enter: go on"
+        if not self._idle:
+            return ""
+        view = self.view
+        if view.phase == Phase.DISCARD and view.my_turn:
+            owner = "your" if view.dealer == self.me else f"{view.name(view.dealer)}'s"
+            return f"Throw one card to {owner} crib: ←/→ or 1-5, then Enter   h: coach"
+        if view.phase == Phase.CUT_STARTER and view.my_turn:
+            return "Enter: cut the deck for the starter"
+        if view.phase == Phase.PLAY and view.my_turn:
+            return f"Your play, count {view.count}: ←/→ or 1-4, then Enter   h: coach"
+        if view.phase == Phase.SHOW and view.my_turn:
+            return "Count your hand (muggins is on)"
+        return ""
+
+    # --- driving the game ---------------------------------------------------
+
+    def _start_driver(self) -> None:
+        self._idle = False
+        self.run_worker(self._drive(), exclusive=True, group="driver")
+
+    async def _drive(self) -> None:
+        game = self.game
+        while True:
+            while self.pending:
+                event, state = self.pending.popleft()
+                self._present(event, state)
+                await self._pace(event)
+            if game.over:
+                return
+            bot_seats = [s for s in game.to_act() if s != self.me]
+            if bot_seats:
+                seat = bot_seats[0]
+                view = game.view(seat)
+                panel = self.query_one(f"#seat{seat}", SeatPanel)
+                panel.thinking = True
+                if self.think:
+                    await asyncio.sleep(self.think)
+                command = await asyncio.to_thread(self.bots[seat].choose, view)
+                panel.thinking = False
+                game.dispatch(command)
+                continue
+            self._idle = True
+            self._update_prompt()
+            self._ask_if_needed()
+            return
+
+    async def _pace(self, event: Event) -> None:
+        if isinstance(event, PAUSE_AFTER):
+            if isinstance(event, (ev.HandCounted, ev.MugginsCalled)) and self.skipping_show:
+                return
+            if isinstance(event, ev.HandEnded):
+                self.skipping_show = False
+            self.waiting_for_enter = True
+            self._continue.clear()
+            self._update_prompt()
+            await self._continue.wait()
+            self.waiting_for_enter = False
+            if isinstance(event, ev.GameWon) and self.on_over is not None:
+                self.on_over(self.shown)
+        elif isinstance(event, LINGER_ON) and self.think:
+            await asyncio.sleep(self.think / 2)
+
+    def _act(self, command: object) -> None:
+        try:
+            self.game.dispatch(command)  # type: ignore[arg-type]
+        except IllegalMove as exc:
+            self.notify(str(exc), severity="warning")
+            return
+        self._start_driver()
+
+    def _ask_if_needed(self) -> None:
+        """Counting (muggins) and calling muggins are asked in a dialog."""
+        view = self.view
+        if view.phase != Phase.SHOW or not view.my_turn:
+            return
+        from crib3.tui.screens.dialogs import AskCount, AskMuggins
+
+        if view.muggins_pending is not None:
+            caller, victim, points = view.muggins_pending
+            self.app.push_screen(AskMuggins(view.name(victim), points),
+                                 lambda call: self._act(Muggins(self.me, bool(call))))
+            return
+        assert view.counting is not None
+        crib = view.counting[1]
+        self.app.push_screen(AskCount("crib" if crib else "hand", view.counting_cards,
+                                      view.starter, self.ascii), self._counted)
+
+    def _counted(self, points: int | None) -> None:
+        if points is None:
+            self._ask_if_needed()
+            return
+        try:
+            self.game.dispatch(Count(self.me, points))
+        except IllegalMove as exc:
+            self.notify(str(exc), severity="warning")
+            self._ask_if_needed()
+            return
+        self._start_driver()
+
+    # --- keys ------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "confirm":
+            return self.waiting_for_enter or (self._idle and self.view.my_turn)
+        if action in ("move", "pick", "coach"):
+            view = self.view
+            return self._idle and view.my_turn and view.phase in (Phase.DISCARD, Phase.PLAY)
+        if action == "skip_show":
+            return self.waiting_for_enter and self.shown.phase == Phase.SHOW
+        return True
+
+    def action_move(self, step: int) -> None:
+        self.query_one("#hand", HandView).move(step)
+
+    def action_pick(self, number: int) -> None:
+        hand = self.query_one("#hand", HandView)
+        if number <= len(hand.cards()):
+            hand.cursor = number - 1
+
+    def action_confirm(self) -> None:
+        if self.waiting_for_enter:
+            self._continue.set()
+            return
+        if not self._idle:
+            return
+        view = self.view
+        if not view.my_turn:
+            return
+        if view.phase == Phase.CUT_STARTER:
+            depths = [c.depth for c in view.legal if isinstance(c, CutStarter)]
+            self._act(CutStarter(self.me, self.rng.choice(depths)))
+            return
+        card = self.query_one("#hand", HandView).selected
+        if card is None:
+            return
+        if view.phase == Phase.DISCARD:
+            self._act(Discard(self.me, card))
+        elif view.phase == Phase.PLAY:
+            self._act(Play(self.me, card))
+
+    def action_skip_show(self) -> None:
+        if self.waiting_for_enter and self.shown.phase == Phase.SHOW:
+            self.skipping_show = True
+            self._continue.set()
+
+    def action_coach(self) -> None:
+        from crib3.tui.screens.dialogs import CoachScreen
+
+        self.app.push_screen(CoachScreen(self.view, self.ascii))
+
+    def action_toggle_feed(self) -> None:
+        wide = self.has_class("wide")
+        if wide:
+            self.toggle_class("feed-off")
+        else:
+            self.toggle_class("feed-on")

@@ -1,0 +1,72 @@
+"""The new-game choices, remembered between games in a small JSON file."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+from crib3.engine import BOT_LEVELS, Rules
+from crib3.paths import config_dir
+
+SETTINGS_FILE = "settings.json"
+
+
+@dataclass
+class GameChoices:
+    """What the new-game screen asks, with sensible first-time answers."""
+
+    name: str = "You"
+    left: str = "standard"  # the opponent on your left (seat 1)
+    right: str = "standard"  # the opponent after them (seat 2)
+    skunks: bool = False
+    muggins: bool = False
+    short: bool = False
+    seed: int | None = None
+
+    def rules(self) -> Rules:
+        return Rules(target=61 if self.short else 121, skunks=self.skunks,
+                     muggins=self.muggins)
+
+    def levels(self) -> tuple[str, str]:
+        return (self.left, self.right)
+
+
+def settings_path() -> Path:
+    return config_dir() / SETTINGS_FILE
+
+
+def load_choices() -> GameChoices:
+    """The last choices, or the defaults when there are none (or the file is
+    unreadable: a bad settings file must never stop a game)."""
+    try:
+        data = json.loads(settings_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return GameChoices()
+    choices = GameChoices()
+    if not isinstance(data, dict):
+        return choices
+    for f in fields(GameChoices):
+        value = data.get(f.name)
+        default = getattr(choices, f.name)
+        if f.name == "seed":
+            if value is None or type(value) is int:
+                choices.seed = value
+        elif type(value) is type(default):
+            setattr(choices, f.name, value)
+    if choices.left not in BOT_LEVELS:
+        choices.left = "standard"
+    if choices.right not in BOT_LEVELS:
+        choices.right = "standard"
+    choices.name = choices.name.strip()[:20] or "You"
+    return choices
+
+
+def save_choices(choices: GameChoices) -> None:
+    """Remember the choices; a read-only home only loses the memory."""
+    path = settings_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(asdict(choices), indent=2) + "\n", encoding="utf-8")
+    except OSError:
+        pass

@@ -1,0 +1,407 @@
+"""The cribbage board: one track of holes per player, each with two pegs.
+
+The front peg stands at the player's score and the back peg at the score
+before, so the last move shows, as on a wooden board. Holes run from 1 to
+the target (121, or 61 for a short game); the target itself is the *game
+hole* at the end of the track, and score 0 is the *start*, a place before
+hole 1 where the pegs wait off the board.
+
+Holes are grouped in fives with a gap between groups so they can be counted.
+On a narrow screen (under about 160 columns) each track takes two lines,
+like the two streets of a real board: holes 1-60 on the first line and
+61-120 on the second, with the game hole at the end of the second line. At
+80 columns the name is cut to six characters, the start cell sits right
+before hole 1 and the game hole right after hole 120 (they have their own
+marks, so they are not taken for holes of the groups). On a wide screen each
+track is one line.
+
+Front and back pegs differ by shape, not only colour: ``●`` front, ``○``
+back, ``·`` an empty hole, ``◎`` the empty game hole; with ``ascii=True``
+``O``, ``o``, ``.`` and ``*``.
+
+`board_lines` is the pure drawing (no app needed); `CribBoard` is the
+widget, which takes its styles from component classes so a theme can
+restyle it.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from rich.style import Style
+from rich.text import Text
+from textual.geometry import Size
+from textual.widget import Widget
+
+__all__ = [
+    "ASCII_GLYPHS",
+    "DEFAULT_STYLES",
+    "UNICODE_GLYPHS",
+    "CribBoard",
+    "Glyphs",
+    "board_height",
+    "board_lines",
+    "board_width",
+    "peg_columns",
+    "short_names",
+]
+
+GROUP = 5  # holes in a group, between two gaps
+NAME_WIDTH = 6  # the most characters of a name the board shows
+
+
+@dataclass(frozen=True)
+class Glyphs:
+    """The characters the board is drawn with."""
+
+    front: str
+    back: str
+    hole: str
+    game: str  # the empty game hole
+    start: str  # the empty start cell
+    ellipsis: str  # ends a shortened name
+
+
+UNICODE_GLYPHS = Glyphs(front="●", back="○", hole="·", game="◎", start=" ", ellipsis="…")
+ASCII_GLYPHS = Glyphs(front="O", back="o", hole=".", game="*", start=" ", ellipsis="~")
+
+# Styles by role, for `board_lines` used without the widget. The widget
+# replaces them with its component-class styles. Plain ANSI colours follow the
+# terminal's palette, so they read on dark and light backgrounds alike.
+DEFAULT_STYLES: dict[str, Style] = {
+    "seat-0": Style(color="green", bold=True),
+    "seat-1": Style(color="cyan", bold=True),
+    "seat-2": Style(color="magenta", bold=True),
+    "hole": Style(dim=True),
+    "game": Style(bold=True),
+    "score": Style(bold=True),
+    "dealer": Style(color="yellow", bold=True),
+}
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """How the tracks are laid out at one width."""
+
+    rows: int  # lines per track: 1 or 2
+    name_width: int  # characters of the name
+    start_gap: int  # spaces between the start cell and hole 1
+    game_gap: int  # spaces between the last hole and the game hole
+    group_gap: int  # spaces between groups of five holes
+
+
+# Layouts from the most to the least roomy; the first that fits is used.
+_ONE_LINE = [
+    _Layout(1, NAME_WIDTH, 1, 1, 1),
+    _Layout(1, NAME_WIDTH, 0, 0, 1),
+]
+_TWO_LINES = [
+    _Layout(2, NAME_WIDTH, 1, 1, 1),  # 82 columns for a 121 board
+    _Layout(2, NAME_WIDTH, 0, 1, 1),  # 81
+    _Layout(2, NAME_WIDTH, 0, 0, 1),  # 80
+    _Layout(2, 5, 0, 0, 1),  # 79
+    _Layout(2, 4, 0, 0, 1),  # 78 (a bordered panel on an 80-column screen)
+    _Layout(2, NAME_WIDTH, 1, 1, 0),  # 71: no gaps between groups
+    _Layout(2, 4, 0, 0, 0),  # 67, the last resort (narrower is cropped)
+]
+_SCORE_WIDTH = 5  # "D 121": the dealer mark and the score
+_MIN_SCORE_WIDTH = 4  # "D121"
+
+
+def _street(target: int, rows: int) -> int:
+    """Holes on the first line of a track (the others follow on the second)."""
+    holes = max(target - 1, 1)
+    return -(-holes // rows)
+
+
+def _holes_width(count: int, group_gap: int) -> int:
+    return count + group_gap * ((count - 1) // GROUP) if count > 0 else 0
+
+
+def _label_width(layout: _Layout) -> int:
+    """Columns before the start cell, the separating space included."""
+    if layout.rows == 1:
+        # "Claire D 121 ": name, dealer mark, score, space.
+        return layout.name_width + 1 + _SCORE_WIDTH + 1
+    return max(layout.name_width, _MIN_SCORE_WIDTH) + 1
+
+
+def _layout_width(layout: _Layout, target: int) -> int:
+    street = _street(target, layout.rows)
+    return (
+        _label_width(layout)
+        + 1 + layout.start_gap
+        + _holes_width(street, layout.group_gap)
+        + layout.game_gap + 1
+    )
+
+
+def _choose_layout(target: int, width: int) -> _Layout:
+    for layout in (*_ONE_LINE, *_TWO_LINES):
+        if _layout_width(layout, target) <= width:
+            return layout
+    return _TWO_LINES[-1]
+
+
+def board_height(target: int = 121, width: int = 80, players: int = 3) -> int:
+    """Lines the board takes at this width: two a player, or one when wide."""
+    return _choose_layout(target, width).rows * players
+
+
+def board_width(target: int = 121, width: int = 80) -> int:
+    """Columns the board's lines take at most when `width` are available."""
+    return min(_layout_width(_choose_layout(target, width), target), max(width, 0))
+
+
+def short_names(names: Sequence[str], width: int = NAME_WIDTH, ellipsis: str = "…") -> list[str]:
+    """Names cut to `width` characters, still told apart where the whole
+    names differ only at the end ("expert-1", "expert-3" -> "exper…1"...)."""
+    names = [" ".join(str(n).split()) for n in names]
+    if width <= 0:
+        return ["" for _ in names]
+    for tail in range(width - 1):
+        cut = [
+            n if len(n) <= width
+            else n[: width - 1 - tail] + ellipsis + (n[len(n) - tail:] if tail else "")
+            for n in names
+        ]
+        if len(set(cut)) == len(set(names)):
+            return cut
+    return [n[:width] for n in names]
+
+
+def _ascii_only(name: str) -> str:
+    """A name for ASCII mode: accents dropped, other letters as "?"."""
+    decomposed = unicodedata.normalize("NFKD", str(name))
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c))
+    return "".join(c if c.isascii() else "?" for c in plain)
+
+
+def _clamp(score: int, target: int) -> int:
+    return max(0, min(int(score), target))
+
+
+def peg_columns(target: int, width: int) -> dict[int, tuple[int, int]]:
+    """Where each position 0..target is drawn: position -> (line of the
+    track, column). 0 is the start cell and `target` the game hole. Used by
+    the tests, and handy for a mouse tooltip."""
+    layout = _choose_layout(target, width)
+    street = _street(target, layout.rows)
+    label = _label_width(layout)
+    first = label + 1 + layout.start_gap  # column of hole 1 (and 61)
+    where = {0: (0, label)}
+    for hole in range(1, target):
+        row, index = divmod(hole - 1, street)
+        where[hole] = (row, first + index + layout.group_gap * (index // GROUP))
+    last_row = (target - 2) // street if target > 1 else 0
+    last_count = target - 1 - last_row * street
+    where[target] = (
+        last_row,
+        first + _holes_width(last_count, layout.group_gap) + layout.game_gap,
+    )
+    return where
+
+
+def _score_label(score: int, dealer: bool, width: int, style_of: Mapping[str, Style]) -> Text:
+    """The score right-aligned in `width` columns, after "D" for the dealer."""
+    label = Text()
+    if dealer:
+        label.append("D", style_of.get("dealer", Style()))
+        if len(str(score)) + 2 <= width:
+            label.append(" ")
+    label.append(str(score), style_of.get("score", Style()))
+    label.pad_left(max(width - label.cell_len, 0))
+    return label
+
+
+def board_lines(
+    names: Sequence[str],
+    scores: Sequence[int],
+    back_pegs: Sequence[int],
+    target: int = 121,
+    width: int = 80,
+    ascii: bool = False,
+    *,
+    dealer: int | None = None,
+    styles: Mapping[str, Style] | None = None,
+) -> list[Text]:
+    """The board as lines of text, no longer than `width` (a narrower
+    width than the most compact layout is cropped).
+
+    One track a player, in seat order; two lines a track (holes 1 to 60 and
+    61 to 120 and the game hole) or one on a wide screen. The front peg is at
+    the score, the back peg at `back_pegs`; both are clamped to 0..target
+    (the start and the game hole). Where the pegs share a hole the front peg
+    shows. `styles` maps "seat-0".."seat-2", "hole", "game", "score" and
+    "dealer" to Rich styles (missing ones come from DEFAULT_STYLES).
+    """
+    target = max(int(target), 2)
+    width = max(int(width), 0)
+    glyphs = ASCII_GLYPHS if ascii else UNICODE_GLYPHS
+    style_of = dict(DEFAULT_STYLES)
+    if styles:
+        style_of.update(styles)
+    layout = _choose_layout(target, width)
+    street = _street(target, layout.rows)
+    label_width = _label_width(layout)
+    if ascii:
+        names = [_ascii_only(name) for name in names]
+    shown = short_names(names, layout.name_width, glyphs.ellipsis)
+
+    lines: list[Text] = []
+    for seat, name in enumerate(shown):
+        seat_style = style_of.get(f"seat-{seat % 3}", Style())
+        front = _clamp(scores[seat] if seat < len(scores) else 0, target)
+        back = _clamp(back_pegs[seat] if seat < len(back_pegs) else front, target)
+
+        def cell(
+            position: int, empty: str, empty_style: str,
+            front: int = front, back: int = back, seat_style: Style = seat_style,
+        ) -> tuple[str, Style]:
+            """The glyph and style of one place on this track."""
+            if position == front:
+                return glyphs.front, seat_style
+            if position == back:
+                return glyphs.back, seat_style
+            return empty, style_of.get(empty_style, Style())
+
+        score_text = _score_label(
+            front, dealer == seat,
+            _SCORE_WIDTH if layout.rows == 1 else label_width - 1, style_of,
+        )
+
+        name_text = Text(name, seat_style)
+        name_text.truncate(layout.name_width, pad=True)  # by cells: wide letters too
+        rows = [Text() for _ in range(layout.rows)]
+        rows[0].append_text(name_text)
+        rows[0].append(" ")
+        if layout.rows == 1:
+            rows[0].append_text(score_text)
+            rows[0].append(" ")
+        else:
+            rows[0].append(" " * (label_width - 1 - layout.name_width))
+            rows[1].append_text(score_text)
+            rows[1].append(" ")
+        rows[0].append(*cell(0, glyphs.start, "hole"))
+        rows[0].append(" " * layout.start_gap)
+        for row in rows[1:]:
+            row.append(" " * (1 + layout.start_gap))
+        for hole in range(1, target):
+            row, index = divmod(hole - 1, street)
+            if index and index % GROUP == 0:
+                rows[row].append(" " * layout.group_gap)
+            rows[row].append(*cell(hole, glyphs.hole, "hole"))
+        rows[-1].append(" " * layout.game_gap)
+        rows[-1].append(*cell(target, glyphs.game, "game"))
+        for row in rows:
+            row.no_wrap = True
+            row.overflow = "crop"
+            row.truncate(width)
+        lines.extend(rows)
+    return lines
+
+
+class CribBoard(Widget):
+    """The board for three players; call `set_scores` after every score.
+
+    Component classes (restyle them in the app's CSS):
+
+    | class | what |
+    | :- | :- |
+    | `crib-board--seat-0` .. `--seat-2` | a player's pegs and name |
+    | `crib-board--hole` | an empty hole |
+    | `crib-board--game` | the empty game hole |
+    | `crib-board--score` | the scores |
+    | `crib-board--dealer` | the dealer's mark |
+    """
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "crib-board--seat-0",
+        "crib-board--seat-1",
+        "crib-board--seat-2",
+        "crib-board--hole",
+        "crib-board--game",
+        "crib-board--score",
+        "crib-board--dealer",
+    }
+
+    DEFAULT_CSS = """
+    CribBoard {
+        height: auto;
+        & > .crib-board--seat-0 { color: #5fd787; text-style: bold; }
+        & > .crib-board--seat-1 { color: #5fd7ff; text-style: bold; }
+        & > .crib-board--seat-2 { color: #ff87d7; text-style: bold; }
+        & > .crib-board--hole { color: $foreground-muted; }
+        & > .crib-board--game { color: $foreground; text-style: bold; }
+        & > .crib-board--score { color: $foreground; text-style: bold; }
+        & > .crib-board--dealer { color: $text-warning; text-style: bold; }
+        &:light {
+            & > .crib-board--seat-0 { color: #1a7f37; }
+            & > .crib-board--seat-1 { color: #0969da; }
+            & > .crib-board--seat-2 { color: #bf3989; }
+        }
+        &:ansi {
+            & > .crib-board--seat-0 { color: ansi_green; }
+            & > .crib-board--seat-1 { color: ansi_cyan; }
+            & > .crib-board--seat-2 { color: ansi_magenta; }
+        }
+    }
+    """
+
+    def __init__(self, ascii: bool = False, **widget_kwargs) -> None:
+        super().__init__(**widget_kwargs)
+        self.ascii = ascii
+        self.names: tuple[str, ...] = ("P1", "P2", "P3")
+        self.scores: tuple[int, ...] = (0, 0, 0)
+        self.back_pegs: tuple[int, ...] = (0, 0, 0)
+        self.target = 121
+        self.dealer: int | None = None
+
+    def set_scores(
+        self,
+        names: Sequence[str],
+        scores: Sequence[int],
+        back_pegs: Sequence[int],
+        target: int = 121,
+        dealer: int | None = None,
+    ) -> None:
+        """Put the pegs where the scores say, and redraw."""
+        relayout = target != self.target or len(names) != len(self.names)
+        self.names = tuple(names)
+        self.scores = tuple(scores)
+        self.back_pegs = tuple(back_pegs)
+        self.target = target
+        self.dealer = dealer
+        self.refresh(layout=relayout)
+
+    def _styles(self) -> dict[str, Style]:
+        return {
+            role: self.get_component_rich_style(f"crib-board--{role}")
+            for role in DEFAULT_STYLES
+        }
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        """With `width: auto`, as wide as the board drawn in the room there is."""
+        return board_width(self.target, container.width)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return board_height(self.target, width, len(self.names))
+
+    def render(self) -> Text:
+        lines = board_lines(
+            self.names,
+            self.scores,
+            self.back_pegs,
+            self.target,
+            self.size.width,
+            self.ascii,
+            dealer=self.dealer,
+            styles=self._styles(),
+        )
+        text = Text("\n").join(lines)
+        text.no_wrap = True
+        text.overflow = "crop"
+        return text

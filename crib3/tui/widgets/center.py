@@ -1,0 +1,68 @@
+"""The middle of the table: the hand, the crib, the starter, the count and
+the cards of the count."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from crib3.engine import SeatView
+from crib3.engine.state import Phase
+from crib3.tui.widgets.cards import backs, card_label, cards_label
+
+SEAT_MARKS = ("▼", "◀", "▶")  # you below, left opponent, right opponent
+SEAT_MARKS_ASCII = ("v", "<", ">")
+
+
+class TableCenter(Static):
+    DEFAULT_CSS = """
+    TableCenter { height: 5; width: 1fr; padding: 0 1; }
+    """
+
+    view: reactive[SeatView | None] = reactive(None)
+
+    def __init__(self, ascii: bool = False, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.ascii = ascii
+
+    def watch_view(self, view: SeatView | None) -> None:
+        if view is not None and view.players:
+            self.update(self._body(view))
+
+    def _body(self, view: SeatView) -> Text:
+        names = [p.name for p in view.players]
+        top = Text()
+        if view.hand_number:
+            top.append(f"Hand {view.hand_number}", style="bold")
+        if view.dealer is not None:
+            top.append(f" · {names[view.dealer]} deals" if view.hand_number else
+                       f"{names[view.dealer]} deals first", style="")
+        crib = Text("crib ")
+        if view.crib is not None:
+            crib.append_text(cards_label(view.crib, self.ascii))
+        else:
+            crib.append_text(backs(view.crib_size, self.ascii) if view.crib_size else Text("—"))
+        starter = Text("starter ")
+        if view.starter is not None:
+            starter.append_text(card_label(view.starter, self.ascii))
+        else:
+            starter.append("—", style="dim")
+        line2 = starter + Text("   ") + crib
+        line3 = Text()
+        line4 = Text()
+        if view.phase == Phase.PLAY or (view.phase == Phase.SHOW and view.pile):
+            line3.append("count ", style="dim")
+            line3.append(f"{view.count:>2}", style="bold reverse")
+            marks = SEAT_MARKS_ASCII if self.ascii else SEAT_MARKS
+            for c, s in zip(view.pile, view.pile_seats):
+                line4.append(marks[s] if view.seat == 0 else "", style="dim")
+                line4.append_text(card_label(c, self.ascii))
+                line4.append(" ")
+        elif view.phase == Phase.CUT_FOR_DEAL or (view.deal_cuts and not view.hand_number):
+            line3.append("cut for deal: ", style="dim")
+            for s, c in view.deal_cuts[-3:]:
+                line3.append(f"{names[s]} ")
+                line3.append_text(card_label(c, self.ascii))
+                line3.append("  ")
+        return Text("\n").join([top, line2, line3, line4])

@@ -1,0 +1,88 @@
+"""Your hand: large cards, a cursor, the playable ones lit, the rest dimmed."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from crib3.cards import Card
+from crib3.engine import Discard, Play, SeatView
+from crib3.engine.state import Phase
+from crib3.tui.widgets.cards import FACE_WIDTH, face_lines, row_of_faces
+
+
+class HandView(Widget):
+    """Draws the human seat's cards from its view. The screen moves the
+    cursor (arrows, digits) and reads `selected`; this widget never talks
+    to the engine."""
+
+    DEFAULT_CSS = """
+    HandView { height: 6; width: 1fr; padding: 0 1; }
+    """
+
+    view: reactive[SeatView | None] = reactive(None, layout=True)
+    cursor: reactive[int] = reactive(0)
+
+    def __init__(self, ascii: bool = False, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.ascii = ascii
+
+    def cards(self) -> tuple[Card, ...]:
+        view = self.view
+        if view is None:
+            return ()
+        if view.phase == Phase.SHOW or (view.phase == Phase.PLAY and not view.hand):
+            return view.kept
+        return view.hand
+
+    def choosable(self) -> frozenset[Card]:
+        """Cards the seat may use now (none when it is not its turn)."""
+        view = self.view
+        if view is None:
+            return frozenset()
+        return frozenset(c.card for c in view.legal if isinstance(c, (Discard, Play)))
+
+    @property
+    def selected(self) -> Card | None:
+        cards = self.cards()
+        if not cards:
+            return None
+        return cards[min(self.cursor, len(cards) - 1)]
+
+    def move(self, step: int) -> None:
+        cards = self.cards()
+        if cards:
+            self.cursor = (min(self.cursor, len(cards) - 1) + step) % len(cards)
+
+    def watch_view(self, old: SeatView | None, new: SeatView | None) -> None:
+        cards = self.cards()
+        if cards:
+            self.cursor = min(self.cursor, len(cards) - 1)
+            choosable = self.choosable()
+            if choosable and self.selected not in choosable:
+                self.cursor = next(i for i, c in enumerate(cards) if c in choosable)
+
+    def render(self) -> Text:
+        cards = self.cards()
+        view = self.view
+        if view is None or not cards:
+            return Text("\n  (no cards in hand)", style="dim")
+        choosable = self.choosable()
+        active = bool(choosable)
+        in_play = view.phase == Phase.PLAY
+        faces = []
+        for i, c in enumerate(cards):
+            faces.append(face_lines(
+                c, self.ascii,
+                selected=active and i == self.cursor,
+                dim=active and in_play and c not in choosable,
+            ))
+        lines = row_of_faces(faces)
+        numbers = Text()
+        for i in range(len(cards)):
+            label = str(i + 1)
+            style = "bold reverse" if active and i == self.cursor else "dim"
+            numbers.append(f"{label:^{FACE_WIDTH}}", style=style)
+            numbers.append(" ")
+        return Text("\n").join([*lines, numbers])

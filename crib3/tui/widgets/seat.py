@@ -1,0 +1,80 @@
+"""An opponent's place at the table: name, level, score, role, cards."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widgets import Static
+
+from crib3.engine import SeatView
+from crib3.engine.state import Phase
+from crib3.tui.widgets.cards import backs, card_label, cards_label
+
+
+class SeatPanel(Static):
+    """One opponent, drawn from the human seat's view: face-down cards until
+    the show, the cards it has played in this count, and its go."""
+
+    DEFAULT_CSS = """
+    SeatPanel {
+        height: 5; width: 1fr; border: round $secondary; padding: 0 1;
+        border-title-color: $text; border-subtitle-color: $text;
+    }
+    SeatPanel.to-act { border: heavy $accent; }
+    """
+
+    view: reactive[SeatView | None] = reactive(None)
+    thinking: reactive[bool] = reactive(False)
+
+    def __init__(self, seat: int, ascii: bool = False, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.seat = seat
+        self.ascii = ascii
+
+    def watch_view(self) -> None:
+        self._redraw()
+
+    def watch_thinking(self) -> None:
+        self._redraw()
+
+    def _redraw(self) -> None:
+        view = self.view
+        if view is None or not view.players:
+            return
+        seat = self.seat
+        player = view.players[seat]
+        self.border_title = f"{player.name} · {player.kind}"
+        self.border_subtitle = f"{view.scores[seat]} pts"
+        self.set_class(seat in view.to_act, "to-act")
+        self.update(self._body(view))
+
+    def _body(self, view: SeatView) -> Text:
+        seat = self.seat
+        roles = []
+        if view.dealer == seat:
+            roles.append("dealer · crib")
+        if view.phase == Phase.PLAY and view.turn == seat:
+            roles.append("to play")
+        if self.thinking:
+            roles.append("thinking…")
+        line1 = Text()
+        shown = view.shown[seat] if view.phase == Phase.SHOW else None
+        if shown:
+            line1.append_text(cards_label(shown, self.ascii))
+        elif view.phase == Phase.DISCARD:
+            line1.append_text(backs(view.held[seat], self.ascii))
+            line1.append("  threw" if view.discarded[seat] else "", style="dim")
+        else:
+            line1.append_text(backs(view.held[seat], self.ascii))
+        line2 = Text(" · ".join(roles), style="italic")
+        played = [c for c, s in zip(view.pile, view.pile_seats) if s == seat]
+        line3 = Text()
+        if played:
+            line3.append("played ", style="dim")
+            for i, c in enumerate(played):
+                if i:
+                    line3.append(" ")
+                line3.append_text(card_label(c, self.ascii))
+        if view.phase == Phase.PLAY and view.gone[seat]:
+            line3.append("  go", style="bold yellow")
+        return Text("\n").join([line1, line2, line3])

@@ -1,0 +1,50 @@
+"""Helpers for driving the Textual app in tests, by key presses only."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+
+from crib3.tui.app import Crib3App
+from crib3.tui.screens.table import TableScreen
+from crib3.tui.settings import GameChoices
+
+
+def make_app(seed: int = 7, levels: tuple[str, str] = ("standard", "standard"),
+             **rules: bool) -> Crib3App:
+    choices = GameChoices(name="Ann", left=levels[0], right=levels[1], seed=seed, **rules)
+    return Crib3App(choices, think=0.0)
+
+
+def table(app: Crib3App) -> TableScreen:
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, TableScreen):
+            return screen
+    raise AssertionError(f"no table among {app.screen_stack}")
+
+
+async def wait_for(pilot: Pilot, condition: Callable[[], bool], timeout: float = 20.0) -> None:
+    """Let the app run until `condition()` holds (the bots think in threads)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError("timed out waiting for the app")
+        await pilot.pause(0.01)
+        await asyncio.sleep(0)
+
+
+async def settled(pilot: Pilot) -> TableScreen:
+    """Wait until the table waits for the person: a key is needed."""
+    app = pilot.app
+    await wait_for(pilot, lambda: app.screen is not table(app) or table(app)._idle
+                   or table(app).waiting_for_enter)
+    return table(app)
+
+
+def screen_text(app: Crib3App) -> str:
+    """Everything on the screen as plain text, for asserting what a person sees."""
+    strips = app.screen._compositor.render_strips()  # type: ignore[attr-defined]
+    return "\n".join("".join(seg.text for seg in strip) for strip in strips)
