@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from crib3.cards import Card
 from crib3.scoring import FIFTEEN, FLUSH, NOBS, PAIR, RUN, THIRTY_ONE, Score, ScoreItem
 
 _ONES = (
@@ -37,53 +38,61 @@ _SET_NAMES = {2: "a pair", 3: "a pair royal", 4: "a double pair royal"}
 def say_hand(score: Score) -> list[str]:
     """Phrases for a hand's count, each ending on the running total:
     ["fifteen two", "fifteen four", "and a pair is six", "and nobs is seven"]."""
-    phrases: list[str] = []
+    return [phrase for phrase, _ in hand_phrases(score)]
+
+
+def hand_phrases(score: Score) -> list[tuple[str, frozenset[Card]]]:
+    """Each phrase of a hand's count with the cards it is about, so a screen
+    can light them as the count is said."""
+    phrases: list[tuple[str, frozenset[Card]]] = []
     total = 0
-    for label, points in _hand_groups(score.items):
+    for label, points, cards in _hand_groups(score.items):
         total += points
         if label == FIFTEEN:
-            phrases.append(f"fifteen {number_word(total)}")
+            phrases.append((f"fifteen {number_word(total)}", cards))
         else:
             joiner = "and " if phrases else ""
-            phrases.append(f"{joiner}{label} is {number_word(total)}")
+            phrases.append((f"{joiner}{label} is {number_word(total)}", cards))
     return phrases
 
 
-def _hand_groups(items: Sequence[ScoreItem]) -> list[tuple[str, int]]:
+def _hand_groups(items: Sequence[ScoreItem]) -> list[tuple[str, int, frozenset[Card]]]:
     """Group a hand's items into the units a player names: each fifteen alone,
     pairs by rank (a pair royal is one phrase), multiple runs with their pairs
     as one ("a double run of three is eight"), then flush and nobs."""
-    groups: list[tuple[str, int]] = []
-    pairs_by_rank: dict[int, int] = {}
+    groups: list[tuple[str, int, frozenset[Card]]] = []
+    pairs: dict[int, list[ScoreItem]] = {}
     runs: list[ScoreItem] = []
     for item in items:
         if item.kind == FIFTEEN:
-            groups.append((FIFTEEN, 2))
+            groups.append((FIFTEEN, 2, frozenset(item.cards)))
         elif item.kind == PAIR:
-            rank = item.cards[0].rank
-            pairs_by_rank[rank] = pairs_by_rank.get(rank, 0) + 1
+            pairs.setdefault(item.cards[0].rank, []).append(item)
         elif item.kind == RUN:
             runs.append(item)
     run_ranks = {c.rank for c in runs[0].cards} if runs else set()
     run_points = sum(r.points for r in runs)
+    run_cards = {c for r in runs for c in r.cards}
     if len(runs) > 1:
         # The pairs inside a multiple run are said with it.
-        for rank in [r for r in pairs_by_rank if r in run_ranks]:
-            run_points += pairs_by_rank.pop(rank) * 2
-    for n_pairs in pairs_by_rank.values():
-        size = {1: 2, 3: 3, 6: 4}[n_pairs]
-        groups.append((_SET_NAMES[size], n_pairs * 2))
+        for rank in [r for r in pairs if r in run_ranks]:
+            run_points += 2 * len(pairs.pop(rank))
+    for same in pairs.values():
+        size = {1: 2, 3: 3, 6: 4}[len(same)]
+        groups.append((_SET_NAMES[size], 2 * len(same),
+                       frozenset(c for item in same for c in item.cards)))
     if runs:
         length = number_word(runs[0].points)
         name = {1: f"a run of {length}", 2: f"a double run of {length}",
                 3: "a triple run", 4: "a double-double run"}.get(
                     len(runs), f"{len(runs)} runs of {length}")
-        groups.append((name, run_points))
+        groups.append((name, run_points, frozenset(run_cards)))
     for item in items:
         if item.kind == FLUSH:
-            groups.append((f"a {number_word(item.points)}-card flush", item.points))
+            groups.append((f"a {number_word(item.points)}-card flush", item.points,
+                           frozenset(item.cards)))
         elif item.kind == NOBS:
-            groups.append(("nobs", 1))
+            groups.append(("nobs", 1, frozenset(item.cards)))
     return groups
 
 

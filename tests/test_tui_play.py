@@ -78,6 +78,12 @@ async def test_discard_by_digit_with_the_coach(crib3_home):
         assert app.game.state.discards[0] == hand[2]
         text = screen_text(app)
         assert "▒▒" in text                                          # their cards face down
+        feed = "\n".join(table(app).narration)
+        for seat in (1, 2):                                          # and their throws hidden
+            thrown = app.game.state.discards[seat]
+            assert f"throws {thrown.label()}" not in feed + text
+            assert f"{app.game.state.name(seat)} throws a card" in feed
+        assert f"Ann throws {hand[2].label()}" in feed
 
 
 async def test_help_and_quit_ask_first(crib3_home):

@@ -6,14 +6,32 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Sparkline, Static
+from textual.widgets import Footer, Static
 
 from crib3.engine import State
 from crib3.engine.state import SOURCES
 
 SPARK_COLOURS = ("green", "cyan", "magenta")
+BARS = "▁▂▃▄▅▆▇█"
+
+
+def score_chart(state: State, ascii: bool = False) -> Text:
+    """One row per player: a bar per hand, all on the scale 0..target, so the
+    rows compare; the final score at the end."""
+    target = state.rules.target
+    bars = "12345678" if ascii else BARS
+    out = Text()
+    for seat, player in enumerate(state.players):
+        if seat:
+            out.append("\n")
+        out.append(f"{player.name[:10]:<11}", style=SPARK_COLOURS[seat])
+        for scores in state.hand_scores:
+            level = min(len(bars) - 1, scores[seat] * len(bars) // (target + 1))
+            out.append(bars[level] * 2, style=SPARK_COLOURS[seat])
+        out.append(f" {state.scores[seat]}", style="bold")
+    return out
 
 
 class GameOverScreen(Screen[str]):
@@ -27,9 +45,6 @@ class GameOverScreen(Screen[str]):
     GameOverScreen { align: center middle; }
     GameOverScreen > Vertical { width: 76; height: auto; border: round $accent; padding: 0 2; }
     GameOverScreen #winner { text-style: bold; color: $accent; margin: 1 0; }
-    GameOverScreen .chart { height: 2; margin: 0 0; }
-    GameOverScreen .chart-label { width: 12; height: 2; }
-    GameOverScreen Sparkline { width: 1fr; height: 2; }
     GameOverScreen .hint { color: $text-muted; margin: 1 0 0 0; }
     """
 
@@ -52,14 +67,9 @@ class GameOverScreen(Screen[str]):
             if skunked:
                 yield Static("; ".join(skunked) + ".")
             yield Static(self._table())
-            yield Static("Scores after each hand", classes="hint")
-            for seat in range(3):
-                data = [0.0] + [float(h[seat]) for h in s.hand_scores]
-                with Horizontal(classes="chart"):
-                    yield Static(Text(f"{names[seat][:10]:<10}", style=SPARK_COLOURS[seat]),
-                                 classes="chart-label")
-                    yield Sparkline(data, min_color=SPARK_COLOURS[seat],
-                                    max_color=SPARK_COLOURS[seat])
+            yield Static("Scores after each hand, on one scale (0 to "
+                         f"{s.rules.target})", classes="hint")
+            yield Static(score_chart(s), id="chart")
             yield Static("n or Enter: new game    q: quit", classes="hint")
         yield Footer()
 

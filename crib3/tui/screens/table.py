@@ -36,16 +36,17 @@ from crib3.engine import (
     State,
     apply,
     project,
+    redact,
 )
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
 from crib3.narrate import describe
 from crib3.players import Player
-from crib3.speech import say_play
+from crib3.speech import hand_phrases, say_play
 from crib3.scoring import Score
 from crib3.tui.widgets.board import CribBoard
 from crib3.tui.widgets.center import TableCenter
-from crib3.tui.widgets.hand import HandView
+from crib3.tui.widgets.hand import HandView, ShownCount
 from crib3.tui.widgets.seat import SeatPanel
 
 # Events after which the table waits for Enter, so a person can read them.
@@ -62,7 +63,10 @@ class TableScreen(Screen):
         Binding("left", "move(-1)", "←", show=False, priority=True),
         Binding("right", "move(1)", "→", show=False, priority=True),
         *[Binding(str(n), f"pick({n})", str(n), show=False, priority=True) for n in range(1, 6)],
-        Binding("enter", "confirm", "Play", priority=True),
+        Binding("enter", "next", "Go on", priority=True),
+        Binding("enter", "throw", "Throw", priority=True),
+        Binding("enter", "play_card", "Play", priority=True),
+        Binding("enter", "cut", "Cut", priority=True),
         Binding("h", "coach", "Coach", priority=True),
         Binding("s", "skip_show", "Skip show", priority=True),
         Binding("f", "toggle_feed", "Feed", priority=True),
@@ -77,6 +81,7 @@ class TableScreen(Screen):
     TableScreen #announce { height: 1; padding: 0 1; text-style: bold; color: $accent; }
     TableScreen #me { height: 1; padding: 0 1; }
     TableScreen #prompt { height: 1; padding: 0 1; color: $text-muted; }
+    TableScreen #recent { height: 1fr; padding: 0 1; color: $text-muted; }
     TableScreen #feed { dock: right; width: 34; border-left: solid $secondary; display: none; }
     TableScreen.wide #feed { display: block; }
     TableScreen.feed-on #feed { display: block; }
@@ -97,6 +102,7 @@ class TableScreen(Screen):
         self.shown = State()
         self.waiting_for_enter = False
         self.skipping_show = False
+        self.narration: list[str] = []  # the game in words, as shown to this seat
         self._continue = asyncio.Event()
         self._idle = False  # the driver waits for the human
         state = State()
@@ -117,6 +123,7 @@ class TableScreen(Screen):
         yield Static("", id="me")
         yield HandView(self.ascii, id="hand")
         yield Static("", id="prompt")
+        yield Static("", id="recent")
         yield RichLog(id="feed", wrap=True, markup=False, auto_scroll=True)
         yield Footer()
 
@@ -144,7 +151,11 @@ class TableScreen(Screen):
         return project(self.shown, self.me)
 
     def _present(self, event: Event, state: State) -> None:
+        """Show one event, as the human seat may see it."""
+        event = redact(event, self.me)
         self.shown = state
+        if isinstance(event, (ev.DeckShuffled, ev.GameWon)) or state.phase != Phase.SHOW:
+            self.query_one("#hand", HandView).showing = None
         view = project(state, self.me)
         for seat in (1, 2):
             self.query_one(f"#seat{seat}", SeatPanel).view = view
@@ -158,6 +169,8 @@ class TableScreen(Screen):
         line = describe(event, state, self.ascii)
         if line:
             self.query_one("#feed", RichLog).write(line)
+            self.narration.append(line)
+            self.query_one("#recent", Static).update("\n".join(self.narration[-2:]))
         announce = self._announcement(event, view)
         if announce is not None:
             self.query_one("#announce", Static).update(announce)
@@ -232,6 +245,8 @@ class TableScreen(Screen):
         while True:
             while self.pending:
                 event, state = self.pending.popleft()
+                if isinstance(event, ev.HandCounted) and not self.skipping_show:
+                    await self._say_count(event, state)
                 self._present(event, state)
                 await self._pace(event)
             if game.over:
@@ -252,6 +267,28 @@ class TableScreen(Screen):
             self._update_prompt()
             self._ask_if_needed()
             return
+
+    async def _say_count(self, event: ev.HandCounted, state: State) -> None:
+        """Say a count phrase by phrase, lighting each phrase's cards, before
+        the pegs move. Enter hurries it on."""
+        hand = self.query_one("#hand", HandView)
+        announce = self.query_one("#announce", Static)
+        name = state.name(event.seat)
+        title = f"{name}'s {'crib' if event.crib else 'hand'}"
+        phrases = hand_phrases(Score(event.points + event.missed, event.items))
+        self._continue.clear()
+        self.waiting_for_enter = True
+        self._update_prompt()
+        for phrase, cards in phrases or [("nineteen: nothing", frozenset())]:
+            hand.showing = ShownCount(title, event.cards, event.starter, cards)
+            announce.update(f"{title}: {phrase}")
+            if self.think and not self._continue.is_set():
+                try:
+                    await asyncio.wait_for(self._continue.wait(), self.think * 1.2)
+                except asyncio.TimeoutError:
+                    pass
+        hand.showing = ShownCount(title, event.cards, event.starter, frozenset())
+        self.waiting_for_enter = False
 
     async def _pace(self, event: Event) -> None:
         if isinstance(event, PAUSE_AFTER):
@@ -309,8 +346,14 @@ class TableScreen(Screen):
     # --- keys ------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "confirm":
-            return self.waiting_for_enter or (self._idle and self.view.my_turn)
+        if action in ("next", "throw", "play_card", "cut"):
+            if action == "next":
+                return self.waiting_for_enter
+            if self.waiting_for_enter or not self._idle or not self.view.my_turn:
+                return False
+            phase = {"throw": Phase.DISCARD, "play_card": Phase.PLAY,
+                     "cut": Phase.CUT_STARTER}[action]
+            return self.view.phase == phase
         if action in ("move", "pick", "coach"):
             view = self.view
             return self._idle and view.my_turn and view.phase in (Phase.DISCARD, Phase.PLAY)
@@ -326,7 +369,20 @@ class TableScreen(Screen):
         if number <= len(hand.cards()):
             hand.cursor = number - 1
 
+    def action_next(self) -> None:
+        self.action_confirm()
+
+    def action_throw(self) -> None:
+        self.action_confirm()
+
+    def action_play_card(self) -> None:
+        self.action_confirm()
+
+    def action_cut(self) -> None:
+        self.action_confirm()
+
     def action_confirm(self) -> None:
+        """Enter: go on, or throw / play the highlighted card, or cut."""
         if self.waiting_for_enter:
             self._continue.set()
             return

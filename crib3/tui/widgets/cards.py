@@ -35,10 +35,12 @@ def cards_label(cards: Sequence[Card], ascii: bool = False, sep: str = " ") -> T
     return out
 
 
-def backs(n: int, ascii: bool = False) -> Text:
-    """`n` face-down cards, small."""
-    glyph = "##" if ascii else "▒▒"
-    return Text(" ".join([glyph] * n), style=BACK)
+def backs(n: int, ascii: bool = False, compact: bool = False) -> Text:
+    """`n` face-down cards, small (two columns each, or one when `compact`)."""
+    glyph = "#" if ascii else "▒"
+    if compact:
+        return Text(glyph * n, style=BACK)
+    return Text(" ".join([glyph * 2] * n), style=BACK)
 
 
 FACE_WIDTH = 5

@@ -42,7 +42,8 @@ class TableCenter(Static):
         if view.crib is not None:
             crib.append_text(cards_label(view.crib, self.ascii))
         else:
-            crib.append_text(backs(view.crib_size, self.ascii) if view.crib_size else Text("—"))
+            crib.append_text(backs(view.crib_size, self.ascii, compact=True) if view.crib_size
+                             else Text("—"))
         starter = Text("starter ")
         if view.starter is not None:
             starter.append_text(card_label(view.starter, self.ascii))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -10,6 +12,16 @@ from crib3.cards import Card
 from crib3.engine import Discard, Play, SeatView
 from crib3.engine.state import Phase
 from crib3.tui.widgets.cards import FACE_WIDTH, face_lines, row_of_faces
+
+
+class ShownCount(NamedTuple):
+    """A hand being counted in the show: whose, its cards and the starter,
+    and the cards of the phrase being said (lit)."""
+
+    title: str
+    cards: tuple[Card, ...]
+    starter: Card
+    lit: frozenset[Card]
 
 
 class HandView(Widget):
@@ -23,6 +35,7 @@ class HandView(Widget):
 
     view: reactive[SeatView | None] = reactive(None, layout=True)
     cursor: reactive[int] = reactive(0)
+    showing: reactive[ShownCount | None] = reactive(None)
 
     def __init__(self, ascii: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -64,6 +77,8 @@ class HandView(Widget):
                 self.cursor = next(i for i, c in enumerate(cards) if c in choosable)
 
     def render(self) -> Text:
+        if self.showing is not None:
+            return self._render_count(self.showing)
         cards = self.cards()
         view = self.view
         if view is None or not cards:
@@ -86,3 +101,18 @@ class HandView(Widget):
             numbers.append(f"{label:^{FACE_WIDTH}}", style=style)
             numbers.append(" ")
         return Text("\n").join([*lines, numbers])
+
+    def _render_count(self, shown: ShownCount) -> Text:
+        lit = shown.lit
+        faces = [face_lines(c, self.ascii, selected=c in lit, dim=bool(lit) and c not in lit)
+                 for c in shown.cards]
+        starter = face_lines(shown.starter, self.ascii, selected=shown.starter in lit,
+                             dim=bool(lit) and shown.starter not in lit)
+        lines = row_of_faces([*faces, starter])
+        # A wider gap before the starter, so it reads as apart from the hand.
+        gap = (FACE_WIDTH + 1) * len(faces)
+        lines = [line[:gap] + Text("  ") + line[gap:] for line in lines]
+        caption = Text(f"{shown.title}", style="bold")
+        caption.append(" " * max(1, gap - len(shown.title) + 1))
+        caption.append("starter", style="dim")
+        return Text("\n").join([*lines, caption])
