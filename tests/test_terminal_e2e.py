@@ -81,7 +81,15 @@ def test_play_a_hand_in_a_real_terminal(tmux):
     else:
         raise AssertionError("never our turn to play:\n" + tmux.screen())
     tmux.keys("Enter")
-    tmux.wait_for("Ann plays")
+    log = tmux.home / "data" / "games"
+    deadline = time.monotonic() + 20             # the autosave has our card at once
+    while time.monotonic() < deadline:
+        saved = list(log.glob("*.jsonl"))
+        if saved and '"CardPlayed", "seat": 0' in saved[0].read_text():
+            break
+        time.sleep(0.1)
+    else:
+        raise AssertionError("our play never reached the saved game")
     tmux.keys("q")
     tmux.wait_for("Quit this game?")
     tmux.keys("y")

@@ -17,9 +17,7 @@ from dataclasses import dataclass
 from crib3.cards import Card
 from crib3.scoring import ScoreItem
 
-HUMAN = "human"
-BOT_LEVELS = ("easy", "standard", "expert")
-PLAYER_KINDS = (HUMAN, *BOT_LEVELS)
+from crib3.levels import BOT_LEVELS, HUMAN, PLAYER_KINDS  # noqa: F401  (re-exported)
 
 Scores = tuple[int, int, int]
 

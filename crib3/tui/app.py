@@ -11,11 +11,14 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
-from crib3.engine import Game, PlayerInfo, State
-from crib3.engine.log import LogWriter, make_header
+from typing import TYPE_CHECKING
+
 from crib3.paths import data_dir
-from crib3.players import make_player
 from crib3.tui.settings import GameChoices, load_choices, save_choices
+
+if TYPE_CHECKING:  # loaded when a game starts, to keep the first screen fast
+    from crib3.engine import Game, State
+    from crib3.engine.log import LogWriter
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
 OPPONENT_NAMES = ("Bea", "Cal", "Dot", "Eli")
@@ -28,6 +31,18 @@ def opponent_names(you: str) -> tuple[str, str]:
 
 def games_dir() -> Path:
     return data_dir() / "games"
+
+
+def _warm_up() -> None:
+    """While the new-game screen is up, load what the table needs (the
+    engine, the bots, the scoring tables), so the first deal is instant."""
+    import crib3.players.coach  # noqa: F401
+    import crib3.tui.screens.table  # noqa: F401
+    from crib3.players.analysis import crib_table
+    from crib3.scoring import rank_table
+
+    rank_table()
+    crib_table()
 
 
 class Crib3App(App[None]):
@@ -75,6 +90,7 @@ class Crib3App(App[None]):
         from crib3.tui.screens.new_game import NewGameScreen
 
         self.push_screen(NewGameScreen(load_choices()), self._chosen)
+        self.set_timer(0.5, lambda: self.run_worker(_warm_up, thread=True, group="warm-up"))
 
     def _chosen(self, choices: GameChoices | None) -> None:
         if choices is None:
@@ -84,6 +100,9 @@ class Crib3App(App[None]):
         self.start_game(choices)
 
     def start_game(self, choices: GameChoices) -> None:
+        from crib3.engine import Game, PlayerInfo
+        from crib3.engine.log import LogWriter, make_header
+        from crib3.players import make_player
         from crib3.tui.screens.table import TableScreen
 
         self._close_log()
@@ -110,6 +129,7 @@ class Crib3App(App[None]):
 
     def continue_game(self, game: Game) -> None:
         """Sit down at a game already under way, as seat 0."""
+        from crib3.players import make_player
         from crib3.tui.screens.table import TableScreen
 
         self.game = game

@@ -6,8 +6,13 @@ import json
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
-from crib3.engine import BOT_LEVELS, Rules
+from typing import TYPE_CHECKING
+
+from crib3.levels import BOT_LEVELS
 from crib3.paths import config_dir
+
+if TYPE_CHECKING:
+    from crib3.engine import Rules
 
 SETTINGS_FILE = "settings.json"
 
@@ -25,6 +30,8 @@ class GameChoices:
     seed: int | None = None
 
     def rules(self) -> Rules:
+        from crib3.engine import Rules
+
         return Rules(target=61 if self.short else 121, skunks=self.skunks,
                      muggins=self.muggins)
 

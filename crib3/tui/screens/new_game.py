@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
 
-from crib3.engine import BOT_LEVELS
+from crib3.levels import BOT_LEVELS
 from crib3.tui.settings import GameChoices
 
 LEVEL_HINTS = {

@@ -1,0 +1,50 @@
+"""Time from typing `crib3` to the first usable screen, in a real terminal.
+
+Run on demand: `python -m pytest tests/benchmarks/test_startup.py --benchmark-only -s`.
+The Textual cribbage program we compared with takes about 0.25 s to its title
+on this machine; crib3 should be faster.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+
+import pytest
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+
+
+def _time_to_screen(home, text: str = "three-handed cribbage") -> float:
+    socket = f"crib3-start-{uuid.uuid4().hex[:8]}"
+    command = shutil.which("crib3") or f"{sys.executable} -m crib3"
+    tmux = ["tmux", "-L", socket]
+    try:
+        started = time.perf_counter()
+        subprocess.run([*tmux, "new-session", "-d", "-s", "t", "-x", "80", "-y", "24",
+                        f"env CRIB3_HOME={home} {command}"], check=True)
+        while True:
+            screen = subprocess.run([*tmux, "capture-pane", "-p", "-t", "t"],
+                                    capture_output=True, text=True).stdout
+            if text in screen:
+                return time.perf_counter() - started
+            if time.perf_counter() - started > 20:
+                raise AssertionError("the new-game screen never appeared")
+            time.sleep(0.005)
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
+
+
+def test_time_to_the_new_game_screen(benchmark, tmp_path):
+    _time_to_screen(tmp_path)  # warm the file cache and the .pyc files
+    times = []
+    benchmark.pedantic(lambda: times.append(_time_to_screen(tmp_path)), rounds=7,
+                       iterations=1)
+    times.sort()
+    benchmark.extra_info.update(median_s=round(times[len(times) // 2], 3),
+                                best_s=round(times[0], 3))
+    print(f"\ncrib3 to the new-game screen: median {times[len(times) // 2]:.3f} s, "
+          f"best {times[0]:.3f} s")
