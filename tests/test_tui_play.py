@@ -203,3 +203,33 @@ async def test_too_small_a_terminal_says_so(crib3_home):
         await settled(pilot)
         await pilot.pause()
         assert "needs 80×24" in screen_text(app)
+
+
+async def test_ascii_mode_draws_suits_as_letters(crib3_home):
+    from crib3.tui.app import Crib3App
+    from crib3.tui.settings import GameChoices
+
+    app = Crib3App(GameChoices(name="Ann", seed=7), think=0.0, ascii=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        await pilot.press("enter")
+        screen = await settled(pilot)
+        text = screen_text(app)
+        body = text.splitlines()[:-1]                # the footer is Textual's own
+        assert not any(ch in line for line in body for ch in "♠♥♦♣")
+        for card in screen.view.hand:
+            assert card.code in text                 # "10H", "QS"...
+        assert all(ord(ch) < 128 for line in body[6:12] for ch in line)   # the board
+
+
+async def test_no_color_keeps_the_suits_readable(crib3_home, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    app = make_app(seed=7)
+    assert app.no_color
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        await pilot.press("enter")
+        screen = await settled(pilot)
+        text = screen_text(app)
+        for card in screen.view.hand:
+            assert card.label() in text              # the glyph carries the suit

@@ -279,10 +279,11 @@ class TableScreen(Screen):
         self._continue.clear()
         self.waiting_for_enter = True
         self._update_prompt()
+        animate = self.app.animation_level != "none"  # TEXTUAL_ANIMATIONS=none: all at once
         for phrase, cards in phrases or [("nineteen: nothing", frozenset())]:
             hand.showing = ShownCount(title, event.cards, event.starter, cards)
             announce.update(f"{title}: {phrase}")
-            if self.think and not self._continue.is_set():
+            if animate and self.think and not self._continue.is_set():
                 try:
                     await asyncio.wait_for(self._continue.wait(), self.think * 1.2)
                 except asyncio.TimeoutError:
