@@ -160,6 +160,96 @@ def cmd_play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --- saved games: games, resume, export, stats ---------------------------------------
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    from crib3.saved import list_games
+
+    games = list_games()
+    if not games:
+        print("No saved games yet: play one with `crib3`.")
+        return EXIT_OK
+    for saved in games:
+        name = saved.path.name
+        if saved.state is None:
+            print(f"{name}  unreadable: {saved.problem}")
+            continue
+        state = saved.state
+        scores = "-".join(str(x) for x in state.scores)
+        if saved.finished:
+            outcome = f"won by {state.name(state.winner)} {scores}"  # type: ignore[arg-type]
+        else:
+            outcome = f"unfinished, hand {state.hand_number}, {scores}"
+        when = saved.created.replace("T", " ")[:16]
+        print(f"{when}  {saved.describe_players()}  {outcome}  [{name}]")
+    return EXIT_OK
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from crib3.engine.log import LogError
+    from crib3.saved import latest_unfinished, load_for_resume
+
+    path = Path(args.log) if args.log else latest_unfinished()
+    if path is None:
+        raise UsageError("there is no unfinished game to resume")
+    try:
+        state, events, warnings = load_for_resume(path)
+    except LogError as exc:
+        print(f"crib3 resume: {exc}", file=sys.stderr)
+        return EXIT_INVALID
+    if state.winner is not None:
+        raise UsageError(f"{path} is finished: {state.name(state.winner)} won")
+    if not state.players or not state.players[0].is_human:
+        raise UsageError(f"{path} has no person in the first seat to play it")
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        raise UsageError("the game needs a terminal")
+    from crib3.engine import Game
+    from crib3.tui.app import Crib3App
+
+    app = Crib3App(ascii=_ascii_wanted(args), think=args.think,
+                   game=Game.from_events(events), resume_path=path)
+    app.run()
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from crib3.engine.log import LogError, event_line, load_log
+    from crib3.saved import transcript
+
+    try:
+        loaded = load_log(args.log)
+    except LogError as exc:
+        print(str(exc) if exc.line else f"{exc.path}: {exc.reason}", file=sys.stderr)
+        return EXIT_INVALID if exc.line else EXIT_USAGE
+    for warning in loaded.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(loaded.header, ensure_ascii=False))
+        for event in loaded.events:
+            print(event_line(event))
+    else:
+        sys.stdout.write(transcript(loaded.events, ascii=_ascii_wanted(args)))
+    return EXIT_OK
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from crib3.saved import format_stats, saved_paths, stats_from_files
+
+    paths = [Path(p) for p in args.logs] if args.logs else saved_paths()
+    stats, problems = stats_from_files(paths)
+    for problem in problems:
+        print(f"skipped {problem}", file=sys.stderr)
+    print(format_stats(stats))
+    return EXIT_OK
+
+
 # --- crib3 verify ------------------------------------------------------------------
 
 
@@ -231,6 +321,38 @@ def build_parser() -> argparse.ArgumentParser:
                     "skipped; other choices are those you made last time.")
     add_play_options(play)
     play.set_defaults(run=cmd_play)
+
+    games = commands.add_parser("games", help="list saved games",
+                                description="Every saved game: when, who, and how it ended.")
+    games.set_defaults(run=cmd_games)
+
+    resume = commands.add_parser(
+        "resume", help="go on with the most recent unfinished game",
+        description="Continue an unfinished game exactly where it stood.")
+    resume.add_argument("log", nargs="?", help="a saved game (default: the latest unfinished)")
+    resume.add_argument("--ascii", action="store_true", help="suits as S H D C")
+    resume.add_argument("--think", type=float, default=0.6, metavar="SECONDS",
+                        help="how long computer players take over a move (0.6)")
+    resume.set_defaults(run=cmd_resume)
+
+    export = commands.add_parser(
+        "export", help="a saved game as a readable transcript, or as its log",
+        description="Write a saved game to standard output: --text (the default) tells it "
+                    "in words, hand by hand; --json re-emits the log.")
+    export.add_argument("log", metavar="LOG")
+    fmt = export.add_mutually_exclusive_group()
+    fmt.add_argument("--text", action="store_true", help="a transcript in words (default)")
+    fmt.add_argument("--json", action="store_true", help="the log, as JSON Lines")
+    export.add_argument("--ascii", action="store_true", help="suits as S H D C")
+    export.set_defaults(run=cmd_export)
+
+    stats = commands.add_parser(
+        "stats", help="statistics over saved games",
+        description="For each player name and level: games, wins, win share, skunks, "
+                    "average hand and crib, pegging per hand, best hand, longest streak.")
+    stats.add_argument("logs", nargs="*", metavar="LOG",
+                       help="saved games (default: all of yours)")
+    stats.set_defaults(run=cmd_stats)
 
     verify = commands.add_parser(
         "verify", help="check saved game logs against the rules",

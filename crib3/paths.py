@@ -32,3 +32,8 @@ def data_dir() -> Path:
     from platformdirs import user_data_path
 
     return user_data_path("crib3", appauthor=False)
+
+
+def games_dir() -> Path:
+    """Where every game is saved as it is played, one file per game."""
+    return data_dir() / "games"

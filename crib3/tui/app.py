@@ -13,7 +13,7 @@ from textual.screen import Screen
 
 from typing import TYPE_CHECKING
 
-from crib3.paths import data_dir
+from crib3.paths import games_dir
 from crib3.tui.settings import GameChoices, load_choices, save_choices
 
 if TYPE_CHECKING:  # loaded when a game starts, to keep the first screen fast
@@ -27,10 +27,6 @@ OPPONENT_NAMES = ("Bea", "Cal", "Dot", "Eli")
 def opponent_names(you: str) -> tuple[str, str]:
     free = [n for n in OPPONENT_NAMES if n.lower() != you.strip().lower()]
     return free[0], free[1]
-
-
-def games_dir() -> Path:
-    return data_dir() / "games"
 
 
 def _warm_up() -> None:
@@ -62,7 +58,8 @@ class Crib3App(App[None]):
     ]
 
     def __init__(self, choices: GameChoices | None = None, ascii: bool = False,
-                 think: float = 0.6, autosave: bool = True, game: Game | None = None) -> None:
+                 think: float = 0.6, autosave: bool = True, game: Game | None = None,
+                 resume_path: Path | None = None) -> None:
         """Open the new-game screen, or with `choices` start that game at
         once, or with `game` go on with a game already under way (its
         human seat is seat 0; the others are played by bots of their level)."""
@@ -72,6 +69,7 @@ class Crib3App(App[None]):
         self.autosave = autosave
         self.start_choices = choices
         self.start_game_object = game
+        self.resume_path = resume_path  # a resumed game goes on in its own file
         self.game: Game | None = None
         self.log_writer: LogWriter | None = None
         self.log_path: Path | None = None
@@ -132,12 +130,20 @@ class Crib3App(App[None]):
         from crib3.players import make_player
         from crib3.tui.screens.table import TableScreen
 
+        from crib3.engine.log import LogWriter
+
         self.game = game
-        seed = game.state.players and random.SystemRandom().randrange(2**31)
+        if self.autosave and self.resume_path is not None:
+            self.log_path = self.resume_path
+            self.log_writer = LogWriter(self.resume_path)
+            writer = self.log_writer
+            game.subscribe(lambda event, state: writer.append(event))
+        seed = random.SystemRandom().randrange(2**31)
         bots = {s: make_player(p.kind, random.Random(seed + s))
                 for s, p in enumerate(game.state.players) if s != 0}
         self.push_screen(TableScreen(game, 0, bots, self.think, self.ascii,
-                                     on_over=self._game_over))
+                                     on_over=self._game_over,
+                                     resumed=self.resume_path is not None))
 
     def _table_showing(self) -> bool:
         from crib3.tui.screens.table import TableScreen

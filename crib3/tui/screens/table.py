@@ -89,7 +89,11 @@ class TableScreen(Screen):
     """
 
     def __init__(self, game: Game, me: int, bots: dict[int, Player], think: float = 0.6,
-                 ascii: bool = False, on_over: Callable[[State], None] | None = None) -> None:
+                 ascii: bool = False, on_over: Callable[[State], None] | None = None,
+                 resumed: bool = False) -> None:
+        """`resumed`: the game's events so far are history, shown at once
+        (a resumed game opens where it stood); otherwise they are presented
+        like every later event (a new game shows its cut for deal)."""
         super().__init__()
         self.game = game
         self.me = me
@@ -105,10 +109,11 @@ class TableScreen(Screen):
         self.narration: list[str] = []  # the game in words, as shown to this seat
         self._continue = asyncio.Event()
         self._idle = False  # the driver waits for the human
+        self.history: list[tuple[Event, State]] = []
         state = State()
         for event in game.events:
             state = apply(state, event)
-            self.pending.append((event, state))
+            (self.history if resumed else self.pending).append((event, state))
         self._unsubscribe = game.subscribe(self._on_engine_event)
 
     # --- layout -------------------------------------------------------------
@@ -130,6 +135,8 @@ class TableScreen(Screen):
     def on_mount(self) -> None:
         self.query_one("#feed", RichLog).can_focus = False
         self._fit(self.app.size.width)
+        for event, state in self.history:  # a resumed game: straight to where it stood
+            self._present(event, state)
         self._start_driver()
 
     def on_resize(self) -> None:

@@ -1,0 +1,207 @@
+"""Saved games, read in the ways a player wants them: a list, a transcript,
+statistics. All of them are folds of the logs; there is no second database
+to fall out of step with them. Reading never changes a file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from crib3.engine import Event, State, fold
+from crib3.engine import events as ev
+from crib3.engine.log import LogError, load_log, parse_log
+from crib3.engine.state import PEGGING
+from crib3.paths import games_dir
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    """What the list of games shows about one file."""
+
+    path: Path
+    created: str
+    state: State | None  # None when the file cannot be read
+    problem: str = ""
+
+    @property
+    def finished(self) -> bool:
+        return self.state is not None and self.state.winner is not None
+
+    def describe_players(self) -> str:
+        if self.state is None:
+            return "?"
+        return ", ".join(f"{p.name} ({p.kind})" for p in self.state.players)
+
+
+def saved_paths(folder: Path | None = None) -> list[Path]:
+    """The saved games, oldest first (their names are their start times)."""
+    folder = folder or games_dir()
+    return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+
+
+def read_saved(path: Path) -> SavedGame:
+    """One saved game, trusted as written by crib3 (decoded and folded, not
+    re-verified: `crib3 verify` does that). A bad file is reported, not
+    raised."""
+    try:
+        header, numbered, _ = parse_log(path)
+        state = fold(e for _, e in numbered)
+    except LogError as exc:
+        return SavedGame(path, "", None, str(exc))
+    except Exception as exc:  # a decodable but impossible file
+        return SavedGame(path, "", None, f"{path}: cannot be folded ({exc})")
+    return SavedGame(path, str(header.get("created", "")), state)
+
+
+def list_games(folder: Path | None = None) -> list[SavedGame]:
+    return [read_saved(p) for p in saved_paths(folder)]
+
+
+def latest_unfinished(folder: Path | None = None) -> Path | None:
+    """The most recent game that nobody has won yet, with a human in seat 0."""
+    for path in reversed(saved_paths(folder)):
+        saved = read_saved(path)
+        state = saved.state
+        if state is not None and state.winner is None and state.players \
+                and state.players[0].is_human:
+            return path
+    return None
+
+
+# --- the transcript ----------------------------------------------------------------
+
+
+def transcript(events: Sequence[Event], ascii: bool = False) -> str:
+    """The game told in words, everything face up (it is over, or it is
+    yours): "Hand 3. Bea shuffles and deals. ... Ann throws 9♣ ..."."""
+    from crib3.engine import apply
+    from crib3.narrate import describe
+
+    lines: list[str] = []
+    state = State()
+    for event in events:
+        state = apply(state, event)
+        if isinstance(event, ev.DeckShuffled) and lines:
+            lines.append("")
+        if isinstance(event, ev.CardsDealt):
+            for seat, hand in enumerate(event.hands):
+                cards = " ".join(c.label(ascii) for c in hand)
+                lines.append(f"{state.name(seat)} is dealt {cards}.")
+            continue
+        line = describe(event, state, ascii)
+        if line:
+            lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+# --- statistics ----------------------------------------------------------------------
+
+
+@dataclass
+class PlayerStats:
+    """One player name at one level, over every saved game they sat in."""
+
+    name: str
+    level: str
+    games: int = 0
+    finished: int = 0
+    wins: int = 0
+    skunked: int = 0
+    hands: int = 0
+    hand_points: int = 0
+    cribs: int = 0
+    crib_points: int = 0
+    pegging_points: int = 0
+    best_hand: int = 0
+    streak: int = 0
+    longest_streak: int = 0
+    results: list[bool] = field(default_factory=list)
+
+    @property
+    def win_share(self) -> float:
+        return self.wins / self.finished if self.finished else 0.0
+
+
+def _skunk_lines(state: State) -> tuple[int, ...]:
+    return state.rules.skunk_lines()
+
+
+def game_stats(states_and_events: Iterable[tuple[State, Sequence[Event]]]) -> list[PlayerStats]:
+    """Fold games into statistics per (name, level), in order of first game."""
+    table: dict[tuple[str, str], PlayerStats] = {}
+    for state, events in states_and_events:
+        seats = []
+        for player in state.players:
+            key = (player.name, player.kind)
+            seats.append(table.setdefault(key, PlayerStats(player.name, player.kind)))
+        for stats in seats:
+            stats.games += 1
+        for seat, stats in enumerate(seats):
+            stats.pegging_points += state.sources[seat][PEGGING]
+        for event in events:
+            if isinstance(event, ev.HandCounted):
+                stats = seats[event.seat]
+                total = event.points + event.missed
+                if event.crib:
+                    stats.cribs += 1
+                    stats.crib_points += total
+                else:
+                    stats.hands += 1
+                    stats.hand_points += total
+                    stats.best_hand = max(stats.best_hand, total)
+        if state.winner is None:
+            continue
+        for seat, stats in enumerate(seats):
+            won = seat == state.winner
+            stats.finished += 1
+            stats.wins += won
+            lines = _skunk_lines(state)
+            if not won and state.scores[seat] < lines[0]:
+                stats.skunked += 1
+            stats.streak = stats.streak + 1 if won else 0
+            stats.longest_streak = max(stats.longest_streak, stats.streak)
+    return list(table.values())
+
+
+def stats_from_files(paths: Iterable[Path]) -> tuple[list[PlayerStats], list[str]]:
+    """Statistics over saved games; files that cannot be read are listed,
+    not counted."""
+    games: list[tuple[State, Sequence[Event]]] = []
+    problems: list[str] = []
+    for path in paths:
+        try:
+            header, numbered, _ = parse_log(path)
+            events = [e for _, e in numbered]
+            games.append((fold(events), events))
+        except LogError as exc:
+            problems.append(str(exc))
+        except Exception as exc:
+            problems.append(f"{path}: cannot be folded ({exc})")
+    return game_stats(games), problems
+
+
+def format_stats(stats: Sequence[PlayerStats]) -> str:
+    if not stats:
+        return "No saved games yet: play one with `crib3`."
+    head = (f"{'player':<18}{'games':>6}{'wins':>6}{'share':>7}{'skunked':>8}"
+            f"{'hand':>6}{'crib':>6}{'peg/hand':>9}{'best':>5}{'streak':>7}")
+    lines = [head]
+    for s in sorted(stats, key=lambda s: (-s.games, s.name, s.level)):
+        hand = s.hand_points / s.hands if s.hands else 0.0
+        crib = s.crib_points / s.cribs if s.cribs else 0.0
+        peg = s.pegging_points / s.hands if s.hands else 0.0
+        who = f"{s.name} ({s.level})"
+        lines.append(f"{who[:17]:<18}{s.games:>6}{s.wins:>6}{s.win_share:>7.0%}{s.skunked:>8}"
+                     f"{hand:>6.1f}{crib:>6.1f}{peg:>9.1f}{s.best_hand:>5}{s.longest_streak:>7}")
+    lines.append("hand and crib: mean points counted; peg/hand: pegging points per hand "
+                 "played; share: of finished games")
+    return "\n".join(lines)
+
+
+def load_for_resume(path: Path) -> tuple[State, list[Event], list[str]]:
+    """A saved game verified move by move, ready to go on."""
+    loaded = load_log(path)
+    return loaded.state, loaded.events, loaded.warnings
+
