@@ -237,6 +237,30 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from crib3.engine.log import LogError, load_log
+    from crib3.replay import Replay
+
+    try:
+        events = load_log(args.log).events
+    except LogError as exc:
+        if not exc.line:
+            print(f"{exc.path}: {exc.reason}", file=sys.stderr)
+            return EXIT_USAGE
+        if not exc.valid:
+            print(str(exc), file=sys.stderr)
+            return EXIT_INVALID
+        print(f"warning: {exc}; replaying the {len(exc.valid)} valid events before it",
+              file=sys.stderr)
+        events = list(exc.valid)
+    if not sys.stdin.isatty() or not sys.stdout.isatty():
+        raise UsageError("the replay needs a terminal (crib3 export tells a game in words)")
+    from crib3.tui.app import Crib3App
+
+    Crib3App(ascii=_ascii_wanted(args), replay=Replay(events), autosave=False).run()
+    return EXIT_OK
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     from pathlib import Path
 
@@ -334,6 +358,15 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("--think", type=float, default=0.6, metavar="SECONDS",
                         help="how long computer players take over a move (0.6)")
     resume.set_defaults(run=cmd_resume)
+
+    replay = commands.add_parser(
+        "replay", help="step through a saved game, every hand face up",
+        description="Open a saved game in the table's screens. Keys: → ← an event, ] [ a "
+                    "hand, Home End, g go to an event, space autoplay (+ - speed), v whose "
+                    "view, q quit.")
+    replay.add_argument("log", metavar="LOG")
+    replay.add_argument("--ascii", action="store_true", help="suits as S H D C")
+    replay.set_defaults(run=cmd_replay)
 
     export = commands.add_parser(
         "export", help="a saved game as a readable transcript, or as its log",

@@ -59,7 +59,7 @@ class Crib3App(App[None]):
 
     def __init__(self, choices: GameChoices | None = None, ascii: bool = False,
                  think: float = 0.6, autosave: bool = True, game: Game | None = None,
-                 resume_path: Path | None = None) -> None:
+                 resume_path: Path | None = None, replay: object | None = None) -> None:
         """Open the new-game screen, or with `choices` start that game at
         once, or with `game` go on with a game already under way (its
         human seat is seat 0; the others are played by bots of their level)."""
@@ -70,6 +70,7 @@ class Crib3App(App[None]):
         self.start_choices = choices
         self.start_game_object = game
         self.resume_path = resume_path  # a resumed game goes on in its own file
+        self.replay = replay  # a crib3.replay.Replay to step through
         self.game: Game | None = None
         self.log_writer: LogWriter | None = None
         self.log_path: Path | None = None
@@ -77,7 +78,11 @@ class Crib3App(App[None]):
     # --- starting --------------------------------------------------------------
 
     def on_mount(self) -> None:
-        if self.start_game_object is not None:
+        if self.replay is not None:
+            from crib3.tui.screens.replay import ReplayScreen
+
+            self.push_screen(ReplayScreen(self.replay, self.ascii))  # type: ignore[arg-type]
+        elif self.start_game_object is not None:
             self.continue_game(self.start_game_object)
         elif self.start_choices is not None:
             self.start_game(self.start_choices)

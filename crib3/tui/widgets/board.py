@@ -401,7 +401,25 @@ class CribBoard(Widget):
             dealer=self.dealer,
             styles=self._styles(),
         )
-        text = Text("\n").join(lines)
+        text = Text("\n").join([_merged(line) for line in lines])
         text.no_wrap = True
         text.overflow = "crop"
         return text
+
+
+def _merged(line: Text) -> Text:
+    """The same line with neighbouring characters of one style in one span:
+    a track is some 150 one-character spans, and every span costs Textual
+    a style conversion on every frame."""
+    styles: list[object] = [None] * len(line.plain)
+    for span in line.spans:
+        for i in range(span.start, min(span.end, len(styles))):
+            styles[i] = span.style
+    out = Text(style=line.style)
+    plain = line.plain
+    start = 0
+    for i in range(1, len(plain) + 1):
+        if i == len(plain) or styles[i] != styles[start]:
+            out.append(plain[start:i], styles[start] or "")  # type: ignore[arg-type]
+            start = i
+    return out

@@ -33,7 +33,7 @@ class HandView(Widget):
     HandView { height: 6; width: 1fr; padding: 0 1; }
     """
 
-    view: reactive[SeatView | None] = reactive(None, layout=True)
+    view: reactive[SeatView | None] = reactive(None)
     cursor: reactive[int] = reactive(0)
     showing: reactive[ShownCount | None] = reactive(None)
 

@@ -6,6 +6,7 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from crib3.cards import Card
 from crib3.engine import SeatView
 from crib3.engine.state import Phase
 from crib3.tui.widgets.cards import backs, card_label, cards_label
@@ -25,6 +26,8 @@ class SeatPanel(Static):
 
     view: reactive[SeatView | None] = reactive(None)
     thinking: reactive[bool] = reactive(False)
+    # Replay with every hand face up: the cards this seat holds.
+    revealed: reactive[tuple[Card, ...] | None] = reactive(None)
 
     def __init__(self, seat: int, ascii: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -35,6 +38,9 @@ class SeatPanel(Static):
         self._redraw()
 
     def watch_thinking(self) -> None:
+        self._redraw()
+
+    def watch_revealed(self) -> None:
         self._redraw()
 
     def _redraw(self) -> None:
@@ -61,6 +67,8 @@ class SeatPanel(Static):
         shown = view.shown[seat] if view.phase == Phase.SHOW else None
         if shown:
             line1.append_text(cards_label(shown, self.ascii))
+        elif self.revealed is not None:
+            line1.append_text(cards_label(self.revealed, self.ascii))
         elif view.phase == Phase.DISCARD:
             line1.append_text(backs(view.held[seat], self.ascii))
             line1.append("  threw" if view.discarded[seat] else "", style="dim")

@@ -1,0 +1,197 @@
+"""Replay: a saved game stepped through in the widgets of the table.
+
+What is on screen is a function of (event number, viewpoint) alone, so a
+step back draws exactly what was drawn going forwards.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Input, Static
+
+from crib3.engine import project, redact
+from crib3.engine.state import Phase
+from crib3.narrate import describe
+from crib3.replay import Replay
+from crib3.tui.widgets.board import CribBoard
+from crib3.tui.widgets.center import TableCenter
+from crib3.tui.widgets.hand import HandView
+from crib3.tui.widgets.seat import SeatPanel
+
+SPEEDS = (2.0, 1.0, 0.5, 0.25, 0.1)  # seconds per event in autoplay
+
+
+class GoTo(ModalScreen[int | None]):
+    """Ask for an event number."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    DEFAULT_CSS = """
+    GoTo { align: center middle; background: $background 60%; }
+    GoTo > Input { width: 30; border: thick $accent; }
+    """
+
+    def __init__(self, last: int) -> None:
+        super().__init__()
+        self.last = last
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder=f"event 1 to {self.last}", type="integer")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        try:
+            self.dismiss(int(event.value))
+        except ValueError:
+            self.dismiss(None)
+
+
+class ReplayScreen(Screen[None]):
+    """Every hand face up by default; `v` switches to one seat's view."""
+
+    BINDINGS = [
+        Binding("right", "step(1)", "Next", key_display="→"),
+        Binding("left", "step(-1)", "Back", key_display="←"),
+        Binding("right_square_bracket", "hand(1)", "Hand", key_display="]"),
+        Binding("left_square_bracket", "hand(-1)", "Hand back", key_display="[", show=False),
+        Binding("home", "jump('start')", "Start", show=False),
+        Binding("end", "jump('end')", "End", show=False),
+        Binding("g", "go_to", "Go to"),
+        Binding("space", "autoplay", "Play/pause"),
+        Binding("plus,equals_sign", "speed(1)", "Faster", key_display="+", show=False),
+        Binding("minus", "speed(-1)", "Slower", key_display="-", show=False),
+        Binding("v", "viewpoint", "View"),
+        Binding("q,escape", "app.quit", "Quit"),
+    ]
+    DEFAULT_CSS = """
+    ReplayScreen #top { height: 5; }
+    ReplayScreen #top SeatPanel { width: 26; }
+    ReplayScreen #announce { height: 1; padding: 0 1; text-style: bold; color: $accent; }
+    ReplayScreen #me { height: 1; padding: 0 1; }
+    ReplayScreen #status { height: 1; padding: 0 1; background: $boost; }
+    ReplayScreen #recent { height: 1fr; padding: 0 1; color: $text-muted; }
+    """
+
+    def __init__(self, replay: Replay, ascii: bool = False, start: int = 0) -> None:
+        super().__init__()
+        self.replay = replay
+        self.ascii = ascii
+        self.index = replay.clamp(start)
+        self.viewpoint: int | None = None  # None: every hand face up
+        self.speed = 1
+        self.autoplaying = False
+        self._timer = None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield SeatPanel(1, self.ascii, id="seat1")
+            yield TableCenter(self.ascii, id="center")
+            yield SeatPanel(2, self.ascii, id="seat2")
+        yield Static("", id="announce")
+        yield CribBoard(ascii=self.ascii, id="board")
+        yield Static("", id="me")
+        yield HandView(self.ascii, id="hand")
+        yield Static("", id="status")
+        yield Static("", id="recent")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.show(self.index)
+
+    # --- drawing ------------------------------------------------------------------
+
+    def show(self, index: int) -> None:
+        """Draw the table as it stood after event `index`."""
+        replay = self.replay
+        self.index = index = replay.clamp(index)
+        state = replay.states[index]
+        event = replay.events[index]
+        seen_by = self.viewpoint
+        bottom = 0 if seen_by is None else seen_by
+        view = project(state, bottom)
+        for seat in (1, 2):
+            panel = self.query_one(f"#seat{seat}", SeatPanel)
+            panel.view = view
+            panel.revealed = (state.hands[seat] if seen_by is None and state.phase in (
+                Phase.DISCARD, Phase.CUT_STARTER, Phase.PLAY) else None)
+        self.query_one("#center", TableCenter).view = view
+        hand = self.query_one("#hand", HandView)
+        hand.showing = None
+        hand.view = view if seen_by in (None, 0) else project(state, None)
+        if state.players:
+            self.query_one("#board", CribBoard).set_scores(
+                [p.name for p in state.players], state.scores, state.back_pegs,
+                state.rules.target, state.dealer)
+        told = redact(event, seen_by)
+        line = describe(told, state, self.ascii) or ""
+        self.query_one("#announce", Static).update(line)
+        me = Text(state.name(0) if state.players else "", style="bold")
+        if state.players:
+            me.append(f"  {state.scores[0]} pts", style="bold")
+        self.query_one("#me", Static).update(me)
+        earlier = [describe(redact(e, seen_by), s, self.ascii)
+                   for e, s in zip(replay.events[max(0, index - 2):index],
+                                   replay.states[max(0, index - 2):index])]
+        self.query_one("#recent", Static).update("\n".join(x for x in earlier if x))
+        self._update_status()
+
+    def _update_status(self) -> None:
+        replay = self.replay
+        hand = replay.hand_of(self.index)
+        who = "all hands face up" if self.viewpoint is None else \
+            f"{replay.states[self.index].name(self.viewpoint)}'s view"
+        play = f" · autoplay {SPEEDS[self.speed]:g}s" if self.autoplaying else ""
+        hand_text = f"hand {hand} of {replay.hands}" if hand else "the cut for deal"
+        self.query_one("#status", Static).update(
+            f"{hand_text} · event {self.index + 1} of {len(replay)} · {who}{play}")
+
+    # --- keys --------------------------------------------------------------------------
+
+    def action_step(self, step: int) -> None:
+        self.show(self.index + step)
+
+    def action_hand(self, step: int) -> None:
+        replay = self.replay
+        self.show(replay.next_hand(self.index) if step > 0 else replay.previous_hand(self.index))
+
+    def action_jump(self, where: str) -> None:
+        self.show(0 if where == "start" else len(self.replay) - 1)
+
+    def action_go_to(self) -> None:
+        def chosen(number: int | None) -> None:
+            if number is not None:
+                self.show(number - 1)
+
+        self.app.push_screen(GoTo(len(self.replay)), chosen)
+
+    def action_viewpoint(self) -> None:
+        order = [None, 0, 1, 2]
+        self.viewpoint = order[(order.index(self.viewpoint) + 1) % len(order)]
+        self.show(self.index)
+
+    def action_speed(self, step: int) -> None:
+        self.speed = max(0, min(len(SPEEDS) - 1, self.speed + step))
+        if self.autoplaying:
+            self._start_timer()
+        self._update_status()
+
+    def action_autoplay(self) -> None:
+        self.autoplaying = not self.autoplaying
+        if self.autoplaying:
+            self._start_timer()
+        elif self._timer is not None:
+            self._timer.stop()
+        self._update_status()
+
+    def _start_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+        self._timer = self.set_interval(SPEEDS[self.speed], self._tick)
+
+    def _tick(self) -> None:
+        if self.index >= len(self.replay) - 1:
+            self.action_autoplay()  # stop at the end
+            return
+        self.show(self.index + 1)

@@ -1,0 +1,85 @@
+"""Replay and statistics speed (issue 5), on demand:
+`python -m pytest tests/benchmarks/test_replay_speed.py --benchmark-only -s`.
+
+Targets: one replay step within a frame (16 ms); opening a log for replay
+within 100 ms (reported per 1,500 events, since one game has about 400);
+`crib3 stats` over 1,000 saved games.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from crib3 import sim
+from crib3.engine.log import load_log, write_log
+from crib3.replay import Replay
+from crib3.saved import saved_paths, stats_from_files
+from games import random_game
+
+
+def _games_of_1500_events(tmp_path):
+    paths, events, seed = [], 0, 0
+    while events < 1500:
+        game = random_game(seed, ("human", "standard", "expert"))
+        path = tmp_path / f"g{seed}.jsonl"
+        write_log(path, game.events)
+        paths.append(path)
+        events += len(game.events)
+        seed += 1
+    return paths, events
+
+
+def test_open_for_replay(benchmark, tmp_path):
+    paths, events = _games_of_1500_events(tmp_path)
+    benchmark(lambda: [Replay(load_log(p).events) for p in paths])
+    per = benchmark.stats.stats.mean * 1000 * 1500 / events
+    benchmark.extra_info["ms_per_1500_events"] = round(per, 2)
+    print(f"\nopen for replay: {per:.1f} ms per 1,500 events")
+    assert per < 100
+
+
+def test_replay_step_on_screen(benchmark, tmp_path):
+    """Two numbers: the step (finding the state and updating every widget),
+    which must fit in a frame, and the step with Textual's redraw as the
+    Pilot sees it (it includes the Pilot's own wait for idle, some 20 ms
+    even when nothing changes), reported for the record."""
+    from crib3.tui.app import Crib3App
+
+    game = random_game(3, ("human", "standard", "expert"))
+    replay = Replay(game.events)
+    steps: list[float] = []
+    drawn: list[float] = []
+
+    async def run() -> None:
+        app = Crib3App(replay=replay, autosave=False)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            for i in range(len(replay)):
+                started = time.perf_counter()
+                screen.show(i)
+                steps.append(time.perf_counter() - started)
+                await pilot.pause()
+                drawn.append(time.perf_counter() - started)
+
+    benchmark.pedantic(lambda: asyncio.run(run()), rounds=1, iterations=1)
+
+    def p95(values: list[float]) -> float:
+        return sorted(values)[int(len(values) * 0.95)] * 1000
+
+    benchmark.extra_info.update(step_p95_ms=round(p95(steps), 2),
+                                step_and_redraw_p95_ms=round(p95(drawn), 2))
+    print(f"\nreplay step p95 {p95(steps):.1f} ms; with the redraw {p95(drawn):.1f} ms")
+    assert p95(steps) < 16
+
+
+def test_stats_over_1000_games(benchmark, tmp_path):
+    sim.run(["standard", "standard", "easy"], 1000, seed=5, log_dir=str(tmp_path),
+            jobs=sim.default_jobs(1000))
+    paths = saved_paths(tmp_path)
+    assert len(paths) == 1000
+    stats, problems = benchmark.pedantic(lambda: stats_from_files(paths), rounds=1,
+                                         iterations=1)
+    assert not problems and sum(s.games for s in stats) == 3000
+    print(f"\nstats over 1,000 games: {benchmark.stats.stats.mean:.2f} s")

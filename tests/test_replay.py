@@ -1,0 +1,100 @@
+"""Replay: stepping forwards and back draws the same screens; jumps and autoplay."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from crib3.engine.log import load_log
+from crib3.replay import Replay
+from crib3.tui.app import Crib3App
+from crib3.tui.screens.replay import ReplayScreen
+from tui_support import screen_text, wait_for
+
+SAMPLE = Path(__file__).parent.parent / "assets" / "logs" / "short-61.jsonl"
+
+
+@pytest.fixture
+def replay() -> Replay:
+    return Replay(load_log(SAMPLE).events)
+
+
+def test_hands_and_boundaries(replay):
+    assert replay.hand_of(0) == 0
+    first = replay.hand_starts[1]
+    assert replay.events[first].type == "DeckShuffled" and replay.hand_of(first) == 1
+    assert replay.next_hand(0) == first
+    assert replay.previous_hand(first + 5) == first
+    assert replay.previous_hand(first) == 0
+    assert replay.states[-1].winner is not None
+
+
+async def test_forwards_and_back_draw_the_same_screens(replay):
+    app = Crib3App(replay=replay, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.pause()
+        forwards = {}
+        for _ in range(len(replay) - 1):
+            forwards[app.screen.index] = screen_text(app)
+            await pilot.press("right")
+        forwards[app.screen.index] = screen_text(app)
+        assert app.screen.index == len(replay) - 1
+        assert "wins" in screen_text(app)
+        for _ in range(len(replay) - 1):
+            await pilot.press("left")
+            assert screen_text(app) == forwards[app.screen.index]
+        assert app.screen.index == 0
+
+
+async def test_jumps_land_on_the_right_hand(replay):
+    app = Crib3App(replay=replay, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        screen = app.screen
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        assert screen.index == replay.hand_starts[2]
+        assert "hand 2 of" in screen_text(app)
+        await pilot.press("left_square_bracket")
+        assert screen.index == replay.hand_starts[1]
+        await pilot.press("end")
+        assert screen.index == len(replay) - 1
+        await pilot.press("home")
+        assert screen.index == 0
+        await pilot.press("g")
+        await pilot.press(*"25", "enter")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert screen.index == 24 and "event 25 of" in screen_text(app)
+
+
+async def test_views_hide_what_that_seat_could_not_see(replay):
+    app = Crib3App(replay=replay, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        screen = app.screen
+        play = next(i for i, e in enumerate(replay.events) if e.type == "CardPlayed")
+        screen.show(play)
+        await pilot.pause()
+        hidden = replay.states[play].hands[1]
+        assert all(c.label() in screen_text(app) for c in hidden)      # all face up
+        await pilot.press("v", "v")                                    # seat 0's view... seat 1's
+        await pilot.press("v")                                         # seat 2's view
+        await pilot.pause()
+        assert "P2's view" in screen_text(app)
+        line = screen_text(app).splitlines()[1]
+        assert not any(c.label() in line for c in hidden)              # seat 1's cards hidden
+
+
+async def test_autoplay_stops_at_the_end(replay):
+    app = Crib3App(replay=replay, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        screen = app.screen
+        screen.show(len(replay) - 4)
+        for _ in range(4):
+            await pilot.press("plus")
+        await pilot.press("space")
+        assert screen.autoplaying
+        await wait_for(pilot, lambda: not screen.autoplaying, timeout=10)
+        assert screen.index == len(replay) - 1
