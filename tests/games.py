@@ -22,3 +22,20 @@ def random_game(seed: int, kinds: Sequence[str] = ("easy", "easy", "easy"),
         seat = game.to_act()[0]
         game.dispatch(pickers[seat].choose(game.view(seat)))
     return game
+
+
+def games_totalling(folder, events: int = 1500,
+                    kinds: Sequence[str] = ("easy", "easy", "easy")) -> tuple[list, int]:
+    """Whole games written as logs in `folder` until their events add up to
+    at least `events` (one game has about 400): the benchmarks' long log."""
+    from crib3.engine.log import write_log
+
+    paths, total, seed = [], 0, 0
+    while total < events:
+        game = random_game(seed, kinds)
+        path = folder / f"g{seed}.jsonl"
+        write_log(path, game.events)
+        paths.append(path)
+        total += len(game.events)
+        seed += 1
+    return paths, total

@@ -80,19 +80,9 @@ def test_sim_easy_games_per_second(benchmark, jobs):
 
 
 def _long_log_paths(tmp_path):
-    """Sample games whose events add up to at least 1,500."""
-    from games import random_game
+    from games import games_totalling
 
-    paths, events = [], 0
-    seed = 0
-    while events < 1500:
-        game = random_game(seed)
-        path = tmp_path / f"g{seed}.jsonl"
-        write_log(path, game.events)
-        paths.append(path)
-        events += len(game.events)
-        seed += 1
-    return paths, events
+    return games_totalling(tmp_path)
 
 
 def test_load_and_verify_1500_events_from_disk(benchmark, tmp_path):

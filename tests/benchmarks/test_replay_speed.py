@@ -12,22 +12,14 @@ import asyncio
 import time
 
 from crib3 import sim
-from crib3.engine.log import load_log, write_log
+from crib3.engine.log import load_log
 from crib3.replay import Replay
 from crib3.saved import saved_paths, stats_from_files
-from games import random_game
+from games import games_totalling, random_game
 
 
 def _games_of_1500_events(tmp_path):
-    paths, events, seed = [], 0, 0
-    while events < 1500:
-        game = random_game(seed, ("human", "standard", "expert"))
-        path = tmp_path / f"g{seed}.jsonl"
-        write_log(path, game.events)
-        paths.append(path)
-        events += len(game.events)
-        seed += 1
-    return paths, events
+    return games_totalling(tmp_path, kinds=("human", "standard", "expert"))
 
 
 def test_open_for_replay(benchmark, tmp_path):

@@ -9,7 +9,6 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Static
 
@@ -17,6 +16,7 @@ from crib3.engine import project, redact
 from crib3.engine.state import Phase
 from crib3.narrate import describe
 from crib3.replay import Replay
+from crib3.tui.screens.table import compose_table
 from crib3.tui.widgets.board import CribBoard
 from crib3.tui.widgets.center import TableCenter
 from crib3.tui.widgets.hand import HandView
@@ -85,14 +85,7 @@ class ReplayScreen(Screen[None]):
         self._timer = None
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="top"):
-            yield SeatPanel(1, self.ascii, id="seat1")
-            yield TableCenter(self.ascii, id="center")
-            yield SeatPanel(2, self.ascii, id="seat2")
-        yield Static("", id="announce")
-        yield CribBoard(ascii=self.ascii, id="board")
-        yield Static("", id="me")
-        yield HandView(self.ascii, id="hand")
+        yield from compose_table(self.ascii)
         yield Static("", id="status")
         yield Static("", id="recent")
         yield Footer()

@@ -56,6 +56,19 @@ LINGER_ON = (ev.CardPlayed, ev.GoSaid, ev.GoScored, ev.CountReset, ev.StarterCut
              ev.CardDiscarded)
 
 
+def compose_table(ascii: bool) -> ComposeResult:
+    """The table's widgets, the same for live play and replay: the two
+    opponents and the middle, the last word, the board, you and your hand."""
+    with Horizontal(id="top"):
+        yield SeatPanel(1, ascii, id="seat1")
+        yield TableCenter(ascii, id="center")
+        yield SeatPanel(2, ascii, id="seat2")
+    yield Static("", id="announce")
+    yield CribBoard(ascii=ascii, id="board")
+    yield Static("", id="me")
+    yield HandView(ascii, id="hand")
+
+
 class TableScreen(Screen):
     """One game at the table, seen from seat `me`."""
 
@@ -119,14 +132,7 @@ class TableScreen(Screen):
     # --- layout -------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        with Horizontal(id="top"):
-            yield SeatPanel(1, self.ascii, id="seat1")
-            yield TableCenter(self.ascii, id="center")
-            yield SeatPanel(2, self.ascii, id="seat2")
-        yield Static("", id="announce")
-        yield CribBoard(ascii=self.ascii, id="board")
-        yield Static("", id="me")
-        yield HandView(self.ascii, id="hand")
+        yield from compose_table(self.ascii)
         yield Static("", id="prompt")
         yield Static("", id="recent")
         yield RichLog(id="feed", wrap=True, markup=False, auto_scroll=True)
