@@ -95,12 +95,35 @@ class Crib3App(App[None]):
         self.push_screen(NewGameScreen(load_choices()), self._chosen)
         self.set_timer(0.5, lambda: self.run_worker(_warm_up, thread=True, group="warm-up"))
 
-    def _chosen(self, choices: GameChoices | None) -> None:
+    def _chosen(self, choices: GameChoices | Path | None) -> None:
         if choices is None:
             self.exit()
             return
+        if isinstance(choices, Path):
+            self.resume(choices)
+            return
         save_choices(choices)
         self.start_game(choices)
+
+    def resume(self, path: Path) -> None:
+        """Go on with a saved game, where it stood, in its own file."""
+        from crib3.engine import Game
+        from crib3.engine.log import LogError, load_log
+
+        try:
+            loaded = load_log(path)
+        except LogError as exc:
+            self.notify(str(exc), severity="error")
+            self.new_game()
+            return
+        self.resume_path = path
+        self.continue_game(Game.from_events(loaded.events))
+
+    def action_stats(self) -> None:
+        from crib3.tui.screens.stats import StatsScreen
+
+        if not isinstance(self.screen, StatsScreen):
+            self.push_screen(StatsScreen())
 
     def start_game(self, choices: GameChoices) -> None:
         from crib3.engine import Game, PlayerInfo
@@ -222,6 +245,8 @@ class Crib3App(App[None]):
         yield SystemCommand("New game", "Leave this game and set up a new one",
                             self.action_new_game)
         yield SystemCommand("Help", "Keys and the rules in short", self.action_help)
+        yield SystemCommand("Statistics", "Wins, skunks and averages over your saved games",
+                            self.action_stats)
         from crib3.tui.screens.table import TableScreen
 
         if isinstance(screen, TableScreen):

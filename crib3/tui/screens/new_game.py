@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,8 +20,8 @@ from crib3.tui.settings import GameChoices
 
 LEVEL_HINTS = {
     "easy": "plays any legal card",
-    "standard": "keeps its best hand, pegs greedily",
-    "expert": "counts the crib, looks ahead in the play",
+    "standard": "best hand, greedy pegging",
+    "expert": "weighs the crib, looks ahead",
 }
 
 
@@ -70,11 +71,14 @@ class OptionRow(Widget, can_focus=True):
         return text
 
 
-class NewGameScreen(Screen[GameChoices]):
-    """Asks for the game's set-up; dismisses with the choices on Enter."""
+class NewGameScreen(Screen[GameChoices | Path]):
+    """Asks for the game's set-up; dismisses with the choices on Enter, or
+    with the path of an unfinished game to resume on r."""
 
     BINDINGS = [
         Binding("enter", "start", "Start"),
+        Binding("r", "resume", "Resume", show=False),
+        Binding("t", "app.stats", "Statistics"),
         Binding("down", "app.focus_next", "Next", show=False),
         Binding("up", "app.focus_previous", "Previous", show=False),
         Binding("question_mark", "app.help", "Help", key_display="?"),
@@ -83,17 +87,20 @@ class NewGameScreen(Screen[GameChoices]):
     DEFAULT_CSS = """
     NewGameScreen { align: center middle; }
     NewGameScreen > Vertical {
-        width: 72; height: auto; border: round $accent; padding: 1 2;
+        width: 72; height: auto; border: round $accent; padding: 0 2;
     }
-    NewGameScreen .title { text-style: bold; color: $accent; margin-bottom: 1; }
+    NewGameScreen .title { text-style: bold; color: $accent; margin: 1 0; }
     NewGameScreen .label { padding: 0 1; color: $text-muted; }
     NewGameScreen Input { width: 1fr; margin: 0 0 1 0; }
     NewGameScreen .hint { color: $text-muted; margin-top: 1; }
+    NewGameScreen #unfinished { display: none; margin-top: 0; color: $accent; }
+    NewGameScreen #unfinished.offered { display: block; }
     """
 
     def __init__(self, choices: GameChoices) -> None:
         super().__init__()
         self.choices = choices
+        self.unfinished: Path | None = None
 
     def compose(self) -> ComposeResult:
         c = self.choices
@@ -112,10 +119,44 @@ class NewGameScreen(Screen[GameChoices]):
             yield Input("" if c.seed is None else str(c.seed), placeholder="random",
                         type="integer", id="seed")
             yield Static("↑/↓ move · ←/→ change · Enter start", classes="hint")
+            yield Static("", id="unfinished", classes="hint")
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#left", OptionRow).focus()
+        self.run_worker(self._find_unfinished, thread=True, group="unfinished")
+
+    def _find_unfinished(self) -> None:
+        """Look for a game to resume, after the screen is up (reading the
+        saved games must not slow the first screen)."""
+        from crib3.saved import latest_unfinished, read_saved
+
+        path = latest_unfinished()
+        if path is None:
+            return
+        state = read_saved(path).state
+        if state is None:
+            return
+        scores = "-".join(str(x) for x in state.scores)
+        line = (f"r: resume your unfinished game ({path.stem[:10]}, hand "
+                f"{state.hand_number}, {scores})")
+        self.app.call_from_thread(self._offer, path, line)
+
+    def _offer(self, path: Path, line: str) -> None:
+        self.unfinished = path
+        notice = self.query_one("#unfinished", Static)
+        notice.update(line)
+        notice.add_class("offered")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "resume":
+            return self.unfinished is not None
+        return True
+
+    def action_resume(self) -> None:
+        if self.unfinished is not None:
+            self.dismiss(self.unfinished)  # type: ignore[arg-type]
 
     def on_input_submitted(self) -> None:
         self.action_start()

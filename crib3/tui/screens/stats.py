@@ -1,0 +1,41 @@
+"""Statistics over the saved games, folded from the logs when asked for."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+
+class StatsScreen(ModalScreen[None]):
+    BINDINGS = [Binding("escape,q,t,enter", "dismiss", "Close", priority=True)]
+    DEFAULT_CSS = """
+    StatsScreen { align: center middle; background: $background 60%; }
+    StatsScreen > Vertical {
+        width: auto; max-width: 96; height: auto; max-height: 22;
+        border: thick $accent; background: $surface; padding: 0 1;
+    }
+    StatsScreen .title { text-style: bold; color: $accent; }
+    StatsScreen #table { width: auto; }
+    StatsScreen .hint { color: $text-muted; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Statistics of your saved games", classes="title")
+            yield Static("counting…", id="table")
+            yield Static("Esc: close", classes="hint")
+
+    def on_mount(self) -> None:
+        self.run_worker(self._count, thread=True, group="stats")
+
+    def _count(self) -> None:
+        from crib3.saved import format_stats, saved_paths, stats_from_files
+
+        stats, problems = stats_from_files(saved_paths())
+        text = format_stats(stats)
+        if problems:
+            text += f"\n({len(problems)} unreadable file(s) left out)"
+        self.app.call_from_thread(self.query_one("#table", Static).update, text)
