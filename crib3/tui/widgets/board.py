@@ -368,7 +368,11 @@ class CribBoard(Widget):
         target: int = 121,
         dealer: int | None = None,
     ) -> None:
-        """Put the pegs where the scores say, and redraw."""
+        """Put the pegs where the scores say, and redraw (only if they moved:
+        most events move no peg, and a redraw of the board is not free)."""
+        if (tuple(names), tuple(scores), tuple(back_pegs), target, dealer) == (
+                self.names, self.scores, self.back_pegs, self.target, self.dealer):
+            return
         relayout = target != self.target or len(names) != len(self.names)
         self.names = tuple(names)
         self.scores = tuple(scores)

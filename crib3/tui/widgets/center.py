@@ -25,10 +25,14 @@ class TableCenter(Static):
     def __init__(self, ascii: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
         self.ascii = ascii
+        self._last_body: Text | None = None
 
     def watch_view(self, view: SeatView | None) -> None:
         if view is not None and view.players:
-            self.update(self._body(view))
+            body = self._body(view)
+            if body != self._last_body:  # unchanged text: no redraw
+                self._last_body = body
+                self.update(body)
 
     def _body(self, view: SeatView) -> Text:
         names = [p.name for p in view.players]

@@ -33,6 +33,7 @@ class SeatPanel(Static):
         super().__init__(**kwargs)
         self.seat = seat
         self.ascii = ascii
+        self._last_body: Text | None = None
 
     def watch_view(self) -> None:
         self._redraw()
@@ -52,7 +53,10 @@ class SeatPanel(Static):
         self.border_title = f"{player.name} · {player.kind}"
         self.border_subtitle = f"{view.scores[seat]} pts"
         self.set_class(seat in view.to_act, "to-act")
-        self.update(self._body(view))
+        body = self._body(view)
+        if body != self._last_body:  # unchanged text: no redraw
+            self._last_body = body
+            self.update(body)
 
     def _body(self, view: SeatView) -> Text:
         seat = self.seat
