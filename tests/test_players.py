@@ -194,3 +194,16 @@ def test_coach_has_nothing_to_say_when_it_is_not_your_turn():
     events, state = hand_set_up(0, {1: "5H 4S KC QD", 2: "8H QS 4D 2C", 0: "4H 3S 7D JC"},
                                 "AS", players=bots("standard"))
     assert advise(project(state, 0)).kind == "none"
+
+
+def test_expected_hand_by_counts_equals_the_mean_over_every_starter():
+    from crib3.players.analysis import expected_hand
+    from crib3.scoring import hand_points
+
+    rng = random.Random(3)
+    for _ in range(500):
+        five = rng.sample(DECK, 5)
+        kept = five[:4]
+        starters = [c for c in DECK if c not in five]
+        brute = sum(hand_points(kept, s) for s in starters) / len(starters)
+        assert expected_hand(kept, starters) == pytest.approx(brute, abs=1e-12)

@@ -14,21 +14,53 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from crib3.cards import DECK, Card
-from crib3.scoring import hand_points, rank_table
+from crib3.cards import DECK, JACK, Card
+from crib3.scoring import rank_table
 
 # --- the discard -------------------------------------------------------------
 
 
-def expected_hand(kept: Sequence[Card], starters: Iterable[Card]) -> float:
-    """Mean points of `kept` (four cards) over the possible `starters`."""
-    rank_table()  # warm the table outside the loop
+class StarterCounts:
+    """The possible starters, counted by rank and by suit: enough to work out
+    an expected hand exactly in 13 steps instead of 47."""
+
+    __slots__ = ("n", "by_rank", "by_suit")
+
+    def __init__(self, starters: Iterable[Card]) -> None:
+        self.by_rank = [0] * 14
+        self.by_suit = [0] * 4
+        self.n = 0
+        for c in starters:
+            self.by_rank[c.rank] += 1
+            self.by_suit[c.suit] += 1
+            self.n += 1
+
+
+_RANK_BITS = [0] + [1 << (3 * (r - 1)) for r in range(1, 14)]
+
+
+def expected_hand(kept: Sequence[Card], starters: Iterable[Card] | StarterCounts) -> float:
+    """Mean points of `kept` (four cards) over the possible `starters`:
+    exactly the mean of `hand_points` over them, grouped by rank (fifteens,
+    pairs and runs depend on the rank alone) and by suit (flush, nobs)."""
+    counts = starters if isinstance(starters, StarterCounts) else StarterCounts(starters)
+    if not counts.n:
+        return 0.0
+    table = rank_table()
+    a, b, c, d = kept
+    base = a.rank_bit + b.rank_bit + c.rank_bit + d.rank_bit
     total = 0
-    n = 0
-    for starter in starters:
-        total += hand_points(kept, starter)
-        n += 1
-    return total / n if n else 0.0
+    by_rank = counts.by_rank
+    for rank in range(1, 14):
+        if by_rank[rank]:
+            total += table[base + _RANK_BITS[rank]] * by_rank[rank]
+    suit = a.suit
+    if b.suit == suit and c.suit == suit and d.suit == suit:
+        total += 4 * counts.n + counts.by_suit[suit]  # 4, or 5 with the starter's suit
+    for card in kept:
+        if card.rank == JACK:
+            total += counts.by_suit[card.suit]  # nobs
+    return total / counts.n
 
 
 def starters_for(hand: Sequence[Card]) -> list[Card]:
@@ -71,7 +103,7 @@ OPPONENT_CRIB_WEIGHT = 0.5
 def discard_options(hand: Sequence[Card], own_crib: bool,
                     use_crib: bool = True) -> list[DiscardOption]:
     """The five discards of a five-card hand, best first (by `net`)."""
-    starters = starters_for(hand)
+    starters = StarterCounts(starters_for(hand))
     table = crib_table() if use_crib else None
     options = []
     for card in hand:
