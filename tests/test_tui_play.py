@@ -40,7 +40,7 @@ async def play_to_the_end(pilot, max_keys: int = 3000) -> None:
 async def test_a_whole_game_by_enter_alone(crib3_home):
     app = make_app(seed=7)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await settled(pilot)
+        await settled(pilot)
         text = screen_text(app)
         assert "cut for deal" in text and "deals first" in text      # the cut, three cards
         await pilot.press("enter")
@@ -150,7 +150,6 @@ async def test_a_game_won_in_the_middle_of_the_show(crib3_home):
     for seed in range(200):
         finished = random_game(seed, ("human", "standard", "standard"))
         last = finished.events
-        won = last[-1]
         before = last[-2]
         if before.type == "HandCounted" and not before.crib and \
                 before.seat == (finished.state.dealer + 1) % 3:

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from crib3.cards import Card
-from crib3.engine import Discard, Play, SeatView
+from crib3.engine import Play, SeatView
 from crib3.engine.state import Phase
 from crib3.players.analysis import (
     DiscardOption,
@@ -256,8 +256,3 @@ def _reason(now: object, new_count: int, view: SeatView, card: Card) -> str:
     if not parts:
         parts.append("nothing easy for the next player")
     return "; ".join(parts)
-
-
-def best_discard(view: SeatView) -> Discard:
-    assert view.seat is not None
-    return Discard(view.seat, rank_discards(view)[0].card)

@@ -13,8 +13,8 @@ import random
 import pytest
 
 from crib3.cards import DECK
-from crib3.engine import Rules, fold
-from crib3.engine.log import load_log, parse_log, write_log
+from crib3.engine import fold
+from crib3.engine.log import load_log, parse_log
 from crib3.scoring import hand_points, rank_table, score_hand
 from crib3 import sim
 
