@@ -124,41 +124,96 @@ class PlayerStats:
         return self.wins / self.finished if self.finished else 0.0
 
 
-def _skunk_lines(state: State) -> tuple[int, ...]:
-    return state.rules.skunk_lines()
+@dataclass
+class GameSummary:
+    """What statistics need of one game."""
+
+    players: list[tuple[str, str]]  # (name, level) by seat
+    target: int = 121
+    winner: int | None = None
+    scores: list[int] = field(default_factory=lambda: [0, 0, 0])
+    pegging: list[int] = field(default_factory=lambda: [0, 0, 0])
+    counts: list[tuple[int, bool, int]] = field(default_factory=list)  # seat, crib, points
+
+    @classmethod
+    def of(cls, state: State, events: Sequence[Event]) -> GameSummary:
+        return cls(
+            players=[(p.name, p.kind) for p in state.players],
+            target=state.rules.target,
+            winner=state.winner,
+            scores=list(state.scores),
+            pegging=[state.sources[s][PEGGING] for s in range(3)],
+            counts=[(e.seat, e.crib, e.points + e.missed) for e in events
+                    if isinstance(e, ev.HandCounted)],
+        )
 
 
-def game_stats(states_and_events: Iterable[tuple[State, Sequence[Event]]]) -> list[PlayerStats]:
+def summarise_log(path: Path) -> GameSummary:
+    """A game's summary read straight from its JSON lines, without building
+    the events: four times faster than a full load, for statistics over many
+    games. Raises LogError (or ValueError, KeyError, TypeError) on a file
+    that is not a crib3 log; a cut-off last line is left out, as on loading."""
+    import json
+
+    from crib3.engine.log import _check_header
+
+    lines = path.read_text(encoding="utf-8").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    if not lines:
+        raise LogError(str(path), 1, "the file is empty: not a crib3 game log")
+    _check_header(str(path), json.loads(lines[0]))
+    summary = GameSummary(players=[])
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            data = json.loads(line)
+        except ValueError:
+            if number == len(lines):
+                break  # cut off by a crash
+            raise LogError(str(path), number, "not JSON") from None
+        kind = data["type"]
+        if kind == "GameStarted":
+            summary.players = [(str(p["name"]), str(p["kind"])) for p in data["players"]]
+            summary.target = int(data["rules"]["target"])
+        elif kind in ("CardPlayed", "GoScored"):
+            summary.pegging[data["seat"]] += int(data["points"])
+        elif kind == "HandCounted":
+            summary.counts.append((int(data["seat"]), bool(data["crib"]),
+                                   int(data["points"]) + int(data["missed"])))
+        elif kind == "GameWon":
+            summary.winner = int(data["seat"])
+        if "scores" in data:
+            summary.scores = [int(x) for x in data["scores"]]
+    if len(summary.players) != 3:
+        raise LogError(str(path), 2, "the game has no three players")
+    return summary
+
+
+def game_stats(games: Iterable[GameSummary]) -> list[PlayerStats]:
     """Fold games into statistics per (name, level), in order of first game."""
     table: dict[tuple[str, str], PlayerStats] = {}
-    for state, events in states_and_events:
-        seats = []
-        for player in state.players:
-            key = (player.name, player.kind)
-            seats.append(table.setdefault(key, PlayerStats(player.name, player.kind)))
-        for stats in seats:
+    for game in games:
+        seats = [table.setdefault(key, PlayerStats(*key)) for key in game.players]
+        for seat, stats in enumerate(seats):
             stats.games += 1
-        for seat, stats in enumerate(seats):
-            stats.pegging_points += state.sources[seat][PEGGING]
-        for event in events:
-            if isinstance(event, ev.HandCounted):
-                stats = seats[event.seat]
-                total = event.points + event.missed
-                if event.crib:
-                    stats.cribs += 1
-                    stats.crib_points += total
-                else:
-                    stats.hands += 1
-                    stats.hand_points += total
-                    stats.best_hand = max(stats.best_hand, total)
-        if state.winner is None:
+            stats.pegging_points += game.pegging[seat]
+        for seat, crib, total in game.counts:
+            stats = seats[seat]
+            if crib:
+                stats.cribs += 1
+                stats.crib_points += total
+            else:
+                stats.hands += 1
+                stats.hand_points += total
+                stats.best_hand = max(stats.best_hand, total)
+        if game.winner is None:
             continue
+        skunk_line = 31 if game.target == 61 else 91
         for seat, stats in enumerate(seats):
-            won = seat == state.winner
+            won = seat == game.winner
             stats.finished += 1
             stats.wins += won
-            lines = _skunk_lines(state)
-            if not won and state.scores[seat] < lines[0]:
+            if not won and game.scores[seat] < skunk_line:
                 stats.skunked += 1
             stats.streak = stats.streak + 1 if won else 0
             stats.longest_streak = max(stats.longest_streak, stats.streak)
@@ -168,17 +223,15 @@ def game_stats(states_and_events: Iterable[tuple[State, Sequence[Event]]]) -> li
 def stats_from_files(paths: Iterable[Path]) -> tuple[list[PlayerStats], list[str]]:
     """Statistics over saved games; files that cannot be read are listed,
     not counted."""
-    games: list[tuple[State, Sequence[Event]]] = []
+    games: list[GameSummary] = []
     problems: list[str] = []
     for path in paths:
         try:
-            header, numbered, _ = parse_log(path)
-            events = [e for _, e in numbered]
-            games.append((fold(events), events))
+            games.append(summarise_log(path))
         except LogError as exc:
             problems.append(str(exc))
-        except Exception as exc:
-            problems.append(f"{path}: cannot be folded ({exc})")
+        except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            problems.append(f"{path}: not a crib3 game log ({type(exc).__name__})")
     return game_stats(games), problems
 
 
