@@ -232,3 +232,39 @@ async def test_no_color_keeps_the_suits_readable(crib3_home, monkeypatch):
         text = screen_text(app)
         for card in screen.view.hand:
             assert card.label() in text              # the glyph carries the suit
+
+
+async def test_any_seat_can_be_yours(crib3_home):
+    """Sitting in seat 1: your left-hand opponent (seat 2) is at the upper
+    left, the next (seat 0) at the upper right, and the game plays on."""
+    import random as rnd
+
+    from crib3.engine import PlayerInfo, Rules
+    from crib3.players import make_player
+    from crib3.tui.screens.table import TableScreen
+    from textual.app import App
+
+    game = Game.new([PlayerInfo("Bea", "standard"), PlayerInfo("Ann", "human"),
+                     PlayerInfo("Cal", "easy")], Rules(), seed=4)
+    bots = {0: make_player("standard", rnd.Random(1)), 2: make_player("easy", rnd.Random(2))}
+
+    class One(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(TableScreen(game, 1, bots, think=0.0))
+
+    app = One()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = app.screen
+        await wait_for(pilot, lambda: screen._idle or screen.waiting_for_enter)
+        top = screen_text(app).splitlines()[0]
+        assert top.index("Cal") < top.index("Bea")
+        for _ in range(40):
+            await wait_for(pilot, lambda: screen._idle or screen.waiting_for_enter)
+            if screen.view.phase == Phase.PLAY and screen.view.my_turn:
+                break
+            await pilot.press("enter")
+        assert screen.view.seat == 1 and set(screen.view.hand) <= set(game.state.hands[1])
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: any(e.type == "CardPlayed" and e.seat == 1
+                                          for e in game.events))

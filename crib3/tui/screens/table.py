@@ -56,13 +56,16 @@ LINGER_ON = (ev.CardPlayed, ev.GoSaid, ev.GoScored, ev.CountReset, ev.StarterCut
              ev.CardDiscarded)
 
 
-def compose_table(ascii: bool) -> ComposeResult:
+def compose_table(ascii: bool, me: int = 0) -> ComposeResult:
     """The table's widgets, the same for live play and replay: the two
-    opponents and the middle, the last word, the board, you and your hand."""
+    opponents (the one on your left at the upper left, the next at the upper
+    right, whatever seat you sit in) and the middle, the last word, the
+    board, you and your hand. Panels are found by `#seat<N>`."""
+    left, right = (me + 1) % 3, (me + 2) % 3
     with Horizontal(id="top"):
-        yield SeatPanel(1, ascii, id="seat1")
+        yield SeatPanel(left, ascii, id=f"seat{left}")
         yield TableCenter(ascii, id="center")
-        yield SeatPanel(2, ascii, id="seat2")
+        yield SeatPanel(right, ascii, id=f"seat{right}")
     yield Static("", id="announce")
     yield CribBoard(ascii=ascii, id="board")
     yield Static("", id="me")
@@ -110,6 +113,7 @@ class TableScreen(Screen):
         super().__init__()
         self.game = game
         self.me = me
+        self._others = ((me + 1) % 3, (me + 2) % 3)
         self.bots = bots
         self.think = think
         self.ascii = ascii
@@ -132,7 +136,7 @@ class TableScreen(Screen):
     # --- layout -------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        yield from compose_table(self.ascii)
+        yield from compose_table(self.ascii, self.me)
         yield Static("", id="prompt")
         yield Static("", id="recent")
         yield RichLog(id="feed", wrap=True, markup=False, auto_scroll=True)
@@ -170,7 +174,7 @@ class TableScreen(Screen):
         if isinstance(event, (ev.DeckShuffled, ev.GameWon)) or state.phase != Phase.SHOW:
             self.query_one("#hand", HandView).showing = None
         view = project(state, self.me)
-        for seat in (1, 2):
+        for seat in self._others:
             self.query_one(f"#seat{seat}", SeatPanel).view = view
         self.query_one("#center", TableCenter).view = view
         self.query_one("#hand", HandView).view = view

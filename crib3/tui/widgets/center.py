@@ -11,7 +11,9 @@ from crib3.engine import SeatView
 from crib3.engine.state import Phase
 from crib3.tui.widgets.cards import backs, card_label, cards_label
 
-SEAT_MARKS = ("▼", "◀", "▶")  # you below, left opponent, right opponent
+# Who played each card of the count, as seen from your seat: you below, the
+# opponent on your left at the upper left, the next one at the upper right.
+SEAT_MARKS = ("▼", "◀", "▶")
 SEAT_MARKS_ASCII = ("v", "<", ">")
 
 
@@ -61,7 +63,8 @@ class TableCenter(Static):
             line3.append(f"{view.count:>2}", style="bold reverse")
             marks = SEAT_MARKS_ASCII if self.ascii else SEAT_MARKS
             for c, s in zip(view.pile, view.pile_seats):
-                line4.append(marks[s] if view.seat == 0 else "", style="dim")
+                me = view.seat if view.seat is not None else 0
+                line4.append(marks[(s - me) % 3], style="dim")
                 line4.append_text(card_label(c, self.ascii))
                 line4.append(" ")
         elif view.phase == Phase.CUT_FOR_DEAL or (view.deal_cuts and not view.hand_number):
