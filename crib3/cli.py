@@ -13,7 +13,12 @@ import json
 import sys
 from collections.abc import Sequence
 
+from typing import TYPE_CHECKING
+
 from crib3 import __version__
+
+if TYPE_CHECKING:
+    from crib3.engine.log import LogError
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -27,6 +32,13 @@ def _ascii_wanted(args: argparse.Namespace) -> bool:
         return True
     encoding = (getattr(sys.stdout, "encoding", None) or "ascii").lower().replace("-", "")
     return encoding not in ("utf8", "utf16", "utf32")
+
+
+def _report_log_error(exc: LogError) -> int:
+    """One line for a log that cannot be used: FILE:LINE: reason for a bad
+    log (exit 1), FILE: reason for one that cannot be opened (exit 2)."""
+    print(str(exc) if exc.line else f"{exc.path}: {exc.reason}", file=sys.stderr)
+    return EXIT_INVALID if exc.line else EXIT_USAGE
 
 
 # --- crib3 score -----------------------------------------------------------------
@@ -224,8 +236,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         loaded = load_log(args.log)
     except LogError as exc:
-        print(str(exc) if exc.line else f"{exc.path}: {exc.reason}", file=sys.stderr)
-        return EXIT_INVALID if exc.line else EXIT_USAGE
+        return _report_log_error(exc)
     for warning in loaded.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     if args.json:
@@ -244,12 +255,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     try:
         events = load_log(args.log).events
     except LogError as exc:
-        if not exc.line:
-            print(f"{exc.path}: {exc.reason}", file=sys.stderr)
-            return EXIT_USAGE
-        if not exc.valid:
-            print(str(exc), file=sys.stderr)
-            return EXIT_INVALID
+        if not exc.line or not exc.valid:
+            return _report_log_error(exc)
         print(f"warning: {exc}; replaying the {len(exc.valid)} valid events before it",
               file=sys.stderr)
         events = list(exc.valid)
@@ -285,8 +292,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         try:
             loaded = load_log(path)
         except LogError as exc:
-            print(str(exc) if exc.line else f"{exc.path}: {exc.reason}", file=sys.stderr)
-            status = max(status, EXIT_INVALID if exc.line else EXIT_USAGE)
+            status = max(status, _report_log_error(exc))
             continue
         for warning in loaded.warnings:
             print(f"warning: {warning}", file=sys.stderr)

@@ -226,3 +226,12 @@ async def test_the_statistics_screen(home):
         assert "unreadable" in screen_text(app)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
+
+
+def test_replay_on_the_command_line_fails_cleanly(home, tmp_path):
+    tmp, _, _ = home
+    assert crib3("replay", str(tmp_path / "missing.jsonl")).returncode == 2
+    foreign = crib3("replay", str(tmp / "data" / "games" / "2026-01-03-100000-000000.jsonl"))
+    assert foreign.returncode == 1 and "Traceback" not in foreign.stderr
+    good = crib3("replay", str(tmp / "data" / "games" / "2026-01-01-100000-000000.jsonl"))
+    assert good.returncode == 2 and "needs a terminal" in good.stderr
