@@ -85,7 +85,7 @@ class ReplayScreen(Screen[None]):
         self._timer = None
 
     def compose(self) -> ComposeResult:
-        yield from compose_table(self.ascii)
+        yield from compose_table(self.ascii, interactive=False)
         yield Static("", id="status")
         yield Static("", id="recent")
         yield Footer()

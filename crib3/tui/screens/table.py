@@ -56,7 +56,7 @@ LINGER_ON = (ev.CardPlayed, ev.GoSaid, ev.GoScored, ev.CountReset, ev.StarterCut
              ev.CardDiscarded)
 
 
-def compose_table(ascii: bool, me: int = 0) -> ComposeResult:
+def compose_table(ascii: bool, me: int = 0, interactive: bool = True) -> ComposeResult:
     """The table's widgets, the same for live play and replay: the two
     opponents (the one on your left at the upper left, the next at the upper
     right, whatever seat you sit in) and the middle, the last word, the
@@ -69,7 +69,7 @@ def compose_table(ascii: bool, me: int = 0) -> ComposeResult:
     yield Static("", id="announce")
     yield CribBoard(ascii=ascii, id="board")
     yield Static("", id="me")
-    yield HandView(ascii, id="hand")
+    yield HandView(ascii, interactive, id="hand")
 
 
 class TableScreen(Screen):

@@ -37,9 +37,11 @@ class HandView(Widget):
     cursor: reactive[int] = reactive(0)
     showing: reactive[ShownCount | None] = reactive(None)
 
-    def __init__(self, ascii: bool = False, **kwargs) -> None:
+    def __init__(self, ascii: bool = False, interactive: bool = True, **kwargs) -> None:
+        """`interactive=False` (replay): the cards are shown, never offered."""
         super().__init__(**kwargs)
         self.ascii = ascii
+        self.interactive = interactive
 
     def cards(self) -> tuple[Card, ...]:
         view = self.view
@@ -52,7 +54,7 @@ class HandView(Widget):
     def choosable(self) -> frozenset[Card]:
         """Cards the seat may use now (none when it is not its turn)."""
         view = self.view
-        if view is None:
+        if view is None or not self.interactive:
             return frozenset()
         return frozenset(c.card for c in view.legal if isinstance(c, (Discard, Play)))
 
