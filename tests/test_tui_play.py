@@ -268,3 +268,46 @@ async def test_any_seat_can_be_yours(crib3_home):
         await pilot.press("enter")
         await wait_for(pilot, lambda: any(e.type == "CardPlayed" and e.seat == 1
                                           for e in game.events))
+
+
+async def test_moves_made_elsewhere_at_a_shared_table_are_shown(crib3_home):
+    """Seat 1 is a person at another terminal (no bot here plays it): the
+    screen waits for their moves, shows them when they are dispatched to the
+    shared game, and goes on."""
+    import random as rnd
+
+    from crib3.engine import PlayerInfo, Rules
+    from crib3.players import make_player
+    from crib3.tui.screens.table import TableScreen
+    from textual.app import App
+
+    game = Game.new([PlayerInfo("Ann", "human"), PlayerInfo("Bea", "human"),
+                     PlayerInfo("Cal", "standard")], Rules(), seed=6)
+    bots = {2: make_player("standard", rnd.Random(2))}
+    elsewhere = make_player("easy", rnd.Random(3))          # stands in for Bea's keys
+
+    class One(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(TableScreen(game, 0, bots, think=0.0))
+
+    app = One()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        screen = app.screen
+        moves_by_bea = 0
+        for _ in range(120):
+            await wait_for(pilot, lambda: screen._idle or screen.waiting_for_enter)
+            if moves_by_bea >= 6:
+                break
+            if screen.waiting_for_enter or 0 in game.to_act():
+                await pilot.press("enter")
+            elif 1 in game.to_act():
+                game.dispatch(elsewhere.choose(game.view(1)))
+                moves_by_bea += 1
+                await pilot.pause(0.05)
+            else:
+                await pilot.pause(0.05)
+        assert moves_by_bea >= 6
+        await wait_for(pilot, lambda: screen._idle or screen.waiting_for_enter)
+        shown = [line for line in screen.narration if line.startswith("Bea ")]
+        assert shown, screen.narration                      # her moves reached this screen

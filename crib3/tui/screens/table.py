@@ -162,6 +162,14 @@ class TableScreen(Screen):
 
     def _on_engine_event(self, event: Event, state: State) -> None:
         self.pending.append((event, state))
+        if self._idle and self.is_mounted:
+            # Somebody else moved (a person at another seat of a shared
+            # table): wake up and show it.
+            self.call_later(self._wake)
+
+    def _wake(self) -> None:
+        if self._idle and self.pending:
+            self._start_driver()
 
     @property
     def view(self) -> SeatView:
@@ -268,7 +276,9 @@ class TableScreen(Screen):
                 await self._pace(event)
             if game.over:
                 return
-            bot_seats = [s for s in game.to_act() if s != self.me]
+            # Only this screen's own bots are driven from here; any other
+            # seat is a person elsewhere, whose moves arrive as events.
+            bot_seats = [s for s in game.to_act() if s in self.bots]
             if bot_seats:
                 seat = bot_seats[0]
                 view = game.view(seat)
