@@ -41,7 +41,7 @@ async def test_forwards_and_back_draw_the_same_screens(replay):
             await pilot.press("right")
         forwards[app.screen.index] = screen_text(app)
         assert app.screen.index == len(replay) - 1
-        assert "wins" in screen_text(app)
+        await wait_for(pilot, lambda: "wins" in screen_text(app))
         for _ in range(len(replay) - 1):
             await pilot.press("left")
             assert screen_text(app) == forwards[app.screen.index]
@@ -55,7 +55,7 @@ async def test_jumps_land_on_the_right_hand(replay):
         screen = app.screen
         await pilot.press("right_square_bracket", "right_square_bracket")
         assert screen.index == replay.hand_starts[2]
-        assert "hand 2 of" in screen_text(app)
+        await wait_for(pilot, lambda: "hand 2 of" in screen_text(app))
         await pilot.press("left_square_bracket")
         assert screen.index == replay.hand_starts[1]
         await pilot.press("end")
@@ -81,7 +81,7 @@ async def test_views_hide_what_that_seat_could_not_see(replay):
         await pilot.press("v", "v")                                    # seat 0's view... seat 1's
         await pilot.press("v")                                         # seat 2's view
         await pilot.pause()
-        assert "P2's view" in screen_text(app)
+        await wait_for(pilot, lambda: "P2's view" in screen_text(app))
         line = screen_text(app).splitlines()[1]
         assert not any(c.label() in line for c in hidden)              # seat 1's cards hidden
 

@@ -92,7 +92,7 @@ async def test_help_and_quit_ask_first(crib3_home):
         await settled(pilot)
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
-        assert "Three-handed cribbage" in screen_text(app)
+        await wait_for(pilot, lambda: "Three-handed cribbage" in screen_text(app))
         await pilot.press("escape")
         await pilot.press("q")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmQuit))
@@ -121,7 +121,7 @@ async def test_pegging_screen_shows_the_count_and_lights_legal_cards(crib3_home)
         assert legal and legal <= set(view.hand)
         await pilot.press("h")
         await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
-        assert "which card to play" in screen_text(app)
+        await wait_for(pilot, lambda: "which card to play" in screen_text(app))
 
 
 async def test_muggins_you_count_and_a_short_claim_is_taken(crib3_home):
@@ -129,7 +129,7 @@ async def test_muggins_you_count_and_a_short_claim_is_taken(crib3_home):
     async with app.run_test(size=(80, 24)) as pilot:
         await play_to_the_end(pilot)
         assert isinstance(app.screen, AskCount)
-        assert "Count your" in screen_text(app)
+        await wait_for(pilot, lambda: "Count your" in screen_text(app))
         game = app.game
         true_score = max(c.points for c in game.legal_moves(0))
         await pilot.press("9", "9", "enter")                    # too much: count again
@@ -168,7 +168,7 @@ async def test_a_game_won_in_the_middle_of_the_show(crib3_home):
         assert game.events == last
         show = [e for e in game.events[cut:] if e.type == "HandCounted"]
         assert [e.seat for e in show] == [before.seat]       # nobody else was counted
-        assert "win" in screen_text(app)
+        await wait_for(pilot, lambda: "win" in screen_text(app))
 
 
 async def test_new_game_screen_remembers_the_choices(crib3_home):
@@ -201,7 +201,7 @@ async def test_too_small_a_terminal_says_so(crib3_home):
     async with app.run_test(size=(60, 20)) as pilot:
         await settled(pilot)
         await pilot.pause()
-        assert "needs 80×24" in screen_text(app)
+        await wait_for(pilot, lambda: "needs 80×24" in screen_text(app))
 
 
 async def test_ascii_mode_draws_suits_as_letters(crib3_home):
