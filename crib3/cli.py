@@ -86,17 +86,17 @@ def cmd_score(args: argparse.Namespace) -> int:
 # --- crib3 sim ---------------------------------------------------------------------
 
 
-def _levels(text: str) -> list[str]:
-    from crib3.players import make_player
+def _levels(text: str, count: int, who: str, example: str) -> list[str]:
+    """Bot levels from "a,b,c", checked: `count` of them, each one we have."""
+    from crib3.levels import BOT_LEVELS
 
     levels = [p.strip().lower() for p in text.split(",") if p.strip()]
-    if len(levels) != 3:
-        raise UsageError(f"--players names three levels, like easy,easy,easy (got {text!r})")
+    if len(levels) != count:
+        raise UsageError(f"--players names {who}, like {example} (got {text!r})")
     for level in levels:
-        try:
-            make_player(level)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
+        if level not in BOT_LEVELS:
+            raise UsageError(f"unknown player level {level!r} (choose from "
+                             + ", ".join(BOT_LEVELS) + ")")
     return levels
 
 
@@ -106,7 +106,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
     if args.games < 1:
         raise UsageError(f"--games is 1 or more, not {args.games}")
-    levels = _levels(args.players)
+    levels = _levels(args.players, 3, "three levels", "easy,easy,easy")
     jobs = args.jobs if args.jobs else sim.default_jobs(args.games)
     rules = Rules(target=61 if args.short else 121, skunks=args.skunks)
     show_progress = sys.stderr.isatty() and not args.quiet
@@ -139,18 +139,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     skip_screen = any(x is not None for x in (args.players, args.seed, args.name)) or any(
         (args.skunks, args.muggins, args.short))
     if args.players is not None:
-        levels = [p.strip().lower() for p in args.players.split(",") if p.strip()]
-        if len(levels) != 2:
-            raise UsageError(f"--players names your two opponents, like standard,expert "
-                             f"(got {args.players!r})")
-        from crib3.players import make_player
-
-        for level in levels:
-            try:
-                make_player(level)
-            except ValueError as exc:
-                raise UsageError(str(exc)) from None
-        choices.left, choices.right = levels
+        choices.left, choices.right = _levels(args.players, 2, "your two opponents",
+                                              "standard,expert")
     if args.name is not None:
         name = args.name.strip()
         if not name or len(name) > 20:

@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from crib3.engine import Event, State, fold
+from crib3.engine import Event, Rules, State, fold
 from crib3.engine import events as ev
 from crib3.engine.log import LogError, load_log, parse_log
 from crib3.engine.state import PEGGING
@@ -208,7 +208,7 @@ def game_stats(games: Iterable[GameSummary]) -> list[PlayerStats]:
                 stats.best_hand = max(stats.best_hand, total)
         if game.winner is None:
             continue
-        skunk_line = 31 if game.target == 61 else 91
+        skunk_line = Rules(target=game.target).skunk_lines()[0]
         for seat, stats in enumerate(seats):
             won = seat == game.winner
             stats.finished += 1

@@ -13,7 +13,7 @@ from crib3.tui.app import Crib3App
 from crib3.tui.screens.dialogs import AskCount, AskMuggins, CoachScreen, ConfirmQuit, HelpScreen
 from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.new_game import NewGameScreen
-from tui_support import make_app, screen_text, settled, table, wait_for
+from tui_support import make_app, screen_text, settled, table, table_app, wait_for
 
 
 @pytest.fixture(autouse=True)
@@ -242,17 +242,12 @@ async def test_any_seat_can_be_yours(crib3_home):
     from crib3.engine import PlayerInfo, Rules
     from crib3.players import make_player
     from crib3.tui.screens.table import TableScreen
-    from textual.app import App
 
     game = Game.new([PlayerInfo("Bea", "standard"), PlayerInfo("Ann", "human"),
                      PlayerInfo("Cal", "easy")], Rules(), seed=4)
     bots = {0: make_player("standard", rnd.Random(1)), 2: make_player("easy", rnd.Random(2))}
 
-    class One(App[None]):
-        def on_mount(self) -> None:
-            self.push_screen(TableScreen(game, 1, bots, think=0.0))
-
-    app = One()
+    app = table_app(game, 1, bots)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         screen = app.screen
@@ -279,18 +274,13 @@ async def test_moves_made_elsewhere_at_a_shared_table_are_shown(crib3_home):
     from crib3.engine import PlayerInfo, Rules
     from crib3.players import make_player
     from crib3.tui.screens.table import TableScreen
-    from textual.app import App
 
     game = Game.new([PlayerInfo("Ann", "human"), PlayerInfo("Bea", "human"),
                      PlayerInfo("Cal", "standard")], Rules(), seed=6)
     bots = {2: make_player("standard", rnd.Random(2))}
     elsewhere = make_player("easy", rnd.Random(3))          # stands in for Bea's keys
 
-    class One(App[None]):
-        def on_mount(self) -> None:
-            self.push_screen(TableScreen(game, 0, bots, think=0.0))
-
-    app = One()
+    app = table_app(game, 0, bots)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         screen = app.screen

@@ -6,6 +6,7 @@ import asyncio
 import time
 from collections.abc import Callable
 
+from textual.app import App
 from textual.pilot import Pilot
 
 from crib3.tui.app import Crib3App
@@ -17,6 +18,16 @@ def make_app(seed: int = 7, levels: tuple[str, str] = ("standard", "standard"),
              **rules: bool) -> Crib3App:
     choices = GameChoices(name="Ann", left=levels[0], right=levels[1], seed=seed, **rules)
     return Crib3App(choices, think=0.0)
+
+
+def table_app(game, me: int, bots: dict) -> App:
+    """An app holding only a table, for a game made by the test, seen from `me`."""
+
+    class OneTable(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(TableScreen(game, me, bots, think=0.0))
+
+    return OneTable()
 
 
 def table(app: Crib3App) -> TableScreen:

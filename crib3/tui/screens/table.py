@@ -121,6 +121,7 @@ class TableScreen(Screen):
         self.rng = random.Random()
         self.pending: deque[tuple[Event, State]] = deque()
         self.shown = State()
+        self._view = project(self.shown, me)
         self.waiting_for_enter = False
         self.skipping_show = False
         self.narration: list[str] = []  # the game in words, as shown to this seat
@@ -173,15 +174,18 @@ class TableScreen(Screen):
 
     @property
     def view(self) -> SeatView:
-        return project(self.shown, self.me)
+        """What this seat sees of the state on screen (projected once per
+        shown event: the footer asks for it on every key-binding check)."""
+        return self._view
 
     def _present(self, event: Event, state: State) -> None:
         """Show one event, as the human seat may see it."""
         event = redact(event, self.me)
         self.shown = state
+        self._view = project(state, self.me)
         if isinstance(event, (ev.DeckShuffled, ev.GameWon)) or state.phase != Phase.SHOW:
             self.query_one("#hand", HandView).showing = None
-        view = project(state, self.me)
+        view = self._view
         for seat in self._others:
             self.query_one(f"#seat{seat}", SeatPanel).view = view
         self.query_one("#center", TableCenter).view = view
