@@ -3,7 +3,8 @@
 Imports nothing from the screens or the network. The layers, lowest first:
 `events` and `commands` (facts and requests), `state` (the pure fold),
 `rules` (what is legal and what follows), `views` (what a seat may see),
-`game` (dispatch and subscribe), `codec` and `log` (the file format).
+`game` (dispatch and subscribe), `feed` (one seat's redacted side of a
+game), `codec` and `log` (the file format).
 """
 
 from crib3.engine.commands import (
@@ -26,6 +27,7 @@ from crib3.engine.events import (
     ScoringEvent,
 )
 from crib3.engine.game import Game
+from crib3.engine.feed import SeatFeed, seat_view
 from crib3.engine.rules import IllegalMove, decide, legal_moves, next_automatic, to_act
 from crib3.engine.state import Phase, State, apply, fold
 from crib3.engine.views import SeatView, project, redact
@@ -33,6 +35,6 @@ from crib3.engine.views import SeatView, project, redact
 __all__ = [
     "BOT_LEVELS", "EVENT_TYPES", "HUMAN", "Command", "Count", "CutStarter", "Discard",
     "DrawCutCard", "Event", "Game", "IllegalMove", "Muggins", "Phase", "Play", "PlayerInfo",
-    "Rules", "ScoringEvent", "SeatView", "Shuffle", "State", "apply", "decide", "fold",
-    "legal_moves", "next_automatic", "project", "redact", "to_act",
+    "Rules", "ScoringEvent", "SeatFeed", "SeatView", "Shuffle", "State", "apply", "decide", "fold",
+    "legal_moves", "next_automatic", "project", "redact", "seat_view", "to_act",
 ]

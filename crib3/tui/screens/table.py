@@ -1,12 +1,16 @@
 """The table: where a game is played, from the deal to the last peg.
 
-The screen is a presenter. The engine's events arrive through `Game.subscribe`
-into a queue; the screen shows them one at a time, folding them into the
-state it displays (so what is on screen is always `project(fold(shown
-events), you)`), pausing where a person wants to read (the cut, each count in
-the show) and giving the computer players a moment to "think". Your keys
-become commands given to `Game.dispatch`; nothing here changes the engine's
-state any other way.
+The screen is a presenter. It knows the game only through its seat's
+`SeatFeed`: the events redacted to you, the state they fold to and your view,
+which arrive into a queue; the screen shows them one at a time, pausing where
+a person wants to read (the cut, each count in the show) and giving the
+computer players a moment to "think". Your keys become commands given to the
+feed, which takes them for your seat only; nothing here changes the engine's
+state any other way, and nothing here ever holds another seat's hidden cards.
+
+The computer players the screen is given (`bots`) are driven from here, so
+they wait for the one person at the table; at a shared table (SSH) the table
+drives its own bots and the screens are given none.
 """
 
 from __future__ import annotations
@@ -32,11 +36,10 @@ from crib3.engine import (
     IllegalMove,
     Muggins,
     Play,
+    SeatFeed,
     SeatView,
     State,
-    apply,
     project,
-    redact,
 )
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
@@ -119,7 +122,8 @@ class TableScreen(Screen):
         self.ascii = ascii
         self.on_over = on_over
         self.rng = random.Random()
-        self.pending: deque[tuple[Event, State]] = deque()
+        self.feed = SeatFeed(game, me)
+        self.pending: deque[tuple[Event, State, SeatView]] = deque()
         self.shown = State()
         self._view = project(self.shown, me)
         self.waiting_for_enter = False
@@ -127,12 +131,9 @@ class TableScreen(Screen):
         self.narration: list[str] = []  # the game in words, as shown to this seat
         self._continue = asyncio.Event()
         self._idle = False  # the driver waits for the human
-        self.history: list[tuple[Event, State]] = []
-        state = State()
-        for event in game.events:
-            state = apply(state, event)
-            (self.history if resumed else self.pending).append((event, state))
-        self._unsubscribe = game.subscribe(self._on_engine_event)
+        self.history: list[tuple[Event, State, SeatView]] = []
+        (self.history if resumed else self.pending).extend(self.feed.history())
+        self._unsubscribe = self.feed.subscribe(self._on_engine_event)
 
     # --- layout -------------------------------------------------------------
 
@@ -146,8 +147,8 @@ class TableScreen(Screen):
     def on_mount(self) -> None:
         self.query_one("#feed", RichLog).can_focus = False
         self._fit(self.app.size.width)
-        for event, state in self.history:  # a resumed game: straight to where it stood
-            self._present(event, state)
+        for event, state, view in self.history:  # a resumed game: straight to where it stood
+            self._present(event, state, view)
         self._start_driver()
 
     def on_resize(self) -> None:
@@ -161,8 +162,8 @@ class TableScreen(Screen):
 
     # --- the engine's events -------------------------------------------------
 
-    def _on_engine_event(self, event: Event, state: State) -> None:
-        self.pending.append((event, state))
+    def _on_engine_event(self, event: Event, state: State, view: SeatView) -> None:
+        self.pending.append((event, state, view))
         if self._idle and self.is_mounted:
             # Somebody else moved (a person at another seat of a shared
             # table): wake up and show it.
@@ -178,14 +179,13 @@ class TableScreen(Screen):
         shown event: the footer asks for it on every key-binding check)."""
         return self._view
 
-    def _present(self, event: Event, state: State) -> None:
-        """Show one event, as the human seat may see it."""
-        event = redact(event, self.me)
+    def _present(self, event: Event, state: State, view: SeatView) -> None:
+        """Show one event (already redacted to this seat), the state it
+        leads to and this seat's view of it."""
         self.shown = state
-        self._view = project(state, self.me)
+        self._view = view
         if isinstance(event, (ev.DeckShuffled, ev.GameWon)) or state.phase != Phase.SHOW:
             self.query_one("#hand", HandView).showing = None
-        view = self._view
         for seat in self._others:
             self.query_one(f"#seat{seat}", SeatPanel).view = view
         self.query_one("#center", TableCenter).view = view
@@ -273,10 +273,10 @@ class TableScreen(Screen):
         game = self.game
         while True:
             while self.pending:
-                event, state = self.pending.popleft()
+                event, state, view = self.pending.popleft()
                 if isinstance(event, ev.HandCounted) and not self.skipping_show:
                     await self._say_count(event, state)
-                self._present(event, state)
+                self._present(event, state, view)
                 await self._pace(event)
             if game.over:
                 return
@@ -340,7 +340,7 @@ class TableScreen(Screen):
 
     def _act(self, command: object) -> None:
         try:
-            self.game.dispatch(command)  # type: ignore[arg-type]
+            self.feed.dispatch(command)  # type: ignore[arg-type]
         except IllegalMove as exc:
             self.notify(str(exc), severity="warning")
             return
@@ -368,7 +368,7 @@ class TableScreen(Screen):
             self._ask_if_needed()
             return
         try:
-            self.game.dispatch(Count(self.me, points))
+            self.feed.dispatch(Count(self.me, points))
         except IllegalMove as exc:
             self.notify(str(exc), severity="warning")
             self._ask_if_needed()

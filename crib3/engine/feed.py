@@ -1,0 +1,88 @@
+"""One seat's side of a game: what a player's screen is given, and all it is given.
+
+A `SeatFeed` stands between a `Game` and the screen of the person in one
+seat (at this keyboard, or at the other end of an SSH connection). It hands
+on every event *redacted* to that seat, the state those redacted events fold
+to, and the seat's `SeatView` at that moment; and it takes commands only for
+that seat. A screen built on a feed never holds another seat's hidden cards,
+the deck order or the crib before the show, so it cannot show them, whatever
+bug it has: cheating is ruled out by construction, not by care.
+
+The view comes from the true state (whose turn it is and the legal moves
+depend on hidden cards), with one thing taken out: the legal counts of a
+muggins hand run from 0 to the true count, so they would give the answer
+away.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from crib3.engine.commands import Command, Count
+from crib3.engine.game import Game
+from crib3.engine.rules import IllegalMove
+from crib3.engine.state import State, apply
+from crib3.engine.views import SeatView, project, redact
+from crib3.engine.events import Event
+
+FeedItem = tuple[Event, State, SeatView]
+FeedSubscriber = Callable[[Event, State, SeatView], None]
+
+
+def seat_view(state: State, seat: int) -> SeatView:
+    """`project(state, seat)` fit to hand to a person: without the legal
+    counts, which would tell them their hand's true score."""
+    view = project(state, seat)
+    if any(isinstance(command, Count) for command in view.legal):
+        view = view._replace(legal=tuple(c for c in view.legal if not isinstance(c, Count)))
+    return view
+
+
+class SeatFeed:
+    """Seat `seat`'s side of `game` (see the module's docstring)."""
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self.game = game
+        self.seat = seat
+
+    def history(self) -> list[FeedItem]:
+        """Every event so far, as this seat receives them."""
+        items: list[FeedItem] = []
+        true_state, seen = State(), State()
+        for event in self.game.events:
+            true_state = apply(true_state, event)
+            mine = redact(event, self.seat)
+            seen = apply(seen, mine)
+            items.append((mine, seen, seat_view(true_state, self.seat)))
+        return items
+
+    def subscribe(self, callback: FeedSubscriber) -> Callable[[], None]:
+        """Call `callback(event, state, view)` for every new event, redacted.
+        Take `history()` and subscribe in one go (no await between), so no
+        event is missed or seen twice. Returns a function that unsubscribes."""
+        seen = State()
+        for event in self.game.events:
+            seen = apply(seen, redact(event, self.seat))
+
+        def on_event(event: Event, true_state: State) -> None:
+            nonlocal seen
+            mine = redact(event, self.seat)
+            seen = apply(seen, mine)
+            callback(mine, seen, seat_view(true_state, self.seat))
+
+        return self.game.subscribe(on_event)
+
+    def dispatch(self, command: Command) -> None:
+        """Carry out this seat's command; a command for any other seat is
+        refused (IllegalMove), whoever sends it."""
+        if getattr(command, "seat", None) != self.seat:
+            raise IllegalMove(f"seat {self.seat} may only move for itself")
+        self.game.dispatch(command)
+
+    @property
+    def over(self) -> bool:
+        return self.game.over
+
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that must choose now: public (the screens show whose turn)."""
+        return self.game.to_act()

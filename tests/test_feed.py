@@ -1,0 +1,66 @@
+"""A seat's feed: the only side of a game a player's screen is given."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+
+from crib3.engine import Count, Discard, Game, IllegalMove, PlayerInfo, Rules, SeatFeed, fold
+from crib3.players.easy import EasyPlayer
+from test_properties import cards_in, game_strategy, public_cards
+
+
+def played_with_feeds(seed: int, kinds, rules: Rules):
+    """A whole game played through the three seats' feeds, with what each
+    feed handed on, paired with the true state after each event."""
+    infos = [PlayerInfo(f"P{i}", kind) for i, kind in enumerate(kinds)]
+    true_states = []
+    game = Game.new(infos, rules, seed=seed, subscribers=[lambda e, s: true_states.append(s)])
+    feeds = [SeatFeed(game, seat) for seat in range(3)]
+    received = {seat: feeds[seat].history() for seat in range(3)}
+    for seat in range(3):
+        feeds[seat].subscribe(lambda e, s, v, seat=seat: received[seat].append((e, s, v)))
+    pickers = [EasyPlayer(random.Random(seed + i)) for i in range(3)]
+    while not game.over:
+        seat = game.to_act()[0]
+        feeds[seat].dispatch(pickers[seat].choose(game.view(seat)))
+    return game, {seat: list(zip(items, true_states)) for seat, items in received.items()}
+
+
+@settings(max_examples=25)
+@given(game_strategy)
+def test_a_feed_never_hands_on_a_card_its_seat_may_not_see(params):
+    seed, kinds, rules = params
+    game, received = played_with_feeds(seed, kinds, rules)
+    for seat, items in received.items():
+        assert len(items) == len(game.events)
+        for (event, state, view), true_state in items:
+            own = set(true_state.hands[seat]) | set(true_state.kept[seat]) | \
+                set(true_state.played[seat])
+            if true_state.discards[seat] is not None:
+                own.add(true_state.discards[seat])
+            seen = cards_in(event) | cards_in(tuple(view))
+            seen |= cards_in((state.hands, state.kept, state.crib, state.deck, state.starter))
+            assert not seen - own - public_cards(true_state), (seat, event.type)
+            assert not any(isinstance(c, Count) for c in view.legal)
+
+
+def test_the_feeds_state_is_the_fold_of_what_it_handed_on():
+    game, received = played_with_feeds(5, ("human", "easy", "human"), Rules(muggins=True))
+    for seat, items in received.items():
+        events = [event for (event, _, _), _ in items]
+        assert fold(events) == items[-1][0][1]
+
+
+def test_a_feed_takes_commands_for_its_own_seat_only():
+    game = Game.new([PlayerInfo("A", "human"), PlayerInfo("B", "human"),
+                     PlayerInfo("C", "human")], seed=3)
+    someone_else = game.view(1).legal[0]
+    assert isinstance(someone_else, Discard)
+    with pytest.raises(IllegalMove, match="only move for itself"):
+        SeatFeed(game, 0).dispatch(someone_else)
+    before = len(game.events)
+    SeatFeed(game, 1).dispatch(someone_else)
+    assert len(game.events) > before
