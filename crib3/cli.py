@@ -296,6 +296,66 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return status
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+    import signal
+    from pathlib import Path
+
+    from crib3.paths import config_dir, data_dir
+
+    if args.port < 0 or args.port > 65535:
+        raise UsageError(f"--port {args.port}: a port is 0 to 65535")
+    if args.patience < 0 or args.think < 0:
+        raise UsageError("--patience and --think are seconds, 0 or more")
+    keys = None
+    if not args.open:
+        keys = Path(args.authorized_keys) if args.authorized_keys else \
+            config_dir() / "authorized_keys"
+        if not keys.is_file():
+            raise UsageError(f"no authorized keys at {keys}: put your friends' public keys "
+                             "there (one per line), give --authorized-keys FILE, or --open")
+    from crib3.net.room import Room
+    from crib3.net.server import CardRoom, ServeOptions, host_key_at
+
+    options = ServeOptions(host=args.host, port=args.port, authorized_keys=keys,
+                           open_door=args.open, think=args.think,
+                           host_key=Path(args.host_key) if args.host_key else
+                           config_dir() / "ssh_host_ed25519_key")
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s",
+                        datefmt="%H:%M:%S", stream=sys.stderr)
+    try:
+        host_key = host_key_at(options.host_key)  # type: ignore[arg-type]
+    except (ValueError, OSError) as exc:
+        raise UsageError(f"cannot use the host key {options.host_key}: {exc}") from None
+
+    async def serve() -> None:
+        room = Room(data_dir() / "tables", think=args.think, patience=args.patience)
+        for problem in room.restore():
+            print(f"warning: a table could not be resumed: {problem}", file=sys.stderr)
+        card_room = CardRoom(options, room)
+        await card_room.start(host_key)
+        if args.open:
+            print(f"warning: --open: anyone who can reach {args.host}:{card_room.port} can "
+                  "sit down under any name, without a key", file=sys.stderr)
+        resumed = len(room.tables)
+        print(f"crib3 serve: listening on {args.host}:{card_room.port}"
+              + (f", {resumed} table{'s' * (resumed != 1)} resumed" if resumed else "")
+              + f"; players connect with: ssh -p {card_room.port} NAME@HOST",
+              file=sys.stderr, flush=True)
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+        await stop.wait()
+        print("crib3 serve: stopping; every table is saved", file=sys.stderr)
+        await card_room.stop()
+
+    asyncio.run(serve())
+    return EXIT_OK
+
+
 # --- the parser --------------------------------------------------------------------
 
 
@@ -389,6 +449,29 @@ def build_parser() -> argparse.ArgumentParser:
                     "are valid, 1 with FILE:LINE: reason for a bad log, 2 for bad usage.")
     verify.add_argument("logs", nargs="+", metavar="LOG", help="game log files (.jsonl)")
     verify.set_defaults(run=cmd_verify)
+
+    serve = commands.add_parser(
+        "serve", help="host a card room that friends join with ssh",
+        description="An SSH server where each connection plays crib3: a lobby of tables, "
+                    "three seats each, computer players for empty seats. Players connect "
+                    "with: ssh -p PORT NAME@HOST.")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (127.0.0.1; 0.0.0.0 for every network)")
+    serve.add_argument("--port", type=int, default=2222, help="port to listen on (2222)")
+    serve.add_argument("--host-key", metavar="FILE",
+                       help="the server's private key (made on first start if not given)")
+    door = serve.add_mutually_exclusive_group()
+    door.add_argument("--authorized-keys", metavar="FILE",
+                      help="public keys allowed in, OpenSSH format (default: "
+                           "authorized_keys in crib3's config folder)")
+    door.add_argument("--open", action="store_true",
+                      help="let anyone in under any name, with no key (a warning is printed)")
+    serve.add_argument("--think", type=float, default=0.6, metavar="SECONDS",
+                       help="how long computer players take over a move (0.6)")
+    serve.add_argument("--patience", type=float, default=120, metavar="SECONDS",
+                       help="how long a player may be gone before the table's owner may "
+                            "give their seat to a computer player (120)")
+    serve.set_defaults(run=cmd_serve)
     return parser
 
 

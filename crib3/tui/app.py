@@ -13,6 +13,7 @@ from textual.screen import Screen
 
 from typing import TYPE_CHECKING
 
+from crib3.levels import bot_names
 from crib3.paths import games_dir
 from crib3.tui.settings import GameChoices, load_choices, save_choices
 
@@ -21,12 +22,11 @@ if TYPE_CHECKING:  # loaded when a game starts, to keep the first screen fast
     from crib3.engine.log import LogWriter
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
-OPPONENT_NAMES = ("Bea", "Cal", "Dot", "Eli")
 
 
 def opponent_names(you: str) -> tuple[str, str]:
-    free = [n for n in OPPONENT_NAMES if n.lower() != you.strip().lower()]
-    return free[0], free[1]
+    left, right = bot_names([you], 2)
+    return left, right
 
 
 def _warm_up() -> None:
@@ -78,6 +78,11 @@ class Crib3App(App[None]):
     # --- starting --------------------------------------------------------------
 
     def on_mount(self) -> None:
+        self.open_first_screen()
+
+    def open_first_screen(self) -> None:
+        """The screen the app opens on. (Subclasses override this, not
+        on_mount: Textual calls the on_mount of every class in the MRO.)"""
         if self.replay is not None:
             from crib3.tui.screens.replay import ReplayScreen
 

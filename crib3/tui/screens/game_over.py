@@ -48,10 +48,12 @@ class GameOverScreen(Screen[str]):
     GameOverScreen .hint { color: $text-muted; margin: 1 0 0 0; }
     """
 
-    def __init__(self, state: State, me: int = 0) -> None:
+    def __init__(self, state: State, me: int = 0, again: str = "new game") -> None:
+        """`again`: what n or Enter leads to (at a card room, the lobby)."""
         super().__init__()
         self.state = state
         self.me = me
+        self.again = again
 
     def compose(self) -> ComposeResult:
         s = self.state
@@ -70,7 +72,7 @@ class GameOverScreen(Screen[str]):
             yield Static("Scores after each hand, on one scale (0 to "
                          f"{s.rules.target})", classes="hint")
             yield Static(score_chart(s), id="chart")
-            yield Static("n or Enter: new game    q: quit", classes="hint")
+            yield Static(f"n or Enter: {self.again}    q: quit", classes="hint")
         yield Footer()
 
     def _table(self) -> Table:

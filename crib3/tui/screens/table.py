@@ -125,6 +125,7 @@ class TableScreen(Screen):
         self.feed = SeatFeed(game, me)
         self.pending: deque[tuple[Event, State, SeatView]] = deque()
         self.shown = State()
+        self.presented = 0  # how many of the game's events are on screen
         self._view = project(self.shown, me)
         self.waiting_for_enter = False
         self.skipping_show = False
@@ -183,6 +184,7 @@ class TableScreen(Screen):
         """Show one event (already redacted to this seat), the state it
         leads to and this seat's view of it."""
         self.shown = state
+        self.presented += 1
         self._view = view
         if isinstance(event, (ev.DeckShuffled, ev.GameWon)) or state.phase != Phase.SHOW:
             self.query_one("#hand", HandView).showing = None

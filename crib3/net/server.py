@@ -1,0 +1,298 @@
+"""`crib3 serve`: the card room as an SSH server, on asyncssh.
+
+Every SSH session runs its own crib3 app (the lobby, then the table) on a
+`ChannelDriver`; all of them share one `Room` in one process and one event
+loop. The only thing a session can do is play: there is no shell, no
+command execution, no subsystem (so no SFTP or scp), no port, agent or X11
+forwarding.
+
+People are known by the name they connect as (`ssh -p 2222 NAME@host`) and,
+unless the server runs `--open`, by the public key they authenticate with:
+it must be in the authorized-keys file, which is read again for every
+connection, so adding a friend's key needs no restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+from crib3.net.driver import ChannelDriver
+from crib3.net.room import Room, RoomError
+
+log = logging.getLogger("crib3.serve")
+
+DEFAULT_SIZE = (80, 24)
+MAX_SIZE = 1000  # columns or rows: anything larger is a broken client
+
+
+@dataclass
+class ServeOptions:
+    host: str = "127.0.0.1"
+    port: int = 2222
+    host_key: Path | None = None
+    authorized_keys: Path | None = None  # None with open_door: anyone may sit
+    open_door: bool = False
+    think: float = 0.6
+
+
+def host_key_at(path: Path) -> asyncssh.SSHKey:
+    """The server's host key, made (ed25519, owner-only) on first start so
+    clients see the same server every time."""
+    if path.exists():
+        return asyncssh.read_private_key(str(path))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = asyncssh.generate_private_key("ssh-ed25519", comment="crib3 serve")
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(descriptor, "wb") as out:
+        out.write(key.export_private_key())
+    path.with_suffix(".pub").write_bytes(key.export_public_key())
+    return key
+
+
+def client_console(app: Any, term: str, env: dict[str, str]) -> None:
+    """Colours as the client's terminal has them, not as the server's: the
+    colour depth from the client's TERM and COLORTERM, and NO_COLOR if the
+    client sends it (ssh -o SendEnv=NO_COLOR). Textual reads these from the
+    server's environment when the app is made, so they are set again here."""
+    from rich.console import Console
+    from textual.app import _NullFile  # type: ignore[attr-defined]
+    from textual.filter import Monochrome, NoColor
+
+    environ = {"TERM": term or "xterm"}
+    if env.get("COLORTERM"):
+        environ["COLORTERM"] = env["COLORTERM"]
+    app.console = Console(color_system="auto", file=_NullFile(), markup=True, highlight=False,
+                          emoji=False, legacy_windows=False, _environ=environ,
+                          force_terminal=True, safe_box=False, soft_wrap=False)
+    app._filters = [f for f in app._filters if not isinstance(f, (NoColor, Monochrome))]
+    app.no_color = "NO_COLOR" in env
+    if app.no_color:
+        app._filters.append(NoColor() if app.native_ansi_color else Monochrome())
+
+
+def wants_ascii(env: dict[str, str]) -> bool:
+    """Plain S H D C suits unless the client's locale (sent as LANG or
+    LC_*, as OpenSSH does by default) says UTF-8."""
+    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = env.get(name)
+        if value:
+            return "utf-8" not in value.lower() and "utf8" not in value.lower()
+    return False
+
+
+class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
+    """One SSH session: one person's crib3 app."""
+
+    def __init__(self, service: CardRoom, username: str, key: str | None) -> None:
+        self.service = service
+        self.username = username
+        self.key = key
+        self.chan: Any = None
+        self.term: str | None = None
+        self.size = DEFAULT_SIZE
+        self.driver: ChannelDriver | None = None
+        self.app: Any = None
+        self.task: asyncio.Task[None] | None = None
+        self._early: list[bytes] = []
+        self.farewell: str | None = None  # said as the session ends
+
+    # --- what asyncssh asks -------------------------------------------------------
+
+    def connection_made(self, chan: Any) -> None:
+        self.chan = chan
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
+                      term_modes: Any) -> bool:
+        self.term = term_type
+        self.size = _sane_size(term_size[0], term_size[1])
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        return False
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        return False
+
+    def session_started(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._run())
+
+    def data_received(self, data: bytes, datatype: Any) -> None:
+        if self.driver is not None:
+            try:
+                self.driver.feed(data)
+            except Exception:  # garbage from a client must not stop its app
+                log.exception("input from %s could not be read", self.username)
+        else:
+            self._early.append(data)
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int,
+                              pixheight: int) -> None:
+        self.size = _sane_size(width, height)
+        if self.driver is not None:
+            self.driver.resize(*self.size)
+
+    def eof_received(self) -> bool:
+        self._end()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._end()
+
+    # --- the app ---------------------------------------------------------------------
+
+    def _end(self) -> None:
+        if self.app is not None and self.app.is_running:
+            self.app.exit()
+
+    def _kick(self, reason: str) -> None:
+        self.farewell = reason
+        self._end()
+
+    async def _run(self) -> None:
+        chan = self.chan
+        if self.term is None:
+            chan.write(b"crib3 needs a terminal: connect with ssh -t\r\n")
+            chan.exit(1)
+            return
+        room = self.service.room
+        try:
+            presence = room.sign_in(self.username, self.key, self._kick)
+        except RoomError as exc:
+            chan.write(f"crib3: {exc}\r\n".encode())
+            chan.exit(1)
+            return
+        from crib3.tui.room_app import CardRoomApp
+
+        env = dict(chan.get_environment())
+        app = CardRoomApp(room, presence, ascii=wants_ascii(env), think=self.service.options.think)
+        client_console(app, self.term, env)
+        self.app = app
+        make_driver = ChannelDriver.for_channel(chan)
+
+        def driver_class(app_: Any, **kwargs: Any) -> ChannelDriver:
+            self.driver = make_driver(app_, **kwargs)
+            for data in self._early:
+                self.driver.feed(data)
+            self._early.clear()
+            return self.driver
+
+        app.driver_class = driver_class
+        try:
+            await app.run_async(size=self.size)
+        except Exception:
+            log.exception("the app of %s failed", self.username)
+        finally:
+            room.depart(presence)
+            with contextlib.suppress(Exception):
+                if self.farewell:
+                    chan.write(f"crib3: {self.farewell}\r\n".encode())
+                chan.exit(0)
+
+
+def _sane_size(width: int, height: int) -> tuple[int, int]:
+    """A client may claim any size; keep it to what a terminal can be."""
+    return (min(max(width, 1), MAX_SIZE) if width else DEFAULT_SIZE[0],
+            min(max(height, 1), MAX_SIZE) if height else DEFAULT_SIZE[1])
+
+
+class Doorman(asyncssh.SSHServer):  # type: ignore[misc]
+    """Who may come in: one instance per connection."""
+
+    def __init__(self, service: CardRoom) -> None:
+        self.service = service
+        self.username = ""
+        self.key: str | None = None
+        self.peer = ""
+
+    def connection_made(self, conn: Any) -> None:
+        peer = conn.get_extra_info("peername") or ("?", 0)
+        self.peer = str(peer[0])
+        log.info("connection from %s", self.peer)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if exc is not None:
+            log.info("connection from %s ended: %s", self.peer, exc)
+
+    def begin_auth(self, username: str) -> bool:
+        self.username = username
+        return not self.service.options.open_door  # False: no authentication needed
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return False
+
+    def public_key_auth_supported(self) -> bool:
+        return not self.service.options.open_door
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        path = self.service.options.authorized_keys
+        try:
+            allowed = asyncssh.read_authorized_keys(str(path))
+        except (OSError, ValueError) as exc:
+            log.warning("cannot read %s: %s", path, exc)
+            return False
+        if allowed.validate(key, self.peer, self.peer) is None:
+            return False
+        self.key = key.get_fingerprint()
+        return True
+
+    def session_requested(self) -> PlaySession:
+        return PlaySession(self.service, self.username, self.key)
+
+    def connection_requested(self, *args: Any) -> bool:
+        return False  # no port forwarding
+
+    def server_requested(self, *args: Any) -> bool:
+        return False  # no remote port forwarding
+
+
+class CardRoom:
+    """The server: its options, its room, its listener."""
+
+    def __init__(self, options: ServeOptions, room: Room) -> None:
+        self.options = options
+        self.room = room
+        self.server: Any = None
+
+    async def start(self, host_key: asyncssh.SSHKey) -> None:
+        _one_stdout_for_many_apps()
+        self.server = await asyncssh.create_server(
+            lambda: Doorman(self), self.options.host, self.options.port,
+            server_host_keys=[host_key], encoding=None, line_editor=False,
+            agent_forwarding=False, x11_forwarding=False, allow_scp=False,
+            sftp_factory=None, keepalive_interval=30, keepalive_count_max=4,
+            login_timeout=60)
+
+    @property
+    def port(self) -> int:
+        return int(self.server.sockets[0].getsockname()[1])
+
+    async def stop(self) -> None:
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+        self.room.close()
+
+
+def _one_stdout_for_many_apps() -> None:
+    """Textual redirects the process's stdout and stderr into the running
+    app; with many apps coming and going on one loop they would end up
+    pointing at an app that is gone. The server prints nothing through
+    them, so turn the redirection off."""
+    import textual.app
+
+    textual.app.redirect_stdout = contextlib.nullcontext  # type: ignore[assignment]
+    textual.app.redirect_stderr = contextlib.nullcontext  # type: ignore[assignment]

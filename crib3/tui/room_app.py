@@ -1,0 +1,108 @@
+"""The crib3 app as a card room serves it: one per SSH session.
+
+The same app as at your own keyboard (the table, help, quitting, the
+too-small notice), but it opens on the room's lobby, sits you at a shared
+table, and goes back to the lobby after a game. It keeps no files of its own:
+the room saves the tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from textual.app import SystemCommand
+from textual.screen import Screen
+
+from crib3.tui.app import Crib3App
+
+if TYPE_CHECKING:
+    from crib3.engine import State
+    from crib3.net.room import Presence, Room, Table
+
+
+class CardRoomApp(Crib3App):
+    """One person's window on the card room."""
+
+    def __init__(self, room: Room, presence: Presence, ascii: bool = False,
+                 think: float = 0.6) -> None:
+        super().__init__(ascii=ascii, think=think, autosave=False)
+        self.room = room
+        self.presence = presence
+        self.table: Table | None = None
+        self.seat: int | None = None
+
+    def open_first_screen(self) -> None:
+        from crib3.tui.screens.room import LobbyScreen
+
+        self.push_screen(LobbyScreen(self.room, self.presence))
+        place = self.room.place_of(self.presence)
+        if place is not None:  # back after a dropped connection: straight to the seat
+            table, seat = place
+            table.sit(self.presence)
+            self.sit_at(table, seat)
+
+    def sit_at(self, table: Table, seat: int) -> None:
+        """Show `table` from `seat`: the waiting list, or the game (from its
+        first event when it has just started, else where it stands)."""
+        from crib3.tui.screens.room import RoomTableScreen, WaitingScreen
+
+        resumed = not isinstance(self.screen, WaitingScreen)
+        self.table, self.seat = table, seat
+        if table.game is None:
+            screen: Screen[None] = WaitingScreen(table, seat)
+        else:
+            self.game = table.game
+            screen = RoomTableScreen(table, seat, self.think, self.ascii, self._game_over,
+                                     resumed=resumed)
+        if isinstance(self.screen, WaitingScreen):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def back_to_lobby(self) -> None:
+        from crib3.tui.screens.room import LobbyScreen
+
+        if self.table is not None and self.seat is not None and self.table.started \
+                and not self.table.over:
+            self.table.leave(self.seat)  # away: the seat waits, the owner may seat a bot
+        self.table = self.seat = None
+        self.game = None
+        while len(self.screen_stack) > 1 and not isinstance(self.screen, LobbyScreen):
+            self.pop_screen()
+
+    def _game_over(self, state: State) -> None:
+        from crib3.tui.screens.game_over import GameOverScreen
+
+        self.push_screen(GameOverScreen(state, self.seat or 0, again="back to the lobby"),
+                         self._after_game)
+
+    def _after_game(self, choice: str | None) -> None:
+        if choice == "new":
+            self.back_to_lobby()
+        else:
+            self.exit()
+
+    def action_new_game(self) -> None:
+        """At a card room a new game starts at the lobby; a game in progress
+        keeps your seat for you."""
+        self.back_to_lobby()
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        yield SystemCommand("Lobby", "Back to the tables (your seat waits for you)",
+                            self.action_new_game)
+        yield SystemCommand("Help", "Keys and the rules in short", self.action_help)
+        from crib3.tui.screens.table import TableScreen
+
+        if isinstance(screen, TableScreen):
+            yield SystemCommand("Event feed", "Show or hide the game told in words",
+                                screen.action_toggle_feed)
+        for command in super(Crib3App, self).get_system_commands(screen):
+            if command.title != "Screenshot":  # it would write a file on the server
+                yield command
+
+    def action_stats(self) -> None:
+        """Statistics read the local saved games: none at a card room."""
+
+    def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
+        """No files on the server from a session."""

@@ -1,0 +1,337 @@
+"""The card room's screens (`crib3 serve`): the lobby, opening a table,
+waiting for the owner to start, and the table itself with people away.
+
+They read the room (`crib3.net.room`) and call its few methods (open, sit,
+leave, start, replace); the room tells them when something changed, and
+they redraw. The game itself reaches them only through their seat's feed.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Static
+
+from crib3.levels import BOT_LEVELS
+from crib3.tui.screens.dialogs import DIALOG_CSS
+from crib3.tui.screens.new_game import LEVEL_HINTS, OptionRow
+from crib3.tui.screens.table import TableScreen
+
+if TYPE_CHECKING:
+    from crib3.engine import Rules
+    from crib3.net.room import Presence, Room, Table
+
+
+class LobbyScreen(Screen[None]):
+    """The tables of the room, who sits where, and the free seats."""
+
+    BINDINGS = [
+        Binding("enter", "join", "Join", priority=True),
+        Binding("o", "open", "Open a table"),
+        Binding("question_mark", "app.help", "Help", key_display="?"),
+        Binding("q,escape", "app.quit", "Quit"),
+    ]
+    DEFAULT_CSS = """
+    LobbyScreen { align: center top; }
+    LobbyScreen #title { text-style: bold; color: $accent; padding: 1 2 0 2; }
+    LobbyScreen #who { color: $text-muted; padding: 0 2 1 2; }
+    LobbyScreen DataTable { height: auto; max-height: 16; margin: 0 2; }
+    LobbyScreen #empty { padding: 1 2; color: $text-muted; height: 1fr; }
+    LobbyScreen .hint { color: $text-muted; padding: 0 2; }
+    """
+
+    def __init__(self, room: Room, presence: Presence) -> None:
+        super().__init__()
+        self.room = room
+        self.presence = presence
+        self._numbers: list[int] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("crib3 card room", id="title")
+        yield Static("", id="who")
+        yield DataTable(cursor_type="row", zebra_stripes=True, id="tables")
+        yield Static("", id="empty")
+        yield Static("↑/↓ choose a table · Enter sit down · o open a table of your own",
+                     classes="hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        table.add_columns("Table", "Seats", "Rules", "Game")
+        self.room.listeners.append(self._room_changed)
+        self.refresh_tables()
+        table.focus()
+
+    def on_unmount(self) -> None:
+        if self._room_changed in self.room.listeners:
+            self.room.listeners.remove(self._room_changed)
+
+    def _room_changed(self) -> None:
+        self.call_later(self.refresh_tables)
+
+    def refresh_tables(self) -> None:
+        if not self.is_attached:
+            return
+        people = sorted(p.name for p in self.room.people.values())
+        others = [p for p in people if p.lower() != self.presence.name.lower()]
+        who = f"You are {self.presence.name}."
+        who += f" Also here: {', '.join(others)}." if others else " Nobody else is here yet."
+        self.query_one("#who", Static).update(who)
+        grid = self.query_one(DataTable)
+        row = grid.cursor_row
+        grid.clear()
+        tables = self.room.lobby()
+        self._numbers = [t.number for t in tables]
+        for table in tables:
+            grid.add_row(str(table.number), table.summary(), table.rules_text(), table.standing())
+        if tables:
+            grid.move_cursor(row=min(max(row, 0), len(tables) - 1))
+        self.query_one("#empty", Static).update(
+            "" if tables else "No tables yet. Press o to open one; your friends join it.")
+        self.refresh_bindings()
+
+    def selected(self) -> Table | None:
+        grid = self.query_one(DataTable)
+        if not self._numbers or grid.cursor_row < 0:
+            return None
+        return self.room.tables.get(self._numbers[min(grid.cursor_row, len(self._numbers) - 1)])
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "join":
+            return self.selected() is not None
+        return True
+
+    def action_join(self) -> None:
+        from crib3.net.room import RoomError
+
+        table = self.selected()
+        if table is None:
+            return
+        try:
+            seat = table.sit(self.presence)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning")
+            return
+        self.app.sit_at(table, seat)  # type: ignore[attr-defined]
+
+    def action_open(self) -> None:
+        self.app.push_screen(OpenTableScreen(), self._opened)
+
+    def _opened(self, choice: tuple[Rules, tuple[str, str]] | None) -> None:
+        from crib3.net.room import RoomError
+
+        if choice is None:
+            return
+        rules, levels = choice
+        try:
+            table = self.room.open_table(self.presence, rules, levels)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning")
+            return
+        self.app.sit_at(table, 0)  # type: ignore[attr-defined]
+
+
+class OpenTableScreen(ModalScreen["tuple[Rules, tuple[str, str]] | None"]):
+    """The rules of a new table, and who plays the seats nobody takes."""
+
+    BINDINGS = [
+        Binding("enter", "open", "Open", priority=True),
+        Binding("down", "app.focus_next", "Next", show=False),
+        Binding("up", "app.focus_previous", "Previous", show=False),
+        Binding("escape", "dismiss(None)", "Cancel"),
+    ]
+    DEFAULT_CSS = DIALOG_CSS.format(name="OpenTableScreen") + """
+    OpenTableScreen OptionRow { width: 70; }
+    """
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Open a table", classes="title")
+            yield Static("Seats nobody takes are played by the computer.", classes="hint")
+            yield OptionRow("Second seat", BOT_LEVELS, "standard", LEVEL_HINTS, id="left")
+            yield OptionRow("Third seat", BOT_LEVELS, "standard", LEVEL_HINTS, id="right")
+            yield OptionRow("Skunks", ("off", "on"), "off", id="skunks")
+            yield OptionRow("Muggins", ("off", "on"), "off",
+                            {"on": "everyone counts their own hands"}, id="muggins")
+            yield OptionRow("Game", ("121", "61"), "121", {"61": "the short game"}, id="short")
+            yield Static("↑/↓ move · ←/→ change · Enter open · Esc cancel", classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#left", OptionRow).focus()
+
+    def action_open(self) -> None:
+        from crib3.engine import Rules
+
+        def on(name: str) -> bool:
+            return self.query_one(f"#{name}", OptionRow).value == "on"
+
+        rules = Rules(target=61 if self.query_one("#short", OptionRow).value == "61" else 121,
+                      skunks=on("skunks"), muggins=on("muggins"))
+        levels = (self.query_one("#left", OptionRow).value,
+                  self.query_one("#right", OptionRow).value)
+        self.dismiss((rules, levels))
+
+
+class WaitingScreen(Screen[None]):
+    """At a table that has not started: who sits here, and (for the owner)
+    the key that starts the game."""
+
+    BINDINGS = [
+        Binding("enter", "start", "Start the game", priority=True),
+        Binding("l,escape", "leave", "Leave the table"),
+        Binding("question_mark", "app.help", "Help", key_display="?"),
+    ]
+    DEFAULT_CSS = """
+    WaitingScreen { align: center middle; }
+    WaitingScreen > Vertical { width: 64; height: auto; border: round $accent; padding: 0 2; }
+    WaitingScreen .title { text-style: bold; color: $accent; margin: 1 0; }
+    WaitingScreen #seats { margin: 0 0 1 0; }
+    WaitingScreen .hint { color: $text-muted; margin: 0 0 1 0; }
+    """
+
+    def __init__(self, table: Table, seat: int) -> None:
+        super().__init__()
+        self.table = table
+        self.seat = seat
+
+    @property
+    def owner(self) -> bool:
+        return self.table.seats[self.seat].name == self.table.owner
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"Table {self.table.number} · {self.table.rules_text()}",
+                         classes="title")
+            yield Static("", id="seats")
+            yield Static("", id="status", classes="hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.table.listeners.append(self._table_changed)
+        self.update_seats()
+
+    def on_unmount(self) -> None:
+        if self._table_changed in self.table.listeners:
+            self.table.listeners.remove(self._table_changed)
+
+    def _table_changed(self) -> None:
+        self.call_later(self.update_seats)
+
+    def update_seats(self) -> None:
+        if not self.is_attached or not self.is_current:
+            return
+        table = self.table
+        if table.closed:
+            self.notify(f"{table.owner} closed table {table.number}.")
+            self.app.back_to_lobby()  # type: ignore[attr-defined]
+            return
+        if table.started:
+            self.app.sit_at(table, self.seat)  # type: ignore[attr-defined]
+            return
+        lines = Text()
+        for index, seat in enumerate(table.seats):
+            if index:
+                lines.append("\n")
+            lines.append(f"Seat {index + 1}  ", style="dim")
+            if seat.name is None:
+                lines.append(f"free (the {seat.level} computer player if nobody sits)",
+                             style="italic")
+            else:
+                lines.append(seat.name, style="bold")
+                if seat.name == table.owner:
+                    lines.append("  owner", style="dim")
+                if index == self.seat:
+                    lines.append("  (you)", style="dim")
+        self.query_one("#seats", Static).update(lines)
+        self.query_one("#status", Static).update(
+            "Enter: start the game. Free seats get computer players." if self.owner else
+            f"Waiting for {table.owner} to start the game.   l: leave the table")
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "start":
+            return self.owner
+        return True
+
+    def action_start(self) -> None:
+        if self.owner:
+            self.table.start(self.table.owner)
+
+    def action_leave(self) -> None:
+        self.table.leave(self.seat)
+        if not self.table.closed:
+            self.app.back_to_lobby()  # type: ignore[attr-defined]
+
+
+class RoomTableScreen(TableScreen):
+    """The table at a card room: the same table, driven by the room's game
+    (its computer players are the table's), with the comings and goings of
+    the people at it, and for the owner a key that gives the seat of a
+    person gone too long to a computer player."""
+
+    BINDINGS = [
+        *TableScreen.BINDINGS,
+        Binding("b", "replace", "Bot for the absent", priority=True),
+    ]
+
+    def __init__(self, table: Table, seat: int, think: float, ascii: bool,
+                 on_over: object, resumed: bool) -> None:
+        assert table.game is not None
+        super().__init__(table.game, seat, {}, think, ascii, on_over=on_over,  # type: ignore[arg-type]
+                         resumed=resumed)
+        self.table = table
+        self._away: set[int] = self._absent()
+
+    # (Textual also calls TableScreen's on_mount and on_unmount, after these.)
+    def on_mount(self) -> None:
+        self.table.listeners.append(self._table_changed)
+        self.set_interval(5, self.refresh_bindings)  # the owner's key, once patience runs out
+
+    def on_unmount(self) -> None:
+        if self._table_changed in self.table.listeners:
+            self.table.listeners.remove(self._table_changed)
+
+    def _absent(self) -> set[int]:
+        return {s for s in range(3) if self.table.away(s) is not None}
+
+    def _table_changed(self) -> None:
+        self.call_later(self._tell_comings_and_goings)
+
+    def _tell_comings_and_goings(self) -> None:
+        if not self.is_attached:
+            return
+        away = self._absent()
+        for seat in away - self._away:
+            self.notify(f"{self.table.seats[seat].name} has left the table; their seat waits.")
+        for seat in self._away - away:
+            person = self.table.seats[seat]
+            if person.replaced:
+                self.notify(f"The {person.level} computer player now plays for {person.name}.")
+            else:
+                self.notify(f"{person.name} is back.")
+        self._away = away
+        self.refresh_bindings()
+
+    def _owner(self) -> bool:
+        return self.table.seats[self.me].name == self.table.owner
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "replace":
+            return self._owner() and any(self.table.replaceable(s) for s in range(3))
+        return super().check_action(action, parameters)
+
+    def action_replace(self) -> None:
+        from crib3.net.room import RoomError
+
+        for seat in range(3):
+            if self.table.replaceable(seat):
+                try:
+                    self.table.replace(seat, self.table.owner)
+                except RoomError as exc:
+                    self.notify(str(exc), severity="warning")
+                return
