@@ -59,8 +59,12 @@ class ChannelDriver(Driver):
     # --- output -----------------------------------------------------------------
 
     def write(self, data: str) -> None:
-        if not self._stopped:
+        if self._stopped:
+            return
+        try:
             self.channel.write(data.encode("utf-8"))
+        except OSError:  # the client is gone; the session's end closes the app
+            self._stopped = True
 
     def flush(self) -> None:
         """Written at once: the channel buffers and sends."""

@@ -188,11 +188,13 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
             return self.driver
 
         app.driver_class = driver_class
+        self.service.sessions.add(self)
         try:
             await app.run_async(size=self.size)
         except Exception:
             log.exception("the app of %s failed", self.username)
         finally:
+            self.service.sessions.discard(self)
             room.depart(presence)
             with contextlib.suppress(Exception):
                 if self.farewell:
@@ -266,6 +268,7 @@ class CardRoom:
         self.options = options
         self.room = room
         self.server: Any = None
+        self.sessions: set[PlaySession] = set()  # those running an app now
 
     async def start(self, host_key: asyncssh.SSHKey) -> None:
         _one_stdout_for_many_apps()

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.events import Resize
+from textual.geometry import Size
 from textual.screen import Screen
 
 from typing import TYPE_CHECKING
@@ -218,6 +220,13 @@ class Crib3App(App[None]):
             return
         self.push_screen(ConfirmQuit(), lambda yes: self.exit() if yes else None)
 
+    def action_command_palette(self) -> None:
+        """Open the palette once: two ctrl+p in one burst of input would
+        otherwise push it twice, which Textual does not survive."""
+        if any(screen.id == "--command-palette" for screen in self.screen_stack):
+            return
+        super().action_command_palette()
+
     def action_help(self) -> None:
         from crib3.tui.screens.dialogs import HelpScreen
 
@@ -259,14 +268,16 @@ class Crib3App(App[None]):
                                 screen.action_toggle_feed)
         yield from super().get_system_commands(screen)
 
-    def on_resize(self) -> None:
-        self._check_size()
+    def on_resize(self, event: Resize) -> None:
+        # The event's size: this handler runs before App's own, which is
+        # what updates `self.size`.
+        self._check_size(event.size)
 
     def on_screen_resume(self) -> None:
-        self._check_size()
+        self._check_size(self.size)
 
-    def _check_size(self) -> None:
-        width, height = self.size
+    def _check_size(self, size: Size) -> None:
+        width, height = size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         try:
             notice = self.screen.query_one("#too-small")
@@ -275,6 +286,8 @@ class Crib3App(App[None]):
         if small and notice is None:
             from textual.widgets import Static
 
+            if not self.screen.is_mounted:
+                return  # a screen on its way in: its ScreenResume checks again
             self.screen.mount(Static(id="too-small"))
             notice = self.screen.query_one("#too-small")
         if notice is not None:

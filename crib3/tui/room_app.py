@@ -22,7 +22,11 @@ if TYPE_CHECKING:
 
 
 class CardRoomApp(Crib3App):
-    """One person's window on the card room."""
+    """One person's window on the card room. No command palette: its
+    commands are few here, and Textual's palette does not survive a burst of
+    input that opens it while it is opening (seen with garbage input)."""
+
+    ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, room: Room, presence: Presence, ascii: bool = False,
                  think: float = 0.6) -> None:

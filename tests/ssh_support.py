@@ -1,0 +1,153 @@
+"""A card room served in the test's own event loop, and headless SSH
+clients (asyncssh's) that type keys and keep every byte they receive."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import asyncssh
+
+from crib3.net.room import Room
+from crib3.net.server import CardRoom, ServeOptions
+
+ANSI = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
+
+
+def plain(data: bytes | str) -> str:
+    """Terminal output with its escape sequences taken out."""
+    text = data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+    return ANSI.sub("", text)
+
+
+@asynccontextmanager
+async def serving(folder: Path, keys: Path | None = None, patience: float = 60.0,
+                  think: float = 0.0):
+    """A card room on a free port of 127.0.0.1 (open to any name unless
+    `keys`, an authorized-keys file, is given)."""
+    room = Room(folder / "tables", think=think, patience=patience)
+    options = ServeOptions(port=0, authorized_keys=keys, open_door=keys is None, think=think)
+    server = CardRoom(options, room)
+    await server.start(asyncssh.generate_private_key("ssh-ed25519"))
+    try:
+        yield server
+    finally:
+        await server.stop()
+
+
+class Terminal(asyncssh.SSHClientSession):
+    """The client end of one session: everything received, in order."""
+
+    def __init__(self) -> None:
+        self.received = bytearray()
+        self.arrived = asyncio.Event()
+        self.closed = asyncio.Event()
+
+    def data_received(self, data: bytes, datatype) -> None:
+        self.received += data
+        self.arrived.set()
+
+    def connection_lost(self, exc) -> None:
+        self.closed.set()
+
+    def text(self) -> str:
+        return plain(bytes(self.received))
+
+
+class Client:
+    """One person at an SSH client."""
+
+    def __init__(self, conn, chan, terminal: Terminal) -> None:
+        self.conn, self.chan, self.terminal = conn, chan, terminal
+
+    @classmethod
+    async def connect(cls, port: int, name: str, size=(80, 24), key=None) -> Client:
+        conn = await asyncssh.connect("127.0.0.1", port, username=name, known_hosts=None,
+                                      client_keys=[key] if key else None, agent_path=None,
+                                      preferred_auth="publickey" if key else "none,publickey")
+        chan, terminal = await conn.create_session(Terminal, term_type="xterm-256color",
+                                                   term_size=size, encoding=None)
+        return cls(conn, chan, terminal)
+
+    def press(self, keys: str | bytes) -> None:
+        self.chan.write(keys.encode() if isinstance(keys, str) else keys)
+
+    async def shows(self, text: str, timeout: float = 10.0) -> None:
+        """Wait until `text` has been drawn on this client's screen."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while text not in self.terminal.text()[-20000:]:
+            remaining = deadline - loop.time()
+            assert remaining > 0, f"{text!r} never arrived; last: {self.terminal.text()[-600:]!r}"
+            self.terminal.arrived.clear()
+            try:
+                await asyncio.wait_for(self.terminal.arrived.wait(), remaining)
+            except asyncio.TimeoutError:
+                pass
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+async def until(condition, timeout: float = 10.0, what: str = "condition") -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, f"timed out waiting for {what}"
+        await asyncio.sleep(0.02)
+
+
+async def seat_three(port: int, room: Room, names=("ann", "bob", "cat"), short: bool = True):
+    """Three clients: the first opens a table (to 61 when `short`), the
+    others sit at it, the owner starts. Returns the clients and the table."""
+    clients = [await Client.connect(port, name) for name in names]
+    owner = clients[0]
+    await owner.shows("Open a table")
+    owner.press("o")
+    await owner.shows("Second seat")
+    if short:
+        owner.press("\x1b[B" * 4)  # down to "Game"
+        await asyncio.sleep(0.1)
+        owner.press("\x1b[C")  # 121 -> 61
+        await owner.shows("the short game")
+    owner.press("\r")
+    await until(lambda: room.tables, what="the table")
+    table = next(iter(room.tables.values()))
+    for client in clients[1:]:
+        await client.shows("Table")
+        await client.shows("waiting")
+        client.press("\r")
+    await until(lambda: all(s.name for s in table.seats), what="three seated")
+    await owner.shows("start the game")
+    owner.press("\r")
+    await until(lambda: table.started, what="the start")
+    return clients, table
+
+
+async def press_on(clients, table, every: float = 0.03, limit: float = 120.0,
+                   hands: int | None = None) -> None:
+    """Everyone presses Enter, again and again, until the game is over and
+    every screen has gone through the result to the lobby; or, with
+    `hands`, until that many hands have been played."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + limit
+    done: set[int] = set()
+
+    def finished() -> bool:
+        if hands is not None:
+            return table.over or table.game.state.hand_number > hands
+        return table.over and len(done) == len(clients)
+
+    while not finished():
+        assert loop.time() < deadline, f"the game is stuck at {table.standing()}"
+        for index, client in enumerate(clients):
+            if client.terminal.closed.is_set() or index in done:
+                continue
+            if table.over and "open a table of your own" in plain(
+                    bytes(client.terminal.received[-6000:])):  # back in the lobby
+                done.add(index)
+                continue
+            client.press("\r")
+        await asyncio.sleep(every)

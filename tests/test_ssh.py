@@ -1,0 +1,186 @@
+"""The card room over SSH, with headless asyncssh clients in this process:
+nothing leaks, bad clients do not hurt the others, and only play is allowed."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+
+import asyncssh
+import pytest
+
+from crib3.cards import DECK
+from crib3.engine import State, apply
+from crib3.engine.log import load_log
+from crib3.net.driver import ChannelDriver
+from crib3.tui.screens.table import TableScreen
+from ssh_support import Client, plain, press_on, seat_three, serving, until
+from test_properties import public_cards
+
+pytestmark = pytest.mark.slow
+
+
+def hidden_from(state: State, seat: int) -> set:
+    """The cards `seat` may not see in `state`: the other seats' hands and
+    throws, the crib and the deck, less what is face up."""
+    others: set = set(state.crib) | set(state.deck)
+    for other in range(3):
+        if other != seat:
+            others |= set(state.hands[other]) | set(state.kept[other])
+            if state.discards[other] is not None:
+                others.add(state.discards[other])
+    own = set(state.hands[seat]) | set(state.kept[seat]) | set(state.played[seat])
+    if state.discards[seat] is not None:
+        own.add(state.discards[seat])  # your own throw to the crib
+    return others - own - public_cards(state)
+
+
+async def test_no_byte_sent_to_a_player_holds_a_card_hidden_from_them(tmp_path, monkeypatch):
+    """Three people play a whole game; everything the server writes to each
+    of them is kept with how far that screen had got in the game, and
+    searched for every card hidden from them at that point, as the screen
+    draws cards ("10♦")."""
+    sent: list[tuple[str, int, str]] = []  # (name, events on screen, text)
+    write = ChannelDriver.write
+
+    def keep(driver: ChannelDriver, data: str) -> None:
+        app = driver._app
+        tables = [s for s in app.screen_stack if isinstance(s, TableScreen)]
+        sent.append((app.presence.name, tables[-1].presented if tables else 0, data))
+        write(driver, data)
+
+    monkeypatch.setattr(ChannelDriver, "write", keep)
+    async with serving(tmp_path) as server:
+        clients, table = await seat_three(server.port, server.room)
+        await press_on(clients, table)
+        events = list(table.game.events)
+        for client in clients:
+            client.close()
+
+    states = [State()]
+    for event in events:
+        states.append(apply(states[-1], event))
+    seats = {p.name: i for i, p in enumerate(states[-1].players)}
+    checked = 0
+    for name, shown, data in _joined(sent):
+        seat = seats[name]
+        text = plain(data)
+        state = states[shown]
+        leaked = [c.label() for c in hidden_from(state, seat) if c.label() in text]
+        assert not leaked, (name, shown, events[shown - 1].type if shown else None, leaked,
+                            [text[max(0, text.find(c) - 80):text.find(c) + 20] for c in leaked],
+                            states[shown].hands[seat], states[shown].discards[seat])
+        checked += len(data)
+    assert checked > 100_000  # whole games went by
+    # and the check can fail: every seat's whole hand is hidden from the others
+    dealt = next(e for e in events if e.type == "CardsDealt")
+    assert all(c in hidden_from(states[events.index(dealt) + 1], 1) for c in dealt.hands[0])
+
+
+def _joined(sent):
+    """Consecutive writes to one person at one point of the game, as one
+    text (a card's label is never split across writes within a frame)."""
+    merged: list[list] = []
+    for name, shown, data in sent:
+        if merged and merged[-1][0] == name and merged[-1][1] == shown:
+            merged[-1][2] += data
+        else:
+            merged.append([name, shown, data])
+    return merged
+
+
+async def test_a_player_who_drops_mid_turn_can_be_replaced_and_the_game_goes_on(tmp_path):
+    async with serving(tmp_path, patience=0.5) as server:
+        clients, table = await seat_three(server.port, server.room)
+        ann, bob, cat = clients
+        game = table.game
+        await until(lambda: 1 in game.to_act(), what="bob's turn")
+        bob.close()  # gone in the middle of his discard
+        await until(lambda: table.away(1) is not None, what="bob away")
+        await ann.shows("bob has left the table")
+        await until(lambda: table.replaceable(1), what="patience")
+        for _ in range(50):  # ann presses b as soon as the footer offers it
+            ann.press("b")
+            await asyncio.sleep(0.1)
+            if table.seats[1].replaced:
+                break
+        assert table.seats[1].replaced
+        await press_on([ann, cat], table, hands=2)
+        assert load_log(table.log_path).events == game.events  # no event lost
+        ann.close(), cat.close()
+
+
+async def test_garbage_and_wild_resizes_hurt_no_one(tmp_path):
+    """Bob's terminal sends random bytes, broken escape sequences and
+    absurd sizes. Whatever that does to Bob's own session (random keys may
+    well quit), the others play on, he can come back, and no event is lost."""
+    rng = random.Random(7)
+    async with serving(tmp_path) as server:
+        clients, table = await seat_three(server.port, server.room)
+        ann, bob, cat = clients
+        for _ in range(20):
+            bob.press(bytes(rng.randrange(256) for _ in range(rng.randrange(1, 600))))
+            bob.press(b"\x1b[999;999R\x1b[<0;5000;5000M\x1b[200~\x00\x1b\x1b[\xff\xfe~\x1b[201~")
+            bob.chan.change_terminal_size(rng.choice([0, 1, 7, 5000]), rng.choice([0, 1, 3, 4000]))
+            await asyncio.sleep(0.01)
+        cat.chan.change_terminal_size(100, 30)
+        cat.chan.change_terminal_size(30, 10)  # too small: told so, not broken
+        await cat.shows("crib3 needs 80×24")
+        cat.chan.change_terminal_size(80, 24)
+        bob.close()
+        await until(lambda: table.away(1) is not None, what="bob gone")
+        bob = await Client.connect(server.port, "bob")  # back, at his own seat
+        await until(lambda: table.away(1) is None, what="bob back")
+        await press_on([ann, bob, cat], table, hands=2)
+        assert load_log(table.log_path).events == table.game.events
+        for client in (ann, bob, cat):
+            client.close()
+
+
+async def test_escape_alone_reaches_the_app(tmp_path):
+    from crib3.tui.screens.room import OpenTableScreen
+
+    async with serving(tmp_path) as server:
+        ann = await Client.connect(server.port, "ann")
+        await ann.shows("Open a table")
+        ann.press("o")
+        await ann.shows("Second seat")
+        (session,) = server.sessions
+        assert isinstance(session.app.screen, OpenTableScreen)
+        ann.press("\x1b")  # closes the dialog, on its own, after a moment
+        await until(lambda: not isinstance(session.app.screen, OpenTableScreen),
+                    what="the lone Escape")
+        ann.close()
+
+
+async def test_only_play_is_offered_no_shell_exec_or_forwarding(tmp_path):
+    async with serving(tmp_path) as server:
+        async with asyncssh.connect("127.0.0.1", server.port, username="eve",
+                                    known_hosts=None, client_keys=None,
+                                    agent_path=None) as conn:
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await conn.run("cat /etc/passwd")
+            with pytest.raises(asyncssh.ChannelOpenError):
+                await conn.create_connection(asyncssh.SSHTCPSession, "127.0.0.1", 22)
+            with pytest.raises((asyncssh.ChannelOpenError, asyncssh.SFTPError, OSError)):
+                async with conn.start_sftp_client():
+                    pass
+            # a shell without a terminal is told what to do, and ends
+            result = await conn.run(check=False, term_type=None)
+            assert "needs a terminal" in str(result.stdout)
+
+
+async def test_keys_are_required_unless_the_room_is_open(tmp_path):
+    friend = asyncssh.generate_private_key("ssh-ed25519")
+    stranger = asyncssh.generate_private_key("ssh-ed25519")
+    keys = tmp_path / "authorized_keys"
+    keys.write_bytes(friend.export_public_key())
+    async with serving(tmp_path, keys=keys) as server:
+        with pytest.raises(asyncssh.PermissionDenied):
+            await Client.connect(server.port, "eve")
+        with pytest.raises(asyncssh.PermissionDenied):
+            await Client.connect(server.port, "eve", key=stranger)
+        ann = await Client.connect(server.port, "ann", key=friend)
+        await ann.shows("Open a table")
+        ann.close()
