@@ -28,6 +28,7 @@ async def serving(folder: Path, keys: Path | None = None, patience: float = 60.0
     """A card room on a free port of 127.0.0.1 (open to any name unless
     `keys`, an authorized-keys file, is given)."""
     room = Room(folder / "tables", think=think, patience=patience)
+    assert room.restore() == []  # a restarted server picks up its tables
     options = ServeOptions(port=0, authorized_keys=keys, open_door=keys is None, think=think)
     server = CardRoom(options, room)
     await server.start(asyncssh.generate_private_key("ssh-ed25519"))
@@ -63,12 +64,14 @@ class Client:
         self.conn, self.chan, self.terminal = conn, chan, terminal
 
     @classmethod
-    async def connect(cls, port: int, name: str, size=(80, 24), key=None) -> Client:
+    async def connect(cls, port: int, name: str, size=(80, 24), key=None,
+                      env: dict[str, str] | None = None) -> Client:
         conn = await asyncssh.connect("127.0.0.1", port, username=name, known_hosts=None,
                                       client_keys=[key] if key else None, agent_path=None,
                                       preferred_auth="publickey" if key else "none,publickey")
         chan, terminal = await conn.create_session(Terminal, term_type="xterm-256color",
-                                                   term_size=size, encoding=None)
+                                                   term_size=size, encoding=None,
+                                                   env=env or {})
         return cls(conn, chan, terminal)
 
     def press(self, keys: str | bytes) -> None:

@@ -118,3 +118,38 @@ def test_sim_takes_every_level_and_reports_them_in_order():
         low, high = p["win_share_95ci"]
         assert 0 <= low <= p["win_share"] <= high <= 1
         assert set(p["mean_points"]) >= {"pegging", "hand", "crib", "heels"}
+
+
+def test_serve_says_what_is_missing_in_one_line(tmp_path):
+    keys = tmp_path / "nowhere" / "authorized_keys"
+    result = run("serve", "--authorized-keys", str(keys))
+    assert_clean_failure(result, 2)
+    assert "no authorized keys" in result.stderr and "--open" in result.stderr
+    assert_clean_failure(run("serve", "--port", "70000", "--open"), 2)
+    both = run("serve", "--open", "--authorized-keys", str(keys))
+    assert both.returncode == 2 and "not allowed with" in both.stderr
+
+
+def test_serve_on_a_taken_port_fails_cleanly_and_open_warns(tmp_path):
+    import os
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run("serve", "--open", "--port", str(port), "--host-key",
+                     str(tmp_path / "host_key"))
+        assert result.returncode == 1 and "Traceback" not in result.stderr
+        assert "address already in use" in result.stderr.lower()
+    server = subprocess.Popen([*CRIB3, "serve", "--open", "--port", "0", "--host-key",
+                               str(tmp_path / "host_key")], stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, "CRIB3_HOME": str(tmp_path)})
+    try:
+        lines = [server.stderr.readline() for _ in range(2)]
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert any("warning: --open: anyone" in line for line in lines), lines
+    assert any("listening on 127.0.0.1:" in line for line in lines), lines
+    assert oct((tmp_path / "host_key").stat().st_mode & 0o777) == "0o600"

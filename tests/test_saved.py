@@ -132,7 +132,13 @@ async def test_a_resumed_game_opens_where_it_stood_and_goes_on_in_its_file(home)
     app = Crib3App(think=0.0, game=game, resume_path=path)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await settled(pilot)
-        assert screen.history[-1][1] == loaded.state         # opened where it stood,
+        # opened where it stood (seen from seat 0: the state its redacted
+        # events fold to, and its view of the true state),
+        from crib3.engine import fold, redact, seat_view
+
+        _, shown_state, shown_view = screen.history[-1]
+        assert shown_state == fold([redact(e, 0) for e in loaded.events])
+        assert shown_view == seat_view(loaded.state, 0)
         assert not screen.waiting_for_enter or screen.shown.phase != "cut_for_deal"
         assert game.events[: len(loaded.events)] == loaded.events   # then went on
         before = len(game.events)

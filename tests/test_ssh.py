@@ -4,8 +4,8 @@ nothing leaks, bad clients do not hurt the others, and only play is allowed."""
 from __future__ import annotations
 
 import asyncio
-import os
 import random
+import re
 
 import asyncssh
 import pytest
@@ -184,3 +184,63 @@ async def test_keys_are_required_unless_the_room_is_open(tmp_path):
         ann = await Client.connect(server.port, "ann", key=friend)
         await ann.shows("Open a table")
         ann.close()
+
+
+def _colours(data: bytes) -> tuple[set, int]:
+    """The 24-bit colours in terminal output, and how many 256-colour codes."""
+    text = data.decode("utf-8", "replace")
+    rgb = {tuple(int(x) for x in m) for m in re.findall(r"[34]8;2;(\d+);(\d+);(\d+)", text)}
+    return rgb, len(re.findall(r"[34]8;5;\d+", text))
+
+
+async def test_each_client_gets_colours_as_its_own_terminal_has_them(tmp_path):
+    async with serving(tmp_path) as server:
+        people = {
+            "tru": {"COLORTERM": "truecolor"},
+            "ann": {},  # xterm-256color, no COLORTERM: 256 colours
+            "nob": {"NO_COLOR": "1", "COLORTERM": "truecolor"},
+        }
+        clients = {}
+        for name, env in people.items():
+            clients[name] = await Client.connect(server.port, name, env=env)
+            await clients[name].shows("Open a table")
+        await asyncio.sleep(0.3)
+        received = {name: bytes(c.terminal.received) for name, c in clients.items()}
+        rgb, indexed = _colours(received["tru"])
+        assert any(len(set(colour)) > 1 for colour in rgb)  # real colours, 24-bit
+        rgb, indexed = _colours(received["ann"])
+        assert indexed and not rgb
+        rgb, indexed = _colours(received["nob"])
+        assert all(len(set(colour)) == 1 for colour in rgb) and not indexed  # greys only
+        for client in clients.values():
+            client.close()
+
+
+def test_suits_are_letters_unless_the_clients_locale_is_utf8():
+    from crib3.net.server import wants_ascii
+
+    assert wants_ascii({"LANG": "C"}) and wants_ascii({"LC_ALL": "POSIX", "LANG": "en_US.UTF-8"})
+    assert not wants_ascii({"LANG": "en_GB.UTF-8"}) and not wants_ascii({"LC_CTYPE": "C.utf8"})
+    assert not wants_ascii({})  # OpenSSH sends LANG by default; none sent: assume UTF-8
+
+
+async def test_a_restarted_server_puts_everyone_back_at_their_table(tmp_path):
+    async with serving(tmp_path) as server:
+        clients, table = await seat_three(server.port, server.room)
+        await press_on(clients, table, hands=1)  # into the second hand
+        events = list(table.game.events)
+        for client in clients:
+            client.close()
+    async with serving(tmp_path) as server:  # the server comes back up
+        (again,) = server.room.tables.values()
+        assert again.game.events == events
+        bob = await Client.connect(server.port, "bob")
+        await bob.shows("Hand 2")  # straight back to his seat, the lobby skipped
+        (session,) = server.sessions
+        screen = session.app.screen
+        assert screen.me == 1 and screen.presented == len(events)
+        dealt = [e for e in events if e.type == "CardsDealt"][-1]
+        for card in dealt.hands[1]:
+            if card in screen.view.hand:
+                assert card.label() in bob.terminal.text()
+        bob.close()

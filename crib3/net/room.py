@@ -142,7 +142,8 @@ class Table:
         parts = []
         for index, seat in enumerate(self.seats):
             if seat.name is None:
-                label = f"({seat.level})" if self.started else "· free ·"
+                label = "· free ·" if self.state is None else \
+                    f"{self.state.players[index].name} ({seat.level})"
             else:
                 label = seat.name
                 if seat.replaced:
@@ -295,8 +296,9 @@ class Table:
                 game.dispatch(command)
             except IllegalMove:  # a person moved meanwhile; think again
                 continue
+        if game.over:  # it leaves the room (its files stay, for the record)
+            self.room.tables.pop(self.number, None)
         self._changed()
-        self.room.changed()
 
     # --- saving and telling -----------------------------------------------------
 

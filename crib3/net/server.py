@@ -25,6 +25,7 @@ from typing import Any
 import asyncssh
 
 from crib3.net.driver import ChannelDriver
+from crib3.net.sharing import many_terminals_in_one_process
 from crib3.net.room import Room, RoomError
 
 log = logging.getLogger("crib3.serve")
@@ -271,7 +272,7 @@ class CardRoom:
         self.sessions: set[PlaySession] = set()  # those running an app now
 
     async def start(self, host_key: asyncssh.SSHKey) -> None:
-        _one_stdout_for_many_apps()
+        many_terminals_in_one_process()
         self.server = await asyncssh.create_server(
             lambda: Doorman(self), self.options.host, self.options.port,
             server_host_keys=[host_key], encoding=None, line_editor=False,
@@ -288,14 +289,3 @@ class CardRoom:
             self.server.close()
             await self.server.wait_closed()
         self.room.close()
-
-
-def _one_stdout_for_many_apps() -> None:
-    """Textual redirects the process's stdout and stderr into the running
-    app; with many apps coming and going on one loop they would end up
-    pointing at an app that is gone. The server prints nothing through
-    them, so turn the redirection off."""
-    import textual.app
-
-    textual.app.redirect_stdout = contextlib.nullcontext  # type: ignore[assignment]
-    textual.app.redirect_stderr = contextlib.nullcontext  # type: ignore[assignment]

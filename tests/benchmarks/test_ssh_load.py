@@ -187,25 +187,26 @@ async def _connect(port: int, name: str) -> Player:
     return Player(name, conn, chan, term)
 
 
-async def _join(player: Player, table: int, row: str) -> None:
-    """Sit at `table`, the newest in the lobby: to the last row (once the
-    lobby shows the table's `row` of seats: Ctrl+End scrolls it into view),
-    then Enter. Should a key still reach the row before (a full table, which
-    says so), try again."""
-    owner = f"t{table}p0"
+async def _join(player: Player, table: int) -> None:
+    """Sit at `table`, the newest in the lobby: Ctrl+End to its last row,
+    then Enter once the screen has moved. (Sent together, Enter would
+    overtake Ctrl+End: the lobby's Enter is a priority binding.) Should the
+    keys reach the lobby before it lists the new table, the row before is a
+    table already playing, which says so; then try again."""
+    waiting = f"Waiting for t{table}p0"
     for _ in range(5):
+        player.term.changed.clear()
         player.press(CTRL_END)
-        try:
-            await player.expect(row, timeout=2)
-        except AssertionError:
-            continue
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(player.term.changed.wait(), 2)
+        await asyncio.sleep(0.2)
         player.press(ENTER)
         try:
-            await player.expect(f"Waiting for {owner}", timeout=5)
+            await player.expect(waiting, timeout=5)
             return
         except AssertionError:
             continue
-    await player.expect(f"Waiting for {owner}", timeout=1)
+    await player.expect(waiting, timeout=1)
 
 
 async def _seat_table(port: int, table: int, everyone: list[Player]) -> None:
@@ -225,9 +226,8 @@ async def _seat_table(port: int, table: int, everyone: list[Player]) -> None:
     await owner.expect("Seats nobody takes")
     owner.press(ENTER)
     await owner.expect("Enter: start the game")
-    free = "· free ·"
-    await _join(joiners[0], table, f"t{table}p0, {free}, {free}")
-    await _join(joiners[1], table, f"t{table}p0, t{table}p1, {free}")
+    for joiner in joiners:
+        await _join(joiner, table)
     await owner.expect(f"t{table}p{PER_TABLE - 1}")
     owner.press(ENTER)
     for player in players:

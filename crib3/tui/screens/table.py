@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import textwrap
 from collections import deque
 from collections.abc import Callable
 
@@ -201,11 +202,28 @@ class TableScreen(Screen):
         if line:
             self.query_one("#feed", RichLog).write(line)
             self.narration.append(line)
-            self.query_one("#recent", Static).update("\n".join(self.narration[-2:]))
+            self._update_recent()
         announce = self._announcement(event, view)
         if announce is not None:
             self.query_one("#announce", Static).update(announce)
         self._update_prompt()
+
+    def _update_recent(self) -> None:
+        """The latest lines of the game in words, above the footer: as many
+        as fit, newest last, and the newest always whole (a long count
+        wraps, and a cut-off line would hide what just happened)."""
+        recent = self.query_one("#recent", Static)
+        width = recent.content_region.width or max(20, self.app.size.width - 2)
+        rows = recent.content_region.height or 2
+        shown: list[str] = []
+        used = 0
+        for line in reversed(self.narration[-3:]):
+            needs = len(textwrap.wrap(line, width)) or 1
+            if shown and used + needs > rows:
+                break
+            shown.insert(0, line)
+            used += needs
+        recent.update("\n".join(shown))
 
     def _announcement(self, event: Event, view: SeatView) -> str | None:
         """The big line: what just happened, in a player's words."""

@@ -1,0 +1,68 @@
+"""Making Textual fit for many apps, each with its own terminal, in one process.
+
+Textual assumes one app per process, with one terminal. A card room runs an
+app per SSH session on one event loop, and three process-wide habits of
+Textual get in the way. `many_terminals_in_one_process()` changes them; it
+touches private names, which is one reason the project pins Textual's
+version for its tests (`tests/test_ssh.py` checks the result).
+
+- Textual redirects the process's stdout and stderr into the running app;
+  with apps coming and going they would end up pointing at an app that is
+  gone. The server prints nothing through them: the redirection is off.
+- A `Strip` caches its rendered text whatever the terminal, and some strips
+  (blank lines) are shared between apps; a Rich `Style` caches its escape
+  codes on itself, and styles are shared too. So a 256-colour client would
+  be sent another client's 24-bit colours (or the other way round). Both
+  caches are kept for 24-bit terminals only; any other colour system gets
+  its codes from a cache of its own.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from functools import lru_cache
+from typing import Any
+
+_DONE = False
+
+
+def many_terminals_in_one_process() -> None:
+    global _DONE
+    if _DONE:
+        return
+    import textual.app
+    from rich.color import ColorSystem
+    from rich.style import Style
+    from textual.strip import Strip
+
+    textual.app.redirect_stdout = contextlib.nullcontext  # type: ignore[assignment]
+    textual.app.redirect_stderr = contextlib.nullcontext  # type: ignore[assignment]
+
+    codes_for = Strip.render_ansi.__func__.__wrapped__  # type: ignore[attr-defined]
+    cached_render = Strip.render
+    truecolor = ColorSystem.TRUECOLOR
+
+    @lru_cache(maxsize=16384)
+    def ansi(style: Style, system: ColorSystem) -> str:
+        kept = style._ansi
+        codes: str = codes_for(Strip, style, system)
+        style._ansi = codes if system == truecolor else kept  # the style's cache: 24-bit
+        return codes
+
+    def render_style(cls: type[Strip], style: Style, text: str, color_system: ColorSystem) -> str:
+        codes = ansi(style, color_system)
+        output = f"\x1b[{codes}m{text}\x1b[0m" if codes else text
+        if style._link:
+            output = f"\x1b]8;id={style._link_id};{style._link}\x1b\\{output}\x1b]8;;\x1b\\"
+        return output
+
+    def render(self: Strip, console: Any) -> str:
+        system = console._color_system or truecolor
+        if system == truecolor:
+            return cached_render(self, console)
+        return "".join([text if style is None else render_style(Strip, style, text, system)
+                        for text, style, _ in self._segments])
+
+    Strip.render_style = classmethod(render_style)  # type: ignore[assignment]
+    Strip.render = render  # type: ignore[method-assign]
+    _DONE = True
