@@ -76,10 +76,9 @@ class CardRoomApp(Crib3App):
             self.pop_screen()
 
     def _game_over(self, state: State) -> None:
-        from crib3.tui.screens.game_over import GameOverScreen
+        from crib3.tui.screens.room import RoomGameOverScreen
 
-        self.push_screen(GameOverScreen(state, self.seat or 0, again="back to the lobby"),
-                         self._after_game)
+        self.push_screen(RoomGameOverScreen(state, self.seat or 0), self._after_game)
 
     def _after_game(self, choice: str | None) -> None:
         if choice == "new":

@@ -48,7 +48,7 @@ TABLES = 20
 PER_TABLE = 3
 PLAY_SECONDS = 40.0  # the measured period, all tables playing
 ANSWER_TIMEOUT = 10.0  # a key with no bytes back by then is counted unanswered
-STEP_TIMEOUT = 20.0  # any one step of opening and filling a table
+STEP_TIMEOUT = 60.0  # any one step of opening and filling a table (the server is busy)
 ENTER, CTRL_END, OPEN = b"\r", b"\x1b[1;5F", b"o"
 
 

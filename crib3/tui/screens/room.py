@@ -19,11 +19,12 @@ from textual.widgets import DataTable, Footer, Static
 
 from crib3.levels import BOT_LEVELS
 from crib3.tui.screens.dialogs import DIALOG_CSS
+from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.new_game import LEVEL_HINTS, OptionRow
 from crib3.tui.screens.table import TableScreen
 
 if TYPE_CHECKING:
-    from crib3.engine import Rules
+    from crib3.engine import Rules, State
     from crib3.net.room import Presence, Room, Table
 
 
@@ -335,3 +336,12 @@ class RoomTableScreen(TableScreen):
                 except RoomError as exc:
                     self.notify(str(exc), severity="warning")
                 return
+
+
+class RoomGameOverScreen(GameOverScreen):
+    """The result, at a card room: n or Enter goes back to the lobby."""
+
+    BINDINGS = [Binding("n,enter", "dismiss('new')", "Lobby")]
+
+    def __init__(self, state: State, me: int) -> None:
+        super().__init__(state, me, again="back to the lobby")

@@ -287,7 +287,7 @@ class TableScreen(Screen):
 
     def _start_driver(self) -> None:
         self._idle = False
-        self.run_worker(self._drive(), exclusive=True, group="driver")
+        self.run_worker(self._drive, exclusive=True, group="driver")
 
     async def _drive(self) -> None:
         game = self.game
