@@ -244,3 +244,23 @@ async def test_a_restarted_server_puts_everyone_back_at_their_table(tmp_path):
             if card in screen.view.hand:
                 assert card.label() in bob.terminal.text()
         bob.close()
+
+
+async def test_keys_in_one_burst_are_taken_in_order(tmp_path):
+    """Down and Enter in one packet (a fast typist, or a paste): the lobby
+    moves to the second table, then sits down there, not at the first."""
+    async with serving(tmp_path) as server:
+        owners = [await Client.connect(server.port, name) for name in ("ann", "bob")]
+        for owner in owners:
+            await owner.shows("Open a table")
+            owner.press("o")
+            await owner.shows("Second seat")
+            owner.press("\r")
+            await owner.shows("start the game")
+        cat = await Client.connect(server.port, "cat")
+        await cat.shows("bob, · free ·")
+        cat.press("\x1b[B\r")
+        await until(lambda: server.room.tables[2].seat_of("cat") == 1, what="cat at table 2")
+        assert server.room.tables[1].seat_of("cat") is None
+        for client in (*owners, cat):
+            client.close()

@@ -18,6 +18,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Static
 
 from crib3.levels import BOT_LEVELS
+from crib3.tui.bindings import QuietBindings
 from crib3.tui.screens.dialogs import DIALOG_CSS
 from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.new_game import LEVEL_HINTS, OptionRow
@@ -28,11 +29,16 @@ if TYPE_CHECKING:
     from crib3.net.room import Presence, Room, Table
 
 
-class LobbyScreen(Screen[None]):
+class TableList(DataTable):
+    """The lobby's list of tables: Enter sits you at the highlighted one."""
+
+    BINDINGS = [Binding("enter", "select_cursor", "Join")]
+
+
+class LobbyScreen(QuietBindings, Screen[None]):
     """The tables of the room, who sits where, and the free seats."""
 
     BINDINGS = [
-        Binding("enter", "join", "Join", priority=True),
         Binding("o", "open", "Open a table"),
         Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("q,escape", "app.quit", "Quit"),
@@ -51,11 +57,15 @@ class LobbyScreen(Screen[None]):
         self.room = room
         self.presence = presence
         self._numbers: list[int] = []
+        self._stale = False
 
     def compose(self) -> ComposeResult:
         yield Static("crib3 card room", id="title")
         yield Static("", id="who")
-        yield DataTable(cursor_type="row", zebra_stripes=True, id="tables")
+        # Enter is the list's own key (RowSelected, below), not a priority
+        # key of the screen: so it comes after any arrow keys that came
+        # before it in the same burst of input.
+        yield TableList(cursor_type="row", zebra_stripes=True, id="tables")
         yield Static("", id="empty")
         yield Static("↑/↓ choose a table · Enter sit down · o open a table of your own",
                      classes="hint")
@@ -73,7 +83,23 @@ class LobbyScreen(Screen[None]):
             self.room.listeners.remove(self._room_changed)
 
     def _room_changed(self) -> None:
-        self.call_later(self.refresh_tables)
+        # Called from whichever session changed the room: only queue work
+        # here (Textual's `self.app` is the app of the session running now).
+        self.call_later(self._redraw_if_seen)
+
+    def _redraw_if_seen(self) -> None:
+        if self.is_current:
+            self.refresh_tables()
+        else:  # under a table: redrawn when it is back on top
+            self._stale = True
+
+    def on_screen_resume(self) -> None:
+        if self._stale:
+            self._stale = False
+            self.refresh_tables()
+
+    def on_data_table_row_selected(self) -> None:
+        self.action_join()
 
     def refresh_tables(self) -> None:
         if not self.is_attached:
@@ -81,7 +107,12 @@ class LobbyScreen(Screen[None]):
         people = sorted(p.name for p in self.room.people.values())
         others = [p for p in people if p.lower() != self.presence.name.lower()]
         who = f"You are {self.presence.name}."
-        who += f" Also here: {', '.join(others)}." if others else " Nobody else is here yet."
+        if not others:
+            who += " Nobody else is here yet."
+        elif len(others) <= 6:
+            who += f" Also here: {', '.join(others)}."
+        else:  # one line, however busy the room: the tables come first
+            who += f" Also here: {', '.join(others[:5])} and {len(others) - 5} more."
         self.query_one("#who", Static).update(who)
         grid = self.query_one(DataTable)
         row = grid.cursor_row
@@ -94,7 +125,7 @@ class LobbyScreen(Screen[None]):
             grid.move_cursor(row=min(max(row, 0), len(tables) - 1))
         self.query_one("#empty", Static).update(
             "" if tables else "No tables yet. Press o to open one; your friends join it.")
-        self.refresh_bindings()
+        self.keys_may_have_changed()
 
     def selected(self) -> Table | None:
         grid = self.query_one(DataTable)
@@ -141,7 +172,7 @@ class OpenTableScreen(ModalScreen["tuple[Rules, tuple[str, str]] | None"]):
     """The rules of a new table, and who plays the seats nobody takes."""
 
     BINDINGS = [
-        Binding("enter", "open", "Open", priority=True),
+        Binding("enter", "open", "Open"),
         Binding("down", "app.focus_next", "Next", show=False),
         Binding("up", "app.focus_previous", "Previous", show=False),
         Binding("escape", "dismiss(None)", "Cancel"),
@@ -178,7 +209,7 @@ class OpenTableScreen(ModalScreen["tuple[Rules, tuple[str, str]] | None"]):
         self.dismiss((rules, levels))
 
 
-class WaitingScreen(Screen[None]):
+class WaitingScreen(QuietBindings, Screen[None]):
     """At a table that has not started: who sits here, and (for the owner)
     the key that starts the game."""
 
@@ -252,7 +283,7 @@ class WaitingScreen(Screen[None]):
         self.query_one("#status", Static).update(
             "Enter: start the game. Free seats get computer players." if self.owner else
             f"Waiting for {table.owner} to start the game.   l: leave the table")
-        self.refresh_bindings()
+        self.keys_may_have_changed()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "start":
@@ -291,7 +322,7 @@ class RoomTableScreen(TableScreen):
     # (Textual also calls TableScreen's on_mount and on_unmount, after these.)
     def on_mount(self) -> None:
         self.table.listeners.append(self._table_changed)
-        self.set_interval(5, self.refresh_bindings)  # the owner's key, once patience runs out
+        self.set_interval(5, self.keys_may_have_changed)  # the owner's key, once patience runs out
 
     def on_unmount(self) -> None:
         if self._table_changed in self.table.listeners:
@@ -316,7 +347,7 @@ class RoomTableScreen(TableScreen):
             else:
                 self.notify(f"{person.name} is back.")
         self._away = away
-        self.refresh_bindings()
+        self.keys_may_have_changed()
 
     def _owner(self) -> bool:
         return self.table.seats[self.me].name == self.table.owner

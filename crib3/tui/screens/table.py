@@ -48,6 +48,7 @@ from crib3.narrate import describe
 from crib3.players import Player
 from crib3.speech import hand_phrases, say_play
 from crib3.scoring import Score
+from crib3.tui.bindings import QuietBindings
 from crib3.tui.widgets.board import CribBoard
 from crib3.tui.widgets.center import TableCenter
 from crib3.tui.widgets.hand import HandView, ShownCount
@@ -76,7 +77,7 @@ def compose_table(ascii: bool, me: int = 0, interactive: bool = True) -> Compose
     yield HandView(ascii, interactive, id="hand")
 
 
-class TableScreen(Screen):
+class TableScreen(QuietBindings, Screen):
     """One game at the table, seen from seat `me`."""
 
     BINDINGS = [
@@ -261,7 +262,7 @@ class TableScreen(Screen):
 
     def _update_prompt(self) -> None:
         self.query_one("#prompt", Static).update(self._prompt())
-        self.refresh_bindings()
+        self.keys_may_have_changed()
 
     def _prompt(self) -> str:
         if self.waiting_for_enter:

@@ -1,0 +1,34 @@
+"""Footer redraws only when a key is switched on or off.
+
+Why: in Textual 8.2 every `refresh_bindings()` makes the `Footer` build new
+`FooterKey` widgets, and the old ones stay alive (linked to the footer's
+`compact` reactive) until the app ends. A table that refreshed its keys on
+every event grew by megabytes a game, and a card room with sixty sessions
+spent most of its CPU rebuilding footers nobody's keys had changed in.
+"""
+
+from __future__ import annotations
+
+from textual.actions import parse
+
+
+class QuietBindings:
+    """Mixin for a Screen: `keys_may_have_changed()` instead of
+    `refresh_bindings()`."""
+
+    _key_state: tuple[bool | None, ...] | None = None
+
+    def keys_may_have_changed(self) -> None:
+        state = tuple(self._key_states())
+        if state != self._key_state:
+            self._key_state = state
+            self.refresh_bindings()  # type: ignore[attr-defined]
+
+    def _key_states(self) -> list[bool | None]:
+        states = []
+        for binding in getattr(self, "BINDINGS", ()):
+            action = binding.action if hasattr(binding, "action") else binding[1]
+            namespace, name, params = parse(action)
+            states.append(True if namespace else
+                          self.check_action(name, params))  # type: ignore[attr-defined]
+        return states
