@@ -33,6 +33,8 @@ def hidden_from(state: State, seat: int) -> set:
     own = set(state.hands[seat]) | set(state.kept[seat]) | set(state.played[seat])
     if state.discards[seat] is not None:
         own.add(state.discards[seat])  # your own throw to the crib
+    if state.hand_number >= 1:  # the cut for the deal is off the table once cards are dealt
+        state = state._replace(deal_cuts=())
     return others - own - public_cards(state)
 
 

@@ -8,7 +8,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
+
+from crib3.tui.widgets.footer import TidyFooter
 
 from crib3.engine import State
 from crib3.engine.state import SOURCES
@@ -73,7 +75,7 @@ class GameOverScreen(Screen[str]):
                          f"{s.rules.target})", classes="hint")
             yield Static(score_chart(s), id="chart")
             yield Static(f"n or Enter: {self.again}    q: quit", classes="hint")
-        yield Footer()
+        yield TidyFooter()
 
     def _table(self) -> Table:
         s = self.state

@@ -13,7 +13,9 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
+
+from crib3.tui.widgets.footer import TidyFooter
 
 from crib3.levels import BOT_LEVELS
 from crib3.tui.settings import GameChoices
@@ -120,7 +122,7 @@ class NewGameScreen(Screen[GameChoices | Path]):
                         type="integer", id="seed")
             yield Static("↑/↓ move · ←/→ change · Enter start", classes="hint")
             yield Static("", id="unfinished", classes="hint")
-        yield Footer()
+        yield TidyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#left", OptionRow).focus()

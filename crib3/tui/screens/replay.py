@@ -10,7 +10,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
+
+from crib3.tui.widgets.footer import TidyFooter
 
 from crib3.engine import project, redact
 from crib3.engine.state import Phase
@@ -88,7 +90,7 @@ class ReplayScreen(Screen[None]):
         yield from compose_table(self.ascii, interactive=False)
         yield Static("", id="status")
         yield Static("", id="recent")
-        yield Footer()
+        yield TidyFooter()
 
     def on_mount(self) -> None:
         self.show(self.index)

@@ -15,7 +15,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
+
+from crib3.tui.widgets.footer import TidyFooter
 
 from crib3.levels import BOT_LEVELS
 from crib3.tui.bindings import QuietBindings
@@ -69,7 +71,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         yield Static("", id="empty")
         yield Static("↑/↓ choose a table · Enter sit down · o open a table of your own",
                      classes="hint")
-        yield Footer()
+        yield TidyFooter()
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -241,7 +243,7 @@ class WaitingScreen(QuietBindings, Screen[None]):
                          classes="title")
             yield Static("", id="seats")
             yield Static("", id="status", classes="hint")
-        yield Footer()
+        yield TidyFooter()
 
     def on_mount(self) -> None:
         self.table.listeners.append(self._table_changed)

@@ -26,7 +26,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import Footer, RichLog, Static
+from textual.widgets import RichLog, Static
+
+from crib3.tui.widgets.footer import TidyFooter
 
 from crib3.engine import (
     Count,
@@ -145,7 +147,7 @@ class TableScreen(QuietBindings, Screen):
         yield Static("", id="prompt")
         yield Static("", id="recent")
         yield RichLog(id="feed", wrap=True, markup=False, auto_scroll=True)
-        yield Footer()
+        yield TidyFooter()
 
     def on_mount(self) -> None:
         self.query_one("#feed", RichLog).can_focus = False
