@@ -19,9 +19,10 @@ def played_with_feeds(seed: int, kinds, rules: Rules):
     true_states = []
     game = Game.new(infos, rules, seed=seed, subscribers=[lambda e, s: true_states.append(s)])
     feeds = [SeatFeed(game, seat) for seat in range(3)]
-    received = {seat: feeds[seat].history() for seat in range(3)}
+    received: dict[int, list] = {}
     for seat in range(3):
-        feeds[seat].subscribe(lambda e, s, v, seat=seat: received[seat].append((e, s, v)))
+        received[seat], _ = feeds[seat].follow(
+            lambda e, s, v, seat=seat: received[seat].append((e, s, v)))
     pickers = [EasyPlayer(random.Random(seed + i)) for i in range(3)]
     while not game.over:
         seat = game.to_act()[0]

@@ -45,24 +45,18 @@ class SeatFeed:
         self.game = game
         self.seat = seat
 
-    def history(self) -> list[FeedItem]:
-        """Every event so far, as this seat receives them."""
-        items: list[FeedItem] = []
+    def follow(self, callback: FeedSubscriber) -> tuple[list[FeedItem], Callable[[], None]]:
+        """Every event so far, as this seat receives them, and from now on
+        `callback(event, state, view)` for each new one: in one step, so no
+        event is missed or seen twice. Returns the history and a function
+        that unsubscribes."""
+        history: list[FeedItem] = []
         true_state, seen = State(), State()
         for event in self.game.events:
             true_state = apply(true_state, event)
             mine = redact(event, self.seat)
             seen = apply(seen, mine)
-            items.append((mine, seen, seat_view(true_state, self.seat)))
-        return items
-
-    def subscribe(self, callback: FeedSubscriber) -> Callable[[], None]:
-        """Call `callback(event, state, view)` for every new event, redacted.
-        Take `history()` and subscribe in one go (no await between), so no
-        event is missed or seen twice. Returns a function that unsubscribes."""
-        seen = State()
-        for event in self.game.events:
-            seen = apply(seen, redact(event, self.seat))
+            history.append((mine, seen, seat_view(true_state, self.seat)))
 
         def on_event(event: Event, true_state: State) -> None:
             nonlocal seen
@@ -70,7 +64,7 @@ class SeatFeed:
             seen = apply(seen, mine)
             callback(mine, seen, seat_view(true_state, self.seat))
 
-        return self.game.subscribe(on_event)
+        return history, self.game.subscribe(on_event)
 
     def dispatch(self, command: Command) -> None:
         """Carry out this seat's command; a command for any other seat is
@@ -78,11 +72,3 @@ class SeatFeed:
         if getattr(command, "seat", None) != self.seat:
             raise IllegalMove(f"seat {self.seat} may only move for itself")
         self.game.dispatch(command)
-
-    @property
-    def over(self) -> bool:
-        return self.game.over
-
-    def to_act(self) -> tuple[int, ...]:
-        """Seats that must choose now: public (the screens show whose turn)."""
-        return self.game.to_act()

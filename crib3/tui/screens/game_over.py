@@ -10,10 +10,9 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
-from crib3.tui.widgets.footer import TidyFooter
-
 from crib3.engine import State
 from crib3.engine.state import SOURCES
+from crib3.tui.widgets.footer import TidyFooter
 
 SPARK_COLOURS = ("green", "cyan", "magenta")
 BARS = "▁▂▃▄▅▆▇█"

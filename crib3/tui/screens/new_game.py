@@ -15,10 +15,9 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from crib3.tui.widgets.footer import TidyFooter
-
 from crib3.levels import BOT_LEVELS
 from crib3.tui.settings import GameChoices
+from crib3.tui.widgets.footer import TidyFooter
 
 LEVEL_HINTS = {
     "easy": "plays any legal card",

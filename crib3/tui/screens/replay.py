@@ -12,8 +12,6 @@ from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
-from crib3.tui.widgets.footer import TidyFooter
-
 from crib3.engine import project, redact
 from crib3.engine.state import Phase
 from crib3.narrate import describe
@@ -21,6 +19,7 @@ from crib3.replay import Replay
 from crib3.tui.screens.table import compose_table
 from crib3.tui.widgets.board import CribBoard
 from crib3.tui.widgets.center import TableCenter
+from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.hand import HandView
 from crib3.tui.widgets.seat import SeatPanel
 

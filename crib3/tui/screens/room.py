@@ -17,14 +17,13 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Static
 
-from crib3.tui.widgets.footer import TidyFooter
-
 from crib3.levels import BOT_LEVELS
 from crib3.tui.bindings import QuietBindings
 from crib3.tui.screens.dialogs import DIALOG_CSS
 from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.new_game import LEVEL_HINTS, OptionRow
 from crib3.tui.screens.table import TableScreen
+from crib3.tui.widgets.footer import TidyFooter
 
 if TYPE_CHECKING:
     from crib3.engine import Rules, State

@@ -28,8 +28,6 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
-from crib3.tui.widgets.footer import TidyFooter
-
 from crib3.engine import (
     Count,
     CutStarter,
@@ -53,6 +51,7 @@ from crib3.scoring import Score
 from crib3.tui.bindings import QuietBindings
 from crib3.tui.widgets.board import CribBoard
 from crib3.tui.widgets.center import TableCenter
+from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.hand import HandView, ShownCount
 from crib3.tui.widgets.seat import SeatPanel
 
@@ -137,8 +136,8 @@ class TableScreen(QuietBindings, Screen):
         self._continue = asyncio.Event()
         self._idle = False  # the driver waits for the human
         self.history: list[tuple[Event, State, SeatView]] = []
-        (self.history if resumed else self.pending).extend(self.feed.history())
-        self._unsubscribe = self.feed.subscribe(self._on_engine_event)
+        so_far, self._unsubscribe = self.feed.follow(self._on_engine_event)
+        (self.history if resumed else self.pending).extend(so_far)
 
     # --- layout -------------------------------------------------------------
 
