@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from commands import crib3_argv
+
 ASSETS = Path(__file__).parent.parent / "assets" / "logs"
-CRIB3 = [shutil.which("crib3")] if shutil.which("crib3") else [sys.executable, "-m", "crib3"]
+CRIB3 = crib3_argv()
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:

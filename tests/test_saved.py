@@ -159,7 +159,8 @@ def test_kill_9_loses_nothing_that_was_on_screen(tmp_path, run):
     from crib3.engine import apply, redact
     from crib3.engine.state import State
     from crib3.narrate import describe
-    from test_terminal_e2e import Tmux, crib3_command
+    from commands import crib3_command
+    from test_terminal_e2e import Tmux
 
     rng = random.Random(run)
     tmux = Tmux(tmp_path)

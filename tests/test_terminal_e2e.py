@@ -11,6 +11,8 @@ import uuid
 
 import pytest
 
+from commands import crib3_command
+
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 
 
@@ -55,11 +57,6 @@ def tmux(tmp_path):
     t = Tmux(tmp_path)
     yield t
     t.kill()
-
-
-def crib3_command() -> str:
-    found = shutil.which("crib3")
-    return found if found else f"{sys.executable} -m crib3"
 
 
 def test_play_a_hand_in_a_real_terminal(tmux):

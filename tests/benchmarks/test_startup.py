@@ -16,16 +16,9 @@ from pathlib import Path
 
 import pytest
 
+from commands import crib3_command
+
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
-
-
-def crib3_command() -> str:
-    """The `crib3` script that pip installed beside this Python. (Not the
-    first `crib3` on PATH: on a pyenv machine that is a shell shim that adds
-    about 60 ms of its own before Python starts.)"""
-    beside = Path(sys.executable).with_name("crib3")
-    return str(beside) if beside.exists() else (shutil.which("crib3") or
-                                                f"{sys.executable} -m crib3")
 
 
 def _time_to_screen(home, text: str = "three-handed cribbage") -> float:
