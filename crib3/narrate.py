@@ -16,17 +16,60 @@ from crib3.scoring import Score
 from crib3.speech import say_hand_line, say_play
 
 
-def _names(state: State) -> list[str]:
-    return [p.name for p in state.players] or ["seat 0", "seat 1", "seat 2"]
+class Voice:
+    """How the narration names each seat: by name, in the third person,
+    except a player called "You" (the new-game screen's default name), who
+    is spoken to in the second person: "You cut lowest and deal first",
+    "one to your crib", "Muggins! Ann takes the 2 you missed"."""
+
+    def __init__(self, state: State) -> None:
+        names = [p.name for p in state.players] or ["seat 0", "seat 1", "seat 2"]
+        self.names = names
+        self.you = {s for s in range(len(names)) if names[s].strip().lower() == "you"}
+
+    def subject(self, seat: int) -> str:
+        """Who does it, at the start of a sentence: "You" or "Ann"."""
+        return "You" if seat in self.you else self.names[seat]
+
+    def object(self, seat: int) -> str:
+        """Who it is done to, inside a sentence: "you" or "Ann"."""
+        return "you" if seat in self.you else self.names[seat]
+
+    def whose(self, seat: int, start: bool = False) -> str:
+        """ "your" (or "Your" to start a sentence) or "Ann's"."""
+        if seat in self.you:
+            return "Your" if start else "your"
+        return f"{self.names[seat]}'s"
+
+    def verb(self, seat: int, third: str, second: str) -> str:
+        """The verb that agrees with the seat: "cuts" or "cut"."""
+        return second if seat in self.you else third
+
+    def says(self, seat: int, third: str, second: str) -> str:
+        """Subject and verb: "Ann cuts", "You cut"."""
+        return f"{self.subject(seat)} {self.verb(seat, third, second)}"
 
 
 def _list(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def _listed(voice: Voice, seats: Sequence[int]) -> str:
+    """Seats in a list: the first as a subject, the rest inside the sentence."""
+    words = [voice.subject(seats[0]) if i == 0 else voice.object(s) for i, s in enumerate(seats)]
+    return _list(words)
+
+
+def dealt(state: State, seat: int, hand: Sequence[Card], ascii: bool = False) -> str:
+    """One seat's dealt hand, face up (for transcripts): "Ann is dealt ..."."""
+    cards = " ".join(c.label(ascii) for c in hand)
+    return f"{Voice(state).says(seat, 'is', 'are')} dealt {cards}."
+
+
 def describe(event: ev.Event, state: State, ascii: bool = False) -> str | None:
     """One sentence for `event`; `state` is the state just after it."""
-    names = _names(state)
+    voice = Voice(state)
+    says, obj, whose = voice.says, voice.object, voice.whose
 
     def card(c: Card | None) -> str:
         return c.label(ascii) if c is not None else "a card"
@@ -38,55 +81,61 @@ def describe(event: ev.Event, state: State, ascii: bool = False) -> str | None:
         rules = event.rules
         extras = [x for x, on in (("skunks", rules.skunks), ("muggins", rules.muggins)) if on]
         tail = f", with {_list(extras)}" if extras else ""
-        return f"A new game to {rules.target}: {_list(names)}{tail}."
+        return f"A new game to {rules.target}: {_listed(voice, range(len(voice.names)))}{tail}."
     if isinstance(event, ev.CardCutForDeal):
-        return f"{names[event.seat]} cuts {card(event.card)}."
+        return f"{says(event.seat, 'cuts', 'cut')} {card(event.card)}."
     if isinstance(event, ev.CutTied):
-        return f"A tie for low: {_list([names[s] for s in event.seats])} cut again."
+        return f"A tie for low: {_listed(voice, event.seats)} cut again."
     if isinstance(event, ev.DealerChosen):
-        return f"{names[event.seat]} cuts lowest and deals first."
+        seat = event.seat
+        return f"{says(seat, 'cuts', 'cut')} lowest and {voice.verb(seat, 'deals', 'deal')} first."
     if isinstance(event, ev.DeckShuffled):
-        return f"Hand {event.hand}. {names[event.dealer]} shuffles and deals."
+        dealer = event.dealer
+        return (f"Hand {event.hand}. {says(dealer, 'shuffles', 'shuffle')} and "
+                f"{voice.verb(dealer, 'deals', 'deal')}.")
     if isinstance(event, ev.CardsDealt):
-        return f"Five cards each, and one to {names[event.dealer]}'s crib."
+        return f"Five cards each, and one to {whose(event.dealer)} crib."
     if isinstance(event, ev.CardDiscarded):
         if event.card is None:
-            return f"{names[event.seat]} throws a card to the crib."
-        return f"{names[event.seat]} throws {card(event.card)} to the crib."
+            return f"{says(event.seat, 'throws', 'throw')} a card to the crib."
+        return f"{says(event.seat, 'throws', 'throw')} {card(event.card)} to the crib."
     if isinstance(event, ev.StarterCut):
-        return f"{names[event.seat]} cuts; the starter is {card(event.starter)}."
+        return f"{says(event.seat, 'cuts', 'cut')}; the starter is {card(event.starter)}."
     if isinstance(event, ev.HisHeels):
-        return f"His heels: 2 for {names[event.seat]} {total(event.seat)}."
+        return f"His heels: 2 for {obj(event.seat)} {total(event.seat)}."
     if isinstance(event, ev.CardPlayed):
         said = say_play(Score(event.points, event.items))
         tail = f": {said} {total(event.seat)}" if said else ""
-        return f"{names[event.seat]} plays {card(event.card)}, {event.count}{tail}."
+        return f"{says(event.seat, 'plays', 'play')} {card(event.card)}, {event.count}{tail}."
     if isinstance(event, ev.GoSaid):
-        return f"{names[event.seat]}: go."
+        return f"{voice.subject(event.seat)}: go."
     if isinstance(event, ev.GoScored):
         what = "last card" if event.last_card else "the go"
-        return f"1 for {what} to {names[event.seat]} {total(event.seat)}."
+        return f"1 for {what} to {obj(event.seat)} {total(event.seat)}."
     if isinstance(event, ev.CountReset):
-        return f"The count starts again; {names[event.leader]} leads."
+        return f"The count starts again; {obj(event.leader)} {voice.verb(event.leader, 'leads', 'lead')}."
     if isinstance(event, ev.HandCounted):
-        whose = f"{names[event.seat]}'s {'crib' if event.crib else 'hand'}"
+        owner = f"{whose(event.seat, start=True)} {'crib' if event.crib else 'hand'}"
         said = say_hand_line(Score(event.points + event.missed, event.items))
-        claim = f"; claims {event.points}" if event.missed else ""
-        return (f"{whose} {format_cards(event.cards, ascii)} with {card(event.starter)}: "
+        claim = f"; {voice.verb(event.seat, 'claims', 'claim')} {event.points}" \
+            if event.missed else ""
+        return (f"{owner} {format_cards(event.cards, ascii)} with {card(event.starter)}: "
                 f"{said}{claim} {total(event.seat)}.")
     if isinstance(event, ev.MugginsCalled):
-        return (f"Muggins! {names[event.seat]} takes the {event.points} "
-                f"{names[event.victim]} missed {total(event.seat)}.")
+        return (f"Muggins! {says(event.seat, 'takes', 'take')} the {event.points} "
+                f"{obj(event.victim)} missed {total(event.seat)}.")
     if isinstance(event, ev.MugginsDeclined):
-        return f"{names[event.seat]} lets {names[event.victim]}'s missed points go."
+        return f"{says(event.seat, 'lets', 'let')} {whose(event.victim)} missed points go."
     if isinstance(event, ev.HandEnded):
-        scores = ", ".join(f"{names[s]} {event.scores[s]}" for s in range(3))
-        return f"End of hand {event.hand}: {scores}. The deal passes to {names[event.next_dealer]}."
+        scores = ", ".join(f"{voice.subject(s) if s == 0 else obj(s)} {event.scores[s]}"
+                           for s in range(3))
+        return (f"End of hand {event.hand}: {scores}. "
+                f"The deal passes to {obj(event.next_dealer)}.")
     if isinstance(event, ev.GameWon):
         others = [s for s in range(3) if s != event.seat]
-        line = (f"{names[event.seat]} wins with {event.scores[event.seat]}, to "
+        line = (f"{says(event.seat, 'wins', 'win')} with {event.scores[event.seat]}, to "
                 f"{event.scores[others[0]]} and {event.scores[others[1]]}.")
-        skunked = [f"{names[s]} is {'double-' if event.skunks[s] > 1 else ''}skunked"
+        skunked = [f"{says(s, 'is', 'are')} {'double-' if event.skunks[s] > 1 else ''}skunked"
                    for s in range(3) if event.skunks[s]]
         return line + (" " + "; ".join(skunked) + "." if skunked else "")
     return None

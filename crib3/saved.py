@@ -77,7 +77,7 @@ def transcript(events: Sequence[Event], ascii: bool = False) -> str:
     """The game told in words, everything face up (it is over, or it is
     yours): "Hand 3. Bea shuffles and deals. ... Ann throws 9♣ ..."."""
     from crib3.engine import apply
-    from crib3.narrate import describe
+    from crib3.narrate import dealt, describe
 
     lines: list[str] = []
     state = State()
@@ -86,9 +86,7 @@ def transcript(events: Sequence[Event], ascii: bool = False) -> str:
         if isinstance(event, ev.DeckShuffled) and lines:
             lines.append("")
         if isinstance(event, ev.CardsDealt):
-            for seat, hand in enumerate(event.hands):
-                cards = " ".join(c.label(ascii) for c in hand)
-                lines.append(f"{state.name(seat)} is dealt {cards}.")
+            lines.extend(dealt(state, seat, hand, ascii) for seat, hand in enumerate(event.hands))
             continue
         line = describe(event, state, ascii)
         if line:

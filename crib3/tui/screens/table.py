@@ -44,7 +44,7 @@ from crib3.engine import (
 )
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
-from crib3.narrate import describe
+from crib3.narrate import Voice, describe
 from crib3.players import Player
 from crib3.speech import hand_phrases, say_play
 from crib3.scoring import Score
@@ -326,8 +326,8 @@ class TableScreen(QuietBindings, Screen):
         the pegs move. Enter hurries it on."""
         hand = self.query_one("#hand", HandView)
         announce = self.query_one("#announce", Static)
-        name = state.name(event.seat)
-        title = f"{name}'s {'crib' if event.crib else 'hand'}"
+        whose = Voice(state).whose(event.seat, start=True)
+        title = f"{whose} {'crib' if event.crib else 'hand'}"
         phrases = hand_phrases(Score(event.points + event.missed, event.items))
         self._continue.clear()
         self.waiting_for_enter = True
