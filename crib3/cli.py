@@ -12,19 +12,60 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crib3 import __version__
+from crib3.arguments import EXIT_USAGE, Parser, at_least_one, seconds
 
 if TYPE_CHECKING:
     from crib3.engine.log import LogError
+    from crib3.tui.app import Crib3App
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_INVALID = 0, 1
 
 
 class UsageError(Exception):
     """Bad input from the command line: printed as one line, exit 2."""
+
+
+class CannotRun(Exception):
+    """The command is understood but cannot do its job here (a folder it
+    cannot write, a save that failed): printed as one line, exit 1."""
+
+
+class Crashed(Exception):
+    """An unexpected error inside the game; `saved` is the game's file,
+    which holds every move up to the error."""
+
+    def __init__(self, error: BaseException, saved: object | None = None) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.saved = saved
+
+
+def _check_can_save(folder: Path, command: str) -> None:
+    """Refuse to start a game that could not be saved, before it starts."""
+    from crib3.paths import unwritable
+
+    reason = unwritable(folder)
+    if reason:
+        raise CannotRun(f"cannot save games in {folder}: {reason}; use --no-save to play "
+                        "without saving")
+
+
+def _run_app(app: Crib3App) -> int:
+    """Run a full-screen app, and turn the way it ended into an exit code:
+    a save that failed and an unexpected error each end in one line."""
+    app.run()
+    if app.save_failed is not None:
+        failed = app.save_failed
+        raise CannotRun(f"cannot save to {failed.path}: {failed.error.strerror or failed.error}; "
+                        "the game is saved up to the last move: `crib3 resume` goes on once "
+                        "that is mended (free some space)")
+    if app.crash is not None:
+        raise Crashed(app.crash, app.log_path if app.autosave and app.game is not None else None)
+    return EXIT_OK
 
 
 def _ascii_wanted(args: argparse.Namespace) -> bool:
@@ -104,8 +145,9 @@ def cmd_sim(args: argparse.Namespace) -> int:
     from crib3 import sim
     from crib3.engine import Rules
 
-    if args.games < 1:
-        raise UsageError(f"--games is 1 or more, not {args.games}")
+    if args.log_dir is not None and Path(args.log_dir).exists() \
+            and not Path(args.log_dir).is_dir():
+        raise UsageError(f"--log-dir {args.log_dir}: that is a file; give a folder")
     levels = _levels(args.players, 3, "three levels", "easy,easy,easy")
     jobs = args.jobs if args.jobs else sim.default_jobs(args.games)
     rules = Rules(target=61 if args.short else 121, skunks=args.skunks)
@@ -150,16 +192,16 @@ def cmd_play(args: argparse.Namespace) -> int:
     choices.skunks = choices.skunks or args.skunks
     choices.muggins = choices.muggins or args.muggins
     choices.short = choices.short or args.short
-    if args.think < 0:
-        raise UsageError("--think is 0 or more seconds")
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise UsageError("the game needs a terminal (for headless games use crib3 sim)")
+    if not args.no_save:
+        from crib3.paths import games_dir
+
+        _check_can_save(games_dir(), "play")
     from crib3.tui.app import Crib3App
 
-    app = Crib3App(choices if skip_screen else None, ascii=_ascii_wanted(args),
-                   think=args.think, autosave=not args.no_save)
-    app.run()
-    return EXIT_OK
+    return _run_app(Crib3App(choices if skip_screen else None, ascii=_ascii_wanted(args),
+                             think=args.think, autosave=not args.no_save))
 
 
 # --- saved games: games, resume, export, stats ---------------------------------------
@@ -210,13 +252,19 @@ def cmd_resume(args: argparse.Namespace) -> int:
         print(f"warning: {warning}", file=sys.stderr)
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise UsageError("the game needs a terminal")
+    if not args.no_save:
+        from crib3.paths import unwritable
+
+        reason = unwritable(path.parent, path)
+        if reason:
+            raise CannotRun(f"cannot save the game in {path}: {reason}; use --no-save to "
+                            "play on without saving")
     from crib3.engine import Game
     from crib3.tui.app import Crib3App
 
-    app = Crib3App(ascii=_ascii_wanted(args), think=args.think,
-                   game=Game.from_events(events), resume_path=path)
-    app.run()
-    return EXIT_OK
+    return _run_app(Crib3App(ascii=_ascii_wanted(args), think=args.think,
+                             game=Game.from_events(events), resume_path=path,
+                             autosave=not args.no_save))
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -254,8 +302,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise UsageError("the replay needs a terminal (crib3 export tells a game in words)")
     from crib3.tui.app import Crib3App
 
-    Crib3App(ascii=_ascii_wanted(args), replay=Replay(events), autosave=False).run()
-    return EXIT_OK
+    return _run_app(Crib3App(ascii=_ascii_wanted(args), replay=Replay(events), autosave=False))
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
@@ -296,6 +343,20 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return status
 
 
+def _authorized_keys_problem(path: Path) -> str | None:
+    """Why nobody could sign in with these keys ("has no keys", "cannot be
+    read: ..."), or None when it holds at least one key."""
+    import asyncssh
+
+    try:
+        asyncssh.read_authorized_keys(str(path))
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+    except ValueError:
+        return "has no keys"
+    return None
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
     import logging
@@ -306,8 +367,6 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if args.port < 0 or args.port > 65535:
         raise UsageError(f"--port {args.port}: a port is 0 to 65535")
-    if args.patience < 0 or args.think < 0:
-        raise UsageError("--patience and --think are seconds, 0 or more")
     keys = None
     if not args.open:
         keys = Path(args.authorized_keys) if args.authorized_keys else \
@@ -315,6 +374,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if not keys.is_file():
             raise UsageError(f"no authorized keys at {keys}: put your friends' public keys "
                              "there (one per line), give --authorized-keys FILE, or --open")
+        problem = _authorized_keys_problem(keys)
+        if problem:  # it is read again for every connection: it may be mended live
+            print(f"warning: nobody can sign in: {keys} {problem}", file=sys.stderr)
     from crib3.net.room import Room
     from crib3.net.server import CardRoom, ServeOptions, host_key_at
 
@@ -335,7 +397,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         for problem in room.restore():
             print(f"warning: a table could not be resumed: {problem}", file=sys.stderr)
         card_room = CardRoom(options, room)
-        await card_room.start(host_key)
+        try:
+            await card_room.start(host_key)
+        except OSError as exc:
+            room.close()
+            raise CannotRun(f"cannot listen on {args.host}:{args.port}: "
+                            f"{exc.strerror or exc}") from None
         if args.open:
             print(f"warning: --open: anyone who can reach {args.host}:{card_room.port} can "
                   "sit down under any name, without a key", file=sys.stderr)
@@ -360,7 +427,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="crib3",
         description="Three-player cribbage. With no command, opens the game (crib3 play).",
     )
@@ -382,13 +449,13 @@ def build_parser() -> argparse.ArgumentParser:
         "sim", help="play games between computer players and summarize them",
         description="Headless games between computer players. Seats rotate from game to "
                     "game; the same --seed gives the same games.")
-    sim.add_argument("--games", type=int, default=100, metavar="N", help="how many (100)")
+    sim.add_argument("--games", type=at_least_one, default=100, metavar="N", help="how many (100)")
     sim.add_argument("--seed", type=int, default=None, metavar="S", help="for repeatable games")
     sim.add_argument("--players", default="easy,easy,easy", metavar="A,B,C",
                      help="three levels, comma-separated (easy,easy,easy)")
     sim.add_argument("--log-dir", default=None, metavar="DIR", help="write each game's log here")
     sim.add_argument("--json", action="store_true", help="print the summary as JSON")
-    sim.add_argument("--jobs", type=int, default=0, metavar="J",
+    sim.add_argument("--jobs", type=at_least_one, default=None, metavar="J",
                      help="worker processes (default: one per core for large runs)")
     sim.add_argument("--short", action="store_true", help="play to 61, not 121")
     sim.add_argument("--skunks", action="store_true", help="record skunks in the game logs")
@@ -411,8 +478,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Continue an unfinished game exactly where it stood.")
     resume.add_argument("log", nargs="?", help="a saved game (default: the latest unfinished)")
     resume.add_argument("--ascii", action="store_true", help="suits as S H D C")
-    resume.add_argument("--think", type=float, default=0.6, metavar="SECONDS",
+    resume.add_argument("--think", type=seconds, default=0.6, metavar="SECONDS",
                         help="how long computer players take over a move (0.6)")
+    resume.add_argument("--no-save", action="store_true",
+                        help="play on without saving (the file keeps the game as it was)")
     resume.set_defaults(run=cmd_resume)
 
     replay = commands.add_parser(
@@ -466,9 +535,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "authorized_keys in crib3's config folder)")
     door.add_argument("--open", action="store_true",
                       help="let anyone in under any name, with no key (a warning is printed)")
-    serve.add_argument("--think", type=float, default=0.6, metavar="SECONDS",
+    serve.add_argument("--think", type=seconds, default=0.6, metavar="SECONDS",
                        help="how long computer players take over a move (0.6)")
-    serve.add_argument("--patience", type=float, default=120, metavar="SECONDS",
+    serve.add_argument("--patience", type=seconds, default=120, metavar="SECONDS",
                        help="how long a player may be gone before the table's owner may "
                             "give their seat to a computer player (120)")
     serve.set_defaults(run=cmd_serve)
@@ -487,7 +556,7 @@ def add_play_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--short", action="store_true", help="play to 61")
     parser.add_argument("--ascii", action="store_true",
                         help="suits as S H D C and plain ASCII drawing")
-    parser.add_argument("--think", type=float, default=0.6, metavar="SECONDS",
+    parser.add_argument("--think", type=seconds, default=0.6, metavar="SECONDS",
                         help="how long computer players take over a move (0.6)")
     parser.add_argument("--no-save", action="store_true", help="do not save this game")
 
@@ -511,7 +580,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except CannotRun as exc:
+        print(f"crib3 {args.command}: {exc}", file=sys.stderr)
+        return EXIT_INVALID
     except OSError as exc:
         print(f"crib3 {args.command}: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "),
               file=sys.stderr)
         return EXIT_INVALID
+    except Exception as exc:  # a bug: one line here, the traceback in a file
+        return _report_crash(args.command, exc)
+
+
+def _report_crash(command: str, exc: Exception) -> int:
+    """One line for an error nothing expected: what it was, where the game
+    is saved and how to go on, and where the whole traceback was written."""
+    from crib3 import crash
+
+    error, saved = (exc.error, exc.saved) if isinstance(exc, Crashed) else (exc, None)
+    log = crash.record(error, f"crib3 {command}")
+    words = [f"crib3 {command}: unexpected error ({crash.summary(error)})"]
+    if saved is not None:
+        words.append(f"your game is saved in {saved}: `crib3 resume` goes on from there")
+    words.append(f"details in {log}" if log else "the details could not be written anywhere")
+    print("; ".join(words), file=sys.stderr)
+    return EXIT_INVALID

@@ -37,3 +37,27 @@ def data_dir() -> Path:
 def games_dir() -> Path:
     """Where every game is saved as it is played, one file per game."""
     return data_dir() / "games"
+
+
+def unwritable(folder: Path, file: Path | None = None) -> str | None:
+    """Why crib3 could not save in `folder` (or append to `file` in it),
+    in a few words such as "read-only file system"; None when it can.
+
+    It tries, rather than asking `os.access`: permission bits do not show a
+    read-only mount, a full disk or (for root) much at all."""
+    import errno
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        if file is not None:
+            with open(file, "a", encoding="utf-8"):
+                pass
+        else:
+            with tempfile.NamedTemporaryFile(dir=folder, prefix=".crib3-probe-"):
+                pass
+    except OSError as exc:
+        if exc.errno == errno.EROFS:
+            return "read-only (on a read-only file system)"
+        return (exc.strerror or str(exc)).lower()
+    return None

@@ -18,3 +18,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "crib3"))
 def _no_color_leak(monkeypatch):
     """Tests see the same terminal whatever the developer's shell sets."""
     monkeypatch.delenv("NO_COLOR", raising=False)
+
+
+@pytest.fixture
+def crib3_home(tmp_path, monkeypatch):
+    """crib3 keeps its settings and saved games in the test's own folder."""
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    return tmp_path

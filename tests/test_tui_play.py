@@ -17,9 +17,8 @@ from tui_support import make_app, screen_text, settled, table, table_app, wait_f
 
 
 @pytest.fixture(autouse=True)
-def crib3_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-    return tmp_path
+def _every_test_at_home(crib3_home):
+    return crib3_home
 
 
 async def play_to_the_end(pilot, max_keys: int = 3000) -> None:

@@ -1,6 +1,10 @@
 """Compute the three-player crib table that ships as crib_table.json.
 
-    python -m crib3.players.cribtable --samples 60000 --seed 1
+    python -m crib3.players.cribtable --samples 60000 --seed 1 --out table.json
+
+It writes only where `--out` says, and never over the table inside the
+installed package (copy a new table into the source tree by hand, and
+commit it, to ship it).
 
 In three-handed cribbage the crib is one discard from each player, one card
 from the deck, and the starter. The table gives, for each rank a seat might
@@ -12,18 +16,18 @@ and every one of the first seat's five cards is tried as its discard.
 
 from __future__ import annotations
 
-import argparse
 import json
 import math
 import random
 import sys
 from pathlib import Path
 
+from crib3.arguments import Parser, at_least_one
 from crib3.cards import DECK, RANKS
 from crib3.players.analysis import discard_options
 from crib3.scoring import hand_points
 
-OUT = Path(__file__).with_name("crib_table.json")
+PACKAGED = Path(__file__).with_name("crib_table.json")
 
 
 def estimate(samples: int, seed: int) -> dict:
@@ -62,14 +66,29 @@ def estimate(samples: int, seed: int) -> dict:
     }
 
 
+def _is_packaged(path: Path) -> bool:
+    try:
+        return path.resolve() == PACKAGED.resolve() or (path.exists() and path.samefile(PACKAGED))
+    except OSError:
+        return False
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--samples", type=int, default=60000)
+    parser = Parser(prog="python -m crib3.players.cribtable",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--samples", type=at_least_one, default=60000)
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--out", type=Path, required=True, metavar="FILE",
+                        help="where to write the table (never the packaged one)")
     args = parser.parse_args(argv)
+    if _is_packaged(args.out):
+        parser.exit(2, f"{parser.prog}: will not overwrite the table inside the package "
+                       f"({PACKAGED}); write elsewhere and copy it into the source tree\n")
     data = estimate(args.samples, args.seed)
-    args.out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    try:
+        args.out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    except OSError as exc:
+        parser.exit(1, f"{parser.prog}: cannot write {args.out}: {exc.strerror or exc}\n")
     for rank, value in data["expected_crib"].items():
         print(f"{RANKS[int(rank) - 1]:>3} {value:6.3f} ± {data['standard_error'][rank]:.3f}",
               file=sys.stderr)

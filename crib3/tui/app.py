@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import io
 import random
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
 
+from rich.console import Console
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual import events
 from textual.events import Resize
 from textual.geometry import Size
 from textual.screen import Screen
@@ -20,10 +23,23 @@ from crib3.paths import games_dir
 from crib3.tui.settings import GameChoices, load_choices, save_choices
 
 if TYPE_CHECKING:  # loaded when a game starts, to keep the first screen fast
-    from crib3.engine import Game, State
+    from crib3.engine import Event, Game, State
     from crib3.engine.log import LogWriter
 
 MIN_WIDTH, MIN_HEIGHT = 80, 24
+# The keys that still work while the terminal is too small: quit and help.
+KEYS_WHEN_SMALL = frozenset({"q", "ctrl+q", "ctrl+c", "question_mark"})
+
+
+class SaveFailed(Exception):
+    """The game's log could not be written (a full disk, a folder gone
+    read-only): the game stops, saved up to the last move that reached the
+    disk, and the command says so in one line."""
+
+    def __init__(self, path: Path | None, error: OSError) -> None:
+        super().__init__(f"{path}: {error.strerror or error}")
+        self.path = path
+        self.error = error
 
 
 def opponent_names(you: str) -> tuple[str, str]:
@@ -76,6 +92,13 @@ class Crib3App(App[None]):
         self.game: Game | None = None
         self.log_writer: LogWriter | None = None
         self.log_path: Path | None = None
+        # How the app ended, when not as asked: the command reports it.
+        self.too_small = False  # the notice hides the screen; input waits
+        self.crash: BaseException | None = None
+        self.save_failed: SaveFailed | None = None
+        # Textual prints a traceback with local variables when an app fails;
+        # crib3 says one line instead (see crib3.crash), so that is dropped.
+        self.error_console = Console(file=io.StringIO(), markup=False, highlight=False)
 
     # --- starting --------------------------------------------------------------
 
@@ -151,8 +174,11 @@ class Crib3App(App[None]):
         if self.autosave:
             self.log_path = games_dir() / (datetime.now().strftime("%Y-%m-%d-%H%M%S-%f") +
                                            ".jsonl")
-            self.log_writer = LogWriter(self.log_path, make_header(source="crib3 play"))
-            subscribers.append(lambda event, state: self.log_writer.append(event))
+            try:
+                self.log_writer = LogWriter(self.log_path, make_header(source="crib3 play"))
+            except OSError as exc:
+                raise SaveFailed(self.log_path, exc) from exc
+            subscribers.append(self._save)
         self.game = Game.new(players, choices.rules(), seed=seed, subscribers=subscribers)
         bot_rng = random.Random(seed ^ 0x5EED)
         bots = {1: make_player(choices.left, random.Random(bot_rng.random())),
@@ -170,15 +196,38 @@ class Crib3App(App[None]):
         self.game = game
         if self.autosave and self.resume_path is not None:
             self.log_path = self.resume_path
-            self.log_writer = LogWriter(self.resume_path)
-            writer = self.log_writer
-            game.subscribe(lambda event, state: writer.append(event))
+            try:
+                self.log_writer = LogWriter(self.resume_path)
+            except OSError as exc:
+                raise SaveFailed(self.log_path, exc) from exc
+            game.subscribe(self._save)
         seed = random.SystemRandom().randrange(2**31)
         bots = {s: make_player(p.kind, random.Random(seed + s))
                 for s, p in enumerate(game.state.players) if s != 0}
         self.push_screen(TableScreen(game, 0, bots, self.think, self.ascii,
                                      on_over=self._game_over,
                                      resumed=self.resume_path is not None))
+
+    def _save(self, event: Event, state: State) -> None:
+        """Put each event on disk before it is shown; a write that fails
+        stops the game (what reached the disk is the saved game)."""
+        try:
+            self.log_writer.append(event)  # type: ignore[union-attr]
+        except OSError as exc:
+            raise SaveFailed(self.log_path, exc) from exc
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual's last word on an error that nothing caught: the app
+        stops as Textual stops it, and the error is kept for the command to
+        report (a save that failed, or an unexpected error)."""
+        from textual.worker import WorkerFailed
+
+        cause = error.error if isinstance(error, WorkerFailed) else error
+        if isinstance(cause, SaveFailed):
+            self.save_failed = self.save_failed or cause
+        elif self.crash is None:
+            self.crash = cause
+        super()._handle_exception(error)
 
     def _table_showing(self) -> bool:
         from crib3.tui.screens.table import TableScreen
@@ -201,8 +250,11 @@ class Crib3App(App[None]):
 
     def _close_log(self) -> None:
         if self.log_writer is not None:
-            self.log_writer.close()
-            self.log_writer = None
+            writer, self.log_writer = self.log_writer, None
+            try:
+                writer.close()
+            except OSError as exc:  # only a write that already failed is left to flush
+                self.save_failed = self.save_failed or SaveFailed(self.log_path, exc)
 
     # --- everywhere ---------------------------------------------------------------
 
@@ -268,6 +320,22 @@ class Crib3App(App[None]):
                                 screen.action_toggle_feed)
         yield from super().get_system_commands(screen)
 
+    async def on_event(self, event: events.Event) -> None:
+        """While the terminal is too small the table is hidden behind the
+        notice, so a key or a click must not act on it unseen: only quit
+        and help get through (and the dialogs they open)."""
+        if self.too_small and isinstance(event, (events.InputEvent, events.Paste)) \
+                and not event.is_forwarded and not self._allowed_when_small(event):
+            return
+        await super().on_event(event)
+
+    def _allowed_when_small(self, event: events.Event) -> bool:
+        from crib3.tui.screens.dialogs import ConfirmQuit, HelpScreen
+
+        if isinstance(self.screen, (ConfirmQuit, HelpScreen)):
+            return True
+        return isinstance(event, events.Key) and event.key in KEYS_WHEN_SMALL
+
     def on_resize(self, event: Resize) -> None:
         # The event's size: this handler runs before App's own, which is
         # what updates `self.size`.
@@ -277,8 +345,13 @@ class Crib3App(App[None]):
         self._check_size(self.size)
 
     def _check_size(self, size: Size) -> None:
+        from crib3.tui.screens.dialogs import ConfirmQuit, HelpScreen
+
         width, height = size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self.too_small = small
+        if isinstance(self.screen, (ConfirmQuit, HelpScreen)):
+            return  # asked for while small: shown as they are, over the notice
         try:
             notice = self.screen.query_one("#too-small")
         except Exception:
