@@ -9,6 +9,7 @@ unexpected error through `record` and `summary`.
 
 from __future__ import annotations
 
+import logging
 import os
 import tempfile
 import traceback
@@ -45,9 +46,24 @@ def record(exc: BaseException, context: str = "") -> Path | None:
     return None
 
 
+def printable(text: str) -> str:
+    """`text` safe for one line of a terminal or a log: no control
+    characters (an escape sequence in a name must not reach the host's
+    terminal), white space folded."""
+    return "".join(ch if ch.isprintable() else "?" for ch in " ".join(text.split()))
+
+
 def summary(exc: BaseException, width: int = 120) -> str:
     """The error in a few words for one line: "RuntimeError: boom"."""
-    message = " ".join(str(exc).split())
-    message = "".join(ch if ch.isprintable() else "?" for ch in message)
+    message = printable(str(exc))
     text = f"{type(exc).__name__}: {message}" if message else type(exc).__name__
     return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def report(log: logging.Logger, exc: BaseException, what: str) -> None:
+    """For a server: one line in its log for an unexpected error in `what`
+    (a session, a table), the traceback in errors.log; never a traceback
+    with local variables on the host's terminal."""
+    where = record(exc, what)
+    log.error("%s: unexpected error (%s); details in %s", printable(what), summary(exc),
+              where or "nowhere (no folder could be written)")

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from crib3 import crash
 from crib3.engine import Event, Game, IllegalMove, PlayerInfo, Rules, SeatFeed, State
 from crib3.engine.log import LogError, LogWriter, load_log, make_header
 from crib3.levels import BOT_LEVELS, HUMAN, bot_names
@@ -74,8 +75,8 @@ def _notify(listeners: list[Listener]) -> None:
     for listener in list(listeners):
         try:
             listener()
-        except Exception:  # one broken screen must not stop the others
-            log.exception("a room listener failed")
+        except Exception as exc:  # one broken screen must not stop the others
+            crash.report(log, exc, "a room listener")
 
 
 class Table:
@@ -289,8 +290,8 @@ class Table:
             view = game.view(seat)
             try:
                 command = await asyncio.to_thread(self._bots[seat].choose, view)
-            except Exception:  # a bot's bug must not stop the table
-                log.exception("table %s: the bot of seat %s failed", self.number, seat)
+            except Exception as exc:  # a bot's bug must not stop the table
+                crash.report(log, exc, f"table {self.number}: the bot of seat {seat}")
                 command = view.legal[0]
             try:
                 game.dispatch(command)

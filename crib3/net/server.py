@@ -24,6 +24,7 @@ from typing import Any
 
 import asyncssh
 
+from crib3 import crash
 from crib3.net.driver import ChannelDriver
 from crib3.net.sharing import many_terminals_in_one_process
 from crib3.net.room import Room, RoomError
@@ -132,8 +133,8 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         if self.driver is not None:
             try:
                 self.driver.feed(data)
-            except Exception:  # garbage from a client must not stop its app
-                log.exception("input from %s could not be read", self.username)
+            except Exception as exc:  # garbage from a client must not stop its app
+                crash.report(log, exc, f"input from {self.username}")
         else:
             self._early.append(data)
 
@@ -192,8 +193,12 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         self.service.sessions.add(self)
         try:
             await app.run_async(size=self.size)
-        except Exception:
-            log.exception("the app of %s failed", self.username)
+            if app.crash is not None:
+                raise app.crash
+        except Exception as exc:
+            crash.report(log, exc, f"the session of {self.username}")
+            self.farewell = self.farewell or ("something went wrong on the server (it is "
+                                              "logged); your table is saved: connect again")
         finally:
             self.service.sessions.discard(self)
             room.depart(presence)
