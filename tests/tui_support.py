@@ -9,6 +9,7 @@ from collections.abc import Callable
 from textual.app import App
 from textual.pilot import Pilot
 
+from crib3.players.autoplay import BotDriver
 from crib3.tui.app import Crib3App
 from crib3.tui.screens.table import TableScreen
 from crib3.tui.settings import GameChoices
@@ -25,7 +26,7 @@ def table_app(game, me: int, bots: dict) -> App:
 
     class OneTable(App[None]):
         def on_mount(self) -> None:
-            self.push_screen(TableScreen(game, me, bots, think=0.0))
+            self.push_screen(TableScreen(game, me, BotDriver(game, bots), think=0.0))
 
     return OneTable()
 

@@ -28,10 +28,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from crib3 import crash
-from crib3.engine import Event, Game, IllegalMove, PlayerInfo, Rules, SeatFeed, State
+from crib3.engine import Event, Game, PlayerInfo, Rules, SeatFeed, State
 from crib3.engine.log import LogError, LogWriter, load_log, make_header
 from crib3.levels import BOT_LEVELS, HUMAN, bot_names
-from crib3.players import Player, make_player
+from crib3.players import make_player
+from crib3.players.autoplay import BotDriver
 
 log = logging.getLogger("crib3.serve")
 
@@ -93,7 +94,7 @@ class Table:
         self.online: set[int] = set()  # seats whose person is connected now
         self.away_since: dict[int, float] = {}  # seat -> time.monotonic() they left
         self.listeners: list[Listener] = []
-        self._bots: dict[int, Player] = {}
+        self._bots: BotDriver | None = None
         self._writer: LogWriter | None = None
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
@@ -242,9 +243,9 @@ class Table:
         self.game = game
         game.subscribe(lambda event, state: self._wake.set())
         rng = random.Random()
-        for index, seat in enumerate(self.seats):
-            if not seat.person:
-                self._bots[index] = make_player(seat.level, random.Random(rng.random()))
+        bots = {index: make_player(seat.level, random.Random(rng.random()))
+                for index, seat in enumerate(self.seats) if not seat.person}
+        self._bots = BotDriver(game, bots, think=self.room.think, where=f"table {self.number}")
         self._driver = asyncio.get_running_loop().create_task(self._drive())
 
     def _record(self, event: Event, state: State) -> None:
@@ -267,36 +268,18 @@ class Table:
         if not self.replaceable(seat):
             raise RoomError(f"{self.seats[seat].name} has not been gone long enough")
         self.seats[seat].replaced = True
-        self._bots[seat] = make_player(self.seats[seat].level)
+        assert self._bots is not None
+        self._bots.seat_bot(seat, make_player(self.seats[seat].level))
         self._save()
         self._changed()
         self._wake.set()
 
     async def _drive(self) -> None:
-        """Play the computer players' turns, each after a moment's thought,
-        until the game ends. People's moves come in through their feeds and
-        wake this up."""
+        """Play the computer players' turns (see `BotDriver`) until the game
+        ends. People's moves come in through their feeds and wake this up."""
         game = self.game
-        assert game is not None
-        while not game.over and not self.closed:
-            seats = [s for s in game.to_act() if s in self._bots]
-            if not seats:
-                self._wake.clear()
-                await self._wake.wait()
-                continue
-            seat = seats[0]
-            if self.room.think:
-                await asyncio.sleep(self.room.think)
-            view = game.view(seat)
-            try:
-                command = await asyncio.to_thread(self._bots[seat].choose, view)
-            except Exception as exc:  # a bot's bug must not stop the table
-                crash.report(log, exc, f"table {self.number}: the bot of seat {seat}")
-                command = view.legal[0]
-            try:
-                game.dispatch(command)
-            except IllegalMove:  # a person moved meanwhile; think again
-                continue
+        assert game is not None and self._bots is not None
+        await self._bots.run(self._wake, stopped=lambda: self.closed)
         if game.over:  # it leaves the room (its files stay, for the record)
             self.room.tables.pop(self.number, None)
         self._changed()

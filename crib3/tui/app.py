@@ -159,6 +159,7 @@ class Crib3App(App[None]):
         from crib3.engine import Game, PlayerInfo
         from crib3.engine.log import LogWriter, make_header
         from crib3.players import make_player
+        from crib3.players.autoplay import BotDriver
         from crib3.tui.screens.table import TableScreen
 
         self._close_log()
@@ -183,15 +184,16 @@ class Crib3App(App[None]):
         bot_rng = random.Random(seed ^ 0x5EED)
         bots = {1: make_player(choices.left, random.Random(bot_rng.random())),
                 2: make_player(choices.right, random.Random(bot_rng.random()))}
-        table = TableScreen(self.game, 0, bots, self.think, self.ascii, on_over=self._game_over)
+        table = TableScreen(self.game, 0, BotDriver(self.game, bots, think=self.think),
+                            self.think, self.ascii, on_over=self._game_over)
         self.switch_screen(table) if self._table_showing() else self.push_screen(table)
 
     def continue_game(self, game: Game) -> None:
         """Sit down at a game already under way, as seat 0."""
-        from crib3.players import make_player
-        from crib3.tui.screens.table import TableScreen
-
         from crib3.engine.log import LogWriter
+        from crib3.players import make_player
+        from crib3.players.autoplay import BotDriver
+        from crib3.tui.screens.table import TableScreen
 
         self.game = game
         if self.autosave and self.resume_path is not None:
@@ -204,7 +206,8 @@ class Crib3App(App[None]):
         seed = random.SystemRandom().randrange(2**31)
         bots = {s: make_player(p.kind, random.Random(seed + s))
                 for s, p in enumerate(game.state.players) if s != 0}
-        self.push_screen(TableScreen(game, 0, bots, self.think, self.ascii,
+        self.push_screen(TableScreen(game, 0, BotDriver(game, bots, think=self.think),
+                                     self.think, self.ascii,
                                      on_over=self._game_over,
                                      resumed=self.resume_path is not None))
 

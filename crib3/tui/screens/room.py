@@ -315,7 +315,7 @@ class RoomTableScreen(TableScreen):
     def __init__(self, table: Table, seat: int, think: float, ascii: bool,
                  on_over: object, resumed: bool) -> None:
         assert table.game is not None
-        super().__init__(table.game, seat, {}, think, ascii, on_over=on_over,  # type: ignore[arg-type]
+        super().__init__(table.game, seat, None, think, ascii, on_over=on_over,  # type: ignore[arg-type]
                          resumed=resumed)
         self.table = table
         self._away: set[int] = self._absent()

@@ -8,9 +8,10 @@ computer players a moment to "think". Your keys become commands given to the
 feed, which takes them for your seat only; nothing here changes the engine's
 state any other way, and nothing here ever holds another seat's hidden cards.
 
-The computer players the screen is given (`bots`) are driven from here, so
-they wait for the one person at the table; at a shared table (SSH) the table
-drives its own bots and the screens are given none.
+The computer players the screen is given (a `BotDriver`) are driven from
+here, between the events it presents, so they wait for the one person at the
+table; at a shared table (SSH) the table drives its own bots and the screens
+are given none.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from crib3.engine import (
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
 from crib3.narrate import Voice, describe
-from crib3.players import Player
+from crib3.players.autoplay import BotDriver
 from crib3.speech import hand_phrases, say_play
 from crib3.scoring import Score
 from crib3.tui.bindings import QuietBindings
@@ -110,7 +111,7 @@ class TableScreen(QuietBindings, Screen):
     TableScreen.wide.feed-off #feed { display: none; }
     """
 
-    def __init__(self, game: Game, me: int, bots: dict[int, Player], think: float = 0.6,
+    def __init__(self, game: Game, me: int, bots: BotDriver | None = None, think: float = 0.6,
                  ascii: bool = False, on_over: Callable[[State], None] | None = None,
                  resumed: bool = False) -> None:
         """`resumed`: the game's events so far are history, shown at once
@@ -304,22 +305,17 @@ class TableScreen(QuietBindings, Screen):
                 return
             # Only this screen's own bots are driven from here; any other
             # seat is a person elsewhere, whose moves arrive as events.
-            bot_seats = [s for s in game.to_act() if s in self.bots]
-            if bot_seats:
-                seat = bot_seats[0]
-                view = game.view(seat)
-                panel = self.query_one(f"#seat{seat}", SeatPanel)
-                panel.thinking = True
-                if self.think:
-                    await asyncio.sleep(self.think)
-                command = await asyncio.to_thread(self.bots[seat].choose, view)
-                panel.thinking = False
-                game.dispatch(command)
+            seat = self.bots.to_move() if self.bots is not None else None
+            if seat is not None:
+                await self.bots.move(seat, self._thinking)  # type: ignore[union-attr]
                 continue
             self._idle = True
             self._update_prompt()
             self._ask_if_needed()
             return
+
+    def _thinking(self, seat: int, thinking: bool) -> None:
+        self.query_one(f"#seat{seat}", SeatPanel).thinking = thinking
 
     async def _say_count(self, event: ev.HandCounted, state: State) -> None:
         """Say a count phrase by phrase, lighting each phrase's cards, before
