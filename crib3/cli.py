@@ -169,7 +169,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     choices.short = choices.short or args.short
     if args.think < 0:
         raise UsageError("--think is 0 or more seconds")
-    _full_screen_or_exit("for games without one, crib3 sim")
+    _full_screen_or_exit("crib3 sim plays without one")
     from crib3.tui.app import Crib3App
 
     app = Crib3App(choices if skip_screen else None, ascii=_ascii_wanted(args),

@@ -88,8 +88,7 @@ def full_screen_problem(env: Mapping[str, str], stdin: TextIO | None, stdout: Te
     for output to keep, not for a game. The terminal must also move a
     cursor: TERM set and not "dumb", as curses programs expect (Windows
     consoles set no TERM and need none)."""
-    for stream, name in ((stdin, "standard input"), (stdout, "standard output"),
-                         (stderr, "standard error")):
+    for stream, name in ((stdin, "stdin"), (stdout, "stdout"), (stderr, "stderr")):
         if not _isatty(stream):
             return f"{name} is not a terminal"
     if os.name != "nt":
