@@ -69,10 +69,27 @@ def _run_app(app: Crib3App) -> int:
 
 
 def _ascii_wanted(args: argparse.Namespace) -> bool:
-    if getattr(args, "ascii", False):
-        return True
-    encoding = (getattr(sys.stdout, "encoding", None) or "ascii").lower().replace("-", "")
-    return encoding not in ("utf8", "utf16", "utf32")
+    """--ascii, or a terminal whose locale is not UTF-8 (decided from the
+    locale the shell set, not from Python's stream encoding: with LANG=C
+    Python itself writes UTF-8, which such a terminal cannot show)."""
+    from crib3.terminal import speaks_utf8, startup_environ
+
+    return bool(getattr(args, "ascii", False)) or not speaks_utf8(startup_environ())
+
+
+def _full_screen_or_exit(instead: str = "") -> None:
+    """Before a command opens a screen: with no terminal to draw on (stdin,
+    stdout or stderr not a tty, TERM unset or dumb) say so in one line and
+    exit 1, drawing nothing. `instead`: what to use without one."""
+    import os
+
+    from crib3.terminal import full_screen_problem
+
+    problem = full_screen_problem(os.environ, sys.stdin, sys.stdout, sys.stderr)
+    if problem is not None:
+        print(f"crib3 needs a full-screen terminal ({problem})"
+              + (f"; {instead}" if instead else ""), file=sys.stderr)
+        raise SystemExit(EXIT_INVALID)
 
 
 def _report_log_error(exc: LogError) -> int:
@@ -192,8 +209,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     choices.skunks = choices.skunks or args.skunks
     choices.muggins = choices.muggins or args.muggins
     choices.short = choices.short or args.short
-    if not sys.stdin.isatty() or not sys.stdout.isatty():
-        raise UsageError("the game needs a terminal (for headless games use crib3 sim)")
+    _full_screen_or_exit("crib3 sim plays without one")
     if not args.no_save:
         from crib3.paths import games_dir
 
@@ -248,10 +264,9 @@ def cmd_resume(args: argparse.Namespace) -> int:
         raise UsageError(f"{path} is finished: {state.name(state.winner)} won")
     if not state.players or not state.players[0].is_human:
         raise UsageError(f"{path} has no person in the first seat to play it")
+    _full_screen_or_exit()
     for warning in warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    if not sys.stdin.isatty() or not sys.stdout.isatty():
-        raise UsageError("the game needs a terminal")
     if not args.no_save:
         from crib3.paths import unwritable
 
@@ -290,16 +305,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from crib3.engine.log import LogError, load_log
     from crib3.replay import Replay
 
+    warning = None
     try:
         events = load_log(args.log).events
     except LogError as exc:
         if not exc.line or not exc.valid:
             return _report_log_error(exc)
-        print(f"warning: {exc}; replaying the {len(exc.valid)} valid events before it",
-              file=sys.stderr)
+        warning = f"warning: {exc}; replaying the {len(exc.valid)} valid events before it"
         events = list(exc.valid)
-    if not sys.stdin.isatty() or not sys.stdout.isatty():
-        raise UsageError("the replay needs a terminal (crib3 export tells a game in words)")
+    _full_screen_or_exit("crib3 export tells a game in words")
+    if warning:
+        print(warning, file=sys.stderr)
     from crib3.tui.app import Crib3App
 
     return _run_app(Crib3App(ascii=_ascii_wanted(args), replay=Replay(events), autosave=False))

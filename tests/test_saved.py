@@ -66,7 +66,7 @@ def test_the_latest_unfinished_game_is_the_one_to_resume(home):
     path = latest_unfinished(tmp / "data" / "games")
     assert path is not None and path.name.startswith("2026-01-02")
     result = crib3("resume", env_home=tmp)
-    assert result.returncode == 2 and "needs a terminal" in result.stderr
+    assert result.returncode == 1 and "needs a full-screen terminal" in result.stderr
 
 
 def test_resume_refuses_when_nothing_is_unfinished(tmp_path):
@@ -241,4 +241,4 @@ def test_replay_on_the_command_line_fails_cleanly(home, tmp_path):
     foreign = crib3("replay", str(tmp / "data" / "games" / "2026-01-03-100000-000000.jsonl"))
     assert foreign.returncode == 1 and "Traceback" not in foreign.stderr
     good = crib3("replay", str(tmp / "data" / "games" / "2026-01-01-100000-000000.jsonl"))
-    assert good.returncode == 2 and "needs a terminal" in good.stderr
+    assert good.returncode == 1 and "needs a full-screen terminal" in good.stderr

@@ -266,3 +266,28 @@ async def test_keys_in_one_burst_are_taken_in_order(tmp_path):
         assert server.room.tables[1].seat_of("cat") is None
         for client in (*owners, cat):
             client.close()
+
+
+async def test_a_client_in_the_c_locale_is_sent_only_7bit_bytes(tmp_path):
+    """LANG=C sent by the client: the lobby, the dialog and the footer
+    arrive as ASCII (borders +-|), not as UTF-8 the terminal would garble."""
+    async with serving(tmp_path) as server:
+        client = await Client.connect(server.port, "ann", env={"LANG": "C"})
+        await client.shows("Open a table")
+        client.press("o")
+        await client.shows("Seats nobody takes")
+        await asyncio.sleep(0.3)
+        received = bytes(client.terminal.received)
+        assert received.isascii(), sorted({b for b in received if b > 127})[:10]
+        assert "+--" in client.terminal.text() or "--+" in client.terminal.text()
+        client.close()
+
+
+async def test_a_dumb_terminal_over_ssh_gets_one_line(tmp_path):
+    async with serving(tmp_path) as server:
+        async with asyncssh.connect("127.0.0.1", server.port, username="eve",
+                                    known_hosts=None, client_keys=None,
+                                    agent_path=None) as conn:
+            result = await conn.run(check=False, term_type="dumb")
+            assert "crib3 needs a full-screen terminal (TERM is dumb)" in str(result.stdout)
+            assert "\x1b" not in str(result.stdout) and result.exit_status == 1

@@ -103,5 +103,5 @@ def test_play_without_a_terminal_says_so():
     result = subprocess.run([*crib3_command().split(), "play", "--seed", "1"],
                             capture_output=True, text=True, stdin=subprocess.DEVNULL,
                             timeout=60, env={**os.environ, "CRIB3_HOME": "/nonexistent"})
-    assert result.returncode == 2 and "needs a terminal" in result.stderr
+    assert result.returncode == 1 and "needs a full-screen terminal" in result.stderr
     assert "Traceback" not in result.stderr

@@ -81,13 +81,13 @@ def client_console(app: Any, term: str, env: dict[str, str]) -> None:
 
 
 def wants_ascii(env: dict[str, str]) -> bool:
-    """Plain S H D C suits unless the client's locale (sent as LANG or
-    LC_*, as OpenSSH does by default) says UTF-8."""
-    for name in ("LC_ALL", "LC_CTYPE", "LANG"):
-        value = env.get(name)
-        if value:
-            return "utf-8" not in value.lower() and "utf8" not in value.lower()
-    return False
+    """Plain ASCII (S H D C suits, +-| borders) unless the client's locale
+    (sent as LANG or LC_*, as OpenSSH does by default) says UTF-8; the same
+    rule as at the command line, except that a client that sent no locale
+    at all told us nothing, and today's terminals speak UTF-8."""
+    from crib3.terminal import speaks_utf8
+
+    return not speaks_utf8(env, unset=True)
 
 
 class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
@@ -165,6 +165,11 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         chan = self.chan
         if self.term is None:
             chan.write(b"crib3 needs a terminal: connect with ssh -t\r\n")
+            chan.exit(1)
+            return
+        if self.term.lower() in ("", "dumb"):
+            said = "TERM is dumb" if self.term else "TERM is not set"
+            chan.write(f"crib3 needs a full-screen terminal ({said})\r\n".encode())
             chan.exit(1)
             return
         room = self.service.room

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from crib3.levels import bot_names
 from crib3.paths import games_dir
+from crib3.tui.ascii import ASCII_CSS, AsciiFilter, key_display
 from crib3.tui.settings import GameChoices, load_choices, save_choices
 
 if TYPE_CHECKING:  # loaded when a game starts, to keep the first screen fast
@@ -70,7 +71,7 @@ class Crib3App(App[None]):
         background: $error 20%; content-align: center middle; text-style: bold;
     }
     Screen.too-small #too-small { display: block; }
-    """
+    """ + ASCII_CSS
     BINDINGS = [
         Binding("ctrl+q", "quit_game", "Quit", priority=True, show=False),
     ]
@@ -83,6 +84,9 @@ class Crib3App(App[None]):
         human seat is seat 0; the others are played by bots of their level)."""
         super().__init__()
         self.ascii = ascii
+        if ascii:  # the one switch: borders (CSS), footer keys, every glyph (filter)
+            self.add_class("ascii")
+            self._filters.append(AsciiFilter())
         self.think = think
         self.autosave = autosave
         self.start_choices = choices
@@ -309,6 +313,10 @@ class Crib3App(App[None]):
             self.pop_screen()
         if not isinstance(self.screen, NewGameScreen):
             self.new_game()
+
+    def get_key_display(self, binding: Binding) -> str:
+        shown = super().get_key_display(binding)
+        return key_display(binding, shown) if self.ascii else shown
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield SystemCommand("New game", "Leave this game and set up a new one",

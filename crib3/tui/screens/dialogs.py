@@ -14,6 +14,7 @@ from textual.widgets import Input, Static
 from crib3.cards import Card
 from crib3.engine import SeatView
 from crib3.players.coach import advise
+from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.tui.widgets.cards import cards_label
 
 DIALOG_CSS = """
@@ -148,7 +149,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(HELP_TEXT)
+            yield Static(in_words(HELP_TEXT, app_is_ascii(self)))
             yield Static("Esc: close", classes="hint")
 
 

@@ -12,17 +12,19 @@ from textual.widgets import Static
 
 from crib3.engine import State
 from crib3.engine.state import SOURCES
+from crib3.tui.ascii import app_is_ascii
 from crib3.tui.widgets.footer import TidyFooter
 
 SPARK_COLOURS = ("green", "cyan", "magenta")
 BARS = "▁▂▃▄▅▆▇█"
+ASCII_BARS = "_.:-=+*#"  # from a little to a lot, as ink on the line
 
 
 def score_chart(state: State, ascii: bool = False) -> Text:
     """One row per player: a bar per hand, all on the scale 0..target, so the
     rows compare; the final score at the end."""
     target = state.rules.target
-    bars = "12345678" if ascii else BARS
+    bars = ASCII_BARS if ascii else BARS
     out = Text()
     for seat, player in enumerate(state.players):
         if seat:
@@ -72,7 +74,7 @@ class GameOverScreen(Screen[str]):
             yield Static(self._table())
             yield Static("Scores after each hand, on one scale (0 to "
                          f"{s.rules.target})", classes="hint")
-            yield Static(score_chart(s), id="chart")
+            yield Static(score_chart(s, app_is_ascii(self)), id="chart")
             yield Static(f"n or Enter: {self.again}    q: quit", classes="hint")
         yield TidyFooter()
 

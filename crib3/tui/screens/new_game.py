@@ -16,6 +16,7 @@ from textual.widget import Widget
 from textual.widgets import Input, Static
 
 from crib3.levels import BOT_LEVELS
+from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.tui.settings import GameChoices
 from crib3.tui.widgets.footer import TidyFooter
 
@@ -119,7 +120,8 @@ class NewGameScreen(Screen[GameChoices | Path]):
             yield Static("Seed (blank for a new shuffle)", classes="label")
             yield Input("" if c.seed is None else str(c.seed), placeholder="random",
                         type="integer", id="seed")
-            yield Static("↑/↓ move · ←/→ change · Enter start", classes="hint")
+            yield Static(in_words("↑/↓ move · ←/→ change · Enter start", app_is_ascii(self)),
+                         classes="hint")
             yield Static("", id="unfinished", classes="hint")
         yield TidyFooter()
 

@@ -18,6 +18,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Static
 
 from crib3.levels import BOT_LEVELS
+from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.tui.bindings import QuietBindings
 from crib3.tui.screens.dialogs import DIALOG_CSS
 from crib3.tui.screens.game_over import GameOverScreen
@@ -68,8 +69,8 @@ class LobbyScreen(QuietBindings, Screen[None]):
         # before it in the same burst of input.
         yield TableList(cursor_type="row", zebra_stripes=True, id="tables")
         yield Static("", id="empty")
-        yield Static("↑/↓ choose a table · Enter sit down · o open a table of your own",
-                     classes="hint")
+        yield Static(in_words("↑/↓ choose a table · Enter sit down · o open a table of your own",
+                              app_is_ascii(self)), classes="hint")
         yield TidyFooter()
 
     def on_mount(self) -> None:
@@ -192,7 +193,8 @@ class OpenTableScreen(ModalScreen["tuple[Rules, tuple[str, str]] | None"]):
             yield OptionRow("Muggins", ("off", "on"), "off",
                             {"on": "everyone counts their own hands"}, id="muggins")
             yield OptionRow("Game", ("121", "61"), "121", {"61": "the short game"}, id="short")
-            yield Static("↑/↓ move · ←/→ change · Enter open · Esc cancel", classes="hint")
+            yield Static(in_words("↑/↓ move · ←/→ change · Enter open · Esc cancel",
+                                  app_is_ascii(self)), classes="hint")
 
     def on_mount(self) -> None:
         self.query_one("#left", OptionRow).focus()

@@ -49,6 +49,7 @@ from crib3.narrate import Voice, describe
 from crib3.players.autoplay import BotDriver
 from crib3.speech import hand_phrases, say_play
 from crib3.scoring import Score
+from crib3.tui.ascii import in_words
 from crib3.tui.bindings import QuietBindings
 from crib3.tui.widgets.board import CribBoard
 from crib3.tui.widgets.center import TableCenter
@@ -263,7 +264,7 @@ class TableScreen(QuietBindings, Screen):
         self.query_one("#me", Static).update(text)
 
     def _update_prompt(self) -> None:
-        self.query_one("#prompt", Static).update(self._prompt())
+        self.query_one("#prompt", Static).update(in_words(self._prompt(), self.ascii))
         self.keys_may_have_changed()
 
     def _prompt(self) -> str:

@@ -1,0 +1,192 @@
+"""ASCII mode draws nothing above 127, on every screen a person can reach.
+
+A terminal that is not UTF-8 shows "╭" or "⏎" as garbage, so in ASCII mode
+the whole screen (borders, footer keys, board, cards, dialogs, the result
+chart) must be 7-bit. Each screen is checked as exported, which is what the
+terminal is sent, and the app's ASCII filter must not have met a character
+the screens draw that it has no twin for (that would show as "?").
+"""
+
+from __future__ import annotations
+
+import pytest
+from textual.app import App
+from textual.pilot import Pilot
+
+from crib3.engine import Rules
+from crib3.engine.log import load_log
+from crib3.engine.state import Phase
+from crib3.net.room import Room
+from crib3.replay import Replay
+from crib3.tui.app import Crib3App
+from crib3.tui.ascii import AsciiFilter, to_ascii
+from crib3.tui.room_app import CardRoomApp
+from crib3.tui.screens.dialogs import AskCount, AskMuggins, CoachScreen, ConfirmQuit, HelpScreen
+from crib3.tui.screens.game_over import GameOverScreen
+from crib3.tui.screens.new_game import NewGameScreen
+from crib3.tui.screens.replay import GoTo, ReplayScreen
+from crib3.tui.screens.room import LobbyScreen, OpenTableScreen, RoomTableScreen, WaitingScreen
+from crib3.tui.screens.stats import StatsScreen
+from crib3.tui.screens.table import TableScreen
+from snapshot_support import svg_row_text
+from tui_support import table, wait_for
+
+SIZE = (80, 24)
+
+
+@pytest.fixture
+def crib3_home(tmp_path, monkeypatch):
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    return tmp_path
+
+
+def drawn(app: App) -> list[str]:
+    """The rows of the screen as the terminal gets them (modal dialogs with
+    the screen under them)."""
+    rows = (svg_row_text(line) for line in app.export_screenshot().splitlines())
+    return [row for row in rows if row is not None]
+
+
+async def assert_7bit(pilot: Pilot, where: str) -> list[str]:
+    await pilot.pause()
+    app = pilot.app
+    rows = drawn(app)
+    wide = sorted({c for row in rows for c in row if ord(c) > 127})
+    assert not wide, f"{where}: {wide} drawn in ASCII mode:\n" + "\n".join(rows)
+    (ascii_filter,) = [f for f in app._filters if isinstance(f, AsciiFilter)]
+    assert not ascii_filter.unknown, f"{where}: no ASCII twin for {ascii_filter.unknown}"
+    return rows
+
+
+async def test_a_whole_game_in_ascii_mode_is_7bit(crib3_home):
+    """New game, the cut, discard, coach, play, show, own count (muggins),
+    help, the feed, the quit dialog, the result, statistics: all 7-bit."""
+    app = Crib3App(ascii=True, think=0.0)
+    seen: set[tuple[object, ...]] = set()
+
+    async def once(key: tuple[object, ...], where: str) -> None:
+        if key not in seen:
+            seen.add(key)
+            await assert_7bit(pilot, where)
+
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        rows = await assert_7bit(pilot, "new game")
+        assert any("Enter" in row for row in rows[-1:])      # the footer names its keys
+        await pilot.press("down", "down", "down", "right")     # muggins on
+        await pilot.press("down", "right")                     # the short game
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert table(app).game.state.rules.muggins and table(app).game.state.rules.target == 61
+        for _ in range(3000):
+            await wait_for(pilot, lambda: not isinstance(app.screen, TableScreen)
+                           or app.screen._idle or app.screen.waiting_for_enter)
+            screen = app.screen
+            if isinstance(screen, GameOverScreen):
+                break
+            if isinstance(screen, AskCount):
+                await once(("count",), "your count")
+                await pilot.press("2", "enter")
+                continue
+            if isinstance(screen, AskMuggins):
+                await once(("muggins",), "muggins")
+                await pilot.press("n")
+                continue
+            if not isinstance(screen, TableScreen):
+                await pilot.pause(0.01)
+                continue
+            phase = screen.shown.phase
+            await once((phase, screen.waiting_for_enter), f"the table, {phase}")
+            if screen._idle and screen.view.my_turn and phase in (Phase.DISCARD, Phase.PLAY) \
+                    and ("coach", phase) not in seen:
+                assert any("Left/Right or 1-" in row for row in drawn(app))  # not "</>"
+                await pilot.press("h")
+                await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
+                await once(("coach", phase), f"the coach, {phase}")
+                await pilot.press("escape")
+            if phase == Phase.PLAY and ("help",) not in seen:
+                await pilot.press("question_mark")
+                await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+                await once(("help",), "help")
+                await pilot.press("escape")
+                await pilot.press("q")
+                await wait_for(pilot, lambda: isinstance(app.screen, ConfirmQuit))
+                await once(("quit",), "the quit dialog")
+                await pilot.press("n")
+                await pilot.press("f")
+                await once(("feed",), "the feed")
+                await pilot.press("f")
+            await pilot.press("enter")
+        else:
+            raise AssertionError("the game did not end")
+        assert {("coach", Phase.DISCARD), ("coach", Phase.PLAY), ("help",), ("quit",),
+                ("count",), (Phase.SHOW, True)} <= seen
+        rows = await assert_7bit(pilot, "the result")
+        chart = [row for row in rows if row.strip("| ").startswith(("You", "Bea", "Cal"))][-3:]
+        assert all(any(bar in row for bar in "_.:-=+*#") for row in chart), rows  # not blank
+        await pilot.press("n")
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await pilot.press("t")
+        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen))
+        await wait_for(pilot, lambda: "counting" not in "".join(drawn(app)))
+        await assert_7bit(pilot, "statistics")
+
+
+async def test_replay_in_ascii_mode_is_7bit(crib3_home):
+    from pathlib import Path
+
+    sample = Path(__file__).parent.parent / "assets" / "logs" / "short-61.jsonl"
+    replay = Replay(load_log(sample).events)
+    app = Crib3App(ascii=True, replay=replay, autosave=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await assert_7bit(pilot, "replay, the start")
+        for keys in (["right_square_bracket"] * 2, ["right"] * 12, ["v"], ["end"]):
+            await pilot.press(*keys)
+            await assert_7bit(pilot, f"replay after {keys}")
+        await pilot.press("g")
+        await wait_for(pilot, lambda: isinstance(app.screen, GoTo))
+        await assert_7bit(pilot, "replay, go to")
+
+
+async def test_the_card_room_in_ascii_mode_is_7bit(tmp_path):
+    room = Room(tmp_path / "tables", think=0.0)
+    cat = room.sign_in("Cat", None, lambda r: None)
+    room.sign_in("Dan", None, lambda r: None)
+    room.open_table(cat, Rules(skunks=True), ("easy", "standard"))
+    app = CardRoomApp(room, room.people["dan"], ascii=True, think=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await assert_7bit(pilot, "the lobby")
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(app.screen, OpenTableScreen))
+        await assert_7bit(pilot, "opening a table")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("enter")                             # Cat's table
+        await wait_for(pilot, lambda: isinstance(app.screen, WaitingScreen))
+        await assert_7bit(pilot, "waiting for the owner")
+        room.tables[1].start("Cat")
+        await wait_for(pilot, lambda: isinstance(app.screen, RoomTableScreen))
+        await wait_for(pilot, lambda: table(app)._idle or table(app).waiting_for_enter)
+        await assert_7bit(pilot, "the card room's table")
+
+
+async def test_too_small_a_terminal_says_so_in_ascii(crib3_home):
+    app = Crib3App(ascii=True, think=0.0)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        rows = await assert_7bit(pilot, "too small")
+        assert any("needs 80x24" in row for row in rows)
+
+
+def test_what_the_filter_does_not_know_still_comes_out_7bit_cell_for_cell():
+    from rich.cells import cell_len
+
+    for text in ("Zoë", "Łukasz", "王小明", "🂡 ok", "a\u0301"):
+        out = to_ascii(text, set())
+        assert out.isascii() and cell_len(out) == cell_len(text), (text, out)
+    assert to_ascii("Zoë") == "Zoe"
+    unknown: set[str] = set()
+    assert to_ascii("Hand 1 · Ann deals — ♥ ▶", unknown) == "Hand 1 - Ann deals - H >"
+    assert not unknown
