@@ -142,10 +142,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         choices.left, choices.right = _levels(args.players, 2, "your two opponents",
                                               "standard,expert")
     if args.name is not None:
-        name = args.name.strip()
-        if not name or len(name) > 20:
-            raise UsageError("--name is 1 to 20 characters")
-        choices.name = name
+        from crib3.names import check_name
+
+        try:
+            choices.name = check_name(args.name)
+        except ValueError as exc:
+            raise UsageError(f"--name: {exc}") from None
     choices.seed = args.seed
     choices.skunks = choices.skunks or args.skunks
     choices.muggins = choices.muggins or args.muggins

@@ -1,0 +1,198 @@
+"""Names are shown literally, never as markup or terminal codes (issue 10
+point 3, issue 11 point 1): what a name may be at the edges where a person
+types one, and every name from a file shown safely in the game, the replay,
+the result and the commands that print games."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from rich.cells import cell_len
+
+from crib3.engine import Game, PlayerInfo, Rules
+from crib3.engine.log import load_log, make_header, write_log
+from crib3.engine.state import Phase
+from crib3.names import MAX_LENGTH, check_name, shown_name
+from crib3.players.easy import EasyPlayer
+from test_cli import CRIB3
+from tui_support import screen_text, settled, wait_for
+
+LONG = "Long" + "o" * 192 + "name"  # 200 characters
+NAME_SETS = {
+    "markup": ("[bold]x[/", "[/]", "\x1b[31mred"),
+    "wide": ("🃏 Joker", LONG, "[b]Bea\\"),
+}
+
+
+# --- what a name may be ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["[bold]x[/", "[/]", "[b]BOLD", "[@click=app.quit]zz",
+                                  "🃏 Joker", "Bea\\", "x" * MAX_LENGTH, "  Ann  "])
+def test_names_a_person_may_take(name):
+    assert check_name(name) == name.strip()
+
+
+@pytest.mark.parametrize("name, reason", [
+    ("", "empty"), ("   ", "empty"),
+    ("x" * (MAX_LENGTH + 1), "at most 20"), (LONG, "at most 20"),
+    ("\x1b[31mred", "\\x1b"), ("a\tb", "\\x09"), ("evil\u202eoops", "\\u202e"),
+    ("nul\x00", "\\x00"), ("bell\x07", "\\x07"),
+])
+def test_names_refused_with_one_line_that_says_why(name, reason):
+    with pytest.raises(ValueError) as caught:
+        check_name(name)
+    message = str(caught.value)
+    assert reason in message and "\n" not in message and message.isprintable()
+
+
+@given(st.text(), st.one_of(st.none(), st.integers(1, 40)))
+def test_a_shown_name_is_printable_and_fits(name, width):
+    shown = shown_name(name, width)
+    assert shown.isprintable()
+    if width is not None:
+        assert cell_len(shown) <= width
+    if name.isprintable() and (width is None or cell_len(name) <= width):
+        assert shown == name  # nothing changes a name that is fine as it is
+
+
+def test_a_shown_name_writes_control_characters_as_text():
+    assert shown_name("\x1b[31mred") == "\\x1b[31mred"
+    assert shown_name(LONG, 10) == "Longooooo…"
+    assert shown_name("🃏🃏🃏🃏", 5) == "🃏🃏…"
+
+
+# --- the command line ------------------------------------------------------------
+
+
+def _crib3(*args, home):
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "CRIB3_HOME": str(home)}
+    return subprocess.run([*CRIB3, *args], capture_output=True, text=True, timeout=120,
+                          env=env, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.parametrize("name", ["\x1b[31mred", LONG, "tab\there", "   "])
+def test_play_refuses_a_bad_name_in_one_line(tmp_path, name):
+    result = _crib3("play", "--name", name, "--think", "0", home=tmp_path)
+    assert result.returncode == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("crib3 play: --name: a name "), result.stderr
+    assert "Traceback" not in result.stderr and "\x1b" not in result.stderr
+
+
+# --- names from files: play, save, resume, replay, export ---------------------------
+
+
+def named_game(names: tuple[str, str, str], seed: int, finished: bool = False) -> Game:
+    """A game among `names` (you first), played by random moves into the
+    play of the first hand, or to the end."""
+    infos = [PlayerInfo(names[0], "human"), PlayerInfo(names[1], "standard"),
+             PlayerInfo(names[2], "easy")]
+    game = Game.new(infos, Rules(), seed=seed)
+    pickers = [EasyPlayer(random.Random(seed + i)) for i in range(3)]
+    while not game.over:
+        if not finished and game.state.phase == Phase.PLAY and game.state.pile:
+            break
+        seat = game.to_act()[0]
+        game.dispatch(pickers[seat].choose(game.view(seat)))
+    return game
+
+
+def literal(name: str, width: int = 6) -> str:
+    """What of `name` must be on screen: its start, as `shown_name` writes it."""
+    return shown_name(name)[:width]
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    (tmp_path / "data" / "games").mkdir(parents=True)
+    return tmp_path
+
+
+@pytest.mark.parametrize("which", NAME_SETS)
+async def test_named_game_resumes_and_plays_on_with_every_name_literal(home, which):
+    from crib3.tui.app import Crib3App
+
+    names = NAME_SETS[which]
+    path = home / "data" / "games" / "2026-01-02-100000-000000.jsonl"
+    write_log(path, named_game(names, 3).events, make_header())
+    game = Game.from_events(load_log(path).events)
+    app = Crib3App(think=0.0, game=game, resume_path=path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await settled(pilot)
+        text = screen_text(app)
+        for name in names:
+            assert literal(name) in text, (name, text)
+        assert "\x1b" not in text
+        before = len(game.events)
+        for _ in range(6):  # play on: cards, gos, Enter to go on
+            await pilot.press("1", "enter")
+            screen = await settled(pilot)
+        assert len(game.events) > before
+        assert "\x1b" not in screen_text(app)
+    assert load_log(path).events == game.events  # saved as played, names as they were
+    assert [p.name for p in load_log(path).state.players] == list(names)
+
+
+@pytest.mark.parametrize("which", NAME_SETS)
+async def test_named_game_replays_with_every_name_literal(which):
+    from crib3.replay import Replay
+    from crib3.tui.app import Crib3App
+    from crib3.tui.screens.replay import ReplayScreen
+
+    names = NAME_SETS[which]
+    replay = Replay(named_game(names, 5, finished=True).events)
+    app = Crib3App(replay=replay, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        seen = ""
+        for key in ["right"] * 12 + ["v", "v", "end"]:
+            await pilot.press(key)
+            seen += screen_text(app)
+        for name in names:
+            assert literal(name) in seen, name
+        assert "\x1b" not in seen
+
+
+@pytest.mark.parametrize("which", NAME_SETS)
+async def test_the_result_shows_every_name_literally(which):
+    from textual.app import App
+
+    from crib3.tui.screens.game_over import GameOverScreen
+
+    names = NAME_SETS[which]
+    state = named_game(names, 11, finished=True).state
+
+    class Result(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(GameOverScreen(state, me=state.winner or 0))
+
+    app = Result()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        text = screen_text(app)
+        for name in names:
+            assert literal(name) in text, (name, text)
+        assert "\x1b" not in text
+
+
+@pytest.mark.parametrize("which", NAME_SETS)
+def test_export_games_and_stats_print_every_name_literally(home, which):
+    names = NAME_SETS[which]
+    folder = home / "data" / "games"
+    path = folder / "2026-01-01-100000-000000.jsonl"
+    write_log(path, named_game(names, 5, finished=True).events, make_header())
+    write_log(folder / "2026-01-02-100000-000000.jsonl", named_game(names, 6).events,
+              make_header())
+    for args in (("export", str(path)), ("games",), ("stats",)):
+        result = _crib3(*args, home=home)
+        assert result.returncode == 0, (args, result.stderr)
+        assert "\x1b" not in result.stdout and "Traceback" not in result.stderr
+        for name in names:
+            assert shown_name(name)[:20] in result.stdout, (args, name)
