@@ -21,8 +21,10 @@ settings file, a card room's tables on disk). Two rules keep them harmless:
 
 from __future__ import annotations
 
-from rich.cells import cell_len
-from rich.text import Text
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # Rich is loaded when a name is shown, not by `crib3 --help`
+    from rich.text import Text
 
 MAX_LENGTH = 20  # characters: the board, the seats and the lobby have room for that
 
@@ -31,14 +33,14 @@ def check_name(text: str) -> str:
     """The name a person typed, trimmed, or ValueError saying in one line
     why it cannot be a name."""
     name = text.strip()
+    rule = f"a name is 1 to {MAX_LENGTH} printable characters"
     if not name:
-        raise ValueError("a name cannot be empty")
+        raise ValueError(f"{rule} (this one is empty)")
     if len(name) > MAX_LENGTH:
-        raise ValueError(f"a name is at most {MAX_LENGTH} characters (this one has {len(name)})")
+        raise ValueError(f"{rule} (this one has {len(name)})")
     for char in name:
         if not char.isprintable():
-            raise ValueError("a name cannot hold control or formatting characters "
-                             f"(it has {_escaped(char)})")
+            raise ValueError(f"{rule} (this one has {_escaped(char)}, which is not)")
     return name
 
 
@@ -56,7 +58,11 @@ def shown_name(name: object, width: int | None = None, ellipsis: str = "…") ->
     text = str(name)
     if not text.isprintable():
         text = "".join(c if c.isprintable() else _escaped(c) for c in text)
-    if width is not None and cell_len(text) > width:
+    if width is None:
+        return text
+    from rich.cells import cell_len
+
+    if cell_len(text) > width:
         room = max(0, width - cell_len(ellipsis))
         kept, used = [], 0
         for char in text:
@@ -71,4 +77,6 @@ def shown_name(name: object, width: int | None = None, ellipsis: str = "…") ->
 def name_text(name: object, style: str = "", width: int | None = None,
               ellipsis: str = "…") -> Text:
     """`shown_name` as a `Text` with one style: literal whatever it holds."""
+    from rich.text import Text
+
     return Text(shown_name(name, width, ellipsis), style=style, end="")
