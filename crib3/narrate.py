@@ -12,12 +12,15 @@ from collections.abc import Sequence
 from crib3.cards import Card, format_cards
 from crib3.engine import events as ev
 from crib3.engine.state import State
+from crib3.names import shown_name
 from crib3.scoring import Score
 from crib3.speech import say_hand_line, say_play
 
 
 def _names(state: State) -> list[str]:
-    return [p.name for p in state.players] or ["seat 0", "seat 1", "seat 2"]
+    """The players' names as they may be printed: a log from elsewhere may
+    name a player "\x1b[2J", which is written out, not obeyed."""
+    return [shown_name(p.name) for p in state.players] or ["seat 0", "seat 1", "seat 2"]
 
 
 def _list(names: Sequence[str]) -> str:
