@@ -133,7 +133,7 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
             try:
                 self.driver.feed(data)
             except Exception:  # garbage from a client must not stop its app
-                log.exception("input from %s could not be read", self.username)
+                log.exception("input from %r could not be read", self.username)
         else:
             self._early.append(data)
 
@@ -169,7 +169,8 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         room = self.service.room
         try:
             presence = room.sign_in(self.username, self.key, self._kick)
-        except RoomError as exc:
+        except RoomError as exc:  # one line to them, one to the log, no traceback
+            log.info("%r refused: %s", self.username, exc)
             chan.write(f"crib3: {exc}\r\n".encode())
             chan.exit(1)
             return
@@ -193,7 +194,7 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         try:
             await app.run_async(size=self.size)
         except Exception:
-            log.exception("the app of %s failed", self.username)
+            log.exception("the app of %r failed", self.username)
         finally:
             self.service.sessions.discard(self)
             room.depart(presence)
