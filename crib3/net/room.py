@@ -355,7 +355,7 @@ class Room:
         try:
             name = check_name(name)
         except ValueError as exc:
-            raise RoomError(f"{exc}; connect under another name (ssh NAME@host)") from None
+            raise RoomError(str(exc)) from None
         for table in self.lobby():
             seat = table.seat_of(name)
             if seat is not None and table.seats[seat].key != key:
