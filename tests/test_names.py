@@ -86,6 +86,53 @@ def test_play_refuses_a_bad_name_in_one_line(tmp_path, name):
     assert "Traceback" not in result.stderr and "\x1b" not in result.stderr
 
 
+# --- the new-game screen and the settings file --------------------------------------
+
+
+async def test_the_new_game_screen_takes_a_markup_name_and_refuses_a_control_one(home):
+    import json
+
+    from crib3.tui.app import Crib3App
+    from crib3.tui.screens.new_game import NewGameScreen
+
+    app = Crib3App(think=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        name = app.screen.query_one("#name")
+        name.value = "Bea\x1b[2J"  # pasted, say
+        app.screen.query_one("#left").focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen) and app.game is None  # not started
+        toasts = [str(n.message) for n in app._notifications]
+        assert any("a name is 1 to 20 printable characters" in t and "\\x1b" in t
+                   for t in toasts), toasts
+        name.value = "[bold]x[/"
+        app.screen.query_one("#left").focus()
+        await pilot.press("enter")
+        screen = await settled(pilot)
+        for _ in range(4):  # play: the cut, throws, cards
+            await pilot.press("1", "enter")
+            screen = await settled(pilot)
+        assert "[bold]x[/" in screen_text(app)
+        assert app.game.state.players[0].name == "[bold]x[/"
+        path = app.log_path
+    assert load_log(path).state.players[0].name == "[bold]x[/"  # saved as typed
+    saved = json.loads((home / "config" / "settings.json").read_text())
+    assert saved["name"] == "[bold]x[/"
+
+
+def test_a_bad_name_in_the_settings_file_is_not_taken(home):
+    import json
+
+    from crib3.tui.settings import load_choices
+
+    (home / "config").mkdir()
+    for bad, good in (("\x1b[31mred", "You"), ("x" * 50, "You"), (" [/] ", "[/]")):
+        (home / "config" / "settings.json").write_text(json.dumps({"name": bad}))
+        assert load_choices().name == good
+
+
 # --- names from files: play, save, resume, replay, export ---------------------------
 
 
