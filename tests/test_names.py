@@ -10,7 +10,7 @@ import random
 import subprocess
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.cells import cell_len
 
@@ -60,6 +60,27 @@ def test_a_shown_name_is_printable_and_fits(name, width):
         assert cell_len(shown) <= width
     if name.isprintable() and (width is None or cell_len(name) <= width):
         assert shown == name  # nothing changes a name that is fine as it is
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(min_size=1, max_size=60).filter(str.strip), min_size=3, max_size=3,
+                unique=True))
+def test_any_names_in_a_log_print_no_control_character(names):
+    """Whatever a log names its players: the words, the board and the
+    result's chart are printable (no escape reaches the terminal)."""
+    from crib3.narrate import describe
+    from crib3.tui.screens.game_over import score_chart
+    from crib3.tui.widgets.board import board_lines
+
+    game = named_game(tuple(names), 1)
+    state = game.state
+    for event in game.events[:12]:
+        line = describe(event, state) or ""
+        assert line.isprintable(), line
+    for ascii in (False, True):
+        for row in board_lines(names, state.scores, state.back_pegs, ascii=ascii):
+            assert row.plain.isprintable(), row.plain
+    assert all(row.isprintable() for row in score_chart(state).plain.split("\n"))
 
 
 def test_a_shown_name_writes_control_characters_as_text():
