@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import os
 import random
+import shlex
+import shutil
 import subprocess
 
 import pytest
@@ -265,3 +267,46 @@ def test_export_games_and_stats_print_every_name_literally(home, which):
         assert "\x1b" not in result.stdout and "Traceback" not in result.stderr
         for name in names:
             assert shown_name(name)[:12] in result.stdout, (args, name)
+
+
+# --- the real command in a real terminal --------------------------------------------
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+def test_a_markup_name_plays_saves_resumes_and_replays_in_a_real_terminal(tmp_path):
+    """The issue's own steps: `crib3 play --name '[bold red]x[/'` crashed,
+    and so did every resume of the game it saved."""
+    from commands import crib3_command
+    from test_terminal_e2e import Tmux
+
+    name = "[bold red]x[/"
+    crib3 = crib3_command()
+    tmux = Tmux(tmp_path)
+    script = tmp_path / "steps.sh"  # one shell: play, then resume, then replay the game
+    script.write_text(
+        f"{crib3} play --seed 3 --name {shlex.quote(name)} --players easy,easy --think 0.05\n"
+        f"echo played=$?\n{crib3} resume --think 0.05\necho resumed=$?\n"
+        f"{crib3} replay \"$CRIB3_HOME\"/data/games/*.jsonl\necho replayed=$?\nsleep 30\n")
+    try:
+        tmux.start(f"sh {script}")
+        tmux.wait_for("deals first")
+        tmux.keys("Enter")
+        screen = tmux.wait_for("Throw one card")
+        assert name in screen
+        tmux.keys("q")
+        tmux.wait_for("Quit this game?")
+        tmux.keys("y")
+        screen = tmux.wait_for("Throw one card")  # resumed where it stood
+        assert name in screen and "Traceback" not in screen
+        tmux.keys("q")
+        tmux.wait_for("Quit this game?")
+        tmux.keys("y")
+        tmux.wait_for("event 1 of")
+        tmux.keys("End")
+        tmux.wait_for(f"{name}  0 pts")
+        tmux.keys("q")
+        screen = tmux.wait_for("replayed=")
+        assert "played=0" in screen and "resumed=0" in screen and "replayed=0" in screen
+        assert "Traceback" not in screen
+    finally:
+        tmux.kill()
