@@ -8,6 +8,7 @@ the room saves the tables.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,8 @@ from crib3.tui.app import Crib3App
 if TYPE_CHECKING:
     from crib3.engine import State
     from crib3.net.room import Presence, Room, Table
+
+log = logging.getLogger("crib3.serve")
 
 
 class CardRoomApp(Crib3App):
@@ -109,3 +112,17 @@ class CardRoomApp(Crib3App):
 
     def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
         """No files on the server from a session."""
+
+    def _handle_exception(self, error: Exception) -> None:
+        """A bug ends this session's app (Textual exits it; the room and the
+        other sessions go on). Textual would then print the traceback with
+        its local variables on the server's terminal: other seats' cards,
+        other people's names and keys. The server's log gets the traceback
+        without them instead, once, with whose session it was."""
+        first = self._exception is None  # one failure often brings more as it closes
+        before = len(self._exit_renderables)
+        super()._handle_exception(error)
+        del self._exit_renderables[before:]  # Textual's own report, with the locals
+        if first:
+            log.error("the app of %r failed", self.presence.name,
+                      exc_info=(type(error), error, error.__traceback__))
