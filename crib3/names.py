@@ -21,11 +21,6 @@ settings file, a card room's tables on disk). Two rules keep them harmless:
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:  # Rich is loaded when a name is shown, not by `crib3 --help`
-    from rich.text import Text
-
 MAX_LENGTH = 20  # characters: the board, the seats and the lobby have room for that
 
 
@@ -60,11 +55,14 @@ def shown_name(name: object, width: int | None = None, ellipsis: str = "…") ->
         text = "".join(c if c.isprintable() else _escaped(c) for c in text)
     if width is None:
         return text
-    from rich.cells import cell_len
+    if width <= 0:
+        return ""
+    from rich.cells import cell_len  # here: `crib3 --help` need not load Rich
 
     if cell_len(text) > width:
         room = max(0, width - cell_len(ellipsis))
-        kept, used = [], 0
+        kept: list[str] = []
+        used = 0
         for char in text:
             used += cell_len(char)
             if used > room:
@@ -73,10 +71,3 @@ def shown_name(name: object, width: int | None = None, ellipsis: str = "…") ->
         text = "".join(kept) + ellipsis
     return text
 
-
-def name_text(name: object, style: str = "", width: int | None = None,
-              ellipsis: str = "…") -> Text:
-    """`shown_name` as a `Text` with one style: literal whatever it holds."""
-    from rich.text import Text
-
-    return Text(shown_name(name, width, ellipsis), style=style, end="")
