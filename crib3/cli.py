@@ -201,10 +201,12 @@ def cmd_play(args: argparse.Namespace) -> int:
         choices.left, choices.right = _levels(args.players, 2, "your two opponents",
                                               "standard,expert")
     if args.name is not None:
-        name = args.name.strip()
-        if not name or len(name) > 20:
-            raise UsageError("--name is 1 to 20 characters")
-        choices.name = name
+        from crib3.names import check_name
+
+        try:
+            choices.name = check_name(args.name)
+        except ValueError as exc:
+            raise UsageError(f"--name: {exc}") from None
     choices.seed = args.seed
     choices.skunks = choices.skunks or args.skunks
     choices.muggins = choices.muggins or args.muggins
@@ -224,6 +226,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
+    from crib3.names import shown_name
     from crib3.saved import list_games
 
     games = list_games()
@@ -238,7 +241,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         state = saved.state
         scores = "-".join(str(x) for x in state.scores)
         if saved.finished:
-            outcome = f"won by {state.name(state.winner)} {scores}"  # type: ignore[arg-type]
+            winner = shown_name(state.name(state.winner))  # type: ignore[arg-type]
+            outcome = f"won by {winner} {scores}"
         else:
             outcome = f"unfinished, hand {state.hand_number}, {scores}"
         when = saved.created.replace("T", " ")[:16]
@@ -250,6 +254,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from crib3.engine.log import LogError
+    from crib3.names import shown_name
     from crib3.saved import latest_unfinished, load_for_resume
 
     path = Path(args.log) if args.log else latest_unfinished()
@@ -261,7 +266,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
         print(f"crib3 resume: {exc}", file=sys.stderr)
         return EXIT_INVALID
     if state.winner is not None:
-        raise UsageError(f"{path} is finished: {state.name(state.winner)} won")
+        raise UsageError(f"{path} is finished: {shown_name(state.name(state.winner))} won")
     if not state.players or not state.players[0].is_human:
         raise UsageError(f"{path} has no person in the first seat to play it")
     _full_screen_or_exit()
@@ -339,6 +344,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 def cmd_verify(args: argparse.Namespace) -> int:
     from crib3.engine.log import LogError, load_log
+    from crib3.names import shown_name
 
     status = EXIT_OK
     for path in args.logs:
@@ -352,7 +358,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         state = loaded.state
         if state.winner is not None:
             scores = "-".join(str(s) for s in state.scores)
-            outcome = f"won by {state.name(state.winner)} {scores}"
+            outcome = f"won by {shown_name(state.name(state.winner))} {scores}"
         else:
             outcome = f"unfinished, hand {state.hand_number}"
         print(f"{path}: valid, {len(loaded.events)} events, {outcome}")

@@ -9,10 +9,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rich.cells import cell_len
+
 from crib3.engine import Event, Rules, State, fold
 from crib3.engine import events as ev
 from crib3.engine.log import LogError, load_log, parse_log
 from crib3.engine.state import PEGGING
+from crib3.names import shown_name
 from crib3.paths import games_dir
 
 
@@ -32,7 +35,8 @@ class SavedGame:
     def describe_players(self) -> str:
         if self.state is None:
             return "?"
-        return ", ".join(f"{p.name} ({p.kind})" for p in self.state.players)
+        return ", ".join(f"{shown_name(p.name)} ({shown_name(p.kind)})"
+                         for p in self.state.players)
 
 
 def saved_paths(folder: Path | None = None) -> list[Path]:
@@ -243,8 +247,9 @@ def format_stats(stats: Sequence[PlayerStats]) -> str:
         hand = s.hand_points / s.hands if s.hands else 0.0
         crib = s.crib_points / s.cribs if s.cribs else 0.0
         peg = s.pegging_points / s.hands if s.hands else 0.0
-        who = f"{s.name} ({s.level})"
-        lines.append(f"{who[:17]:<18}{s.games:>6}{s.wins:>6}{s.win_share:>7.0%}{s.skunked:>8}"
+        who = shown_name(f"{s.name} ({s.level})", 17)  # a log's name, cut by cells
+        who += " " * (18 - cell_len(who))
+        lines.append(f"{who}{s.games:>6}{s.wins:>6}{s.win_share:>7.0%}{s.skunked:>8}"
                      f"{hand:>6.1f}{crib:>6.1f}{peg:>9.1f}{s.best_hand:>5}{s.longest_streak:>7}")
     lines.append("hand and crib: mean points counted; peg/hand: pegging points per hand "
                  "played; share: of finished games")

@@ -20,8 +20,9 @@ def _no_color_leak(monkeypatch):
     monkeypatch.delenv("NO_COLOR", raising=False)
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def crib3_home(tmp_path, monkeypatch):
-    """crib3 keeps its settings and saved games in the test's own folder."""
+    """crib3 keeps its settings, saved games and error log in the test's own
+    folder, never the developer's."""
     monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
     return tmp_path

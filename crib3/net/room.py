@@ -31,13 +31,14 @@ from crib3 import crash
 from crib3.engine import Event, Game, PlayerInfo, Rules, SeatFeed, State
 from crib3.engine.log import LogError, LogWriter, load_log, make_header
 from crib3.levels import BOT_LEVELS, HUMAN, bot_names
+from crib3.names import MAX_LENGTH, check_name, shown_name
 from crib3.players import make_player
 from crib3.players.autoplay import BotDriver
 
 log = logging.getLogger("crib3.serve")
 
 SEATS = 3
-MAX_NAME = 20
+MAX_NAME = MAX_LENGTH  # what a name may be: crib3.names
 Listener = Callable[[], None]
 
 
@@ -140,14 +141,15 @@ class Table:
             gone >= self.room.patience
 
     def summary(self) -> str:
-        """One line for the lobby: the seats and how the game stands."""
+        """One line for the lobby: the seats and how the game stands. Plain
+        text, to be shown as such (a name may look like markup)."""
         parts = []
         for index, seat in enumerate(self.seats):
             if seat.name is None:
                 label = "· free ·" if self.state is None else \
-                    f"{self.state.players[index].name} ({seat.level})"
+                    f"{shown_name(self.state.players[index].name, MAX_LENGTH)} ({seat.level})"
             else:
-                label = seat.name
+                label = shown_name(seat.name, MAX_LENGTH)
                 if seat.replaced:
                     label += f" ({seat.level})"
                 elif self.started and index not in self.online:
@@ -160,7 +162,7 @@ class Table:
         if state is None:
             return "waiting"
         if state.winner is not None:
-            return f"won by {state.name(state.winner)}"
+            return f"won by {shown_name(state.name(state.winner), MAX_LENGTH)}"
         return f"hand {max(1, state.hand_number)}: " + "-".join(str(s) for s in state.scores)
 
     def rules_text(self) -> str:
@@ -180,7 +182,8 @@ class Table:
         if mine is not None:
             seat = self.seats[mine]
             if seat.key != presence.key:
-                raise RoomError(f"{seat.name} sits at table {self.number} with another key")
+                raise RoomError(
+                    f"{shown_name(seat.name)} sits at table {self.number} with another key")
             self.online.add(mine)
             self.away_since.pop(mine, None)
             self._changed()
@@ -266,7 +269,7 @@ class Table:
         if by.lower() != self.owner.lower():
             raise RoomError(f"only {self.owner} can do that")
         if not self.replaceable(seat):
-            raise RoomError(f"{self.seats[seat].name} has not been gone long enough")
+            raise RoomError(f"{shown_name(self.seats[seat].name)} has not been gone long enough")
         self.seats[seat].replaced = True
         assert self._bots is not None
         self._bots.seat_bot(seat, make_player(self.seats[seat].level))
@@ -333,9 +336,10 @@ class Room:
         """A person arrives. The same person (same name and key) signing in
         again takes over from their older session; another key with a name
         that is here already is refused."""
-        name = name.strip()
-        if not name or len(name) > MAX_NAME or not name.isprintable():
-            raise RoomError(f"a name is 1 to {MAX_NAME} printable characters")
+        try:
+            name = check_name(name)
+        except ValueError as exc:
+            raise RoomError(str(exc)) from None
         for table in self.lobby():
             seat = table.seat_of(name)
             if seat is not None and table.seats[seat].key != key:

@@ -164,8 +164,7 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
     async def _run(self) -> None:
         chan = self.chan
         if self.term is None:
-            chan.write(b"crib3 needs a terminal: connect with ssh -t\r\n")
-            chan.exit(1)
+            _say_and_close(chan, "crib3 needs a terminal: connect with ssh -t")
             return
         if self.term.lower() in ("", "dumb"):
             said = "TERM is dumb" if self.term else "TERM is not set"
@@ -175,9 +174,9 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         room = self.service.room
         try:
             presence = room.sign_in(self.username, self.key, self._kick)
-        except RoomError as exc:
-            chan.write(f"crib3: {exc}\r\n".encode())
-            chan.exit(1)
+        except RoomError as exc:  # one line to them, one to the log, no traceback
+            log.info("%r refused: %s", self.username, exc)
+            _say_and_close(chan, f"crib3: {exc}")
             return
         from crib3.tui.room_app import CardRoomApp
 
@@ -211,6 +210,17 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
                 if self.farewell:
                     chan.write(f"crib3: {self.farewell}\r\n".encode())
                 chan.exit(0)
+
+
+def _say_and_close(chan: Any, line: str, status: int = 1) -> None:
+    """End a session that cannot begin with one line to the client. The
+    client may have closed its side already (ssh < /dev/null sends EOF at
+    once): then there is nobody to tell, and that is no error to log."""
+    try:
+        chan.write(f"{line}\r\n".encode())
+        chan.exit(status)
+    except OSError:
+        chan.close()
 
 
 def _sane_size(width: int, height: int) -> tuple[int, int]:

@@ -147,7 +147,7 @@ class Crib3App(App[None]):
         try:
             loaded = load_log(path)
         except LogError as exc:
-            self.notify(str(exc), severity="error")
+            self.notify(str(exc), severity="error", markup=False)  # a file's text
             self.new_game()
             return
         self.resume_path = path

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crib3.levels import BOT_LEVELS
+from crib3.names import check_name
 from crib3.paths import config_dir
 
 if TYPE_CHECKING:
@@ -65,7 +66,10 @@ def load_choices() -> GameChoices:
         choices.left = "standard"
     if choices.right not in BOT_LEVELS:
         choices.right = "standard"
-    choices.name = choices.name.strip()[:20] or "You"
+    try:  # a name the new-game screen would refuse is not taken from a file either
+        choices.name = check_name(choices.name)
+    except ValueError:
+        choices.name = GameChoices.name
     return choices
 
 

@@ -119,7 +119,7 @@ class AskMuggins(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"{self.victim} missed {self.points}", classes="title")
+            yield Static(f"{self.victim} missed {self.points}", classes="title", markup=False)
             yield Static("y: call muggins and take them    n: let them go", classes="hint")
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,6 +14,7 @@ from textual.widgets import Static
 from crib3.engine import State
 from crib3.engine.state import SOURCES
 from crib3.tui.ascii import app_is_ascii
+from crib3.names import shown_name
 from crib3.tui.widgets.footer import TidyFooter
 
 SPARK_COLOURS = ("green", "cyan", "magenta")
@@ -29,7 +31,8 @@ def score_chart(state: State, ascii: bool = False) -> Text:
     for seat, player in enumerate(state.players):
         if seat:
             out.append("\n")
-        out.append(f"{player.name[:10]:<11}", style=SPARK_COLOURS[seat])
+        name = shown_name(player.name, 10)  # cut by cells: an emoji is two
+        out.append(name + " " * (11 - cell_len(name)), style=SPARK_COLOURS[seat])
         for scores in state.hand_scores:
             level = min(len(bars) - 1, scores[seat] * len(bars) // (target + 1))
             out.append(bars[level] * 2, style=SPARK_COLOURS[seat])
@@ -60,17 +63,18 @@ class GameOverScreen(Screen[str]):
 
     def compose(self) -> ComposeResult:
         s = self.state
-        names = [p.name for p in s.players]
+        # Shown as Text or with markup off: a name is never markup ("[/]").
+        names = [shown_name(p.name, 24) for p in s.players]
         winner = s.winner if s.winner is not None else 0
         headline = "You win!" if winner == self.me else f"{names[winner]} wins."
         with Vertical():
             yield Static(f"{headline}  {s.scores[winner]} to "
                          + " and ".join(str(s.scores[x]) for x in range(3) if x != winner),
-                         id="winner")
+                         id="winner", markup=False)
             skunked = [f"{names[x]} is {'double-' if s.skunks[x] > 1 else ''}skunked"
                        for x in range(3) if s.skunks[x]]
             if skunked:
-                yield Static("; ".join(skunked) + ".")
+                yield Static("; ".join(skunked) + ".", markup=False)
             yield Static(self._table())
             yield Static("Scores after each hand, on one scale (0 to "
                          f"{s.rules.target})", classes="hint")
@@ -88,7 +92,8 @@ class GameOverScreen(Screen[str]):
             table.add_column(source, justify="right")
         table.add_column("total", justify="right", style="bold")
         for seat, player in enumerate(s.players):
-            row = [f"{player.name} ({player.kind})"]
+            row: list[Text | str] = [
+                Text(f"{shown_name(player.name, 20)} ({shown_name(player.kind, 10)})")]
             for i, source in enumerate(SOURCES):
                 if source == "muggins" and not s.rules.muggins:
                     continue

@@ -17,6 +17,7 @@ from textual.widgets import Input, Static
 
 from crib3.levels import BOT_LEVELS
 from crib3.tui.ascii import app_is_ascii, in_words
+from crib3.names import MAX_LENGTH, check_name
 from crib3.tui.settings import GameChoices
 from crib3.tui.widgets.footer import TidyFooter
 
@@ -109,7 +110,7 @@ class NewGameScreen(Screen[GameChoices | Path]):
         with Vertical():
             yield Static("crib3 · three-handed cribbage", classes="title")
             yield Static("Your name", classes="label")
-            yield Input(c.name, placeholder="your name", id="name", max_length=20)
+            yield Input(c.name, placeholder="your name", id="name", max_length=MAX_LENGTH)
             yield OptionRow("Left opponent", BOT_LEVELS, c.left, LEVEL_HINTS, id="left")
             yield OptionRow("Right opponent", BOT_LEVELS, c.right, LEVEL_HINTS, id="right")
             yield OptionRow("Skunks", ("off", "on"), "on" if c.skunks else "off", id="skunks")
@@ -122,7 +123,7 @@ class NewGameScreen(Screen[GameChoices | Path]):
                         type="integer", id="seed")
             yield Static(in_words("↑/↓ move · ←/→ change · Enter start", app_is_ascii(self)),
                          classes="hint")
-            yield Static("", id="unfinished", classes="hint")
+            yield Static("", id="unfinished", classes="hint", markup=False)  # a file's name
         yield TidyFooter()
 
     def on_mount(self) -> None:
@@ -165,7 +166,12 @@ class NewGameScreen(Screen[GameChoices | Path]):
         self.action_start()
 
     def action_start(self) -> None:
-        name = self.query_one("#name", Input).value.strip()[:20] or "You"
+        typed = self.query_one("#name", Input).value
+        try:
+            name = check_name(typed) if typed.strip() else "You"
+        except ValueError as exc:  # a pasted control character, say
+            self.notify(f"Your name: {exc}.", severity="warning", markup=False)
+            return
         seed_text = self.query_one("#seed", Input).value.strip()
         try:
             seed = int(seed_text) if seed_text else None

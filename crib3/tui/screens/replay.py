@@ -14,6 +14,7 @@ from textual.widgets import Input, Static
 
 from crib3.engine import project, redact
 from crib3.engine.state import Phase
+from crib3.names import shown_name
 from crib3.narrate import describe
 from crib3.replay import Replay
 from crib3.tui.screens.table import compose_table
@@ -87,8 +88,8 @@ class ReplayScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield from compose_table(self.ascii, interactive=False)
-        yield Static("", id="status")
-        yield Static("", id="recent")
+        yield Static("", id="status", markup=False)  # names: plain text, never markup
+        yield Static("", id="recent", markup=False)
         yield TidyFooter()
 
     def on_mount(self) -> None:
@@ -121,7 +122,7 @@ class ReplayScreen(Screen[None]):
         told = redact(event, seen_by)
         line = describe(told, state, self.ascii) or ""
         self.query_one("#announce", Static).update(line)
-        me = Text(state.name(0) if state.players else "", style="bold")
+        me = Text(shown_name(state.name(0), 24) if state.players else "", style="bold")
         if state.players:
             me.append(f"  {state.scores[0]} pts", style="bold")
         self.query_one("#me", Static).update(me)
@@ -135,7 +136,7 @@ class ReplayScreen(Screen[None]):
         replay = self.replay
         hand = replay.hand_of(self.index)
         who = "all hands face up" if self.viewpoint is None else \
-            f"{replay.states[self.index].name(self.viewpoint)}'s view"
+            f"{shown_name(replay.states[self.index].name(self.viewpoint), 16)}'s view"
         play = f" · autoplay {SPEEDS[self.speed]:g}s" if self.autoplaying else ""
         hand_text = f"hand {hand} of {replay.hands}" if hand else "the cut for deal"
         self.query_one("#status", Static).update(

@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Static
 
 from crib3.levels import BOT_LEVELS
 from crib3.tui.ascii import app_is_ascii, in_words
+from crib3.names import shown_name
 from crib3.tui.bindings import QuietBindings
 from crib3.tui.screens.dialogs import DIALOG_CSS
 from crib3.tui.screens.game_over import GameOverScreen
@@ -107,14 +108,15 @@ class LobbyScreen(QuietBindings, Screen[None]):
         if not self.is_attached:
             return
         people = sorted(p.name for p in self.room.people.values())
-        others = [p for p in people if p.lower() != self.presence.name.lower()]
-        who = f"You are {self.presence.name}."
+        others = [shown_name(p) for p in people if p.lower() != self.presence.name.lower()]
+        # Plain Text, never markup: people choose their names ("[/]", "[@click=…]").
+        who = Text(f"You are {shown_name(self.presence.name)}.")
         if not others:
-            who += " Nobody else is here yet."
+            who.append(" Nobody else is here yet.")
         elif len(others) <= 6:
-            who += f" Also here: {', '.join(others)}."
+            who.append(f" Also here: {', '.join(others)}.")
         else:  # one line, however busy the room: the tables come first
-            who += f" Also here: {', '.join(others[:5])} and {len(others) - 5} more."
+            who.append(f" Also here: {', '.join(others[:5])} and {len(others) - 5} more.")
         self.query_one("#who", Static).update(who)
         grid = self.query_one(DataTable)
         row = grid.cursor_row
@@ -122,7 +124,8 @@ class LobbyScreen(QuietBindings, Screen[None]):
         tables = self.room.lobby()
         self._numbers = [t.number for t in tables]
         for table in tables:
-            grid.add_row(str(table.number), table.summary(), table.rules_text(), table.standing())
+            grid.add_row(*(Text(cell) for cell in (  # a str cell would be read as markup
+                str(table.number), table.summary(), table.rules_text(), table.standing())))
         if tables:
             grid.move_cursor(row=min(max(row, 0), len(tables) - 1))
         self.query_one("#empty", Static).update(
@@ -149,7 +152,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         try:
             seat = table.sit(self.presence)
         except RoomError as exc:
-            self.notify(str(exc), severity="warning")
+            self.notify(str(exc), severity="warning", markup=False)
             return
         self.app.sit_at(table, seat)  # type: ignore[attr-defined]
 
@@ -165,7 +168,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         try:
             table = self.room.open_table(self.presence, rules, levels)
         except RoomError as exc:
-            self.notify(str(exc), severity="warning")
+            self.notify(str(exc), severity="warning", markup=False)
             return
         self.app.sit_at(table, 0)  # type: ignore[attr-defined]
 
@@ -243,7 +246,7 @@ class WaitingScreen(QuietBindings, Screen[None]):
             yield Static(f"Table {self.table.number} · {self.table.rules_text()}",
                          classes="title")
             yield Static("", id="seats")
-            yield Static("", id="status", classes="hint")
+            yield Static("", id="status", classes="hint", markup=False)  # the owner's name
         yield TidyFooter()
 
     def on_mount(self) -> None:
@@ -262,7 +265,7 @@ class WaitingScreen(QuietBindings, Screen[None]):
             return
         table = self.table
         if table.closed:
-            self.notify(f"{table.owner} closed table {table.number}.")
+            self.notify(f"{shown_name(table.owner)} closed table {table.number}.", markup=False)
             self.app.back_to_lobby()  # type: ignore[attr-defined]
             return
         if table.started:
@@ -277,7 +280,7 @@ class WaitingScreen(QuietBindings, Screen[None]):
                 lines.append(f"free (the {seat.level} computer player if nobody sits)",
                              style="italic")
             else:
-                lines.append(seat.name, style="bold")
+                lines.append(shown_name(seat.name), style="bold")
                 if seat.name == table.owner:
                     lines.append("  owner", style="dim")
                 if index == self.seat:
@@ -285,7 +288,7 @@ class WaitingScreen(QuietBindings, Screen[None]):
         self.query_one("#seats", Static).update(lines)
         self.query_one("#status", Static).update(
             "Enter: start the game. Free seats get computer players." if self.owner else
-            f"Waiting for {table.owner} to start the game.   l: leave the table")
+            f"Waiting for {shown_name(table.owner)} to start the game.   l: leave the table")
         self.keys_may_have_changed()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -342,13 +345,15 @@ class RoomTableScreen(TableScreen):
             return
         away = self._absent()
         for seat in away - self._away:
-            self.notify(f"{self.table.seats[seat].name} has left the table; their seat waits.")
+            self.notify(f"{shown_name(self.table.seats[seat].name)} has left the table; "
+                        "their seat waits.", markup=False)
         for seat in self._away - away:
             person = self.table.seats[seat]
             if person.replaced:
-                self.notify(f"The {person.level} computer player now plays for {person.name}.")
+                self.notify(f"The {person.level} computer player now plays for "
+                            f"{shown_name(person.name)}.", markup=False)
             else:
-                self.notify(f"{person.name} is back.")
+                self.notify(f"{shown_name(person.name)} is back.", markup=False)
         self._away = away
         self.keys_may_have_changed()
 
@@ -368,7 +373,7 @@ class RoomTableScreen(TableScreen):
                 try:
                     self.table.replace(seat, self.table.owner)
                 except RoomError as exc:
-                    self.notify(str(exc), severity="warning")
+                    self.notify(str(exc), severity="warning", markup=False)
                 return
 
 

@@ -25,7 +25,7 @@ class StatsScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Statistics of your saved games", classes="title")
-            yield Static("counting…", id="table")
+            yield Static("counting…", id="table", markup=False)  # players' names
             yield Static("Esc: close", classes="hint")
 
     def on_mount(self) -> None:

@@ -45,6 +45,7 @@ from crib3.engine import (
 )
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
+from crib3.names import shown_name
 from crib3.narrate import Voice, describe
 from crib3.players.autoplay import BotDriver
 from crib3.speech import hand_phrases, say_play
@@ -74,9 +75,11 @@ def compose_table(ascii: bool, me: int = 0, interactive: bool = True) -> Compose
         yield SeatPanel(left, ascii, id=f"seat{left}")
         yield TableCenter(ascii, id="center")
         yield SeatPanel(right, ascii, id=f"seat{right}")
-    yield Static("", id="announce")
+    # Lines with names in them are plain text, never markup: a player may be
+    # called "[/]" (see crib3.names).
+    yield Static("", id="announce", markup=False)
     yield CribBoard(ascii=ascii, id="board")
-    yield Static("", id="me")
+    yield Static("", id="me", markup=False)
     yield HandView(ascii, interactive, id="hand")
 
 
@@ -145,8 +148,8 @@ class TableScreen(QuietBindings, Screen):
 
     def compose(self) -> ComposeResult:
         yield from compose_table(self.ascii, self.me)
-        yield Static("", id="prompt")
-        yield Static("", id="recent")
+        yield Static("", id="prompt", markup=False)
+        yield Static("", id="recent", markup=False)
         yield RichLog(id="feed", wrap=True, markup=False, auto_scroll=True)
         yield TidyFooter()
 
@@ -231,7 +234,7 @@ class TableScreen(QuietBindings, Screen):
 
     def _announcement(self, event: Event, view: SeatView) -> str | None:
         """The big line: what just happened, in a player's words."""
-        names = [p.name for p in view.players]
+        names = [shown_name(p.name, 20) for p in view.players]
         if isinstance(event, ev.CardPlayed):
             said = say_play(Score(event.points, event.items))
             who = names[event.seat]
@@ -251,7 +254,7 @@ class TableScreen(QuietBindings, Screen):
         if not view.players:
             return
         text = Text()
-        text.append(view.players[me].name, style="bold")
+        text.append(shown_name(view.players[me].name, 24), style="bold")
         text.append(f"  {view.scores[me]} pts", style="bold")
         if view.dealer == me:
             text.append("  · your deal and crib", style="italic")
@@ -277,7 +280,8 @@ class TableScreen(QuietBindings, Screen):
             return ""
         view = self.view
         if view.phase == Phase.DISCARD and view.my_turn:
-            owner = "your" if view.dealer == self.me else f"{view.name(view.dealer)}'s"
+            owner = "your" if view.dealer == self.me else \
+                f"{shown_name(view.name(view.dealer), 16)}'s"
             return f"Throw one card to {owner} crib: ←/→ or 1-5, then Enter   h: coach"
         if view.phase == Phase.CUT_STARTER and view.my_turn:
             return "Enter: cut the deck for the starter"
@@ -361,7 +365,7 @@ class TableScreen(QuietBindings, Screen):
         try:
             self.feed.dispatch(command)  # type: ignore[arg-type]
         except IllegalMove as exc:
-            self.notify(str(exc), severity="warning")
+            self.notify(str(exc), severity="warning", markup=False)
             return
         self._start_driver()
 
@@ -374,7 +378,7 @@ class TableScreen(QuietBindings, Screen):
 
         if view.muggins_pending is not None:
             caller, victim, points = view.muggins_pending
-            self.app.push_screen(AskMuggins(view.name(victim), points),
+            self.app.push_screen(AskMuggins(shown_name(view.name(victim), 20), points),
                                  lambda call: self._act(Muggins(self.me, bool(call))))
             return
         assert view.counting is not None
@@ -389,7 +393,7 @@ class TableScreen(QuietBindings, Screen):
         try:
             self.feed.dispatch(Count(self.me, points))
         except IllegalMove as exc:
-            self.notify(str(exc), severity="warning")
+            self.notify(str(exc), severity="warning", markup=False)
             self._ask_if_needed()
             return
         self._start_driver()

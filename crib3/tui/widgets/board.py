@@ -36,6 +36,8 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
+from crib3.names import shown_name
+
 __all__ = [
     "ASCII_GLYPHS",
     "DEFAULT_STYLES",
@@ -247,6 +249,7 @@ def board_lines(
     layout = _choose_layout(target, width)
     street = _street(target, layout.rows)
     label_width = _label_width(layout)
+    names = [shown_name(name) for name in names]  # a log's "\x1b[31m" as text, not a colour
     if ascii:
         names = [_ascii_only(name) for name in names]
     shown = short_names(names, layout.name_width, glyphs.ellipsis)

@@ -9,6 +9,7 @@ from textual.widgets import Static
 
 from crib3.engine import SeatView
 from crib3.engine.state import Phase
+from crib3.names import shown_name
 from crib3.tui.widgets.cards import backs, card_label, cards_label
 
 # Who played each card of the count, as seen from your seat: you below, the
@@ -37,7 +38,7 @@ class TableCenter(Static):
                 self.update(body)
 
     def _body(self, view: SeatView) -> Text:
-        names = [p.name for p in view.players]
+        names = [shown_name(p.name, 12) for p in view.players]
         top = Text()
         if view.hand_number:
             top.append(f"Hand {view.hand_number}", style="bold")

@@ -9,6 +9,7 @@ from textual.widgets import Static
 from crib3.cards import Card
 from crib3.engine import SeatView
 from crib3.engine.state import Phase
+from crib3.names import shown_name
 from crib3.tui.widgets.cards import backs, card_label, cards_label
 
 
@@ -50,7 +51,8 @@ class SeatPanel(Static):
             return
         seat = self.seat
         player = view.players[seat]
-        self.border_title = f"{player.name} · {player.kind}"
+        # A Text: the title is literal, whatever the name holds ("[/]").
+        self.border_title = Text(f"{shown_name(player.name, 14)} · {shown_name(player.kind, 8)}")
         self.border_subtitle = f"{view.scores[seat]} pts"
         self.set_class(seat in view.to_act, "to-act")
         body = self._body(view)

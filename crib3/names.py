@@ -1,0 +1,73 @@
+"""What a player's name may be, and how any name is shown.
+
+Names come from people (`crib3 play --name`, the new-game screen, the name
+an SSH user connects as) and from files (a saved game's players, the
+settings file, a card room's tables on disk). Two rules keep them harmless:
+
+- At the edges where a person types one, `check_name` takes it or refuses
+  it with a one-line reason: 1 to `MAX_LENGTH` characters once the spaces
+  around it are trimmed, every one printable (letters, digits, punctuation,
+  symbols, emoji, plain spaces; no control or formatting characters, which
+  could move the cursor, recolour the terminal or reverse the text). Square
+  brackets and backslashes are allowed: a name is never Rich markup, so
+  `[b]Bea[/]` is shown as those nine characters.
+- Everywhere a name is shown, `shown_name` makes it safe whatever its
+  origin: a log written elsewhere may hold any string, and the engine loads
+  it as it is (the log is the record). Control and formatting characters
+  become visible escapes (`\\x1b`), and where space is tight a long name is
+  cut, by terminal cells, with an ellipsis. Show the result as plain text
+  (a `rich.text.Text`, or a widget with `markup=False`), never as markup.
+"""
+
+from __future__ import annotations
+
+MAX_LENGTH = 20  # characters: the board, the seats and the lobby have room for that
+
+
+def check_name(text: str) -> str:
+    """The name a person typed, trimmed, or ValueError saying in one line
+    why it cannot be a name."""
+    name = text.strip()
+    rule = f"a name is 1 to {MAX_LENGTH} printable characters"
+    if not name:
+        raise ValueError(f"{rule} (this one is empty)")
+    if len(name) > MAX_LENGTH:
+        raise ValueError(f"{rule} (this one has {len(name)})")
+    for char in name:
+        if not char.isprintable():
+            raise ValueError(f"{rule} (this one has {_escaped(char)}, which is not)")
+    return name
+
+
+def _escaped(char: str) -> str:
+    """One unprintable character as text a person can read: \\x1b, \\u202e."""
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 \
+        else f"\\U{code:08x}"
+
+
+def shown_name(name: object, width: int | None = None, ellipsis: str = "…") -> str:
+    """`name` as it may be put on a terminal: every unprintable character
+    written as its escape, and, given a `width` (terminal cells), cut to fit
+    it with `ellipsis` at the end. Plain text, to be shown literally."""
+    text = str(name)
+    if not text.isprintable():
+        text = "".join(c if c.isprintable() else _escaped(c) for c in text)
+    if width is None:
+        return text
+    if width <= 0:
+        return ""
+    from rich.cells import cell_len  # here: `crib3 --help` need not load Rich
+
+    if cell_len(text) > width:
+        room = max(0, width - cell_len(ellipsis))
+        kept: list[str] = []
+        used = 0
+        for char in text:
+            used += cell_len(char)
+            if used > room:
+                break
+            kept.append(char)
+        text = "".join(kept) + ellipsis
+    return text
+

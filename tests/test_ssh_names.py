@@ -1,0 +1,188 @@
+"""User names at the card room are shown literally (issue 11 point 1): names
+that look like markup sign in and everyone's screens keep working; names
+that cannot be names get one line and a closed connection."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+import pytest
+
+from ssh_support import Client, seat_three, serving, until
+
+pytestmark = pytest.mark.slow
+
+MARKUP_NAMES = ("[/]", "[b]BOLD", "[@click=app.quit]zz")
+
+
+def click(x: int, y: int) -> bytes:
+    """A left click at column `x`, row `y` (from 0), as an xterm sends it (SGR)."""
+    return f"\x1b[<0;{x + 1};{y + 1}M\x1b[<0;{x + 1};{y + 1}m".encode()
+
+
+async def test_markup_names_sign_in_and_the_lobby_shows_them_literally(tmp_path):
+    async with serving(tmp_path) as server:
+        ann = await Client.connect(server.port, "ann")
+        await ann.shows("Nobody else is here yet.")
+        people = []
+        for name in MARKUP_NAMES:
+            person = await Client.connect(server.port, name)
+            await person.shows(f"You are {name}.")
+            people.append(person)
+        # Sorted, as the lobby lists them: every one literal, none styled away.
+        also = "Also here: [/], [@click=app.quit]zz, [b]BOLD."
+        await ann.shows(f"You are ann. {also}")
+        # A name in a table's row: the one who opens it.
+        people[0].press("o")
+        await people[0].shows("Second seat")
+        people[0].press("\r")
+        await until(lambda: server.room.tables, what="the table")
+        await ann.shows("[/], · free ·, · free ·")
+        # Clicking the name that looks like a link does nothing: ann stays.
+        line = f"You are ann. {also}"
+        x = 2 + line.index("[@click") + 5  # the lobby's "who" line: row 2, padding 2
+        ann.press(click(x, 2))
+        await asyncio.sleep(0.5)
+        # The lobby still answers ann's keys, and everyone is still here.
+        ann.press("o")
+        await ann.shows("Second seat")
+        ann.press("\x1b")
+        assert not any(p.terminal.closed.is_set() for p in (ann, *people))
+        assert len(server.room.people) == 4 and len(server.sessions) == 4
+        for client in (ann, *people):
+            client.close()
+
+
+async def test_markup_names_at_a_table_in_titles_and_toasts(tmp_path):
+    async with serving(tmp_path) as server:
+        clients, table = await seat_three(server.port, server.room, names=MARKUP_NAMES)
+        first, second, third = clients
+        # Each seat's title names its person as typed.
+        await first.shows("[b]BOLD · human")
+        await first.shows("[@click=app.quit]zz")
+        await second.shows("[/] · human")
+        # The toast when someone goes away names them literally too.
+        second.close()
+        await first.shows("[b]BOLD has left the table")
+        await third.shows("[b]BOLD has left the table")
+        first.press("\r")
+        assert not first.terminal.closed.is_set() and not third.terminal.closed.is_set()
+        first.close()
+        third.close()
+
+
+# (Control characters never get this far: SSH's own rules for user names,
+# which asyncssh applies, refuse them first; see the OpenSSH test below.)
+@pytest.mark.parametrize("name, why", [
+    ("x" * 40, "this one has 40"),
+    ("Ann" + "\u00e9" * 30, "this one has 33"),
+])
+async def test_a_name_that_cannot_be_one_gets_one_line_and_is_let_go(tmp_path, caplog, name,
+                                                                     why):
+    caplog.set_level(logging.INFO, logger="crib3.serve")
+    async with serving(tmp_path) as server:
+        ann = await Client.connect(server.port, "ann")
+        await ann.shows("Nobody else is here yet.")
+        refused = await Client.connect(server.port, name)
+        await asyncio.wait_for(refused.terminal.closed.wait(), 10)
+        said = bytes(refused.terminal.received).decode()
+        assert said.startswith("crib3: a name is 1 to 20 printable characters (")
+        assert said.endswith(")\r\n")
+        assert why in said and said.count("\n") == 1
+        assert refused.chan.get_exit_status() == 1
+        # Nothing about them reached the room, the others' screens or a traceback.
+        assert [p.name for p in server.room.people.values()] == ["ann"]
+        assert not any(r.exc_info for r in caplog.records)
+        assert all("\x1b" not in r.getMessage() for r in caplog.records)
+        ann.press("o")
+        await ann.shows("Second seat")
+        ann.close()
+
+
+@pytest.fixture
+def open_room(tmp_path):
+    """`crib3 serve --open` on a free port, and a tmux server for clients."""
+    from test_ssh_e2e import Terminals, free_port
+
+    port = free_port()
+    errors = open(tmp_path / "serve.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from crib3.cli import main; raise SystemExit(main())",
+         "serve", "--open", "--port", str(port), "--think", "0.05"],
+        env={**os.environ, "CRIB3_HOME": str(tmp_path / "home")}, stderr=errors)
+    deadline = time.monotonic() + 20
+    while "listening on" not in (tmp_path / "serve.log").read_text():
+        assert server.poll() is None and time.monotonic() < deadline, \
+            (tmp_path / "serve.log").read_text()
+        time.sleep(0.1)
+    terminals = Terminals()
+    try:
+        yield port, terminals
+    finally:
+        terminals.close()
+        server.terminate()
+        server.wait(timeout=10)
+        errors.close()
+    log = (tmp_path / "serve.log").read_text()
+    assert "Traceback" not in log and "\x1b" not in log, log
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None or shutil.which("ssh") is None,
+                    reason="needs tmux and the OpenSSH client")
+def test_openssh_users_named_like_markup_or_refused(open_room):
+    port, terminals = open_room
+
+    def ssh(name: str) -> str:
+        return (f"ssh -t -o PubkeyAuthentication=no -o BatchMode=yes "
+                f"-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
+                f"-o LogLevel=ERROR -p {port} -l {shlex.quote(name)} 127.0.0.1; echo rc=$?")
+
+    terminals.open("ann", ssh("ann"))
+    terminals.wait_for("ann", "Nobody else is here yet.")
+    terminals.open("markup", ssh("[/]"))
+    terminals.wait_for("markup", "You are [/].")
+    terminals.wait_for("ann", "You are ann. Also here: [/].")
+    terminals.open("long", ssh("x" * 40))
+    screen = terminals.wait_for("long", "rc=1")
+    assert "crib3: a name is 1 to 20 printable characters (this one has 40)" in screen
+    terminals.open("control", ssh("red\x1b[31m"))
+    screen = terminals.wait_for("control", "rc=255")  # refused by SSH's rules for names
+    said = screen.split("rc=255")[0].strip().splitlines()
+    assert len(said) == 1 and "Prohibited character" in said[0] and "x1b" in said[0]
+    terminals.keys("ann", "o")  # ann's lobby goes on answering
+    terminals.wait_for("ann", "Second seat")
+
+
+async def test_a_failing_session_prints_no_local_variables_on_the_host(tmp_path, caplog, capfd,
+                                                                        monkeypatch):
+    """Were a session's app to fail, the host's terminal must not get
+    Textual's traceback with its local variables (other seats' cards, other
+    people's names): one session ends, its traceback goes to the log."""
+    from crib3.tui.screens.room import OpenTableScreen
+
+    def broken(self):
+        hidden_from_the_host = "the other seats' cards"  # noqa: F841 (a local to leak)
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(OpenTableScreen, "compose", broken)
+    caplog.set_level(logging.INFO, logger="crib3.serve")
+    async with serving(tmp_path) as server:
+        ann = await Client.connect(server.port, "ann")
+        bob = await Client.connect(server.port, "bob")
+        await ann.shows("Also here: bob.")
+        ann.press("o")
+        await asyncio.wait_for(ann.terminal.closed.wait(), 10)
+        await bob.shows("Nobody else is here yet.")  # the room goes on without ann
+        bob.close()
+    printed = capfd.readouterr()
+    assert "hidden_from_the_host" not in printed.err + printed.out
+    failures = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert len(failures) == 1 and "the session of ann" in failures[0].getMessage()
+    assert "hidden_from_the_host" not in caplog.text  # the traceback is in errors.log
