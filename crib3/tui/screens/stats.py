@@ -32,9 +32,16 @@ class StatsScreen(ModalScreen[None]):
         self.run_worker(self._count, thread=True, group="stats")
 
     def _count(self) -> None:
+        """Fold the statistics in a thread, stopping as soon as the screen
+        (or the app) goes away: the app waits for its threads on quitting."""
+        from textual.worker import get_current_worker
+
         from crib3.saved import format_stats, saved_paths, stats_from_files
 
-        stats, problems = stats_from_files(saved_paths())
+        worker = get_current_worker()
+        stats, problems = stats_from_files(saved_paths(), lambda: worker.is_cancelled)
+        if worker.is_cancelled:
+            return
         text = format_stats(stats)
         if problems:
             text += f"\n({len(problems)} unreadable file(s) left out)"
