@@ -14,18 +14,17 @@ written: there is no index to fall out of step with the logs.
 from __future__ import annotations
 
 import os
-import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from crib3.engine.codec import DecodeError, decode
-from crib3.engine.events import DeckShuffled, Event, GameStarted, GameWon, PlayerInfo
+from crib3.engine.events import PlayerInfo
 from crib3.engine.lines import LineError, parse_json, read_lines
 from crib3.engine.log import LogError, _check_header
 
 TAIL = 8 * 1024  # the first look at the end (a hand is 4-6 KiB); grown while not enough
 TAIL_MOST = 512 * 1024  # a hand never comes near this: stop looking further back
-_SHUFFLE = re.compile(rb'"type"\s*:\s*"DeckShuffled"')
 
 
 @dataclass(frozen=True)
@@ -58,33 +57,50 @@ class _Bad(Exception):
         self.line, self.reason, self.offset = line, reason, offset
 
 
-def _event(text: str | bytes, line: int | None, offset: int = 0) -> Event:
+# The few fields the list needs are checked by hand, not by the codec: the
+# codec builds every card of a shuffle, and that was most of the listing's time.
+
+
+def _object(text: str | bytes, line: int | None, offset: int = 0) -> dict[str, Any]:
     try:
         data = parse_json(text.decode("utf-8") if isinstance(text, bytes) else text)
-        return decode(data)
-    except (ValueError, DecodeError) as exc:  # UnicodeDecodeError is a ValueError
+    except ValueError as exc:  # UnicodeDecodeError is a ValueError
         raise _Bad(line, str(exc), offset) from None
-    except RecursionError:
-        raise _Bad(line, "an event nested too deeply to read", offset) from None
+    if type(data) is not dict:
+        raise _Bad(line, "an event is a JSON object, not " + type(data).__name__, offset)
+    return data
+
+
+def _whole(value: Any) -> bool:
+    return type(value) is int
+
+
+def _players(data: dict[str, Any], line: int) -> tuple[PlayerInfo, ...]:
+    if data.get("type") != "GameStarted":
+        raise _Bad(line, f"a game starts with GameStarted, not {data.get('type')!r}")
+    players = data.get("players")
+    if type(players) is not list or len(players) != 3 or not all(
+            type(p) is dict and type(p.get("name")) is str and type(p.get("kind")) is str
+            for p in players):
+        raise _Bad(line, "GameStarted.players should be three players with a name and a kind")
+    return tuple(PlayerInfo(p["name"], p["kind"]) for p in players)
 
 
 def glance(path: Path) -> Glance:
     """The listing of one log; a bad file gives a Glance with a problem,
     never an exception."""
-    head: dict = {}
+    head: dict[str, Any] = {}
     try:
         lines = read_lines(path)
         try:
             for number, text, _ in lines:
-                if number == 1:
+                if not text.strip():
+                    continue
+                if not head:
                     header = _check_header(str(path), parse_json(text))
                     head["created"] = str(header.get("created", ""))
-                elif text.strip():
-                    started = _event(text, number)
-                    if not isinstance(started, GameStarted):
-                        raise _Bad(number, f"a game starts with GameStarted, not "
-                                           f"{started.type}")
-                    head["players"] = started.players
+                else:
+                    head["players"] = _players(_object(text, number), number)
                     break
             else:
                 raise _Bad(1, "the log holds no events")
@@ -116,7 +132,7 @@ def _line_at(path: Path, offset: int) -> int:
     return newlines + 1
 
 
-def _tail(path: Path) -> dict:
+def _tail(path: Path) -> dict[str, Any]:
     """Scores, winner and hand number from the end of the file."""
     with open(path, "rb") as f:
         size = f.seek(0, os.SEEK_END)
@@ -131,39 +147,65 @@ def _tail(path: Path) -> dict:
             want *= 4
 
 
-def _read_tail(block: bytes, start: int) -> tuple[dict, bool]:
-    """What the end of the file says (`block` begins at byte `start`), and
-    whether that is all the listing needs."""
-    pieces = block.split(b"\n")
-    offsets = []
-    position = start
-    for piece in pieces:
-        offsets.append(position)
-        position += len(piece) + 1
-    first = 0 if start == 0 else 1  # the first piece may be the end of a longer line
-    last = len(pieces) - 1  # after the last newline: "" or a line cut off by a crash
-    found: dict = {}
-    if start == 0 and last <= 2:
-        return found, True  # the header and GameStarted only
-    for index in range(last - 1, first - 1, -1):
-        raw = pieces[index]
-        if start == 0 and index < 2:
+def _lines_backwards(block: bytes, start: int) -> Iterator[tuple[int, bytes]]:
+    """The whole lines of `block` (which begins at byte `start` of the file),
+    last first, with their offsets in the file: not the piece after the last
+    newline (a line cut off by a crash, left out as on loading), nor the
+    first piece of a block that does not begin the file."""
+    end = block.rfind(b"\n")  # where the last whole line ends
+    floor = 0 if start == 0 else block.find(b"\n") + 1  # where the first one begins
+    while end >= floor:
+        newline = block.rfind(b"\n", floor, end)
+        begin = newline + 1 if newline >= 0 else floor
+        yield start + begin, block[begin:end]
+        end = begin - 1
+
+
+def _line_around(block: bytes, index: int, floor: int) -> tuple[int, bytes]:
+    begin = block.rfind(b"\n", floor, index) + 1 or floor
+    end = block.find(b"\n", index)
+    return begin, block[begin:end]
+
+
+def _read_tail(block: bytes, start: int) -> tuple[dict[str, Any], bool]:
+    """What the end of the file says, and whether that is all the listing
+    needs (the scores and the hand number)."""
+    found: dict[str, Any] = {}
+    last = block.rfind(b"\n")  # the piece after it is cut off (or nothing)
+    floor = 0 if start == 0 else block.find(b"\n") + 1  # the first whole line
+    lines = _lines_backwards(block, start)
+    for offset, raw in lines:  # the last whole line must be a JSON object
+        if raw.strip():
+            data = _object(raw, None, offset)
+            if "format" in data or data.get("type") == "GameStarted":
+                return found, True  # no events after GameStarted yet
             break
-        if not raw.strip():
-            continue
-        if index == last - 1:
-            _event(raw, None, offsets[index])  # the last whole line must be an event
-        if "scores" not in found and b'"scores"' in raw:
-            event = _event(raw, None, offsets[index])
-            scores = getattr(event, "scores", None)
-            if scores is not None:
-                found["scores"] = tuple(scores)
-            if isinstance(event, GameWon):
-                found["winner"] = event.seat
-        if "hand_number" not in found and _SHUFFLE.search(raw):
-            event = _event(raw, None, offsets[index])
-            if isinstance(event, DeckShuffled):
-                found["hand_number"] = event.hand
-        if "scores" in found and "hand_number" in found:
-            return found, True
-    return found, False
+    else:
+        return found, start == 0
+    for offset, raw in _lines_backwards(block, start):
+        if b'"scores"' in raw:
+            data = _object(raw, None, offset)
+            scores = data.get("scores")
+            if type(scores) is not list or len(scores) != 3 or not all(map(_whole, scores)):
+                raise _Bad(None, f"{data.get('type')}.scores should be three whole numbers",
+                           offset)
+            found["scores"] = tuple(scores)
+            if data.get("type") == "GameWon":
+                if not _whole(data.get("seat")) or not 0 <= data["seat"] <= 2:
+                    raise _Bad(None, "GameWon.seat should be a seat, 0 to 2", offset)
+                found["winner"] = data["seat"]
+            break
+    index = last
+    while index > floor:
+        index = block.rfind(b"DeckShuffled", floor, index)
+        if index < 0:
+            break
+        begin, raw = _line_around(block, index, floor)
+        data = _object(raw, None, start + begin)
+        if data.get("type") == "DeckShuffled":
+            if not _whole(data.get("hand")):
+                raise _Bad(None, "DeckShuffled.hand should be a whole number", start + begin)
+            found["hand_number"] = data["hand"]
+            break
+        index = begin
+    return found, start == 0 or ("scores" in found and "hand_number" in found)

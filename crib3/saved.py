@@ -5,6 +5,7 @@ to fall out of step with them. Reading never changes a file.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +24,12 @@ SavedGame = Glance  # what the list of games shows about one file
 def saved_paths(folder: Path | None = None) -> list[Path]:
     """The saved games, oldest first (their names are their start times)."""
     folder = folder or games_dir()
-    return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+    try:
+        names = sorted(entry.name for entry in os.scandir(folder)
+                       if entry.name.endswith(".jsonl"))
+    except OSError:  # no folder yet (or not one)
+        return []
+    return [folder / name for name in names]
 
 
 def read_saved(path: Path) -> Glance:
@@ -278,8 +284,6 @@ def _recovered_path(path: Path) -> Path:
 
 def _write_recovered(new: Path, damaged: Path, events: Sequence[Event]) -> None:
     """The valid events, on disk (synced) before the game goes on."""
-    import os
-
     from crib3.engine.log import make_header, write_log
 
     write_log(new, events, make_header(source="crib3 resume", recovered_from=damaged.name))
