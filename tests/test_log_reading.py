@@ -317,3 +317,20 @@ def test_every_reader_reports_a_bad_line_alike(tmp_path):
     for command in READERS:
         line = one_line(crib3(command, str(foreign)), command, 1)
         assert line.startswith(f"crib3 {command}: {foreign}:1: not a crib3 game log"), line
+
+
+def test_a_trail_reads_like_the_tuple_it_replaces():
+    import copy
+    import pickle
+
+    from crib3.engine.trail import Trail
+
+    items = list(range(10))
+    trail = Trail(items)
+    grown = trail.plus(10)
+    assert tuple(trail) == tuple(items) and trail == tuple(items) and tuple(items) == trail
+    assert len(grown) == 11 and len(trail) == 10 and grown[-1] == 10 and grown[0] == 0
+    assert grown[-3:] == (8, 9, 10) and grown[2:5] == (2, 3, 4) and list(reversed(grown))[0] == 10
+    assert not Trail() and Trail() == () and hash(trail) == hash(tuple(items))
+    long = Trail(range(100_000))
+    assert pickle.loads(pickle.dumps(long)) == long and copy.deepcopy(trail) == trail

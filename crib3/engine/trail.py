@@ -26,10 +26,11 @@ class Trail(Sequence[T], Generic[T]):
 
     def __init__(self, items: Iterable[T] = ()) -> None:
         self._before, self._last, self._len = None, None, 0
-        trail: Trail[T] = self
+        trail: Trail[T] = Trail.__new__(Trail)  # the empty root, not `self`: no cycle
+        trail._before, trail._last, trail._len = None, None, 0
         for item in items:
             trail = trail.plus(item)
-        if trail is not self:
+        if trail._len:
             self._before, self._last, self._len = trail._before, trail._last, trail._len
 
     def plus(self, item: T) -> Trail[T]:
@@ -94,6 +95,11 @@ class Trail(Sequence[T], Generic[T]):
 
     def __hash__(self) -> int:
         return hash(tuple(self))
+
+    def __reduce__(self) -> tuple[type, tuple[tuple[T, ...]]]:
+        # flat, not one nested object per item (a long chain would overflow
+        # pickle's recursion)
+        return (Trail, (tuple(self),))
 
     def __repr__(self) -> str:
         return f"Trail({list(self)!r})"
