@@ -334,3 +334,39 @@ def test_a_trail_reads_like_the_tuple_it_replaces():
     assert not Trail() and Trail() == () and hash(trail) == hash(tuple(items))
     long = Trail(range(100_000))
     assert pickle.loads(pickle.dumps(long)) == long and copy.deepcopy(trail) == trail
+
+
+async def test_closing_the_statistics_screen_stops_its_count(tmp_path, monkeypatch):
+    """The statistics are counted in a thread the app waits for on quitting:
+    closing the screen stops the count at the next file."""
+    import time
+
+    import crib3.saved
+    from crib3.tui.app import Crib3App
+    from crib3.tui.screens.new_game import NewGameScreen
+    from crib3.tui.screens.stats import StatsScreen
+    from tui_support import wait_for
+
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    folder = tmp_path / "data" / "games"
+    folder.mkdir(parents=True)
+    for n in range(200):
+        shutil.copy(SAMPLE, folder / f"g{n:04}.jsonl")
+    counted: list[Path] = []
+    real = crib3.saved.summarise_log
+
+    def slow(path):
+        counted.append(path)
+        time.sleep(0.05)
+        return real(path)
+
+    monkeypatch.setattr(crib3.saved, "summarise_log", slow)
+    app = Crib3App(think=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await pilot.press("t")
+        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen) and counted)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await pilot.press("q")
+    assert len(counted) < 100
