@@ -273,10 +273,10 @@ def cmd_stats(args: argparse.Namespace) -> int:
     named on the command line, the exit status says so as verify's does."""
     from pathlib import Path
 
-    from crib3.saved import format_stats, saved_paths, stats_from_files
+    from crib3.saved import format_stats, saved_paths, stats_cache_file, stats_from_files
 
     paths = [Path(p) for p in args.logs] if args.logs else saved_paths()
-    stats, problems = stats_from_files(paths)
+    stats, problems = stats_from_files(paths, cache=None if args.logs else stats_cache_file())
     status = EXIT_OK
     for problem in problems:
         if args.logs:

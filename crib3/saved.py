@@ -1,6 +1,8 @@
 """Saved games, read in the ways a player wants them: a list, a transcript,
 statistics. All of them are folds of the logs; there is no second database
-to fall out of step with them. Reading never changes a file.
+to fall out of step with them. Reading never changes a log (statistics keep
+a cache of their summaries beside the games: derived data, rebuilt from the
+logs whenever it is missing or stale).
 """
 
 from __future__ import annotations
@@ -193,21 +195,46 @@ def game_stats(games: Iterable[GameSummary]) -> list[PlayerStats]:
     return list(table.values())
 
 
-def stats_from_files(paths: Iterable[Path], cancelled: Callable[[], bool] = lambda: False
-                     ) -> tuple[list[PlayerStats], list[LogError]]:
+def stats_from_files(paths: Iterable[Path], cancelled: Callable[[], bool] = lambda: False,
+                     cache: Path | None = None) -> tuple[list[PlayerStats], list[LogError]]:
     """Statistics over saved games; files that cannot be read are listed
     (as LogErrors: `FILE[:LINE]: reason`, line 0 for a file that cannot be
-    opened), not counted. `cancelled` is asked between files."""
+    opened), not counted. `cancelled` is asked between files. With `cache`
+    (a file, for the saved games' own folder), the summaries of unchanged
+    logs are taken from it instead of being read again (crib3/stats_cache.py)."""
+    from crib3.stats_cache import SummaryCache, _key
+
+    kept = SummaryCache(cache) if cache is not None else None
     games: list[GameSummary] = []
     problems: list[LogError] = []
+    names: set[str] = set()
     for path in paths:
         if cancelled():
             break
-        try:
-            games.append(summarise_log(path))
-        except LogError as exc:
-            problems.append(exc)
+        names.add(path.name)
+        summary = kept.get(path) if kept is not None else None
+        if summary is None:
+            key = _key(path)
+            try:
+                summary = summarise_log(path)
+            except LogError as exc:
+                problems.append(exc)
+                continue
+            if kept is not None and key == _key(path):  # not written to meanwhile
+                kept.put(path, summary, key)
+        games.append(summary)
+    if kept is not None:
+        if not cancelled():
+            kept.keep_only(names)
+        kept.save()
     return game_stats(games), problems
+
+
+def stats_cache_file() -> Path:
+    """Where the statistics keep their summaries of the saved games."""
+    from crib3.paths import data_dir
+
+    return data_dir() / "stats-cache.json"
 
 
 def format_stats(stats: Sequence[PlayerStats]) -> str:

@@ -370,3 +370,28 @@ async def test_closing_the_statistics_screen_stops_its_count(tmp_path, monkeypat
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
         await pilot.press("q")
     assert len(counted) < 100
+
+
+def test_statistics_keep_their_summaries_until_a_log_changes(tmp_path):
+    """Statistics verify every log (8 ms a game); the summaries of unchanged
+    logs are kept in a cache beside the games, which is derived data: a
+    changed log is read again, and a damaged cache is rebuilt."""
+    folder = tmp_path / "data" / "games"
+    folder.mkdir(parents=True)
+    for n in range(3):
+        shutil.copy(SAMPLE, folder / f"g{n}.jsonl")
+    first = crib3("stats", home=tmp_path)
+    cache = tmp_path / "data" / "stats-cache.json"
+    assert first.returncode == 0 and not first.stderr and cache.exists()
+    assert crib3("stats", home=tmp_path).stdout == first.stdout
+    damaged = folder / "g1.jsonl"
+    data = bytearray(damaged.read_bytes())
+    data[data.index(b'"seat": 1')+8] = ord("7")                # same size, now invalid
+    damaged.write_bytes(bytes(data))
+    os.utime(damaged, ns=(1, 1))
+    again = crib3("stats", home=tmp_path)
+    assert one_line(again, "stats", 0).startswith(f"crib3 stats: {damaged}:")
+    assert again.stdout != first.stdout and "     2" in again.stdout
+    cache.write_text("[[[ not a cache")
+    shutil.copy(SAMPLE, damaged)
+    assert crib3("stats", home=tmp_path).stdout == first.stdout

@@ -36,10 +36,11 @@ class StatsScreen(ModalScreen[None]):
         (or the app) goes away: the app waits for its threads on quitting."""
         from textual.worker import get_current_worker
 
-        from crib3.saved import format_stats, saved_paths, stats_from_files
+        from crib3.saved import format_stats, saved_paths, stats_cache_file, stats_from_files
 
         worker = get_current_worker()
-        stats, problems = stats_from_files(saved_paths(), lambda: worker.is_cancelled)
+        stats, problems = stats_from_files(saved_paths(), lambda: worker.is_cancelled,
+                                           cache=stats_cache_file())
         if worker.is_cancelled:
             return
         text = format_stats(stats)
