@@ -212,7 +212,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
         game = open_for_resume(path)
     except LogError as exc:
         return _report_log_error(exc, "resume")
-    _warn("resume", game.notes)
+    if game.problem:
+        _warn("resume", [game.problem])
     state = game.state
     if state.winner is not None:
         raise UsageError(f"{path}: the game is finished: {state.name(state.winner)} won")
@@ -221,6 +222,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         raise UsageError("the game needs a terminal")
     game.keep()
+    _warn("resume", game.notes)
     from crib3.engine import Game
     from crib3.tui.app import Crib3App
 

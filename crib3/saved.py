@@ -264,15 +264,17 @@ def load_for_resume(path: Path) -> tuple[State, list[Event], list[str]]:
 @dataclass
 class Resumable:
     """A saved game ready to go on: its events and state, the file the game
-    goes on in, and what the player should be told (one line each). For a
-    damaged log, `damaged` is its path and `path` the new file, written by
-    `keep()` just before the game goes on."""
+    goes on in, and what the player should be told when it does (one line
+    each). For a damaged log, `problem` says what is wrong with it, `damaged`
+    is its path and `path` the new file, written by `keep()` just before the
+    game goes on."""
 
     state: State
     events: list[Event]
     path: Path
     notes: list[str]
     damaged: Path | None = None
+    problem: str = ""  # what is wrong with a damaged log: `FILE:LINE: reason`
 
     def keep(self) -> None:
         """Put the events of a damaged log in their new file (synced)."""
@@ -295,8 +297,8 @@ def open_for_resume(path: Path) -> Resumable:
         events = list(exc.valid)
         new = _recovered_path(path)
         return Resumable(fold(events), events, new, [
-            f"{exc}; going on from the {len(events)} events before it, in {new.name} "
-            f"({path.name} is kept as it was)"], damaged=path)
+            f"going on from the {len(events)} events before line {exc.line} of {path.name}, "
+            f"in {new.name} ({path.name} is kept as it was)"], damaged=path, problem=str(exc))
     return Resumable(loaded.state, loaded.events, path, loaded.warnings)
 
 

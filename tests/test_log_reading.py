@@ -246,9 +246,15 @@ def test_resume_says_the_latest_game_is_damaged_and_goes_on_with_it(damaged_home
     assert result.returncode == 2 and "Traceback" not in result.stderr
     lines = result.stderr.strip().splitlines()
     assert lines[0].startswith(f"crib3 resume: warning: {damaged}:60: ")
-    assert "going on from the 58 events before it" in lines[0]
     assert lines[1] == "crib3 resume: the game needs a terminal"
     assert damaged.read_bytes() == before                      # left as it was
+    from crib3.saved import open_for_resume
+
+    game = open_for_resume(damaged)
+    assert game.problem == lines[0].removeprefix("crib3 resume: warning: ")
+    assert game.events == newer.events[:58] and game.damaged == damaged
+    assert game.notes == [f"going on from the 58 events before line 60 of {damaged.name}, "
+                          f"in {damaged.stem}-recovered.jsonl ({damaged.name} is kept as it was)"]
 
 
 async def test_the_new_game_screen_resumes_a_damaged_game_from_its_last_good_line(
@@ -269,8 +275,9 @@ async def test_the_new_game_screen_resumes_a_damaged_game_from_its_last_good_lin
         recovered = damaged.with_name(damaged.stem + "-recovered.jsonl")
         assert app.resume_path == recovered
         assert load_log(recovered).events[:58] == newer.events[:58]
-        assert any("going on from the 58 events" in str(n.message)
-                   for n in app._notifications)
+        told = [str(n.message) for n in app._notifications]
+        assert any(f"{damaged}:60: " in note for note in told)
+        assert any("going on from the 58 events before line 60" in note for note in told)
     assert damaged.read_bytes() == before
 
 

@@ -125,7 +125,8 @@ class Crib3App(App[None]):
             self.new_game()
             return
         game.keep()
-        for note in game.notes:  # a damaged log goes on from its last good line
+        for note in [game.problem] * bool(game.problem) + game.notes:
+            # a damaged log goes on from its last good line: say so
             self.notify(note, severity="warning", timeout=10, markup=False)
         self.resume_path = game.path
         self.continue_game(Game.from_events(game.events))
