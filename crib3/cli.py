@@ -92,11 +92,18 @@ def _full_screen_or_exit(instead: str = "") -> None:
         raise SystemExit(EXIT_INVALID)
 
 
-def _report_log_error(exc: LogError) -> int:
-    """One line for a log that cannot be used: FILE:LINE: reason for a bad
-    log (exit 1), FILE: reason for one that cannot be opened (exit 2)."""
-    print(str(exc) if exc.line else f"{exc.path}: {exc.reason}", file=sys.stderr)
+def _report_log_error(exc: LogError, command: str) -> int:
+    """One line for a log that cannot be used, in the style every command
+    that reads logs shares: `crib3 CMD: FILE:LINE: reason` for a bad log
+    (exit 1), `crib3 CMD: FILE: reason` for one that cannot be opened, such
+    as a missing file (exit 2)."""
+    print(f"crib3 {command}: {exc}", file=sys.stderr)
     return EXIT_INVALID if exc.line else EXIT_USAGE
+
+
+def _warn(command: str, warnings: Sequence[str]) -> None:
+    for warning in warnings:
+        print(f"crib3 {command}: warning: {warning}", file=sys.stderr)
 
 
 # --- crib3 score -----------------------------------------------------------------
@@ -235,18 +242,17 @@ def cmd_games(args: argparse.Namespace) -> int:
         return EXIT_OK
     for saved in games:
         name = saved.path.name
-        if saved.state is None:
+        if saved.problem:
             print(f"{name}  unreadable: {saved.problem}")
             continue
-        state = saved.state
-        scores = "-".join(str(x) for x in state.scores)
-        if saved.finished:
-            winner = shown_name(state.name(state.winner))  # type: ignore[arg-type]
-            outcome = f"won by {winner} {scores}"
+        scores = "-".join(str(x) for x in saved.scores)
+        if saved.winner is not None:
+            outcome = f"won by {shown_name(saved.name(saved.winner))} {scores}"
         else:
-            outcome = f"unfinished, hand {state.hand_number}, {scores}"
+            outcome = f"unfinished, hand {saved.hand_number}, {scores}"
         when = saved.created.replace("T", " ")[:16]
-        print(f"{when}  {saved.describe_players()}  {outcome}  [{name}]")
+        players = ", ".join(f"{shown_name(p.name)} ({shown_name(p.kind)})" for p in saved.players)
+        print(f"{when}  {players}  {outcome}  [{name}]")
     return EXIT_OK
 
 
@@ -255,35 +261,42 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
     from crib3.engine.log import LogError
     from crib3.names import shown_name
-    from crib3.saved import latest_unfinished, load_for_resume
+    from crib3.saved import find_unfinished, open_for_resume
 
-    path = Path(args.log) if args.log else latest_unfinished()
+    if args.log:
+        path: Path | None = Path(args.log)
+    else:
+        path, passed = find_unfinished()
+        _warn("resume", [f"{problem}; skipped" for problem in passed])
     if path is None:
         raise UsageError("there is no unfinished game to resume")
     try:
-        state, events, warnings = load_for_resume(path)
+        game = open_for_resume(path)
     except LogError as exc:
-        print(f"crib3 resume: {exc}", file=sys.stderr)
-        return EXIT_INVALID
+        return _report_log_error(exc, "resume")
+    if game.problem:
+        _warn("resume", [game.problem])
+    state = game.state
     if state.winner is not None:
-        raise UsageError(f"{path} is finished: {shown_name(state.name(state.winner))} won")
+        raise UsageError(f"{path}: the game is finished: "
+                         f"{shown_name(state.name(state.winner))} won")
     if not state.players or not state.players[0].is_human:
-        raise UsageError(f"{path} has no person in the first seat to play it")
+        raise UsageError(f"{path}: no person in the first seat to play it")
     _full_screen_or_exit()
-    for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
     if not args.no_save:
         from crib3.paths import unwritable
 
-        reason = unwritable(path.parent, path)
+        reason = unwritable(game.path.parent, None if game.damaged else game.path)
         if reason:
-            raise CannotRun(f"cannot save the game in {path}: {reason}; use --no-save to "
-                            "play on without saving")
+            raise CannotRun(f"cannot save the game in {game.path}: {reason}; use --no-save "
+                            "to play on without saving")
+        game.keep()
+    _warn("resume", game.notes)
     from crib3.engine import Game
     from crib3.tui.app import Crib3App
 
     return _run_app(Crib3App(ascii=_ascii_wanted(args), think=args.think,
-                             game=Game.from_events(events), resume_path=path,
+                             game=Game.from_events(game.events), resume_path=game.path,
                              autosave=not args.no_save))
 
 
@@ -294,9 +307,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     try:
         loaded = load_log(args.log)
     except LogError as exc:
-        return _report_log_error(exc)
-    for warning in loaded.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        return _report_log_error(exc, "export")
+    _warn("export", loaded.warnings)
     if args.json:
         print(json.dumps(loaded.header, ensure_ascii=False))
         for event in loaded.events:
@@ -315,8 +327,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         events = load_log(args.log).events
     except LogError as exc:
         if not exc.line or not exc.valid:
-            return _report_log_error(exc)
-        warning = f"warning: {exc}; replaying the {len(exc.valid)} valid events before it"
+            return _report_log_error(exc, "replay")
+        _warn("replay", [f"{exc}; replaying the {len(exc.valid)} valid events before it"])
         events = list(exc.valid)
     _full_screen_or_exit("crib3 export tells a game in words")
     if warning:
@@ -327,16 +339,24 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
+    """Statistics over the saved games (or the files named). A file that
+    cannot be read is told in verify's words and left out; when it was
+    named on the command line, the exit status says so as verify's does."""
     from pathlib import Path
 
-    from crib3.saved import format_stats, saved_paths, stats_from_files
+    from crib3.saved import format_stats, saved_paths, stats_cache_file, stats_from_files
 
     paths = [Path(p) for p in args.logs] if args.logs else saved_paths()
-    stats, problems = stats_from_files(paths)
+    stats, problems = stats_from_files(paths, cache=None if args.logs else stats_cache_file())
+    status = EXIT_OK
     for problem in problems:
-        print(f"skipped {problem}", file=sys.stderr)
-    print(format_stats(stats))
-    return EXIT_OK
+        if args.logs:
+            status = max(status, _report_log_error(problem, "stats"))
+        else:
+            print(f"crib3 stats: {problem}; skipped", file=sys.stderr)
+    if stats or not args.logs:
+        print(format_stats(stats))
+    return status
 
 
 # --- crib3 verify ------------------------------------------------------------------
@@ -349,19 +369,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
     status = EXIT_OK
     for path in args.logs:
         try:
-            loaded = load_log(path)
+            loaded = load_log(path, keep_events=False)
         except LogError as exc:
-            status = max(status, _report_log_error(exc))
+            status = max(status, _report_log_error(exc, "verify"))
             continue
-        for warning in loaded.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
+        _warn("verify", loaded.warnings)
         state = loaded.state
         if state.winner is not None:
             scores = "-".join(str(s) for s in state.scores)
             outcome = f"won by {shown_name(state.name(state.winner))} {scores}"
         else:
             outcome = f"unfinished, hand {state.hand_number}"
-        print(f"{path}: valid, {len(loaded.events)} events, {outcome}")
+        print(f"{path}: valid, {loaded.count} events, {outcome}")
     return status
 
 
@@ -537,7 +556,8 @@ def build_parser() -> argparse.ArgumentParser:
     verify = commands.add_parser(
         "verify", help="check saved game logs against the rules",
         description="Re-run every event of each log through the rules. Exit 0 when all "
-                    "are valid, 1 with FILE:LINE: reason for a bad log, 2 for bad usage.")
+                    "are valid, 1 with FILE:LINE: reason for a bad log, 2 for bad usage "
+                    "(such as a missing file).")
     verify.add_argument("logs", nargs="+", metavar="LOG", help="game log files (.jsonl)")
     verify.set_defaults(run=cmd_verify)
 

@@ -1,11 +1,14 @@
 """Saved games, read in the ways a player wants them: a list, a transcript,
 statistics. All of them are folds of the logs; there is no second database
-to fall out of step with them. Reading never changes a file.
+to fall out of step with them. Reading never changes a log (statistics keep
+a cache of their summaries beside the games: derived data, rebuilt from the
+logs whenever it is missing or stale).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import os
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,65 +16,62 @@ from rich.cells import cell_len
 
 from crib3.engine import Event, Rules, State, fold
 from crib3.engine import events as ev
-from crib3.engine.log import LogError, load_log, parse_log
+from crib3.engine.log import LogError, load_log
 from crib3.engine.state import PEGGING
+from crib3.listing import Glance, glance
 from crib3.names import shown_name
 from crib3.paths import games_dir
 
 
-@dataclass(frozen=True)
-class SavedGame:
-    """What the list of games shows about one file."""
-
-    path: Path
-    created: str
-    state: State | None  # None when the file cannot be read
-    problem: str = ""
-
-    @property
-    def finished(self) -> bool:
-        return self.state is not None and self.state.winner is not None
-
-    def describe_players(self) -> str:
-        if self.state is None:
-            return "?"
-        return ", ".join(f"{shown_name(p.name)} ({shown_name(p.kind)})"
-                         for p in self.state.players)
+SavedGame = Glance  # what the list of games shows about one file
 
 
 def saved_paths(folder: Path | None = None) -> list[Path]:
     """The saved games, oldest first (their names are their start times)."""
     folder = folder or games_dir()
-    return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
-
-
-def read_saved(path: Path) -> SavedGame:
-    """One saved game, trusted as written by crib3 (decoded and folded, not
-    re-verified: `crib3 verify` does that). A bad file is reported, not
-    raised."""
     try:
-        header, numbered, _ = parse_log(path)
-        state = fold(e for _, e in numbered)
-    except LogError as exc:
-        return SavedGame(path, "", None, str(exc))
-    except Exception as exc:  # a decodable but impossible file
-        return SavedGame(path, "", None, f"{path}: cannot be folded ({exc})")
-    return SavedGame(path, str(header.get("created", "")), state)
+        names = sorted(entry.name for entry in os.scandir(folder)
+                       if entry.name.endswith(".jsonl"))
+    except OSError:  # no folder yet (or not one)
+        return []
+    return [folder / name for name in names]
 
 
-def list_games(folder: Path | None = None) -> list[SavedGame]:
-    return [read_saved(p) for p in saved_paths(folder)]
+def read_saved(path: Path) -> Glance:
+    """One saved game as the list shows it, from its first lines and its end
+    (not verified: `crib3 verify` does that). A bad file is reported, not
+    raised."""
+    return glance(path)
 
 
-def latest_unfinished(folder: Path | None = None) -> Path | None:
-    """The most recent game that nobody has won yet, with a human in seat 0."""
+def list_games(folder: Path | None = None) -> list[Glance]:
+    return [glance(p) for p in saved_paths(folder)]
+
+
+def latest_unfinished(folder: Path | None = None,
+                      cancelled: Callable[[], bool] = lambda: False) -> Path | None:
+    """The most recent game that nobody has won yet, with a human in seat 0,
+    even if it is damaged (it is then resumed up to its last good line).
+    Files whose players cannot be read are passed over. `cancelled` is asked
+    between files, so a screen that is closing need not wait for the scan."""
+    return find_unfinished(folder, cancelled)[0]
+
+
+def find_unfinished(folder: Path | None = None,
+                    cancelled: Callable[[], bool] = lambda: False
+                    ) -> tuple[Path | None, list[str]]:
+    """`latest_unfinished`, and the problems of the newer files passed over
+    (one line each) so that they can be told, not silently skipped."""
+    passed: list[str] = []
     for path in reversed(saved_paths(folder)):
-        saved = read_saved(path)
-        state = saved.state
-        if state is not None and state.winner is None and state.players \
-                and state.players[0].is_human:
-            return path
-    return None
+        if cancelled():
+            break
+        seen = glance(path)
+        if seen.players and seen.players[0].is_human and seen.winner is None:
+            return path, passed
+        if seen.problem:
+            passed.append(seen.problem)
+    return None, passed
 
 
 # --- the transcript ----------------------------------------------------------------
@@ -151,44 +151,18 @@ class GameSummary:
 
 
 def summarise_log(path: Path) -> GameSummary:
-    """A game's summary read straight from its JSON lines, without building
-    the events: four times faster than a full load, for statistics over many
-    games. Raises LogError (or ValueError, KeyError, TypeError) on a file
-    that is not a crib3 log; a cut-off last line is left out, as on loading."""
-    import json
+    """A game's summary, from the same reading and checking as `crib3 verify`
+    (a stream: the events are not kept), so statistics count exactly the logs
+    that verify accepts. Raises LogError; a cut-off last line is left out, as
+    on loading."""
+    counted: list[ev.HandCounted] = []
 
-    from crib3.engine.log import _check_header
+    def watch(event: Event) -> None:
+        if isinstance(event, ev.HandCounted):
+            counted.append(event)
 
-    lines = path.read_text(encoding="utf-8").split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    if not lines:
-        raise LogError(str(path), 1, "the file is empty: not a crib3 game log")
-    _check_header(str(path), json.loads(lines[0]))
-    summary = GameSummary(players=[])
-    for number, line in enumerate(lines[1:], start=2):
-        try:
-            data = json.loads(line)
-        except ValueError:
-            if number == len(lines):
-                break  # cut off by a crash
-            raise LogError(str(path), number, "not JSON") from None
-        kind = data["type"]
-        if kind == "GameStarted":
-            summary.players = [(str(p["name"]), str(p["kind"])) for p in data["players"]]
-            summary.target = int(data["rules"]["target"])
-        elif kind in ("CardPlayed", "GoScored"):
-            summary.pegging[data["seat"]] += int(data["points"])
-        elif kind == "HandCounted":
-            summary.counts.append((int(data["seat"]), bool(data["crib"]),
-                                   int(data["points"]) + int(data["missed"])))
-        elif kind == "GameWon":
-            summary.winner = int(data["seat"])
-        if "scores" in data:
-            summary.scores = [int(x) for x in data["scores"]]
-    if len(summary.players) != 3:
-        raise LogError(str(path), 2, "the game has no three players")
-    return summary
+    loaded = load_log(path, keep_events=False, on_event=watch)
+    return GameSummary.of(loaded.state, counted)
 
 
 def game_stats(games: Iterable[GameSummary]) -> list[PlayerStats]:
@@ -222,19 +196,46 @@ def game_stats(games: Iterable[GameSummary]) -> list[PlayerStats]:
     return list(table.values())
 
 
-def stats_from_files(paths: Iterable[Path]) -> tuple[list[PlayerStats], list[str]]:
-    """Statistics over saved games; files that cannot be read are listed,
-    not counted."""
+def stats_from_files(paths: Iterable[Path], cancelled: Callable[[], bool] = lambda: False,
+                     cache: Path | None = None) -> tuple[list[PlayerStats], list[LogError]]:
+    """Statistics over saved games; files that cannot be read are listed
+    (as LogErrors: `FILE[:LINE]: reason`, line 0 for a file that cannot be
+    opened), not counted. `cancelled` is asked between files. With `cache`
+    (a file, for the saved games' own folder), the summaries of unchanged
+    logs are taken from it instead of being read again (crib3/stats_cache.py)."""
+    from crib3.stats_cache import SummaryCache, _key
+
+    kept = SummaryCache(cache) if cache is not None else None
     games: list[GameSummary] = []
-    problems: list[str] = []
+    problems: list[LogError] = []
+    names: set[str] = set()
     for path in paths:
-        try:
-            games.append(summarise_log(path))
-        except LogError as exc:
-            problems.append(str(exc))
-        except (OSError, ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
-            problems.append(f"{path}: not a crib3 game log ({type(exc).__name__})")
+        if cancelled():
+            break
+        names.add(path.name)
+        summary = kept.get(path) if kept is not None else None
+        if summary is None:
+            key = _key(path)
+            try:
+                summary = summarise_log(path)
+            except LogError as exc:
+                problems.append(exc)
+                continue
+            if kept is not None and key == _key(path):  # not written to meanwhile
+                kept.put(path, summary, key)
+        games.append(summary)
+    if kept is not None:
+        if not cancelled():
+            kept.keep_only(names)
+        kept.save()
     return game_stats(games), problems
+
+
+def stats_cache_file() -> Path:
+    """Where the statistics keep their summaries of the saved games."""
+    from crib3.paths import data_dir
+
+    return data_dir() / "stats-cache.json"
 
 
 def format_stats(stats: Sequence[PlayerStats]) -> str:
@@ -261,3 +262,61 @@ def load_for_resume(path: Path) -> tuple[State, list[Event], list[str]]:
     loaded = load_log(path)
     return loaded.state, loaded.events, loaded.warnings
 
+
+@dataclass
+class Resumable:
+    """A saved game ready to go on: its events and state, the file the game
+    goes on in, and what the player should be told when it does (one line
+    each). For a damaged log, `problem` says what is wrong with it, `damaged`
+    is its path and `path` the new file, written by `keep()` just before the
+    game goes on."""
+
+    state: State
+    events: list[Event]
+    path: Path
+    notes: list[str]
+    damaged: Path | None = None
+    problem: str = ""  # what is wrong with a damaged log: `FILE:LINE: reason`
+
+    def keep(self) -> None:
+        """Put the events of a damaged log in their new file (synced)."""
+        if self.damaged is not None and not self.path.exists():
+            _write_recovered(self.path, self.damaged, self.events)
+
+
+def open_for_resume(path: Path) -> Resumable:
+    """Load a saved game to go on with it. A damaged log (a bad line after
+    good ones) is not skipped: the game goes on from the events before the
+    bad line, in a new file beside it (`NAME-recovered.jsonl`, so the list
+    and `crib3 resume` find it next time), and the damaged file is left as
+    it was, so nothing in it is lost. Raises LogError when nothing of the
+    file can be used."""
+    try:
+        loaded = load_log(path)
+    except LogError as exc:
+        if not exc.line or not exc.valid:
+            raise
+        events = list(exc.valid)
+        new = _recovered_path(path)
+        return Resumable(fold(events), events, new, [
+            f"going on from the {len(events)} events before line {exc.line} of {path.name}, "
+            f"in {new.name} ({path.name} is kept as it was)"], damaged=path, problem=str(exc))
+    return Resumable(loaded.state, loaded.events, path, loaded.warnings)
+
+
+def _recovered_path(path: Path) -> Path:
+    stem = path.stem
+    for n in range(1, 1000):
+        candidate = path.with_name(f"{stem}-recovered{'' if n == 1 else f'-{n}'}.jsonl")
+        if not candidate.exists():
+            return candidate
+    raise LogError(str(path), 0, "too many recovered copies beside it")
+
+
+def _write_recovered(new: Path, damaged: Path, events: Sequence[Event]) -> None:
+    """The valid events, on disk (synced) before the game goes on."""
+    from crib3.engine.log import make_header, write_log
+
+    write_log(new, events, make_header(source="crib3 resume", recovered_from=damaged.name))
+    with open(new, "rb") as f:
+        os.fsync(f.fileno())

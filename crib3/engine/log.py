@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -42,6 +42,7 @@ from crib3.engine.events import (
     MugginsDeclined,
     StarterCut,
 )
+from crib3.engine.lines import LineError, parse_json, read_lines
 from crib3.engine.rules import IllegalMove, begin, next_automatic, root_event
 from crib3.engine.state import Phase, State, apply
 
@@ -52,11 +53,12 @@ VERSION = 1
 class LogError(Exception):
     """A log that cannot be read or does not follow the rules.
 
-    `line` is 1-based (the header is line 1). `valid` holds the events before
+    `line` is 1-based (the header is line 1); 0 when the file itself cannot
+    be read (str() is then `FILE: reason`, else `FILE:LINE: reason`). `valid` holds the events before
     the bad line, which a replay may still offer."""
 
     def __init__(self, path: str, line: int, reason: str, valid: Sequence[Event] = ()):
-        super().__init__(f"{path}:{line}: {reason}")
+        super().__init__(f"{path}:{line}: {reason}" if line else f"{path}: {reason}")
         self.path = path
         self.line = line
         self.reason = reason
@@ -73,6 +75,11 @@ class LoadedLog:
     events: list[Event]
     state: State
     warnings: list[str] = field(default_factory=list)
+    count: int = -1  # how many events (`events` is empty when they were not kept)
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            self.count = len(self.events)
 
 
 def make_header(**extra: Any) -> dict[str, Any]:
@@ -136,17 +143,28 @@ class LogWriter:
 def _prepare_for_append(path: Path) -> None:
     """Before going on with an existing log: it must be a crib3 log, and a
     line cut off by a crash is removed, so the next event starts a line of
-    its own instead of gluing onto the fragment."""
-    with open(path, "rb") as f:
-        first = f.readline()
+    its own instead of gluing onto the fragment. Reads the header and the
+    end of the file only."""
     try:
-        _check_header(str(path), json.loads(first))
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        _, stream, _ = read_log(path)
+    except LogError:
         raise LogError(str(path), 1, "not a crib3 game log: will not append to it") from None
-    data = path.read_bytes()
-    if not data.endswith(b"\n"):
-        keep = data.rfind(b"\n") + 1
-        with open(path, "r+b") as f:
+    stream.close()
+    with open(path, "r+b") as f:
+        end = f.seek(0, os.SEEK_END)
+        position = end
+        while position > 0:
+            start = max(0, position - 65536)
+            f.seek(start)
+            chunk = f.read(position - start)
+            newline = chunk.rfind(b"\n")
+            if newline >= 0:
+                keep = start + newline + 1
+                break
+            position = start
+        else:
+            keep = 0
+        if keep != end:
             f.truncate(keep)
 
 
@@ -176,56 +194,77 @@ def _check_header(path: str, data: Any) -> dict[str, Any]:
     return data
 
 
-def parse_log(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[tuple[int, Event]],
-                                                        list[str]]:
-    """Read and decode a log without checking the rules: the header, each
-    event with its line number, and warnings. Raises LogError."""
+def read_log(path: str | os.PathLike[str]) -> tuple[dict[str, Any], Iterator[tuple[int, Event]],
+                                                       list[str]]:
+    """Open a log as a stream: its header (read and checked at once), then
+    its events with their line numbers, decoded but not checked against the
+    rules, one line in memory at a time. The stream raises LogError at the
+    first bad line; a cut-off last line instead adds a warning to the list
+    returned (filled in as the stream reaches it) and ends the stream."""
     name = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise LogError(name, 0, "no such file") from None
-    except IsADirectoryError:
-        raise LogError(name, 0, "is a folder, not a log") from None
-    except OSError as exc:
-        raise LogError(name, 0, f"cannot be read ({exc.strerror})") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise LogError(name, line, "not UTF-8 text: not a crib3 game log") from None
-    if not text.strip():
-        raise LogError(name, 1, "the file is empty: not a crib3 game log")
-    lines = text.split("\n")
-    ends_cleanly = lines[-1] == ""
-    if ends_cleanly:
-        lines.pop()
+    lines = read_lines(path)
     warnings: list[str] = []
     header: dict[str, Any] | None = None
-    events: list[tuple[int, Event]] = []
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        last = number == len(lines)
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            if last and not ends_cleanly and header is not None:
-                warnings.append(f"{name}:{number}: the last line is cut off (the game was "
-                                f"interrupted while writing); the {len(events)} events before "
-                                "it are loaded")
-                break
-            raise LogError(name, number, f"not JSON ({exc.msg})",
-                           [e for _, e in events]) from None
-        if header is None:
+    try:
+        for number, text, complete in lines:
+            if not text.strip():
+                continue
+            try:
+                data = parse_json(text)
+            except ValueError as exc:
+                if not complete:
+                    raise LogError(name, number, "not a crib3 game log (the first line is "
+                                                 "cut off)") from None
+                raise LogError(name, number, str(exc)) from None
             header = _check_header(name, data)
-            continue
-        try:
-            events.append((number, decode(data)))
-        except DecodeError as exc:
-            raise LogError(name, number, str(exc), [e for _, e in events]) from None
+            break
+    except LineError as exc:
+        raise LogError(exc.path, exc.line, exc.reason) from None
     if header is None:
-        raise LogError(name, 1, "not a crib3 game log (no header line)")
+        lines.close()
+        raise LogError(name, 1, "the file is empty: not a crib3 game log")
+    return header, _events(name, lines, warnings), warnings
+
+
+def _events(name: str, lines: Iterator[tuple[int, str, bool]],
+            warnings: list[str]) -> Iterator[tuple[int, Event]]:
+    count = 0
+    try:
+        for number, text, complete in lines:
+            if not text.strip():
+                continue
+            try:
+                data = parse_json(text)
+            except ValueError as exc:
+                if not complete:
+                    warnings.append(f"{name}:{number}: the last line is cut off (the game was "
+                                    f"interrupted while writing); the {count} events before "
+                                    "it are loaded")
+                    return
+                raise LogError(name, number, str(exc)) from None
+            try:
+                event = decode(data)
+            except DecodeError as exc:
+                raise LogError(name, number, str(exc)) from None
+            except RecursionError:
+                raise LogError(name, number, "an event nested too deeply to read") from None
+            count += 1
+            yield number, event
+    except LineError as exc:
+        raise LogError(exc.path, exc.line, exc.reason) from None
+
+
+def parse_log(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[tuple[int, Event]],
+                                                        list[str]]:
+    """Read and decode a whole log without checking the rules: the header,
+    each event with its line number, and warnings. Raises LogError."""
+    header, stream, warnings = read_log(path)
+    events: list[tuple[int, Event]] = []
+    try:
+        for item in stream:
+            events.append(item)
+    except LogError as exc:
+        raise LogError(exc.path, exc.line, exc.reason, [e for _, e in events]) from None
     return header, events, warnings
 
 
@@ -261,17 +300,35 @@ def _difference(logged: Event, expected: Event) -> str:
     return f"{logged.type} differs from what the rules give"
 
 
-def replay(numbered: Sequence[tuple[int, Event]], path: str = "<events>") -> State:
+def replay(numbered: Iterable[tuple[int, Event]], path: str = "<events>") -> State:
     """Re-run every event through the rules and return the final state, or
     raise LogError at the first event that could not have happened."""
+    return _replay(numbered, path, keep=True, on_event=None)[0]
+
+
+def _replay(numbered: Iterable[tuple[int, Event]], path: str, keep: bool,
+            on_event: Callable[[Event], None] | None) -> tuple[State, list[Event], int]:
+    """The replay, over a stream: the state, the events (when `keep`: a
+    LogError then carries the valid ones too), and how many there were.
+    Nothing else is held, so a log of any length is checked in the memory of
+    its state."""
     state = State()
     valid: list[Event] = []
+    count = 0
 
     def fail(line: int, reason: str) -> LogError:
         return LogError(path, line, reason, valid)
 
-    for index, (line, event) in enumerate(numbered):
-        if index == 0:
+    stream = iter(numbered)
+    while True:
+        try:
+            item = next(stream, None)
+        except LogError as exc:  # a bad line: the events before it are still valid
+            raise fail(exc.line, exc.reason) from None
+        if item is None:
+            break
+        line, event = item
+        if count == 0:
             if not isinstance(event, GameStarted):
                 raise fail(line, f"a game starts with GameStarted, not {event.type}")
             try:
@@ -298,15 +355,24 @@ def replay(numbered: Sequence[tuple[int, Event]], path: str = "<events>") -> Sta
             if expected != event:
                 raise fail(line, _difference(event, expected))
         state = apply(state, event)
-        valid.append(event)
-    return state
+        count += 1
+        if keep:
+            valid.append(event)
+        if on_event is not None:
+            on_event(event)
+    return state, valid, count
 
 
-def load_log(path: str | os.PathLike[str]) -> LoadedLog:
-    """Read, decode and verify a log. Raises LogError; a cut-off last line
-    is a warning, not an error (a crash mid-write loses only that line)."""
-    header, numbered, warnings = parse_log(path)
-    if not numbered:
+def load_log(path: str | os.PathLike[str], keep_events: bool = True,
+             on_event: Callable[[Event], None] | None = None) -> LoadedLog:
+    """Read, decode and verify a log, as a stream that stops at the first
+    bad line. Raises LogError; a cut-off last line is a warning, not an
+    error (a crash mid-write loses only that line). Without `keep_events`
+    the events are not kept (`events` is empty, `count` says how many),
+    so checking a huge log costs the memory of its state; `on_event` sees
+    each valid event as it passes."""
+    header, numbered, warnings = read_log(path)
+    state, events, count = _replay(numbered, str(path), keep_events, on_event)
+    if not count:
         raise LogError(str(path), 1, "the log holds no events")
-    state = replay(numbered, str(path))
-    return LoadedLog(str(path), header, [e for _, e in numbered], state, warnings)
+    return LoadedLog(str(path), header, events, state, warnings, count)

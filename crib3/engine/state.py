@@ -36,6 +36,7 @@ from crib3.engine.events import (
     Scores,
     StarterCut,
 )
+from crib3.engine.trail import Trail
 
 
 class Phase:
@@ -69,7 +70,9 @@ class State(NamedTuple):
     # the cut for first deal
     cutters: tuple[int, ...] = ()  # seats still cutting in this round
     cuts: tuple[Card | None, ...] = (None, None, None)  # this round's cards
-    deal_cuts: tuple[tuple[int, Card], ...] = ()  # every cut, in order
+    # every cut, in order: a Trail, as a run of tied cuts can make it as long
+    # as the log, and a tuple copied per event made reading quadratic
+    deal_cuts: Trail[tuple[int, Card]] = Trail()
     # the hand
     hand_number: int = 0
     dealer: int | None = None
@@ -146,7 +149,7 @@ def _card_cut_for_deal(s: State, e: CardCutForDeal) -> State:
     return s._replace(
         cuts=_set(s.cuts, e.seat, e.card),
         cutters=tuple(x for x in s.cutters if x != e.seat),
-        deal_cuts=(*s.deal_cuts, (e.seat, e.card)),
+        deal_cuts=s.deal_cuts.plus((e.seat, e.card)),
     )
 
 

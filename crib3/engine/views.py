@@ -9,6 +9,7 @@ so cheating is impossible by construction rather than by convention.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -44,7 +45,7 @@ class SeatView(NamedTuple):
     hand_scores: tuple[Scores, ...]
     winner: int | None
     skunks: tuple[int, int, int]
-    deal_cuts: tuple[tuple[int, Card], ...]
+    deal_cuts: Sequence[tuple[int, Card]]  # a Trail: every cut, in order
     # the seat's own cards
     hand: tuple[Card, ...]  # held now
     kept: tuple[Card, ...]  # the four kept for the show

@@ -142,16 +142,21 @@ class Crib3App(App[None]):
     def resume(self, path: Path) -> None:
         """Go on with a saved game, where it stood, in its own file."""
         from crib3.engine import Game
-        from crib3.engine.log import LogError, load_log
+        from crib3.engine.log import LogError
+        from crib3.saved import open_for_resume
 
         try:
-            loaded = load_log(path)
+            game = open_for_resume(path)
         except LogError as exc:
             self.notify(str(exc), severity="error", markup=False)  # a file's text
             self.new_game()
             return
-        self.resume_path = path
-        self.continue_game(Game.from_events(loaded.events))
+        game.keep()
+        for note in [game.problem] * bool(game.problem) + game.notes:
+            # a damaged log goes on from its last good line: say so
+            self.notify(note, severity="warning", timeout=10, markup=False)
+        self.resume_path = game.path
+        self.continue_game(Game.from_events(game.events))
 
     def action_stats(self) -> None:
         from crib3.tui.screens.stats import StatsScreen

@@ -132,18 +132,23 @@ class NewGameScreen(Screen[GameChoices | Path]):
 
     def _find_unfinished(self) -> None:
         """Look for a game to resume, after the screen is up (reading the
-        saved games must not slow the first screen)."""
+        saved games must not slow the first screen). The scan stops as soon
+        as the worker is cancelled (q quits at once: the app waits for its
+        threads), and reads each log's first lines and end only."""
+        from textual.worker import get_current_worker
+
         from crib3.saved import latest_unfinished, read_saved
 
-        path = latest_unfinished()
-        if path is None:
+        worker = get_current_worker()
+        path = latest_unfinished(cancelled=lambda: worker.is_cancelled)
+        if path is None or worker.is_cancelled:
             return
-        state = read_saved(path).state
-        if state is None:
-            return
-        scores = "-".join(str(x) for x in state.scores)
+        seen = read_saved(path)
+        scores = "-".join(str(x) for x in seen.scores)
         line = (f"r: resume your unfinished game ({path.stem[:10]}, hand "
-                f"{state.hand_number}, {scores})")
+                f"{seen.hand_number}, {scores})")
+        if seen.problem:
+            line = f"r: resume your unfinished game ({path.stem[:10]}, damaged near the end)"
         self.app.call_from_thread(self._offer, path, line)
 
     def _offer(self, path: Path, line: str) -> None:

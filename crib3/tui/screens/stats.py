@@ -32,9 +32,17 @@ class StatsScreen(ModalScreen[None]):
         self.run_worker(self._count, thread=True, group="stats")
 
     def _count(self) -> None:
-        from crib3.saved import format_stats, saved_paths, stats_from_files
+        """Fold the statistics in a thread, stopping as soon as the screen
+        (or the app) goes away: the app waits for its threads on quitting."""
+        from textual.worker import get_current_worker
 
-        stats, problems = stats_from_files(saved_paths())
+        from crib3.saved import format_stats, saved_paths, stats_cache_file, stats_from_files
+
+        worker = get_current_worker()
+        stats, problems = stats_from_files(saved_paths(), lambda: worker.is_cancelled,
+                                           cache=stats_cache_file())
+        if worker.is_cancelled:
+            return
         text = format_stats(stats)
         if problems:
             text += f"\n({len(problems)} unreadable file(s) left out)"
