@@ -79,17 +79,17 @@ def _ascii_wanted(args: argparse.Namespace) -> bool:
 
 def _full_screen_or_exit(instead: str = "") -> None:
     """Before a command opens a screen: with no terminal to draw on (stdin,
-    stdout or stderr not a tty, TERM unset or dumb) say so in one line and
-    exit 1, drawing nothing. `instead`: what to use without one."""
+    stdout or stderr not a tty, TERM unset or dumb) say so in one line
+    ("crib3 play: needs a full-screen terminal (TERM is dumb)") and exit 1,
+    drawing nothing. `instead`: what to use without one."""
     import os
 
     from crib3.terminal import full_screen_problem
 
     problem = full_screen_problem(os.environ, sys.stdin, sys.stdout, sys.stderr)
     if problem is not None:
-        print(f"crib3 needs a full-screen terminal ({problem})"
-              + (f"; {instead}" if instead else ""), file=sys.stderr)
-        raise SystemExit(EXIT_INVALID)
+        raise CannotRun(f"needs a full-screen terminal ({problem})"
+                        + (f"; {instead}" if instead else ""))
 
 
 def _report_log_error(exc: LogError, command: str) -> int:
@@ -322,7 +322,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from crib3.engine.log import LogError, load_log
     from crib3.replay import Replay
 
-    warning = None
     try:
         events = load_log(args.log).events
     except LogError as exc:
@@ -331,8 +330,6 @@ def cmd_replay(args: argparse.Namespace) -> int:
         _warn("replay", [f"{exc}; replaying the {len(exc.valid)} valid events before it"])
         events = list(exc.valid)
     _full_screen_or_exit("crib3 export tells a game in words")
-    if warning:
-        print(warning, file=sys.stderr)
     from crib3.tui.app import Crib3App
 
     return _run_app(Crib3App(ascii=_ascii_wanted(args), replay=Replay(events), autosave=False))
