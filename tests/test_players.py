@@ -207,3 +207,85 @@ def test_expected_hand_by_counts_equals_the_mean_over_every_starter():
         starters = [c for c in DECK if c not in five]
         brute = sum(hand_points(kept, s) for s in starters) / len(starters)
         assert expected_hand(kept, starters) == pytest.approx(brute, abs=1e-12)
+
+
+# --- the look-ahead's shortcuts (issue 13: speed) --------------------------------------
+
+def _positions(level: str = "standard", games: int = 6):
+    """Play views of seat 0 from real games between standard players."""
+    import random as rnd
+
+    from crib3.engine import Game, PlayerInfo, Rules
+    from crib3.players import make_player
+
+    for seed in range(games):
+        game = Game.new([PlayerInfo(f"p{i}", level) for i in range(3)], Rules(), seed=seed)
+        players = [make_player(level, rnd.Random(seed + s)) for s in range(3)]
+        while not game.over:
+            seat = game.to_act()[0]
+            view = game.view(seat)
+            if seat == 0 and view.phase == "play":
+                yield view
+            game.dispatch(players[seat].choose(view))
+
+
+def test_a_forced_play_and_cards_of_one_rank_need_no_look_ahead(monkeypatch):
+    import crib3.players.coach as coach
+
+    def no_playouts(*args, **kwargs):
+        raise AssertionError("a look-ahead for a forced move")
+
+    monkeypatch.setattr(coach, "_play_out", no_playouts)
+    seen = 0
+    for view in _positions():
+        ranks = {c.card.rank for c in view.legal}
+        if len(ranks) == 1:
+            options = coach._rank_plays(view, coach.PLAY_SAMPLES)
+            assert {o.card for o in options} == {c.card for c in view.legal}
+            seen += 1
+    assert seen > 20
+
+
+def test_cards_of_the_same_rank_are_one_option_with_the_same_numbers():
+    import crib3.players.coach as coach
+
+    seen = 0
+    for view in _positions():
+        options = coach._rank_plays(view, coach.PLAY_SAMPLES)
+        by_rank: dict[int, set] = {}
+        for o in options:
+            by_rank.setdefault(o.card.rank, set()).add((o.expected, o.margin))
+        assert all(len(numbers) == 1 for numbers in by_rank.values())
+        seen += any(len([o for o in options if o.card.rank == r]) > 1 for r in by_rank)
+    assert seen > 0
+
+
+def test_the_look_ahead_often_stops_early_and_never_overspends(monkeypatch):
+    import crib3.players.coach as coach
+
+    calls = []
+    real = coach._play_out
+    monkeypatch.setattr(coach, "_play_out", lambda *a, **k: calls.append(1) or real(*a, **k))
+    spent = []
+    for view in _positions():
+        ranks = len({c.card.rank for c in view.legal})
+        if ranks < 2:
+            continue
+        calls.clear()
+        coach._rank_plays(view, coach.PLAY_SAMPLES)
+        spent.append((len(calls), ranks))
+    assert all(n <= coach.PLAY_BUDGET for n, _ in spent)
+    full = [n for n, r in spent if n == r * min(coach.PLAY_SAMPLES, coach.PLAY_BUDGET // r)]
+    early = len(spent) - len(full)
+    assert early >= 0.4 * len(spent)           # (about half) stop well before the budget
+
+
+def test_the_same_view_gets_the_same_ranking_from_the_coach_and_the_expert():
+    import random as rnd
+
+    from crib3.players import make_player
+    from crib3.players.coach import advise
+
+    expert = make_player("expert", rnd.Random(5))
+    for i, view in enumerate(_positions(games=2)):
+        assert expert.choose(view).card == advise(view).plays[0].card  # type: ignore[attr-defined]

@@ -123,11 +123,17 @@ def discard_options(hand: Sequence[Card], own_crib: bool,
 def play_points(pile: Sequence[Card], count: int) -> int:
     """Points for the last card of `pile` (count `count` after it): the same
     rules as `crib3.scoring.score_play`, without building the items."""
+    return rank_points([c.rank for c in pile], count)
+
+
+def rank_points(pile: Sequence[int], count: int) -> int:
+    """`play_points` on the ranks of the pile (1 = ace .. 13 = king): the
+    play never looks at suits, so the look-ahead plays with ranks alone."""
     points = 2 if count == 15 or count == 31 else 0
     n = len(pile)
-    last = pile[-1].rank
+    last = pile[-1]
     same = 1
-    while same < n and pile[-1 - same].rank == last:
+    while same < n and pile[-1 - same] == last:
         same += 1
     if same >= 2:
         return points + (2, 6, 12)[same - 2]
@@ -135,13 +141,12 @@ def play_points(pile: Sequence[Card], count: int) -> int:
         lo = hi = last
         seen = 0
         ok = True
-        for c in pile[-k:]:
-            bit = 1 << c.rank
+        for r in pile[-k:]:
+            bit = 1 << r
             if seen & bit:
                 ok = False
                 break
             seen |= bit
-            r = c.rank
             if r < lo:
                 lo = r
             elif r > hi:
@@ -174,25 +179,46 @@ def greedy_play(hand: Sequence[Card], pile: list[Card], count: int) -> Card | No
     """The `standard` play: most points now; then not a gift; then the
     highest card (low cards are worth keeping for late in the count).
     Leading, it prefers a card under 5, which nobody can make 15."""
-    best: Card | None = None
+    index = greedy_rank([c.rank for c in hand], tuple(c.rank for c in pile), count)
+    return None if index < 0 else hand[index]
+
+
+def greedy_rank(hand: Sequence[int], pile: tuple[int, ...], count: int) -> int:
+    """`greedy_play` on ranks: the index in `hand` of the card to play, or
+    -1 when none fits. Of equal cards, the first in the hand."""
+    return _greedy(tuple(hand), pile, count)
+
+
+@lru_cache(maxsize=1 << 16)
+def _greedy(hand: tuple[int, ...], pile: tuple[int, ...], count: int) -> int:
+    # Cached: the look-ahead asks the same few thousand positions over and
+    # over in its playouts.
+    best = -1
     best_key: tuple[int, int, int] | None = None
     room = 31 - count
-    for card in hand:
-        if card.value > room:
+    leading = not pile
+    for i, rank in enumerate(hand):
+        value = rank if rank < 10 else 10
+        if value > room:
             continue
-        new = count + card.value
-        pile.append(card)
-        points = play_points(pile, new)
-        pile.pop()
+        new = count + value
+        points = rank_points((*pile, rank), new)
         gift = 1 if new == 5 or new == 21 or 5 <= 15 - new <= 9 or 5 <= 31 - new <= 9 else 0
-        if not pile:  # leading
-            tiebreak = 20 - card.value if card.value < 5 else -card.value
+        if leading:
+            tiebreak = 20 - value if value < 5 else -value
         else:
-            tiebreak = card.value
+            tiebreak = value
         key = (points, -gift, tiebreak)
         if best_key is None or key > best_key:
-            best, best_key = card, key
+            best, best_key = i, key
     return best
+
+
+@lru_cache(maxsize=1 << 16)
+def pile_points(pile: tuple[int, ...]) -> int:
+    """`rank_points` for the last card of a count's pile of ranks (the count
+    is the pile's total), cached for the look-ahead."""
+    return rank_points(pile, sum(r if r < 10 else 10 for r in pile))
 
 
 # --- sampling the unseen cards -----------------------------------------------------

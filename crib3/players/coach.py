@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from crib3.cards import Card
 from crib3.engine import Play, SeatView
@@ -27,15 +28,16 @@ from crib3.players.analysis import (
     DiscardOption,
     discard_options,
     gift_risk,
-    greedy_play,
+    greedy_rank,
     min_values,
-    play_points,
+    pile_points,
     sample_hands,
 )
 from crib3.scoring import hand_points, score_play
 from crib3.speech import say_play
 
-PLAY_SAMPLES = 128
+PLAY_SAMPLES = 128  # deals of the unseen cards to play out, at most
+PLAY_BUDGET = 288  # playouts for one decision, all options together (4 ranks: 72 deals)
 WIN_BONUS = 100.0
 
 
@@ -119,14 +121,65 @@ class _Show:
 
 
 def rank_plays(view: SeatView, samples: int = PLAY_SAMPLES) -> list[PlayOption]:
-    """Every legal card, best expected margin first."""
+    """Every legal card, best expected margin first (see `_rank_plays`).
+    The same view always gets the same answer, so the last few are kept:
+    the coach asked at a table, the expert at the same seat, and a review
+    of the game share the work."""
+    try:
+        return list(_rank_plays_kept(view, samples))
+    except TypeError:  # a view holding something unhashable: work it out afresh
+        return _rank_plays(view, samples)
+
+
+@lru_cache(maxsize=64)
+def _rank_plays_kept(view: SeatView, samples: int) -> tuple[PlayOption, ...]:
+    return tuple(_rank_plays(view, samples))
+
+
+def _rank_plays(view: SeatView, samples: int) -> list[PlayOption]:
+    """Every legal card, best expected margin first.
+
+    Cards of the same rank are one option (the suit matters only in the
+    show, where every card of the hand counts whether it was played or
+    not), a single option needs no look-ahead, and sampling stops early
+    once the best option is clearly ahead (see `_clearly_best`)."""
     me = view.seat
     assert me is not None
     cards = [c.card for c in view.legal if isinstance(c, Play)]  # type: ignore[attr-defined]
     if not cards:
         return []
-    target = view.rules.target
+    by_rank: dict[int, list[Card]] = {}
+    for card in sorted(cards, key=lambda c: c.index):
+        by_rank.setdefault(card.rank, []).append(card)
+    ranks = [group[0] for group in by_rank.values()]  # one card stands for its rank
     pile = list(view.pile)
+    if len(ranks) == 1:  # forced: nothing to weigh
+        totals = {ranks[0]: (0.0, 0.0)}
+    else:  # at most PLAY_BUDGET playouts in all, so no decision keeps a table waiting
+        totals = _look_ahead(view, me, ranks, pile, min(samples, PLAY_BUDGET // len(ranks)))
+    options = []
+    for stand_in in ranks:
+        expected, margin = totals[stand_in]
+        for card in by_rank[stand_in.rank]:
+            now_score = score_play((*pile, card))
+            if len(ranks) == 1:
+                expected = float(now_score.total)
+            options.append(PlayOption(card, now_score.total, expected, margin,
+                                      _reason(now_score, view.count + card.value, view, card)))
+    options.sort(key=lambda o: (-o.margin, -o.now, -o.card.value, o.card.index))
+    return options
+
+
+MIN_SAMPLES = 24  # samples before an early stop is considered
+SAMPLE_BATCH = 8
+
+
+def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
+                samples: int) -> dict[Card, tuple[float, float]]:
+    """For each card: (expected points, expected margin) over playouts of
+    the rest of the play, the unseen cards dealt to the other hands
+    consistently with what they did, up to `samples` deals."""
+    target = view.rules.target
     rng = _view_rng(view)
     others = {s: view.held[s] for s in range(3) if s != me and view.held[s]}
     floors = min_values(view.hand_gos)
@@ -137,7 +190,9 @@ def rank_plays(view: SeatView, samples: int = PLAY_SAMPLES) -> list[PlayOption]:
         d = view.dealer
         show = _Show(((d + 1) % 3, (d + 2) % 3, d), view.starter, view.played,
                      (view.my_discard,) if view.my_discard is not None else ())
-    totals = {c: [0.0, 0.0] for c in cards}  # points, margin
+    points = {c: 0.0 for c in cards}
+    margins: dict[Card, list[float]] = {c: [] for c in cards}
+    table = tuple(c.rank for c in pile)
     runs = 0
     for _ in range(samples if others else 1):
         dealt: dict[int, list[Card]] = {}
@@ -151,73 +206,102 @@ def rank_plays(view: SeatView, samples: int = PLAY_SAMPLES) -> list[PlayOption]:
             taken = {c for hand in dealt.values() for c in hand}
             crib_rest = rng.sample([c for c in pool if c not in taken], 4 - len(show.crib_known))
         runs += 1
+        held = [tuple(view.hand) if s == me else tuple(dealt.get(s, ())) for s in range(3)]
+        ranks = [sorted(c.rank for c in hand) for hand in held]  # sorted: fewer positions
         for card in cards:
-            hands = [list(view.hand) if s == me else list(dealt.get(s, ())) for s in range(3)]
-            points, margin = _play_out(card, me, hands, pile, view.count, view.scores,
-                                       target, show, crib_rest)
-            totals[card][0] += points
-            totals[card][1] += margin
-    options = []
-    for card in cards:
-        now_score = score_play((*pile, card))
-        expected, margin = totals[card][0] / max(runs, 1), totals[card][1] / max(runs, 1)
-        options.append(PlayOption(card, now_score.total, expected, margin,
-                                  _reason(now_score, view.count + card.value, view, card)))
-    options.sort(key=lambda o: (-o.margin, -o.now, -o.card.value, o.card.index))
-    return options
+            got, margin = _play_out(card, me, [list(r) for r in ranks], held, table,
+                                    view.count, view.scores, target, show, crib_rest)
+            points[card] += got
+            margins[card].append(margin)
+        if runs >= MIN_SAMPLES and runs % SAMPLE_BATCH == 0 and _clearly_best(margins):
+            break
+    runs = max(runs, 1)
+    return {c: (points[c] / runs, sum(margins[c]) / runs) for c in cards}
 
 
-def _play_out(card: Card, me: int, hands: list[list[Card]], pile: Sequence[Card], count: int,
-              scores: Sequence[int], target: int, show: _Show | None = None,
-              crib_rest: Sequence[Card] = ()) -> tuple[int, float]:
+# An early stop: no other option may be better than the leader by more than
+# INDIFFERENT points of margin, with Z standard errors of confidence.
+Z, INDIFFERENT = 2.5, 0.1
+
+
+def _clearly_best(margins: dict[Card, list[float]]) -> bool:
+    """Whether more samples could hardly change the choice: against every
+    other option, the leader's mean margin (paired: the options were played
+    out on the same deals) is ahead, or at worst behind by less than
+    INDIFFERENT, with Z standard errors to spare. So it stops both when one
+    card is clearly best and when the best few are as good as each other."""
+    means = {c: sum(m) / len(m) for c, m in margins.items()}
+    best = max(means, key=means.__getitem__)
+    n = len(margins[best])
+    for card, values in margins.items():
+        if card is best:
+            continue
+        diffs = [a - b for a, b in zip(margins[best], values)]
+        mean = sum(diffs) / n
+        variance = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        if mean - Z * (variance / n) ** 0.5 <= -INDIFFERENT:
+            return False
+    return True
+
+
+# Who moves after seat s, in turn: left, then the one after, then s again.
+_AFTER = ((1, 2, 0), (2, 0, 1), (0, 1, 2))
+
+
+def _play_out(card: Card, me: int, ranks: list[list[int]], held: Sequence[Sequence[Card]],
+              table: tuple[int, ...], count: int, scores: Sequence[int], target: int,
+              show: _Show | None = None, crib_rest: Sequence[Card] = ()) -> tuple[int, float]:
     """Play `card`, then the rest of the play (this count and the next ones)
     with every seat playing the `standard` way, then, near the end of the
     game, the show. Returns (my points in the play, my margin over the
     opponents' mean); reaching the target first is worth WIN_BONUS, an
-    opponent reaching it first costs as much."""
-    held = [tuple(h) for h in hands]
+    opponent reaching it first costs as much.
+
+    The play needs ranks alone (suits count only in the show): `ranks` are
+    the hands' ranks, each sorted (this playout's own copies), `held` the
+    hands as cards for the show, `table` the ranks of the count so far."""
     points = [0, 0, 0]
-    pile = list(pile)
-    hands[me].remove(card)
-    pile.append(card)
+    need = [target - scores[0], target - scores[1], target - scores[2]]
+    ranks[me].remove(card.rank)
+    table = (*table, card.rank)
     count += card.value
-    points[me] += play_points(pile, count)
+    points[me] += pile_points(table)
     last = me
     winner = -1
     while True:
-        if scores[last] + points[last] >= target:
+        if points[last] >= need[last]:
             winner = last
             break
         mover = -1
         if count != 31:
-            for s in ((last + 1) % 3, (last + 2) % 3, last):
-                hand = hands[s]
-                if hand and min(c.value for c in hand) <= 31 - count:
+            room = 31 - count
+            for s in _AFTER[last]:
+                hand = ranks[s]
+                if hand and hand[0] <= room:  # sorted: the lowest rank is the lowest value
                     mover = s
                     break
         if mover < 0:
             if count != 31:
                 points[last] += 1  # the go, or the last card
-                if scores[last] + points[last] >= target:
+                if points[last] >= need[last]:
                     winner = last
                     break
             # R5.5: the next count is led left of the last card's player.
-            for s in ((last + 1) % 3, (last + 2) % 3, last):
-                if hands[s]:
+            for s in _AFTER[last]:
+                if ranks[s]:
                     mover = s
                     break
             if mover < 0:
                 break  # every card is played
-            pile = []
+            table = ()
             count = 0
-        chosen = greedy_play(hands[mover], pile, count)
-        assert chosen is not None
-        hands[mover].remove(chosen)
-        pile.append(chosen)
-        count += chosen.value
-        points[mover] += play_points(pile, count)
+        hand = ranks[mover]
+        chosen = hand.pop(greedy_rank(hand, table, count))
+        table = (*table, chosen)
+        count += chosen if chosen < 10 else 10
+        points[mover] += pile_points(table)
         last = mover
-    margin = points[me] - sum(points[s] for s in range(3) if s != me) / 2
+    margin = points[me] - (points[0] + points[1] + points[2] - points[me]) / 2
     if winner < 0 and show is not None:
         winner = _show_winner(show, held, crib_rest, [scores[s] + points[s] for s in range(3)],
                               target)
