@@ -83,10 +83,10 @@ def client_console(app: App[Any], term: str, env: dict[str, str]) -> None:
     """Colours as the client's terminal has them, not as the server's: the
     colour depth from the client's TERM and COLORTERM, and NO_COLOR if the
     client sends it (ssh -o SendEnv=NO_COLOR). Textual reads these from the
-    server's environment when the app is made, so they are set again here."""
+    server's environment when the app is made, so they are set again here;
+    the app's `get_line_filters` drops colour by `no_color` (`BaseApp`)."""
     from rich.console import Console
     from textual.app import _NullFile  # type: ignore[attr-defined]
-    from textual.filter import Monochrome, NoColor
 
     environ = {"TERM": term or "xterm"}
     if env.get("COLORTERM"):
@@ -94,10 +94,7 @@ def client_console(app: App[Any], term: str, env: dict[str, str]) -> None:
     app.console = Console(color_system="auto", file=_NullFile(), markup=True, highlight=False,
                           emoji=False, legacy_windows=False, _environ=environ,
                           force_terminal=True, safe_box=False, soft_wrap=False)
-    app._filters = [f for f in app._filters if not isinstance(f, (NoColor, Monochrome))]
     app.no_color = "NO_COLOR" in env
-    if app.no_color:
-        app._filters.append(NoColor() if app.native_ansi_color else Monochrome())
 
 
 def wants_ascii(env: dict[str, str]) -> bool:
