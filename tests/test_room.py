@@ -162,3 +162,28 @@ def test_names_must_be_printable_and_short(tmp_path):
     for bad in ("", "   ", "x" * 21, "bell\x07"):
         with pytest.raises(RoomError, match="printable"):
             arrive(room, bad)
+
+
+async def test_a_bot_that_raises_does_not_end_a_card_room_table(tmp_path, monkeypatch, caplog):
+    """The table's computer player has a bug: it is logged, its seat plays
+    a legal move each time, and the game goes on to its end, on disk."""
+    import crib3.room.table as tables
+
+    class Broken:
+        level = "easy"
+
+        def choose(self, view):
+            raise RuntimeError("a bug in the bot")
+
+    made = tables.make_player
+    monkeypatch.setattr(tables, "make_player",
+                        lambda level, rng=None: Broken() if level == "expert" else made(level, rng))
+    room = room_at(tmp_path)
+    ann = arrive(room, "Ann")
+    table = room.open_table(ann, Rules(target=61), ("easy", "expert"))
+    table.start("Ann")
+    await play_people(table, (0,))
+    assert table.game.over and table not in room.lobby()
+    assert load_log(table.log_path).events == table.game.events
+    assert any(f"table {table.number}: the bot of seat 2" in r.getMessage()
+               for r in caplog.records if r.levelname == "ERROR")
