@@ -339,6 +339,10 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
     for problem in room.restore():
         say(f"warning: a table could not be resumed: {problem}")
     card_room = CardRoom(options, room, make_app)
+    stop = asyncio.Event()  # set by Ctrl-C (or a service manager's SIGTERM)
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
     try:
         await card_room.start(host_key)
     except OSError as exc:
@@ -352,10 +356,6 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
     say(f"crib3 serve: listening on {options.host}:{card_room.port}"
         + (f", {resumed} table{'s' * (resumed != 1)} resumed" if resumed else "")
         + f"; players connect with: ssh -p {card_room.port} NAME@HOST")
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
     await stop.wait()
     say("crib3 serve: stopping; every table is saved")
     await card_room.stop()
