@@ -398,7 +398,6 @@ def _authorized_keys_problem(path: Path) -> str | None:
 def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
     import logging
-    import signal
     from pathlib import Path
 
     from crib3.paths import config_dir, data_dir
@@ -415,8 +414,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         problem = _authorized_keys_problem(keys)
         if problem:  # it is read again for every connection: it may be mended live
             print(f"warning: nobody can sign in: {keys} {problem}", file=sys.stderr)
-    from crib3.net.room import Room
-    from crib3.net.server import CardRoom, ServeOptions, host_key_at
+    from crib3.net.server import CannotServe, ServeOptions, host_key_at, serve
+    from crib3.room import Room
+    from crib3.tui.room_app import CardRoomApp
 
     options = ServeOptions(host=args.host, port=args.port, authorized_keys=keys,
                            open_door=args.open, think=args.think,
@@ -430,34 +430,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except (ValueError, OSError) as exc:
         raise UsageError(f"cannot use the host key {options.host_key}: {exc}") from None
 
-    async def serve() -> None:
-        room = Room(data_dir() / "tables", think=args.think, patience=args.patience)
-        for problem in room.restore():
-            print(f"warning: a table could not be resumed: {problem}", file=sys.stderr)
-        card_room = CardRoom(options, room)
-        try:
-            await card_room.start(host_key)
-        except OSError as exc:
-            room.close()
-            raise CannotRun(f"cannot listen on {args.host}:{args.port}: "
-                            f"{exc.strerror or exc}") from None
-        if args.open:
-            print(f"warning: --open: anyone who can reach {args.host}:{card_room.port} can "
-                  "sit down under any name, without a key", file=sys.stderr)
-        resumed = len(room.tables)
-        print(f"crib3 serve: listening on {args.host}:{card_room.port}"
-              + (f", {resumed} table{'s' * (resumed != 1)} resumed" if resumed else "")
-              + f"; players connect with: ssh -p {card_room.port} NAME@HOST",
-              file=sys.stderr, flush=True)
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, stop.set)
-        await stop.wait()
-        print("crib3 serve: stopping; every table is saved", file=sys.stderr)
-        await card_room.stop()
+    def say(line: str) -> None:
+        print(line, file=sys.stderr, flush=True)
 
-    asyncio.run(serve())
+    room = Room(data_dir() / "tables", think=args.think, patience=args.patience)
+    try:
+        asyncio.run(serve(options, room, host_key, CardRoomApp, say))
+    except CannotServe as exc:
+        raise CannotRun(str(exc)) from None
     return EXIT_OK
 
 

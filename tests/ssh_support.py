@@ -10,8 +10,10 @@ from pathlib import Path
 
 import asyncssh
 
-from crib3.net.room import Room
+from crib3.room import Room
+from crib3.tui.screens.lobby_words import standing
 from crib3.net.server import CardRoom, ServeOptions
+from crib3.tui.room_app import CardRoomApp
 
 ANSI = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
 
@@ -30,7 +32,7 @@ async def serving(folder: Path, keys: Path | None = None, patience: float = 60.0
     room = Room(folder / "tables", think=think, patience=patience)
     assert room.restore() == []  # a restarted server picks up its tables
     options = ServeOptions(port=0, authorized_keys=keys, open_door=keys is None, think=think)
-    server = CardRoom(options, room)
+    server = CardRoom(options, room, CardRoomApp)
     await server.start(asyncssh.generate_private_key("ssh-ed25519"))
     try:
         yield server
@@ -144,7 +146,7 @@ async def press_on(clients, table, every: float = 0.03, limit: float = 120.0,
         return table.over and len(done) == len(clients)
 
     while not finished():
-        assert loop.time() < deadline, f"the game is stuck at {table.standing()}"
+        assert loop.time() < deadline, f"the game is stuck at {standing(table)}"
         for index, client in enumerate(clients):
             if client.terminal.closed.is_set() or index in done:
                 continue

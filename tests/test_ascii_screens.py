@@ -16,7 +16,7 @@ from textual.pilot import Pilot
 from crib3.engine import Rules
 from crib3.engine.log import load_log
 from crib3.engine.state import Phase
-from crib3.net.room import Room
+from crib3.room import Room
 from crib3.replay import Replay
 from crib3.tui.app import Crib3App
 from crib3.tui.ascii import AsciiFilter, to_ascii
@@ -53,7 +53,7 @@ async def assert_7bit(pilot: Pilot, where: str) -> list[str]:
     rows = drawn(app)
     wide = sorted({c for row in rows for c in row if ord(c) > 127})
     assert not wide, f"{where}: {wide} drawn in ASCII mode:\n" + "\n".join(rows)
-    (ascii_filter,) = [f for f in app._filters if isinstance(f, AsciiFilter)]
+    (ascii_filter,) = [f for f in app.get_line_filters() if isinstance(f, AsciiFilter)]
     assert not ascii_filter.unknown, f"{where}: no ASCII twin for {ascii_filter.unknown}"
     return rows
 

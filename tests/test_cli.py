@@ -153,3 +153,30 @@ def test_serve_on_a_taken_port_fails_cleanly_and_open_warns(tmp_path):
     assert any("warning: --open: anyone" in line for line in lines), lines
     assert any("listening on 127.0.0.1:" in line for line in lines), lines
     assert oct((tmp_path / "host_key").stat().st_mode & 0o777) == "0o600"
+
+
+def test_serve_reports_a_damaged_table_then_stops_on_a_signal_with_every_table_saved(tmp_path):
+    """The serve loop (now in crib3.net.server): a table it cannot resume is
+    one warning line, and SIGINT ends the server cleanly (exit 0)."""
+    import os
+    import signal
+
+    tables = tmp_path / "data" / "tables"
+    tables.mkdir(parents=True)
+    (tables / "table-4.json").write_text("{not json", encoding="utf-8")
+    server = subprocess.Popen([*CRIB3, "serve", "--open", "--port", "0", "--host-key",
+                               str(tmp_path / "host_key")], stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, "CRIB3_HOME": str(tmp_path)})
+    try:
+        lines = [server.stderr.readline() for _ in range(3)]
+        server.send_signal(signal.SIGINT)
+        _, rest = server.communicate(timeout=20)
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait(timeout=10)
+    assert lines[0].startswith("warning: a table could not be resumed: "), lines
+    assert "table-4.json" in lines[0]
+    assert any("listening on 127.0.0.1:" in line for line in lines), lines
+    assert server.returncode == 0 and "Traceback" not in rest
+    assert rest.strip().splitlines()[-1] == "crib3 serve: stopping; every table is saved"

@@ -10,7 +10,8 @@ import pytest
 
 from crib3.engine import Rules
 from crib3.engine.log import load_log
-from crib3.net.room import Room, RoomError
+from crib3.room import Room, RoomError
+from crib3.tui.screens.lobby_words import seats_line
 from crib3.players.easy import EasyPlayer
 
 
@@ -79,7 +80,7 @@ async def test_a_dropped_person_gets_their_seat_back_with_the_same_name_and_key(
     table.sit(bob)
     table.start("Ann")
     room.depart(bob)  # his connection drops
-    assert table.away(1) is not None and "Bob (away)" in table.summary()
+    assert table.away(1) is not None and "Bob (away)" in seats_line(table)
     with pytest.raises(RoomError, match="another key"):
         arrive(room, "Bob", "SHA256:mallory")
     bob_again = arrive(room, "Bob", "SHA256:bob")
@@ -112,7 +113,7 @@ async def test_the_owner_may_seat_a_bot_for_a_person_gone_too_long(tmp_path):
     with pytest.raises(RoomError, match="only Ann"):
         table.replace(1, "Bob")
     table.replace(1, "Ann")
-    assert "Bob (easy)" in table.summary()
+    assert "Bob (easy)" in seats_line(table)
     await play_people(table, (0,))  # the bot plays Bob's seat to the end
     assert table.game.over
 
@@ -161,3 +162,28 @@ def test_names_must_be_printable_and_short(tmp_path):
     for bad in ("", "   ", "x" * 21, "bell\x07"):
         with pytest.raises(RoomError, match="printable"):
             arrive(room, bad)
+
+
+async def test_a_bot_that_raises_does_not_end_a_card_room_table(tmp_path, monkeypatch, caplog):
+    """The table's computer player has a bug: it is logged, its seat plays
+    a legal move each time, and the game goes on to its end, on disk."""
+    import crib3.room.table as tables
+
+    class Broken:
+        level = "easy"
+
+        def choose(self, view):
+            raise RuntimeError("a bug in the bot")
+
+    made = tables.make_player
+    monkeypatch.setattr(tables, "make_player",
+                        lambda level, rng=None: Broken() if level == "expert" else made(level, rng))
+    room = room_at(tmp_path)
+    ann = arrive(room, "Ann")
+    table = room.open_table(ann, Rules(target=61), ("easy", "expert"))
+    table.start("Ann")
+    await play_people(table, (0,))
+    assert table.game.over and table not in room.lobby()
+    assert load_log(table.log_path).events == table.game.events
+    assert any(f"table {table.number}: the bot of seat 2" in r.getMessage()
+               for r in caplog.records if r.levelname == "ERROR")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from crib3.engine import Rules
-from crib3.net.room import Room
+from crib3.room import Room
 from crib3.tui.room_app import CardRoomApp
 from crib3.tui.screens.room import LobbyScreen, OpenTableScreen, WaitingScreen
 from snapshot_support import screen_svg

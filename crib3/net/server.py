@@ -10,6 +10,11 @@ People are known by the name they connect as (`ssh -p 2222 NAME@host`) and,
 unless the server runs `--open`, by the public key they authenticate with:
 it must be in the authorized-keys file, which is read again for every
 connection, so adding a friend's key needs no restart.
+
+This module speaks SSH and nothing else: the room (`crib3.room`) is the
+model, and each session's app is made by the `AppFactory` the command hands
+in (`crib3 serve` passes `CardRoomApp`), so no screen is imported here.
+`serve` is the whole life of `crib3 serve` once its arguments are checked.
 """
 
 from __future__ import annotations
@@ -18,21 +23,36 @@ import asyncio
 import contextlib
 import logging
 import os
+import signal
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import asyncssh
+from textual.app import App
 
 from crib3 import crash
 from crib3.net.driver import ChannelDriver
 from crib3.net.sharing import many_terminals_in_one_process
-from crib3.net.room import Room, RoomError
+from crib3.room import Presence, Room, RoomError
 
 log = logging.getLogger("crib3.serve")
 
 DEFAULT_SIZE = (80, 24)
 MAX_SIZE = 1000  # columns or rows: anything larger is a broken client
+
+
+class AppFactory(Protocol):
+    """Makes one session's app: `CardRoomApp` fits. The app must have a
+    `crash` attribute (why it stopped, if it failed) like crib3's apps."""
+
+    def __call__(self, room: Room, presence: Presence, ascii: bool = ...,
+                 think: float = ...) -> App[Any]: ...
+
+
+class CannotServe(Exception):
+    """The server cannot begin (its port is taken, say): one line to say why."""
 
 
 @dataclass
@@ -59,14 +79,14 @@ def host_key_at(path: Path) -> asyncssh.SSHKey:
     return key
 
 
-def client_console(app: Any, term: str, env: dict[str, str]) -> None:
+def client_console(app: App[Any], term: str, env: dict[str, str]) -> None:
     """Colours as the client's terminal has them, not as the server's: the
     colour depth from the client's TERM and COLORTERM, and NO_COLOR if the
     client sends it (ssh -o SendEnv=NO_COLOR). Textual reads these from the
-    server's environment when the app is made, so they are set again here."""
+    server's environment when the app is made, so they are set again here;
+    the app's `get_line_filters` drops colour by `no_color` (`BaseApp`)."""
     from rich.console import Console
     from textual.app import _NullFile  # type: ignore[attr-defined]
-    from textual.filter import Monochrome, NoColor
 
     environ = {"TERM": term or "xterm"}
     if env.get("COLORTERM"):
@@ -74,10 +94,7 @@ def client_console(app: Any, term: str, env: dict[str, str]) -> None:
     app.console = Console(color_system="auto", file=_NullFile(), markup=True, highlight=False,
                           emoji=False, legacy_windows=False, _environ=environ,
                           force_terminal=True, safe_box=False, soft_wrap=False)
-    app._filters = [f for f in app._filters if not isinstance(f, (NoColor, Monochrome))]
     app.no_color = "NO_COLOR" in env
-    if app.no_color:
-        app._filters.append(NoColor() if app.native_ansi_color else Monochrome())
 
 
 def wants_ascii(env: dict[str, str]) -> bool:
@@ -178,10 +195,9 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
             log.info("%r refused: %s", self.username, exc)
             _say_and_close(chan, f"crib3: {exc}")
             return
-        from crib3.tui.room_app import CardRoomApp
-
         env = dict(chan.get_environment())
-        app = CardRoomApp(room, presence, ascii=wants_ascii(env), think=self.service.options.think)
+        app = self.service.make_app(room, presence, ascii=wants_ascii(env),
+                                    think=self.service.options.think)
         client_console(app, self.term, env)
         self.app = app
         make_driver = ChannelDriver.for_channel(chan)
@@ -197,8 +213,9 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         self.service.sessions.add(self)
         try:
             await app.run_async(size=self.size)
-            if app.crash is not None:
-                raise app.crash
+            failure = getattr(app, "crash", None)
+            if failure is not None:
+                raise failure
         except Exception as exc:
             crash.report(log, exc, f"the session of {self.username}")
             self.farewell = self.farewell or ("something went wrong on the server (it is "
@@ -283,11 +300,13 @@ class Doorman(asyncssh.SSHServer):  # type: ignore[misc]
 
 
 class CardRoom:
-    """The server: its options, its room, its listener."""
+    """The server: its options, its room, its listener, and how it makes
+    each session's app."""
 
-    def __init__(self, options: ServeOptions, room: Room) -> None:
+    def __init__(self, options: ServeOptions, room: Room, make_app: AppFactory) -> None:
         self.options = options
         self.room = room
+        self.make_app = make_app
         self.server: Any = None
         self.sessions: set[PlaySession] = set()  # those running an app now
 
@@ -309,3 +328,34 @@ class CardRoom:
             self.server.close()
             await self.server.wait_closed()
         self.room.close()
+
+
+async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
+                make_app: AppFactory, say: Callable[[str], None]) -> None:
+    """`crib3 serve` from its checked arguments to Ctrl-C: pick up the
+    room's games, listen, tell the person at the server's console what is
+    going on (`say`, one line at a time), and on SIGINT or SIGTERM stop with
+    every table saved. CannotServe when it cannot listen."""
+    for problem in room.restore():
+        say(f"warning: a table could not be resumed: {problem}")
+    card_room = CardRoom(options, room, make_app)
+    stop = asyncio.Event()  # set by Ctrl-C (or a service manager's SIGTERM)
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    try:
+        await card_room.start(host_key)
+    except OSError as exc:
+        room.close()
+        raise CannotServe(f"cannot listen on {options.host}:{options.port}: "
+                          f"{exc.strerror or exc}") from None
+    if options.open_door:
+        say(f"warning: --open: anyone who can reach {options.host}:{card_room.port} can "
+            "sit down under any name, without a key")
+    resumed = len(room.tables)
+    say(f"crib3 serve: listening on {options.host}:{card_room.port}"
+        + (f", {resumed} table{'s' * (resumed != 1)} resumed" if resumed else "")
+        + f"; players connect with: ssh -p {card_room.port} NAME@HOST")
+    await stop.wait()
+    say("crib3 serve: stopping; every table is saved")
+    await card_room.stop()

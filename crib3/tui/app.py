@@ -1,35 +1,28 @@
-"""The crib3 Textual app: the new-game screen, the table, the end."""
+"""The crib3 app at your own keyboard: the new-game screen, the table, the
+end; resuming and replaying saved games, statistics, and saving each game
+as it is played. What it shares with the card room's app (the too-small
+notice, help, quitting, failing in one line, ASCII mode) is `BaseApp`."""
 
 from __future__ import annotations
 
-import io
 import random
 from collections.abc import Iterable
 from datetime import datetime
 from pathlib import Path
-
-from rich.console import Console
-from textual.app import App, SystemCommand
-from textual.binding import Binding
-from textual import events
-from textual.events import Resize
-from textual.geometry import Size
-from textual.screen import Screen
-
 from typing import TYPE_CHECKING
+
+from textual.app import SystemCommand
+from textual.screen import Screen
 
 from crib3.levels import bot_names
 from crib3.paths import games_dir
-from crib3.tui.ascii import ASCII_CSS, AsciiFilter, key_display
+from crib3.tui.base_app import BaseApp
 from crib3.tui.settings import GameChoices, load_choices, save_choices
 
 if TYPE_CHECKING:  # loaded when a game starts, to keep the first screen fast
     from crib3.engine import Event, Game, State
     from crib3.engine.log import LogWriter
 
-MIN_WIDTH, MIN_HEIGHT = 80, 24
-# The keys that still work while the terminal is too small: quit and help.
-KEYS_WHEN_SMALL = frozenset({"q", "ctrl+q", "ctrl+c", "question_mark"})
 
 
 class SaveFailed(Exception):
@@ -60,21 +53,8 @@ def _warm_up() -> None:
     crib_table()
 
 
-class Crib3App(App[None]):
+class Crib3App(BaseApp):
     """Three-handed cribbage against two computer players."""
-
-    TITLE = "crib3"
-    CSS = """
-    Screen { background: $background; }
-    #too-small {
-        dock: top; layer: overlay; width: 100%; height: 100%; display: none;
-        background: $error 20%; content-align: center middle; text-style: bold;
-    }
-    Screen.too-small #too-small { display: block; }
-    """ + ASCII_CSS
-    BINDINGS = [
-        Binding("ctrl+q", "quit_game", "Quit", priority=True, show=False),
-    ]
 
     def __init__(self, choices: GameChoices | None = None, ascii: bool = False,
                  think: float = 0.6, autosave: bool = True, game: Game | None = None,
@@ -82,36 +62,20 @@ class Crib3App(App[None]):
         """Open the new-game screen, or with `choices` start that game at
         once, or with `game` go on with a game already under way (its
         human seat is seat 0; the others are played by bots of their level)."""
-        super().__init__()
-        self.ascii = ascii
-        if ascii:  # the one switch: borders (CSS), footer keys, every glyph (filter)
-            self.add_class("ascii")
-            self._filters.append(AsciiFilter())
-        self.think = think
+        super().__init__(ascii=ascii, think=think)
         self.autosave = autosave
         self.start_choices = choices
         self.start_game_object = game
         self.resume_path = resume_path  # a resumed game goes on in its own file
         self.replay = replay  # a crib3.replay.Replay to step through
-        self.game: Game | None = None
         self.log_writer: LogWriter | None = None
         self.log_path: Path | None = None
-        # How the app ended, when not as asked: the command reports it.
-        self.too_small = False  # the notice hides the screen; input waits
-        self.crash: BaseException | None = None
+        # A save that failed, for the command to report (see `keep_failure`).
         self.save_failed: SaveFailed | None = None
-        # Textual prints a traceback with local variables when an app fails;
-        # crib3 says one line instead (see crib3.crash), so that is dropped.
-        self.error_console = Console(file=io.StringIO(), markup=False, highlight=False)
 
     # --- starting --------------------------------------------------------------
 
-    def on_mount(self) -> None:
-        self.open_first_screen()
-
     def open_first_screen(self) -> None:
-        """The screen the app opens on. (Subclasses override this, not
-        on_mount: Textual calls the on_mount of every class in the MRO.)"""
         if self.replay is not None:
             from crib3.tui.screens.replay import ReplayScreen
 
@@ -228,18 +192,13 @@ class Crib3App(App[None]):
         except OSError as exc:
             raise SaveFailed(self.log_path, exc) from exc
 
-    def _handle_exception(self, error: Exception) -> None:
-        """Textual's last word on an error that nothing caught: the app
-        stops as Textual stops it, and the error is kept for the command to
-        report (a save that failed, or an unexpected error)."""
-        from textual.worker import WorkerFailed
-
-        cause = error.error if isinstance(error, WorkerFailed) else error
+    def keep_failure(self, cause: BaseException) -> None:
+        """A save that failed is reported as such (the game is saved up to
+        its last good line); anything else as an unexpected error."""
         if isinstance(cause, SaveFailed):
             self.save_failed = self.save_failed or cause
-        elif self.crash is None:
-            self.crash = cause
-        super()._handle_exception(error)
+        else:
+            super().keep_failure(cause)
 
     def _table_showing(self) -> bool:
         from crib3.tui.screens.table import TableScreen
@@ -270,33 +229,6 @@ class Crib3App(App[None]):
 
     # --- everywhere ---------------------------------------------------------------
 
-    @property
-    def in_game(self) -> bool:
-        return self.game is not None and not self.game.over
-
-    def action_quit_game(self) -> None:
-        from crib3.tui.screens.dialogs import ConfirmQuit
-
-        if not self.in_game:
-            self.exit()
-            return
-        if isinstance(self.screen, ConfirmQuit):
-            return
-        self.push_screen(ConfirmQuit(), lambda yes: self.exit() if yes else None)
-
-    def action_command_palette(self) -> None:
-        """Open the palette once: two ctrl+p in one burst of input would
-        otherwise push it twice, which Textual does not survive."""
-        if any(screen.id == "--command-palette" for screen in self.screen_stack):
-            return
-        super().action_command_palette()
-
-    def action_help(self) -> None:
-        from crib3.tui.screens.dialogs import HelpScreen
-
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
-
     def action_new_game(self) -> None:
         if self.in_game:
             from crib3.tui.screens.dialogs import ConfirmQuit
@@ -319,70 +251,12 @@ class Crib3App(App[None]):
         if not isinstance(self.screen, NewGameScreen):
             self.new_game()
 
-    def get_key_display(self, binding: Binding) -> str:
-        shown = super().get_key_display(binding)
-        return key_display(binding, shown) if self.ascii else shown
-
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def own_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield SystemCommand("New game", "Leave this game and set up a new one",
                             self.action_new_game)
         yield SystemCommand("Help", "Keys and the rules in short", self.action_help)
         yield SystemCommand("Statistics", "Wins, skunks and averages over your saved games",
                             self.action_stats)
-        from crib3.tui.screens.table import TableScreen
-
-        if isinstance(screen, TableScreen):
-            yield SystemCommand("Event feed", "Show or hide the game told in words",
-                                screen.action_toggle_feed)
-        yield from super().get_system_commands(screen)
-
-    async def on_event(self, event: events.Event) -> None:
-        """While the terminal is too small the table is hidden behind the
-        notice, so a key or a click must not act on it unseen: only quit
-        and help get through (and the dialogs they open)."""
-        if self.too_small and isinstance(event, (events.InputEvent, events.Paste)) \
-                and not event.is_forwarded and not self._allowed_when_small(event):
-            return
-        await super().on_event(event)
-
-    def _allowed_when_small(self, event: events.Event) -> bool:
-        from crib3.tui.screens.dialogs import ConfirmQuit, HelpScreen
-
-        if isinstance(self.screen, (ConfirmQuit, HelpScreen)):
-            return True
-        return isinstance(event, events.Key) and event.key in KEYS_WHEN_SMALL
-
-    def on_resize(self, event: Resize) -> None:
-        # The event's size: this handler runs before App's own, which is
-        # what updates `self.size`.
-        self._check_size(event.size)
-
-    def on_screen_resume(self) -> None:
-        self._check_size(self.size)
-
-    def _check_size(self, size: Size) -> None:
-        from crib3.tui.screens.dialogs import ConfirmQuit, HelpScreen
-
-        width, height = size
-        small = width < MIN_WIDTH or height < MIN_HEIGHT
-        self.too_small = small
-        if isinstance(self.screen, (ConfirmQuit, HelpScreen)):
-            return  # asked for while small: shown as they are, over the notice
-        try:
-            notice = self.screen.query_one("#too-small")
-        except Exception:
-            notice = None
-        if small and notice is None:
-            from textual.widgets import Static
-
-            if not self.screen.is_mounted:
-                return  # a screen on its way in: its ScreenResume checks again
-            self.screen.mount(Static(id="too-small"))
-            notice = self.screen.query_one("#too-small")
-        if notice is not None:
-            notice.update(f"crib3 needs {MIN_WIDTH}×{MIN_HEIGHT}; this terminal is "  # type: ignore[attr-defined]
-                          f"{width}×{height}. Make it larger.")
-        self.screen.set_class(small, "too-small")
 
     def on_unmount(self) -> None:
         self._close_log()

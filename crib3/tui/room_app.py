@@ -1,9 +1,14 @@
 """The crib3 app as a card room serves it: one per SSH session.
 
-The same app as at your own keyboard (the table, help, quitting, the
-too-small notice), but it opens on the room's lobby, sits you at a shared
-table, and goes back to the lobby after a game. It keeps no files of its own:
-the room saves the tables.
+A sibling of the local app (`Crib3App`), on the same `BaseApp`: the table,
+help, quitting and the too-small notice are the same; it opens on the room's
+lobby, sits you at a shared table, and goes back to the lobby after a game.
+It keeps no files of its own (the room saves the tables), so it has no
+statistics, no saved games and no screenshots.
+
+`crib3.net.server` builds one per session through the factory `crib3 serve`
+hands it (this class itself: `CardRoomApp(room, presence, ascii, think)`),
+so the SSH side never imports a screen.
 """
 
 from __future__ import annotations
@@ -14,14 +19,14 @@ from typing import TYPE_CHECKING
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from crib3.tui.app import Crib3App
+from crib3.tui.base_app import BaseApp
 
 if TYPE_CHECKING:
     from crib3.engine import State
-    from crib3.net.room import Presence, Room, Table
+    from crib3.room import Presence, Room, Table
 
 
-class CardRoomApp(Crib3App):
+class CardRoomApp(BaseApp):
     """One person's window on the card room. No command palette: its
     commands are few here, and Textual's palette does not survive a burst of
     input that opens it while it is opening (seen with garbage input)."""
@@ -30,7 +35,7 @@ class CardRoomApp(Crib3App):
 
     def __init__(self, room: Room, presence: Presence, ascii: bool = False,
                  think: float = 0.6) -> None:
-        super().__init__(ascii=ascii, think=think, autosave=False)
+        super().__init__(ascii=ascii, think=think)
         self.room = room
         self.presence = presence
         self.table: Table | None = None
@@ -91,21 +96,13 @@ class CardRoomApp(Crib3App):
         keeps your seat for you."""
         self.back_to_lobby()
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def own_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield SystemCommand("Lobby", "Back to the tables (your seat waits for you)",
                             self.action_new_game)
         yield SystemCommand("Help", "Keys and the rules in short", self.action_help)
-        from crib3.tui.screens.table import TableScreen
 
-        if isinstance(screen, TableScreen):
-            yield SystemCommand("Event feed", "Show or hide the game told in words",
-                                screen.action_toggle_feed)
-        for command in super(Crib3App, self).get_system_commands(screen):
-            if command.title != "Screenshot":  # it would write a file on the server
-                yield command
-
-    def action_stats(self) -> None:
-        """Statistics read the local saved games: none at a card room."""
+    def textual_command_wanted(self, command: SystemCommand) -> bool:
+        return command.title != "Screenshot"  # it would write a file on the server
 
     def action_screenshot(self, filename: str | None = None, path: str | None = None) -> None:
-        """No files on the server from a session."""
+        """Textual's screenshot writes a file: none on the server from a session."""

@@ -1,7 +1,7 @@
 """The card room's screens (`crib3 serve`): the lobby, opening a table,
 waiting for the owner to start, and the table itself with people away.
 
-They read the room (`crib3.net.room`) and call its few methods (open, sit,
+They read the room (`crib3.room`) and call its few methods (open, sit,
 leave, start, replace); the room tells them when something changed, and
 they redraw. The game itself reaches them only through their seat's feed.
 """
@@ -20,16 +20,17 @@ from textual.widgets import DataTable, Static
 from crib3.levels import BOT_LEVELS
 from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.names import shown_name
+from crib3.room import SEATS, Presence, Room, RoomError, Table
 from crib3.tui.bindings import QuietBindings
 from crib3.tui.screens.dialogs import DIALOG_CSS
 from crib3.tui.screens.game_over import GameOverScreen
+from crib3.tui.screens.lobby_words import rules_line, seats_line, standing
 from crib3.tui.screens.new_game import LEVEL_HINTS, OptionRow
 from crib3.tui.screens.table import TableScreen
 from crib3.tui.widgets.footer import TidyFooter
 
 if TYPE_CHECKING:
     from crib3.engine import Rules, State
-    from crib3.net.room import Presence, Room, Table
 
 
 class TableList(DataTable):
@@ -125,7 +126,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         self._numbers = [t.number for t in tables]
         for table in tables:
             grid.add_row(*(Text(cell) for cell in (  # a str cell would be read as markup
-                str(table.number), table.summary(), table.rules_text(), table.standing())))
+                str(table.number), seats_line(table), rules_line(table.rules), standing(table))))
         if tables:
             grid.move_cursor(row=min(max(row, 0), len(tables) - 1))
         self.query_one("#empty", Static).update(
@@ -144,8 +145,6 @@ class LobbyScreen(QuietBindings, Screen[None]):
         return True
 
     def action_join(self) -> None:
-        from crib3.net.room import RoomError
-
         table = self.selected()
         if table is None:
             return
@@ -160,8 +159,6 @@ class LobbyScreen(QuietBindings, Screen[None]):
         self.app.push_screen(OpenTableScreen(), self._opened)
 
     def _opened(self, choice: tuple[Rules, tuple[str, str]] | None) -> None:
-        from crib3.net.room import RoomError
-
         if choice is None:
             return
         rules, levels = choice
@@ -243,7 +240,7 @@ class WaitingScreen(QuietBindings, Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"Table {self.table.number} · {self.table.rules_text()}",
+            yield Static(f"Table {self.table.number} · {rules_line(self.table.rules)}",
                          classes="title")
             yield Static("", id="seats")
             yield Static("", id="status", classes="hint", markup=False)  # the owner's name
@@ -335,7 +332,7 @@ class RoomTableScreen(TableScreen):
             self.table.listeners.remove(self._table_changed)
 
     def _absent(self) -> set[int]:
-        return {s for s in range(3) if self.table.away(s) is not None}
+        return {s for s in range(SEATS) if self.table.away(s) is not None}
 
     def _table_changed(self) -> None:
         self.call_later(self._tell_comings_and_goings)
@@ -362,13 +359,11 @@ class RoomTableScreen(TableScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "replace":
-            return self._owner() and any(self.table.replaceable(s) for s in range(3))
+            return self._owner() and any(self.table.replaceable(s) for s in range(SEATS))
         return super().check_action(action, parameters)
 
     def action_replace(self) -> None:
-        from crib3.net.room import RoomError
-
-        for seat in range(3):
+        for seat in range(SEATS):
             if self.table.replaceable(seat):
                 try:
                     self.table.replace(seat, self.table.owner)

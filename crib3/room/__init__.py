@@ -1,0 +1,19 @@
+"""The card room (`crib3 serve`) as a model: tables, seats, who is here,
+and one authoritative game per table.
+
+It sits beside the engine and imports the engine and the computer players,
+never the screens and never SSH: `crib3.net` carries people to it, and the
+lobby screens (`crib3.tui.screens.room`) show it.
+
+- `seats`: who sits where (`Seat`), who is connected (`Presence`), and the
+  one error a person can meet (`RoomError`).
+- `table`: one `Table`, from its waiting list to its game's end.
+- `room`: the `Room`, every table of one server and the people in it.
+- `storage`: a table's files, and reading them back after a restart.
+"""
+
+from crib3.room.room import Room
+from crib3.room.seats import SEATS, Presence, RoomError, Seat
+from crib3.room.table import Table
+
+__all__ = ["Presence", "Room", "RoomError", "SEATS", "Seat", "Table"]

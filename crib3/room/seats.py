@@ -1,0 +1,55 @@
+"""Who sits where at a card room's tables, and who is in the room now."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from crib3 import crash
+
+log = logging.getLogger("crib3.serve")
+
+SEATS = 3
+Listener = Callable[[], None]
+
+
+class RoomError(Exception):
+    """Something a person asked that the room cannot do; the message says
+    why in one line, fit to show them."""
+
+
+@dataclass
+class Seat:
+    """One of a table's three chairs."""
+
+    name: str | None = None  # the person sitting here; None: a computer player
+    key: str | None = None  # the key they sat down with (None under --open)
+    level: str = "standard"  # the computer player for this seat when it has none
+    replaced: bool = False  # the person was gone too long; the computer plays on
+
+    @property
+    def person(self) -> bool:
+        """A person plays this seat (rather than a computer player)."""
+        return self.name is not None and not self.replaced
+
+
+@dataclass
+class Presence:
+    """A person connected to the room (one SSH session). `kick` ends the
+    session, with a reason to show, when the same person signs in again
+    from elsewhere."""
+
+    name: str
+    key: str | None
+    kick: Callable[[str], None] = field(repr=False, default=lambda reason: None)
+
+
+def notify(listeners: list[Listener]) -> None:
+    """Tell every listener (a screen) that something changed. Each is
+    called on its own: one broken screen must not stop the others."""
+    for listener in list(listeners):
+        try:
+            listener()
+        except Exception as exc:
+            crash.report(log, exc, "a room listener")

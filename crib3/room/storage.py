@@ -1,0 +1,122 @@
+"""A card-room table on disk, and reading the tables back after a restart.
+
+Each table is saved as it goes, under the room's folder: `table-N.json`
+(who sits where, written whole and replaced atomically) and `table-N.jsonl`
+(the game's log, one event a line, each on disk before it is shown). A
+restarted server reads them with `stored_tables` and picks its games up
+where they stood. Nothing here knows about seating rules or bots: this
+module only keeps and reads files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from crib3.engine import Event, Rules
+from crib3.engine.log import LogError, LogWriter, load_log, make_header
+from crib3.room.seats import Seat
+
+
+class TableFiles:
+    """The two files of one table, and the open log while it plays."""
+
+    def __init__(self, folder: Path, number: int) -> None:
+        self.folder = folder
+        self.number = number
+        self._writer: LogWriter | None = None
+
+    @property
+    def meta_path(self) -> Path:
+        return self.folder / f"table-{self.number}.json"
+
+    @property
+    def log_path(self) -> Path:
+        return self.folder / f"table-{self.number}.jsonl"
+
+    def save_seats(self, owner: str, rules: Rules, seats: Sequence[Seat]) -> None:
+        """Who sits where, replacing the last copy in one step (a crash
+        leaves the old file or the new one, never half of one)."""
+        data = {"number": self.number, "owner": owner, "rules": asdict(rules),
+                "seats": [asdict(seat) for seat in seats]}
+        self.folder.mkdir(parents=True, exist_ok=True)
+        partial = self.meta_path.with_suffix(".json.part")
+        partial.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        os.replace(partial, self.meta_path)
+
+    def forget(self) -> None:
+        """A table that never started is put away: nothing in it to keep."""
+        with contextlib.suppress(OSError):
+            self.meta_path.unlink()
+
+    def start_log(self) -> None:
+        """A new game's log, with its header."""
+        self._writer = LogWriter(self.log_path, make_header(source="crib3 serve",
+                                                             table=self.number))
+
+    def reopen_log(self) -> None:
+        """Go on writing the log of a game picked up after a restart."""
+        self._writer = LogWriter(self.log_path)
+
+    def record(self, event: Event) -> None:
+        assert self._writer is not None, "the table's log is not open"
+        self._writer.append(event)
+
+    def close_log(self) -> None:
+        if self._writer is not None:
+            self._writer.close()
+
+
+@dataclass(frozen=True)
+class StoredTable:
+    """A table as its files left it: a game under way, to go on with."""
+
+    number: int
+    owner: str
+    rules: Rules
+    seats: list[Seat]
+    events: list[Event]
+
+
+def stored_tables(folder: Path) -> tuple[list[StoredTable], list[str]]:
+    """The games under way in `folder`, and a line for each table that could
+    not be read (its files are left on disk, for a person to look at).
+    Tables that never started are dropped (their seat file is removed);
+    finished games are skipped (their files stay, for the record)."""
+    tables: list[StoredTable] = []
+    problems: list[str] = []
+    for meta_path in sorted(folder.glob("table-*.json")):
+        try:
+            data = json.loads(meta_path.read_text(encoding="utf-8"))
+            number = int(data["number"])
+            rules = Rules(**data["rules"])
+            seats = [Seat(**seat) for seat in data["seats"]]
+            owner = str(data["owner"])
+            files = TableFiles(folder, number)
+            if not files.log_path.exists():
+                meta_path.unlink()  # it never started: nothing to lose
+                continue
+            loaded = load_log(files.log_path)
+        except LogError as exc:
+            problems.append(str(exc))
+            continue
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            problems.append(f"{meta_path}: {exc}")
+            continue
+        if loaded.state.winner is None:
+            tables.append(StoredTable(number, owner, rules, seats, list(loaded.events)))
+    return tables, problems
+
+
+def numbers_on_disk(folder: Path) -> list[int]:
+    """The numbers of the tables `folder` holds files for (a new table takes
+    the next one, so a finished game's files are never written over)."""
+    numbers = []
+    for path in folder.glob("table-*.json"):
+        with contextlib.suppress(ValueError):
+            numbers.append(int(path.stem.split("-", 1)[1]))
+    return numbers

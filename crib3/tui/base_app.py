@@ -1,0 +1,224 @@
+"""What every crib3 app has, at your own keyboard or at a card room.
+
+`BaseApp` is the common part; `crib3.tui.app.Crib3App` (the local game:
+new game, resume, replay, statistics, saving) and
+`crib3.tui.room_app.CardRoomApp` (one SSH session at a card room) are its
+two siblings, so neither has to switch off what only the other needs.
+
+What lives here:
+- the too-small notice, and the keys that still work behind it (quit, help);
+- help, quitting (with a question while a game is on), the palette guard;
+- the one line the command says when the app fails (`crash`), and the
+  dropped traceback (`error_console`);
+- ASCII mode and colour dropping as line filters, through Textual's public
+  `get_line_filters` (a card room sets `no_color` from its client, not from
+  the server's environment).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from textual import events
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.css.query import NoMatches
+from textual.events import Resize
+from textual.filter import LineFilter, Monochrome, NoColor
+from textual.geometry import Size
+from textual.screen import Screen
+
+from crib3.tui.ascii import ASCII_CSS, AsciiFilter, key_display
+
+if TYPE_CHECKING:
+    from crib3.engine import Game
+
+MIN_WIDTH, MIN_HEIGHT = 80, 24
+# The keys that still work while the terminal is too small: quit and help.
+KEYS_WHEN_SMALL = frozenset({"q", "ctrl+q", "ctrl+c", "question_mark"})
+
+
+class BaseApp(App[None]):
+    """The common crib3 app (see the module's docstring). A sibling says
+    which screen it opens on (`open_first_screen`) and adds its own
+    commands (`own_commands`)."""
+
+    TITLE = "crib3"
+    CSS = """
+    Screen { background: $background; }
+    #too-small {
+        dock: top; layer: overlay; width: 100%; height: 100%; display: none;
+        background: $error 20%; content-align: center middle; text-style: bold;
+    }
+    Screen.too-small #too-small { display: block; }
+    """ + ASCII_CSS
+    BINDINGS = [
+        Binding("ctrl+q", "quit_game", "Quit", priority=True, show=False),
+    ]
+
+    def __init__(self, ascii: bool = False, think: float = 0.6) -> None:
+        super().__init__()
+        self.ascii = ascii
+        # The one switch: borders (CSS), footer keys, every glyph (filter).
+        self.ascii_filter: AsciiFilter | None = AsciiFilter() if ascii else None
+        if ascii:
+            self.add_class("ascii")
+        self._plain = {True: NoColor(), False: Monochrome()}  # by native_ansi_color
+        self.think = think
+        self.game: Game | None = None  # the game on the table, if any
+        self.too_small = False  # the notice hides the screen; input waits
+        # How the app ended, when not as asked: the command reports it.
+        self.crash: BaseException | None = None
+        # Textual prints a traceback with local variables when an app fails;
+        # crib3 says one line instead (see crib3.crash), so that is dropped.
+        self.error_console = Console(file=io.StringIO(), markup=False, highlight=False)
+
+    # --- starting ------------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        self.open_first_screen()
+
+    def open_first_screen(self) -> None:
+        """The screen the app opens on. (Siblings override this, not
+        on_mount: Textual calls the on_mount of every class in the MRO.)"""
+        raise NotImplementedError
+
+    # --- what is drawn ---------------------------------------------------------------
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        """Textual's filters, with colour dropped as `no_color` says now
+        (Textual reads NO_COLOR once, from this process's environment; a
+        card room's session sets it from its client's), and the ASCII
+        filter last, so nothing above 127 is drawn in ASCII mode."""
+        filters = [f for f in super().get_line_filters()
+                   if not isinstance(f, (NoColor, Monochrome))]
+        if self.no_color:
+            filters.append(self._plain[bool(self.native_ansi_color)])
+        if self.ascii_filter is not None:
+            filters.append(self.ascii_filter)
+        return filters
+
+    def get_key_display(self, binding: Binding) -> str:
+        shown = super().get_key_display(binding)
+        return key_display(binding, shown) if self.ascii else shown
+
+    # --- failing in one line ------------------------------------------------------------
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual's last word on an error that nothing caught: the app
+        stops as Textual stops it, and the error is kept for the command to
+        report (`keep_failure`)."""
+        from textual.worker import WorkerFailed
+
+        self.keep_failure(error.error if isinstance(error, WorkerFailed) else error)
+        super()._handle_exception(error)
+
+    def keep_failure(self, cause: BaseException) -> None:
+        """Remember why the app stopped (the first cause only)."""
+        if self.crash is None:
+            self.crash = cause
+
+    # --- everywhere --------------------------------------------------------------------
+
+    @property
+    def in_game(self) -> bool:
+        return self.game is not None and not self.game.over
+
+    def action_quit_game(self) -> None:
+        from crib3.tui.screens.dialogs import ConfirmQuit
+
+        if not self.in_game:
+            self.exit()
+            return
+        if isinstance(self.screen, ConfirmQuit):
+            return
+        self.push_screen(ConfirmQuit(), lambda yes: self.exit() if yes else None)
+
+    def action_command_palette(self) -> None:
+        """Open the palette once: two ctrl+p in one burst of input would
+        otherwise push it twice, which Textual does not survive."""
+        if any(screen.id == "--command-palette" for screen in self.screen_stack):
+            return
+        super().action_command_palette()
+
+    def action_help(self) -> None:
+        from crib3.tui.screens.dialogs import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The sibling's own commands first, then help, the table's feed,
+        and Textual's own (less those `textual_command_wanted` refuses)."""
+        yield from self.own_commands(screen)
+        from crib3.tui.screens.table import TableScreen
+
+        if isinstance(screen, TableScreen):
+            yield SystemCommand("Event feed", "Show or hide the game told in words",
+                                screen.action_toggle_feed)
+        for command in super().get_system_commands(screen):
+            if self.textual_command_wanted(command):
+                yield command
+
+    def own_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The palette's commands that belong to this sibling (help among them,
+        where it fits)."""
+        yield SystemCommand("Help", "Keys and the rules in short", self.action_help)
+
+    def textual_command_wanted(self, command: SystemCommand) -> bool:
+        """Whether one of Textual's own palette commands is offered here."""
+        return True
+
+    # --- too small ----------------------------------------------------------------------
+
+    async def on_event(self, event: events.Event) -> None:
+        """While the terminal is too small the table is hidden behind the
+        notice, so a key or a click must not act on it unseen: only quit
+        and help get through (and the dialogs they open)."""
+        if self.too_small and isinstance(event, (events.InputEvent, events.Paste)) \
+                and not event.is_forwarded and not self._allowed_when_small(event):
+            return
+        await super().on_event(event)
+
+    def _allowed_when_small(self, event: events.Event) -> bool:
+        from crib3.tui.screens.dialogs import ConfirmQuit, HelpScreen
+
+        if isinstance(self.screen, (ConfirmQuit, HelpScreen)):
+            return True
+        return isinstance(event, events.Key) and event.key in KEYS_WHEN_SMALL
+
+    def on_resize(self, event: Resize) -> None:
+        # The event's size: this handler runs before App's own, which is
+        # what updates `self.size`.
+        self._check_size(event.size)
+
+    def on_screen_resume(self) -> None:
+        self._check_size(self.size)
+
+    def _check_size(self, size: Size) -> None:
+        from textual.widgets import Static
+
+        from crib3.tui.screens.dialogs import ConfirmQuit, HelpScreen
+
+        width, height = size
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        self.too_small = small
+        if isinstance(self.screen, (ConfirmQuit, HelpScreen)):
+            return  # asked for while small: shown as they are, over the notice
+        notice: Static | None
+        try:
+            notice = self.screen.query_one("#too-small", Static)
+        except NoMatches:
+            notice = None
+        if small and notice is None:
+            if not self.screen.is_mounted:
+                return  # a screen on its way in: its ScreenResume checks again
+            notice = Static(id="too-small")
+            self.screen.mount(notice)
+        if notice is not None:
+            notice.update(f"crib3 needs {MIN_WIDTH}×{MIN_HEIGHT}; this terminal is "
+                          f"{width}×{height}. Make it larger.")
+        self.screen.set_class(small, "too-small")

@@ -1,0 +1,52 @@
+"""The words the card room's lobby shows of a table: who sits where, how
+the game stands, its rules.
+
+Pure functions of the room's model (`crib3.room`), kept with the lobby
+screens because they are what people read there; the model itself holds
+no words but its refusals (`RoomError`). Each returns plain text, to be
+shown as such: a name may look like markup.
+"""
+
+from __future__ import annotations
+
+from crib3.engine import Rules
+from crib3.names import MAX_LENGTH, shown_name
+from crib3.room import Table
+
+
+def seats_line(table: Table) -> str:
+    """One line for the lobby: each seat's person or computer player, and
+    who is away."""
+    parts = []
+    for index, seat in enumerate(table.seats):
+        if seat.name is None:
+            label = "· free ·" if table.state is None else \
+                f"{shown_name(table.state.players[index].name, MAX_LENGTH)} ({seat.level})"
+        else:
+            label = shown_name(seat.name, MAX_LENGTH)
+            if seat.replaced:
+                label += f" ({seat.level})"
+            elif table.started and index not in table.online:
+                label += " (away)"
+        parts.append(label)
+    return ", ".join(parts)
+
+
+def standing(table: Table) -> str:
+    """How the table's game stands: waiting, the hand and the scores, or won."""
+    state = table.state
+    if state is None:
+        return "waiting"
+    if state.winner is not None:
+        return f"won by {shown_name(state.name(state.winner), MAX_LENGTH)}"
+    return f"hand {max(1, state.hand_number)}: " + "-".join(str(s) for s in state.scores)
+
+
+def rules_line(rules: Rules) -> str:
+    """The rules in a few words: "121 muggins skunks"."""
+    words = [str(rules.target)]
+    if rules.muggins:
+        words.append("muggins")
+    if rules.skunks:
+        words.append("skunks")
+    return " ".join(words)

@@ -1,0 +1,99 @@
+"""What may import what: the engine and the room are models (no Textual,
+no SSH), `crib3.net` speaks SSH and imports no screen, and the lobby
+screens know nothing of SSH. Checked twice: every import statement in the
+source (those inside functions too), and what importing a module really
+loads, in a fresh interpreter."""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import crib3
+
+PACKAGE = Path(crib3.__file__).parent
+
+
+def imports_in(path: Path) -> set[str]:
+    """Every module an import statement in `path` names, wherever it stands."""
+    names: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names.add(node.module)
+            names.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return names
+
+
+def files(*where: str) -> list[Path]:
+    found: list[Path] = []
+    for part in where:
+        path = PACKAGE / part
+        found.extend(sorted(path.rglob("*.py")) if path.is_dir() else [path])
+    assert found, where
+    return found
+
+
+def offenders(paths: list[Path], forbidden: tuple[str, ...]) -> list[str]:
+    return [f"{path.relative_to(PACKAGE.parent)} imports {name}"
+            for path in paths for name in sorted(imports_in(path))
+            if any(name == f or name.startswith(f + ".") for f in forbidden)]
+
+
+MODELS = ("engine", "room")
+UI_AND_NETWORK = ("textual", "rich", "asyncssh", "crib3.tui", "crib3.net")
+
+
+@pytest.mark.parametrize("package", MODELS)
+def test_the_models_import_no_screen_and_no_network(package):
+    assert offenders(files(package), UI_AND_NETWORK) == []
+
+
+def test_the_ssh_side_imports_no_screen_and_no_room_words():
+    assert offenders(files("net"), ("crib3.tui",)) == []
+
+
+def test_the_lobby_screens_import_nothing_from_the_ssh_side():
+    lobby = files("tui/screens/room.py", "tui/screens/lobby_words.py", "tui/room_app.py",
+                  "tui/base_app.py")
+    assert offenders(lobby, ("crib3.net", "asyncssh")) == []
+
+
+def test_no_module_touches_textuals_private_filter_list():
+    """Line filters go through the public `App.get_line_filters()`."""
+    touched = [str(path.relative_to(PACKAGE.parent)) for path in files(".")
+               if any(isinstance(node, ast.Attribute) and node.attr == "_filters"
+                      for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))]
+    assert touched == []
+
+
+def loaded_by(module: str) -> list[str]:
+    """The modules a fresh interpreter holds after importing `module`."""
+    code = (f"import json, sys; import {module}; "
+            "print(json.dumps(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    return json.loads(done.stdout)
+
+
+def under(modules: list[str], prefixes: tuple[str, ...]) -> list[str]:
+    return [m for m in modules if any(m == p or m.startswith(p + ".") for p in prefixes)]
+
+
+@pytest.mark.parametrize("module", ["crib3.engine", "crib3.room"])
+def test_importing_a_model_loads_no_textual_and_no_ssh(module):
+    assert under(loaded_by(module), UI_AND_NETWORK) == []
+
+
+def test_importing_the_lobby_screens_loads_no_ssh():
+    assert under(loaded_by("crib3.tui.screens.room"), ("crib3.net", "asyncssh")) == []
+
+
+def test_importing_the_server_loads_no_screen():
+    assert under(loaded_by("crib3.net.server"), ("crib3.tui",)) == []
