@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from textual.app import App
 
+from crib3.tui.words import IDLE
 from crib3.engine.state import Phase
 from crib3.tui.app import Crib3App
 from crib3.tui.screens.dialogs import CoachScreen, HelpScreen
@@ -37,11 +38,11 @@ async def until(pilot, want) -> None:
 
 
 def at_discard(t) -> bool:
-    return t._idle and t.view.phase == Phase.DISCARD and t.view.my_turn
+    return t.mode in IDLE and t.view.phase == Phase.DISCARD and t.view.my_turn
 
 
 def at_play(t) -> bool:
-    return t._idle and t.view.phase == Phase.PLAY and t.view.my_turn and bool(t.view.pile)
+    return t.mode in IDLE and t.view.phase == Phase.PLAY and t.view.my_turn and bool(t.view.pile)
 
 
 def at_show(t) -> bool:
