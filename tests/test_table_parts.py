@@ -109,3 +109,14 @@ async def test_a_table_follows_its_game_only_while_shown():
         await pilot.pause()
         game.dispatch(game.legal_moves(0)[0])
         assert not screen.pending
+
+
+def test_the_stylesheet_is_shipped_with_the_package():
+    """A non-editable install has it only if pyproject names it."""
+    import tomllib
+
+    from crib3.tui.css import STYLESHEET
+
+    project = tomllib.loads((Path(__file__).parent.parent / "pyproject.toml").read_text())
+    shipped = project["tool"]["setuptools"]["package-data"]["crib3.tui"]
+    assert STYLESHEET.is_file() and STYLESHEET.name in shipped
