@@ -13,7 +13,6 @@ import pytest
 from textual.app import App
 from textual.pilot import Pilot
 
-from crib3.tui.words import IDLE
 from crib3.engine import Rules
 from crib3.engine.log import load_log
 from crib3.engine.state import Phase
@@ -29,6 +28,7 @@ from crib3.tui.screens.replay import GoTo, ReplayScreen
 from crib3.tui.screens.room import LobbyScreen, OpenTableScreen, RoomTableScreen, WaitingScreen
 from crib3.tui.screens.stats import StatsScreen
 from crib3.tui.screens.table import TableScreen
+from crib3.tui.words import IDLE
 from snapshot_support import svg_row_text
 from tui_support import table, wait_for
 
@@ -98,8 +98,8 @@ async def test_a_whole_game_in_ascii_mode_is_7bit(crib3_home):
                 continue
             phase = screen.shown.phase
             await once((phase, screen.waiting_for_enter), f"the table, {phase}")
-            if screen.mode in IDLE and screen.view.my_turn and phase in (Phase.DISCARD, Phase.PLAY) \
-                    and ("coach", phase) not in seen:
+            if screen.mode in IDLE and screen.view.my_turn \
+                    and phase in (Phase.DISCARD, Phase.PLAY) and ("coach", phase) not in seen:
                 assert any("Left/Right or 1-" in row for row in drawn(app))  # not "</>"
                 await pilot.press("h")
                 await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))

@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from crib3.tui.words import IDLE
 from crib3.engine import Game
 from crib3.engine.log import load_log
 from crib3.engine.state import Phase
@@ -14,6 +13,7 @@ from crib3.tui.app import Crib3App
 from crib3.tui.screens.dialogs import AskCount, AskMuggins, CoachScreen, ConfirmQuit, HelpScreen
 from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.new_game import NewGameScreen
+from crib3.tui.words import IDLE
 from tui_support import make_app, screen_text, settled, table, table_app, wait_for
 
 

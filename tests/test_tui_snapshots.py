@@ -9,12 +9,12 @@ from __future__ import annotations
 import pytest
 from textual.app import App
 
-from crib3.tui.words import IDLE
 from crib3.engine.state import Phase
 from crib3.tui.app import Crib3App
 from crib3.tui.screens.dialogs import CoachScreen, HelpScreen
 from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.new_game import NewGameScreen
+from crib3.tui.words import IDLE
 from games import random_game
 from snapshot_support import screen_svg
 from tui_support import make_app, settled, wait_for

@@ -11,11 +11,11 @@ from collections.abc import Callable
 from textual.app import App
 from textual.pilot import Pilot
 
-from crib3.tui.words import IDLE
 from crib3.players.autoplay import BotDriver
 from crib3.tui.app import Crib3App
 from crib3.tui.screens.table import TableScreen
 from crib3.tui.settings import GameChoices
+from crib3.tui.words import IDLE
 
 
 def make_app(seed: int = 7, levels: tuple[str, str] = ("standard", "standard"),
