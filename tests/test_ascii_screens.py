@@ -28,6 +28,7 @@ from crib3.tui.screens.replay import GoTo, ReplayScreen
 from crib3.tui.screens.room import LobbyScreen, OpenTableScreen, RoomTableScreen, WaitingScreen
 from crib3.tui.screens.stats import StatsScreen
 from crib3.tui.screens.table import TableScreen
+from crib3.tui.words import IDLE
 from snapshot_support import svg_row_text
 from tui_support import table, wait_for
 
@@ -80,7 +81,7 @@ async def test_a_whole_game_in_ascii_mode_is_7bit(crib3_home):
         assert table(app).game.state.rules.muggins and table(app).game.state.rules.target == 61
         for _ in range(3000):
             await wait_for(pilot, lambda: not isinstance(app.screen, TableScreen)
-                           or app.screen._idle or app.screen.waiting_for_enter)
+                           or app.screen.mode in IDLE or app.screen.waiting_for_enter)
             screen = app.screen
             if isinstance(screen, GameOverScreen):
                 break
@@ -97,8 +98,8 @@ async def test_a_whole_game_in_ascii_mode_is_7bit(crib3_home):
                 continue
             phase = screen.shown.phase
             await once((phase, screen.waiting_for_enter), f"the table, {phase}")
-            if screen._idle and screen.view.my_turn and phase in (Phase.DISCARD, Phase.PLAY) \
-                    and ("coach", phase) not in seen:
+            if screen.mode in IDLE and screen.view.my_turn \
+                    and phase in (Phase.DISCARD, Phase.PLAY) and ("coach", phase) not in seen:
                 assert any("Left/Right or 1-" in row for row in drawn(app))  # not "</>"
                 await pilot.press("h")
                 await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
@@ -168,7 +169,7 @@ async def test_the_card_room_in_ascii_mode_is_7bit(tmp_path):
         await assert_7bit(pilot, "waiting for the owner")
         room.tables[1].start("Cat")
         await wait_for(pilot, lambda: isinstance(app.screen, RoomTableScreen))
-        await wait_for(pilot, lambda: table(app)._idle or table(app).waiting_for_enter)
+        await wait_for(pilot, lambda: table(app).mode in IDLE or table(app).waiting_for_enter)
         await assert_7bit(pilot, "the card room's table")
 
 

@@ -98,3 +98,43 @@ async def test_autoplay_stops_at_the_end(replay):
         assert screen.autoplaying
         await wait_for(pilot, lambda: not screen.autoplaying, timeout=10)
         assert screen.index == len(replay) - 1
+
+
+async def test_each_seats_view_is_what_that_seat_saw(replay):
+    """Replay from each seat: that seat at the bottom with its own cards in
+    its hand, the two others above in the order they sit to its left, and
+    not one card it could not see (the others' hands, the crib) anywhere on
+    the screen."""
+    from crib3.engine.rules import left_of
+    from crib3.engine.state import Phase
+    from crib3.tui.widgets.table_view import TableView
+
+    during = [i for i, s in enumerate(replay.states)
+              if s.phase in (Phase.DISCARD, Phase.CUT_STARTER, Phase.PLAY)]
+    sample = during[:: max(1, len(during) // 12)]
+    app = Crib3App(replay=replay, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        screen = app.screen
+        table = screen.query_one(TableView)
+        await pilot.press("v")                                         # seat 0's view
+        for seat in range(3):
+            await wait_for(pilot, lambda: f"P{seat}'s view" in screen_text(app))
+            for index in sample:
+                screen.show(index)
+                await pilot.pause()
+                state = replay.states[index]
+                text = screen_text(app)
+                mine = state.hands[seat] or state.kept[seat]  # all played: the four kept
+                assert set(table.hand.cards()) == set(mine)
+                assert all(c.label() in text for c in mine), (seat, index)
+                assert any(line.startswith(f" P{seat}  ") and "pts" in line
+                           for line in text.splitlines()), (seat, index)
+                top = text.splitlines()[0]
+                left, right = left_of(seat), left_of(left_of(seat))
+                assert top.index(f"P{left}") < top.index(f"P{right}"), (seat, index)
+                mine_thrown = {state.discards[seat]}
+                hidden = {c for s in range(3) if s != seat for c in state.hands[s]} | \
+                    (set(state.crib) - mine_thrown)
+                assert not [c for c in hidden if c.label() in text], (seat, index)
+            await pilot.press("v")                                     # the next seat

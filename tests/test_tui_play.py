@@ -13,6 +13,7 @@ from crib3.tui.app import Crib3App
 from crib3.tui.screens.dialogs import AskCount, AskMuggins, CoachScreen, ConfirmQuit, HelpScreen
 from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.new_game import NewGameScreen
+from crib3.tui.words import IDLE
 from tui_support import make_app, screen_text, settled, table, table_app, wait_for
 
 
@@ -250,11 +251,11 @@ async def test_any_seat_can_be_yours(crib3_home):
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         screen = app.screen
-        await wait_for(pilot, lambda: screen._idle or screen.waiting_for_enter)
+        await wait_for(pilot, lambda: screen.mode in IDLE or screen.waiting_for_enter)
         top = screen_text(app).splitlines()[0]
         assert top.index("Cal") < top.index("Bea")
         for _ in range(40):
-            await wait_for(pilot, lambda: screen._idle or screen.waiting_for_enter)
+            await wait_for(pilot, lambda: screen.mode in IDLE or screen.waiting_for_enter)
             if screen.view.phase == Phase.PLAY and screen.view.my_turn:
                 break
             await pilot.press("enter")
@@ -285,7 +286,7 @@ async def test_moves_made_elsewhere_at_a_shared_table_are_shown(crib3_home):
         screen = app.screen
         moves_by_bea = 0
         for _ in range(120):
-            await wait_for(pilot, lambda: screen._idle or screen.waiting_for_enter)
+            await wait_for(pilot, lambda: screen.mode in IDLE or screen.waiting_for_enter)
             if moves_by_bea >= 6:
                 break
             if screen.waiting_for_enter or 0 in game.to_act():
@@ -297,6 +298,6 @@ async def test_moves_made_elsewhere_at_a_shared_table_are_shown(crib3_home):
             else:
                 await pilot.pause(0.05)
         assert moves_by_bea >= 6
-        await wait_for(pilot, lambda: screen._idle or screen.waiting_for_enter)
+        await wait_for(pilot, lambda: screen.mode in IDLE or screen.waiting_for_enter)
         shown = [line for line in screen.narration if line.startswith("Bea ")]
         assert shown, screen.narration                      # her moves reached this screen

@@ -14,6 +14,7 @@ from crib3.tui.app import Crib3App
 from crib3.tui.screens.dialogs import CoachScreen, HelpScreen
 from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.new_game import NewGameScreen
+from crib3.tui.words import IDLE
 from games import random_game
 from snapshot_support import screen_svg
 from tui_support import make_app, settled, wait_for
@@ -37,11 +38,11 @@ async def until(pilot, want) -> None:
 
 
 def at_discard(t) -> bool:
-    return t._idle and t.view.phase == Phase.DISCARD and t.view.my_turn
+    return t.mode in IDLE and t.view.phase == Phase.DISCARD and t.view.my_turn
 
 
 def at_play(t) -> bool:
-    return t._idle and t.view.phase == Phase.PLAY and t.view.my_turn and bool(t.view.pile)
+    return t.mode in IDLE and t.view.phase == Phase.PLAY and t.view.my_turn and bool(t.view.pile)
 
 
 def at_show(t) -> bool:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import html
+import re
 import time
 from collections.abc import Callable
 
@@ -13,6 +15,7 @@ from crib3.players.autoplay import BotDriver
 from crib3.tui.app import Crib3App
 from crib3.tui.screens.table import TableScreen
 from crib3.tui.settings import GameChoices
+from crib3.tui.words import IDLE
 
 
 def make_app(seed: int = 7, levels: tuple[str, str] = ("standard", "standard"),
@@ -24,7 +27,7 @@ def make_app(seed: int = 7, levels: tuple[str, str] = ("standard", "standard"),
 def table_app(game, me: int, bots: dict) -> App:
     """An app holding only a table, for a game made by the test, seen from `me`."""
 
-    class OneTable(App[None]):
+    class OneTable(App[None]):  # no CSS of its own: the screens bring theirs
         def on_mount(self) -> None:
             self.push_screen(TableScreen(game, me, BotDriver(game, bots), think=0.0))
 
@@ -51,12 +54,29 @@ async def wait_for(pilot: Pilot, condition: Callable[[], bool], timeout: float =
 async def settled(pilot: Pilot) -> TableScreen:
     """Wait until the table waits for the person: a key is needed."""
     app = pilot.app
-    await wait_for(pilot, lambda: app.screen is not table(app) or table(app)._idle
+    await wait_for(pilot, lambda: app.screen is not table(app) or table(app).mode in IDLE
                    or table(app).waiting_for_enter)
     return table(app)
 
 
-def screen_text(app: Crib3App) -> str:
-    """Everything on the screen as plain text, for asserting what a person sees."""
-    strips = app.screen._compositor.render_strips()  # type: ignore[attr-defined]
-    return "\n".join("".join(seg.text for seg in strip) for strip in strips)
+_SVG_TEXT = re.compile(
+    r'<text [^>]*?x="(?P<x>[\d.]+)"[^>]*?textLength="(?P<length>[\d.]+)"'
+    r'[^>]*?clip-path="url\(#[\w-]+-line-(?P<line>\d+)\)"[^>]*>(?P<text>.*?)</text>')
+
+
+def screen_text(app: App) -> str:
+    """Everything on the screen as plain text, for asserting what a person
+    sees: read back from Textual's public `export_screenshot()` (an SVG in
+    which each run of text sits at its column, as `x` in character widths)."""
+    rows: dict[int, dict[int, str]] = {}
+    for found in _SVG_TEXT.finditer(app.export_screenshot()):
+        text = html.unescape(found["text"]).replace("\xa0", " ")
+        width = float(found["length"]) / max(1, len(text))  # one cell, in SVG units
+        rows.setdefault(int(found["line"]), {})[round(float(found["x"]) / width)] = text
+    lines = []
+    for number in range(app.size.height):
+        line = ""
+        for column, text in sorted(rows.get(number, {}).items()):
+            line = line.ljust(column) + text
+        lines.append(line.rstrip())
+    return "\n".join(lines)

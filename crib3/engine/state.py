@@ -8,6 +8,8 @@ is the business of `crib3.engine.rules`, which is also how logs are verified.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from collections.abc import Iterable
 from typing import NamedTuple
 
@@ -39,9 +41,14 @@ from crib3.engine.events import (
 from crib3.engine.trail import Trail
 
 
-class Phase:
+class Phase(StrEnum):
     """Where the game stands. The engine stops only in the phases marked
-    'choice' (a seat must act) or 'chance' (the random source must act)."""
+    'choice' (a seat must act) or 'chance' (the random source must act).
+
+    A `StrEnum`: each phase is its lowercase name as a string, so it
+    compares, hashes, prints and goes into JSON as the plain strings the
+    code and saved data have always used (logs hold events, not phases).
+    The order is the game's, and `rules` and `views` unpack it."""
 
     START = "start"  # nothing yet
     CUT_FOR_DEAL = "cut_for_deal"  # chance: cards cut for first deal
@@ -53,6 +60,9 @@ class Phase:
     PLAY = "play"  # choice: whose turn it is (automatic gos between)
     SHOW = "show"  # automatic, or a human's count / muggins call
     OVER = "over"
+
+
+_PLAY = Phase.PLAY  # a global: an Enum class's attributes are slow to look up (3.11)
 
 
 # Points by source, per seat: the order of State.sources entries.
@@ -337,7 +347,7 @@ _APPLY = {
 def apply(state: State, event: Event) -> State:
     """The state after `event`. Pure: `state` is not changed."""
     new = _APPLY[type(event)](state, event)
-    if new.phase == Phase.PLAY and new.count_over and not any(new.held):
+    if new.phase == _PLAY and new.count_over and not any(new.held):
         # The last card has been played and its go (if any) scored: the
         # play is over. Any further event belongs to the show.
         new = begin_show(new)
@@ -349,6 +359,6 @@ def fold(events: Iterable[Event], state: State | None = None) -> State:
     s = state if state is not None else State()
     for e in events:
         s = _APPLY[type(e)](s, e)
-        if s.phase == Phase.PLAY and s.count_over and not any(s.held):
+        if s.phase == _PLAY and s.count_over and not any(s.held):
             s = begin_show(s)
     return s

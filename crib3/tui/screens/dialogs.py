@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -13,27 +14,28 @@ from textual.widgets import Input, Static
 
 from crib3.cards import Card
 from crib3.engine import SeatView
+from crib3.engine.state import Phase
+from crib3.names import shown_name
 from crib3.players.coach import advise
 from crib3.tui.ascii import app_is_ascii, in_words
+from crib3.tui.css import STYLESHEET
 from crib3.tui.widgets.cards import cards_label
 
-DIALOG_CSS = """
-{name} {{ align: center middle; background: $background 60%; }}
-{name} > Vertical {{
-    width: auto; max-width: 78; height: auto; max-height: 22;
-    border: thick $accent; background: $surface; padding: 0 1;
-}}
-{name} > Vertical > Static {{ width: auto; max-width: 76; }}
-{name} .title {{ text-style: bold; color: $accent; width: auto; }}
-{name} .hint {{ color: $text-muted; width: auto; }}
-"""
+ResultType = TypeVar("ResultType")
 
 
-class CoachScreen(ModalScreen[None]):
+class Dialog(ModalScreen[ResultType]):
+    """A small box in the middle, over the screen it was opened from: a
+    `Vertical` whose `.title` and `.hint` lines are styled alike in every
+    dialog (the rules are `Dialog`'s, in crib3.tcss)."""
+
+    CSS_PATH = STYLESHEET
+
+
+class CoachScreen(Dialog[None]):
     """The coach's ranked options for your discard or play."""
 
     BINDINGS = [Binding("escape,h,enter,q", "dismiss", "Close", priority=True)]
-    DEFAULT_CSS = DIALOG_CSS.format(name="CoachScreen")
 
     def __init__(self, view: SeatView, ascii: bool = False) -> None:
         super().__init__()
@@ -63,13 +65,10 @@ class CoachScreen(ModalScreen[None]):
             yield Static("Esc or h: close", classes="hint")
 
 
-class AskCount(ModalScreen[int | None]):
+class AskCount(Dialog[int | None]):
     """Muggins is on: you count your own hand or crib."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Later", priority=True)]
-    DEFAULT_CSS = DIALOG_CSS.format(name="AskCount") + """
-    AskCount Input { width: 20; }
-    """
 
     def __init__(self, what: str, cards: Sequence[Card], starter: Card | None,
                  ascii: bool = False) -> None:
@@ -103,14 +102,13 @@ class AskCount(ModalScreen[int | None]):
         self.dismiss(points)
 
 
-class AskMuggins(ModalScreen[bool]):
+class AskMuggins(Dialog[bool]):
     """Another player counted short: take the points they missed?"""
 
     BINDINGS = [
         Binding("y,enter", "dismiss(True)", "Muggins!", priority=True),
         Binding("n,escape", "dismiss(False)", "Let it go", priority=True),
     ]
-    DEFAULT_CSS = DIALOG_CSS.format(name="AskMuggins")
 
     def __init__(self, victim: str, points: int) -> None:
         super().__init__()
@@ -143,9 +141,8 @@ HELP_TEXT = """\
   First to 121 wins at once, even mid-show."""
 
 
-class HelpScreen(ModalScreen[None]):
+class HelpScreen(Dialog[None]):
     BINDINGS = [Binding("escape,question_mark,q,enter", "dismiss", "Close", priority=True)]
-    DEFAULT_CSS = DIALOG_CSS.format(name="HelpScreen")
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -153,14 +150,26 @@ class HelpScreen(ModalScreen[None]):
             yield Static("Esc: close", classes="hint")
 
 
-class ConfirmQuit(ModalScreen[bool]):
+class ConfirmQuit(Dialog[bool]):
     BINDINGS = [
         Binding("y", "dismiss(True)", "Quit", priority=True),
         Binding("n,escape", "dismiss(False)", "Keep playing", priority=True),
     ]
-    DEFAULT_CSS = DIALOG_CSS.format(name="ConfirmQuit")
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Quit this game?", classes="title")
             yield Static("y: quit    n: keep playing", classes="hint")
+
+
+def asked_in_show(view: SeatView, ascii: bool = False) -> AskMuggins | AskCount | None:
+    """The question the show puts to the seat of `view` now, if any: call
+    muggins on a short count, or (muggins on) count your own hand or crib."""
+    if view.phase != Phase.SHOW or not view.my_turn:
+        return None
+    if view.muggins_pending is not None:
+        _caller, victim, points = view.muggins_pending
+        return AskMuggins(shown_name(view.name(victim), 20), points)
+    assert view.counting is not None
+    return AskCount("crib" if view.counting[1] else "hand", view.counting_cards, view.starter,
+                    ascii)

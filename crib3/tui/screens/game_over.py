@@ -16,6 +16,7 @@ from crib3.engine.state import SOURCES
 from crib3.tui.ascii import app_is_ascii
 from crib3.names import shown_name
 from crib3.tui.widgets.footer import TidyFooter
+from crib3.tui.css import STYLESHEET
 
 SPARK_COLOURS = ("green", "cyan", "magenta")
 BARS = "▁▂▃▄▅▆▇█"
@@ -47,12 +48,7 @@ class GameOverScreen(Screen[str]):
         Binding("n,enter", "dismiss('new')", "New game"),
         Binding("q,escape", "dismiss('quit')", "Quit"),
     ]
-    DEFAULT_CSS = """
-    GameOverScreen { align: center middle; }
-    GameOverScreen > Vertical { width: 76; height: auto; border: round $accent; padding: 0 2; }
-    GameOverScreen #winner { text-style: bold; color: $accent; margin: 1 0; }
-    GameOverScreen .hint { color: $text-muted; margin: 1 0 0 0; }
-    """
+    CSS_PATH = STYLESHEET
 
     def __init__(self, state: State, me: int = 0, again: str = "new game") -> None:
         """`again`: what n or Enter leads to (at a card room, the lobby)."""

@@ -20,6 +20,7 @@ from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.names import MAX_LENGTH, check_name
 from crib3.tui.settings import GameChoices
 from crib3.tui.widgets.footer import TidyFooter
+from crib3.tui.css import STYLESHEET
 
 LEVEL_HINTS = {
     "easy": "plays any legal card",
@@ -87,18 +88,7 @@ class NewGameScreen(Screen[GameChoices | Path]):
         Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("q,escape", "app.quit", "Quit"),
     ]
-    DEFAULT_CSS = """
-    NewGameScreen { align: center middle; }
-    NewGameScreen > Vertical {
-        width: 72; height: auto; border: round $accent; padding: 0 2;
-    }
-    NewGameScreen .title { text-style: bold; color: $accent; margin: 1 0; }
-    NewGameScreen .label { padding: 0 1; color: $text-muted; }
-    NewGameScreen Input { width: 1fr; margin: 0 0 1 0; }
-    NewGameScreen .hint { color: $text-muted; margin-top: 1; }
-    NewGameScreen #unfinished { display: none; margin-top: 0; color: $accent; }
-    NewGameScreen #unfinished.offered { display: block; }
-    """
+    CSS_PATH = STYLESHEET
 
     def __init__(self, choices: GameChoices) -> None:
         super().__init__()

@@ -6,7 +6,6 @@ step back draws exactly what was drawn going forwards.
 
 from __future__ import annotations
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
@@ -17,12 +16,9 @@ from crib3.engine.state import Phase
 from crib3.names import shown_name
 from crib3.narrate import describe
 from crib3.replay import Replay
-from crib3.tui.screens.table import compose_table
-from crib3.tui.widgets.board import CribBoard
-from crib3.tui.widgets.center import TableCenter
+from crib3.tui.css import STYLESHEET
 from crib3.tui.widgets.footer import TidyFooter
-from crib3.tui.widgets.hand import HandView
-from crib3.tui.widgets.seat import SeatPanel
+from crib3.tui.widgets.table_view import TableView, opponents
 
 SPEEDS = (2.0, 1.0, 0.5, 0.25, 0.1)  # seconds per event in autoplay
 
@@ -31,10 +27,7 @@ class GoTo(ModalScreen[int | None]):
     """Ask for an event number."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
-    DEFAULT_CSS = """
-    GoTo { align: center middle; background: $background 60%; }
-    GoTo > Input { width: 30; border: thick $accent; }
-    """
+    CSS_PATH = STYLESHEET
 
     def __init__(self, last: int) -> None:
         super().__init__()
@@ -67,14 +60,7 @@ class ReplayScreen(Screen[None]):
         Binding("v", "viewpoint", "View"),
         Binding("q,escape", "app.quit", "Quit"),
     ]
-    DEFAULT_CSS = """
-    ReplayScreen #top { height: 5; }
-    ReplayScreen #top SeatPanel { width: 26; }
-    ReplayScreen #announce { height: 1; padding: 0 1; text-style: bold; color: $accent; }
-    ReplayScreen #me { height: 1; padding: 0 1; }
-    ReplayScreen #status { height: 1; padding: 0 1; background: $boost; }
-    ReplayScreen #recent { height: 1fr; padding: 0 1; color: $text-muted; }
-    """
+    CSS_PATH = STYLESHEET
 
     def __init__(self, replay: Replay, ascii: bool = False, start: int = 0) -> None:
         super().__init__()
@@ -87,7 +73,7 @@ class ReplayScreen(Screen[None]):
         self._timer = None
 
     def compose(self) -> ComposeResult:
-        yield from compose_table(self.ascii, interactive=False)
+        yield TableView(0, self.ascii, interactive=False)
         yield Static("", id="status", markup=False)  # names: plain text, never markup
         yield Static("", id="recent", markup=False)
         yield TidyFooter()
@@ -98,34 +84,23 @@ class ReplayScreen(Screen[None]):
     # --- drawing ------------------------------------------------------------------
 
     def show(self, index: int) -> None:
-        """Draw the table as it stood after event `index`."""
+        """Draw the table as it stood after event `index`: with a viewpoint,
+        exactly what that seat saw when it was played (its hand at the
+        bottom, the others' cards hidden, the event as it was told to it)."""
         replay = self.replay
         self.index = index = replay.clamp(index)
         state = replay.states[index]
-        event = replay.events[index]
         seen_by = self.viewpoint
+        table = self.query_one(TableView)
         bottom = 0 if seen_by is None else seen_by
-        view = project(state, bottom)
-        for seat in (1, 2):
-            panel = self.query_one(f"#seat{seat}", SeatPanel)
-            panel.view = view
-            panel.revealed = (state.hands[seat] if seen_by is None and state.phase in (
-                Phase.DISCARD, Phase.CUT_STARTER, Phase.PLAY) else None)
-        self.query_one("#center", TableCenter).view = view
-        hand = self.query_one("#hand", HandView)
-        hand.showing = None
-        hand.view = view if seen_by in (None, 0) else project(state, None)
-        if state.players:
-            self.query_one("#board", CribBoard).set_scores(
-                [p.name for p in state.players], state.scores, state.back_pegs,
-                state.rules.target, state.dealer)
-        told = redact(event, seen_by)
-        line = describe(told, state, self.ascii) or ""
-        self.query_one("#announce", Static).update(line)
-        me = Text(shown_name(state.name(0), 24) if state.players else "", style="bold")
-        if state.players:
-            me.append(f"  {state.scores[0]} pts", style="bold")
-        self.query_one("#me", Static).update(me)
+        if table.me != bottom:
+            table.seat_at_bottom(bottom)
+        revealed = None
+        if seen_by is None and state.phase in (Phase.DISCARD, Phase.CUT_STARTER, Phase.PLAY):
+            revealed = {seat: state.hands[seat] for seat in opponents(bottom)}
+        table.show(project(state, bottom), revealed)
+        told = redact(replay.events[index], seen_by)
+        table.announce(describe(told, state, self.ascii) or "")
         earlier = [describe(redact(e, seen_by), s, self.ascii)
                    for e, s in zip(replay.events[max(0, index - 2):index],
                                    replay.states[max(0, index - 2):index])]

@@ -14,7 +14,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import ModalScreen, Screen
+from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from crib3.levels import BOT_LEVELS
@@ -22,7 +22,7 @@ from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.names import shown_name
 from crib3.room import SEATS, Presence, Room, RoomError, Table
 from crib3.tui.bindings import QuietBindings
-from crib3.tui.screens.dialogs import DIALOG_CSS
+from crib3.tui.screens.dialogs import Dialog
 from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.lobby_words import rules_line, seats_line, standing
 from crib3.tui.screens.new_game import LEVEL_HINTS, OptionRow
@@ -170,7 +170,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         self.app.sit_at(table, 0)  # type: ignore[attr-defined]
 
 
-class OpenTableScreen(ModalScreen["tuple[Rules, tuple[str, str]] | None"]):
+class OpenTableScreen(Dialog["tuple[Rules, tuple[str, str]] | None"]):
     """The rules of a new table, and who plays the seats nobody takes."""
 
     BINDINGS = [
@@ -179,10 +179,6 @@ class OpenTableScreen(ModalScreen["tuple[Rules, tuple[str, str]] | None"]):
         Binding("up", "app.focus_previous", "Previous", show=False),
         Binding("escape", "dismiss(None)", "Cancel"),
     ]
-    DEFAULT_CSS = DIALOG_CSS.format(name="OpenTableScreen") + """
-    OpenTableScreen OptionRow { width: 70; }
-    """
-
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Open a table", classes="title")

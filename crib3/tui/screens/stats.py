@@ -8,19 +8,12 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from crib3.tui.css import STYLESHEET
+
 
 class StatsScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,t,enter", "dismiss", "Close", priority=True)]
-    DEFAULT_CSS = """
-    StatsScreen { align: center middle; background: $background 60%; }
-    StatsScreen > Vertical {
-        width: auto; max-width: 96; height: auto; max-height: 22;
-        border: thick $accent; background: $surface; padding: 0 1;
-    }
-    StatsScreen .title { text-style: bold; color: $accent; }
-    StatsScreen #table { width: auto; }
-    StatsScreen .hint { color: $text-muted; }
-    """
+    CSS_PATH = STYLESHEET
 
     def compose(self) -> ComposeResult:
         with Vertical():

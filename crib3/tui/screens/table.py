@@ -1,91 +1,60 @@
-"""The table: where a game is played, from the deal to the last peg.
+"""The table screen: the keys and the pacing of one game, seen from one seat.
 
-The screen is a presenter. It knows the game only through its seat's
-`SeatFeed`: the events redacted to you, the state they fold to and your view,
-which arrive into a queue; the screen shows them one at a time, pausing where
-a person wants to read (the cut, each count in the show) and giving the
-computer players a moment to "think". Your keys become commands given to the
-feed, which takes them for your seat only; nothing here changes the engine's
-state any other way, and nothing here ever holds another seat's hidden cards.
+The drawing is the `TableView`'s, the words are `crib3.tui.words`'. The game
+arrives only through the seat's `SeatFeed` (events redacted to you, the state
+they fold to, your view) into a queue, shown one at a time with pauses where a
+person reads; your keys become commands the feed takes for your seat only, so
+nothing here holds another seat's hidden cards. One `mode` (see
+`crib3.tui.words.Mode`) decides the prompt and the footer's keys.
 
-The computer players the screen is given (a `BotDriver`) are driven from
-here, between the events it presents, so they wait for the one person at the
-table; at a shared table (SSH) the table drives its own bots and the screens
-are given none.
+The computer players (a `BotDriver`) are asked from here, between events,
+because *when* a bot moves is pacing: at your keyboard the bots wait until you
+have read what happened; *how* (off the loop, within a budget, a legal move if
+a bot fails) is the driver's. A card-room table drives its own bots.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-import textwrap
 from collections import deque
 from collections.abc import Callable
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import RichLog, Static
 
 from crib3.engine import (
-    Count,
-    CutStarter,
-    Discard,
-    Event,
-    Game,
-    IllegalMove,
-    Muggins,
-    Play,
-    SeatFeed,
-    SeatView,
-    State,
-    project,
+    Count, CutStarter, Discard, Event, Game, IllegalMove, Muggins, Play, SeatFeed, SeatView,
+    State, project,
 )
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
-from crib3.names import shown_name
 from crib3.narrate import Voice, describe
 from crib3.players.autoplay import BotDriver
-from crib3.speech import hand_phrases, say_play
-from crib3.scoring import Score
 from crib3.tui.ascii import in_words
 from crib3.tui.bindings import QuietBindings
-from crib3.tui.widgets.board import CribBoard
-from crib3.tui.widgets.center import TableCenter
+from crib3.tui.css import STYLESHEET
 from crib3.tui.widgets.footer import TidyFooter
-from crib3.tui.widgets.hand import HandView, ShownCount
-from crib3.tui.widgets.seat import SeatPanel
+from crib3.tui.widgets.recent import RecentLines
+from crib3.tui.widgets.table_view import TableView
+from crib3.tui.words import ENTER_GOES_ON, IDLE, Mode, announcement, prompt
 
 # Events after which the table waits for Enter, so a person can read them.
 PAUSE_AFTER = (ev.DealerChosen, ev.HandCounted, ev.MugginsCalled, ev.HandEnded, ev.GameWon)
 # Events shown for a moment (scaled by the think time) before the next one.
 LINGER_ON = (ev.CardPlayed, ev.GoSaid, ev.GoScored, ev.CountReset, ev.StarterCut, ev.HisHeels,
              ev.CardDiscarded)
-
-
-def compose_table(ascii: bool, me: int = 0, interactive: bool = True) -> ComposeResult:
-    """The table's widgets, the same for live play and replay: the two
-    opponents (the one on your left at the upper left, the next at the upper
-    right, whatever seat you sit in) and the middle, the last word, the
-    board, you and your hand. Panels are found by `#seat<N>`."""
-    left, right = (me + 1) % 3, (me + 2) % 3
-    with Horizontal(id="top"):
-        yield SeatPanel(left, ascii, id=f"seat{left}")
-        yield TableCenter(ascii, id="center")
-        yield SeatPanel(right, ascii, id=f"seat{right}")
-    # Lines with names in them are plain text, never markup: a player may be
-    # called "[/]" (see crib3.names).
-    yield Static("", id="announce", markup=False)
-    yield CribBoard(ascii=ascii, id="board")
-    yield Static("", id="me", markup=False)
-    yield HandView(ascii, interactive, id="hand")
+_CARD_KEYS = {"throw": Phase.DISCARD, "play_card": Phase.PLAY, "cut": Phase.CUT_STARTER}  # Enter
 
 
 class TableScreen(QuietBindings, Screen):
     """One game at the table, seen from seat `me`."""
 
+    CSS_PATH = STYLESHEET
+    HORIZONTAL_BREAKPOINTS = [(0, "narrow"), (120, "wide")]  # wide: the feed fits beside
     BINDINGS = [
         Binding("left", "move(-1)", "←", show=False, priority=True),
         Binding("right", "move(1)", "→", show=False, priority=True),
@@ -101,366 +70,224 @@ class TableScreen(QuietBindings, Screen):
         Binding("q", "app.quit_game", "Quit", priority=True),
     ]
 
-    DEFAULT_CSS = """
-    TableScreen { layout: vertical; }
-    TableScreen #top { height: 5; }
-    TableScreen #top SeatPanel { width: 26; }
-    TableScreen #announce { height: 1; padding: 0 1; text-style: bold; color: $accent; }
-    TableScreen #me { height: 1; padding: 0 1; }
-    TableScreen #prompt { height: 1; padding: 0 1; color: $text-muted; }
-    TableScreen #recent { height: 1fr; padding: 0 1; color: $text-muted; }
-    TableScreen #feed { dock: right; width: 34; border-left: solid $secondary; display: none; }
-    TableScreen.wide #feed { display: block; }
-    TableScreen.feed-on #feed { display: block; }
-    TableScreen.wide.feed-off #feed { display: none; }
-    """
+    mode: reactive[Mode] = reactive(Mode.PRESENTING, always_update=True, init=False)
 
     def __init__(self, game: Game, me: int, bots: BotDriver | None = None, think: float = 0.6,
                  ascii: bool = False, on_over: Callable[[State], None] | None = None,
                  resumed: bool = False) -> None:
-        """`resumed`: the game's events so far are history, shown at once
-        (a resumed game opens where it stood); otherwise they are presented
-        like every later event (a new game shows its cut for deal)."""
+        """`resumed`: the events so far are shown at once (the game opens
+        where it stood), else presented one by one (a new game's cut)."""
         super().__init__()
         self.game = game
         self.me = me
-        self._others = ((me + 1) % 3, (me + 2) % 3)
         self.bots = bots
         self.think = think
         self.ascii = ascii
         self.on_over = on_over
+        self.resumed = resumed
         self.rng = random.Random()
         self.feed = SeatFeed(game, me)
         self.pending: deque[tuple[Event, State, SeatView]] = deque()
         self.shown = State()
         self.presented = 0  # how many of the game's events are on screen
-        self._view = project(self.shown, me)
-        self.waiting_for_enter = False
-        self.skipping_show = False
+        # What this seat sees of the state on screen (projected once per shown
+        # event: the footer asks for it on every key-binding check).
+        self.view: SeatView = project(self.shown, me)
+        self.skipped_hand: int | None = None  # the hand whose show goes by unpaused
         self.narration: list[str] = []  # the game in words, as shown to this seat
+        self.history: list[tuple[Event, State, SeatView]] = []  # a resumed game's past
         self._continue = asyncio.Event()
-        self._idle = False  # the driver waits for the human
-        self.history: list[tuple[Event, State, SeatView]] = []
-        so_far, self._unsubscribe = self.feed.follow(self._on_engine_event)
-        (self.history if resumed else self.pending).extend(so_far)
+        self._unsubscribe: Callable[[], None] = lambda: None  # set on mount
 
-    # --- layout -------------------------------------------------------------
+    @property
+    def waiting_for_enter(self) -> bool:
+        """Enter goes on (a pause to read, or a count being said)."""
+        return self.mode in ENTER_GOES_ON
+
+    @property
+    def table_view(self) -> TableView:
+        return self.query_one(TableView)
 
     def compose(self) -> ComposeResult:
-        yield from compose_table(self.ascii, self.me)
+        yield TableView(self.me, self.ascii)
         yield Static("", id="prompt", markup=False)
-        yield Static("", id="recent", markup=False)
+        yield RecentLines(id="recent")
         yield RichLog(id="feed", wrap=True, markup=False, auto_scroll=True)
         yield TidyFooter()
 
     def on_mount(self) -> None:
+        """Follow the game from here (not from `__init__`: a screen built
+        but never shown must not stay subscribed)."""
         self.query_one("#feed", RichLog).can_focus = False
-        self._fit(self.app.size.width)
-        for event, state, view in self.history:  # a resumed game: straight to where it stood
-            self._present(event, state, view)
+        so_far, self._unsubscribe = self.feed.follow(self._on_engine_event)
+        if self.resumed:  # straight to where it stood
+            self.history = so_far
+            for event, state, view in so_far:
+                self._present(event, state, view)
+        else:
+            self.pending.extend(so_far)
         self._start_driver()
-
-    def on_resize(self) -> None:
-        self._fit(self.app.size.width)
-
-    def _fit(self, width: int) -> None:
-        self.set_class(width >= 120, "wide")
 
     def on_unmount(self) -> None:
         self._unsubscribe()
+
+    def watch_mode(self) -> None:
+        self.query_one("#prompt", Static).update(
+            in_words(prompt(self.mode, self.shown.phase, self.view), self.ascii))
+        self.keys_may_have_changed()
 
     # --- the engine's events -------------------------------------------------
 
     def _on_engine_event(self, event: Event, state: State, view: SeatView) -> None:
         self.pending.append((event, state, view))
-        if self._idle and self.is_mounted:
-            # Somebody else moved (a person at another seat of a shared
-            # table): wake up and show it.
+        if self.mode in IDLE:  # a person at another seat moved: wake up and show it
             self.call_later(self._wake)
 
     def _wake(self) -> None:
-        if self._idle and self.pending:
+        if self.mode in IDLE and self.pending:
             self._start_driver()
 
-    @property
-    def view(self) -> SeatView:
-        """What this seat sees of the state on screen (projected once per
-        shown event: the footer asks for it on every key-binding check)."""
-        return self._view
-
     def _present(self, event: Event, state: State, view: SeatView) -> None:
-        """Show one event (already redacted to this seat), the state it
-        leads to and this seat's view of it."""
+        """Show one event (redacted to this seat), its state and our view."""
         self.shown = state
         self.presented += 1
-        self._view = view
-        if isinstance(event, (ev.DeckShuffled, ev.GameWon)) or state.phase != Phase.SHOW:
-            self.query_one("#hand", HandView).showing = None
-        for seat in self._others:
-            self.query_one(f"#seat{seat}", SeatPanel).view = view
-        self.query_one("#center", TableCenter).view = view
-        self.query_one("#hand", HandView).view = view
-        names = [p.name for p in view.players]
-        if names:
-            self.query_one("#board", CribBoard).set_scores(
-                names, view.scores, view.back_pegs, view.rules.target, view.dealer)
-        self._update_me(view)
+        self.view = view
+        table = self.table_view
+        table.show(view, keep_count=state.phase == Phase.SHOW and not isinstance(
+            event, (ev.DeckShuffled, ev.GameWon)))
         line = describe(event, state, self.ascii)
         if line:
             self.query_one("#feed", RichLog).write(line)
             self.narration.append(line)
-            self._update_recent()
-        announce = self._announcement(event, view)
-        if announce is not None:
-            self.query_one("#announce", Static).update(announce)
-        self._update_prompt()
-
-    def _update_recent(self) -> None:
-        """The latest lines of the game in words, above the footer: as many
-        as fit, newest last, and the newest always whole (a long count
-        wraps, and a cut-off line would hide what just happened)."""
-        recent = self.query_one("#recent", Static)
-        width = recent.content_region.width or max(20, self.app.size.width - 2)
-        rows = recent.content_region.height or 2
-        shown: list[str] = []
-        used = 0
-        for line in reversed(self.narration[-3:]):
-            needs = len(textwrap.wrap(line, width)) or 1
-            if shown and used + needs > rows:
-                break
-            shown.insert(0, line)
-            used += needs
-        recent.update("\n".join(shown))
-
-    def _announcement(self, event: Event, view: SeatView) -> str | None:
-        """The big line: what just happened, in a player's words."""
-        names = [shown_name(p.name, 20) for p in view.players]
-        if isinstance(event, ev.CardPlayed):
-            said = say_play(Score(event.points, event.items))
-            who = names[event.seat]
-            return f"{who}: {event.count}" + (f" — {said}" if said else "")
-        if isinstance(event, ev.GoSaid):
-            return f"{names[event.seat]}: go"
-        if isinstance(event, ev.HandCounted):
-            return describe(event, self.shown, self.ascii)
-        if isinstance(event, (ev.GoScored, ev.HisHeels, ev.MugginsCalled, ev.MugginsDeclined,
-                              ev.StarterCut, ev.DealerChosen, ev.CutTied, ev.GameWon,
-                              ev.HandEnded, ev.DeckShuffled)):
-            return describe(event, self.shown, self.ascii)
-        return None
-
-    def _update_me(self, view: SeatView) -> None:
-        me = self.me
-        if not view.players:
-            return
-        text = Text()
-        text.append(shown_name(view.players[me].name, 24), style="bold")
-        text.append(f"  {view.scores[me]} pts", style="bold")
-        if view.dealer == me:
-            text.append("  · your deal and crib", style="italic")
-        if view.phase == Phase.PLAY and view.gone[me]:
-            text.append("  · go", style="bold yellow")
-        mine = [c for c, s in zip(view.pile, view.pile_seats) if s == me]
-        if mine and view.phase == Phase.PLAY:
-            text.append("  · played ", style="dim")
-            text.append(" ".join(c.label(self.ascii) for c in mine))
-        self.query_one("#me", Static).update(text)
-
-    def _update_prompt(self) -> None:
-        self.query_one("#prompt", Static).update(in_words(self._prompt(), self.ascii))
-        self.keys_may_have_changed()
-
-    def _prompt(self) -> str:
-        if self.waiting_for_enter:
-            if self.shown.phase == Phase.OVER:
-                return "Enter: the result"
-            return "Enter: go on   s: skip the rest of the show" if \
-                self.shown.phase == Phase.SHOW else "Enter: go on"
-        if not self._idle:
-            return ""
-        view = self.view
-        if view.phase == Phase.DISCARD and view.my_turn:
-            owner = "your" if view.dealer == self.me else \
-                f"{shown_name(view.name(view.dealer), 16)}'s"
-            return f"Throw one card to {owner} crib: ←/→ or 1-5, then Enter   h: coach"
-        if view.phase == Phase.CUT_STARTER and view.my_turn:
-            return "Enter: cut the deck for the starter"
-        if view.phase == Phase.PLAY and view.my_turn:
-            return f"Your play, count {view.count}: ←/→ or 1-4, then Enter   h: coach"
-        if view.phase == Phase.SHOW and view.my_turn:
-            return "Count your hand (muggins is on)"
-        return ""
+            self.query_one(RecentLines).show(self.narration)
+        said = announcement(event, state, view, self.ascii)
+        if said is not None:
+            table.announce(said)
 
     # --- driving the game ---------------------------------------------------
 
     def _start_driver(self) -> None:
-        self._idle = False
+        self.mode = Mode.PRESENTING
         self.run_worker(self._drive, exclusive=True, group="driver")
+
+    def _skipping(self) -> bool:
+        """The rest of this hand's show goes by without pauses (`s`)."""
+        return self.shown.phase == Phase.SHOW and self.skipped_hand == self.shown.hand_number
+
+    def _presenting(self) -> Mode:
+        return Mode.SKIPPING_SHOW if self._skipping() else Mode.PRESENTING
 
     async def _drive(self) -> None:
         game = self.game
         while True:
             while self.pending:
                 event, state, view = self.pending.popleft()
-                if isinstance(event, ev.HandCounted) and not self.skipping_show:
+                if isinstance(event, ev.HandCounted) and not self._skipping():
                     await self._say_count(event, state)
                 self._present(event, state, view)
                 await self._pace(event)
             if game.over:
+                self.mode = Mode.OVER
                 return
             # Only this screen's own bots are driven from here; any other
             # seat is a person elsewhere, whose moves arrive as events.
             seat = self.bots.to_move() if self.bots is not None else None
             if seat is not None:
-                await self.bots.move(seat, self._thinking)  # type: ignore[union-attr]
+                await self.bots.move(  # type: ignore[union-attr]
+                    seat, lambda s, on: setattr(self.table_view.panel(s), "thinking", on))
                 continue
-            self._idle = True
-            self._update_prompt()
+            self.mode = Mode.YOUR_TURN if self.view.my_turn else Mode.OTHERS_TURN
             self._ask_if_needed()
             return
 
-    def _thinking(self, seat: int, thinking: bool) -> None:
-        self.query_one(f"#seat{seat}", SeatPanel).thinking = thinking
-
     async def _say_count(self, event: ev.HandCounted, state: State) -> None:
-        """Say a count phrase by phrase, lighting each phrase's cards, before
-        the pegs move. Enter hurries it on."""
-        hand = self.query_one("#hand", HandView)
-        announce = self.query_one("#announce", Static)
-        whose = Voice(state).whose(event.seat, start=True)
-        title = f"{whose} {'crib' if event.crib else 'hand'}"
-        phrases = hand_phrases(Score(event.points + event.missed, event.items))
+        """Say a count phrase by phrase before the pegs move; Enter hurries it."""
         self._continue.clear()
-        self.waiting_for_enter = True
-        self._update_prompt()
+        self.mode = Mode.COUNTING
         animate = self.app.animation_level != "none"  # TEXTUAL_ANIMATIONS=none: all at once
-        for phrase, cards in phrases or [("nineteen: nothing", frozenset())]:
-            hand.showing = ShownCount(title, event.cards, event.starter, cards)
-            announce.update(f"{title}: {phrase}")
-            if animate and self.think and not self._continue.is_set():
-                try:
-                    await asyncio.wait_for(self._continue.wait(), self.think * 1.2)
-                except asyncio.TimeoutError:
-                    pass
-        hand.showing = ShownCount(title, event.cards, event.starter, frozenset())
-        self.waiting_for_enter = False
+        await self.table_view.say_count(event, Voice(state).whose(event.seat, start=True),
+                                   self.think * 1.2 if animate else 0, self._continue)
+        self.mode = self._presenting()
 
     async def _pace(self, event: Event) -> None:
         if isinstance(event, PAUSE_AFTER):
-            if isinstance(event, (ev.HandCounted, ev.MugginsCalled)) and self.skipping_show:
+            if isinstance(event, (ev.HandCounted, ev.MugginsCalled)) and self._skipping():
                 return
-            if isinstance(event, ev.HandEnded):
-                self.skipping_show = False
-            self.waiting_for_enter = True
             self._continue.clear()
-            self._update_prompt()
+            self.mode = Mode.WAITING_FOR_ENTER
             await self._continue.wait()
-            self.waiting_for_enter = False
+            self.mode = self._presenting()
             if isinstance(event, ev.GameWon) and self.on_over is not None:
                 self.on_over(self.shown)
         elif isinstance(event, LINGER_ON) and self.think:
             await asyncio.sleep(self.think / 2)
 
-    def _act(self, command: object) -> None:
+    def _act(self, command: object) -> bool:
+        """Give the feed this seat's command; False (and a warning) when it
+        is refused."""
         try:
             self.feed.dispatch(command)  # type: ignore[arg-type]
         except IllegalMove as exc:
             self.notify(str(exc), severity="warning", markup=False)
-            return
+            return False
         self._start_driver()
+        return True
 
     def _ask_if_needed(self) -> None:
         """Counting (muggins) and calling muggins are asked in a dialog."""
-        view = self.view
-        if view.phase != Phase.SHOW or not view.my_turn:
-            return
-        from crib3.tui.screens.dialogs import AskCount, AskMuggins
+        from crib3.tui.screens.dialogs import asked_in_show
 
-        if view.muggins_pending is not None:
-            caller, victim, points = view.muggins_pending
-            self.app.push_screen(AskMuggins(shown_name(view.name(victim), 20), points),
-                                 lambda call: self._act(Muggins(self.me, bool(call))))
-            return
-        assert view.counting is not None
-        crib = view.counting[1]
-        self.app.push_screen(AskCount("crib" if crib else "hand", view.counting_cards,
-                                      view.starter, self.ascii), self._counted)
+        dialog = asked_in_show(self.view, self.ascii)
+        if dialog is not None:
+            self.app.push_screen(dialog, self._answered)
 
-    def _counted(self, points: int | None) -> None:
-        if points is None:
+    def _answered(self, answer: bool | int | None) -> None:
+        """A muggins call (bool) or a count (int; None: asked again)."""
+        if isinstance(answer, bool):
+            self._act(Muggins(self.me, answer))
+        elif answer is None or not self._act(Count(self.me, answer)):
             self._ask_if_needed()
-            return
-        try:
-            self.feed.dispatch(Count(self.me, points))
-        except IllegalMove as exc:
-            self.notify(str(exc), severity="warning", markup=False)
-            self._ask_if_needed()
-            return
-        self._start_driver()
 
     # --- keys ------------------------------------------------------------------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("next", "throw", "play_card", "cut"):
-            if action == "next":
-                return self.waiting_for_enter
-            if self.waiting_for_enter or not self._idle or not self.view.my_turn:
-                return False
-            phase = {"throw": Phase.DISCARD, "play_card": Phase.PLAY,
-                     "cut": Phase.CUT_STARTER}[action]
-            return self.view.phase == phase
+        mode, phase = self.mode, self.view.phase
+        if action in ("next", "skip_show"):
+            return mode in ENTER_GOES_ON and (action == "next" or self.shown.phase == Phase.SHOW)
+        if action in _CARD_KEYS:
+            return mode == Mode.YOUR_TURN and phase == _CARD_KEYS[action]
         if action in ("move", "pick", "coach"):
-            view = self.view
-            return self._idle and view.my_turn and view.phase in (Phase.DISCARD, Phase.PLAY)
-        if action == "skip_show":
-            return self.waiting_for_enter and self.shown.phase == Phase.SHOW
+            return mode == Mode.YOUR_TURN and phase in (Phase.DISCARD, Phase.PLAY)
         return True
 
     def action_move(self, step: int) -> None:
-        self.query_one("#hand", HandView).move(step)
+        self.table_view.hand.move(step)
 
     def action_pick(self, number: int) -> None:
-        hand = self.query_one("#hand", HandView)
+        hand = self.table_view.hand
         if number <= len(hand.cards()):
             hand.cursor = number - 1
 
-    def action_next(self) -> None:
-        self.action_confirm()
-
-    def action_throw(self) -> None:
-        self.action_confirm()
-
-    def action_play_card(self) -> None:
-        self.action_confirm()
-
-    def action_cut(self) -> None:
-        self.action_confirm()
-
     def action_confirm(self) -> None:
         """Enter: go on, or throw / play the highlighted card, or cut."""
-        if self.waiting_for_enter:
+        if self.mode in ENTER_GOES_ON:
             self._continue.set()
             return
-        if not self._idle:
-            return
-        view = self.view
-        if not view.my_turn:
+        view, card = self.view, self.table_view.hand.selected
+        if self.mode != Mode.YOUR_TURN:
             return
         if view.phase == Phase.CUT_STARTER:
             depths = [c.depth for c in view.legal if isinstance(c, CutStarter)]
             self._act(CutStarter(self.me, self.rng.choice(depths)))
-            return
-        card = self.query_one("#hand", HandView).selected
-        if card is None:
-            return
-        if view.phase == Phase.DISCARD:
-            self._act(Discard(self.me, card))
-        elif view.phase == Phase.PLAY:
-            self._act(Play(self.me, card))
+        elif card is not None and view.phase in (Phase.DISCARD, Phase.PLAY):
+            self._act((Discard if view.phase == Phase.DISCARD else Play)(self.me, card))
+
+    # One key, Enter, under four names: the footer says what it does now.
+    action_next = action_throw = action_play_card = action_cut = action_confirm
 
     def action_skip_show(self) -> None:
-        if self.waiting_for_enter and self.shown.phase == Phase.SHOW:
-            self.skipping_show = True
+        if self.mode in ENTER_GOES_ON and self.shown.phase == Phase.SHOW:
+            self.skipped_hand = self.shown.hand_number
             self._continue.set()
 
     def action_coach(self) -> None:
@@ -469,8 +296,4 @@ class TableScreen(QuietBindings, Screen):
         self.app.push_screen(CoachScreen(self.view, self.ascii))
 
     def action_toggle_feed(self) -> None:
-        wide = self.has_class("wide")
-        if wide:
-            self.toggle_class("feed-off")
-        else:
-            self.toggle_class("feed-on")
+        self.toggle_class("feed-off" if self.has_class("wide") else "feed-on")

@@ -1,0 +1,110 @@
+"""The table's words: the big announcement line, the bottom seat's line and
+the prompt, as pure functions of what is shown.
+
+Kept apart from the widgets so that the live table and replay say exactly
+the same things, and so the words can be tested without Textual. Every
+function takes the event as the seat was told it (redacted) and that seat's
+view, so nothing here can say a card the seat could not see.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from rich.text import Text
+
+from crib3.engine import Event, SeatView, State
+from crib3.engine import events as ev
+from crib3.engine.state import Phase
+from crib3.names import shown_name
+from crib3.narrate import describe
+from crib3.scoring import Score
+from crib3.speech import say_play
+
+# Events whose announcement is their sentence in the feed.
+_SAID_AS_NARRATED = (ev.HandCounted, ev.GoScored, ev.HisHeels, ev.MugginsCalled,
+                     ev.MugginsDeclined, ev.StarterCut, ev.DealerChosen, ev.CutTied,
+                     ev.GameWon, ev.HandEnded, ev.DeckShuffled)
+
+
+class Mode(StrEnum):
+    """What the table screen is doing, which decides its prompt and keys.
+
+    One value instead of several flags: the screen is in exactly one of
+    these at a time, and a watcher redraws the prompt and footer whenever it
+    changes."""
+
+    PRESENTING = "presenting"  # showing events, or a computer player thinks
+    COUNTING = "counting"  # a hand is counted phrase by phrase; Enter hurries it
+    WAITING_FOR_ENTER = "waiting_for_enter"  # paused so a person can read
+    SKIPPING_SHOW = "skipping_show"  # the rest of this show goes by without pauses
+    YOUR_TURN = "your_turn"  # this seat must act: a card, the cut, a count
+    OTHERS_TURN = "others_turn"  # a person at another seat must act
+    OVER = "over"  # the game has ended and its result was asked for
+
+
+# Modes in which Enter goes on (the pause, or hurrying a count).
+ENTER_GOES_ON = frozenset({Mode.COUNTING, Mode.WAITING_FOR_ENTER})
+# Modes in which the screen waits for a person, with nothing to present.
+IDLE = frozenset({Mode.YOUR_TURN, Mode.OTHERS_TURN})
+
+
+def announcement(event: Event, state: State, view: SeatView,
+                 ascii: bool = False) -> str | None:
+    """The big line: what just happened, in a player's words; None keeps
+    the line as it was. `state` is the state just after `event` as the seat
+    knows it (for names and scores in the sentence)."""
+    names = [shown_name(p.name, 20) for p in view.players]
+    if isinstance(event, ev.CardPlayed):
+        said = say_play(Score(event.points, event.items))
+        return f"{names[event.seat]}: {event.count}" + (f" — {said}" if said else "")
+    if isinstance(event, ev.GoSaid):
+        return f"{names[event.seat]}: go"
+    if isinstance(event, _SAID_AS_NARRATED):
+        return describe(event, state, ascii)
+    return None
+
+
+def seat_line(view: SeatView, ascii: bool = False) -> Text:
+    """The line above the bottom seat's hand: its name, score, deal, go and
+    the cards it played in this count. Plain `Text`: a name is never markup."""
+    text = Text()
+    me = view.seat
+    if me is None or not view.players:
+        return text
+    text.append(shown_name(view.players[me].name, 24), style="bold")
+    text.append(f"  {view.scores[me]} pts", style="bold")
+    if view.dealer == me:
+        text.append("  · your deal and crib", style="italic")
+    if view.phase == Phase.PLAY and view.gone[me]:
+        text.append("  · go", style="bold yellow")
+    mine = [c for c, s in zip(view.pile, view.pile_seats) if s == me]
+    if mine and view.phase == Phase.PLAY:
+        text.append("  · played ", style="dim")
+        text.append(" ".join(c.label(ascii) for c in mine))
+    return text
+
+
+def prompt(mode: Mode, shown_phase: str, view: SeatView) -> str:
+    """The hint under the table: which keys do what now. `shown_phase` is
+    the phase of the state on screen (the view's, or the one before a count
+    being said)."""
+    if mode in ENTER_GOES_ON:
+        if shown_phase == Phase.OVER:
+            return "Enter: the result"
+        if shown_phase == Phase.SHOW:
+            return "Enter: go on   s: skip the rest of the show"
+        return "Enter: go on"
+    if mode != Mode.YOUR_TURN or not view.my_turn:
+        return ""
+    if view.phase == Phase.DISCARD:
+        owner = "your" if view.dealer == view.seat else \
+            f"{shown_name(view.name(view.dealer), 16)}'s"
+        return f"Throw one card to {owner} crib: ←/→ or 1-5, then Enter   h: coach"
+    if view.phase == Phase.CUT_STARTER:
+        return "Enter: cut the deck for the starter"
+    if view.phase == Phase.PLAY:
+        return f"Your play, count {view.count}: ←/→ or 1-4, then Enter   h: coach"
+    if view.phase == Phase.SHOW:
+        return "Count your hand (muggins is on)"
+    return ""
