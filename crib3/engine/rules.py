@@ -50,7 +50,7 @@ from crib3.engine.events import (
     Scores,
     StarterCut,
 )
-from crib3.engine.state import Phase, State, apply
+from crib3.engine.state import Phase, State, apply, turn_order
 from crib3.scoring import score_hand, score_play
 
 MIN_CUT = 4  # cards that must stay in each packet when the starter is cut
@@ -100,7 +100,7 @@ def play_turn(state: State) -> int | None:
         return state.leader
     p = state.last_player
     assert p is not None
-    for s in ((p + 1) % 3, (p + 2) % 3, p):
+    for s in turn_order(p):
         hand = state.hands[s]
         if not hand:
             continue
@@ -218,7 +218,7 @@ def _next_in_play(state: State) -> Event | None:
         # card's player that still holds cards.
         p = state.last_player
         assert p is not None
-        for s in ((p + 1) % 3, (p + 2) % 3, p):
+        for s in turn_order(p):
             if state.hands[s]:
                 return CountReset(leader=s)
         return None  # unreachable: apply() starts the show when no cards are left
@@ -226,7 +226,7 @@ def _next_in_play(state: State) -> Event | None:
         return None
     p = state.last_player
     assert p is not None
-    for s in ((p + 1) % 3, (p + 2) % 3, p):
+    for s in turn_order(p):
         hand = state.hands[s]
         if not hand:
             continue  # R5.2: no cards, skipped silently

@@ -73,6 +73,12 @@ NO_CARDS: tuple[Card, ...] = ()
 EMPTY_HANDS: tuple[tuple[Card, ...], ...] = (NO_CARDS, NO_CARDS, NO_CARDS)
 
 
+
+def turn_order(seat: int) -> tuple[int, int, int]:
+    """The seats in turn from the one left of `seat`, ending with `seat`
+    itself: play passes clockwise, to the left."""
+    return ((seat + 1) % 3, (seat + 2) % 3, seat)
+
 class State(NamedTuple):
     players: tuple[PlayerInfo, ...] = ()
     rules: Rules = Rules()
@@ -122,8 +128,7 @@ class State(NamedTuple):
 
     def show_order(self) -> tuple[int, int, int]:
         """Seats in the order their hands are counted: left of the dealer first."""
-        d = self.dealer if self.dealer is not None else 0
-        return ((d + 1) % 3, (d + 2) % 3, d)
+        return turn_order(self.dealer if self.dealer is not None else 0)
 
     def name(self, seat: int) -> str:
         return self.players[seat].name if seat < len(self.players) else f"seat {seat}"

@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from crib3.cards import Card
 from crib3.engine import Play, SeatView
-from crib3.engine.state import Phase
+from crib3.engine.state import Phase, turn_order
 from crib3.players.analysis import (
     DiscardOption,
     discard_options,
@@ -188,7 +188,7 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
     if max(view.scores) + ENDGAME >= target and view.starter is not None \
             and view.dealer is not None:
         d = view.dealer
-        show = _Show(((d + 1) % 3, (d + 2) % 3, d), view.starter, view.played,
+        show = _Show(turn_order(d), view.starter, view.played,
                      (view.my_discard,) if view.my_discard is not None else ())
     points = {c: 0.0 for c in cards}
     margins: dict[Card, list[float]] = {c: [] for c in cards}
@@ -245,7 +245,7 @@ def _clearly_best(margins: dict[Card, list[float]]) -> bool:
 
 
 # Who moves after seat s, in turn: left, then the one after, then s again.
-_AFTER = ((1, 2, 0), (2, 0, 1), (0, 1, 2))
+_AFTER = (turn_order(0), turn_order(1), turn_order(2))
 
 
 def _play_out(card: Card, me: int, ranks: list[list[int]], held: Sequence[Sequence[Card]],
