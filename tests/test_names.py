@@ -136,7 +136,7 @@ async def test_the_new_game_screen_takes_a_markup_name_and_refuses_a_control_one
         screen = await settled(pilot)
         for _ in range(4):  # play: the cut, throws, cards
             await pilot.press("1", "enter")
-            screen = await settled(pilot)
+            await settled(pilot)
         assert "[bold]x[/" in screen_text(app)
         assert app.game.state.players[0].name == "[bold]x[/"
         path = app.log_path
@@ -204,7 +204,7 @@ async def test_named_game_resumes_and_plays_on_with_every_name_literal(home, whi
         before = len(game.events)
         for _ in range(6):  # play on: cards, gos, Enter to go on
             await pilot.press("1", "enter")
-            screen = await settled(pilot)
+            await settled(pilot)
         assert len(game.events) > before
         assert "\x1b" not in screen_text(app)
     assert load_log(path).events == game.events  # saved as played, names as they were

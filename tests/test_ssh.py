@@ -10,7 +10,6 @@ import re
 import asyncssh
 import pytest
 
-from crib3.cards import DECK
 from crib3.engine import State, apply
 from crib3.engine.log import load_log
 from crib3.net.driver import ChannelDriver

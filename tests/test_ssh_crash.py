@@ -19,6 +19,7 @@ async def test_a_session_that_fails_is_one_line_and_hurts_no_one_else(
     monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
 
     def broken(self) -> None:
+        hidden_from_the_host = "the other seats' cards"  # noqa: F841 (a local that must not leak)
         raise RuntimeError("the dialog fell over")
 
     monkeypatch.setattr(OpenTableScreen, "on_mount", broken)
@@ -42,4 +43,6 @@ async def test_a_session_that_fails_is_one_line_and_hurts_no_one_else(
         assert "Traceback" in log and "the dialog fell over" in log
         for client in (bob, cat):
             client.close()
-    assert "Traceback" not in capfd.readouterr().err       # nothing on the host's terminal
+    printed = capfd.readouterr()
+    assert "Traceback" not in printed.err                  # nothing on the host's terminal
+    assert "hidden_from_the_host" not in printed.err + printed.out + caplog.text
