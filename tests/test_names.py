@@ -133,7 +133,7 @@ async def test_the_new_game_screen_takes_a_markup_name_and_refuses_a_control_one
         name.value = "[bold]x[/"
         app.screen.query_one("#left").focus()
         await pilot.press("enter")
-        screen = await settled(pilot)
+        await settled(pilot)
         for _ in range(4):  # play: the cut, throws, cards
             await pilot.press("1", "enter")
             await settled(pilot)
@@ -196,7 +196,7 @@ async def test_named_game_resumes_and_plays_on_with_every_name_literal(home, whi
     game = Game.from_events(load_log(path).events)
     app = Crib3App(think=0.0, game=game, resume_path=path)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = await settled(pilot)
+        await settled(pilot)
         text = screen_text(app)
         for name in names:
             assert literal(name) in text, (name, text)
