@@ -411,6 +411,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if not keys.is_file():
             raise UsageError(f"no authorized keys at {keys}: put your friends' public keys "
                              "there (one per line), give --authorized-keys FILE, or --open")
+        from crib3.net.server import keys_file_too_open
+
+        loose = keys_file_too_open(keys)
+        if loose:
+            raise CannotRun(f"will not trust the authorized keys: {loose}")
         problem = _authorized_keys_problem(keys)
         if problem:  # it is read again for every connection: it may be mended live
             print(f"warning: nobody can sign in: {keys} {problem}", file=sys.stderr)

@@ -103,6 +103,29 @@ def event_line(event: Event) -> str:
     return _dumps(encode(event))
 
 
+# A log holds the whole deck of every hand, so while a game is on it tells
+# every hidden card: its file is its owner's alone (0600), in a folder that
+# only its owner may list (0700), as OpenSSH keeps its keys.
+PRIVATE_FILE, PRIVATE_FOLDER = 0o600, 0o700
+
+
+def private_folder(folder: Path) -> None:
+    """Make `folder` (and any missing parents) and keep it its owner's alone."""
+    folder.mkdir(parents=True, exist_ok=True, mode=PRIVATE_FOLDER)
+    if folder.stat().st_mode & 0o077:
+        os.chmod(folder, PRIVATE_FOLDER)
+
+
+def open_private(path: Path, mode: str = "a") -> IO[str]:
+    """Open a text file for writing ("a" or "w"), its owner's alone (0600),
+    whether it is new or was written by an older crib3 with looser modes."""
+    flags = os.O_WRONLY | os.O_CREAT | (os.O_APPEND if mode == "a" else os.O_TRUNC)
+    fd = os.open(path, flags, PRIVATE_FILE)
+    if os.fstat(fd).st_mode & 0o077:
+        os.fchmod(fd, PRIVATE_FILE)
+    return os.fdopen(fd, mode, encoding="utf-8")
+
+
 class LogWriter:
     """Appends events to a log file, each one on disk before `append` returns."""
 
@@ -110,11 +133,11 @@ class LogWriter:
                  durable: bool = True) -> None:
         self.path = Path(path)
         self.durable = durable
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        private_folder(self.path.parent)
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         if not fresh:
             _prepare_for_append(self.path)
-        self._file: IO[str] | None = open(self.path, "a", encoding="utf-8")
+        self._file: IO[str] | None = open_private(self.path)
         if fresh:
             self._write(_dumps(header or make_header()))
 
@@ -173,7 +196,8 @@ def write_log(path: str | os.PathLike[str], events: Iterable[Event],
     """Write a whole game at once (the simulator's logs): one write, no fsync."""
     lines = [_dumps(header or make_header())]
     lines.extend(event_line(e) for e in events)
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with open_private(Path(path), "w") as f:
+        f.write("\n".join(lines) + "\n")
 
 
 # --- reading -------------------------------------------------------------------------

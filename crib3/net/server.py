@@ -240,6 +240,23 @@ def _say_and_close(chan: Any, line: str, status: int = 1) -> None:
         chan.close()
 
 
+def keys_file_too_open(path: Path) -> str | None:
+    """Why an authorized-keys file cannot be trusted, or None. Like
+    OpenSSH's StrictModes: a file (or its folder) that someone other than
+    its owner may write would let them add a key of their own."""
+    import stat
+
+    for place in (path, path.parent):
+        try:
+            mode = place.stat().st_mode
+        except OSError:
+            return None  # a missing file is reported where it is read
+        if mode & (stat.S_IWGRP | stat.S_IWOTH) and not (place.is_dir() and mode & stat.S_ISVTX):
+            return (f"{place} may be written by others (mode {stat.S_IMODE(mode):04o}): "
+                    f"chmod go-w {place}")
+    return None
+
+
 def _sane_size(width: int, height: int) -> tuple[int, int]:
     """A client may claim any size; keep it to what a terminal can be."""
     return (min(max(width, 1), MAX_SIZE) if width else DEFAULT_SIZE[0],
@@ -279,6 +296,10 @@ class Doorman(asyncssh.SSHServer):  # type: ignore[misc]
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         path = self.service.options.authorized_keys
+        loose = keys_file_too_open(path)  # type: ignore[arg-type]
+        if loose:
+            log.warning("refusing every key: %s", loose)
+            return False
         try:
             allowed = asyncssh.read_authorized_keys(str(path))
         except (OSError, ValueError) as exc:

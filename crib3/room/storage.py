@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from crib3.engine import Event, Rules
-from crib3.engine.log import LogError, LogWriter, load_log, make_header
+from crib3.engine.log import LogError, LogWriter, load_log, make_header, open_private, private_folder
 from crib3.room.seats import Seat
 
 
@@ -43,9 +43,10 @@ class TableFiles:
         leaves the old file or the new one, never half of one)."""
         data = {"number": self.number, "owner": owner, "rules": asdict(rules),
                 "seats": [asdict(seat) for seat in seats]}
-        self.folder.mkdir(parents=True, exist_ok=True)
+        private_folder(self.folder)
         partial = self.meta_path.with_suffix(".json.part")
-        partial.write_text(json.dumps(data, indent=1), encoding="utf-8")
+        with open_private(partial, "w") as f:
+            f.write(json.dumps(data, indent=1))
         os.replace(partial, self.meta_path)
 
     def forget(self) -> None:
