@@ -237,9 +237,20 @@ def sample_hands(pool: Sequence[Card], sizes: dict[int, int], floors: dict[int, 
                  rng: random.Random) -> dict[int, list[Card]] | None:
     """Deal `sizes[seat]` cards from `pool` to each seat so that no seat
     gets a card below its floor. Seats with a floor are dealt first."""
+    if not floors:  # the usual case: a random few of the pool, dealt in turn
+        wanted = sum(sizes.values())
+        if wanted > len(pool):
+            return None
+        drawn = rng.sample(pool, wanted)
+        hands: dict[int, list[Card]] = {}
+        start = 0
+        for seat, want in sizes.items():
+            hands[seat] = drawn[start:start + want]
+            start += want
+        return hands
     cards = list(pool)
     rng.shuffle(cards)
-    hands: dict[int, list[Card]] = {}
+    hands = {}
     for seat in sorted(sizes, key=lambda s: -floors.get(s, 1)):
         floor = floors.get(seat, 1)
         want = sizes[seat]

@@ -21,6 +21,7 @@ from crib3.engine import Game, PlayerInfo, Rules
 from crib3.players import make_player
 from crib3.players.analysis import crib_table, discard_options
 from crib3.players.coach import advise
+from crib3.scoring import rank_table
 
 GAMES = int(os.environ.get("CRIB3_BENCH_GAMES", "3000"))
 
@@ -83,6 +84,9 @@ def test_discard_quality(benchmark):
 
 
 def _think_times(choose) -> dict[str, list[float]]:
+    """CPU milliseconds per decision of seat 0 over 30 games of standard
+    players (CPU time, not the wall clock: this machine is shared, and a
+    decision that waits for the processor is not slower for it)."""
     times: dict[str, list[float]] = {"discard": [], "play": []}
     for seed in range(30):
         infos = [PlayerInfo(f"p{i}", "standard") for i in range(3)]
@@ -92,9 +96,9 @@ def _think_times(choose) -> dict[str, list[float]]:
             seat = game.to_act()[0]
             view = game.view(seat)
             if seat == 0 and view.phase in times:
-                started = time.perf_counter()
+                started = time.process_time()
                 choose(view)
-                times[view.phase].append((time.perf_counter() - started) * 1000)
+                times[view.phase].append((time.process_time() - started) * 1000)
             game.dispatch(players[seat].choose(view))
     return times
 
@@ -103,18 +107,26 @@ def _p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[-1]
 
 
+# Issue 13's targets: a play decision p95 <= 15 ms and never over 50 ms; a
+# discard p95 <= 5 ms.
+P95_MS = {"discard": 5.0, "play": 15.0}
+MAX_MS = 50.0
+
+
 @pytest.mark.parametrize("who", ["expert", "coach"])
-def test_think_time_p95_under_50ms(benchmark, who):
+def test_think_time(benchmark, who):
     expert = make_player("expert", random.Random(1))
     choose = expert.choose if who == "expert" else advise
-    choose_first = _think_times  # warm the tables outside the timing
-    times = benchmark.pedantic(lambda: choose_first(choose), rounds=1)
+    crib_table()  # the tables are loaded once per process (the app warms them up
+    rank_table()  # while the new-game screen is up), before the clock
+    times = benchmark.pedantic(lambda: _think_times(choose), rounds=1)
     report = {k: {"n": len(v), "median_ms": round(statistics.median(v), 2),
                   "p95_ms": round(_p95(v), 2), "max_ms": round(max(v), 2)}
               for k, v in times.items()}
     benchmark.extra_info.update(report)
     print(f"\n{who}: {report}")
-    assert all(r["p95_ms"] < 50 for r in report.values())
+    assert all(report[k]["p95_ms"] <= P95_MS[k] for k in report)
+    assert report["play"]["max_ms"] <= MAX_MS
 
 
 def test_sim_standard_games_per_second(benchmark):
