@@ -9,7 +9,6 @@ import re
 import shutil
 import subprocess
 import time
-import uuid
 
 import pytest
 
@@ -104,24 +103,14 @@ def test_no_terminal_gets_one_line_and_exit_1(args, term, tmp_path):
     assert "\x1b" not in result.stdout + result.stderr and result.stdout == ""
 
 
-class _Tmux:
-    def __init__(self) -> None:
-        self.socket = f"crib3-{uuid.uuid4().hex[:8]}"
-
-    def run(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True,
-                              text=True, timeout=30).stdout
-
-    def kill(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
-
-
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 @pytest.mark.parametrize("term", ["TERM=dumb", "-u TERM"])
 def test_a_dumb_terminal_gets_one_line_not_escape_codes(term, tmp_path):
     """In a real terminal (a tmux pane) with TERM=dumb or no TERM: the line,
     exit 1, and the pane shows nothing else (no alternate screen, no codes)."""
-    tmux = _Tmux()
+    from test_terminal_e2e import Tmux
+
+    tmux = Tmux(tmp_path)  # its own run(): the command below sets TERM itself
     try:
         done = tmp_path / "status"
         tmux.run("new-session", "-d", "-s", "t", "-x", "80", "-y", "24",
