@@ -13,7 +13,7 @@ from enum import StrEnum
 
 from rich.text import Text
 
-from crib3.engine import Event, SeatView, State
+from crib3.engine import Discard, Event, Play, SeatView, State
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
 from crib3.names import shown_name
@@ -83,6 +83,35 @@ def seat_line(view: SeatView, ascii: bool = False) -> Text:
         text.append("  · played ", style="dim")
         text.append(" ".join(c.label(ascii) for c in mine))
     return text
+
+
+def refusal(command: object, view: SeatView, reason: str, ascii: bool = False) -> str:
+    """Why this seat's `command` was refused, as a player says it ("7♠ would
+    make 32: play a card of 6 or less"), the card drawn as on screen.
+
+    `reason` is the engine's `IllegalMove` sentence, said when there are no
+    better words for it (the engine speaks of seats and card codes, for
+    logs and programs, not for the table)."""
+    if isinstance(command, (Play, Discard)) and view.phase in (Phase.PLAY, Phase.DISCARD):
+        card = command.card.label(ascii)
+        if not view.my_turn:
+            return f"Not yet: wait for {_waited_for(view)}"
+        if command.card not in view.hand:
+            return f"{card} is not in your hand"
+        if isinstance(command, Play) and view.count + command.card.value > 31:
+            room = 31 - view.count
+            fits = "an ace" if room == 1 else f"a card of {room} or less"
+            # No "or say go": it is only your turn while a card of yours
+            # fits; when none does, the go is said for you.
+            return f"{card} would make {view.count + command.card.value}: play {fits}"
+    return reason
+
+
+def _waited_for(view: SeatView) -> str:
+    """Who the table waits for, by name ("the others" in the discard)."""
+    if view.phase == Phase.PLAY and view.turn is not None:
+        return shown_name(view.name(view.turn), 20)
+    return "the others"
 
 
 def prompt(mode: Mode, shown_phase: str, view: SeatView) -> str:

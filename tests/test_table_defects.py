@@ -1,0 +1,77 @@
+"""Defects seen at the table (issue 12, points 3 to 9), each met as a
+player meets it: keys pressed in Textual's Pilot at 80x24, the screen read."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from crib3.engine.state import Phase
+from crib3.tui.app import Crib3App
+from crib3.tui.settings import GameChoices
+from crib3.tui.words import Mode
+from tui_support import screen_text, settled, table, wait_for
+
+SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def _every_test_at_home(crib3_home):
+    return crib3_home
+
+
+def app_for(seed: int, ascii: bool = False, **rules: bool) -> Crib3App:
+    choices = GameChoices(name="Ann", left="standard", right="standard", seed=seed, **rules)
+    return Crib3App(choices, think=0.0, ascii=ascii)
+
+
+def flat(text: str) -> str:
+    """The screen with runs of spaces and line ends as one space (a toast
+    may wrap its sentence)."""
+    return re.sub(r"[\s│|]+", " ", text)
+
+
+async def until(pilot, done, presses: int = 400):
+    """Press Enter (go on, throw or play the highlighted card) until
+    `done(screen)` holds; return the table screen."""
+    for _ in range(presses):
+        screen = await settled(pilot)
+        if done(screen):
+            return screen
+        await pilot.press("enter")
+    raise AssertionError("never reached")
+
+
+def _too_high(screen) -> int | None:
+    """The number key of a card of ours that would take the count past 31."""
+    view = screen.view
+    if screen.mode != Mode.YOUR_TURN or view.phase != Phase.PLAY:
+        return None
+    for number, card in enumerate(screen.table_view.hand.cards(), start=1):
+        if view.count + card.value > 31:
+            return number
+    return None
+
+
+# --- 3: an illegal key is refused in a player's words ------------------------
+
+@pytest.mark.parametrize("ascii", [False, True])
+async def test_a_card_past_31_is_refused_in_a_players_words(ascii):
+    app = app_for(3, ascii=ascii)  # seed 3: a card past 31 in hand early on
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until(pilot, lambda s: _too_high(s) is not None)
+        number = _too_high(screen)
+        card = screen.table_view.hand.cards()[number - 1]
+        count = screen.view.count
+        await pilot.press(str(number), "enter")
+        # run_test shows no toasts (tooltips and notifications are off):
+        # what the toast says is read from the app's notifications.
+        await wait_for(pilot, lambda: bool(app._notifications), timeout=5)
+        text = " ".join(str(n.message) for n in app._notifications)
+        room = 31 - count
+        fits = "an ace" if room == 1 else f"a card of {room} or less"
+        said = f"{card.label(ascii)} would make {count + card.value}: play {fits}"
+        assert said in text
+        assert "seat 0" not in text and "cannot play" not in text
+        assert text.isascii() or not ascii
