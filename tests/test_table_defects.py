@@ -75,3 +75,22 @@ async def test_a_card_past_31_is_refused_in_a_players_words(ascii):
         assert said in text
         assert "seat 0" not in text and "cannot play" not in text
         assert text.isascii() or not ascii
+
+
+# --- 4: the play prompt's keys follow the cards left ---------------------------
+
+async def test_the_play_prompt_offers_the_cards_that_are_left():
+    app = app_for(7)
+    async with app.run_test(size=SIZE) as pilot:
+        said: dict[int, str] = {}
+        def note(screen) -> bool:
+            if screen.mode == Mode.YOUR_TURN and screen.view.phase == Phase.PLAY:
+                prompt_line = next(line for line in screen_text(app).splitlines()
+                                   if "Your play" in line)
+                said[len(screen.view.hand)] = prompt_line
+            return len(said) == 4
+        await until(pilot, note)
+        assert "1-4, then Enter" in said[4]
+        assert "1-3, then Enter" in said[3] and "1-4" not in said[3]
+        assert "1-2, then Enter" in said[2] and "1-4" not in said[2]
+        assert ": 1, then Enter" in said[1] and "1-" not in said[1]

@@ -114,6 +114,13 @@ def _waited_for(view: SeatView) -> str:
     return "the others"
 
 
+def _choose(view: SeatView) -> str:
+    """The keys that choose a card, for the cards left in the hand: "←/→ or
+    1-3", and with one card "1" alone (no arrows to move between)."""
+    held = len(view.hand)
+    return "1" if held == 1 else f"←/→ or 1-{held}"
+
+
 def prompt(mode: Mode, shown_phase: str, view: SeatView) -> str:
     """The hint under the table: which keys do what now. `shown_phase` is
     the phase of the state on screen (the view's, or the one before a count
@@ -129,11 +136,11 @@ def prompt(mode: Mode, shown_phase: str, view: SeatView) -> str:
     if view.phase == Phase.DISCARD:
         owner = "your" if view.dealer == view.seat else \
             f"{shown_name(view.name(view.dealer), 16)}'s"
-        return f"Throw one card to {owner} crib: ←/→ or 1-5, then Enter   h: coach"
+        return f"Throw one card to {owner} crib: {_choose(view)}, then Enter   h: coach"
     if view.phase == Phase.CUT_STARTER:
         return "Enter: cut the deck for the starter"
     if view.phase == Phase.PLAY:
-        return f"Your play, count {view.count}: ←/→ or 1-4, then Enter   h: coach"
+        return f"Your play, count {view.count}: {_choose(view)}, then Enter   h: coach"
     if view.phase == Phase.SHOW:
         return "Count your hand (muggins is on)"
     return ""
