@@ -94,3 +94,14 @@ async def test_the_play_prompt_offers_the_cards_that_are_left():
         assert "1-3, then Enter" in said[3] and "1-4" not in said[3]
         assert "1-2, then Enter" in said[2] and "1-4" not in said[2]
         assert ": 1, then Enter" in said[1] and "1-" not in said[1]
+
+
+# --- 5: a tied cut for deal, round by round --------------------------------------
+
+async def test_a_tied_cut_for_deal_is_shown_round_by_round():
+    app = app_for(640302948)  # Ann and Cal both cut an ace, and cut again
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        rows = [line[26:54].strip() for line in screen_text(app).splitlines()[:5]]
+        assert rows == ["Cut for deal", "Ann A♥  Bea 5♣  Cal A♦", "tie: cut again",
+                        "Ann A♣  Cal 7♠", "Ann deals first"]

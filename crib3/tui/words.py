@@ -9,10 +9,12 @@ view, so nothing here can say a card the seat could not see.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
 from rich.text import Text
 
+from crib3.cards import Card
 from crib3.engine import Discard, Event, Play, SeatView, State
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
@@ -63,6 +65,22 @@ def announcement(event: Event, state: State, view: SeatView,
     if isinstance(event, _SAID_AS_NARRATED):
         return describe(event, state, ascii)
     return None
+
+
+def cut_rounds(deal_cuts: Sequence[tuple[int, Card]]) -> list[list[tuple[int, Card]]]:
+    """The cut for deal, round by round. The log keeps every cut in one
+    row; the rounds follow from the rule (R1.2): all three seats cut first,
+    and each later round is cut by the seats that tied for lowest in the one
+    before."""
+    rounds: list[list[tuple[int, Card]]] = []
+    size, i = 3, 0
+    while i < len(deal_cuts):
+        this = list(deal_cuts[i:i + size])
+        rounds.append(this)
+        i += size
+        low = min(c.rank for _, c in this)
+        size = sum(1 for _, c in this if c.rank == low)
+    return rounds
 
 
 def seat_line(view: SeatView, ascii: bool = False) -> Text:

@@ -11,6 +11,7 @@ from crib3.engine import SeatView
 from crib3.engine.state import Phase
 from crib3.names import shown_name
 from crib3.tui.widgets.cards import backs, card_label, cards_label
+from crib3.tui.words import cut_rounds
 
 # Who played each card of the count, as seen from your seat: you below, the
 # opponent on your left at the upper left, the next one at the upper right.
@@ -31,6 +32,13 @@ class TableCenter(Static):
         self._last_body: Text | None = None
 
     def watch_view(self, view: SeatView | None) -> None:
+        self._draw(view)
+
+    def on_resize(self) -> None:
+        """The cut's names are cut to the width: a wider table says more."""
+        self._draw(self.view)
+
+    def _draw(self, view: SeatView | None) -> None:
         if view is not None and view.players:
             body = self._body(view)
             if body != self._last_body:  # unchanged text: no redraw
@@ -69,9 +77,27 @@ class TableCenter(Static):
                 line4.append_text(card_label(c, self.ascii))
                 line4.append(" ")
         elif view.phase == Phase.CUT_FOR_DEAL or (view.deal_cuts and not view.hand_number):
-            line3.append("cut for deal: ", style="dim")
-            for s, c in view.deal_cuts[-3:]:
-                line3.append(f"{names[s]} ")
-                line3.append_text(card_label(c, self.ascii))
-                line3.append("  ")
+            lines = self._cut_lines(view)
+            if view.dealer is not None:
+                lines.append(Text(f"{names[view.dealer]} deals first", style="bold"))
+            return Text("\n").join([Text("Cut for deal", style="bold"), *lines[-4:]])
         return Text("\n").join([top, line2, line3, line4])
+
+    def _cut_lines(self, view: SeatView) -> list[Text]:
+        """Each round of the cut for deal on a line of its own ("Ann A♥  Bea
+        5♣  Cal A♦"), "tie: cut again" between rounds. The names are cut to
+        fit the width, so a round never wraps into the next."""
+        width = self.content_size.width or 26
+        lines: list[Text] = []
+        for number, round_ in enumerate(cut_rounds(view.deal_cuts)):
+            if number:
+                lines.append(Text("tie: cut again", style="bold"))
+            room = max(3, (width - 2 * (len(round_) - 1)) // len(round_) - 4)
+            line = Text()
+            for i, (seat, card) in enumerate(round_):
+                if i:
+                    line.append("  ")
+                line.append(f"{shown_name(view.players[seat].name, room)} ")
+                line.append_text(card_label(card, self.ascii))
+            lines.append(line)
+        return lines
