@@ -105,3 +105,24 @@ async def test_a_tied_cut_for_deal_is_shown_round_by_round():
         rows = [line[26:54].strip() for line in screen_text(app).splitlines()[:5]]
         assert rows == ["Cut for deal", "Ann A♥  Bea 5♣  Cal A♦", "tie: cut again",
                         "Ann A♣  Cal 7♠", "Ann deals first"]
+
+
+# --- 6: the header at the end of a hand; the play cleared for the show -----------
+
+def _top_rows(app) -> str:
+    return "\n".join(screen_text(app).splitlines()[:5])
+
+
+async def test_the_show_starts_cleared_and_the_header_follows_the_deal():
+    app = app_for(7)  # Bea deals hand 1, Cal hand 2
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda s: s.shown.phase == Phase.SHOW)
+        top = _top_rows(app)
+        assert "count" not in top and "played" not in top          # the play is over
+        assert not any(mark in top for mark in ("▼", "◀", "▶"))      # no pile left
+        await until(pilot, lambda s: s.shown.phase == Phase.SHUFFLE
+                             and s.shown.hand_number == 1)
+        top = _top_rows(app)
+        assert "Hand 1 over · Cal to deal" in top
+        assert "Hand 1 · Cal deals" not in top
+        assert "End of hand 1" in screen_text(app)

@@ -47,12 +47,7 @@ class TableCenter(Static):
 
     def _body(self, view: SeatView) -> Text:
         names = [shown_name(p.name, 12) for p in view.players]
-        top = Text()
-        if view.hand_number:
-            top.append(f"Hand {view.hand_number}", style="bold")
-        if view.dealer is not None:
-            top.append(f" · {names[view.dealer]} deals" if view.hand_number else
-                       f"{names[view.dealer]} deals first", style="")
+        top = self._header(view, names)
         crib = Text("crib ")
         if view.crib is not None:
             crib.append_text(cards_label(view.crib, self.ascii))
@@ -67,7 +62,7 @@ class TableCenter(Static):
         line2 = starter + Text("   ") + crib
         line3 = Text()
         line4 = Text()
-        if view.phase == Phase.PLAY or (view.phase == Phase.SHOW and view.pile):
+        if view.phase == Phase.PLAY:  # the show starts with the table cleared
             line3.append("count ", style="dim")
             line3.append(f"{view.count:>2}", style="bold reverse")
             marks = SEAT_MARKS_ASCII if self.ascii else SEAT_MARKS
@@ -82,6 +77,28 @@ class TableCenter(Static):
                 lines.append(Text(f"{names[view.dealer]} deals first", style="bold"))
             return Text("\n").join([Text("Cut for deal", style="bold"), *lines[-4:]])
         return Text("\n").join([top, line2, line3, line4])
+
+    def _header(self, view: SeatView, names: list[str]) -> Text:
+        """ "Hand 2 · Bea deals"; between hands (the hand ended, the deal
+        passed on, the next not yet shuffled) "Hand 2 over · Cal to deal",
+        never the old hand under the new dealer's name."""
+        width = self.content_size.width or 26
+        top = Text()
+        if not view.hand_number:
+            if view.dealer is not None:
+                top.append(f"{names[view.dealer]} deals first")
+            return top
+        if view.phase == Phase.SHUFFLE:
+            top.append(f"Hand {view.hand_number} over", style="bold")
+            if view.dealer is not None:
+                room = width - len(f"Hand {view.hand_number} over ·  to deal")
+                top.append(f" · {shown_name(view.players[view.dealer].name, max(3, room))}"
+                           " to deal")
+            return top
+        top.append(f"Hand {view.hand_number}", style="bold")
+        if view.dealer is not None:
+            top.append(f" · {names[view.dealer]} deals")
+        return top
 
     def _cut_lines(self, view: SeatView) -> list[Text]:
         """Each round of the cut for deal on a line of its own ("Ann A♥  Bea
