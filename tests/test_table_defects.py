@@ -126,3 +126,50 @@ async def test_the_show_starts_cleared_and_the_header_follows_the_deal():
         assert "Hand 1 over · Cal to deal" in top
         assert "Hand 1 · Cal deals" not in top
         assert "End of hand 1" in screen_text(app)
+
+
+# --- 7: the command palette's Quit, New game and Keys -----------------------------
+
+async def _from_the_palette(pilot, title: str) -> None:
+    """Open the palette, type a command's title and choose it."""
+    from textual.command import CommandPalette
+
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+    await pilot.press(*title.lower())
+    await wait_for(pilot, lambda: title in screen_text(app))
+    await pilot.pause(0.2)  # the search settles on its best match
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: not isinstance(app.screen, CommandPalette))
+
+
+async def test_the_palettes_quit_asks_first_and_new_game_says_what_it_does():
+    from crib3.tui.screens.dialogs import ConfirmQuit
+
+    app = app_for(7)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        await _from_the_palette(pilot, "Quit")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmQuit))
+        assert app.is_running and "Quit this game?" in screen_text(app)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmQuit))
+        await _from_the_palette(pilot, "New game")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmQuit))
+        text = screen_text(app)
+        assert "Quit this game?" not in text and "new" in text.lower()
+        await pilot.press("n")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmQuit))
+        assert app.game is not None and not app.game.over        # still playing
+
+
+async def test_the_palettes_keys_panel_closes_with_escape():
+    app = app_for(7)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await settled(pilot)
+        await _from_the_palette(pilot, "Keys")
+        await wait_for(pilot, lambda: bool(app.screen.query("HelpPanel")))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not app.screen.query("HelpPanel"), timeout=5)
+        assert app.screen is screen and app.is_running
