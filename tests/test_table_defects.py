@@ -173,3 +173,29 @@ async def test_the_palettes_keys_panel_closes_with_escape():
         await pilot.press("escape")
         await wait_for(pilot, lambda: not app.screen.query("HelpPanel"), timeout=5)
         assert app.screen is screen and app.is_running
+
+
+# --- 8: no skunk counted in a game played without skunks --------------------------
+
+@pytest.mark.parametrize("skunks", [False, True])
+async def test_statistics_count_a_skunk_only_where_skunks_were_played(crib3_home, skunks):
+    from crib3.engine import Rules
+    from crib3.engine.log import write_log
+    from crib3.tui.screens.stats import StatsScreen
+    from games import random_game
+
+    game = random_game(1, rules=Rules(skunks=skunks))       # P0 ends on 85 of 122
+    assert game.state.scores[0] < 91 and game.state.winner != 0
+    folder = crib3_home / "data" / "games"
+    folder.mkdir(parents=True, exist_ok=True)
+    write_log(folder / "g1.jsonl", game.events)
+    for _ in range(2):  # read from the logs, then again from the statistics' cache
+        app = Crib3App(think=0.0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("t")
+            await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen)
+                           and "P0 (easy)" in screen_text(app))
+            row = re.search(r"P0 \(easy\)\s+(\d+)\s+(\d+)\s+\d+%\s+(\d+)", screen_text(app))
+            assert row is not None
+            assert row.groups() == ("1", "0", "1" if skunks else "0")
