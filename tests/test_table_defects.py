@@ -199,3 +199,58 @@ async def test_statistics_count_a_skunk_only_where_skunks_were_played(crib3_home
             row = re.search(r"P0 \(easy\)\s+(\d+)\s+(\d+)\s+\d+%\s+(\d+)", screen_text(app))
             assert row is not None
             assert row.groups() == ("1", "0", "1" if skunks else "0")
+
+
+# --- 9: a four-card crib and a long pile stay in the centre's five rows -----------
+
+async def test_a_four_card_crib_shown_after_the_hand_does_not_wrap():
+    app = app_for(7)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda s: s.shown.phase == Phase.SHUFFLE and s.shown.hand_number == 1)
+        rows = [line[26:54] for line in screen_text(app).splitlines()[:5]]
+        crib = [row for row in rows if "crib" in row]
+        assert len(crib) == 1 and len(crib[0].split()) == 5, rows     # "crib" and 4 cards
+
+
+def _a_long_count():
+    """A state in the play with seven or more cards in the count, and the
+    crib's four cards (as replay's face-up view shows them)."""
+    from crib3.engine import project
+    from games import random_game
+
+    for seed in range(60):
+        game = random_game(seed)
+        from crib3.engine.state import State, apply
+        state = State()
+        for event in game.events:
+            state = apply(state, event)
+            if state.phase == Phase.PLAY and len(state.pile) >= 7:
+                return project(state, 0)._replace(crib=tuple(state.crib))
+    raise AssertionError("no long count found")
+
+
+async def test_a_long_pile_and_a_face_up_crib_stay_inside_the_centre():
+    from textual.app import App
+
+    from crib3.tui.widgets.table_view import TableView
+
+    view = _a_long_count()
+
+    class OneView(App[None]):
+        def compose(self):
+            yield TableView(0)
+
+        def on_mount(self) -> None:
+            self.query_one(TableView).show(view)
+
+    app = OneView()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        centre = [line[26:54].strip() for line in lines[:5]]
+        assert lines[4].startswith("╰") and lines[4].rstrip().endswith("╯")   # the boxes' border
+        assert centre[2].startswith("crib ") and len(centre[2].split()) == 5, centre
+        assert centre[3].startswith("count") and centre[3].split()[1] == str(view.count)
+        last = view.pile[-1].label()
+        assert centre[4].endswith(last) and centre[4].startswith("…"), centre   # the latest card
+        assert "count" not in lines[5] and last not in lines[5]

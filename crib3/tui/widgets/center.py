@@ -21,7 +21,7 @@ SEAT_MARKS_ASCII = ("v", "<", ">")
 
 class TableCenter(Static):
     DEFAULT_CSS = """
-    TableCenter { height: 5; width: 1fr; padding: 0 1; }
+    TableCenter { height: 5; width: 1fr; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     view: reactive[SeatView | None] = reactive(None)
@@ -48,35 +48,50 @@ class TableCenter(Static):
     def _body(self, view: SeatView) -> Text:
         names = [shown_name(p.name, 12) for p in view.players]
         top = self._header(view, names)
+        if view.phase == Phase.CUT_FOR_DEAL or (view.deal_cuts and not view.hand_number):
+            lines = self._cut_lines(view)
+            if view.dealer is not None:
+                lines.append(Text(f"{names[view.dealer]} deals first", style="bold"))
+            return Text("\n").join([Text("Cut for deal", style="bold"), *lines[-4:]])
+        starter = Text("starter ")
+        if view.starter is not None:
+            starter.append_text(card_label(view.starter, self.ascii))
+        else:
+            starter.append("—", style="dim")
         crib = Text("crib ")
         if view.crib is not None:
             crib.append_text(cards_label(view.crib, self.ascii))
         else:
             crib.append_text(backs(view.crib_size, self.ascii, compact=True) if view.crib_size
                              else Text("—"))
-        starter = Text("starter ")
-        if view.starter is not None:
-            starter.append_text(card_label(view.starter, self.ascii))
-        else:
-            starter.append("—", style="dim")
-        line2 = starter + Text("   ") + crib
-        line3 = Text()
-        line4 = Text()
+        # Face down the crib fits beside the starter; face up ("crib 3♠ 5♠
+        # 9♥ 10♠") it gets a line of its own rather than wrap (five lines:
+        # the header, starter, crib, count and pile at most).
+        lines = [top, starter + Text("   ") + crib] if view.crib is None else [top, starter, crib]
         if view.phase == Phase.PLAY:  # the show starts with the table cleared
-            line3.append("count ", style="dim")
-            line3.append(f"{view.count:>2}", style="bold reverse")
-            marks = SEAT_MARKS_ASCII if self.ascii else SEAT_MARKS
-            for c, s in zip(view.pile, view.pile_seats):
-                me = view.seat if view.seat is not None else 0
-                line4.append(marks[(s - me) % 3], style="dim")
-                line4.append_text(card_label(c, self.ascii))
-                line4.append(" ")
-        elif view.phase == Phase.CUT_FOR_DEAL or (view.deal_cuts and not view.hand_number):
-            lines = self._cut_lines(view)
-            if view.dealer is not None:
-                lines.append(Text(f"{names[view.dealer]} deals first", style="bold"))
-            return Text("\n").join([Text("Cut for deal", style="bold"), *lines[-4:]])
-        return Text("\n").join([top, line2, line3, line4])
+            count = Text("count ", style="dim")
+            count.append(f"{view.count:>2}", style="bold reverse")
+            lines += [count, self._pile(view)]
+        return Text("\n").join(lines)
+
+    def _pile(self, view: SeatView) -> Text:
+        """The cards of this count, each after the mark of who played it, on
+        one line: when they do not fit, the oldest give way to "…" (the
+        latest card is the one that matters now)."""
+        width = self.content_size.width or 26
+        marks = SEAT_MARKS_ASCII if self.ascii else SEAT_MARKS
+        me = view.seat if view.seat is not None else 0
+        played: list[Text] = []
+        for card, seat in zip(view.pile, view.pile_seats):
+            one = Text(marks[(seat - me) % 3], style="dim")
+            one.append_text(card_label(card, self.ascii))
+            played.append(one)
+        cut = False
+        while played and sum(len(p) + 1 for p in played) - 1 + (2 if cut else 0) > width:
+            played.pop(0)
+            cut = True
+        line = Text("… ", style="dim") if cut else Text()
+        return line + Text(" ").join(played)
 
     def _header(self, view: SeatView, names: list[str]) -> Text:
         """ "Hand 2 · Bea deals"; between hands (the hand ended, the deal
