@@ -254,3 +254,33 @@ async def test_a_long_pile_and_a_face_up_crib_stay_inside_the_centre():
         last = view.pile[-1].label()
         assert centre[4].endswith(last) and centre[4].startswith("…"), centre   # the latest card
         assert "count" not in lines[5] and last not in lines[5]
+
+
+@pytest.mark.parametrize("ascii", [False, True])
+async def test_the_result_chart_sets_the_winner_apart_from_a_close_second(ascii):
+    from textual.app import App
+
+    from crib3.tui.screens.game_over import GameOverScreen
+    from games import random_game
+
+    state = random_game(1).state
+    winner = state.winner
+    second = (winner + 1) % 3
+    final = tuple(121 if s == winner else 120 if s == second else 80 for s in range(3))
+    state = state._replace(scores=final, hand_scores=(*state.hand_scores[:-1], final))
+
+    class Result(App[None]):
+        def on_mount(self) -> None:
+            if ascii:
+                self.ascii = True
+            self.push_screen(GameOverScreen(state))
+
+    app = Result()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        lines = [line.strip(" │|") for line in screen_text(app).splitlines()]
+        rows = {s: [line for line in lines if line.startswith(state.players[s].name + " ")][-1]
+                for s in (winner, second)}                          # the chart's rows, last
+        won, close = rows[winner], rows[second]
+        assert won.endswith("121 won") and close.endswith("120")
+        assert won.split()[-3][-2:] != close.split()[-2][-2:], rows   # the last bars differ
