@@ -11,7 +11,7 @@ from crib3.engine.state import Phase
 from crib3.tui.app import Crib3App
 from crib3.tui.settings import GameChoices
 from crib3.tui.words import Mode
-from tui_support import screen_text, settled, table, wait_for
+from tui_support import screen_text, settled, wait_for
 
 SIZE = (80, 24)
 
@@ -24,12 +24,6 @@ def _every_test_at_home(crib3_home):
 def app_for(seed: int, ascii: bool = False, **rules: bool) -> Crib3App:
     choices = GameChoices(name="Ann", left="standard", right="standard", seed=seed, **rules)
     return Crib3App(choices, think=0.0, ascii=ascii)
-
-
-def flat(text: str) -> str:
-    """The screen with runs of spaces and line ends as one space (a toast
-    may wrap its sentence)."""
-    return re.sub(r"[\s│|]+", " ", text)
 
 
 async def until(pilot, done, presses: int = 400):
@@ -213,14 +207,13 @@ async def test_a_four_card_crib_shown_after_the_hand_does_not_wrap():
 
 
 def _a_long_count():
-    """A state in the play with seven or more cards in the count, and the
-    crib's four cards (as replay's face-up view shows them)."""
-    from crib3.engine import project
+    """Seat 0's view of a count of seven or more cards, with the crib's four
+    cards face up (as replay's face-up view shows them)."""
+    from crib3.engine import State, apply, project
     from games import random_game
 
     for seed in range(60):
         game = random_game(seed)
-        from crib3.engine.state import State, apply
         state = State()
         for event in game.events:
             state = apply(state, event)
