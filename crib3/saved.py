@@ -14,7 +14,7 @@ from pathlib import Path
 
 from rich.cells import cell_len
 
-from crib3.engine import Event, Rules, State, fold
+from crib3.engine import Event, State, fold
 from crib3.engine import events as ev
 from crib3.engine.log import LogError, load_log
 from crib3.engine.state import PEGGING
@@ -136,6 +136,9 @@ class GameSummary:
     scores: list[int] = field(default_factory=lambda: [0, 0, 0])
     pegging: list[int] = field(default_factory=lambda: [0, 0, 0])
     counts: list[tuple[int, bool, int]] = field(default_factory=list)  # seat, crib, points
+    # The game's own verdict (GameWon.skunks: 1 skunked, 2 double, 0 not, and
+    # all 0 when the game was played without skunks), not the scores again.
+    skunks: list[int] = field(default_factory=lambda: [0, 0, 0])
 
     @classmethod
     def of(cls, state: State, events: Sequence[Event]) -> GameSummary:
@@ -147,6 +150,7 @@ class GameSummary:
             pegging=[state.sources[s][PEGGING] for s in range(3)],
             counts=[(e.seat, e.crib, e.points + e.missed) for e in events
                     if isinstance(e, ev.HandCounted)],
+            skunks=list(state.skunks),
         )
 
 
@@ -184,12 +188,13 @@ def game_stats(games: Iterable[GameSummary]) -> list[PlayerStats]:
                 stats.best_hand = max(stats.best_hand, total)
         if game.winner is None:
             continue
-        skunk_line = Rules(target=game.target).skunk_lines()[0]
         for seat, stats in enumerate(seats):
             won = seat == game.winner
             stats.finished += 1
             stats.wins += won
-            if not won and game.scores[seat] < skunk_line:
+            # A skunk only where the game's rules had skunks (the log's
+            # GameStarted says so; GameWon carries the verdict).
+            if not won and game.skunks[seat]:
                 stats.skunked += 1
             stats.streak = stats.streak + 1 if won else 0
             stats.longest_streak = max(stats.longest_streak, stats.streak)

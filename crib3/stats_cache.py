@@ -22,7 +22,7 @@ from crib3 import __version__
 from crib3.saved import GameSummary
 
 FORMAT = "crib3-stats-cache"
-VERSION = 1  # raise when GameSummary changes (a new crib3 version rebuilds it anyway)
+VERSION = 2  # raise when GameSummary changes (a new crib3 version rebuilds it anyway)
 
 
 def _key(path: Path) -> tuple[int, int] | None:
@@ -35,7 +35,8 @@ def _key(path: Path) -> tuple[int, int] | None:
 
 def _to_json(summary: GameSummary) -> dict[str, Any]:
     return {"players": summary.players, "target": summary.target, "winner": summary.winner,
-            "scores": summary.scores, "pegging": summary.pegging, "counts": summary.counts}
+            "scores": summary.scores, "pegging": summary.pegging, "counts": summary.counts,
+            "skunks": summary.skunks}
 
 
 def _from_json(data: dict[str, Any]) -> GameSummary:
@@ -46,6 +47,7 @@ def _from_json(data: dict[str, Any]) -> GameSummary:
         scores=[int(x) for x in data["scores"]],
         pegging=[int(x) for x in data["pegging"]],
         counts=[(int(s), bool(c), int(p)) for s, c, p in data["counts"]],
+        skunks=[int(x) for x in data["skunks"]],
     )
 
 

@@ -42,7 +42,7 @@ async def test_a_whole_game_by_enter_alone(crib3_home):
     async with app.run_test(size=(80, 24)) as pilot:
         await settled(pilot)
         text = screen_text(app)
-        assert "cut for deal" in text and "deals first" in text      # the cut, three cards
+        assert "Cut for deal" in text and "deals first" in text      # the cut, three cards
         await pilot.press("enter")
         await settled(pilot)
         text = screen_text(app)

@@ -231,13 +231,14 @@ class Crib3App(BaseApp):
 
     def action_new_game(self) -> None:
         if self.in_game:
-            from crib3.tui.screens.dialogs import ConfirmQuit
+            from crib3.tui.screens.dialogs import ConfirmNewGame
 
             def confirmed(yes: bool | None) -> None:
                 if yes:
                     self._restart()
 
-            self.push_screen(ConfirmQuit(), confirmed)
+            if not isinstance(self.screen, ConfirmNewGame):
+                self.push_screen(ConfirmNewGame(), confirmed)
         else:
             self._restart()
 

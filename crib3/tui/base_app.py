@@ -57,6 +57,8 @@ class BaseApp(App[None]):
     """ + ASCII_CSS
     BINDINGS = [
         Binding("ctrl+q", "quit_game", "Quit", priority=True, show=False),
+        # Not a priority: a dialog's own Esc comes first.
+        Binding("escape", "hide_keys", "Close keys", show=False),
     ]
 
     def __init__(self, ascii: bool = False, think: float = 0.6) -> None:
@@ -160,8 +162,22 @@ class BaseApp(App[None]):
             yield SystemCommand("Event feed", "Show or hide the game told in words",
                                 screen.action_toggle_feed)
         for command in super().get_system_commands(screen):
-            if self.textual_command_wanted(command):
+            if command.title == "Quit":
+                # Textual's quits at once; ours asks first during a game,
+                # as q and Ctrl+Q do.
+                yield SystemCommand("Quit", "Quit crib3 (asks first during a game)",
+                                    self.action_quit_game)
+            elif self.textual_command_wanted(command):
                 yield command
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "hide_keys":  # Esc is only taken while the panel is up
+            return bool(self.screen.query("HelpPanel"))
+        return super().check_action(action, parameters)
+
+    def action_hide_keys(self) -> None:
+        """Esc closes Textual's keys panel (the palette's "Keys")."""
+        self.action_hide_help_panel()
 
     def own_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The palette's commands that belong to this sibling (help among them,

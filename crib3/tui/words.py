@@ -9,11 +9,13 @@ view, so nothing here can say a card the seat could not see.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
 
 from rich.text import Text
 
-from crib3.engine import Event, SeatView, State
+from crib3.cards import Card
+from crib3.engine import Discard, Event, Play, SeatView, State
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
 from crib3.names import shown_name
@@ -65,6 +67,22 @@ def announcement(event: Event, state: State, view: SeatView,
     return None
 
 
+def cut_rounds(deal_cuts: Sequence[tuple[int, Card]]) -> list[list[tuple[int, Card]]]:
+    """The cut for deal, round by round. The log keeps every cut in one
+    row; the rounds follow from the rule (R1.2): all three seats cut first,
+    and each later round is cut by the seats that tied for lowest in the one
+    before."""
+    rounds: list[list[tuple[int, Card]]] = []
+    size, i = 3, 0
+    while i < len(deal_cuts):
+        this = list(deal_cuts[i:i + size])
+        rounds.append(this)
+        i += size
+        low = min(c.rank for _, c in this)
+        size = sum(1 for _, c in this if c.rank == low)
+    return rounds
+
+
 def seat_line(view: SeatView, ascii: bool = False) -> Text:
     """The line above the bottom seat's hand: its name, score, deal, go and
     the cards it played in this count. Plain `Text`: a name is never markup."""
@@ -85,6 +103,42 @@ def seat_line(view: SeatView, ascii: bool = False) -> Text:
     return text
 
 
+def refusal(command: object, view: SeatView, reason: str, ascii: bool = False) -> str:
+    """Why this seat's `command` was refused, as a player says it ("7♠ would
+    make 32: play a card of 6 or less"), the card drawn as on screen.
+
+    `reason` is the engine's `IllegalMove` sentence, said when there are no
+    better words for it (the engine speaks of seats and card codes, for
+    logs and programs, not for the table)."""
+    if isinstance(command, (Play, Discard)) and view.phase in (Phase.PLAY, Phase.DISCARD):
+        card = command.card.label(ascii)
+        if not view.my_turn:
+            return f"Not yet: wait for {_waited_for(view)}"
+        if command.card not in view.hand:
+            return f"{card} is not in your hand"
+        if isinstance(command, Play) and view.count + command.card.value > 31:
+            room = 31 - view.count
+            fits = "an ace" if room == 1 else f"a card of {room} or less"
+            # No "or say go": it is only your turn while a card of yours
+            # fits; when none does, the go is said for you.
+            return f"{card} would make {view.count + command.card.value}: play {fits}"
+    return reason
+
+
+def _waited_for(view: SeatView) -> str:
+    """Who the table waits for, by name ("the others" in the discard)."""
+    if view.phase == Phase.PLAY and view.turn is not None:
+        return shown_name(view.name(view.turn), 20)
+    return "the others"
+
+
+def _choose(view: SeatView) -> str:
+    """The keys that choose a card, for the cards left in the hand: "←/→ or
+    1-3", and with one card "1" alone (no arrows to move between)."""
+    held = len(view.hand)
+    return "1" if held == 1 else f"←/→ or 1-{held}"
+
+
 def prompt(mode: Mode, shown_phase: str, view: SeatView) -> str:
     """The hint under the table: which keys do what now. `shown_phase` is
     the phase of the state on screen (the view's, or the one before a count
@@ -100,11 +154,11 @@ def prompt(mode: Mode, shown_phase: str, view: SeatView) -> str:
     if view.phase == Phase.DISCARD:
         owner = "your" if view.dealer == view.seat else \
             f"{shown_name(view.name(view.dealer), 16)}'s"
-        return f"Throw one card to {owner} crib: ←/→ or 1-5, then Enter   h: coach"
+        return f"Throw one card to {owner} crib: {_choose(view)}, then Enter   h: coach"
     if view.phase == Phase.CUT_STARTER:
         return "Enter: cut the deck for the starter"
     if view.phase == Phase.PLAY:
-        return f"Your play, count {view.count}: ←/→ or 1-4, then Enter   h: coach"
+        return f"Your play, count {view.count}: {_choose(view)}, then Enter   h: coach"
     if view.phase == Phase.SHOW:
         return "Count your hand (muggins is on)"
     return ""

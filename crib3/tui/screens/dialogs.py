@@ -151,15 +151,31 @@ class HelpScreen(Dialog[None]):
 
 
 class ConfirmQuit(Dialog[bool]):
+    """Asks before a game under way is left: y leaves, n or Esc stays."""
+
     BINDINGS = [
         Binding("y", "dismiss(True)", "Quit", priority=True),
         Binding("n,escape", "dismiss(False)", "Keep playing", priority=True),
     ]
+    QUESTION = "Quit this game?"
+    HINT = "y: quit    n: keep playing"
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Quit this game?", classes="title")
-            yield Static("y: quit    n: keep playing", classes="hint")
+            yield Static(self.QUESTION, classes="title")
+            yield Static(self.HINT, classes="hint")
+
+
+class ConfirmNewGame(ConfirmQuit):
+    """The same question for the palette's "New game": it too leaves the
+    game under way, but says so in its own words."""
+
+    BINDINGS = [
+        Binding("y", "dismiss(True)", "New game", priority=True),
+        Binding("n,escape", "dismiss(False)", "Keep playing", priority=True),
+    ]
+    QUESTION = "Leave this game for a new one?"
+    HINT = "y: set up a new game    n: keep playing"
 
 
 def asked_in_show(view: SeatView, ascii: bool = False) -> AskMuggins | AskCount | None:

@@ -25,20 +25,36 @@ ASCII_BARS = "_.:-=+*#"  # from a little to a lot, as ink on the line
 
 def score_chart(state: State, ascii: bool = False) -> Text:
     """One row per player: a bar per hand, all on the scale 0..target, so the
-    rows compare; the final score at the end."""
+    rows compare; the final score at the end.
+
+    The tallest bar is kept for reaching the target, so a winner's 121 never
+    looks like a loser's 120; the winner's row is also drawn in reverse with
+    "won" after the score."""
     target = state.rules.target
     bars = ASCII_BARS if ascii else BARS
     out = Text()
     for seat, player in enumerate(state.players):
         if seat:
             out.append("\n")
+        won = seat == state.winner
+        colour = SPARK_COLOURS[seat]
         name = shown_name(player.name, 10)  # cut by cells: an emoji is two
-        out.append(name + " " * (11 - cell_len(name)), style=SPARK_COLOURS[seat])
+        out.append(name, style=f"bold reverse {colour}" if won else colour)
+        out.append(" " * (11 - cell_len(name)))
         for scores in state.hand_scores:
-            level = min(len(bars) - 1, scores[seat] * len(bars) // (target + 1))
-            out.append(bars[level] * 2, style=SPARK_COLOURS[seat])
+            out.append(bars[bar_level(scores[seat], target, len(bars))] * 2, style=colour)
         out.append(f" {state.scores[seat]}", style="bold")
+        if won:
+            out.append(" won", style=f"bold {colour}")
     return out
+
+
+def bar_level(score: int, target: int, levels: int) -> int:
+    """Which bar a score is drawn with: the top one only at the target (a
+    win), the others share 0..target-1."""
+    if score >= target:
+        return levels - 1
+    return min(levels - 2, score * (levels - 1) // target)
 
 
 class GameOverScreen(Screen[str]):

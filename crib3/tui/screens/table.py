@@ -40,7 +40,7 @@ from crib3.tui.css import STYLESHEET
 from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.recent import RecentLines
 from crib3.tui.widgets.table_view import TableView
-from crib3.tui.words import ENTER_GOES_ON, IDLE, Mode, announcement, prompt
+from crib3.tui.words import ENTER_GOES_ON, IDLE, Mode, announcement, prompt, refusal
 
 # Events after which the table waits for Enter, so a person can read them.
 PAUSE_AFTER = (ev.DealerChosen, ev.HandCounted, ev.MugginsCalled, ev.HandEnded, ev.GameWon)
@@ -228,7 +228,8 @@ class TableScreen(QuietBindings, Screen):
         try:
             self.feed.dispatch(command)  # type: ignore[arg-type]
         except IllegalMove as exc:
-            self.notify(str(exc), severity="warning", markup=False)
+            said = refusal(command, self.view, str(exc), self.ascii)
+            self.notify(said, severity="warning", markup=False)
             return False
         self._start_driver()
         return True

@@ -81,7 +81,9 @@ class SeatPanel(Static):
         else:
             line1.append_text(backs(view.held[seat], self.ascii))
         line2 = Text(" · ".join(roles), style="italic")
-        played = [c for c, s in zip(view.pile, view.pile_seats) if s == seat]
+        # The cards of the count belong to the play: gone when the show starts.
+        played = [c for c, s in zip(view.pile, view.pile_seats) if s == seat] \
+            if view.phase == Phase.PLAY else []
         line3 = Text()
         if played:
             line3.append("played ", style="dim")

@@ -1,0 +1,279 @@
+"""Defects seen at the table (issue 12, points 3 to 9), each met as a
+player meets it: keys pressed in Textual's Pilot at 80x24, the screen read."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from crib3.engine.state import Phase
+from crib3.tui.app import Crib3App
+from crib3.tui.settings import GameChoices
+from crib3.tui.words import Mode
+from tui_support import screen_text, settled, wait_for
+
+SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def _every_test_at_home(crib3_home):
+    return crib3_home
+
+
+def app_for(seed: int, ascii: bool = False, **rules: bool) -> Crib3App:
+    choices = GameChoices(name="Ann", left="standard", right="standard", seed=seed, **rules)
+    return Crib3App(choices, think=0.0, ascii=ascii)
+
+
+async def until(pilot, done, presses: int = 400):
+    """Press Enter (go on, throw or play the highlighted card) until
+    `done(screen)` holds; return the table screen."""
+    for _ in range(presses):
+        screen = await settled(pilot)
+        if done(screen):
+            return screen
+        await pilot.press("enter")
+    raise AssertionError("never reached")
+
+
+def _too_high(screen) -> int | None:
+    """The number key of a card of ours that would take the count past 31."""
+    view = screen.view
+    if screen.mode != Mode.YOUR_TURN or view.phase != Phase.PLAY:
+        return None
+    for number, card in enumerate(screen.table_view.hand.cards(), start=1):
+        if view.count + card.value > 31:
+            return number
+    return None
+
+
+# --- 3: an illegal key is refused in a player's words ------------------------
+
+@pytest.mark.parametrize("ascii", [False, True])
+async def test_a_card_past_31_is_refused_in_a_players_words(ascii):
+    app = app_for(3, ascii=ascii)  # seed 3: a card past 31 in hand early on
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until(pilot, lambda s: _too_high(s) is not None)
+        number = _too_high(screen)
+        card = screen.table_view.hand.cards()[number - 1]
+        count = screen.view.count
+        await pilot.press(str(number), "enter")
+        # run_test shows no toasts (tooltips and notifications are off):
+        # what the toast says is read from the app's notifications.
+        await wait_for(pilot, lambda: bool(app._notifications), timeout=5)
+        text = " ".join(str(n.message) for n in app._notifications)
+        room = 31 - count
+        fits = "an ace" if room == 1 else f"a card of {room} or less"
+        said = f"{card.label(ascii)} would make {count + card.value}: play {fits}"
+        assert said in text
+        assert "seat 0" not in text and "cannot play" not in text
+        assert text.isascii() or not ascii
+
+
+# --- 4: the play prompt's keys follow the cards left ---------------------------
+
+async def test_the_play_prompt_offers_the_cards_that_are_left():
+    app = app_for(7)
+    async with app.run_test(size=SIZE) as pilot:
+        said: dict[int, str] = {}
+        def note(screen) -> bool:
+            if screen.mode == Mode.YOUR_TURN and screen.view.phase == Phase.PLAY:
+                prompt_line = next(line for line in screen_text(app).splitlines()
+                                   if "Your play" in line)
+                said[len(screen.view.hand)] = prompt_line
+            return len(said) == 4
+        await until(pilot, note)
+        assert "1-4, then Enter" in said[4]
+        assert "1-3, then Enter" in said[3] and "1-4" not in said[3]
+        assert "1-2, then Enter" in said[2] and "1-4" not in said[2]
+        assert ": 1, then Enter" in said[1] and "1-" not in said[1]
+
+
+# --- 5: a tied cut for deal, round by round --------------------------------------
+
+async def test_a_tied_cut_for_deal_is_shown_round_by_round():
+    app = app_for(640302948)  # Ann and Cal both cut an ace, and cut again
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        rows = [line[26:54].strip() for line in screen_text(app).splitlines()[:5]]
+        assert rows == ["Cut for deal", "Ann A♥  Bea 5♣  Cal A♦", "tie: cut again",
+                        "Ann A♣  Cal 7♠", "Ann deals first"]
+
+
+# --- 6: the header at the end of a hand; the play cleared for the show -----------
+
+def _top_rows(app) -> str:
+    return "\n".join(screen_text(app).splitlines()[:5])
+
+
+async def test_the_show_starts_cleared_and_the_header_follows_the_deal():
+    app = app_for(7)  # Bea deals hand 1, Cal hand 2
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda s: s.shown.phase == Phase.SHOW)
+        top = _top_rows(app)
+        assert "count" not in top and "played" not in top          # the play is over
+        assert not any(mark in top for mark in ("▼", "◀", "▶"))      # no pile left
+        await until(pilot, lambda s: s.shown.phase == Phase.SHUFFLE
+                             and s.shown.hand_number == 1)
+        top = _top_rows(app)
+        assert "Hand 1 over · Cal to deal" in top
+        assert "Hand 1 · Cal deals" not in top
+        assert "End of hand 1" in screen_text(app)
+
+
+# --- 7: the command palette's Quit, New game and Keys -----------------------------
+
+async def _from_the_palette(pilot, title: str) -> None:
+    """Open the palette, type a command's title and choose it."""
+    from textual.command import CommandPalette
+
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette))
+    await pilot.press(*title.lower())
+    await wait_for(pilot, lambda: title in screen_text(app))
+    await pilot.pause(0.2)  # the search settles on its best match
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: not isinstance(app.screen, CommandPalette))
+
+
+async def test_the_palettes_quit_asks_first_and_new_game_says_what_it_does():
+    from crib3.tui.screens.dialogs import ConfirmQuit
+
+    app = app_for(7)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        await _from_the_palette(pilot, "Quit")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmQuit))
+        assert app.is_running and "Quit this game?" in screen_text(app)
+        await pilot.press("n")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmQuit))
+        await _from_the_palette(pilot, "New game")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmQuit))
+        text = screen_text(app)
+        assert "Quit this game?" not in text and "new" in text.lower()
+        await pilot.press("n")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ConfirmQuit))
+        assert app.game is not None and not app.game.over        # still playing
+
+
+async def test_the_palettes_keys_panel_closes_with_escape():
+    app = app_for(7)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await settled(pilot)
+        await _from_the_palette(pilot, "Keys")
+        await wait_for(pilot, lambda: bool(app.screen.query("HelpPanel")))
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not app.screen.query("HelpPanel"), timeout=5)
+        assert app.screen is screen and app.is_running
+
+
+# --- 8: no skunk counted in a game played without skunks --------------------------
+
+@pytest.mark.parametrize("skunks", [False, True])
+async def test_statistics_count_a_skunk_only_where_skunks_were_played(crib3_home, skunks):
+    from crib3.engine import Rules
+    from crib3.engine.log import write_log
+    from crib3.tui.screens.stats import StatsScreen
+    from games import random_game
+
+    game = random_game(1, rules=Rules(skunks=skunks))       # P0 ends on 85 of 122
+    assert game.state.scores[0] < 91 and game.state.winner != 0
+    folder = crib3_home / "data" / "games"
+    folder.mkdir(parents=True, exist_ok=True)
+    write_log(folder / "g1.jsonl", game.events)
+    for _ in range(2):  # read from the logs, then again from the statistics' cache
+        app = Crib3App(think=0.0)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            await pilot.press("t")
+            await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen)
+                           and "P0 (easy)" in screen_text(app))
+            row = re.search(r"P0 \(easy\)\s+(\d+)\s+(\d+)\s+\d+%\s+(\d+)", screen_text(app))
+            assert row is not None
+            assert row.groups() == ("1", "0", "1" if skunks else "0")
+
+
+# --- 9: a four-card crib and a long pile stay in the centre's five rows -----------
+
+async def test_a_four_card_crib_shown_after_the_hand_does_not_wrap():
+    app = app_for(7)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, lambda s: s.shown.phase == Phase.SHUFFLE and s.shown.hand_number == 1)
+        rows = [line[26:54] for line in screen_text(app).splitlines()[:5]]
+        crib = [row for row in rows if "crib" in row]
+        assert len(crib) == 1 and len(crib[0].split()) == 5, rows     # "crib" and 4 cards
+
+
+def _a_long_count():
+    """Seat 0's view of a count of seven or more cards, with the crib's four
+    cards face up (as replay's face-up view shows them)."""
+    from crib3.engine import State, apply, project
+    from games import random_game
+
+    for seed in range(60):
+        game = random_game(seed)
+        state = State()
+        for event in game.events:
+            state = apply(state, event)
+            if state.phase == Phase.PLAY and len(state.pile) >= 7:
+                return project(state, 0)._replace(crib=tuple(state.crib))
+    raise AssertionError("no long count found")
+
+
+async def test_a_long_pile_and_a_face_up_crib_stay_inside_the_centre():
+    from textual.app import App
+
+    from crib3.tui.widgets.table_view import TableView
+
+    view = _a_long_count()
+
+    class OneView(App[None]):
+        def compose(self):
+            yield TableView(0)
+
+        def on_mount(self) -> None:
+            self.query_one(TableView).show(view)
+
+    app = OneView()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        lines = screen_text(app).splitlines()
+        centre = [line[26:54].strip() for line in lines[:5]]
+        assert lines[4].startswith("╰") and lines[4].rstrip().endswith("╯")   # the boxes' border
+        assert centre[2].startswith("crib ") and len(centre[2].split()) == 5, centre
+        assert centre[3].startswith("count") and centre[3].split()[1] == str(view.count)
+        last = view.pile[-1].label()
+        assert centre[4].endswith(last) and centre[4].startswith("…"), centre   # the latest card
+        assert "count" not in lines[5] and last not in lines[5]
+
+
+@pytest.mark.parametrize("ascii", [False, True])
+async def test_the_result_chart_sets_the_winner_apart_from_a_close_second(ascii):
+    from textual.app import App
+
+    from crib3.tui.screens.game_over import GameOverScreen
+    from games import random_game
+
+    state = random_game(1).state
+    winner = state.winner
+    second = (winner + 1) % 3
+    final = tuple(121 if s == winner else 120 if s == second else 80 for s in range(3))
+    state = state._replace(scores=final, hand_scores=(*state.hand_scores[:-1], final))
+
+    class Result(App[None]):
+        def on_mount(self) -> None:
+            if ascii:
+                self.ascii = True
+            self.push_screen(GameOverScreen(state))
+
+    app = Result()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        lines = [line.strip(" │|") for line in screen_text(app).splitlines()]
+        rows = {s: [line for line in lines if line.startswith(state.players[s].name + " ")][-1]
+                for s in (winner, second)}                          # the chart's rows, last
+        won, close = rows[winner], rows[second]
+        assert won.endswith("121 won") and close.endswith("120")
+        assert won.split()[-3][-2:] != close.split()[-2][-2:], rows   # the last bars differ
