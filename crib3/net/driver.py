@@ -6,6 +6,11 @@ output goes to its channel, the bytes the channel receives are parsed into
 keys (and mouse events) by Textual's own parser, and the size comes from the
 client's pty request and window-change messages.
 
+It also keeps the session inside `crib3.net.bounds`: input beyond a rate
+is dropped before it costs the shared event loop anything, output is
+skipped while the client is not reading (and the screen drawn afresh when
+it is), sizes are capped, and a storm of resizes is drawn once.
+
 It touches one private module, `textual._xterm_parser`, which is why the
 project pins Textual's version for its tests.
 """
@@ -22,6 +27,10 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.messages import Message
 
+from crib3.net.bounds import (BYTE_BURST, BYTES_PER_SECOND, KEY_BURST, KEYS_PER_SECOND,
+                              MAX_BACKLOG, RESIZE_QUIET, InputCount, TokenBucket,
+                              capped_size)
+
 # Alternate screen, mouse (any-event, SGR), no cursor, bracketed paste, and
 # a query for synchronized output, as Textual's Linux driver sends them.
 START = ("\x1b[?1049h\x1b[?1000h\x1b[?1003h\x1b[?1015h\x1b[?1006h\x1b[?25l"
@@ -35,6 +44,9 @@ class Channel(Protocol):
     def write(self, data: bytes) -> None: ...
 
 
+INPUT_EVENTS = (events.Key, events.MouseEvent, events.Paste)  # what the rate limits
+
+
 class ChannelDriver(Driver):
     """Runs one app on one channel. Give the app this driver with
     `app.driver_class = ChannelDriver.for_channel(channel)` and start it
@@ -43,11 +55,17 @@ class ChannelDriver(Driver):
     def __init__(self, app: Any, *, channel: Channel, **kwargs: Any) -> None:
         super().__init__(app, **kwargs)  # `size`, from run_async, is the pty's
         self.channel = channel
-        self._terminal_size = self._size or (80, 24)
+        self._terminal_size = capped_size(*(self._size or (80, 24)))
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self._parser = XTermParser()
         self._tick: asyncio.TimerHandle | None = None
         self._stopped = False
+        self._ending = False   # the session is over: the app ends as soon as it can
+        self._behind = False   # the client is not reading: frames are skipped
+        self._keys = TokenBucket(KEYS_PER_SECOND, KEY_BURST)
+        self._bytes = TokenBucket(BYTES_PER_SECOND, BYTE_BURST)
+        self._resize_timer: asyncio.TimerHandle | None = None
+        self.count = InputCount()
 
     @classmethod
     def for_channel(cls, channel: Channel) -> Any:
@@ -61,6 +79,9 @@ class ChannelDriver(Driver):
     def write(self, data: str) -> None:
         if self._stopped:
             return
+        if self._behind:  # drawn afresh when the client has caught up
+            self.count.frames_skipped += 1
+            return
         try:
             self.channel.write(data.encode("utf-8"))
         except OSError:  # the client is gone; the session's end closes the app
@@ -68,6 +89,37 @@ class ChannelDriver(Driver):
 
     def flush(self) -> None:
         """Written at once: the channel buffers and sends."""
+
+    def output_paused(self) -> None:
+        """The channel holds more unsent bytes than it should (the client is
+        not reading): skip frames rather than buffer them without end."""
+        self._behind = True
+
+    def output_resumed(self) -> None:
+        """The client has read what was waiting: what was skipped left its
+        screen part-drawn, so draw the whole screen again."""
+        if self._behind:
+            self._behind = False
+            if not self._stopped:
+                self.resize(*self._terminal_size)
+
+    def end_app(self) -> None:
+        """End the app now, or as soon as it has started (a session kicked,
+        or closed, while its app was still starting)."""
+        self._ending = True
+        if self._app.is_running:
+            self._app.exit()
+
+    def hang_up(self) -> None:
+        """The connection is gone: throw away what is still to be parsed,
+        take no more input, write nothing, and end the app at once (its
+        queue holds at most `MAX_BACKLOG` input events, so the exit is
+        not stuck behind a flood)."""
+        self._stopped = True
+        for timer in (self._tick, self._resize_timer):
+            if timer is not None:
+                timer.cancel()
+        self.end_app()
 
     # --- the application's life ------------------------------------------------------
 
@@ -78,6 +130,9 @@ class ChannelDriver(Driver):
         # authentication of later connections hang. The server's loop is
         # shared, so put the default back.
         loop.set_task_factory(None)
+        if self._ending:  # the session ended while the app was starting
+            self._app.exit()
+            return
         self.write(START)
         self.resize(*self._terminal_size)
         self._app.post_message(events.AppFocus())
@@ -87,8 +142,10 @@ class ChannelDriver(Driver):
         checks `_stopped`, set when application mode stops)."""
 
     def stop_application_mode(self) -> None:
-        if self._tick is not None:
-            self._tick.cancel()
+        for timer in (self._tick, self._resize_timer):
+            if timer is not None:
+                timer.cancel()
+        self._behind = False  # the terminal is put back even when frames were skipped
         self.write(STOP)
         self._stopped = True
 
@@ -98,6 +155,12 @@ class ChannelDriver(Driver):
         """Bytes from the client: keys, mouse, pastes, terminal replies."""
         if self._stopped:
             return
+        allowed = self._bytes.take(len(data))
+        if allowed < len(data):  # more than anyone types: never parsed at all
+            self.count.dropped_bytes += len(data) - allowed
+            data = data[:allowed]
+            if not data:
+                return
         text = self._decoder.decode(data)
         for message in self._parser.feed(text):
             self._deliver(message)
@@ -117,11 +180,45 @@ class ChannelDriver(Driver):
     def _deliver(self, message: Message) -> None:
         if isinstance(message, events.Resize):
             return  # only the SSH window-change message sets the size
+        if isinstance(message, INPUT_EVENTS):
+            waiting = self.backlog()
+            if waiting >= MAX_BACKLOG or not self._keys.take():
+                self.count.dropped += 1
+                return
+            self.count.most_waiting = max(self.count.most_waiting, waiting)
+            self.count.delivered += 1
         self.process_message(message)
+
+    def backlog(self) -> int:
+        """Messages waiting where a key goes: the app, its screen and the
+        focused widget (the app hands a key on to the focused widget)."""
+        app = self._app
+        waiting = int(app.message_queue_size)
+        if app._screen_stack:  # type: ignore[attr-defined]
+            screen = app.screen
+            waiting += screen.message_queue_size
+            if screen.focused is not None:
+                waiting += screen.focused.message_queue_size
+        return waiting
+
+    def resize_soon(self, width: int, height: int) -> None:
+        """A window-change message: draw the latest size once the client
+        has been quiet for a moment, so a storm of resizes (a window being
+        dragged) is one redraw, not one each."""
+        self._terminal_size = capped_size(width, height)
+        if self._resize_timer is not None:
+            self._resize_timer.cancel()
+        self._resize_timer = asyncio.get_running_loop().call_later(RESIZE_QUIET, self._resized)
+
+    def _resized(self) -> None:
+        self._resize_timer = None
+        if not self._stopped:
+            self.resize(*self._terminal_size)
 
     def resize(self, width: int, height: int) -> None:
         """The client's window changed (or the session began)."""
-        width, height = max(1, width), max(1, height)
+        width, height = capped_size(width, height)
+        self.count.resizes += 1
         self._terminal_size = (width, height)
         size = Size(width, height)
         self._app.post_message(events.Resize(size, size))

@@ -33,6 +33,7 @@ import asyncssh
 from textual.app import App
 
 from crib3 import crash
+from crib3.net.bounds import OUTPUT_HIGH_WATER, OUTPUT_LOW_WATER, capped_size
 from crib3.net.driver import ChannelDriver
 from crib3.net.sharing import many_terminals_in_one_process
 from crib3.room import Presence, Room, RoomError
@@ -40,7 +41,6 @@ from crib3.room import Presence, Room, RoomError
 log = logging.getLogger("crib3.serve")
 
 DEFAULT_SIZE = (80, 24)
-MAX_SIZE = 1000  # columns or rows: anything larger is a broken client
 
 
 class AppFactory(Protocol):
@@ -121,12 +121,16 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         self.app: Any = None
         self.task: asyncio.Task[None] | None = None
         self._early: list[bytes] = []
+        self.ended = False  # kicked, or the client left: no app (or no more of it)
         self.farewell: str | None = None  # said as the session ends
 
     # --- what asyncssh asks -------------------------------------------------------
 
     def connection_made(self, chan: Any) -> None:
         self.chan = chan
+        # A client that stops reading makes the channel call pause_writing
+        # past this mark: the driver then skips frames instead of keeping them.
+        chan.set_write_buffer_limits(high=OUTPUT_HIGH_WATER, low=OUTPUT_LOW_WATER)
 
     def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
                       term_modes: Any) -> bool:
@@ -152,27 +156,43 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
                 self.driver.feed(data)
             except Exception as exc:  # garbage from a client must not stop its app
                 crash.report(log, exc, f"input from {self.username}")
-        else:
-            self._early.append(data)
+        elif not self.ended and sum(map(len, self._early)) < 4096:
+            self._early.append(data)  # typed before the app is up (a little of it)
 
     def terminal_size_changed(self, width: int, height: int, pixwidth: int,
                               pixheight: int) -> None:
         self.size = _sane_size(width, height)
         if self.driver is not None:
-            self.driver.resize(*self.size)
+            self.driver.resize_soon(*self.size)
+
+    def pause_writing(self) -> None:
+        if self.driver is not None:
+            self.driver.output_paused()
+
+    def resume_writing(self) -> None:
+        if self.driver is not None:
+            self.driver.output_resumed()
 
     def eof_received(self) -> bool:
         self._end()
         return False
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._end()
+        self._end(hang_up=True)
 
     # --- the app ---------------------------------------------------------------------
 
-    def _end(self) -> None:
-        if self.app is not None and self.app.is_running:
-            self.app.exit()
+    def _end(self, hang_up: bool = False) -> None:
+        """End this session's app: at once, even if it is still starting.
+        With `hang_up` the connection is gone, so what it sent and has
+        not been handled yet is thrown away and nothing more is written."""
+        self.ended = True
+        self._early.clear()
+        if self.driver is not None:
+            if hang_up:
+                self.driver.hang_up()
+            else:
+                self.driver.end_app()
 
     def _kick(self, reason: str) -> None:
         self.farewell = reason
@@ -207,11 +227,15 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
             for data in self._early:
                 self.driver.feed(data)
             self._early.clear()
+            if self.ended:  # kicked or gone while the app was being made
+                self.driver.end_app()
             return self.driver
 
         app.driver_class = driver_class
         self.service.sessions.add(self)
         try:
+            if self.ended:  # gone (or kicked) before its app was made
+                return
             await app.run_async(size=self.size)
             failure = getattr(app, "crash", None)
             if failure is not None:
@@ -258,9 +282,9 @@ def keys_file_too_open(path: Path) -> str | None:
 
 
 def _sane_size(width: int, height: int) -> tuple[int, int]:
-    """A client may claim any size; keep it to what a terminal can be."""
-    return (min(max(width, 1), MAX_SIZE) if width else DEFAULT_SIZE[0],
-            min(max(height, 1), MAX_SIZE) if height else DEFAULT_SIZE[1])
+    """A client may claim any size: none (0) is the default, and beyond
+    300×100 the screen is drawn at 300×100 (see `crib3.net.bounds`)."""
+    return capped_size(width or DEFAULT_SIZE[0], height or DEFAULT_SIZE[1])
 
 
 class Doorman(asyncssh.SSHServer):  # type: ignore[misc]

@@ -76,7 +76,10 @@ class LobbyScreen(QuietBindings, Screen[None]):
         yield TidyFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
+        tables = self.query(DataTable)
+        if not tables:  # the app ended (a session kicked or closed) as the lobby came up
+            return
+        table = tables.first()
         table.add_columns("Table", "Seats", "Rules", "Game")
         self.room.listeners.append(self._room_changed)
         self.refresh_tables()

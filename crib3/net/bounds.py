@@ -1,0 +1,65 @@
+"""How much one SSH session may ask of the server: the limits, and the
+token bucket that keeps input to them.
+
+Every session runs on the server's one event loop, so a session that sends
+keys faster than anyone types (a flood, a paste held down, a broken
+client) would take the loop from everybody else; one that stops reading
+would make the server hold its screens without end; one that claims a
+huge terminal would be drawn at that size. `ChannelDriver` keeps each
+session inside these numbers: input beyond the rates is dropped (a person
+never types 30 keys a second for long, so nobody playing loses a key),
+output waits while the client is behind and is then drawn afresh, and the
+size that is drawn is capped.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+KEYS_PER_SECOND = 30.0      # sustained input events (keys, clicks, pastes)
+KEY_BURST = 60              # ... and how many may come at once
+BYTES_PER_SECOND = 4096.0   # bytes handed to the parser, sustained
+BYTE_BURST = 16384          # ... and at once: a longer burst is cut off
+MAX_BACKLOG = 32            # input events the app may have waiting, at most
+OUTPUT_HIGH_WATER = 256 * 1024  # unsent bytes before frames are skipped
+OUTPUT_LOW_WATER = 32 * 1024    # ... and when they are drawn again (afresh)
+MAX_COLUMNS, MAX_ROWS = 300, 100  # the largest screen drawn; a bigger one is drawn at this
+RESIZE_QUIET = 0.05         # seconds without a resize before the latest one is drawn
+
+
+class TokenBucket:
+    """`rate` tokens a second, at most `burst` saved up: `take(n)` says how
+    many of `n` wanted tokens there are (and spends them)."""
+
+    def __init__(self, rate: float, burst: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self.tokens = float(burst)
+        self.when = clock()
+
+    def take(self, wanted: int = 1) -> int:
+        now = self.clock()
+        self.tokens = min(self.burst, self.tokens + (now - self.when) * self.rate)
+        self.when = now
+        granted = min(wanted, int(self.tokens))
+        self.tokens -= granted
+        return granted
+
+
+@dataclass
+class InputCount:
+    """What a session's input and output came to: for the log, and for the tests."""
+
+    delivered: int = 0        # input events handed to the app
+    dropped: int = 0          # input events over the rate or the backlog
+    dropped_bytes: int = 0    # bytes over the byte rate, never parsed
+    most_waiting: int = 0     # the largest backlog seen when delivering
+    frames_skipped: int = 0   # output not sent because the client was behind
+    resizes: int = 0          # sizes drawn (the first, then each one after a quiet moment)
+
+
+def capped_size(width: int, height: int) -> tuple[int, int]:
+    """The size a screen is drawn at: the client's, at most 300×100."""
+    return min(max(width, 1), MAX_COLUMNS), min(max(height, 1), MAX_ROWS)
