@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from crib3.cards import Card, format_cards
 from crib3.engine import events as ev
 from crib3.engine.state import State
+from crib3.engine.views import SeatView
 from crib3.names import shown_name
 from crib3.scoring import Score
 from crib3.speech import say_hand_line, say_play
@@ -23,7 +24,7 @@ class Voice:
     is spoken to in the second person: "You cut lowest and deal first",
     "one to your crib", "Muggins! Ann takes the 2 you missed"."""
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State | SeatView) -> None:
         # A log from elsewhere may name a player "\x1b[2J": written out, not obeyed.
         names = [shown_name(p.name) for p in state.players] or ["seat 0", "seat 1", "seat 2"]
         self.names = names

@@ -67,3 +67,17 @@ def test_other_seats_keep_their_names_in_the_third_person():
     text = "\n".join(line for _, line in told(game))
     assert "you" not in text.lower()
     assert "Zed plays" in text and "Zed is dealt" in transcript(game.events)
+
+
+async def test_the_table_says_you_deal_to_a_player_called_you(crib3_home):
+    from crib3.tui.app import Crib3App
+    from crib3.tui.settings import GameChoices
+    from tui_support import screen_text, settled, wait_for
+
+    app = Crib3App(GameChoices(name="You", seed=640302948), think=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        await wait_for(pilot, lambda: "deal first" in screen_text(app))
+        text = screen_text(app)
+        assert "You deal first" in text and "You deals" not in text
+        assert "You cut lowest and deal first." in text

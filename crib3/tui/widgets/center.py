@@ -10,6 +10,7 @@ from textual.widgets import Static
 from crib3.engine import SeatView
 from crib3.engine.state import Phase
 from crib3.names import shown_name
+from crib3.narrate import Voice
 from crib3.tui.widgets.cards import backs, card_label, cards_label
 from crib3.tui.words import cut_rounds
 
@@ -51,7 +52,8 @@ class TableCenter(Static):
         if view.phase == Phase.CUT_FOR_DEAL or (view.deal_cuts and not view.hand_number):
             lines = self._cut_lines(view)
             if view.dealer is not None:
-                lines.append(Text(f"{names[view.dealer]} deals first", style="bold"))
+                deals = Voice(view).verb(view.dealer, "deals", "deal")
+                lines.append(Text(f"{names[view.dealer]} {deals} first", style="bold"))
             return Text("\n").join([Text("Cut for deal", style="bold"), *lines[-4:]])
         starter = Text("starter ")
         if view.starter is not None:
@@ -101,7 +103,8 @@ class TableCenter(Static):
         top = Text()
         if not view.hand_number:
             if view.dealer is not None:
-                top.append(f"{names[view.dealer]} deals first")
+                deals = Voice(view).verb(view.dealer, "deals", "deal")
+                top.append(f"{names[view.dealer]} {deals} first")
             return top
         if view.phase == Phase.SHUFFLE:
             top.append(f"Hand {view.hand_number} over", style="bold")
@@ -112,7 +115,7 @@ class TableCenter(Static):
             return top
         top.append(f"Hand {view.hand_number}", style="bold")
         if view.dealer is not None:
-            top.append(f" · {names[view.dealer]} deals")
+            top.append(f" · {names[view.dealer]} {Voice(view).verb(view.dealer, 'deals', 'deal')}")
         return top
 
     def _cut_lines(self, view: SeatView) -> list[Text]:
