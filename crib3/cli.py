@@ -44,14 +44,16 @@ class Crashed(Exception):
         self.saved = saved
 
 
-def _check_can_save(folder: Path, command: str) -> None:
-    """Refuse to start a game that could not be saved, before it starts."""
+def _check_can_save(folder: Path, file: Path | None = None) -> None:
+    """Refuse to start a game that could not be saved, before it starts: a
+    new game in `folder`, or (with `file`) one that goes on in that file
+    (tried for appending when it is there, never made empty when not)."""
     from crib3.paths import unwritable
 
-    reason = unwritable(folder)
+    reason = unwritable(folder, file if file is not None and file.exists() else None)
     if reason:
-        raise CannotRun(f"cannot save games in {folder}: {reason}; use --no-save to play "
-                        "without saving")
+        where, go = (f"the game in {file}", "play on") if file else (f"games in {folder}", "play")
+        raise CannotRun(f"cannot save {where}: {reason}; use --no-save to {go} without saving")
 
 
 def _run_app(app: Crib3App) -> int:
@@ -222,7 +224,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not args.no_save:
         from crib3.paths import games_dir
 
-        _check_can_save(games_dir(), "play")
+        _check_can_save(games_dir())
     from crib3.tui.app import Crib3App
 
     return _run_app(Crib3App(choices if skip_screen else None, ascii=_ascii_wanted(args),
@@ -284,12 +286,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
         raise UsageError(f"{path}: no person in the first seat to play it")
     _full_screen_or_exit()
     if not args.no_save:
-        from crib3.paths import unwritable
-
-        reason = unwritable(game.path.parent, None if game.damaged else game.path)
-        if reason:
-            raise CannotRun(f"cannot save the game in {game.path}: {reason}; use --no-save "
-                            "to play on without saving")
+        _check_can_save(game.path.parent, game.path)
         game.keep()
     _warn("resume", game.notes)
     from crib3.engine import Game

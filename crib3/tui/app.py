@@ -130,7 +130,7 @@ class Crib3App(BaseApp):
 
     def start_game(self, choices: GameChoices) -> None:
         from crib3.engine import Game, PlayerInfo
-        from crib3.engine.log import LogWriter, make_header
+        from crib3.engine.log import make_header
         from crib3.players import make_player
         from crib3.players.autoplay import BotDriver
         from crib3.tui.screens.table import TableScreen
@@ -146,12 +146,8 @@ class Crib3App(BaseApp):
             2**31)
         subscribers = []
         if self.autosave:
-            self.log_path = games_dir() / (datetime.now().strftime("%Y-%m-%d-%H%M%S-%f") +
-                                           ".jsonl")
-            try:
-                self.log_writer = LogWriter(self.log_path, make_header(source="crib3 play"))
-            except OSError as exc:
-                raise SaveFailed(self.log_path, exc) from exc
+            self._open_log(games_dir() / (datetime.now().strftime("%Y-%m-%d-%H%M%S-%f") +
+                                          ".jsonl"), make_header(source="crib3 play"))
             subscribers.append(self._save)
         self.game = Game.new(players, choices.rules(), seed=seed, subscribers=subscribers)
         bot_rng = random.Random(seed ^ 0x5EED)
@@ -163,18 +159,13 @@ class Crib3App(BaseApp):
 
     def continue_game(self, game: Game) -> None:
         """Sit down at a game already under way, as seat 0."""
-        from crib3.engine.log import LogWriter
         from crib3.players import make_player
         from crib3.players.autoplay import BotDriver
         from crib3.tui.screens.table import TableScreen
 
         self.game = game
         if self.autosave and self.resume_path is not None:
-            self.log_path = self.resume_path
-            try:
-                self.log_writer = LogWriter(self.resume_path)
-            except OSError as exc:
-                raise SaveFailed(self.log_path, exc) from exc
+            self._open_log(self.resume_path)
             game.subscribe(self._save)
         seed = random.SystemRandom().randrange(2**31)
         bots = {s: make_player(p.kind, random.Random(seed + s))
@@ -183,6 +174,17 @@ class Crib3App(BaseApp):
                                      self.think, self.ascii,
                                      on_over=self._game_over,
                                      resumed=self.resume_path is not None))
+
+    def _open_log(self, path: Path, header: dict[str, object] | None = None) -> None:
+        """The game's log, new or to go on with; a folder or disk that will
+        not take it stops the game as a failed save."""
+        from crib3.engine.log import LogWriter
+
+        self.log_path = path
+        try:
+            self.log_writer = LogWriter(path, header)
+        except OSError as exc:
+            raise SaveFailed(path, exc) from exc
 
     def _save(self, event: Event, state: State) -> None:
         """Put each event on disk before it is shown; a write that fails
