@@ -47,10 +47,12 @@ def record(exc: BaseException, context: str = "") -> Path | None:
 
 
 def printable(text: str) -> str:
-    """`text` safe for one line of a terminal or a log: no control
-    characters (an escape sequence in a name must not reach the host's
-    terminal), white space folded."""
-    return "".join(ch if ch.isprintable() else "?" for ch in " ".join(text.split()))
+    """`text` safe for one line of a terminal or a log: white space folded,
+    and control characters written out as names are (an escape sequence in
+    a name must not reach the host's terminal)."""
+    from crib3.names import shown_name
+
+    return shown_name(" ".join(text.split()))
 
 
 def summary(exc: BaseException, width: int = 120) -> str:
