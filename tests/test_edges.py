@@ -6,12 +6,14 @@ command in a real terminal (tmux), or as a subprocess."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -34,9 +36,21 @@ needs_mounts = pytest.mark.skipif(not _can_mount_in_a_namespace(),
                                   reason="needs unshare and tmpfs in a user namespace")
 
 
-def in_tmux(tmux: Tmux, command: str) -> None:
-    """Run `command` in the terminal, then print its exit status."""
+@contextlib.contextmanager
+def terminal(tmp_path: Path, command: str) -> Iterator[Tmux]:
+    """`command` running in a real terminal (tmux), which prints its exit
+    status when it ends; the terminal is closed afterwards."""
+    tmux = Tmux(tmp_path)
     tmux.start(f"sh -c '{command}; echo EXIT=$?; sleep 60'")
+    try:
+        yield tmux
+    finally:
+        tmux.kill()
+
+
+def ended(tmux: Tmux) -> tuple[int, list[str]]:
+    """Once the command has ended: its exit status and what it printed."""
+    return exit_status(tmux), last_lines(tmux)
 
 
 def exit_status(tmux: Tmux) -> int:
@@ -74,18 +88,13 @@ def test_an_internal_error_ends_in_one_line_a_log_file_and_exit_1(tmp_path):
         "def broken(self):\n"
         "    raise RuntimeError('the coach fell over')\n"
         "t.TableScreen.action_coach = broken\n")
-    tmux = Tmux(tmp_path)
-    try:
-        in_tmux(tmux, f"PYTHONPATH={inject} {crib3_command()} play --seed 3 --name Ann "
-                      "--think 0")
+    with terminal(tmp_path, f"PYTHONPATH={inject} {crib3_command()} play --seed 3 "
+                            "--name Ann --think 0") as tmux:
         tmux.wait_for("deals first")
         tmux.keys("Enter")
         tmux.wait_for("coach")
         tmux.keys("h")
-        status = exit_status(tmux)
-        lines = last_lines(tmux)
-    finally:
-        tmux.kill()
+        status, lines = ended(tmux)
     assert status == 1
     assert len(lines) == 1, lines
     errors_log = tmp_path / "data" / "errors.log"
@@ -109,14 +118,9 @@ def test_an_internal_error_ends_in_one_line_a_log_file_and_exit_1(tmp_path):
 @pytest.mark.parametrize("command", ["play --seed 3", ""])
 def test_a_read_only_data_folder_is_refused_before_the_game(tmp_path, command):
     home = tmp_path / "home"
-    tmux = Tmux(tmp_path)
-    try:
-        in_tmux(tmux, on_a_mount(home, "ro", f"env CRIB3_HOME={home} {crib3_command()} "
-                                 f"{command}"))
-        status = exit_status(tmux)
-        lines = last_lines(tmux)
-    finally:
-        tmux.kill()
+    with terminal(tmp_path, on_a_mount(home, "ro", f"env CRIB3_HOME={home} "
+                                       f"{crib3_command()} {command}")) as tmux:
+        status, lines = ended(tmux)
     assert status == 1, lines
     assert lines == [f"crib3 play: cannot save games in {home}/data/games: read-only (on a "
                      "read-only file system); use --no-save to play without saving"]
@@ -136,26 +140,17 @@ def test_resuming_in_a_read_only_folder_is_refused_and_no_save_plays_on(tmp_path
     command = (f"unshare -rm sh -c \"mount --bind {games} {games} && "
                f"mount -o remount,bind,ro {games} && exec env CRIB3_HOME={tmp_path / 'home'} "
                f"{crib3_command()} resume %s\"")
-    tmux = Tmux(tmp_path)
-    try:
-        in_tmux(tmux, command % "")
-        status = exit_status(tmux)
-        lines = last_lines(tmux)
-    finally:
-        tmux.kill()
+    with terminal(tmp_path, command % "") as tmux:
+        status, lines = ended(tmux)
     assert status == 1, lines
     assert lines == [f"crib3 resume: cannot save the game in {saved}: read-only (on a "
                      "read-only file system); use --no-save to play on without saving"]
-    tmux = Tmux(tmp_path)
-    try:
-        in_tmux(tmux, command % "--no-save")
+    with terminal(tmp_path, command % "--no-save") as tmux:
         tmux.wait_for("Quit")  # the table is up, where the game stood
         tmux.keys("q")
         tmux.wait_for("Quit this game?")
         tmux.keys("y")
         assert exit_status(tmux) == 0
-    finally:
-        tmux.kill()
     assert saved.read_bytes() == before
 
 
@@ -166,19 +161,15 @@ def test_resuming_in_a_read_only_folder_is_refused_and_no_save_plays_on(tmp_path
 def test_a_full_disk_stops_the_game_saved_up_to_the_last_move(tmp_path):
     home = tmp_path / "home"
     games = home / "data" / "games"
-    tmux = Tmux(tmp_path)
-    try:
-        in_tmux(tmux, on_a_mount(games, "size=8k", f"env CRIB3_HOME={home} "
-                                 f"{crib3_command()} play --seed 3 --name Ann --think 0"))
+    with terminal(tmp_path, on_a_mount(games, "size=8k", f"env CRIB3_HOME={home} "
+                                       f"{crib3_command()} play --seed 3 --name Ann "
+                                       "--think 0")) as tmux:
         tmux.wait_for("deals first")
         deadline = time.monotonic() + 60
         while "EXIT=" not in tmux.screen() and time.monotonic() < deadline:
             tmux.keys("Enter")
             time.sleep(0.05)
-        status = exit_status(tmux)
-        lines = last_lines(tmux)
-    finally:
-        tmux.kill()
+        status, lines = ended(tmux)
     assert status == 1, lines
     assert len(lines) == 1, lines
     line = lines[0]
