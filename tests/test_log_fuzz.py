@@ -90,15 +90,20 @@ def assert_one_answer(command: str, code: int, err: str) -> None:
     assert (code == 0) == (not errors), (code, lines)
 
 
+def saved_in(home: Path, data: bytes) -> tuple[Path, Path]:
+    """A crib3 home whose one saved game holds `data`: (home, the file)."""
+    games = home / "data" / "games"
+    games.mkdir(parents=True)
+    path = games / "2026-01-01-100000-000000.jsonl"
+    path.write_bytes(data)
+    return home, path
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(damaged_logs())
 def test_every_reader_answers_a_damaged_log_in_one_line(data):
     with tempfile.TemporaryDirectory() as folder:
-        home = Path(folder)
-        games = home / "data" / "games"
-        games.mkdir(parents=True)
-        path = games / "2026-01-01-100000-000000.jsonl"
-        path.write_bytes(data)
+        home, path = saved_in(Path(folder), data)
         for reader in (load_log, parse_log, summarise_log, open_for_resume):
             try:
                 reader(path)
@@ -127,11 +132,7 @@ def test_every_reader_answers_a_damaged_log_in_one_line(data):
 @given(damaged_logs())
 def test_the_real_commands_answer_a_damaged_log_in_one_line(data):
     with tempfile.TemporaryDirectory() as folder:
-        home = Path(folder)
-        games = home / "data" / "games"
-        games.mkdir(parents=True)
-        path = games / "2026-01-01-100000-000000.jsonl"
-        path.write_bytes(data)
+        home, path = saved_in(Path(folder), data)
         env = {**os.environ, "CRIB3_HOME": str(home), "PYTHONIOENCODING": "utf-8"}
         for argv in [(c, str(path)) for c in READERS] + [("games",)]:
             result = subprocess.run([*crib3_argv(), *argv], capture_output=True, text=True,
