@@ -67,6 +67,22 @@ class Terminals:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
 
 
+def start_serving(tmp_path: Path, *args: str) -> subprocess.Popen:
+    """`crib3 serve ARGS --think 0.05` in its own process, its stderr in
+    tmp_path/serve.log, once it says it is listening."""
+    with open(tmp_path / "serve.log", "w") as errors:  # the server keeps its own copy
+        server = subprocess.Popen(
+            [sys.executable, "-c", "from crib3.cli import main; raise SystemExit(main())",
+             "serve", *args, "--think", "0.05"],
+            env={**os.environ, "CRIB3_HOME": str(tmp_path / "home")}, stderr=errors)
+    deadline = time.monotonic() + 20
+    while "listening on" not in (tmp_path / "serve.log").read_text():
+        assert server.poll() is None and time.monotonic() < deadline, \
+            (tmp_path / "serve.log").read_text()
+        time.sleep(0.1)
+    return server
+
+
 @pytest.fixture
 def card_room(tmp_path):
     """`crib3 serve` on a free port with three players' keys authorized."""
@@ -79,17 +95,7 @@ def card_room(tmp_path):
     authorized = tmp_path / "authorized_keys"
     authorized.write_text("".join(Path(f"{k}.pub").read_text() for k in keys.values()))
     port = free_port()
-    errors = open(tmp_path / "serve.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, "-c", "from crib3.cli import main; raise SystemExit(main())",
-         "serve", "--port", str(port), "--authorized-keys", str(authorized),
-         "--think", "0.05"],
-        env={**os.environ, "CRIB3_HOME": str(tmp_path / "home")}, stderr=errors)
-    deadline = time.monotonic() + 20
-    while "listening on" not in (tmp_path / "serve.log").read_text():
-        assert server.poll() is None and time.monotonic() < deadline, \
-            (tmp_path / "serve.log").read_text()
-        time.sleep(0.1)
+    server = start_serving(tmp_path, "--port", str(port), "--authorized-keys", str(authorized))
     terminals = Terminals()
     try:
         yield port, keys, terminals, tmp_path
@@ -97,7 +103,6 @@ def card_room(tmp_path):
         terminals.close()
         server.terminate()
         server.wait(timeout=10)
-        errors.close()
     log = (tmp_path / "serve.log").read_text()
     assert "Traceback" not in log, log
 

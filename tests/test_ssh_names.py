@@ -6,12 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import shlex
 import shutil
-import subprocess
-import sys
-import time
 
 import pytest
 
@@ -109,19 +105,10 @@ async def test_a_name_that_cannot_be_one_gets_one_line_and_is_let_go(tmp_path, c
 @pytest.fixture
 def open_room(tmp_path):
     """`crib3 serve --open` on a free port, and a tmux server for clients."""
-    from test_ssh_e2e import Terminals, free_port
+    from test_ssh_e2e import Terminals, free_port, start_serving
 
     port = free_port()
-    errors = open(tmp_path / "serve.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, "-c", "from crib3.cli import main; raise SystemExit(main())",
-         "serve", "--open", "--port", str(port), "--think", "0.05"],
-        env={**os.environ, "CRIB3_HOME": str(tmp_path / "home")}, stderr=errors)
-    deadline = time.monotonic() + 20
-    while "listening on" not in (tmp_path / "serve.log").read_text():
-        assert server.poll() is None and time.monotonic() < deadline, \
-            (tmp_path / "serve.log").read_text()
-        time.sleep(0.1)
+    server = start_serving(tmp_path, "--open", "--port", str(port))
     terminals = Terminals()
     try:
         yield port, terminals
@@ -129,7 +116,6 @@ def open_room(tmp_path):
         terminals.close()
         server.terminate()
         server.wait(timeout=10)
-        errors.close()
     log = (tmp_path / "serve.log").read_text()
     assert "Traceback" not in log and "\x1b" not in log, log
 
