@@ -332,6 +332,43 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return _run_app(Crib3App(ascii=_ascii_wanted(args), replay=Replay(events), autosave=False))
 
 
+def cmd_review(args: argparse.Namespace) -> int:
+    """Every decision of a seat in a saved game against the coach's best
+    (crib3.review). A log that cannot be used is told as replay tells it;
+    a seat or name that is not at the table is bad usage (exit 2)."""
+    from crib3.engine.log import LogError, load_log
+    from crib3.names import shown_name
+    from crib3.review import format_review, review_events, review_json, reviewed_seats
+
+    try:
+        loaded = load_log(args.log)
+    except LogError as exc:
+        return _report_log_error(exc, "review")
+    _warn("review", loaded.warnings)
+    players = loaded.state.players
+    names = [shown_name(p.name) for p in players]
+    if args.seat is not None:
+        if not 0 <= args.seat < len(players):
+            raise UsageError(f"--seat {args.seat}: the seats are 0, 1 and 2 "
+                             f"({', '.join(f'{s} {n}' for s, n in enumerate(names))})")
+        seats = [args.seat]
+    elif args.name is not None:
+        seats = [s for s, p in enumerate(players) if p.name.casefold() == args.name.casefold()]
+        if not seats:
+            raise UsageError(f"--name {shown_name(args.name)}: nobody of that name at the "
+                             f"table ({', '.join(names)})")
+    else:
+        seats = reviewed_seats(players)
+    reviews = [review_events(loaded.events, seat) for seat in seats]
+    if args.json:  # one object a seat, one a line
+        for review in reviews:
+            print(json.dumps(review_json(review), ensure_ascii=False))
+        return EXIT_OK
+    ascii_only = _ascii_wanted(args)
+    print("\n".join(format_review(review, names, ascii_only) for review in reviews), end="")
+    return EXIT_OK
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     """Statistics over the saved games (or the files named). A file that
     cannot be read is told in verify's words and left out; when it was
@@ -512,6 +549,22 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("log", metavar="LOG")
     replay.add_argument("--ascii", action="store_true", help="suits as S H D C")
     replay.set_defaults(run=cmd_replay)
+
+    review = commands.add_parser(
+        "review", help="where the points went: a saved game's decisions against the coach",
+        description="Every decision a seat made in a saved game (discards, plays, counts "
+                    "and muggins calls), the coach's ranking of each from what that seat "
+                    "could see then, and the points given up against the coach's best. "
+                    "By default the people at the table (every seat when all three are "
+                    "computer players). --json prints one object a seat, one a line.")
+    review.add_argument("log", metavar="LOG")
+    who = review.add_mutually_exclusive_group()
+    who.add_argument("--seat", type=int, default=None, metavar="N",
+                     help="the seat to review: 0, 1 or 2 (as in the log)")
+    who.add_argument("--name", default=None, help="the player to review, by name")
+    review.add_argument("--json", action="store_true", help="print JSON for programs")
+    review.add_argument("--ascii", action="store_true", help="suits as S H D C")
+    review.set_defaults(run=cmd_review)
 
     export = commands.add_parser(
         "export", help="a saved game as a readable transcript, or as its log",
