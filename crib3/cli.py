@@ -329,7 +329,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     _full_screen_or_exit("crib3 export tells a game in words")
     from crib3.tui.app import Crib3App
 
-    return _run_app(Crib3App(ascii=_ascii_wanted(args), replay=Replay(events), autosave=False))
+    app = Crib3App(ascii=_ascii_wanted(args), replay=Replay(events), autosave=False)
+    app.replay_coach = args.coach
+    return _run_app(app)
 
 
 def cmd_review(args: argparse.Namespace) -> int:
@@ -545,8 +547,10 @@ def build_parser() -> argparse.ArgumentParser:
         "replay", help="step through a saved game, every hand face up",
         description="Open a saved game in the table's screens. Keys: → ← an event, ] [ a "
                     "hand, Home End, g go to an event, space autoplay (+ - speed), v whose "
-                    "view, q quit.")
+                    "view, c the coach (n p costly decisions, t threshold), q quit.")
     replay.add_argument("log", metavar="LOG")
+    replay.add_argument("--coach", action="store_true",
+                        help="open with the coach on: each decision's cost and ranking")
     replay.add_argument("--ascii", action="store_true", help="suits as S H D C")
     replay.set_defaults(run=cmd_replay)
 

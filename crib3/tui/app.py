@@ -68,6 +68,7 @@ class Crib3App(BaseApp):
         self.start_game_object = game
         self.resume_path = resume_path  # a resumed game goes on in its own file
         self.replay = replay  # a crib3.replay.Replay to step through
+        self.replay_coach = False  # open the replay with the coach on (crib3 replay --coach)
         self.log_writer: LogWriter | None = None
         self.log_path: Path | None = None
         # A save that failed, for the command to report (see `keep_failure`).
@@ -79,7 +80,8 @@ class Crib3App(BaseApp):
         if self.replay is not None:
             from crib3.tui.screens.replay import ReplayScreen
 
-            self.push_screen(ReplayScreen(self.replay, self.ascii))  # type: ignore[arg-type]
+            self.push_screen(ReplayScreen(self.replay, self.ascii,  # type: ignore[arg-type]
+                                          coach=self.replay_coach))
         elif self.start_game_object is not None:
             self.continue_game(self.start_game_object)
         elif self.start_choices is not None:
@@ -211,15 +213,28 @@ class Crib3App(BaseApp):
         from crib3.tui.screens.game_over import GameOverScreen
 
         self._close_log()
-        self.push_screen(GameOverScreen(state), self._after_game)
+        self.push_screen(GameOverScreen(state, review=self.game is not None), self._after_game)
 
     def _after_game(self, choice: str | None) -> None:
+        if choice == "review" and self.game is not None:
+            self._review_game(self.game.state)
+            return
         if choice == "new":
             self.pop_screen()  # the table
             self.game = None
             self.new_game()
         else:
             self.exit()
+
+    def _review_game(self, state: State) -> None:
+        """The game just played in the replay with the coach on; q there
+        comes back to the result screen."""
+        from crib3.replay import Replay
+        from crib3.tui.screens.replay import ReplayScreen
+
+        assert self.game is not None
+        replay = ReplayScreen(Replay(self.game.events), self.ascii, coach=True, leave_back=True)
+        self.push_screen(replay, lambda _: self._game_over(state))
 
     def _close_log(self) -> None:
         if self.log_writer is not None:

@@ -58,20 +58,31 @@ def bar_level(score: int, target: int, levels: int) -> int:
 
 
 class GameOverScreen(Screen[str]):
-    """Dismisses with "new" or "quit"."""
+    """Dismisses with "new" or "quit" (or, when `review`, "review")."""
 
     BINDINGS = [
         Binding("n,enter", "dismiss('new')", "New game"),
+        Binding("r", "review", "Review"),
         Binding("q,escape", "dismiss('quit')", "Quit"),
     ]
     CSS_PATH = STYLESHEET
 
-    def __init__(self, state: State, me: int = 0, again: str = "new game") -> None:
-        """`again`: what n or Enter leads to (at a card room, the lobby)."""
+    def __init__(self, state: State, me: int = 0, again: str = "new game",
+                 review: bool = False) -> None:
+        """`again`: what n or Enter leads to (at a card room, the lobby);
+        `review`: r reviews the game just played (the app has its events)."""
         super().__init__()
         self.state = state
         self.me = me
         self.again = again
+        self.review = review
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.review if action == "review" else True
+
+    def action_review(self) -> None:
+        if self.review:
+            self.dismiss("review")
 
     def compose(self) -> ComposeResult:
         s = self.state
@@ -91,7 +102,8 @@ class GameOverScreen(Screen[str]):
             yield Static("Scores after each hand, on one scale (0 to "
                          f"{s.rules.target})", classes="hint")
             yield Static(score_chart(s, app_is_ascii(self)), id="chart")
-            yield Static(f"n or Enter: {self.again}    q: quit", classes="hint")
+            review = "    r: review it with the coach" if self.review else ""
+            yield Static(f"n or Enter: {self.again}{review}    q: quit", classes="hint")
         yield TidyFooter()
 
     def _table(self) -> Table:

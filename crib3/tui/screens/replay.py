@@ -2,6 +2,15 @@
 
 What is on screen is a function of (event number, viewpoint) alone, so a
 step back draws exactly what was drawn going forwards.
+
+With the coach on (`c`, `crib3 replay --coach`, or `r` on the result
+screen) the replay is also a review (issue 14, `crib3.review`): beside each
+decision of the reviewed seat, what it cost and the coach's ranking from
+that seat's own view; the cost on the feed; `n`/`p` to the next or previous
+costly decision, `t` to change what counts as costly. Face up, the people
+at the table are reviewed; in one seat's view (`v`), that seat alone, so
+the coach shows only what that seat could see. The review is worked out
+off the event loop, once a seat, and kept.
 """
 
 from __future__ import annotations
@@ -10,13 +19,16 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
+from textual.worker import get_current_worker
 
 from crib3.engine import project, redact
 from crib3.engine.state import Phase
 from crib3.names import shown_name
 from crib3.narrate import describe
 from crib3.replay import Replay
+from crib3.review import Decision, Review, review_events, reviewed_seats
 from crib3.tui.css import STYLESHEET
+from crib3.tui.screens.review_words import THRESHOLDS, coach_panel, cost_words, review_status
 from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.table_view import TableView, opponents
 
@@ -58,11 +70,18 @@ class ReplayScreen(Screen[None]):
         Binding("plus,equals_sign", "speed(1)", "Faster", key_display="+", show=False),
         Binding("minus", "speed(-1)", "Slower", key_display="-", show=False),
         Binding("v", "viewpoint", "View"),
-        Binding("q,escape", "app.quit", "Quit"),
+        Binding("c", "coach", "Coach"),
+        Binding("n", "costly(1)", "Next costly", show=False),
+        Binding("p", "costly(-1)", "Previous costly", show=False),
+        Binding("t", "threshold", "Threshold", show=False),
+        Binding("q,escape", "leave", "Quit"),
     ]
     CSS_PATH = STYLESHEET
 
-    def __init__(self, replay: Replay, ascii: bool = False, start: int = 0) -> None:
+    def __init__(self, replay: Replay, ascii: bool = False, start: int = 0,
+                 coach: bool = False, leave_back: bool = False) -> None:
+        """`coach`: open with the review on; `leave_back`: q goes back to the
+        screen below (the result screen) instead of quitting."""
         super().__init__()
         self.replay = replay
         self.ascii = ascii
@@ -71,9 +90,16 @@ class ReplayScreen(Screen[None]):
         self.speed = 1
         self.autoplaying = False
         self._timer = None
+        self.coach_on = coach
+        self.leave_back = leave_back
+        self.reviews: dict[int, Review] = {}  # by seat, once worked out
+        self.decisions: dict[int, Decision] = {}  # by event index, every reviewed seat
+        self.threshold = THRESHOLDS[1]
+        self._reviewing: set[int] = set()
 
     def compose(self) -> ComposeResult:
         yield TableView(0, self.ascii, interactive=False)
+        yield Static("", id="coach", markup=False)
         yield Static("", id="status", markup=False)  # names: plain text, never markup
         yield Static("", id="recent", markup=False)
         yield TidyFooter()
@@ -104,7 +130,13 @@ class ReplayScreen(Screen[None]):
         earlier = [describe(redact(e, seen_by), s, self.ascii)
                    for e, s in zip(replay.events[max(0, index - 2):index],
                                    replay.states[max(0, index - 2):index])]
+        if self.coach_on:  # the cost on the feed, after each reviewed decision
+            first = max(0, index - 2)
+            earlier = [f"{line} · {cost_words(self.decisions[first + i].cost)}"
+                       if line and self._decision_at(first + i) is not None else line
+                       for i, line in enumerate(earlier)]
         self.query_one("#recent", Static).update("\n".join(x for x in earlier if x))
+        self._update_coach()
         self._update_status()
 
     def _update_status(self) -> None:
@@ -114,8 +146,83 @@ class ReplayScreen(Screen[None]):
             f"{shown_name(replay.states[self.index].name(self.viewpoint), 16)}'s view"
         play = f" · autoplay {SPEEDS[self.speed]:g}s" if self.autoplaying else ""
         hand_text = f"hand {hand} of {replay.hands}" if hand else "the cut for deal"
+        review = ""
+        if self.coach_on:
+            seats = self._coach_seats()
+            names = ", ".join(shown_name(replay.states[-1].name(s), 12) for s in seats)
+            review = " · " + review_status(len(self._costly()), self.threshold, names,
+                                           busy=any(s not in self.reviews for s in seats))
         self.query_one("#status", Static).update(
-            f"{hand_text} · event {self.index + 1} of {len(replay)} · {who}{play}")
+            f"{hand_text} · event {self.index + 1} of {len(replay)} · {who}{play}{review}")
+
+    # --- the coach looks back -----------------------------------------------------------
+
+    def _coach_seats(self) -> list[int]:
+        """Whose decisions the coach speaks of: in a seat's view that seat
+        only (nothing else is that seat's to see), face up the people."""
+        if self.viewpoint is not None:
+            return [self.viewpoint]
+        return reviewed_seats(self.replay.states[-1].players)
+
+    def _decision_at(self, index: int) -> Decision | None:
+        decision = self.decisions.get(index)
+        if decision is not None and decision.seat in self._coach_seats():
+            return decision
+        return None
+
+    def _costly(self) -> list[int]:
+        """The event indexes of the shown seats' costly decisions, in order."""
+        seats = self._coach_seats()
+        return sorted(i for i, d in self.decisions.items()
+                      if d.seat in seats and d.cost >= self.threshold)
+
+    def _update_coach(self) -> None:
+        panel = self.query_one("#coach", Static)
+        self.set_class(self.coach_on, "coach-on")
+        if not self.coach_on:
+            return
+        self._review_missing()
+        decision = self._decision_at(self.index)
+        if decision is None:
+            if any(s not in self.reviews for s in self._coach_seats()):
+                panel.update("coach: looking at the decisions…")
+            else:
+                panel.update("coach: n and p go to the next and previous costly decision")
+            return
+        rows = 2 if self.app.size.height < 30 else 6
+        panel.update(coach_panel(decision, self.replay.states[-1].name(decision.seat),
+                                 self.threshold, self.ascii, rows))
+
+    def _review_missing(self) -> None:
+        """Start working out the review of every shown seat not yet done."""
+        missing = [s for s in self._coach_seats()
+                   if s not in self.reviews and s not in self._reviewing]
+        if not missing:
+            return
+        self._reviewing.update(missing)
+        events = list(self.replay.events)
+
+        def work() -> None:
+            worker = get_current_worker()
+            for seat in missing:
+                review = review_events(events, seat)
+                if worker.is_cancelled:
+                    return
+                self.app.call_from_thread(self._reviewed, review)
+
+        self.run_worker(work, thread=True, group="review", exit_on_error=False)
+
+    def _reviewed(self, review: Review) -> None:
+        self.reviews[review.seat] = review
+        self._reviewing.discard(review.seat)
+        for decision in review.decisions:
+            self.decisions[decision.index] = decision
+        self.show(self.index)
+
+    @property
+    def reviewing(self) -> bool:
+        """Whether the coach is still working a review out (for tests)."""
+        return bool(self._reviewing)
 
     # --- keys --------------------------------------------------------------------------
 
@@ -135,6 +242,35 @@ class ReplayScreen(Screen[None]):
                 self.show(number - 1)
 
         self.app.push_screen(GoTo(len(self.replay)), chosen)
+
+    def action_coach(self) -> None:
+        self.coach_on = not self.coach_on
+        self.show(self.index)
+
+    def action_costly(self, step: int) -> None:
+        """To the next (1) or previous (-1) costly decision of the shown seats."""
+        if not self.coach_on:
+            self.action_coach()
+        costly = self._costly()
+        later = [i for i in costly if (i > self.index if step > 0 else i < self.index)]
+        if not later:
+            self.app.bell()
+            return
+        self.show(later[0] if step > 0 else later[-1])
+
+    def action_threshold(self) -> None:
+        """What counts as costly: the next of THRESHOLDS, round and round."""
+        self.threshold = THRESHOLDS[(THRESHOLDS.index(self.threshold) + 1) % len(THRESHOLDS)]
+        if not self.coach_on:
+            self.action_coach()
+        else:
+            self.show(self.index)
+
+    def action_leave(self) -> None:
+        if self.leave_back:
+            self.dismiss(None)
+        else:
+            self.app.exit()
 
     def action_viewpoint(self) -> None:
         order = [None, 0, 1, 2]
