@@ -371,6 +371,33 @@ def cmd_review(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_practice(args: argparse.Namespace) -> int:
+    """A discard or pegging trainer (crib3.practice): positions dealt from
+    --seed, or the player's own costliest decisions in their saved games."""
+    from crib3.practice import dealt_positions, own_positions
+
+    kind = "play" if args.pegging else "discard"
+    if args.from_games:
+        from crib3.saved import saved_paths
+
+        positions = own_positions(saved_paths(), kind)
+        if not positions:
+            raise UsageError("no costly " + ("plays" if args.pegging else "discards")
+                             + " of yours in your saved games yet: play a game first, "
+                               "or practise on dealt positions")
+        chosen = iter(positions)
+    else:
+        chosen = dealt_positions(kind, args.seed)
+    _full_screen_or_exit("crib3 review tells a saved game's decisions in words")
+    from crib3.tui.practice_app import PracticeApp
+
+    app = PracticeApp(kind, chosen, ascii=_ascii_wanted(args))
+    app.run()
+    if app.crash is not None:
+        raise Crashed(app.crash)
+    return EXIT_OK
+
+
 def cmd_stats(args: argparse.Namespace) -> int:
     """Statistics over the saved games (or the files named). A file that
     cannot be read is told in verify's words and left out; when it was
@@ -569,6 +596,21 @@ def build_parser() -> argparse.ArgumentParser:
     review.add_argument("--json", action="store_true", help="print JSON for programs")
     review.add_argument("--ascii", action="store_true", help="suits as S H D C")
     review.set_defaults(run=cmd_review)
+
+    practice = commands.add_parser(
+        "practice", help="a discard or pegging trainer: choose, and the coach answers",
+        description="Positions from real deals (or, with --from-games, your own costliest "
+                    "decisions in your saved games). Choose a card by its number; the "
+                    "coach answers with its ranking and why, and keeps a running score "
+                    "of the points you gave up. Enter: the next position; q: quit.")
+    practice.add_argument("--pegging", action="store_true",
+                          help="practise the play (default: the discard)")
+    practice.add_argument("--seed", type=int, default=None, metavar="S",
+                          help="for the same positions again")
+    practice.add_argument("--from-games", action="store_true",
+                          help="your own costliest decisions in your last ten saved games")
+    practice.add_argument("--ascii", action="store_true", help="suits as S H D C")
+    practice.set_defaults(run=cmd_practice)
 
     export = commands.add_parser(
         "export", help="a saved game as a readable transcript, or as its log",

@@ -229,6 +229,16 @@ def decide_at(index: int, event: Event, before: State, seats: Iterable[int]) -> 
                     _cost(kind, ranking, taken))
 
 
+def assess(view: SeatView, kind: str, taken: str, index: int = -1) -> Decision:
+    """The coach's word on one choice `taken` ("5H", a count, "call") from
+    `view`, as the review gives it: for practice positions, which are not
+    in any log (`index` -1)."""
+    assert view.seat is not None
+    ranking = _ranking(kind, view)
+    return Decision(index, view.hand_number, view.seat, kind, view, ranking, taken,
+                    _cost(kind, ranking, taken))
+
+
 def review_events(events: Sequence[Event], seat: int) -> Review:
     """The review of `seat` over a game's events (a verified log's)."""
     state = State()

@@ -1,0 +1,107 @@
+"""The practice screen (issue 14, point 3): a position drawn as the table
+draws any seat's view (`TableView`), the player chooses a card by its
+number, and the coach answers with its ranking, the reason and the cost; a
+running score of points given up. Enter goes on to the next position.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Static
+
+from crib3.engine import Discard, Play
+from crib3.practice import Position
+from crib3.review import Decision, assess
+from crib3.tui.css import STYLESHEET
+from crib3.tui.screens.review_words import coach_panel
+from crib3.tui.widgets.footer import TidyFooter
+from crib3.tui.widgets.table_view import TableView
+
+TRAINERS = {"discard": "discard trainer", "play": "pegging trainer"}
+
+
+class PracticeScreen(Screen[None]):
+    """Positions one after another from `positions`; the player answers
+    with 1-6 (the card's number under it)."""
+
+    BINDINGS = [
+        *(Binding(str(n), f"choose({n})", "Choose", show=False) for n in range(1, 7)),
+        Binding("enter,space", "next", "Next position"),
+        Binding("q,escape", "app.quit", "Quit"),
+    ]
+    CSS_PATH = STYLESHEET
+
+    def __init__(self, kind: str, positions: Iterator[Position], ascii: bool = False) -> None:
+        super().__init__()
+        self.kind = kind
+        self.positions = positions
+        self.ascii = ascii
+        self.position: Position | None = None
+        self.answer: Decision | None = None
+        self.answered: list[Decision] = []
+
+    def compose(self) -> ComposeResult:
+        yield TableView(0, self.ascii, interactive=False)
+        yield Static("", id="coach", markup=False)
+        yield Static("", id="status", markup=False)
+        yield TidyFooter()
+
+    def on_mount(self) -> None:
+        self.action_next()
+
+    @property
+    def given_up(self) -> float:
+        return sum(d.cost for d in self.answered)
+
+    def action_next(self) -> None:
+        if self.position is not None and self.answer is None:
+            return  # answer this one first
+        self.position = next(self.positions, None)
+        self.answer = None
+        if self.position is None:
+            self.query_one("#coach", Static).update("No more positions: q to quit.")
+            self._update_status()
+            return
+        view = self.position.view
+        table = self.query_one(TableView)
+        if table.me != view.seat:
+            table.seat_at_bottom(view.seat)  # type: ignore[arg-type]
+        table.show(view)
+        what = "Which card to the crib?" if self.kind == "discard" else "Which card to play?"
+        table.announce(f"{what}  (1-{len(view.hand)})")
+        self.query_one("#coach", Static).update(self.position.source)
+        self._update_status()
+
+    def action_choose(self, number: int) -> None:
+        """The player's answer: the `number`th card of the hand (from 1)."""
+        position = self.position
+        if position is None or self.answer is not None:
+            return
+        view = position.view
+        if not 1 <= number <= len(view.hand):
+            self.app.bell()
+            return
+        card = view.hand[number - 1]
+        allowed = {c.card for c in view.legal if isinstance(c, (Discard, Play))}  # type: ignore[attr-defined]
+        if card not in allowed:
+            self.app.bell()  # over 31
+            return
+        self.answer = assess(view, position.kind, str(card))
+        self.answered.append(self.answer)
+        rows = 2 if self.app.size.height < 30 else 6
+        self.query_one("#coach", Static).update(
+            coach_panel(self.answer, "You", threshold=1.0, ascii=self.ascii, rows=rows))
+        self.query_one(TableView).announce("Enter: the next position")
+        self._update_status()
+
+    def _update_status(self) -> None:
+        n = len(self.answered)
+        matched = sum(1 for d in self.answered if d.matched)
+        self.query_one("#status", Static).update(
+            f"{TRAINERS[self.kind]} · {n} answered, {matched} as the coach · "
+            f"points given up {self.given_up:.2f}"
+            + (f" ({self.given_up / n:.2f} each)" if n else ""))
