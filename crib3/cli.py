@@ -414,8 +414,22 @@ def cmd_stats(args: argparse.Namespace) -> int:
             status = max(status, _report_log_error(problem, "stats"))
         else:
             print(f"crib3 stats: {problem}; skipped", file=sys.stderr)
+    from crib3.progress import format_progress, progress_cache_file, progress_from_files
+
+    progress = progress_from_files(paths, cache=None if args.logs else progress_cache_file())
+    if args.json:
+        from dataclasses import asdict
+
+        from crib3.progress import progress_json
+
+        print(json.dumps({"players": [asdict(s) for s in stats],
+                          "progress": progress_json(progress)}, ensure_ascii=False))
+        return status
     if stats or not args.logs:
         print(format_stats(stats))
+    if stats:
+        print()
+        print(format_progress(progress, _ascii_wanted(args)))
     return status
 
 
@@ -626,9 +640,14 @@ def build_parser() -> argparse.ArgumentParser:
     stats = commands.add_parser(
         "stats", help="statistics over saved games",
         description="For each player name and level: games, wins, win share, skunks, "
-                    "average hand and crib, pegging per hand, best hand, longest streak.")
+                    "average hand and crib, pegging per hand, best hand, longest streak; "
+                    "then, for the people, the points given up to the coach per hand over "
+                    "their last 20 games (crib3 review tells one game).")
     stats.add_argument("logs", nargs="*", metavar="LOG",
                        help="saved games (default: all of yours)")
+    stats.add_argument("--json", action="store_true",
+                       help="print JSON for programs (with the points given up, game by game)")
+    stats.add_argument("--ascii", action="store_true", help="plain ASCII bars")
     stats.set_defaults(run=cmd_stats)
 
     verify = commands.add_parser(

@@ -1,4 +1,6 @@
-"""Statistics over the saved games, folded from the logs when asked for."""
+"""Statistics over the saved games, folded from the logs when asked for;
+under them, the people's points given up to the coach per hand, game by
+game (crib3.progress), worked out after the table (a review costs more)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,7 @@ class StatsScreen(ModalScreen[None]):
         with Vertical():
             yield Static("Statistics of your saved games", classes="title")
             yield Static("counting…", id="table", markup=False)  # players' names
+            yield Static("", id="progress", markup=False)
             yield Static("Esc: close", classes="hint")
 
     def on_mount(self) -> None:
@@ -40,3 +43,16 @@ class StatsScreen(ModalScreen[None]):
         if problems:
             text += f"\n({len(problems)} unreadable file(s) left out)"
         self.app.call_from_thread(self.query_one("#table", Static).update, text)
+        if not stats:
+            return
+        from crib3.progress import format_progress, progress_cache_file, progress_from_files
+        from crib3.tui.ascii import app_is_ascii
+
+        self.app.call_from_thread(self.query_one("#progress", Static).update,
+                                  "looking back at your decisions…")
+        games = progress_from_files(saved_paths(), progress_cache_file(),
+                                    lambda: worker.is_cancelled)
+        if worker.is_cancelled:
+            return
+        self.app.call_from_thread(self.query_one("#progress", Static).update,
+                                  "\n" + format_progress(games, app_is_ascii(self)))
