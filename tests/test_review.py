@@ -233,3 +233,9 @@ def test_the_review_never_depends_on_another_seats_hidden_cards(seed, seat, shuf
     first = review_json(review_events(events, seat))
     again = review_json(review_events(other, seat))
     assert json.dumps(first) == json.dumps(again)
+
+
+def test_the_review_practice_and_progress_import_no_screen_and_no_network():
+    from test_layers import UI_AND_NETWORK, files, offenders
+
+    assert offenders(files("review.py", "practice.py", "progress.py"), UI_AND_NETWORK) == []
