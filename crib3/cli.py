@@ -344,10 +344,17 @@ def cmd_review(args: argparse.Namespace) -> int:
 
     try:
         loaded = load_log(args.log)
-    except LogError as exc:
-        return _report_log_error(exc, "review")
-    _warn("review", loaded.warnings)
-    players = loaded.state.players
+        events = loaded.events
+    except LogError as exc:  # as replay: a damaged game is reviewed up to its last good line
+        if not exc.line or not exc.valid:
+            return _report_log_error(exc, "review")
+        _warn("review", [f"{exc}; reviewing the {len(exc.valid)} valid events before it"])
+        events = list(exc.valid)
+    else:
+        _warn("review", loaded.warnings)
+    from crib3.engine import fold
+
+    players = fold(events).players
     names = [shown_name(p.name) for p in players]
     if args.seat is not None:
         if not 0 <= args.seat < len(players):
@@ -361,7 +368,7 @@ def cmd_review(args: argparse.Namespace) -> int:
                              f"table ({', '.join(names)})")
     else:
         seats = reviewed_seats(players)
-    reviews = [review_events(loaded.events, seat) for seat in seats]
+    reviews = [review_events(events, seat) for seat in seats]
     if args.json:  # one object a seat, one a line
         for review in reviews:
             print(json.dumps(review_json(review), ensure_ascii=False))

@@ -45,10 +45,11 @@ async def test_the_coach_is_off_until_asked_then_jumps_between_costly_decisions(
     app = Crib3App(replay=replay, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
-        assert "coach" not in screen_text(app)
+        assert "c: the coach" in screen_text(app) and "costly" not in screen_text(app)
+        assert not app.screen.decisions  # nothing is worked out until asked
         await pilot.press("c")
         screen = await coach_ready(pilot)
-        assert "costly ≥1" in screen_text(app)
+        assert "costly at 1+" in screen_text(app)
         await pilot.press("n")
         first = screen.index
         decision = screen.decisions[first]
@@ -63,7 +64,7 @@ async def test_the_coach_is_off_until_asked_then_jumps_between_costly_decisions(
         await pilot.press("p")
         assert screen.index == first
         await pilot.press("t")  # 1 → 2 points
-        assert "costly ≥2" in screen_text(app)
+        assert "costly at 2+" in screen_text(app)
         await pilot.press("n")
         assert screen.decisions[screen.index].cost >= 2.0
         await pilot.press("right", "right")  # the decision is now on the feed, with its cost

@@ -67,3 +67,21 @@ def test_review_of_something_that_is_not_a_game_log_is_one_line(tmp_path):
     result = run("review", str(text))
     assert_clean_failure(result, 1)
     assert "notes.txt:1:" in result.stderr
+
+
+def test_a_damaged_game_is_reviewed_up_to_its_last_good_line(tmp_path):
+    # As `crib3 replay` does: a warning, and nothing played before the damage lost.
+    lines = (ASSETS / "short-61.jsonl").read_text().splitlines(keepends=True)
+    damaged = tmp_path / "damaged.jsonl"
+    damaged.write_text("".join(lines[:120]) + '{"type": "CardPlayed", "oops": 1}\n'
+                       + "".join(lines[121:]))
+    result = run("review", str(damaged), "--seat", "0", "--json")
+    assert result.returncode == 0, result.stderr
+    assert "damaged.jsonl:121:" in result.stderr and "reviewing the 119 valid events" \
+        in result.stderr
+    assert "Traceback" not in result.stderr
+    review = json.loads(result.stdout)
+    whole = json.loads(run("review", str(ASSETS / "short-61.jsonl"), "--seat", "0",
+                           "--json").stdout)
+    assert review["decisions"] and review["decisions"] == \
+        [d for d in whole["decisions"] if d["event"] < 119]

@@ -70,7 +70,7 @@ class ReplayScreen(Screen[None]):
         Binding("plus,equals_sign", "speed(1)", "Faster", key_display="+", show=False),
         Binding("minus", "speed(-1)", "Slower", key_display="-", show=False),
         Binding("v", "viewpoint", "View"),
-        Binding("c", "coach", "Coach"),
+        Binding("c", "coach", "Coach", show=False),  # the status line offers it: room for q
         Binding("n", "costly(1)", "Next costly", show=False),
         Binding("p", "costly(-1)", "Previous costly", show=False),
         Binding("t", "threshold", "Threshold", show=False),
@@ -146,7 +146,7 @@ class ReplayScreen(Screen[None]):
             f"{shown_name(replay.states[self.index].name(self.viewpoint), 16)}'s view"
         play = f" · autoplay {SPEEDS[self.speed]:g}s" if self.autoplaying else ""
         hand_text = f"hand {hand} of {replay.hands}" if hand else "the cut for deal"
-        review = ""
+        review = " · c: the coach"
         if self.coach_on:
             seats = self._coach_seats()
             names = ", ".join(shown_name(replay.states[-1].name(s), 12) for s in seats)

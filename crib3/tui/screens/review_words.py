@@ -97,4 +97,4 @@ def review_status(costly: int, threshold: float, seats: str, busy: bool) -> str:
     """The status line's part for the review."""
     if busy:
         return f"coach: reviewing {seats}…"
-    return f"{costly} costly ≥{threshold:g} ({seats}) · n p t"
+    return f"{costly} costly at {threshold:g}+ ({seats}) · n p t"
