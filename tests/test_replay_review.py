@@ -150,3 +150,26 @@ async def test_replay_with_the_coach(svg_snapshot, size, replay):
 
     assert await screen_svg(lambda: Crib3App(replay=replay, autosave=False), size,
                             setup=setup) == svg_snapshot
+
+
+async def test_the_coach_and_practice_draw_nothing_above_127_in_ascii_mode(replay):
+    from crib3.practice import dealt_positions
+    from crib3.tui.practice_app import PracticeApp
+    from crib3.tui.screens.practice import PracticeScreen
+    from test_ascii_screens import assert_7bit
+
+    app = Crib3App(replay=replay, autosave=False, ascii=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("c")
+        await coach_ready(pilot)
+        await pilot.press("n")
+        await assert_7bit(pilot, "the replay with the coach")
+        await pilot.press("v", "n")
+        await coach_ready(pilot)
+        await assert_7bit(pilot, "the coach in a seat's view")
+    practice = PracticeApp("discard", dealt_positions("discard", 2), ascii=True)
+    async with practice.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: isinstance(practice.screen, PracticeScreen))
+        await pilot.press("3")
+        await assert_7bit(pilot, "the discard trainer")
