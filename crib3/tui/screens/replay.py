@@ -213,6 +213,8 @@ class ReplayScreen(Screen[None]):
         self.run_worker(work, thread=True, group="review", exit_on_error=False)
 
     def _reviewed(self, review: Review) -> None:
+        if not self.is_attached:  # left (q back to the result) while the coach worked
+            return
         self.reviews[review.seat] = review
         self._reviewing.discard(review.seat)
         for decision in review.decisions:
