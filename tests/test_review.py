@@ -72,17 +72,15 @@ def test_a_lead_that_gives_the_next_seat_a_15_costs_points():
     assert five is not None and "15" in five.reason  # the coach says why: a ten makes 15
 
 
-def test_the_lead_the_coach_prefers_costs_nothing():
+def test_before_a_play_there_is_no_play_to_review_and_a_plays_cost_is_the_gap_to_the_best():
     events, state = _leading_position()
-    review = review_events(events, 1)  # no play yet: nothing to review but the discards
-    assert all(d.kind != "play" for d in review.decisions)
-    best = None
-    for d in review_events(events + plays(state, "1:4C")[0], 1).decisions:
-        if d.kind == "play":
-            best = d
-    assert best is not None
-    assert best.cost == pytest.approx(
-        max(0.0, best.best.value - best.taken_choice().value))  # type: ignore[union-attr]
+    assert all(d.kind != "play" for d in review_events(events, 1).decisions)
+    [lead] = [d for d in review_events(events + plays(state, "1:4C")[0], 1).decisions
+              if d.kind == "play"]
+    taken = lead.taken_choice()
+    assert taken is not None
+    assert lead.cost == pytest.approx(max(0.0, lead.best.value - taken.value))
+    assert lead.matched == (lead.cost == 0)
 
 
 def _show_with_muggins(claim: int):
