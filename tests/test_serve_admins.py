@@ -5,7 +5,6 @@ sessions through their own lobby (headless asyncssh clients)."""
 from __future__ import annotations
 
 import asyncio
-import subprocess
 
 import asyncssh
 import pytest

@@ -25,6 +25,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -41,7 +42,8 @@ from crib3.tui.words import Mode
 if TYPE_CHECKING:
     from crib3.room import Table
 
-SPECTATOR_PAUSE = 1.5  # seconds a spectator's screen rests where a seat waits for Enter
+PAUSE_PER_THINK = 2.5  # a spectator's screen rests this many think-times where a seat
+PAUSE_AT_LEAST = 0.3   # waits for Enter (1.5 s at the default pace), and no less than this
 
 # The card room's keys take the place of the palette's line (no palette here).
 PALETTE_LINE = "  q, Ctrl+Q    quit (asks first)      Ctrl+P  commands: new game, theme…"
@@ -62,7 +64,7 @@ class SpectatorScreen(RoomTableScreen):
         Binding("s", "skip_show", "Skip show", priority=True),
         Binding("f", "toggle_feed", "Feed", priority=True),
         Binding("c", "chat", "Chat", priority=True),
-        Binding("l,escape,q", "leave", "Leave", priority=True),
+        Binding("l,escape,q", "leave", "Leave", key_display="l", priority=True),
         Binding("question_mark", "app.help", "Help", key_display="?", priority=True),
     ]
 
@@ -71,6 +73,10 @@ class SpectatorScreen(RoomTableScreen):
         self.feed = table.feed(None)  # public facts only
         self.view = project(self.shown, None)
         self.on_over = self._game_over
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.table_view.hand.display = False  # no hand of one's own: the room goes to the chat
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("chat", "leave"):
@@ -94,7 +100,8 @@ class SpectatorScreen(RoomTableScreen):
         self._continue.clear()
         self.mode = Mode.WAITING_FOR_ENTER
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self._continue.wait(), SPECTATOR_PAUSE)
+            await asyncio.wait_for(self._continue.wait(),
+                                   max(PAUSE_AT_LEAST, PAUSE_PER_THINK * self.think))
         self.mode = self._presenting()
         if isinstance(event, ev.GameWon):
             self._game_over(self.shown)
@@ -130,18 +137,23 @@ def bottom_seat_line(view: SeatView, seat: int, ascii: bool = False) -> Text:
     return text
 
 
-class ChatPrompt(Dialog["str | None"]):
+class ChatPrompt(ModalScreen["str | None"]):
     """One line to say at a table: Enter says it, Esc says nothing. At the
-    bottom of the screen, so the table stays in sight."""
+    bottom of the screen and see-through, so the table stays in sight (not
+    a `Dialog`: those sit in the middle, over the table)."""
 
-    DEFAULT_CSS = """
-    ChatPrompt { align: center bottom; }
-    ChatPrompt > Vertical { width: 100%; height: auto; margin: 0 0 1 0; }
+    SCOPED_CSS = False  # the rules below are for the screen itself
+    # App-level CSS, with the id: the app's `Screen { background: ... }`
+    # would otherwise make it opaque and hide the table.
+    CSS = """
+    #chat-prompt { align: center bottom; background: $background 0%; }
+    #chat-prompt > Vertical { width: 100%; height: auto; background: $surface; }
+    #chat-prompt .hint { color: $text-muted; padding: 0 1; }
     """
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True)]
 
     def __init__(self, number: int) -> None:
-        super().__init__()
+        super().__init__(id="chat-prompt")
         self.number = number
 
     def compose(self) -> ComposeResult:
