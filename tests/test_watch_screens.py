@@ -110,3 +110,17 @@ async def test_the_admins_keys_are_an_admins_only(tmp_path):
         assert "x Close  k Remove" in screen_text(dan_app)
         await dan.press("question_mark")
         await wait_for(dan, lambda: "admin: close a table" in screen_text(dan_app))
+
+
+def test_chat_lines_and_watchers_are_literal_text_newest_last():
+    from crib3.room.chat import ChatLine
+    from crib3.tui.widgets.chat import chat_text
+
+    lines = [ChatLine("[/]", "old"), ChatLine("[b]x", "[@click=app.quit]y"),
+             ChatLine("ann", "[/b] new")]
+    text = chat_text(lines, ["[@click=app.quit]z"], rows=2)
+    assert text.plain == "watching: [@click=app.quit]z\nann: [/b] new"
+    assert chat_text(lines, [], rows=4).plain.splitlines() == \
+        ["[/]: old", "[b]x: [@click=app.quit]y", "ann: [/b] new"]
+    assert chat_text([], [], rows=2).plain == ""
+    assert not any(span.style and "@click" in str(span.style) for span in text.spans)
