@@ -110,6 +110,11 @@ async def test_a_spectator_is_sent_no_hidden_card_and_chat_is_shown_literally(tm
                             [text[max(0, text.find(c) - 80):text.find(c) + 20] for c in leaked])
         checked += len(data)
     assert checked > 20_000  # the spectator saw the game go by
+    # and the show: the first hand counted is drawn, face up, for the spectator too
+    counted = next(i for i, e in enumerate(events) if e.type == "HandCounted")
+    seen = "".join(plain(data) for name, shown, data in sent
+                   if name == "spectator" and shown >= counted)
+    assert all(c.label() in seen for c in events[counted].cards), events[counted]
     dealt = next(i for i, e in enumerate(events) if e.type == "CardsDealt")
     assert all(c in hidden_from_everyone(states[dealt + 1]) for h in events[dealt].hands
                for c in h)  # and the check can fail: every hand is hidden at the deal

@@ -124,3 +124,33 @@ def test_chat_lines_and_watchers_are_literal_text_newest_last():
         ["[/]: old", "[b]x: [@click=app.quit]y", "ann: [/b] new"]
     assert chat_text([], [], rows=2).plain == ""
     assert not any(span.style and "@click" in str(span.style) for span in text.spans)
+
+
+async def test_a_spectator_sees_the_counts_of_the_show_face_up(tmp_path):
+    """Three computer players (Ann's seat given to one) play on; Dan watches.
+    Between counts the spectator's hand rows are hidden (no hand of their
+    own); a count in the show is drawn there, face up, as for everyone."""
+    from crib3.engine import Rules
+    from crib3.room import Room
+
+    room = Room(tmp_path / "tables", think=0.02, patience=0)
+    ann = room.sign_in("Ann", None, lambda r: None)
+    room.sign_in("Dan", None, lambda r: None)
+    table = room.open_table(ann, Rules(target=121), ("easy", "easy"))
+    table.start("Ann")
+    room.depart(ann)
+    table.replace(0, "Ann")  # the bots play every seat
+    dan_app = app_for(room, "Dan")
+    async with dan_app.run_test(size=(80, 24)) as dan:
+        await wait_for(dan, lambda: isinstance(dan_app.screen, LobbyScreen))
+        await dan.press("w")
+        await wait_for(dan, lambda: isinstance(dan_app.screen, SpectatorScreen))
+        hand = dan_app.screen.table_view.hand
+        await wait_for(dan, lambda: not hand.display)
+        await wait_for(dan, lambda: hand.showing is not None)
+        assert hand.display
+        shown = hand.showing
+        text = screen_text(dan_app)
+        assert all(c.label() in text for c in shown.cards), text
+        await wait_for(dan, lambda: not hand.display)  # the next deal: hidden again
+    room.close()

@@ -74,9 +74,20 @@ class SpectatorScreen(RoomTableScreen):
         self.view = project(self.shown, None)
         self.on_over = self._game_over
 
+    # (Textual calls RoomTableScreen's and TableScreen's on_mount too, after this.)
     def on_mount(self) -> None:
-        super().on_mount()
-        self.table_view.hand.display = False  # no hand of one's own: the room goes to the chat
+        self._hand_only_for_counts()
+
+    def _hand_only_for_counts(self) -> None:
+        """No hand of one's own: the hand's rows show only a count in the
+        show (the counted cards, face up for everyone), and otherwise give
+        their room to the game's lines and the chat."""
+        hand = self.table_view.hand
+        hand.display = hand.showing is not None
+
+    async def _say_count(self, event: ev.HandCounted, state: State) -> None:
+        self.table_view.hand.display = True
+        await super()._say_count(event, state)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("chat", "leave"):
@@ -88,6 +99,7 @@ class SpectatorScreen(RoomTableScreen):
     def _present(self, event: Event, state: State, view: SeatView) -> None:
         super()._present(event, state, view)
         self.query_one("#me", Static).update(bottom_seat_line(view, self.me, self.ascii))
+        self._hand_only_for_counts()
 
     async def _pace(self, event: Event) -> None:
         """Where a seat waits for Enter, a spectator's screen rests a moment
