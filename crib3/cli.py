@@ -479,6 +479,28 @@ def _authorized_keys_problem(path: Path) -> str | None:
     return None
 
 
+def _admins_file(name: str, open_door: bool) -> Path:
+    """The --admins file, checked before the server starts: it must hold
+    keys and be readable (else exit 2), and nobody but its owner may write
+    it (StrictModes, as for the authorized keys). It is read again for
+    every connection, like the authorized keys."""
+    from crib3.net.server import keys_file_too_open
+
+    if open_door:
+        raise UsageError("--admins needs keys, and --open asks for none: "
+                         "give --authorized-keys FILE instead of --open")
+    path = Path(name)
+    if not path.is_file():
+        raise UsageError(f"--admins {path}: no such file")
+    loose = keys_file_too_open(path)
+    if loose:
+        raise CannotRun(f"will not trust the admins' keys: {loose}")
+    problem = _authorized_keys_problem(path)
+    if problem:
+        raise UsageError(f"--admins {path} {problem}")
+    return path
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
     import logging
@@ -503,12 +525,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         problem = _authorized_keys_problem(keys)
         if problem:  # it is read again for every connection: it may be mended live
             print(f"warning: nobody can sign in: {keys} {problem}", file=sys.stderr)
+    admins = _admins_file(args.admins, args.open) if args.admins else None
     from crib3.net.server import CannotServe, ServeOptions, host_key_at, serve
     from crib3.room import Room
     from crib3.tui.room_app import CardRoomApp
 
     options = ServeOptions(host=args.host, port=args.port, authorized_keys=keys,
-                           open_door=args.open, think=args.think,
+                           open_door=args.open, think=args.think, admins=admins,
                            host_key=Path(args.host_key) if args.host_key else
                            config_dir() / "ssh_host_ed25519_key")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
@@ -681,6 +704,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "authorized_keys in crib3's config folder)")
     door.add_argument("--open", action="store_true",
                       help="let anyone in under any name, with no key (a warning is printed)")
+    serve.add_argument("--admins", metavar="FILE",
+                       help="public keys (authorized_keys format) of the people who may close "
+                            "any table and remove a session; they may also sign in")
     serve.add_argument("--think", type=seconds, default=0.6, metavar="SECONDS",
                        help="how long computer players take over a move (0.6)")
     serve.add_argument("--patience", type=seconds, default=120, metavar="SECONDS",

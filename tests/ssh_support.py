@@ -26,12 +26,13 @@ def plain(data: bytes | str) -> str:
 
 @asynccontextmanager
 async def serving(folder: Path, keys: Path | None = None, patience: float = 60.0,
-                  think: float = 0.0):
+                  think: float = 0.0, admins: Path | None = None):
     """A card room on a free port of 127.0.0.1 (open to any name unless
-    `keys`, an authorized-keys file, is given)."""
+    `keys`, an authorized-keys file, is given; `admins`: the --admins file)."""
     room = Room(folder / "tables", think=think, patience=patience)
     assert room.restore() == []  # a restarted server picks up its tables
-    options = ServeOptions(port=0, authorized_keys=keys, open_door=keys is None, think=think)
+    options = ServeOptions(port=0, authorized_keys=keys, open_door=keys is None, think=think,
+                           admins=admins)
     server = CardRoom(options, room, CardRoomApp)
     await server.start(asyncssh.generate_private_key("ssh-ed25519"))
     try:

@@ -65,3 +65,36 @@ def test_a_feed_takes_commands_for_its_own_seat_only():
     before = len(game.events)
     SeatFeed(game, 1).dispatch(someone_else)
     assert len(game.events) > before
+
+
+@settings(max_examples=25)
+@given(game_strategy)
+def test_a_spectators_feed_hands_on_only_cards_face_up_on_the_table(params):
+    """A seat-less feed (a card-room spectator): every event, state and
+    view it hands on holds no card but those face up at that moment (no
+    hand, no throw, no crib before it is turned up, no deck)."""
+    seed, kinds, rules = params
+    infos = [PlayerInfo(f"P{i}", kind) for i, kind in enumerate(kinds)]
+    true_states = []
+    game = Game.new(infos, rules, seed=seed, subscribers=[lambda e, s: true_states.append(s)])
+    watched, _ = SeatFeed(game, None).follow(lambda e, s, v: watched.append((e, s, v)))
+    pickers = [EasyPlayer(random.Random(seed + i)) for i in range(3)]
+    while not game.over:
+        seat = game.to_act()[0]
+        SeatFeed(game, seat).dispatch(pickers[seat].choose(game.view(seat)))
+    assert len(watched) == len(game.events) == len(true_states)
+    dealt_seen = False
+    for (event, state, view), true_state in zip(watched, true_states):
+        seen = cards_in(event) | cards_in(tuple(view))
+        seen |= cards_in((state.hands, state.kept, state.crib, state.deck, state.discards))
+        assert not seen - public_cards(true_state), event.type
+        assert view.seat is None and view.legal == () and view.hand == () and not view.my_turn
+        dealt_seen |= event.type == "CardsDealt" and any(true_state.hands)
+    assert dealt_seen  # the check had hands to hide
+
+
+def test_a_spectators_feed_takes_no_command():
+    game = Game.new([PlayerInfo("A", "human"), PlayerInfo("B", "human"),
+                     PlayerInfo("C", "human")], seed=3)
+    with pytest.raises(IllegalMove, match="spectator"):
+        SeatFeed(game, None).dispatch(game.view(1).legal[0])

@@ -12,6 +12,11 @@ The view comes from the true state (whose turn it is and the legal moves
 depend on hidden cards), with one thing taken out: the legal counts of a
 muggins hand run from 0 to the true count, so they would give the answer
 away.
+
+A spectator (a person watching a card-room table without a seat) is given
+`SeatFeed(game, None)`: the seat-less redaction (`redact(event, None)`,
+`project(state, None)`), so nothing that is not face up on the table
+reaches them, and every command they might send is refused.
 """
 
 from __future__ import annotations
@@ -29,9 +34,10 @@ FeedItem = tuple[Event, State, SeatView]
 FeedSubscriber = Callable[[Event, State, SeatView], None]
 
 
-def seat_view(state: State, seat: int) -> SeatView:
+def seat_view(state: State, seat: int | None) -> SeatView:
     """`project(state, seat)` fit to hand to a person: without the legal
-    counts, which would tell them their hand's true score."""
+    counts, which would tell them their hand's true score. With `seat`
+    None, a spectator's view: public facts only."""
     view = project(state, seat)
     if any(isinstance(command, Count) for command in view.legal):
         view = view._replace(legal=tuple(c for c in view.legal if not isinstance(c, Count)))
@@ -39,9 +45,10 @@ def seat_view(state: State, seat: int) -> SeatView:
 
 
 class SeatFeed:
-    """Seat `seat`'s side of `game` (see the module's docstring)."""
+    """Seat `seat`'s side of `game` (see the module's docstring); with
+    `seat` None, a spectator's side."""
 
-    def __init__(self, game: Game, seat: int) -> None:
+    def __init__(self, game: Game, seat: int | None) -> None:
         self.game = game
         self.seat = seat
 
@@ -68,7 +75,9 @@ class SeatFeed:
 
     def dispatch(self, command: Command) -> None:
         """Carry out this seat's command; a command for any other seat is
-        refused (IllegalMove), whoever sends it."""
+        refused (IllegalMove), whoever sends it; a spectator's, always."""
+        if self.seat is None:
+            raise IllegalMove("a spectator cannot move")
         if getattr(command, "seat", None) != self.seat:
             raise IllegalMove(f"seat {self.seat} may only move for itself")
         self.game.dispatch(command)

@@ -63,6 +63,7 @@ class ServeOptions:
     authorized_keys: Path | None = None  # None with open_door: anyone may sit
     open_door: bool = False
     think: float = 0.6
+    admins: Path | None = None  # keys (authorized_keys format) of those who may close and remove
 
 
 def host_key_at(path: Path) -> asyncssh.SSHKey:
@@ -110,10 +111,12 @@ def wants_ascii(env: dict[str, str]) -> bool:
 class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
     """One SSH session: one person's crib3 app."""
 
-    def __init__(self, service: CardRoom, username: str, key: str | None) -> None:
+    def __init__(self, service: CardRoom, username: str, key: str | None,
+                 admin: bool = False) -> None:
         self.service = service
         self.username = username
         self.key = key
+        self.admin = admin
         self.chan: Any = None
         self.term: str | None = None
         self.size = DEFAULT_SIZE
@@ -211,6 +214,7 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         room = self.service.room
         try:
             presence = room.sign_in(self.username, self.key, self._kick)
+            presence.admin = self.admin
         except RoomError as exc:  # one line to them, one to the log, no traceback
             log.info("%r refused: %s", self.username, exc)
             _say_and_close(chan, f"crib3: {exc}")
@@ -294,6 +298,7 @@ class Doorman(asyncssh.SSHServer):  # type: ignore[misc]
         self.service = service
         self.username = ""
         self.key: str | None = None
+        self.admin = False  # signed in with a key from --admins
         self.peer = ""
 
     def connection_made(self, conn: Any) -> None:
@@ -319,7 +324,20 @@ class Doorman(asyncssh.SSHServer):  # type: ignore[misc]
         return not self.service.options.open_door
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        path = self.service.options.authorized_keys
+        if self._listed(self.service.options.admins, key):
+            self.key, self.admin = key.get_fingerprint(), True
+            return True
+        if not self._listed(self.service.options.authorized_keys, key):
+            return False
+        self.key = key.get_fingerprint()
+        return True
+
+    def _listed(self, path: Path | None, key: asyncssh.SSHKey) -> bool:
+        """`key` is in the keys file at `path`, read now (so a file mended
+        or added to needs no restart), and that file is not writable by
+        others (StrictModes)."""
+        if path is None:
+            return False
         loose = keys_file_too_open(path)  # type: ignore[arg-type]
         if loose:
             log.warning("refusing every key: %s", loose)
@@ -329,13 +347,10 @@ class Doorman(asyncssh.SSHServer):  # type: ignore[misc]
         except (OSError, ValueError) as exc:
             log.warning("cannot read %s: %s", path, exc)
             return False
-        if allowed.validate(key, self.peer, self.peer) is None:
-            return False
-        self.key = key.get_fingerprint()
-        return True
+        return allowed.validate(key, self.peer, self.peer) is not None
 
     def session_requested(self) -> PlaySession:
-        return PlaySession(self.service, self.username, self.key)
+        return PlaySession(self.service, self.username, self.key, self.admin)
 
     def connection_requested(self, *args: Any) -> bool:
         return False  # no port forwarding

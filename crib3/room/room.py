@@ -12,7 +12,7 @@ from pathlib import Path
 
 from crib3.engine import Rules
 from crib3.levels import BOT_LEVELS
-from crib3.names import check_name
+from crib3.names import check_name, shown_name
 from crib3.room.seats import Listener, Presence, RoomError, Seat, notify
 from crib3.room.storage import numbers_on_disk, stored_tables
 from crib3.room.table import Table
@@ -62,6 +62,8 @@ class Room:
         """A person's session ended (they quit, or the connection dropped).
         Their seat waits for them; a session that was taken over by the same
         person signing in again leaves their seat alone."""
+        for table in list(self.tables.values()):
+            table.unwatch(presence)  # a spectator's going is no one's seat
         if self.people.get(presence.name.lower()) is not presence:
             return
         place = self.place_of(presence)
@@ -116,6 +118,36 @@ class Room:
         for record in stored:
             self.tables[record.number] = Table.resume(self, record)
         return problems
+
+    # --- admins (signed in with a key from --admins) ----------------------------
+
+    def close_by_admin(self, table: Table, by: Presence) -> None:
+        """An admin closes `table`: one that never started is put away; a
+        game under way is saved as it stands (its files stay, and a
+        restarted server picks it up) and leaves the room. Everyone at it
+        goes back to the lobby."""
+        if not by.admin:
+            raise RoomError("only an admin can close a table")
+        if not table.started:
+            self.close_table(table)
+            return
+        table.save()
+        self.tables.pop(table.number, None)
+        table.close()
+        self.changed()
+
+    def remove(self, name: str, by: Presence) -> None:
+        """An admin ends the session of the person called `name`: it is
+        told so in one line and closed (their seat waits, as for a dropped
+        connection)."""
+        if not by.admin:
+            raise RoomError("only an admin can remove a session")
+        person = self.people.get(name.lower())
+        if person is None:
+            raise RoomError(f"{shown_name(name)} is not here")
+        if person is by:
+            raise RoomError("you cannot remove yourself: quit instead")
+        person.kick("an admin closed your session; your table is saved")
 
     def changed(self) -> None:
         notify(self.listeners)

@@ -5,8 +5,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from crib3 import crash
+
+if TYPE_CHECKING:
+    from crib3.room.chat import Allowance
 
 log = logging.getLogger("crib3.serve")
 
@@ -38,11 +42,21 @@ class Seat:
 class Presence:
     """A person connected to the room (one SSH session). `kick` ends the
     session, with a reason to show, when the same person signs in again
-    from elsewhere."""
+    from elsewhere (or an admin removes them). `admin`: signed in with a
+    key from the server's `--admins` file. `chat` is how much this
+    session may still say at tables (see `crib3.room.chat`)."""
 
     name: str
     key: str | None
     kick: Callable[[str], None] = field(repr=False, default=lambda reason: None)
+    admin: bool = False
+    chat: Allowance = field(repr=False, default_factory=lambda: _allowance())
+
+
+def _allowance() -> Allowance:
+    from crib3.room.chat import Allowance  # chat imports this module
+
+    return Allowance()
 
 
 def notify(listeners: list[Listener]) -> None:

@@ -26,6 +26,7 @@ from crib3.levels import HUMAN, bot_names
 from crib3.names import shown_name
 from crib3.players import make_player
 from crib3.players.autoplay import BotDriver
+from crib3.room.chat import ChatLine, TableChat
 from crib3.room.seats import SEATS, Listener, Presence, RoomError, Seat, notify
 from crib3.room.storage import StoredTable, TableFiles
 
@@ -47,6 +48,8 @@ class Table:
         self.online: set[int] = set()  # seats whose person is connected now
         self.away_since: dict[int, float] = {}  # seat -> time.monotonic() they left
         self.listeners: list[Listener] = []
+        self.watchers: list[Presence] = []  # spectators, in the order they came
+        self.chat = TableChat()  # talk, never a game event: not in the log
         self.files = TableFiles(room.folder, number)
         self._bots: BotDriver | None = None
         self._wake = asyncio.Event()
@@ -199,8 +202,9 @@ class Table:
             self.files.close_log()
             self.save()
 
-    def feed(self, seat: int) -> SeatFeed:
-        """The side of the game a person's screen is built on."""
+    def feed(self, seat: int | None) -> SeatFeed:
+        """The side of the game a person's screen is built on (None: a
+        spectator's, public facts only)."""
         assert self.game is not None
         return SeatFeed(self.game, seat)
 
@@ -228,6 +232,35 @@ class Table:
             self.room.tables.pop(self.number, None)
         self._changed()
 
+    # --- spectators and chat ----------------------------------------------------------
+
+    def watch(self, presence: Presence) -> None:
+        """`presence` watches the game without a seat. RoomError says why
+        not (it has not started, or they play at it)."""
+        if not self.started or self.over or self.closed:
+            raise RoomError(f"table {self.number} is not playing: there is nothing to watch")
+        if self.seat_of(presence.name) is not None:
+            raise RoomError(f"you have a seat at table {self.number}: sit down instead")
+        if presence not in self.watchers:
+            self.watchers.append(presence)
+            self._changed()
+
+    def unwatch(self, presence: Presence) -> None:
+        if presence in self.watchers:
+            self.watchers.remove(presence)
+            self._changed()
+
+    def watcher_names(self) -> list[str]:
+        """Who is watching, as they signed in (show them literally)."""
+        return [p.name for p in self.watchers]
+
+    def say(self, presence: Presence, text: str) -> ChatLine:
+        """A line of chat from a seat's person or a spectator of this table
+        (RoomError: not theirs to say, not a line, or too fast)."""
+        if self.seat_of(presence.name) is None and presence not in self.watchers:
+            raise RoomError(f"you are not at table {self.number}")
+        return self.chat.say(presence.name, text, presence.chat)
+
     # --- saving and telling ------------------------------------------------------------
 
     def save(self) -> None:
@@ -244,4 +277,5 @@ class Table:
         if self._driver is not None:
             self._driver.cancel()
         self.files.close_log()
+        self.watchers.clear()
         notify(self.listeners)

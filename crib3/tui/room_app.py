@@ -80,6 +80,28 @@ class CardRoomApp(BaseApp):
         while len(self.screen_stack) > 1 and not isinstance(self.screen, LobbyScreen):
             self.pop_screen()
 
+    def watch(self, table: Table) -> None:
+        """Watch `table` without a seat (RoomError: it cannot be watched)."""
+        from crib3.tui.screens.watch import SpectatorScreen
+
+        table.watch(self.presence)
+        self.table, self.seat = table, None
+        self.push_screen(SpectatorScreen(table, self.think, self.ascii))
+
+    def stop_watching(self) -> None:
+        """Back to the lobby from a table watched (the seats see you go)."""
+        if self.table is not None:
+            self.table.unwatch(self.presence)
+        self.back_to_lobby()
+
+    def action_help(self) -> None:
+        """The help, with the card room's keys (and an admin's, for one)."""
+        from crib3.tui.screens.dialogs import HelpScreen
+        from crib3.tui.screens.watch import RoomHelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(RoomHelpScreen(self.presence.admin))
+
     def _game_over(self, state: State) -> None:
         from crib3.tui.screens.room import RoomGameOverScreen
 

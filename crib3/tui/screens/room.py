@@ -27,6 +27,7 @@ from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.lobby_words import rules_line, seats_line, standing
 from crib3.tui.screens.new_game import LEVEL_HINTS, OptionRow
 from crib3.tui.screens.table import TableScreen
+from crib3.tui.widgets.chat import ChatPanel
 from crib3.tui.widgets.footer import TidyFooter
 
 if TYPE_CHECKING:
@@ -44,6 +45,9 @@ class LobbyScreen(QuietBindings, Screen[None]):
 
     BINDINGS = [
         Binding("o", "open", "Open a table"),
+        Binding("w", "watch", "Watch"),
+        Binding("x", "close_table", "Close"),  # an admin's: the highlighted table
+        Binding("k", "remove", "Remove"),  # an admin's: someone's session
         Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("q,escape", "app.quit", "Quit"),
     ]
@@ -71,7 +75,8 @@ class LobbyScreen(QuietBindings, Screen[None]):
         # before it in the same burst of input.
         yield TableList(cursor_type="row", zebra_stripes=True, id="tables")
         yield Static("", id="empty")
-        yield Static(in_words("↑/↓ choose a table · Enter sit down · o open a table of your own",
+        yield Static(in_words("↑/↓ choose a table · Enter sit down · w watch · "
+                              "o open a table of your own",
                               app_is_ascii(self)), classes="hint")
         yield TidyFooter()
 
@@ -145,7 +150,67 @@ class LobbyScreen(QuietBindings, Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "join":
             return self.selected() is not None
+        if action == "watch":
+            table = self.selected()
+            return table is not None and table.started and not table.over \
+                and table.seat_of(self.presence.name) is None
+        if action == "close_table":
+            return self.presence.admin and self.selected() is not None
+        if action == "remove":  # an admin's keys: nobody else sees them
+            return self.presence.admin and len(self.room.people) > 1
         return True
+
+    def on_data_table_row_highlighted(self) -> None:
+        self.keys_may_have_changed()  # Watch, for a table that is playing
+
+    def action_watch(self) -> None:
+        table = self.selected()
+        if table is None:
+            return
+        try:
+            self.app.watch(table)  # type: ignore[attr-defined]
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+
+    def action_close_table(self) -> None:
+        from crib3.tui.screens.watch import ConfirmAdmin
+
+        table = self.selected()
+        if table is None or not self.presence.admin:
+            return
+        how = "its game is saved" if table.started else "it has not started"
+        self.app.push_screen(ConfirmAdmin(f"Close table {table.number} ({how})?"),
+                             lambda yes: self._close(table) if yes else None)
+
+    def _close(self, table: Table) -> None:
+        try:
+            self.room.close_by_admin(table, self.presence)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self.notify(f"Table {table.number} is closed.", markup=False)
+
+    def action_remove(self) -> None:
+        from crib3.tui.screens.watch import PickPerson
+
+        names = sorted(p.name for p in self.room.people.values() if p is not self.presence)
+        if self.presence.admin and names:
+            self.app.push_screen(PickPerson(names), self._remove_asked)
+
+    def _remove_asked(self, name: str | None) -> None:
+        from crib3.tui.screens.watch import ConfirmAdmin
+
+        if name is not None:
+            self.app.push_screen(ConfirmAdmin(f"End the session of {shown_name(name)}?"),
+                                 lambda yes: self._remove(name) if yes else None)
+
+    def _remove(self, name: str) -> None:
+        try:
+            self.room.remove(name, self.presence)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self.notify(f"{shown_name(name)}'s session is closed.", markup=False)
 
     def action_join(self) -> None:
         table = self.selected()
@@ -311,6 +376,7 @@ class RoomTableScreen(TableScreen):
     BINDINGS = [
         *TableScreen.BINDINGS,
         Binding("b", "replace", "Bot for the absent", priority=True),
+        Binding("c", "chat", "Chat", priority=True),
     ]
 
     def __init__(self, table: Table, seat: int, think: float, ascii: bool,
@@ -321,14 +387,44 @@ class RoomTableScreen(TableScreen):
         self.table = table
         self._away: set[int] = self._absent()
 
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if isinstance(widget, TidyFooter):  # the table's chat, just above the keys
+                yield ChatPanel(id="chat")
+            yield widget
+
     # (Textual also calls TableScreen's on_mount and on_unmount, after these.)
     def on_mount(self) -> None:
         self.table.listeners.append(self._table_changed)
+        self.table.chat.listeners.append(self._chat_changed)
         self.set_interval(5, self.keys_may_have_changed)  # the owner's key, once patience runs out
+        self._show_chat()
 
     def on_unmount(self) -> None:
         if self._table_changed in self.table.listeners:
             self.table.listeners.remove(self._table_changed)
+        if self._chat_changed in self.table.chat.listeners:
+            self.table.chat.listeners.remove(self._chat_changed)
+
+    def _chat_changed(self) -> None:
+        self.call_later(self._show_chat)  # called from the session of whoever spoke
+
+    def _show_chat(self) -> None:
+        if self.is_attached:
+            self.query_one(ChatPanel).show(self.table.chat.lines, self.table.watcher_names())
+
+    def action_chat(self) -> None:
+        from crib3.tui.screens.watch import ChatPrompt
+
+        self.app.push_screen(ChatPrompt(self.table.number), self._said)
+
+    def _said(self, text: str | None) -> None:
+        if not text:
+            return
+        try:
+            self.table.say(self.app.presence, text)  # type: ignore[attr-defined]
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
 
     def _absent(self) -> set[int]:
         return {s for s in range(SEATS) if self.table.away(s) is not None}
@@ -338,6 +434,11 @@ class RoomTableScreen(TableScreen):
 
     def _tell_comings_and_goings(self) -> None:
         if not self.is_attached:
+            return
+        self._show_chat()  # who is watching
+        if self.table.closed:  # an admin closed it (or the room is closing)
+            self.notify(f"Table {self.table.number} was closed; it is saved.", markup=False)
+            self.app.back_to_lobby()  # type: ignore[attr-defined]
             return
         away = self._absent()
         for seat in away - self._away:

@@ -99,7 +99,8 @@ class TableView(Vertical):
         """Draw `view` (the bottom seat's). `revealed`: opponents' cards to
         show face up (replay with every hand face up). `keep_count`: leave a
         hand being counted in the show where the hand is drawn."""
-        assert view.seat == self.me, f"a view of seat {view.seat} drawn for seat {self.me}"
+        # (None: a spectator's view, public facts only, drawn from seat `me`'s chair)
+        assert view.seat in (self.me, None), f"a view of seat {view.seat} drawn for seat {self.me}"
         hand = self.hand
         if not keep_count:
             hand.showing = None

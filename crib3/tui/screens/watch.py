@@ -1,0 +1,238 @@
+"""The card room's screens for watching and talking, and the admin's
+dialogs (issue 11, point 6).
+
+- `SpectatorScreen`: a started table watched without a seat. It is the
+  seats' table screen in a read-only mode, built on the seat-less feed
+  (`SeatFeed(game, None)`): the engine hands it public facts only, so no
+  hidden card can reach a spectator's terminal, whatever this screen does.
+  The bottom of the table is the first seat's place, drawn face down.
+- `ChatPrompt`: the one-line input a seat or a spectator says a line in.
+- `ConfirmAdmin`, `PickPerson`: an admin closing a table or removing a
+  session, asked first.
+- `RoomHelpScreen`: the help, with the card room's own keys.
+
+Names and chat are people's text: shown as `Text` or with markup off.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from crib3.engine import Event, SeatView, State, events as ev, project
+from crib3.engine.state import Phase
+from crib3.names import shown_name
+from crib3.room.chat import MAX_CHARS
+from crib3.tui.ascii import app_is_ascii, in_words
+from crib3.tui.screens.dialogs import HELP_TEXT, Dialog, HelpScreen
+from crib3.tui.screens.room import RoomTableScreen
+from crib3.tui.screens.table import PAUSE_AFTER
+from crib3.tui.words import Mode
+
+if TYPE_CHECKING:
+    from crib3.room import Table
+
+PAUSE_PER_THINK = 2.5  # a spectator's screen rests this many think-times where a seat
+PAUSE_AT_LEAST = 0.3   # waits for Enter (1.5 s at the default pace), and no less than this
+
+# The card room's keys take the place of the palette's line (no palette here).
+PALETTE_LINE = "  q, Ctrl+Q    quit (asks first)      Ctrl+P  commands: new game, theme…"
+ROOM_KEYS = """\
+  q, Ctrl+Q    quit (asks first)      c       chat at the table
+  w            watch a game (lobby)   l       leave a game you watch"""
+ADMIN_KEYS = """
+  x, k         admin: close a table (it is saved), remove a session"""
+
+
+class SpectatorScreen(RoomTableScreen):
+    """A table watched without a seat (see the module's docstring): no
+    prompts to answer, no hand keys; Enter only hurries a pause, c chats,
+    l leaves."""
+
+    BINDINGS = [
+        Binding("enter", "next", "Go on", priority=True),
+        Binding("s", "skip_show", "Skip show", priority=True),
+        Binding("f", "toggle_feed", "Feed", priority=True),
+        Binding("c", "chat", "Chat", priority=True),
+        Binding("l,escape,q", "leave", "Leave", key_display="l", priority=True),
+        Binding("question_mark", "app.help", "Help", key_display="?", priority=True),
+    ]
+
+    def __init__(self, table: Table, think: float, ascii: bool) -> None:
+        super().__init__(table, 0, think, ascii, on_over=None, resumed=True)
+        self.feed = table.feed(None)  # public facts only
+        self.view = project(self.shown, None)
+        self.on_over = self._game_over
+
+    # (Textual calls RoomTableScreen's and TableScreen's on_mount too, after this.)
+    def on_mount(self) -> None:
+        self._hand_only_for_counts()
+
+    def _hand_only_for_counts(self) -> None:
+        """No hand of one's own: the hand's rows show only a count in the
+        show (the counted cards, face up for everyone), and otherwise give
+        their room to the game's lines and the chat."""
+        hand = self.table_view.hand
+        hand.display = hand.showing is not None
+
+    async def _say_count(self, event: ev.HandCounted, state: State) -> None:
+        self.table_view.hand.display = True
+        await super()._say_count(event, state)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("chat", "leave"):
+            return True
+        if action in ("next", "skip_show", "toggle_feed"):
+            return super().check_action(action, parameters)
+        return False  # no seat: nothing to throw, play, cut, count or hand to a bot
+
+    def _present(self, event: Event, state: State, view: SeatView) -> None:
+        super()._present(event, state, view)
+        self.query_one("#me", Static).update(bottom_seat_line(view, self.me, self.ascii))
+        self._hand_only_for_counts()
+
+    async def _pace(self, event: Event) -> None:
+        """Where a seat waits for Enter, a spectator's screen rests a moment
+        and goes on by itself (Enter hurries it): nobody waits for them."""
+        if not isinstance(event, PAUSE_AFTER):
+            await super()._pace(event)
+            return
+        if isinstance(event, (ev.HandCounted, ev.MugginsCalled)) and self._skipping():
+            return
+        self._continue.clear()
+        self.mode = Mode.WAITING_FOR_ENTER
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._continue.wait(),
+                                   max(PAUSE_AT_LEAST, PAUSE_PER_THINK * self.think))
+        self.mode = self._presenting()
+        if isinstance(event, ev.GameWon):
+            self._game_over(self.shown)
+
+    def _game_over(self, state: State) -> None:
+        if state.winner is not None:
+            self.notify(f"Table {self.table.number}: won by {shown_name(state.name(state.winner))}.",
+                        markup=False)
+        self.action_leave()
+
+    def action_leave(self) -> None:
+        self.app.stop_watching()  # type: ignore[attr-defined]
+
+
+def bottom_seat_line(view: SeatView, seat: int, ascii: bool = False) -> Text:
+    """The line for the seat drawn at the bottom of a spectator's table:
+    its name, score, deal and the cards it played in this count (its hand
+    stays face down, as the others')."""
+    text = Text()
+    if not view.players:
+        return text
+    text.append(shown_name(view.players[seat].name, 24), style="bold")
+    text.append(f"  {view.scores[seat]} pts", style="bold")
+    if view.dealer == seat:
+        text.append("  · deals", style="italic")
+    if view.phase != Phase.SHOW and view.held[seat]:
+        text.append(f"  · holds {view.held[seat]}", style="dim")
+    mine = [c for c, s in zip(view.pile, view.pile_seats) if s == seat]
+    if mine and view.phase == Phase.PLAY:
+        text.append("  · played ", style="dim")
+        text.append(" ".join(c.label(ascii) for c in mine))
+    text.append("   (you are watching)", style="dim italic")
+    return text
+
+
+class ChatPrompt(ModalScreen["str | None"]):
+    """One line to say at a table: Enter says it, Esc says nothing. At the
+    bottom of the screen and see-through, so the table stays in sight (not
+    a `Dialog`: those sit in the middle, over the table)."""
+
+    SCOPED_CSS = False  # the rules below are for the screen itself
+    # App-level CSS, with the id: the app's `Screen { background: ... }`
+    # would otherwise make it opaque and hide the table.
+    CSS = """
+    #chat-prompt { align: center bottom; background: $background 0%; }
+    #chat-prompt > Vertical { width: 100%; height: auto; background: $surface; }
+    #chat-prompt .hint { color: $text-muted; padding: 0 1; }
+    """
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True)]
+
+    def __init__(self, number: int) -> None:
+        super().__init__(id="chat-prompt")
+        self.number = number
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"Say at table {self.number} (Enter: say it · Esc: cancel)",
+                         classes="hint")
+            yield Input(max_length=MAX_CHARS, placeholder="a line for everyone at the table",
+                        id="say")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+
+class ConfirmAdmin(Dialog[bool]):
+    """An admin's action, asked first: y does it, n or Esc does not."""
+
+    BINDINGS = [
+        Binding("y", "dismiss(True)", "Yes", priority=True),
+        Binding("n,escape", "dismiss(False)", "No", priority=True),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, classes="title", markup=False)  # it holds names
+            yield Static("y: yes    n: no", classes="hint")
+
+
+class PickPerson(Dialog["str | None"]):
+    """The admin picks whose session to end: Enter picks, Esc cancels."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True)]
+
+    def __init__(self, names: Sequence[str]) -> None:
+        super().__init__()
+        self.names = list(names)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Remove whose session?", classes="title")
+            yield OptionList(*(Option(Text(shown_name(n, 20)), id=str(i))
+                               for i, n in enumerate(self.names)), id="people")
+            yield Static(in_words("↑/↓ choose · Enter remove · Esc cancel", app_is_ascii(self)),
+                         classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.names[int(event.option.id or 0)])
+
+
+class RoomHelpScreen(HelpScreen):
+    """The help, and the card room's keys (an admin's too, for an admin)."""
+
+    def __init__(self, admin: bool = False) -> None:
+        super().__init__()
+        self.admin = admin
+
+    def compose(self) -> ComposeResult:
+        text = HELP_TEXT.replace(PALETTE_LINE, ROOM_KEYS + (ADMIN_KEYS if self.admin else ""))
+        with Vertical():
+            yield Static(in_words(text, app_is_ascii(self)))
+            yield Static("Esc: close", classes="hint")
