@@ -38,11 +38,29 @@ class Seat:
 class Presence:
     """A person connected to the room (one SSH session). `kick` ends the
     session, with a reason to show, when the same person signs in again
-    from elsewhere."""
+    from elsewhere (or the room closes)."""
 
     name: str
     key: str | None
     kick: Callable[[str], None] = field(repr=False, default=lambda reason: None)
+    address: str | None = None  # where they connect from (it stands for a key under --open)
+
+    @property
+    def holder(self) -> str | None:
+        """Who this is for the room's per-person limits (tables held open,
+        names at once): their key; under `--open`, where nobody has one,
+        the address they connect from (so people behind one address share
+        the limits). None: nothing to count by, no limit."""
+        return holder_of(self.key, self.address)
+
+
+def holder_of(key: str | None, address: str | None) -> str | None:
+    """See `Presence.holder`."""
+    if key is not None:
+        return f"key {key}"
+    if address is not None:
+        return f"address {address}"
+    return None
 
 
 def notify(listeners: list[Listener]) -> None:
