@@ -397,6 +397,12 @@ class CardRoom:
         tasks = [s.task for s in sessions if s.task is not None]
         if tasks:
             await asyncio.wait(tasks, timeout=grace)
+        # What a session wrote last may still wait for the client's window
+        # (OpenSSH's is small): its channel closes once it is all sent.
+        closing = [asyncio.ensure_future(s.chan.wait_closed()) for s in sessions
+                   if s.chan is not None]
+        if closing:
+            await asyncio.wait(closing, timeout=grace)
         for conn in list(self.connections):
             conn.close()
         waits = [asyncio.ensure_future(conn.wait_closed()) for conn in list(self.connections)]
