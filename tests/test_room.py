@@ -300,7 +300,7 @@ async def test_the_owner_closes_a_started_table_for_good(tmp_path):
 async def test_one_key_may_own_so_many_tables_and_use_so_many_names(tmp_path):
     room = Room(tmp_path / "tables", think=0, tables_per_key=2, names_per_key=3)
     ann1, ann2, ann3 = (arrive(room, n, "SHA256:ann") for n in ("Ann1", "Ann2", "Ann3"))
-    with pytest.raises(RoomError, match="signed in under 3 names already"):
+    with pytest.raises(RoomError, match="your key has 3 names signed in already"):
         arrive(room, "Ann4", "SHA256:ann")
     arrive(room, "Ann1", "SHA256:ann")  # the same name again takes over: not one more
     arrive(room, "Bob", "SHA256:bob")  # another key has its own count
@@ -313,7 +313,7 @@ async def test_one_key_may_own_so_many_tables_and_use_so_many_names(tmp_path):
 async def test_without_keys_the_limits_count_by_address(tmp_path):
     room = Room(tmp_path / "tables", think=0, tables_per_key=1, names_per_key=2)
     here = [room.sign_in(n, None, lambda r: None, address="10.0.0.1") for n in ("a", "b")]
-    with pytest.raises(RoomError, match="your address is signed in under 2 names"):
+    with pytest.raises(RoomError, match="your address has 2 names signed in already"):
         room.sign_in("c", None, lambda r: None, address="10.0.0.1")
     elsewhere = room.sign_in("c", None, lambda r: None, address="10.0.0.2")
     room.open_table(here[0], Rules(), ("easy", "easy"))

@@ -88,8 +88,8 @@ class Room:
                   if p.holder == holder and p.name.lower() != presence.name.lower()]
         if len(others) >= self.names_per_key:
             whose = "your key" if presence.key is not None else "your address"
-            raise RoomError(f"{whose} is signed in under {len(others)} names already, the most "
-                            "this room allows at once: leave with one of them first")
+            raise RoomError(f"{whose} has {len(others)} names signed in already, "
+                            "the most here at once")
 
     def sign_out(self, presence: Presence) -> None:
         if self.people.get(presence.name.lower()) is presence:

@@ -402,7 +402,7 @@ class RoomTableScreen(TableScreen):
             self.app.back_to_lobby()  # type: ignore[attr-defined] (over any dialog, too)
             return
         self._owner = tell_new_owner(self, table, self.me, self._owner)
-        away = self._absent()
+        away = self._absent() - {self.me}  # (this screen's person is told as they leave)
         for seat in away - self._away:
             self.notify(f"{shown_name(self.table.seats[seat].name)} has left the table; "
                         "their seat waits.", markup=False)
