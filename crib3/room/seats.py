@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -50,7 +51,9 @@ class Presence:
         """Who this is for the room's per-person limits (tables held open,
         names at once): their key; under `--open`, where nobody has one,
         the address they connect from (so people behind one address share
-        the limits). None: nothing to count by, no limit."""
+        the limits), except a loopback address: those come through a
+        tunnel or a jump host, or from the host itself, and tell nobody
+        apart. None: nothing to count by, no limit."""
         return holder_of(self.key, self.address)
 
 
@@ -58,9 +61,14 @@ def holder_of(key: str | None, address: str | None) -> str | None:
     """See `Presence.holder`."""
     if key is not None:
         return f"key {key}"
-    if address is not None:
-        return f"address {address}"
-    return None
+    if address is None:
+        return None
+    try:
+        if ipaddress.ip_address(address.split("%", 1)[0]).is_loopback:
+            return None
+    except ValueError:
+        pass  # not an IP address (a test's, or a Unix socket's): counted as it is
+    return f"address {address}"
 
 
 def notify(listeners: list[Listener]) -> None:
