@@ -182,3 +182,33 @@ async def test_the_owner_closes_a_started_table_after_saying_yes(tmp_path):
         await wait_for(bob, lambda: isinstance(bob_app.screen, LobbyScreen))
         assert table.closed and room.lobby() == [] and table.log_path.exists()
         assert "Ann closed table 1; its game is saved." in toasts(bob_app)
+
+
+async def test_someone_still_in_the_lobby_brings_their_shelved_table_back(tmp_path):
+    from crib3.tui.screens.room import RoomTableScreen
+
+    room, table = started_room(tmp_path)
+    room.idle_close = 0.05
+    for name in ("ann", "bob", "cat"):
+        room.depart(room.people[name])
+    bob = room.sign_in("Bob", None, lambda r: None)  # in before it is shelved
+    await wait_for_shelved(room, table)
+    bob_app = CardRoomApp(room, bob, think=0.0)
+    async with bob_app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(bob_app.screen, LobbyScreen))
+        await wait_for(pilot, lambda: "Your table 1 was put away while nobody was at it: r "
+                       "brings it back." in str(bob_app.screen.query_one("#who").render()))
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(bob_app.screen, RoomTableScreen))
+        back = room.tables[1]
+        assert bob_app.screen.me == 1 and back.present(1) and room.shelved == {}
+
+
+async def wait_for_shelved(room, table) -> None:
+    import asyncio
+
+    for _ in range(100):
+        if table.closed:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the table was never shelved")

@@ -75,7 +75,7 @@ class Room:
         if old is not None:
             old.kick("you signed in again from elsewhere")
         self.people[name.lower()] = presence
-        self._bring_back(presence)
+        self.bring_back(presence)
         self.changed()
         return presence
 
@@ -170,15 +170,22 @@ class Room:
         self.shelved[table.number] = table.seats
         self.changed()
 
-    def _bring_back(self, presence: Presence) -> None:
-        """The shelved table where `presence` plays (same name and key), if
-        any, back in the lobby, its game where it stood."""
-        if self.place_of(presence) is not None:
-            return
+    def shelved_for(self, presence: Presence) -> int | None:
+        """The number of a shelved table where `presence` plays (same name
+        and key), if any."""
         for number, seats in sorted(self.shelved.items()):
-            if not any(s.person and s.name is not None and s.name.lower() == presence.name.lower()
-                       and s.key == presence.key for s in seats):
-                continue
+            if any(s.person and s.name is not None and s.name.lower() == presence.name.lower()
+                   and s.key == presence.key for s in seats):
+                return number
+        return None
+
+    def bring_back(self, presence: Presence) -> Table | None:
+        """The shelved table where `presence` plays, back in the lobby, its
+        game where it stood (done at sign-in; the lobby offers it too, to
+        someone who stayed in the room while it was shelved)."""
+        if self.place_of(presence) is not None:
+            return None
+        while (number := self.shelved_for(presence)) is not None:
             del self.shelved[number]
             try:
                 stored = read_table(self.folder, number)
@@ -190,7 +197,9 @@ class Room:
             table = Table.resume(self, stored)
             self.tables[number] = table
             table.save()
-            return
+            self.changed()
+            return table
+        return None
 
     def lobby(self) -> list[Table]:
         """The tables people can see: waiting or playing, in order."""

@@ -48,6 +48,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
 
     BINDINGS = [
         Binding("o", "open", "Open a table"),
+        Binding("r", "bring_back", "Back to my table"),
         Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("q,escape", "app.quit", "Quit"),
     ]
@@ -125,6 +126,10 @@ class LobbyScreen(QuietBindings, Screen[None]):
             who.append(f" Also here: {', '.join(others)}.")
         else:  # one line, however busy the room: the tables come first
             who.append(f" Also here: {', '.join(others[:5])} and {len(others) - 5} more.")
+        shelved = self.room.shelved_for(self.presence)
+        if shelved is not None:
+            who.append(f"\nYour table {shelved} was put away while nobody was at it: "
+                       "r brings it back.")
         self.query_one("#who", Static).update(who)
         grid = self.query_one(DataTable)
         row = grid.cursor_row
@@ -149,7 +154,17 @@ class LobbyScreen(QuietBindings, Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "join":
             return self.selected() is not None
+        if action == "bring_back":
+            return self.room.shelved_for(self.presence) is not None
         return True
+
+    def action_bring_back(self) -> None:
+        table = self.room.bring_back(self.presence)
+        if table is None:
+            self.notify("Your table could not be brought back (the server's log says why).",
+                        severity="warning", markup=False)
+            return
+        self.app.sit_at(table, table.sit(self.presence))  # type: ignore[attr-defined]
 
     def action_join(self) -> None:
         table = self.selected()
