@@ -91,8 +91,9 @@ def open_and_start(terminals: Terminals) -> None:
         terminals.wait_for(name, "deals first")
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["INT", "TERM"])
 def test_on_sigint_every_player_is_told_and_gets_their_terminal_back(tmp_path, keys,
-                                                                     terminals):
+                                                                     terminals, signum):
     made, authorized = keys
     port = free_port()
     server = start_serving(tmp_path, "--port", str(port), "--authorized-keys", str(authorized))
@@ -100,7 +101,7 @@ def test_on_sigint_every_player_is_told_and_gets_their_terminal_back(tmp_path, k
         for name in NAMES:
             terminals.open(name, login(port, name, made[name]))
         open_and_start(terminals)
-        server.send_signal(signal.SIGINT)
+        server.send_signal(signum)
         assert server.wait(timeout=20) == 0
         for name in NAMES:
             screen = terminals.wait_for(name, "prompt>")
@@ -195,3 +196,24 @@ def test_a_table_passes_on_waits_and_is_shelved_and_one_key_is_limited(tmp_path,
     finally:
         log = stop(server, tmp_path)
     assert "table 1: nobody there for 2s; shelved" in log
+
+
+async def test_the_farewell_after_the_terminal_is_put_back_and_table_only_if_playing(tmp_path):
+    """Headless: someone in the lobby, and someone waiting at a table that
+    never started (it is not kept), hear only that the room is closing;
+    each after the sequence that puts their terminal back."""
+    from crib3.net.driver import STOP
+    from ssh_support import Client, serving
+
+    async with serving(tmp_path) as server:
+        ann, bob = [await Client.connect(server.port, name) for name in ("ann", "bob")]
+        await ann.shows("Also here: bob.")
+        ann.press("o")
+        await ann.shows("Second seat")
+        ann.press("\r")
+        await ann.shows("start the game")
+        await server.stop()
+        for client in (ann, bob):
+            said = bytes(client.terminal.received).decode()
+            assert said.endswith(STOP + "crib3: the card room is closing\r\n"), said[-200:]
+            assert client.chan.get_exit_status() == 0

@@ -203,8 +203,9 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
     def close_room(self) -> None:
         """The server is stopping: end this session's app (which puts the
         client's terminal back as it was), then say why in one line."""
-        seated = self.app is not None and getattr(self.app, "table", None) is not None
-        self._kick("the card room is closing; your table is saved" if seated else
+        table = getattr(self.app, "table", None)  # (a table that never started is not kept)
+        playing = table is not None and table.started and not table.over
+        self._kick("the card room is closing; your table is saved" if playing else
                    "the card room is closing")
 
     async def _run(self) -> None:
