@@ -569,10 +569,12 @@ def build_parser() -> argparse.ArgumentParser:
                             "again (600)")
     serve.add_argument("--tables-per-key", type=zero_or_more, default=2, metavar="N",
                        help="how many tables one person may own at once: one key, or under "
-                            "--open one client address, loopback not counted (2; 0: no limit)")
+                            "--open one client address, loopback not counted "
+                            "(2; 0: no limit)")
     serve.add_argument("--names-per-key", type=zero_or_more, default=3, metavar="N",
                        help="how many names one person may be signed in under at once: one "
-                            "key, or under --open one client address, loopback not counted (3; 0: no limit)")
+                            "key, or under --open one client address, loopback not counted "
+                            "(3; 0: no limit)")
     serve.set_defaults(run=cmd_serve)
     return parser
 

@@ -124,6 +124,8 @@ class Table:
         return 0.0 if since is None else time.monotonic() - since
 
     def owner_seat(self) -> int | None:
+        """The owner's seat (None only before anyone has sat down again
+        after the owner's chair was freed)."""
         return self.seat_of(self.owner)
 
     def holder(self, seat: int) -> str | None:
