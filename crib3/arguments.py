@@ -39,3 +39,14 @@ def at_least_one(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text!r}: give 1 or more")
     return value
+
+
+def zero_or_more(text: str) -> int:
+    """A whole number, 0 or more (a limit where 0 means none)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 0 or more")
+    return value

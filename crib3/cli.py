@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crib3 import __version__
-from crib3.arguments import EXIT_USAGE, Parser, at_least_one, seconds
+from crib3.arguments import EXIT_USAGE, Parser, at_least_one, seconds, zero_or_more
 
 if TYPE_CHECKING:
     from crib3.engine.log import LogError
@@ -545,7 +545,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     def say(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
 
-    room = Room(data_dir() / "tables", think=args.think, patience=args.patience)
+    room = Room(data_dir() / "tables", think=args.think, patience=args.patience,
+                idle_close=args.idle_close, tables_per_key=args.tables_per_key,
+                names_per_key=args.names_per_key)
     try:
         asyncio.run(serve(options, room, host_key, CardRoomApp, say))
     except CannotServe as exc:
@@ -710,8 +712,20 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--think", type=seconds, default=0.6, metavar="SECONDS",
                        help="how long computer players take over a move (0.6)")
     serve.add_argument("--patience", type=seconds, default=120, metavar="SECONDS",
-                       help="how long a player may be gone before the table's owner may "
-                            "give their seat to a computer player (120)")
+                       help="how long a player may be gone before anyone at their table "
+                            "may give their seat to a computer player (120)")
+    serve.add_argument("--idle-close", type=seconds, default=600, metavar="SECONDS",
+                       help="a started table with nobody connected this long is saved and "
+                            "leaves the lobby; it comes back when one of its players signs in "
+                            "again (600)")
+    serve.add_argument("--tables-per-key", type=zero_or_more, default=2, metavar="N",
+                       help="how many tables one person may own at once: one key, or under "
+                            "--open one client address, loopback not counted "
+                            "(2; 0: no limit)")
+    serve.add_argument("--names-per-key", type=zero_or_more, default=3, metavar="N",
+                       help="how many names one person may be signed in under at once: one "
+                            "key, or under --open one client address, loopback not counted "
+                            "(3; 0: no limit)")
     serve.set_defaults(run=cmd_serve)
     return parser
 

@@ -68,7 +68,9 @@ async def test_seats_before_the_start_come_and_go(tmp_path):
         table.sit(dan)
     table.leave(1)  # Bob stands up: his chair is free again
     assert table.sit(dan) == 1
-    table.leave(0)  # the owner goes before the start: the table is put away
+    table.leave(0)  # the owner goes before the start: the next person owns it
+    assert table.owner == "Dan" and not table.closed and room.lobby() == [table]
+    table.leave(1), table.leave(2)  # the last person goes: the table is put away
     assert table.closed and room.lobby() == []
 
 
@@ -110,8 +112,8 @@ async def test_the_owner_may_seat_a_bot_for_a_person_gone_too_long(tmp_path):
     with pytest.raises(RoomError, match="not been gone long enough"):
         table.replace(1, "Ann")
     await asyncio.sleep(0.06)
-    with pytest.raises(RoomError, match="only Ann"):
-        table.replace(1, "Bob")
+    with pytest.raises(RoomError, match="only the people at table 1"):
+        table.replace(1, "Bob")  # Bob himself is away: he cannot
     table.replace(1, "Ann")
     assert "Bob (easy)" in seats_line(table)
     await play_people(table, (0,))  # the bot plays Bob's seat to the end
@@ -187,3 +189,137 @@ async def test_a_bot_that_raises_does_not_end_a_card_room_table(tmp_path, monkey
     assert load_log(table.log_path).events == table.game.events
     assert any(f"table {table.number}: the bot of seat 2" in r.getMessage()
                for r in caplog.records if r.levelname == "ERROR")
+
+
+# --- tables that never strand (issue 11 point 5) ------------------------------------
+
+
+async def test_before_the_start_ownership_passes_to_the_next_person_in_seat_order(tmp_path):
+    room = room_at(tmp_path)
+    ann, bob, cat = (arrive(room, n) for n in ("Ann", "Bob", "Cat"))
+    table = room.open_table(ann, Rules(), ("easy", "easy"))
+    table.sit(bob), table.sit(cat)
+    table.leave(1)  # Bob stands up first: Cat (seat 3) is next after Ann
+    table.leave(0)
+    assert table.owner == "Cat" and table.passed_from == "Ann"
+    with pytest.raises(RoomError, match="only Cat can start"):
+        table.start("Ann")
+    table.start("Cat")
+    assert table.started
+
+
+async def test_after_the_start_ownership_passes_and_comes_back_to_whoever_is_here(tmp_path):
+    room = room_at(tmp_path)
+    ann, bob, cat = (arrive(room, n) for n in ("Ann", "Bob", "Cat"))
+    table = room.open_table(ann, Rules(), ("easy", "easy"))
+    table.sit(bob), table.sit(cat)
+    table.start("Ann")
+    room.depart(ann)
+    assert table.owner == "Bob"  # the next person after Ann's seat
+    room.depart(bob), room.depart(cat)
+    assert table.owner == "Cat"  # the last one here keeps it while nobody is
+    ann = arrive(room, "Ann")
+    room.place_of(ann)[0].sit(ann)
+    assert table.owner == "Ann"  # the owner was away: whoever comes back owns it
+
+
+async def test_any_person_at_the_table_may_seat_a_bot_for_one_gone_too_long(tmp_path):
+    room = room_at(tmp_path, patience=0.05)
+    ann, bob, cat = (arrive(room, n) for n in ("Ann", "Bob", "Cat"))
+    table = room.open_table(ann, Rules(target=61), ("easy", "easy"))
+    table.sit(bob), table.sit(cat)
+    table.start("Ann")
+    room.depart(ann)  # the owner herself goes: Bob owns it now
+    await asyncio.sleep(0.06)
+    table.replace(0, "Cat")  # not the owner, but here
+    assert table.seats[0].replaced and table.owner == "Bob"
+    assert "Ann (standard)" in seats_line(table)
+
+
+async def test_the_owners_seat_given_to_a_bot_passes_the_table_on(tmp_path):
+    room = room_at(tmp_path, patience=0.05)
+    ann, bob = arrive(room, "Ann"), arrive(room, "Bob")
+    table = room.open_table(ann, Rules(target=61), ("easy", "easy"))
+    table.sit(bob)
+    table.start("Ann")
+    room.depart(ann), room.depart(bob)  # nobody here: Ann's seat keeps the table
+    bob = arrive(room, "Bob")
+    table.sit(bob)
+    assert table.owner == "Bob"
+
+
+async def test_a_table_nobody_is_at_is_shelved_and_comes_back_with_its_people(tmp_path):
+    room = Room(tmp_path / "tables", think=0, patience=60, idle_close=0.05)
+    ann, bob = arrive(room, "Ann", "a"), arrive(room, "Bob", "b")
+    table = room.open_table(ann, Rules(), ("easy", "easy"))
+    table.sit(bob)
+    table.start("Ann")
+    await play_people(table, (0, 1), until=lambda game: game.state.hand_number >= 2)
+    room.depart(ann)
+    await asyncio.sleep(0.1)
+    assert room.lobby() == [table]  # Bob is still here
+    room.depart(bob)
+    await asyncio.sleep(0.1)
+    assert table.closed and room.lobby() == [] and table.log_path.exists()
+    assert list(room.shelved) == [table.number]
+    # A restart keeps it shelved: the lobby does not fill with it.
+    again = Room(tmp_path / "tables", think=0, idle_close=0.05)
+    assert again.restore() == [] and again.lobby() == [] and list(again.shelved) == [1]
+    # Someone else cannot take it; one of its people brings it back.
+    with pytest.raises(RoomError, match="another key"):
+        arrive(again, "Bob", "mallory")
+    cat = arrive(again, "Cat", "c")
+    assert again.lobby() == []
+    bob_again = arrive(again, "Bob", "b")
+    back = again.tables[1]
+    shelved = list(table.game.events)  # where it stood when it was put away
+    assert again.place_of(bob_again) == (back, 1)
+    assert back.game.events[:len(shelved)] == shelved
+    back.sit(bob_again)
+    await asyncio.sleep(0.1)
+    assert again.lobby() == [back] and not back.closed  # somebody is here: it stays
+    assert cat.name == "Cat"
+
+
+async def test_the_owner_closes_a_started_table_for_good(tmp_path):
+    room = room_at(tmp_path)
+    ann, bob = arrive(room, "Ann", "a"), arrive(room, "Bob", "b")
+    table = room.open_table(ann, Rules(), ("easy", "easy"))
+    table.sit(bob)
+    table.start("Ann")
+    with pytest.raises(RoomError, match="only Ann can close"):
+        table.close_by("Bob")
+    table.close_by("Ann")
+    assert table.closed and table.closed_by == "Ann" and room.lobby() == []
+    assert load_log(table.log_path).events == table.game.events  # saved
+    again = room_at(tmp_path)
+    assert again.restore() == [] and again.tables == {} and again.shelved == {}
+    assert again.place_of(arrive(again, "Ann", "a")) is None
+
+
+async def test_one_key_may_own_so_many_tables_and_use_so_many_names(tmp_path):
+    room = Room(tmp_path / "tables", think=0, tables_per_key=2, names_per_key=3)
+    ann1, ann2, ann3 = (arrive(room, n, "SHA256:ann") for n in ("Ann1", "Ann2", "Ann3"))
+    with pytest.raises(RoomError, match="your key has 3 names signed in already"):
+        arrive(room, "Ann4", "SHA256:ann")
+    arrive(room, "Ann1", "SHA256:ann")  # the same name again takes over: not one more
+    arrive(room, "Bob", "SHA256:bob")  # another key has its own count
+    room.open_table(ann1, Rules(), ("easy", "easy"))
+    room.open_table(ann2, Rules(), ("easy", "easy"))
+    with pytest.raises(RoomError, match="you own 2 open tables already"):
+        room.open_table(ann3, Rules(), ("easy", "easy"))
+
+
+async def test_without_keys_the_limits_count_by_address(tmp_path):
+    room = Room(tmp_path / "tables", think=0, tables_per_key=1, names_per_key=2)
+    here = [room.sign_in(n, None, lambda r: None, address="10.0.0.1") for n in ("a", "b")]
+    with pytest.raises(RoomError, match="your address has 2 names signed in already"):
+        room.sign_in("c", None, lambda r: None, address="10.0.0.1")
+    elsewhere = room.sign_in("c", None, lambda r: None, address="10.0.0.2")
+    room.open_table(here[0], Rules(), ("easy", "easy"))
+    with pytest.raises(RoomError, match="you own 1 open table already"):
+        room.open_table(here[1], Rules(), ("easy", "easy"))
+    room.open_table(elsewhere, Rules(), ("easy", "easy"))
+    # Loopback is a tunnel, a jump host or the host itself: it tells nobody apart.
+    for name in ("d", "e", "f"):
+        room.sign_in(name, None, lambda r: None, address="127.0.0.1")

@@ -83,3 +83,132 @@ async def test_the_owner_starts_and_a_guest_follows(tmp_path):
         await wait_for(dan, lambda: getattr(dan_app.screen, "me", None) == 1)
         assert table.started and [p.kind for p in table.game.state.players] == \
             ["human", "human", "standard"]
+
+
+# --- tables that never strand (issue 11 point 5) ------------------------------------
+
+
+def toasts(app) -> str:
+    """What the app's toasts said (run_test draws none: read them here)."""
+    return " | ".join(str(n.message) for n in app._notifications)
+
+
+def started_room(tmp_path, patience: float = 60.0) -> tuple[Room, object]:
+    """Ann (the owner), Bob and Cat at a started table; its computer players
+    never get to move. Nobody has an app yet: each test opens the ones it needs."""
+    room = Room(tmp_path / "tables", think=3600, patience=patience)
+    ann, bob, cat = (room.sign_in(n, None, lambda r: None) for n in ("Ann", "Bob", "Cat"))
+    table = room.open_table(ann, Rules(target=61), ("standard", "standard"))
+    table.sit(bob), table.sit(cat)
+    table.start("Ann")
+    return room, table
+
+
+async def test_the_next_person_waiting_is_told_they_own_the_table_and_starts_it(tmp_path):
+    room = room_with_tables(tmp_path)
+    table = room.tables[2]
+    cat_app, dan_app = app_for(room, "Cat"), app_for(room, "Dan")
+    async with cat_app.run_test(size=(80, 24)) as cat, dan_app.run_test(size=(80, 24)) as dan:
+        await wait_for(cat, lambda: isinstance(cat_app.screen, WaitingScreen))
+        await wait_for(dan, lambda: isinstance(dan_app.screen, LobbyScreen))
+        await dan.press("down", "enter")
+        await wait_for(dan, lambda: isinstance(dan_app.screen, WaitingScreen))
+        assert not dan_app.screen.check_action("start", ())
+        await cat.press("l")  # the owner leaves before the start
+        await wait_for(dan, lambda: "you own table 2 now" in toasts(dan_app))
+        assert "Cat left: you own table 2 now (Enter starts the game)." in toasts(dan_app)
+        await wait_for(dan, lambda: "owner  (you)" in str(
+            dan_app.screen.query_one("#seats").render()))
+        await dan.press("enter")
+        await wait_for(dan, lambda: getattr(dan_app.screen, "me", None) == 1)
+        assert table.started and table.owner == "Dan"
+
+
+async def test_anyone_at_the_table_is_told_when_they_may_seat_a_bot_and_does(tmp_path):
+    from crib3.tui.screens.room import RoomTableScreen
+
+    room, table = started_room(tmp_path, patience=0.2)
+    room.depart(room.people["bob"])
+    cat_app = app_for(room, "Cat")  # not the owner
+    async with cat_app.run_test(size=(80, 24)) as cat:
+        await wait_for(cat, lambda: isinstance(cat_app.screen, RoomTableScreen))
+        await wait_for(cat, lambda: "press b" in toasts(cat_app))
+        assert ("Bob has been away a while: anyone at the table may press b to give their "
+                "seat to the standard computer player.") in toasts(cat_app)
+        assert cat_app.screen.check_action("replace", ())
+        await cat.press("b")
+        await wait_for(cat, lambda: table.seats[1].replaced)
+        await wait_for(cat, lambda: "now plays for Bob" in toasts(cat_app))
+
+
+async def test_the_owner_leaving_a_started_table_passes_it_on_and_the_seat_waits(tmp_path):
+    from crib3.tui.screens.room import RoomTableScreen
+
+    room, table = started_room(tmp_path)
+    ann_app, bob_app = app_for(room, "Ann"), app_for(room, "Bob")
+    async with ann_app.run_test(size=(80, 24)) as ann, bob_app.run_test(size=(80, 24)) as bob:
+        for pilot in (ann, bob):
+            await wait_for(pilot, lambda: isinstance(pilot.app.screen, RoomTableScreen))
+        room.depart(room.people["cat"])  # Cat has no app: she is not here
+        assert not bob_app.screen.check_action("close_table", ())
+        await ann.press("l")
+        await wait_for(ann, lambda: isinstance(ann_app.screen, LobbyScreen))
+        assert table.away(0) is not None and table.owner == "Bob"
+        assert "your seat waits for you" in toasts(ann_app)
+        assert "Ann has left the table" not in toasts(ann_app)  # told once, in her words
+        await wait_for(bob, lambda: "Ann left: you own table 1 now (c closes it for everyone)."
+                       in toasts(bob_app))
+        assert bob_app.screen.check_action("close_table", ())
+
+
+async def test_the_owner_closes_a_started_table_after_saying_yes(tmp_path):
+    from crib3.tui.screens.room import ConfirmCloseTable, RoomTableScreen
+
+    room, table = started_room(tmp_path)
+    ann_app, bob_app = app_for(room, "Ann"), app_for(room, "Bob")
+    async with ann_app.run_test(size=(80, 24)) as ann, bob_app.run_test(size=(80, 24)) as bob:
+        for pilot in (ann, bob):
+            await wait_for(pilot, lambda: isinstance(pilot.app.screen, RoomTableScreen))
+        assert not bob_app.screen.check_action("close_table", ())  # only the owner
+        await ann.press("x")
+        await wait_for(ann, lambda: isinstance(ann_app.screen, ConfirmCloseTable))
+        await ann.press("n")  # not after all
+        await wait_for(ann, lambda: isinstance(ann_app.screen, RoomTableScreen))
+        assert not table.closed
+        await ann.press("x")
+        await wait_for(ann, lambda: isinstance(ann_app.screen, ConfirmCloseTable))
+        await ann.press("y")
+        await wait_for(ann, lambda: isinstance(ann_app.screen, LobbyScreen))
+        await wait_for(bob, lambda: isinstance(bob_app.screen, LobbyScreen))
+        assert table.closed and room.lobby() == [] and table.log_path.exists()
+        assert "Ann closed table 1; its game is saved." in toasts(bob_app)
+
+
+async def test_someone_still_in_the_lobby_brings_their_shelved_table_back(tmp_path):
+    from crib3.tui.screens.room import RoomTableScreen
+
+    room, table = started_room(tmp_path)
+    room.idle_close = 0.05
+    for name in ("ann", "bob", "cat"):
+        room.depart(room.people[name])
+    bob = room.sign_in("Bob", None, lambda r: None)  # in before it is shelved
+    await wait_for_shelved(room, table)
+    bob_app = CardRoomApp(room, bob, think=0.0)
+    async with bob_app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(bob_app.screen, LobbyScreen))
+        await wait_for(pilot, lambda: "Your table 1 was put away while nobody was at it: r "
+                       "brings it back." in str(bob_app.screen.query_one("#who").render()))
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(bob_app.screen, RoomTableScreen))
+        back = room.tables[1]
+        assert bob_app.screen.me == 1 and back.present(1) and room.shelved == {}
+
+
+async def wait_for_shelved(room, table) -> None:
+    import asyncio
+
+    for _ in range(100):
+        if table.closed:
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError("the table was never shelved")

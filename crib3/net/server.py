@@ -112,11 +112,12 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
     """One SSH session: one person's crib3 app."""
 
     def __init__(self, service: CardRoom, username: str, key: str | None,
-                 admin: bool = False) -> None:
+                 admin: bool = False, address: str | None = None) -> None:
         self.service = service
         self.username = username
         self.key = key
         self.admin = admin
+        self.address = address  # the client's, for the room's limits under --open
         self.chan: Any = None
         self.term: str | None = None
         self.size = DEFAULT_SIZE
@@ -201,6 +202,14 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         self.farewell = reason
         self._end()
 
+    def close_room(self) -> None:
+        """The server is stopping: end this session's app (which puts the
+        client's terminal back as it was), then say why in one line."""
+        table = getattr(self.app, "table", None)  # (a table that never started is not kept)
+        playing = table is not None and table.started and not table.over
+        self._kick("the card room is closing; your table is saved" if playing else
+                   "the card room is closing")
+
     async def _run(self) -> None:
         chan = self.chan
         if self.term is None:
@@ -213,7 +222,7 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
             return
         room = self.service.room
         try:
-            presence = room.sign_in(self.username, self.key, self._kick)
+            presence = room.sign_in(self.username, self.key, self._kick, self.address)
             presence.admin = self.admin
         except RoomError as exc:  # one line to them, one to the log, no traceback
             log.info("%r refused: %s", self.username, exc)
@@ -300,13 +309,17 @@ class Doorman(asyncssh.SSHServer):  # type: ignore[misc]
         self.key: str | None = None
         self.admin = False  # signed in with a key from --admins
         self.peer = ""
+        self.conn: Any = None
 
     def connection_made(self, conn: Any) -> None:
         peer = conn.get_extra_info("peername") or ("?", 0)
         self.peer = str(peer[0])
+        self.conn = conn
+        self.service.connections.add(conn)
         log.info("connection from %s", self.peer)
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.service.connections.discard(self.conn)
         if exc is not None:
             log.info("connection from %s ended: %s", self.peer, exc)
 
@@ -350,7 +363,7 @@ class Doorman(asyncssh.SSHServer):  # type: ignore[misc]
         return allowed.validate(key, self.peer, self.peer) is not None
 
     def session_requested(self) -> PlaySession:
-        return PlaySession(self.service, self.username, self.key, self.admin)
+        return PlaySession(self.service, self.username, self.key, self.admin, self.peer)
 
     def connection_requested(self, *args: Any) -> bool:
         return False  # no port forwarding
@@ -369,6 +382,7 @@ class CardRoom:
         self.make_app = make_app
         self.server: Any = None
         self.sessions: set[PlaySession] = set()  # those running an app now
+        self.connections: set[Any] = set()  # every SSH connection open now
 
     async def start(self, host_key: asyncssh.SSHKey) -> None:
         many_terminals_in_one_process()
@@ -383,10 +397,32 @@ class CardRoom:
     def port(self) -> int:
         return int(self.server.sockets[0].getsockname()[1])
 
-    async def stop(self) -> None:
+    async def stop(self, grace: float = 5.0) -> None:
+        """Stop: take no more connections, end every session's app with a
+        farewell (its terminal put back, then one line: the room is closing),
+        close the connections once that is sent, and close the room (every
+        table is on disk already). `grace` bounds the wait for sessions that
+        do not end (a client that stopped reading, say)."""
         if self.server is not None:
             self.server.close()
             await self.server.wait_closed()
+        sessions = list(self.sessions)
+        for session in sessions:
+            session.close_room()
+        tasks = [s.task for s in sessions if s.task is not None]
+        if tasks:
+            await asyncio.wait(tasks, timeout=grace)
+        # What a session wrote last may still wait for the client's window
+        # (OpenSSH's is small): its channel closes once it is all sent.
+        closing = [asyncio.ensure_future(s.chan.wait_closed()) for s in sessions
+                   if s.chan is not None]
+        if closing:
+            await asyncio.wait(closing, timeout=grace)
+        for conn in list(self.connections):
+            conn.close()
+        waits = [asyncio.ensure_future(conn.wait_closed()) for conn in list(self.connections)]
+        if waits:
+            await asyncio.wait(waits, timeout=grace)
         self.room.close()
 
 

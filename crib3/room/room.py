@@ -3,10 +3,21 @@
 People arrive and leave (`sign_in`, `depart`); a person sits at one table at
 a time; tables open, fill, play and leave the lobby when their game ends.
 A restarted server calls `restore` to pick up its games where they stood.
+
+Tables that nobody is at never fill the lobby: a started table with nobody
+connected for `idle_close` seconds is shelved (saved, out of the lobby);
+it comes back, where it stood, as soon as one of its people (same name and
+key) signs in again, after a restart too. A table its owner closed stays
+closed (its log is kept, for the record).
+
+One person (one key; under `--open`, one address: see `Presence.holder`)
+may own at most `tables_per_key` tables at once and be signed in under at
+most `names_per_key` names at once; 0 is no limit.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,44 +25,71 @@ from crib3.engine import Rules
 from crib3.levels import BOT_LEVELS
 from crib3.names import check_name, shown_name
 from crib3.room.seats import Listener, Presence, RoomError, Seat, notify
-from crib3.room.storage import numbers_on_disk, stored_tables
+from crib3.room.storage import (CLOSED, SHELVED, UnreadableTable, numbers_on_disk, read_table,
+                                stored_tables)
 from crib3.room.table import Table
+
+log = logging.getLogger("crib3.serve")
 
 
 class Room:
     """Every table of one server (see the module's docstring)."""
 
-    def __init__(self, folder: Path, think: float = 0.6, patience: float = 60.0) -> None:
+    def __init__(self, folder: Path, think: float = 0.6, patience: float = 60.0,
+                 idle_close: float = 600.0, tables_per_key: int = 0,
+                 names_per_key: int = 0) -> None:
         self.folder = folder
         self.think = think
         self.patience = patience  # seconds away before a seat may go to a bot
+        self.idle_close = idle_close  # seconds with nobody at a started table: shelved
+        self.tables_per_key = tables_per_key  # tables one person may own at once (0: any)
+        self.names_per_key = names_per_key  # names one person may use at once (0: any)
         self.tables: dict[int, Table] = {}
+        self.shelved: dict[int, list[Seat]] = {}  # table number -> its seats, on disk
         self.people: dict[str, Presence] = {}  # lower-cased name -> who is connected
         self.listeners: list[Listener] = []
 
     # --- people ----------------------------------------------------------------
 
-    def sign_in(self, name: str, key: str | None, kick: Callable[[str], None]) -> Presence:
+    def sign_in(self, name: str, key: str | None, kick: Callable[[str], None],
+                address: str | None = None) -> Presence:
         """A person arrives. The same person (same name and key) signing in
         again takes over from their older session; another key with a name
-        that is here already is refused."""
+        that is here already is refused, and so is one name too many for
+        one person. A shelved table of theirs comes back to the lobby."""
         try:
             name = check_name(name)
         except ValueError as exc:
             raise RoomError(str(exc)) from None
-        for table in self.lobby():
-            seat = table.seat_of(name)
-            if seat is not None and table.seats[seat].key != key:
-                raise RoomError(f"{name} is taken here by someone with another key")
+        seated = [t.seats for t in self.lobby()] + list(self.shelved.values())
+        for seats in seated:
+            for seat in seats:
+                if seat.name is not None and seat.name.lower() == name.lower() \
+                        and seat.key != key:
+                    raise RoomError(f"{name} is taken here by someone with another key")
         old = self.people.get(name.lower())
+        if old is not None and old.key != key:
+            raise RoomError(f"{name} is here already, with another key")
+        presence = Presence(name, key, kick, address=address)
+        self._check_names(presence)
         if old is not None:
-            if old.key != key:
-                raise RoomError(f"{name} is here already, with another key")
             old.kick("you signed in again from elsewhere")
-        presence = Presence(name, key, kick)
         self.people[name.lower()] = presence
+        self.bring_back(presence)
         self.changed()
         return presence
+
+    def _check_names(self, presence: Presence) -> None:
+        """One person may be signed in under `names_per_key` names at once."""
+        holder = presence.holder
+        if not self.names_per_key or holder is None:
+            return
+        others = [p for p in self.people.values()
+                  if p.holder == holder and p.name.lower() != presence.name.lower()]
+        if len(others) >= self.names_per_key:
+            whose = "your key" if presence.key is not None else "your address"
+            raise RoomError(f"{whose} has {len(others)} names signed in already, "
+                            "the most here at once")
 
     def sign_out(self, presence: Presence) -> None:
         if self.people.get(presence.name.lower()) is presence:
@@ -90,21 +128,80 @@ class Room:
         for level in levels:
             if level not in BOT_LEVELS:
                 raise RoomError(f"unknown level {level!r}")
+        held = self.tables_held(owner.holder)
+        if self.tables_per_key and held >= self.tables_per_key:
+            raise RoomError(f"you own {held} open table{'s' * (held != 1)} already, the most "
+                            "this room allows: close one or finish its game first")
         number = max([0, *self.tables, *numbers_on_disk(self.folder)]) + 1
         seats = [Seat(owner.name, owner.key), Seat(level=levels[0]), Seat(level=levels[1])]
         table = Table(self, number, owner.name, rules, seats)
         table.online.add(0)
+        if owner.holder is not None:
+            table.holders[0] = owner.holder
         self.tables[number] = table
         table.save()
         self.changed()
         return table
 
-    def close_table(self, table: Table) -> None:
-        """A table that never started is put away (its owner left)."""
+    def tables_held(self, holder: str | None) -> int:
+        """How many tables in the lobby one person (see `Presence.holder`) owns."""
+        if holder is None:
+            return 0
+        return sum(1 for table in self.lobby()
+                   if (seat := table.owner_seat()) is not None and table.holder(seat) == holder)
+
+    def close_table(self, table: Table, keep: bool = False) -> None:
+        """A table leaves the room: one that never started is put away (its
+        last person left); with `keep` (its owner closed it), its files
+        stay, marked closed, and the room does not bring it back."""
         self.tables.pop(table.number, None)
-        table.files.forget()
+        if keep:
+            table.save(CLOSED)
+        else:
+            table.files.forget()
         table.close()
         self.changed()
+
+    def shelve_table(self, table: Table) -> None:
+        """A started table nobody has been at for `idle_close` seconds: saved
+        and out of the lobby until one of its people signs in again."""
+        log.info("table %d: nobody there for %gs; shelved", table.number, self.idle_close)
+        self.tables.pop(table.number, None)
+        table.save(SHELVED)
+        table.close()
+        self.shelved[table.number] = table.seats
+        self.changed()
+
+    def shelved_for(self, presence: Presence) -> int | None:
+        """The number of a shelved table where `presence` plays (same name
+        and key), if any."""
+        for number, seats in sorted(self.shelved.items()):
+            if any(s.person and s.name is not None and s.name.lower() == presence.name.lower()
+                   and s.key == presence.key for s in seats):
+                return number
+        return None
+
+    def bring_back(self, presence: Presence) -> Table | None:
+        """The shelved table where `presence` plays, back in the lobby, its
+        game where it stood (done at sign-in; the lobby offers it too, to
+        someone who stayed in the room while it was shelved)."""
+        if self.place_of(presence) is not None:
+            return None
+        while (number := self.shelved_for(presence)) is not None:
+            del self.shelved[number]
+            try:
+                stored = read_table(self.folder, number)
+            except UnreadableTable as exc:
+                log.warning("a shelved table could not be brought back: %s", exc)
+                continue
+            if stored is None:
+                continue
+            table = Table.resume(self, stored)
+            self.tables[number] = table
+            table.save()
+            self.changed()
+            return table
+        return None
 
     def lobby(self) -> list[Table]:
         """The tables people can see: waiting or playing, in order."""
@@ -112,11 +209,16 @@ class Room:
 
     def restore(self) -> list[str]:
         """Pick up the games this room's folder holds that are not over (a
-        server restart). Tables that never started are dropped. Returns a
-        line for each table that could not be read (it is left on disk)."""
+        server restart): open tables go back in the lobby, shelved ones wait
+        for their people, closed ones stay closed. Tables that never started
+        are dropped. Returns a line for each table that could not be read
+        (it is left on disk)."""
         stored, problems = stored_tables(self.folder)
         for record in stored:
-            self.tables[record.number] = Table.resume(self, record)
+            if record.status == SHELVED:
+                self.shelved[record.number] = record.seats
+            elif record.status != CLOSED:
+                self.tables[record.number] = Table.resume(self, record)
         return problems
 
     # --- admins (signed in with a key from --admins) ----------------------------

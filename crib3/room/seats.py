@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -42,21 +43,46 @@ class Seat:
 class Presence:
     """A person connected to the room (one SSH session). `kick` ends the
     session, with a reason to show, when the same person signs in again
-    from elsewhere (or an admin removes them). `admin`: signed in with a
-    key from the server's `--admins` file. `chat` is how much this
-    session may still say at tables (see `crib3.room.chat`)."""
+    from elsewhere (or an admin removes them, or the room closes). `admin`:
+    signed in with a key from the server's `--admins` file. `chat` is how
+    much this session may still say at tables (see `crib3.room.chat`)."""
 
     name: str
     key: str | None
     kick: Callable[[str], None] = field(repr=False, default=lambda reason: None)
     admin: bool = False
     chat: Allowance = field(repr=False, default_factory=lambda: _allowance())
+    address: str | None = None  # where they connect from (it stands for a key under --open)
+
+    @property
+    def holder(self) -> str | None:
+        """Who this is for the room's per-person limits (tables held open,
+        names at once): their key; under `--open`, where nobody has one,
+        the address they connect from (so people behind one address share
+        the limits), except a loopback address: those come through a
+        tunnel or a jump host, or from the host itself, and tell nobody
+        apart. None: nothing to count by, no limit."""
+        return holder_of(self.key, self.address)
 
 
 def _allowance() -> Allowance:
     from crib3.room.chat import Allowance  # chat imports this module
 
     return Allowance()
+
+
+def holder_of(key: str | None, address: str | None) -> str | None:
+    """See `Presence.holder`."""
+    if key is not None:
+        return f"key {key}"
+    if address is None:
+        return None
+    try:
+        if ipaddress.ip_address(address.split("%", 1)[0]).is_loopback:
+            return None
+    except ValueError:
+        pass  # not an IP address (a test's, or a Unix socket's): counted as it is
+    return f"address {address}"
 
 
 def notify(listeners: list[Listener]) -> None:

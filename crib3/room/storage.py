@@ -4,7 +4,14 @@ Each table is saved as it goes, under the room's folder: `table-N.json`
 (who sits where, written whole and replaced atomically) and `table-N.jsonl`
 (the game's log, one event a line, each on disk before it is shown). A
 restarted server reads them with `stored_tables` and picks its games up
-where they stood. Nothing here knows about seating rules or bots: this
+where they stood.
+
+A table's seat file also says how it stands in the room (`status`):
+`OPEN` (in the lobby, or to be picked up at a restart), `SHELVED` (put
+away because nobody was at it for the room's idle time: it comes back
+when one of its people signs in again) or `CLOSED` (its owner closed it:
+its log stays, for the record, and the room leaves it be). Files written
+before there was a status are `OPEN`. Nothing here knows about seating rules or bots: this
 module only keeps and reads files.
 """
 
@@ -21,6 +28,7 @@ from crib3.engine import Event, Rules
 from crib3.engine.log import LogError, LogWriter, load_log, make_header, open_private, private_folder
 from crib3.room.seats import Seat
 
+OPEN, SHELVED, CLOSED = "open", "shelved", "closed"
 
 class TableFiles:
     """The two files of one table, and the open log while it plays."""
@@ -38,11 +46,12 @@ class TableFiles:
     def log_path(self) -> Path:
         return self.folder / f"table-{self.number}.jsonl"
 
-    def save_seats(self, owner: str, rules: Rules, seats: Sequence[Seat]) -> None:
+    def save_seats(self, owner: str, rules: Rules, seats: Sequence[Seat],
+                   status: str = OPEN) -> None:
         """Who sits where, replacing the last copy in one step (a crash
         leaves the old file or the new one, never half of one)."""
         data = {"number": self.number, "owner": owner, "rules": asdict(rules),
-                "seats": [asdict(seat) for seat in seats]}
+                "seats": [asdict(seat) for seat in seats], "status": status}
         private_folder(self.folder)
         partial = self.meta_path.with_suffix(".json.part")
         with open_private(partial, "w") as f:
@@ -81,35 +90,56 @@ class StoredTable:
     rules: Rules
     seats: list[Seat]
     events: list[Event]
+    status: str = OPEN
+
+
+class UnreadableTable(Exception):
+    """A table's files cannot be read back: one line saying which and why."""
+
+
+def read_table(folder: Path, number: int) -> StoredTable | None:
+    """One table's files read back, or None when it never started (its seat
+    file is then removed: nothing in it to keep) or its game is over.
+    UnreadableTable when the files are damaged (they are left on disk)."""
+    meta_path = folder / f"table-{number}.json"
+    try:
+        data = json.loads(meta_path.read_text(encoding="utf-8"))
+        number = int(data["number"])
+        rules = Rules(**data["rules"])
+        seats = [Seat(**seat) for seat in data["seats"]]
+        owner = str(data["owner"])
+        status = str(data.get("status", OPEN))
+        files = TableFiles(folder, number)
+        if not files.log_path.exists():
+            meta_path.unlink()  # it never started: nothing to lose
+            return None
+        loaded = load_log(files.log_path)
+    except LogError as exc:
+        raise UnreadableTable(str(exc)) from None
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UnreadableTable(f"{meta_path}: {exc}") from None
+    if loaded.state.winner is not None:
+        return None
+    return StoredTable(number, owner, rules, seats, list(loaded.events), status)
 
 
 def stored_tables(folder: Path) -> tuple[list[StoredTable], list[str]]:
-    """The games under way in `folder`, and a line for each table that could
-    not be read (its files are left on disk, for a person to look at).
-    Tables that never started are dropped (their seat file is removed);
-    finished games are skipped (their files stay, for the record)."""
+    """The games under way in `folder` (open, shelved and closed alike: the
+    room decides what to do with each), and a line for each table that
+    could not be read (its files are left on disk, for a person to look
+    at). Tables that never started are dropped (their seat file is
+    removed); finished games are skipped (their files stay, for the
+    record)."""
     tables: list[StoredTable] = []
     problems: list[str] = []
-    for meta_path in sorted(folder.glob("table-*.json")):
+    for number in sorted(numbers_on_disk(folder)):
         try:
-            data = json.loads(meta_path.read_text(encoding="utf-8"))
-            number = int(data["number"])
-            rules = Rules(**data["rules"])
-            seats = [Seat(**seat) for seat in data["seats"]]
-            owner = str(data["owner"])
-            files = TableFiles(folder, number)
-            if not files.log_path.exists():
-                meta_path.unlink()  # it never started: nothing to lose
-                continue
-            loaded = load_log(files.log_path)
-        except LogError as exc:
+            stored = read_table(folder, number)
+        except UnreadableTable as exc:
             problems.append(str(exc))
             continue
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            problems.append(f"{meta_path}: {exc}")
-            continue
-        if loaded.state.winner is None:
-            tables.append(StoredTable(number, owner, rules, seats, list(loaded.events)))
+        if stored is not None:
+            tables.append(stored)
     return tables, problems
 
 

@@ -9,6 +9,16 @@ redacted side of the game that their screen is built on. People come and
 go; a seat waits for its person, and whoever signs in again with the same
 name and key sits down where they were.
 
+A table never strands: its owner is always one of the people at it while
+anyone is. When the owner leaves, the next person here (in seat order after
+the owner's seat) owns it; when a person comes back to a table whose owner
+is away, they own it. Any person at a started table may give the seat of
+someone gone longer than the room's patience to a computer player. A
+started table with nobody connected for the room's idle time is shelved
+(`Room.shelve_table`: saved, out of the lobby, back when one of its people
+signs in again); its owner may close it for good (`close_by`, its log kept).
+Before the start, the table is put away when its last person leaves.
+
 What the lobby shows of a table (its seats in words, how the game stands)
 is the lobby screens' business: `crib3.tui.screens.lobby_words`.
 """
@@ -27,8 +37,8 @@ from crib3.names import shown_name
 from crib3.players import make_player
 from crib3.players.autoplay import BotDriver
 from crib3.room.chat import ChatLine, TableChat
-from crib3.room.seats import SEATS, Listener, Presence, RoomError, Seat, notify
-from crib3.room.storage import StoredTable, TableFiles
+from crib3.room.seats import SEATS, Listener, Presence, RoomError, Seat, holder_of, notify
+from crib3.room.storage import OPEN, StoredTable, TableFiles
 
 if TYPE_CHECKING:
     from crib3.room.room import Room
@@ -47,6 +57,8 @@ class Table:
         self.game: Game | None = None
         self.online: set[int] = set()  # seats whose person is connected now
         self.away_since: dict[int, float] = {}  # seat -> time.monotonic() they left
+        self.holders: dict[int, str] = {}  # seat -> who sat there (`Presence.holder`)
+        self.passed_from: str | None = None  # the owner before the last change, if any
         self.listeners: list[Listener] = []
         self.watchers: list[Presence] = []  # spectators, in the order they came
         self.chat = TableChat()  # talk, never a game event: not in the log
@@ -54,7 +66,9 @@ class Table:
         self._bots: BotDriver | None = None
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
+        self._idle: asyncio.TimerHandle | None = None
         self.closed = False
+        self.closed_by: str | None = None  # the owner who closed it (None: the room did)
 
     @classmethod
     def resume(cls, room: Room, stored: StoredTable) -> Table:
@@ -69,6 +83,7 @@ class Table:
         now = time.monotonic()
         table.away_since = {i: now for i, seat in enumerate(table.seats) if seat.person}
         table._play(game)
+        table._nobody_here()
         return table
 
     # --- how it stands -------------------------------------------------------------
@@ -111,9 +126,24 @@ class Table:
         since = self.away_since.get(seat)
         return 0.0 if since is None else time.monotonic() - since
 
+    def owner_seat(self) -> int | None:
+        """The owner's seat (None only before anyone has sat down again
+        after the owner's chair was freed)."""
+        return self.seat_of(self.owner)
+
+    def holder(self, seat: int) -> str | None:
+        """Who sits at `seat`, for the room's per-person limits (see
+        `Presence.holder`): as they sat down, or by the seat's key after a
+        restart."""
+        return self.holders.get(seat) or holder_of(self.seats[seat].key, None)
+
+    def present(self, seat: int) -> bool:
+        """A person plays `seat` and is connected now."""
+        return seat in self.online and self.seats[seat].person
+
     def replaceable(self, seat: int) -> bool:
-        """The owner may give this seat to a computer player: its person has
-        been gone at least the room's patience."""
+        """Anyone at the table may give this seat to a computer player: its
+        person has been gone at least the room's patience."""
         gone = self.away(seat)
         return self.started and not self.over and gone is not None and \
             gone >= self.room.patience
@@ -131,6 +161,7 @@ class Table:
                     f"{shown_name(seat.name)} sits at table {self.number} with another key")
             self.online.add(mine)
             self.away_since.pop(mine, None)
+            self._arrived(mine, presence)
             self._changed()
             return mine
         if self.started:
@@ -141,26 +172,93 @@ class Table:
         index = free[0]
         self.seats[index] = Seat(presence.name, presence.key, self.seats[index].level)
         self.online.add(index)
+        self._arrived(index, presence)
         self.save()
         self._changed()
         return index
 
+    def _arrived(self, seat: int, presence: Presence) -> None:
+        """Someone sat down (or came back): remember who, for the limits;
+        and if the owner is away, the table is theirs now."""
+        if presence.holder is not None:
+            self.holders[seat] = presence.holder
+        self._cancel_idle()
+        owner = self.owner_seat()
+        if owner is None or not self.present(owner):
+            self._pass_ownership_to(seat)
+
     def leave(self, seat: int) -> None:
-        """The person of `seat` goes (quits, or their connection drops).
-        Before the start their chair is freed (the owner's going closes the
-        table); during the game the seat waits for them."""
+        """The person of `seat` goes (quits, leaves the table, or their
+        connection drops). Before the start their chair is freed; during the
+        game the seat waits for them. If they owned the table the next
+        person here owns it; before the start, the table is put away when
+        nobody is left."""
         if self.closed:
             return
+        was_owner = seat == self.owner_seat()
         self.online.discard(seat)
         if not self.started:
-            if self.seats[seat].name == self.owner:
+            self.seats[seat] = Seat(level=self.seats[seat].level)
+            self.holders.pop(seat, None)
+            if not any(self.present(s) for s in range(SEATS)):
                 self.room.close_table(self)
                 return
-            self.seats[seat] = Seat(level=self.seats[seat].level)
+            if was_owner:
+                self._pass_ownership(seat)
             self.save()
         elif self.seats[seat].person:
             self.away_since[seat] = time.monotonic()
+            if was_owner:
+                self._pass_ownership(seat)
+            self._nobody_here()
         self._changed()
+
+    # --- who owns it ---------------------------------------------------------------
+
+    def _pass_ownership(self, after: int) -> None:
+        """The owner (of seat `after`) is gone: the next person here, in seat
+        order after theirs, owns the table. With nobody here it stays, to
+        pass to whoever comes back first."""
+        for step in range(1, SEATS):
+            seat = (after + step) % SEATS
+            if self.present(seat):
+                self._pass_ownership_to(seat)
+                return
+
+    def _pass_ownership_to(self, seat: int) -> None:
+        name = self.seats[seat].name
+        assert name is not None
+        if name == self.owner:
+            return
+        self.passed_from = self.owner
+        self.owner = name
+        self.save()
+
+    # --- nobody here -----------------------------------------------------------------
+
+    def _nobody_here(self) -> None:
+        """A started table with nobody connected: in the room's idle time it
+        is shelved, unless someone comes back first."""
+        if not self.started or self.over or self.closed or self._idle is not None:
+            return
+        if any(self.present(s) for s in range(SEATS)):
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a test of the model alone): no clock
+            return
+        self._idle = loop.call_later(self.room.idle_close, self._idle_out)
+
+    def _cancel_idle(self) -> None:
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
+
+    def _idle_out(self) -> None:
+        self._idle = None
+        if self.closed or self.over or any(self.present(s) for s in range(SEATS)):
+            return
+        self.room.shelve_table(self)
 
     # --- the game ----------------------------------------------------------------------
 
@@ -209,18 +307,31 @@ class Table:
         return SeatFeed(self.game, seat)
 
     def replace(self, seat: int, by: str) -> None:
-        """The owner gives the seat of a person gone too long to a computer
-        player (of the level chosen for the table's empty seats)."""
-        if by.lower() != self.owner.lower():
-            raise RoomError(f"only {self.owner} can do that")
+        """Anyone at the table gives the seat of a person gone too long to a
+        computer player (of the level chosen for the table's empty seats)."""
+        mine = self.seat_of(by)
+        if mine is None or not self.present(mine):
+            raise RoomError(f"only the people at table {self.number} can do that")
         if not self.replaceable(seat):
             raise RoomError(f"{shown_name(self.seats[seat].name)} has not been gone long enough")
         self.seats[seat].replaced = True
+        self.holders.pop(seat, None)
         assert self._bots is not None
         self._bots.seat_bot(seat, make_player(self.seats[seat].level))
+        if seat == self.owner_seat():  # a computer player owns nothing
+            self._pass_ownership_to(mine)
         self.save()
         self._changed()
         self._wake.set()
+
+    def close_by(self, by: str) -> None:
+        """The owner closes a started table for good: the game stops where it
+        stands, its log stays on disk (for the record, `crib3 replay`), and
+        the room does not bring it back."""
+        if by.lower() != self.owner.lower():
+            raise RoomError(f"only {shown_name(self.owner)} can close table {self.number}")
+        self.closed_by = self.owner
+        self.room.close_table(self, keep=True)
 
     async def _drive(self) -> None:
         """Play the computer players' turns (see `BotDriver`) until the game
@@ -263,9 +374,9 @@ class Table:
 
     # --- saving and telling ------------------------------------------------------------
 
-    def save(self) -> None:
+    def save(self, status: str = OPEN) -> None:
         """Put who sits where on disk (the game's log is written as it goes)."""
-        self.files.save_seats(self.owner, self.rules, self.seats)
+        self.files.save_seats(self.owner, self.rules, self.seats, status)
 
     def _changed(self) -> None:
         notify(self.listeners)
@@ -273,6 +384,7 @@ class Table:
 
     def close(self) -> None:
         self.closed = True
+        self._cancel_idle()
         self._wake.set()
         if self._driver is not None:
             self._driver.cancel()

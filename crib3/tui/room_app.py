@@ -74,7 +74,7 @@ class CardRoomApp(BaseApp):
 
         if self.table is not None and self.seat is not None and self.table.started \
                 and not self.table.over:
-            self.table.leave(self.seat)  # away: the seat waits, the owner may seat a bot
+            self.table.leave(self.seat)  # away: the seat waits; after patience, a bot may take it
         self.table = self.seat = None
         self.game = None
         while len(self.screen_stack) > 1 and not isinstance(self.screen, LobbyScreen):

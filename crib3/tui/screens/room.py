@@ -2,8 +2,12 @@
 waiting for the owner to start, and the table itself with people away.
 
 They read the room (`crib3.room`) and call its few methods (open, sit,
-leave, start, replace); the room tells them when something changed, and
-they redraw. The game itself reaches them only through their seat's feed.
+leave, start, replace, close); the room tells them when something changed,
+and they redraw. The game itself reaches them only through their seat's feed.
+
+A table never strands, and these screens say so as it happens, in toasts:
+who owns the table now (when its owner left), who has been away long
+enough that anyone here may press `b`, and that a table was closed.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.names import shown_name
 from crib3.room import SEATS, Presence, Room, RoomError, Table
 from crib3.tui.bindings import QuietBindings
-from crib3.tui.screens.dialogs import Dialog
+from crib3.tui.screens.dialogs import ConfirmQuit, Dialog
 from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.lobby_words import rules_line, seats_line, standing
 from crib3.tui.screens.new_game import LEVEL_HINTS, OptionRow
@@ -48,6 +52,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         Binding("w", "watch", "Watch"),
         Binding("x", "close_table", "Close"),  # an admin's: the highlighted table
         Binding("k", "remove", "Remove"),  # an admin's: someone's session
+        Binding("r", "bring_back", "Back to my table"),
         Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("q,escape", "app.quit", "Quit"),
     ]
@@ -126,6 +131,10 @@ class LobbyScreen(QuietBindings, Screen[None]):
             who.append(f" Also here: {', '.join(others)}.")
         else:  # one line, however busy the room: the tables come first
             who.append(f" Also here: {', '.join(others[:5])} and {len(others) - 5} more.")
+        shelved = self.room.shelved_for(self.presence)
+        if shelved is not None:
+            who.append(f"\nYour table {shelved} was put away while nobody was at it: "
+                       "r brings it back.")
         self.query_one("#who", Static).update(who)
         grid = self.query_one(DataTable)
         row = grid.cursor_row
@@ -158,6 +167,8 @@ class LobbyScreen(QuietBindings, Screen[None]):
             return self.presence.admin and self.selected() is not None
         if action == "remove":  # an admin's keys: nobody else sees them
             return self.presence.admin and len(self.room.people) > 1
+        if action == "bring_back":
+            return self.room.shelved_for(self.presence) is not None
         return True
 
     def on_data_table_row_highlighted(self) -> None:
@@ -211,6 +222,14 @@ class LobbyScreen(QuietBindings, Screen[None]):
             self.notify(str(exc), severity="warning", markup=False)
             return
         self.notify(f"{shown_name(name)}'s session is closed.", markup=False)
+
+    def action_bring_back(self) -> None:
+        table = self.room.bring_back(self.presence)
+        if table is None:
+            self.notify("Your table could not be brought back (the server's log says why).",
+                        severity="warning", markup=False)
+            return
+        self.app.sit_at(table, table.sit(self.presence))  # type: ignore[attr-defined]
 
     def action_join(self) -> None:
         table = self.selected()
@@ -297,6 +316,7 @@ class WaitingScreen(QuietBindings, Screen[None]):
         super().__init__()
         self.table = table
         self.seat = seat
+        self._owner = table.owner
 
     @property
     def owner(self) -> bool:
@@ -332,6 +352,7 @@ class WaitingScreen(QuietBindings, Screen[None]):
         if table.started:
             self.app.sit_at(table, self.seat)  # type: ignore[attr-defined]
             return
+        self._owner = tell_new_owner(self, table, self.seat, self._owner)
         lines = Text()
         for index, seat in enumerate(table.seats):
             if index:
@@ -367,16 +388,47 @@ class WaitingScreen(QuietBindings, Screen[None]):
             self.app.back_to_lobby()  # type: ignore[attr-defined]
 
 
+def tell_new_owner(screen: Screen[object], table: Table, me: int, before: str) -> str:
+    """A toast when the table has a new owner (its owner left): to the new
+    owner, what they may do now; to the others, who it is. Returns the
+    owner, to compare with next time."""
+    if table.owner == before:
+        return before
+    mine = table.seats[me].name == table.owner
+    if mine:
+        keys = "c closes it for everyone" if table.started else "Enter starts the game"
+        screen.notify(f"{shown_name(before)} left: you own table {table.number} now ({keys}).",
+                      markup=False)
+    else:
+        screen.notify(f"{shown_name(before)} left: {shown_name(table.owner)} owns table "
+                      f"{table.number} now.", markup=False)
+    return table.owner
+
+
+class ConfirmCloseTable(ConfirmQuit):
+    """Asks the owner before a table under way is closed for everyone."""
+
+    BINDINGS = [
+        Binding("y", "dismiss(True)", "Close it", priority=True),
+        Binding("n,escape", "dismiss(False)", "Keep playing", priority=True),
+    ]
+    QUESTION = "Close this table for everyone?"
+    HINT = "Its game is saved, but nobody can go on with it here.\ny: close it    n: keep playing"
+
+
 class RoomTableScreen(TableScreen):
     """The table at a card room: the same table, driven by the room's game
     (its computer players are the table's), with the comings and goings of
-    the people at it, and for the owner a key that gives the seat of a
-    person gone too long to a computer player."""
+    the people at it; for everyone here a key that gives the seat of a
+    person gone too long to a computer player, and one to leave (the seat
+    waits); for the owner, one that closes the table."""
 
     BINDINGS = [
         *TableScreen.BINDINGS,
         Binding("b", "replace", "Bot for the absent", priority=True),
         Binding("c", "chat", "Chat", priority=True),
+        Binding("l", "leave_table", "Leave", priority=True),
+        Binding("x", "close_table", "Close table", priority=True),
     ]
 
     def __init__(self, table: Table, seat: int, think: float, ascii: bool,
@@ -386,6 +438,8 @@ class RoomTableScreen(TableScreen):
                          resumed=resumed)
         self.table = table
         self._away: set[int] = self._absent()
+        self._owner = table.owner
+        self._may_replace: set[int] = set()
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
@@ -397,7 +451,8 @@ class RoomTableScreen(TableScreen):
     def on_mount(self) -> None:
         self.table.listeners.append(self._table_changed)
         self.table.chat.listeners.append(self._chat_changed)
-        self.set_interval(5, self.keys_may_have_changed)  # the owner's key, once patience runs out
+        self.set_interval(min(1.0, max(self.table.room.patience, 0.1)),
+                          self._patience_check)  # once patience runs out: b
         self._show_chat()
 
     def on_unmount(self) -> None:
@@ -432,15 +487,36 @@ class RoomTableScreen(TableScreen):
     def _table_changed(self) -> None:
         self.call_later(self._tell_comings_and_goings)
 
+    def _patience_check(self) -> None:
+        """Say once, when someone has been away the room's patience, who may
+        give their seat to a computer player, and how."""
+        if not self.is_attached or self.table.closed:
+            return
+        ready = {s for s in range(SEATS) if self.table.replaceable(s)}
+        for seat in sorted(ready - self._may_replace):
+            person = self.table.seats[seat]
+            self.notify(f"{shown_name(person.name)} has been away a while: anyone at the table "
+                        f"may press b to give their seat to the {person.level} computer player.",
+                        markup=False)
+        if ready != self._may_replace:
+            self._may_replace = ready
+            self.keys_may_have_changed()
+
     def _tell_comings_and_goings(self) -> None:
         if not self.is_attached:
             return
         self._show_chat()  # who is watching
-        if self.table.closed:  # an admin closed it (or the room is closing)
-            self.notify(f"Table {self.table.number} was closed; it is saved.", markup=False)
-            self.app.back_to_lobby()  # type: ignore[attr-defined]
+        table = self.table
+        if table.closed:
+            if table.closed_by is not None and table.closed_by != table.seats[self.me].name:
+                self.notify(f"{shown_name(table.closed_by)} closed table {table.number}; "
+                            "its game is saved.", markup=False)
+            elif table.closed_by is None:  # an admin closed it (or the room is closing)
+                self.notify(f"Table {table.number} was closed; it is saved.", markup=False)
+            self.app.back_to_lobby()  # type: ignore[attr-defined] (over any dialog, too)
             return
-        away = self._absent()
+        self._owner = tell_new_owner(self, table, self.me, self._owner)
+        away = self._absent() - {self.me}  # (this screen's person is told as they leave)
         for seat in away - self._away:
             self.notify(f"{shown_name(self.table.seats[seat].name)} has left the table; "
                         "their seat waits.", markup=False)
@@ -454,22 +530,49 @@ class RoomTableScreen(TableScreen):
         self._away = away
         self.keys_may_have_changed()
 
-    def _owner(self) -> bool:
+    def _mine(self) -> bool:
+        """This screen's person owns the table."""
         return self.table.seats[self.me].name == self.table.owner
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "replace":
-            return self._owner() and any(self.table.replaceable(s) for s in range(SEATS))
+            return any(self.table.replaceable(s) for s in range(SEATS))
+        if action == "close_table":
+            return self._mine() and not self.table.over
+        if action == "leave_table":
+            return not self.table.over
         return super().check_action(action, parameters)
 
     def action_replace(self) -> None:
+        name = self.table.seats[self.me].name
         for seat in range(SEATS):
-            if self.table.replaceable(seat):
+            if self.table.replaceable(seat) and name is not None:
                 try:
-                    self.table.replace(seat, self.table.owner)
+                    self.table.replace(seat, name)
                 except RoomError as exc:
                     self.notify(str(exc), severity="warning", markup=False)
                 return
+
+    def action_leave_table(self) -> None:
+        """Back to the lobby; the seat waits (and, after the room's
+        patience, the others may give it to a computer player)."""
+        self.notify(f"You left table {self.table.number}; your seat waits for you: sit at "
+                    "it again from the lobby.", markup=False)
+        self.app.back_to_lobby()  # type: ignore[attr-defined]
+
+    def action_close_table(self) -> None:
+        if self._mine():
+            self.app.push_screen(ConfirmCloseTable(), self._close_confirmed)
+
+    def _close_confirmed(self, yes: bool | None) -> None:
+        if not yes:
+            return
+        try:
+            self.table.close_by(self.table.seats[self.me].name or "")
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self.notify(f"You closed table {self.table.number}; its game is saved.", markup=False)
 
 
 class RoomGameOverScreen(GameOverScreen):
