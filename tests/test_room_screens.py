@@ -156,7 +156,7 @@ async def test_the_owner_leaving_a_started_table_passes_it_on_and_the_seat_waits
         assert table.away(0) is not None and table.owner == "Bob"
         assert "your seat waits for you" in toasts(ann_app)
         assert "Ann has left the table" not in toasts(ann_app)  # told once, in her words
-        await wait_for(bob, lambda: "Ann left: you own table 1 now (c closes it for everyone)."
+        await wait_for(bob, lambda: "Ann left: you own table 1 now (x closes it for everyone)."
                        in toasts(bob_app))
         assert bob_app.screen.check_action("close_table", ())
 

@@ -152,7 +152,7 @@ def test_a_table_passes_on_waits_and_is_shelved_and_one_key_is_limited(tmp_path,
         open_and_start(terminals)
         # The owner's connection goes: bob owns the table, and is told.
         terminals.run("kill-session", "-t", "ann")
-        wait_for_words(terminals, "bob", "ann left: you own table 1 now (c closes it for "
+        wait_for_words(terminals, "bob", "ann left: you own table 1 now (x closes it for "
                                          "everyone).")
         # After --patience, bob (not the owner when ann left) is told he may seat a bot.
         wait_for_words(terminals, "bob", "ann has been away a while: anyone at the table may "

@@ -396,7 +396,7 @@ def tell_new_owner(screen: Screen[object], table: Table, me: int, before: str) -
         return before
     mine = table.seats[me].name == table.owner
     if mine:
-        keys = "c closes it for everyone" if table.started else "Enter starts the game"
+        keys = "x closes it for everyone" if table.started else "Enter starts the game"
         screen.notify(f"{shown_name(before)} left: you own table {table.number} now ({keys}).",
                       markup=False)
     else:
