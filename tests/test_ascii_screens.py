@@ -74,7 +74,7 @@ async def test_a_whole_game_in_ascii_mode_is_7bit(crib3_home):
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
         rows = await assert_7bit(pilot, "new game")
         assert any("Enter" in row for row in rows[-1:])      # the footer names its keys
-        await pilot.press("down", "down", "down", "right")     # muggins on
+        await pilot.press("down", "down", "down", "down", "right")  # muggins on
         await pilot.press("down", "right")                     # the short game
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
@@ -127,7 +127,7 @@ async def test_a_whole_game_in_ascii_mode_is_7bit(crib3_home):
         assert all(any(bar in row for bar in "_.:-=+*#") for row in chart), rows  # not blank
         await pilot.press("n")
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
-        await pilot.press("t")
+        await pilot.press("ctrl+t")
         await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen))
         await wait_for(pilot, lambda: "counting" not in "".join(drawn(app)))
         await assert_7bit(pilot, "statistics")

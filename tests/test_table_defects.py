@@ -187,7 +187,7 @@ async def test_statistics_count_a_skunk_only_where_skunks_were_played(crib3_home
         app = Crib3App(think=0.0)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            await pilot.press("t")
+            await pilot.press("ctrl+t")
             await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen)
                            and "P0 (easy)" in screen_text(app))
             row = re.search(r"P0 \(easy\)\s+(\d+)\s+(\d+)\s+\d+%\s+(\d+)", screen_text(app))

@@ -32,9 +32,11 @@ LEVEL_HINTS = {
 class OptionRow(Widget, can_focus=True):
     """A labelled choice changed with ←/→ (or space): "Left  ◀ expert ▶"."""
 
+    # The focused row is drawn reversed and marked "▶": plain to see in any
+    # theme, with NO_COLOR (reverse is not a colour) and in --ascii (">").
     DEFAULT_CSS = """
     OptionRow { height: 1; width: 1fr; padding: 0 1; }
-    OptionRow:focus { background: $boost; text-style: bold; }
+    OptionRow:focus { background: $accent; color: $text; text-style: bold reverse; }
     """
     BINDINGS = [
         Binding("left", "step(-1)", "Change", show=False),
@@ -64,8 +66,15 @@ class OptionRow(Widget, can_focus=True):
         self.index = (self.index + step) % len(self.options)
         self.post_message(self.Changed(self))
 
+    def on_focus(self) -> None:
+        self.refresh()  # the marker is drawn in `render`
+
+    def on_blur(self) -> None:
+        self.refresh()
+
     def render(self) -> Text:
-        text = Text(f"{self.label:<16}")
+        text = Text("▶ " if self.has_focus else "  ")
+        text.append(f"{self.label:<15}")
         text.append("◀ ", style="dim")
         text.append(f"{self.value:<9}", style="bold")
         text.append(" ▶", style="dim")
@@ -80,13 +89,19 @@ class NewGameScreen(Screen[GameChoices | Path]):
     with the path of an unfinished game to resume on r."""
 
     BINDINGS = [
-        Binding("enter", "start", "Start"),
+        Binding("enter", "start", "Start", priority=True),  # in a text field too
+        # Letters type letters in a text field (the name, the seed): the
+        # commands are also on keys that no text field takes, and the footer
+        # offers those. The letters still work on the option rows.
+        Binding("ctrl+r", "resume", "Resume", show=False),
+        Binding("ctrl+t", "app.stats", "Statistics"),
         Binding("r", "resume", "Resume", show=False),
-        Binding("t", "app.stats", "Statistics"),
+        Binding("t", "app.stats", "Statistics", show=False),
         Binding("down", "app.focus_next", "Next", show=False),
         Binding("up", "app.focus_previous", "Previous", show=False),
         Binding("question_mark", "app.help", "Help", key_display="?"),
-        Binding("q,escape", "app.quit", "Quit"),
+        Binding("escape", "app.quit", "Quit"),
+        Binding("q", "app.quit", "Quit", show=False),
     ]
     CSS_PATH = STYLESHEET
 
@@ -117,7 +132,8 @@ class NewGameScreen(Screen[GameChoices | Path]):
         yield TidyFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#left", OptionRow).focus()
+        # Your name first, all of it selected: typing replaces it.
+        self.query_one("#name", Input).focus()
         self.run_worker(self._find_unfinished, thread=True, group="unfinished")
 
     def _find_unfinished(self) -> None:
@@ -135,10 +151,11 @@ class NewGameScreen(Screen[GameChoices | Path]):
             return
         seen = read_saved(path)
         scores = "-".join(str(x) for x in seen.scores)
-        line = (f"r: resume your unfinished game ({path.stem[:10]}, hand "
+        line = (f"ctrl+r: resume your unfinished game ({path.stem[:10]}, hand "
                 f"{seen.hand_number}, {scores})")
         if seen.problem:
-            line = f"r: resume your unfinished game ({path.stem[:10]}, damaged near the end)"
+            line = (f"ctrl+r: resume your unfinished game ({path.stem[:10]}, "
+                    "damaged near the end)")
         self.app.call_from_thread(self._offer, path, line)
 
     def _offer(self, path: Path, line: str) -> None:

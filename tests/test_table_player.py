@@ -1,0 +1,67 @@
+"""The way a player meets the table (issue 12, points 2, 10, 13, 15 and 16),
+each met as a player meets it: keys pressed in Textual's Pilot at 80x24, the
+screen read."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input
+
+from crib3.tui.app import Crib3App
+from tui_support import screen_text, wait_for
+
+SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def _every_test_at_home(crib3_home):
+    return crib3_home
+
+
+# --- 10: the new-game screen keeps your name -----------------------------------
+
+async def test_typing_on_the_new_game_screen_replaces_the_name_and_runs_no_command():
+    from crib3.tui.screens.new_game import NewGameScreen
+    from crib3.tui.screens.table import TableScreen
+
+    app = Crib3App(think=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await pilot.pause()
+        name = app.screen.query_one("#name", Input)
+        assert app.screen.focused is name
+        await pilot.press(*"Tarq")                 # t, r and q are commands elsewhere
+        assert isinstance(app.screen, NewGameScreen) and app.is_running
+        assert name.value == "Tarq"                 # "You" was replaced, not added to
+        await pilot.press("ctrl+t")                 # the footer's key for statistics
+        await wait_for(pilot, lambda: type(app.screen).__name__ == "StatsScreen")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        assert name.value == "Tarq"
+        await pilot.press("down", "down", "down", "down", "down", "down")
+        seed = app.screen.query_one("#seed", Input)
+        assert app.screen.focused is seed
+        await pilot.press(*"qtr42")
+        assert isinstance(app.screen, NewGameScreen) and app.is_running
+        assert seed.value == "42"
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.game.state.players[0].name == "Tarq"
+
+
+async def test_the_focused_row_of_the_new_game_screen_is_marked_not_only_coloured():
+    from crib3.tui.screens.new_game import NewGameScreen, OptionRow
+
+    app = Crib3App(think=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await pilot.press("down")
+        row = app.screen.query_one("#left", OptionRow)
+        assert app.screen.focused is row
+        lines = screen_text(app).splitlines()
+        left = next(line for line in lines if "Left opponent" in line)
+        right = next(line for line in lines if "Right opponent" in line)
+        assert "▶ Left opponent" in left and "▶" not in right.split("Right")[0]
+        # Reverse video, which NO_COLOR keeps (it drops colours, not styles).
+        assert row.styles.text_style.reverse and not \
+            app.screen.query_one("#right", OptionRow).styles.text_style.reverse
