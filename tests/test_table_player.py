@@ -65,3 +65,45 @@ async def test_the_focused_row_of_the_new_game_screen_is_marked_not_only_coloure
         # Reverse video, which NO_COLOR keeps (it drops colours, not styles).
         assert row.styles.text_style.reverse and not \
             app.screen.query_one("#right", OptionRow).styles.text_style.reverse
+
+
+# --- 2: replay face up shows the discards and the crib --------------------------
+
+async def test_replay_face_up_names_the_discards_and_shows_the_crib():
+    from pathlib import Path
+
+    from crib3.engine import events as ev
+    from crib3.engine.log import load_log
+    from crib3.replay import Replay
+    from crib3.tui.screens.replay import ReplayScreen
+
+    sample = Path(__file__).parent.parent / "assets" / "logs" / "short-61.jsonl"
+    replay = Replay(load_log(sample).events)
+    # The last discard of the first hand: every card of the crib is known.
+    last = max(i for i, e in enumerate(replay.events[:replay.hand_starts[2]])
+               if isinstance(e, ev.CardDiscarded))
+    thrown = replay.events[last]
+    state = replay.states[last]
+    name = state.players[thrown.seat].name
+    app = Crib3App(replay=replay, autosave=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        app.screen.show(last)
+        await pilot.pause()
+        text = screen_text(app)
+        said = f"{name} throws {thrown.card.label()} to the crib"
+        assert said in text and "a card to the crib" not in text
+        crib_row = next(line for line in text.splitlines()[:5] if "crib " in line)
+        crib = crib_row.split("crib ")[1].split("│")[0].split()
+        assert crib == [c.label() for c in state.crib], crib_row     # face up, all four
+        while app.screen.viewpoint != thrown.seat:                     # that seat's view
+            await pilot.press("v")
+        await pilot.pause()
+        assert said in screen_text(app)
+        other = (thrown.seat + 1) % 3                                  # another seat's
+        while app.screen.viewpoint != other:
+            await pilot.press("v")
+        await pilot.pause()
+        seen = screen_text(app)
+        assert said not in seen and "throws a card to the crib" in seen
+        assert "▒" in next(line for line in seen.splitlines()[:5] if "crib " in line)
