@@ -100,7 +100,7 @@ async def test_a_whole_game_in_ascii_mode_is_7bit(crib3_home):
             await once((phase, screen.waiting_for_enter), f"the table, {phase}")
             if screen.mode in IDLE and screen.view.my_turn \
                     and phase in (Phase.DISCARD, Phase.PLAY) and ("coach", phase) not in seen:
-                assert any("Left/Right or 1-" in row for row in drawn(app))  # not "</>"
+                assert any("or Left/Right and Enter" in row for row in drawn(app))  # not "</>"
                 await pilot.press("h")
                 await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
                 await once(("coach", phase), f"the coach, {phase}")

@@ -107,3 +107,66 @@ async def test_replay_face_up_names_the_discards_and_shows_the_crib():
         seen = screen_text(app)
         assert said not in seen and "throws a card to the crib" in seen
         assert "▒" in next(line for line in seen.splitlines()[:5] if "crib " in line)
+
+
+# --- 16: pace ----------------------------------------------------------------
+
+def _game_app(seed: int = 7, **kwargs) -> Crib3App:
+    from crib3.tui.settings import GameChoices
+
+    return Crib3App(GameChoices(name="Ann", seed=seed), think=0.0, **kwargs)
+
+
+async def _until(pilot, done, presses: int = 400):
+    """Press Enter until `done(table screen)` holds; return the table."""
+    from tui_support import settled
+
+    for _ in range(presses):
+        screen = await settled(pilot)
+        if done(screen):
+            return screen
+        await pilot.press("enter")
+    raise AssertionError("never reached")
+
+
+async def test_you_throw_before_the_bots_and_a_number_throws_at_once():
+    from crib3.engine.state import Phase
+    from crib3.tui.words import Mode
+    from tui_support import settled
+
+    app = _game_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                              and s.view.phase == Phase.DISCARD)
+        assert app.game.state.discarded == (0, 0, 0)        # nobody waited on the bots
+        assert "1-5 Throw card" in screen_text(app).splitlines()[-1]   # the footer offers it
+        hand = screen.view.hand
+        await pilot.press("2")                               # no Enter
+        await settled(pilot)
+        assert app.game.state.discards[0] == hand[1]
+
+
+async def test_a_number_plays_that_card_at_once_and_enter_the_highlighted_one():
+    from crib3.engine.state import Phase
+    from crib3.tui.words import Mode
+    from tui_support import settled
+
+    app = _game_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                              and s.view.phase == Phase.PLAY and len(s.view.hand) == 4)
+        assert "1-5 Play card" in screen_text(app).splitlines()[-1]
+        hand = screen.table_view.hand.cards()
+        playable = [i for i, c in enumerate(hand, 1) if screen.view.count + c.value <= 31]
+        number = playable[-1]
+        await pilot.press(str(number))                       # no Enter
+        await wait_for(pilot, lambda: hand[number - 1] in app.game.state.pile
+                       or hand[number - 1] in app.game.state.played[0])
+        screen = await _until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                              and s.view.phase == Phase.PLAY)
+        held = screen.table_view.hand.cards()
+        fits = [c for c in held if screen.view.count + c.value <= 31]
+        while screen.table_view.hand.selected != fits[0]:
+            await pilot.press("right")
+        await pilot.press("enter")                           # Enter plays the highlighted card
+        await wait_for(pilot, lambda: fits[0] in app.game.state.played[0])

@@ -123,7 +123,8 @@ class AskMuggins(Dialog[bool]):
 
 HELP_TEXT = """\
 [b]Keys[/b]
-  ←/→ or 1-5   choose a card          Enter   throw / play / cut / go on
+  1-5          throw or play that card at once
+  ←/→, Enter   highlight a card, then throw or play it (Enter: cut, go on)
   h            the coach's advice     s       skip the rest of the show
   f            the event feed         ?       this help
   q, Ctrl+Q    quit (asks first)      Ctrl+P  commands: new game, theme…
