@@ -170,3 +170,42 @@ async def test_a_number_plays_that_card_at_once_and_enter_the_highlighted_one():
             await pilot.press("right")
         await pilot.press("enter")                           # Enter plays the highlighted card
         await wait_for(pilot, lambda: fits[0] in app.game.state.played[0])
+
+
+async def test_the_pace_of_the_computer_players_is_one_setting(crib3_home):
+    import json
+
+    from crib3.tui.screens.new_game import NewGameScreen
+    from crib3.tui.screens.table import TableScreen
+    from crib3.tui.settings import load_choices
+
+    app = Crib3App(think=0.6)                     # this run's --think (or the setting)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await pilot.pause()
+        pace = next(line for line in screen_text(app).splitlines() if "Computer pace" in line)
+        assert "0.6 s" in pace and "steady" in pace
+        while app.screen.focused.id != "think":
+            await pilot.press("down")
+        await pilot.press("left", "left")          # 0.6 -> 0.3 -> at once
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.think == 0.0 and app.screen.think == 0.0
+        assert app.screen.bots.think == 0.0
+    saved = json.loads((crib3_home / "config" / "settings.json").read_text())
+    assert saved["think"] == 0.0 and load_choices().think == 0.0
+    again = Crib3App(think=load_choices().think)   # what `crib3` does with no --think
+    async with again.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(again.screen, NewGameScreen))
+        await pilot.pause()
+        pace = next(line for line in screen_text(again).splitlines() if "Computer pace" in line)
+        assert "0 s" in pace and "at once" in pace
+
+
+def test_a_pace_from_a_damaged_settings_file_is_not_taken(crib3_home):
+    from crib3.tui.settings import load_choices, settings_path
+
+    for bad in ('"fast"', "-1", "1e9", "true", "null"):
+        settings_path().parent.mkdir(parents=True, exist_ok=True)
+        settings_path().write_text('{"think": %s}' % bad)
+        assert load_choices().think == 0.6, bad

@@ -90,7 +90,9 @@ class Crib3App(BaseApp):
     def new_game(self) -> None:
         from crib3.tui.screens.new_game import NewGameScreen
 
-        self.push_screen(NewGameScreen(load_choices()), self._chosen)
+        choices = load_choices()
+        choices.think = self.think  # the setting, or this run's --think
+        self.push_screen(NewGameScreen(choices), self._chosen)
         self.set_timer(0.5, lambda: self.run_worker(_warm_up, thread=True, group="warm-up"))
 
     def _chosen(self, choices: GameChoices | Path | None) -> None:
@@ -101,6 +103,7 @@ class Crib3App(BaseApp):
             self.resume(choices)
             return
         save_choices(choices)
+        self.think = choices.think
         self.start_game(choices)
 
     def resume(self, path: Path) -> None:

@@ -22,6 +22,22 @@ from crib3.tui.settings import GameChoices
 from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.css import STYLESHEET
 
+# The pace of the computer players: seconds a move, as `--think` takes them.
+PACES = {0.0: "at once", 0.3: "brisk", 0.6: "steady", 1.0: "unhurried", 2.0: "slow"}
+
+
+def pace_label(seconds: float) -> str:
+    return f"{seconds:g} s"
+
+
+def pace_options(current: float) -> tuple[list[str], dict[str, str]]:
+    """The pace row's choices and hints, with `current` among them (a
+    `--think` of 0.45 is offered as itself)."""
+    paces = sorted({*PACES, current})
+    return [pace_label(p) for p in paces], {pace_label(p): PACES.get(p, "your own")
+                                           for p in paces}
+
+
 LEVEL_HINTS = {
     "easy": "plays any legal card",
     "standard": "best hand, greedy pegging",
@@ -123,6 +139,8 @@ class NewGameScreen(Screen[GameChoices | Path]):
                             {"on": "you count your own hands"}, id="muggins")
             yield OptionRow("Game", ("121", "61"), "61" if c.short else "121",
                             {"61": "the short game"}, id="short")
+            paces, hints = pace_options(c.think)
+            yield OptionRow("Computer pace", paces, pace_label(c.think), hints, id="think")
             yield Static("Seed (blank for a new shuffle)", classes="label")
             yield Input("" if c.seed is None else str(c.seed), placeholder="random",
                         type="integer", id="seed")
@@ -198,5 +216,6 @@ class NewGameScreen(Screen[GameChoices | Path]):
             muggins=self.query_one("#muggins", OptionRow).value == "on",
             short=self.query_one("#short", OptionRow).value == "61",
             seed=seed,
+            think=float(self.query_one("#think", OptionRow).value.split()[0]),
         )
         self.dismiss(choices)
