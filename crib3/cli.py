@@ -67,6 +67,10 @@ def _run_app(app: Crib3App) -> int:
                         "that is mended (free some space)")
     if app.crash is not None:
         raise Crashed(app.crash, app.log_path if app.autosave and app.game is not None else None)
+    if app.left_saved:
+        from crib3.tui.app import SAVED_LINE
+
+        print(SAVED_LINE)
     return EXIT_OK
 
 

@@ -38,9 +38,9 @@ async def test_typing_on_the_new_game_screen_replaces_the_name_and_runs_no_comma
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
         assert name.value == "Tarq"
-        await pilot.press("down", "down", "down", "down", "down", "down")
         seed = app.screen.query_one("#seed", Input)
-        assert app.screen.focused is seed
+        while app.screen.focused is not seed:       # past the option rows
+            await pilot.press("down")
         await pilot.press(*"qtr42")
         assert isinstance(app.screen, NewGameScreen) and app.is_running
         assert seed.value == "42"
@@ -209,3 +209,147 @@ def test_a_pace_from_a_damaged_settings_file_is_not_taken(crib3_home):
         settings_path().parent.mkdir(parents=True, exist_ok=True)
         settings_path().write_text('{"think": %s}' % bad)
         assert load_choices().think == 0.6, bad
+
+
+# --- 13: dialogs keep the table in sight -----------------------------------------
+
+async def test_the_coach_help_and_quit_leave_the_count_pile_and_hand_in_view():
+    from crib3.engine.state import Phase
+    from crib3.tui.screens.dialogs import CoachScreen, ConfirmQuit, HelpScreen
+    from crib3.tui.words import Mode
+
+    app = _game_app()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                              and s.view.phase == Phase.PLAY and s.view.pile)
+        table = screen_text(app).splitlines()
+        count_row = next(i for i, line in enumerate(table[:5]) if "count" in line)
+        hand_rows = [i for i, line in enumerate(table) if "┃" in line[:8] and i > 5]
+        kept = [count_row, count_row + 1, *hand_rows]   # the count, the pile, your hand
+        for key, dialog in (("h", CoachScreen), ("question_mark", HelpScreen),
+                            ("q", ConfirmQuit)):
+            await pilot.press(key)
+            await wait_for(pilot, lambda: isinstance(app.screen, dialog))
+            await pilot.pause()
+            shown = screen_text(app).splitlines()
+            if dialog is not ConfirmQuit:                   # beside the table: all of its top
+                assert shown[count_row] == table[count_row]
+                assert shown[count_row + 1] == table[count_row + 1]
+            for row in kept:                                # left of a panel, around a box
+                assert shown[row][:26].rstrip() == table[row][:26].rstrip(), (dialog, row)
+            if dialog is CoachScreen:
+                assert "Coach: which card to play" in "\n".join(shown)
+            if dialog is ConfirmQuit:
+                said = "\n".join(shown)
+                assert "The game is saved:" in said and "crib3 resume" in said
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is screen)
+
+
+async def test_a_quit_without_saving_says_the_game_is_not_saved():
+    from crib3.tui.screens.dialogs import ConfirmQuit
+
+    app = _game_app(autosave=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await _until(pilot, lambda s: True)
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmQuit))
+        said = screen_text(app)
+        assert "not being saved" in said and "crib3 resume" not in said
+        await pilot.press("y")
+    assert not app.left_saved
+
+
+async def test_quitting_after_the_game_is_over_says_nothing_of_saving():
+    from games import random_game
+
+    game = random_game(1)
+    assert game.over
+    app = Crib3App(think=0.0, game=game)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("q")
+        await pilot.pause()
+    assert not app.left_saved
+
+
+def _terminal_helpers():
+    from test_edges import ended, terminal
+
+    return ended, terminal
+
+
+@pytest.mark.skipif(__import__("shutil").which("tmux") is None, reason="needs tmux")
+@pytest.mark.parametrize("save", [True, False])
+def test_quitting_a_saved_game_leaves_one_line_on_the_terminal(tmp_path, save):
+    from commands import crib3_command
+
+    ended, terminal = _terminal_helpers()
+    options = "" if save else " --no-save"
+    with terminal(tmp_path, f"{crib3_command()} play --seed 3 --name Ann --think 0"
+                            f"{options}") as tmux:
+        tmux.wait_for("deals first")
+        tmux.keys("q")
+        tmux.wait_for("Quit this game?")
+        tmux.keys("y")
+        status, lines = ended(tmux)
+    assert status == 0
+    assert lines == (["Saved. `crib3 resume` goes on where you left off."] if save else [])
+
+
+# --- 15: the coach's reasons ---------------------------------------------------------
+
+def _decisions(seeds: range):
+    """Seat 0's views wherever it had to throw or play, over whole games."""
+    from crib3.engine import State, apply, project
+    from crib3.engine.state import Phase
+    from games import random_game
+
+    for seed in seeds:
+        state = State()
+        for event in random_game(seed).events:
+            state = apply(state, event)
+            view = project(state, 0)
+            if view.my_turn and view.phase in (Phase.DISCARD, Phase.PLAY):
+                yield view
+
+
+def test_every_option_has_its_main_reason_then_its_risk():
+    import re
+
+    from crib3.players.coach import advise
+
+    main_play = re.compile(r"^(no points now|reaches \d+: wins the game|.+ for \w+)$")
+    seen = {"discard": 0, "play": 0}
+    for view in _decisions(range(6)):
+        advice = advise(view)
+        seen[advice.kind] += 1
+        for numbers, why in advice.rows():
+            main, _, risk = why.partition("; ")
+            assert main and risk, why                              # both, in that order
+            if advice.kind == "discard":
+                assert main.startswith("keeps "), why              # what the four kept are sure of
+                assert "crib" in risk, why                         # what the card does there
+            else:
+                assert main_play.match(main), why
+                assert "crib" not in why
+    assert seen["discard"] > 10 and seen["play"] > 20
+
+
+async def test_the_coach_gives_the_top_discard_a_reason_like_the_others():
+    from crib3.engine.state import Phase
+    from crib3.tui.screens.dialogs import CoachScreen
+    from crib3.tui.words import Mode
+
+    app = _game_app(3)
+    async with app.run_test(size=SIZE) as pilot:
+        await _until(pilot, lambda s: s.mode == Mode.YOUR_TURN and s.view.phase == Phase.DISCARD)
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
+        await pilot.pause()
+        lines = [line.split("█")[-2].strip() for line in screen_text(app).splitlines()
+                 if line.count("█") >= 2]
+        options = [i for i, line in enumerate(lines) if "throw " in line and " net " in line]
+        assert len(options) == 5 and lines[options[0]].startswith("▶ throw")
+        for i in options:                                          # the top one too
+            assert lines[i + 1].startswith("keeps "), lines

@@ -145,7 +145,7 @@ ASCII_CSS = """
     NewGameScreen > Vertical, GameOverScreen > Vertical, WaitingScreen > Vertical {
         border: ascii $accent;
     }
-    ModalScreen > Vertical { border: ascii $accent; }
+    ModalScreen > Vertical, ModalScreen > VerticalScroll { border: ascii $accent; }
     GoTo > Input { border: ascii $accent; }
     Input { border: ascii $border-blurred; }
     Input:focus { border: ascii $border; }
