@@ -63,8 +63,12 @@ async def test_the_focused_row_of_the_new_game_screen_is_marked_not_only_coloure
         right = next(line for line in lines if "Right opponent" in line)
         assert "▶ Left opponent" in left and "▶" not in right.split("Right")[0]
         # Reverse video, which NO_COLOR keeps (it drops colours, not styles).
-        assert row.styles.text_style.reverse and not \
-            app.screen.query_one("#right", OptionRow).styles.text_style.reverse
+        drawn = row.render()
+        assert all(style.reverse for style in
+                   (drawn.get_style_at_offset(app.console, i) for i in range(len(drawn))))
+        other = app.screen.query_one("#right", OptionRow).render()
+        assert not any(drawn_style.reverse for drawn_style in
+                       (other.get_style_at_offset(app.console, i) for i in range(len(other))))
 
 
 # --- 2: replay face up shows the discards and the crib --------------------------

@@ -52,7 +52,7 @@ class OptionRow(Widget, can_focus=True):
     # theme, with NO_COLOR (reverse is not a colour) and in --ascii (">").
     DEFAULT_CSS = """
     OptionRow { height: 1; width: 1fr; padding: 0 1; }
-    OptionRow:focus { background: $accent; color: $text; text-style: bold reverse; }
+    OptionRow:focus { text-style: bold; }
     """
     BINDINGS = [
         Binding("left", "step(-1)", "Change", show=False),
@@ -89,14 +89,16 @@ class OptionRow(Widget, can_focus=True):
         self.refresh()
 
     def render(self) -> Text:
-        text = Text("▶ " if self.has_focus else "  ")
-        text.append(f"{self.label:<15}")
-        text.append("◀ ", style="dim")
-        text.append(f"{self.value:<9}", style="bold")
-        text.append(" ▶", style="dim")
+        # Focused: every part reversed, whatever its own style (NO_COLOR keeps it).
+        on = " reverse" if self.has_focus else ""
+        text = Text("▶ " if self.has_focus else "  ", style=on.strip())
+        text.append(f"{self.label:<15}", style=on.strip())
+        text.append("◀ ", style="dim" + on)
+        text.append(f"{self.value:<9}", style="bold" + on)
+        text.append(" ▶", style="dim" + on)
         hint = self.hints.get(self.value)
         if hint:
-            text.append(f"  {hint}", style="italic dim")
+            text.append(f"  {hint}", style="italic dim" + on)
         return text
 
 
