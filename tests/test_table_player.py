@@ -30,6 +30,9 @@ async def test_typing_on_the_new_game_screen_replaces_the_name_and_runs_no_comma
         await pilot.pause()
         name = app.screen.query_one("#name", Input)
         assert app.screen.focused is name
+        # the focused field is drawn apart without colour: another border
+        seed_field = app.screen.query_one("#seed", Input)
+        assert name.styles.border_top[0] != seed_field.styles.border_top[0]
         await pilot.press(*"Tarq")                 # t, r and q are commands elsewhere
         assert isinstance(app.screen, NewGameScreen) and app.is_running
         assert name.value == "Tarq"                 # "You" was replaced, not added to
