@@ -67,6 +67,10 @@ def _run_app(app: Crib3App) -> int:
                         "that is mended (free some space)")
     if app.crash is not None:
         raise Crashed(app.crash, app.log_path if app.autosave and app.game is not None else None)
+    if app.left_saved:
+        from crib3.tui.app import SAVED_LINE
+
+        print(SAVED_LINE)
     return EXIT_OK
 
 
@@ -227,8 +231,10 @@ def cmd_play(args: argparse.Namespace) -> int:
         _check_can_save(games_dir())
     from crib3.tui.app import Crib3App
 
+    if args.think is not None:  # one setting: this run's pace is also the new-game screen's
+        choices.think = args.think
     return _run_app(Crib3App(choices if skip_screen else None, ascii=_ascii_wanted(args),
-                             think=args.think, autosave=not args.no_save))
+                             think=choices.think, autosave=not args.no_save))
 
 
 # --- saved games: games, resume, export, stats ---------------------------------------
@@ -292,7 +298,10 @@ def cmd_resume(args: argparse.Namespace) -> int:
     from crib3.engine import Game
     from crib3.tui.app import Crib3App
 
-    return _run_app(Crib3App(ascii=_ascii_wanted(args), think=args.think,
+    from crib3.tui.settings import load_choices
+
+    think = args.think if args.think is not None else load_choices().think
+    return _run_app(Crib3App(ascii=_ascii_wanted(args), think=think,
                              game=Game.from_events(game.events), resume_path=game.path,
                              autosave=not args.no_save))
 
@@ -610,8 +619,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Continue an unfinished game exactly where it stood.")
     resume.add_argument("log", nargs="?", help="a saved game (default: the latest unfinished)")
     resume.add_argument("--ascii", action="store_true", help="suits as S H D C")
-    resume.add_argument("--think", type=seconds, default=0.6, metavar="SECONDS",
-                        help="how long computer players take over a move (0.6)")
+    resume.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
+                        help="how long computer players take over a move (your "
+                        "setting from the new-game screen; 0.6 at first)")
     resume.add_argument("--no-save", action="store_true",
                         help="play on without saving (the file keeps the game as it was)")
     resume.set_defaults(run=cmd_resume)
@@ -742,8 +752,9 @@ def add_play_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--short", action="store_true", help="play to 61")
     parser.add_argument("--ascii", action="store_true",
                         help="suits as S H D C and plain ASCII drawing")
-    parser.add_argument("--think", type=seconds, default=0.6, metavar="SECONDS",
-                        help="how long computer players take over a move (0.6)")
+    parser.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
+                        help="how long computer players take over a move (your "
+                        "setting from the new-game screen; 0.6 at first)")
     parser.add_argument("--no-save", action="store_true", help="do not save this game")
 
 

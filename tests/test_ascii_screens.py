@@ -74,7 +74,7 @@ async def test_a_whole_game_in_ascii_mode_is_7bit(crib3_home):
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
         rows = await assert_7bit(pilot, "new game")
         assert any("Enter" in row for row in rows[-1:])      # the footer names its keys
-        await pilot.press("down", "down", "down", "right")     # muggins on
+        await pilot.press("down", "down", "down", "down", "right")  # muggins on
         await pilot.press("down", "right")                     # the short game
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
@@ -100,7 +100,7 @@ async def test_a_whole_game_in_ascii_mode_is_7bit(crib3_home):
             await once((phase, screen.waiting_for_enter), f"the table, {phase}")
             if screen.mode in IDLE and screen.view.my_turn \
                     and phase in (Phase.DISCARD, Phase.PLAY) and ("coach", phase) not in seen:
-                assert any("Left/Right or 1-" in row for row in drawn(app))  # not "</>"
+                assert any("or Left/Right and Enter" in row for row in drawn(app))  # not "</>"
                 await pilot.press("h")
                 await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
                 await once(("coach", phase), f"the coach, {phase}")
@@ -127,7 +127,7 @@ async def test_a_whole_game_in_ascii_mode_is_7bit(crib3_home):
         assert all(any(bar in row for bar in "_.:-=+*#") for row in chart), rows  # not blank
         await pilot.press("n")
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
-        await pilot.press("t")
+        await pilot.press("ctrl+t")
         await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen))
         await wait_for(pilot, lambda: "counting" not in "".join(drawn(app)))
         await assert_7bit(pilot, "statistics")

@@ -203,6 +203,8 @@ async def test_keys_do_nothing_while_the_terminal_is_too_small(crib3_home):
         await wait_for(pilot, lambda: not app.too_small)
         await settled(pilot)
         await pilot.press("3", "enter")                          # now the keys play
+        await settled(pilot)
+        await pilot.press("3")                                   # (the bots throw after you)
         await wait_for(pilot, lambda: len(app.game.events) > before)
 
 

@@ -215,7 +215,7 @@ async def test_quitting_the_new_game_screen_does_not_wait_for_the_scan(tmp_path,
     app = Crib3App(think=0.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen) and seen)
-        await pilot.press("q")
+        await pilot.press("escape")
     assert len(seen) < 100
 
 
@@ -271,7 +271,7 @@ async def test_the_new_game_screen_resumes_a_damaged_game_from_its_last_good_lin
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
         await wait_for(pilot, lambda: app.screen.unfinished == damaged)
-        await pilot.press("r")
+        await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         recovered = damaged.with_name(damaged.stem + "-recovered.jsonl")
         assert app.resume_path == recovered
@@ -372,11 +372,11 @@ async def test_closing_the_statistics_screen_stops_its_count(tmp_path, monkeypat
     app = Crib3App(think=0.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
-        await pilot.press("t")
+        await pilot.press("ctrl+t")
         await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen) and counted)
         await pilot.press("escape")
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
-        await pilot.press("q")
+        await pilot.press("escape")
     assert len(counted) < 100
 
 

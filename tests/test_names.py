@@ -10,6 +10,7 @@ import random
 import shlex
 import shutil
 import subprocess
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -296,6 +297,9 @@ def test_a_markup_name_plays_saves_resumes_and_replays_in_a_real_terminal(tmp_pa
         tmux.keys("q")
         tmux.wait_for("Quit this game?")
         tmux.keys("y")
+        deadline = time.monotonic() + 30  # the table shows around the dialog: wait it out
+        while "Quit this game?" in tmux.screen() and time.monotonic() < deadline:
+            time.sleep(0.1)
         screen = tmux.wait_for("Throw one card")  # resumed where it stood
         assert name in screen and "Traceback" not in screen
         tmux.keys("q")

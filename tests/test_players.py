@@ -152,8 +152,9 @@ def test_play_options_have_points_and_reasons_and_the_expert_plays_the_first():
     assert {o.card for o in options} == set(parse_cards("KH QS 8D 2C"))
     by_card = {o.card: o for o in options}
     assert by_card[parse_card("QS")].now == 0
-    assert by_card[parse_card("QS")].reason == "nothing easy for the next player"
-    assert by_card[parse_card("2C")].reason.startswith("leaves 12")
+    # Each reason: the main one (what it scores now), then the risk (issue 12 point 15).
+    assert by_card[parse_card("QS")].reason == "no points now; nothing easy for the next player"
+    assert by_card[parse_card("2C")].reason.startswith("no points now; leaves 12")
     expert = make_player("expert").choose(view)
     assert expert == Play(2, options[0].card)
     assert advise(view).best == options[0].card

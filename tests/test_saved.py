@@ -213,7 +213,7 @@ async def test_the_new_game_screen_offers_the_unfinished_game(home):
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
         await wait_for(pilot, lambda: app.screen.unfinished is not None)
         await wait_for(pilot, lambda: "r: resume your unfinished game" in screen_text(app))
-        await pilot.press("r")
+        await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         assert app.resume_path is not None and app.resume_path.name.startswith("2026-01-02")
 
@@ -227,7 +227,7 @@ async def test_the_statistics_screen(home):
     app = Crib3App(think=0.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
-        await pilot.press("t")
+        await pilot.press("ctrl+t")
         await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen))
         await wait_for(pilot, lambda: "P0 (human)" in screen_text(app))
         await wait_for(pilot, lambda: "unreadable" in screen_text(app))

@@ -84,10 +84,10 @@ async def test_the_play_prompt_offers_the_cards_that_are_left():
                 said[len(screen.view.hand)] = prompt_line
             return len(said) == 4
         await until(pilot, note)
-        assert "1-4, then Enter" in said[4]
-        assert "1-3, then Enter" in said[3] and "1-4" not in said[3]
-        assert "1-2, then Enter" in said[2] and "1-4" not in said[2]
-        assert ": 1, then Enter" in said[1] and "1-" not in said[1]
+        assert "1-4, or ←/→ and Enter" in said[4]
+        assert "1-3, or ←/→ and Enter" in said[3] and "1-4" not in said[3]
+        assert "1-2, or ←/→ and Enter" in said[2] and "1-4" not in said[2]
+        assert ": 1 or Enter" in said[1] and "1-" not in said[1]
 
 
 # --- 5: a tied cut for deal, round by round --------------------------------------
@@ -187,7 +187,7 @@ async def test_statistics_count_a_skunk_only_where_skunks_were_played(crib3_home
         app = Crib3App(think=0.0)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
-            await pilot.press("t")
+            await pilot.press("ctrl+t")
             await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen)
                            and "P0 (easy)" in screen_text(app))
             row = re.search(r"P0 \(easy\)\s+(\d+)\s+(\d+)\s+\d+%\s+(\d+)", screen_text(app))

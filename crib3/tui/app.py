@@ -25,6 +25,11 @@ if TYPE_CHECKING:  # loaded when a game starts, to keep the first screen fast
 
 
 
+RESUME_HINT = "`crib3 resume` goes on where you left off."
+# What the terminal says after a saved game was quit part way.
+SAVED_LINE = f"Saved. {RESUME_HINT}"
+
+
 class SaveFailed(Exception):
     """The game's log could not be written (a full disk, a folder gone
     read-only): the game stops, saved up to the last move that reached the
@@ -73,6 +78,7 @@ class Crib3App(BaseApp):
         self.log_path: Path | None = None
         # A save that failed, for the command to report (see `keep_failure`).
         self.save_failed: SaveFailed | None = None
+        self.left_saved = False  # quit part way through a game that is saved
 
     # --- starting --------------------------------------------------------------
 
@@ -92,7 +98,9 @@ class Crib3App(BaseApp):
     def new_game(self) -> None:
         from crib3.tui.screens.new_game import NewGameScreen
 
-        self.push_screen(NewGameScreen(load_choices()), self._chosen)
+        choices = load_choices()
+        choices.think = self.think  # the setting, or this run's --think
+        self.push_screen(NewGameScreen(choices), self._chosen)
         self.set_timer(0.5, lambda: self.run_worker(_warm_up, thread=True, group="warm-up"))
 
     def _chosen(self, choices: GameChoices | Path | None) -> None:
@@ -103,6 +111,7 @@ class Crib3App(BaseApp):
             self.resume(choices)
             return
         save_choices(choices)
+        self.think = choices.think
         self.start_game(choices)
 
     def resume(self, path: Path) -> None:
@@ -243,6 +252,24 @@ class Crib3App(BaseApp):
                 writer.close()
             except OSError as exc:  # only a write that already failed is left to flush
                 self.save_failed = self.save_failed or SaveFailed(self.log_path, exc)
+
+    # --- quitting -------------------------------------------------------------------
+
+    def quit_note(self) -> str | None:
+        if self.saving:
+            return f"The game is saved: {RESUME_HINT}"
+        return "This game is not being saved (--no-save): quitting ends it."
+
+    def quit_confirmed(self) -> None:
+        """Leave; a saved game is said to be saved once the screen is gone
+        (`left_saved`, for the command to print `SAVED_LINE`)."""
+        self.left_saved = self.saving
+        super().quit_confirmed()
+
+    @property
+    def saving(self) -> bool:
+        """The game under way is being written to its log."""
+        return self.in_game and self.log_writer is not None
 
     # --- everywhere ---------------------------------------------------------------
 

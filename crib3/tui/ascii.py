@@ -100,7 +100,7 @@ class AsciiFilter(LineFilter):
 # twins ("</> or 1-5"); the words are longer, so the screens ask for them
 # (`in_words`) rather than the filter, which must keep every cell in place.
 WORDS = (
-    ("←/→ or 1-5   ", "arrows, 1-5  "),  # the help's column keeps its place
+    ("←/→, Enter   ", "arrows, Enter"),  # the help's column keeps its place
     ("←/→", "Left/Right"),
     ("↑/↓", "Up/Down"),
     ("…", "..."),
@@ -145,7 +145,7 @@ ASCII_CSS = """
     NewGameScreen > Vertical, GameOverScreen > Vertical, WaitingScreen > Vertical {
         border: ascii $accent;
     }
-    ModalScreen > Vertical { border: ascii $accent; }
+    ModalScreen > Vertical, ModalScreen > VerticalScroll { border: ascii $accent; }
     GoTo > Input { border: ascii $accent; }
     Input { border: ascii $border-blurred; }
     Input:focus { border: ascii $border; }

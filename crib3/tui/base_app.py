@@ -137,7 +137,17 @@ class BaseApp(App[None]):
             return
         if isinstance(self.screen, ConfirmQuit):
             return
-        self.push_screen(ConfirmQuit(), lambda yes: self.exit() if yes else None)
+        self.push_screen(ConfirmQuit(self.quit_note()),
+                         lambda yes: self.quit_confirmed() if yes else None)
+
+    def quit_note(self) -> str | None:
+        """What the quit dialog says becomes of the game (a sibling that
+        saves it says so, and how to go on)."""
+        return None
+
+    def quit_confirmed(self) -> None:
+        """The person said yes to quitting a game under way."""
+        self.exit()
 
     def action_command_palette(self) -> None:
         """Open the palette once: two ctrl+p in one burst of input would

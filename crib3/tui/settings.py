@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from crib3.engine import Rules
 
 SETTINGS_FILE = "settings.json"
+MAX_THINK = 60.0  # a pace from the file beyond this is taken for a mistake
 
 
 @dataclass
@@ -29,6 +30,7 @@ class GameChoices:
     muggins: bool = False
     short: bool = False
     seed: int | None = None
+    think: float = 0.6  # seconds a computer player takes over a move (`--think`)
 
     def rules(self) -> Rules:
         from crib3.engine import Rules
@@ -60,6 +62,9 @@ def load_choices() -> GameChoices:
         if f.name == "seed":
             if value is None or type(value) is int:
                 choices.seed = value
+        elif f.name == "think":  # any number of seconds `--think` would take
+            if type(value) in (int, float) and 0 <= value <= MAX_THINK:
+                choices.think = float(value)
         elif type(value) is type(default):
             setattr(choices, f.name, value)
     if choices.left not in BOT_LEVELS:

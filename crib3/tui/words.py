@@ -133,10 +133,11 @@ def _waited_for(view: SeatView) -> str:
 
 
 def _choose(view: SeatView) -> str:
-    """The keys that choose a card, for the cards left in the hand: "←/→ or
-    1-3", and with one card "1" alone (no arrows to move between)."""
+    """The keys that throw or play a card, for the cards left in the hand: a
+    number does it at once, or the arrows then Enter ("1-3, or ←/→ and
+    Enter"); with one card "1 or Enter" (no arrows to move between)."""
     held = len(view.hand)
-    return "1" if held == 1 else f"←/→ or 1-{held}"
+    return "1 or Enter" if held == 1 else f"1-{held}, or ←/→ and Enter"
 
 
 def prompt(mode: Mode, shown_phase: str, view: SeatView) -> str:
@@ -154,11 +155,11 @@ def prompt(mode: Mode, shown_phase: str, view: SeatView) -> str:
     if view.phase == Phase.DISCARD:
         owner = "your" if view.dealer == view.seat else \
             f"{shown_name(view.name(view.dealer), 16)}'s"
-        return f"Throw one card to {owner} crib: {_choose(view)}, then Enter   h: coach"
+        return f"Throw one card to {owner} crib: {_choose(view)}   h: coach"
     if view.phase == Phase.CUT_STARTER:
         return "Enter: cut the deck for the starter"
     if view.phase == Phase.PLAY:
-        return f"Your play, count {view.count}: {_choose(view)}, then Enter   h: coach"
+        return f"Your play, count {view.count}: {_choose(view)}   h: coach"
     if view.phase == Phase.SHOW:
         return "Count your hand (muggins is on)"
     return ""

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
@@ -33,7 +32,8 @@ class Dialog(ModalScreen[ResultType]):
 
 
 class CoachScreen(Dialog[None]):
-    """The coach's ranked options for your discard or play."""
+    """The coach's ranked options for your discard or play, in a panel at
+    the side: the count, the pile and your hand stay in view beside it."""
 
     BINDINGS = [Binding("escape,h,enter,q", "dismiss", "Close", priority=True)]
 
@@ -44,25 +44,15 @@ class CoachScreen(Dialog[None]):
 
     def compose(self) -> ComposeResult:
         advice = advise(self.view_)
-        with Vertical():
-            if advice.kind == "discard":
-                yield Static("Coach: which card to throw", classes="title")
-                yield Static("expected points over the 47 possible starters; the crib "
-                             "counts for you or against you", classes="hint")
-            elif advice.kind == "play":
-                yield Static("Coach: which card to play", classes="title")
-                yield Static("points now, points to expect in the rest of the play, and "
-                             "your margin over the opponents", classes="hint")
-            else:
-                yield Static("Coach: nothing to decide just now", classes="title")
-            lines = advice.lines(self.ascii)
-            body = Text()
-            for i, line in enumerate(lines):
-                if i:
-                    body.append("\n")
-                body.append(("▶ " if i == 0 else "  ") + line, style="bold" if i == 0 else "")
-            yield Static(body, id="options")
-            yield Static("Esc or h: close", classes="hint")
+        titles = {"discard": "Coach: which card to throw",
+                  "play": "Coach: which card to play"}
+        with Vertical() as panel:
+            panel.border_title = titles.get(advice.kind, "Coach: nothing to decide just now")
+            panel.border_subtitle = "Esc or h: close"
+            for i, (numbers, why) in enumerate(advice.rows(self.ascii)):
+                yield Static(("▶ " if i == 0 else "  ") + numbers, markup=False,
+                             classes="option best" if i == 0 else "option")
+                yield Static(why, markup=False, classes="why")  # wraps under its option
 
 
 class AskCount(Dialog[int | None]):
@@ -121,37 +111,47 @@ class AskMuggins(Dialog[bool]):
             yield Static("y: call muggins and take them    n: let them go", classes="hint")
 
 
+# Keys in two columns that fit the help panel (46 cells); the rules as
+# paragraphs, wrapped to the panel.
 HELP_TEXT = """\
 [b]Keys[/b]
-  ←/→ or 1-5   choose a card          Enter   throw / play / cut / go on
-  h            the coach's advice     s       skip the rest of the show
-  f            the event feed         ?       this help
-  q, Ctrl+Q    quit (asks first)      Ctrl+P  commands: new game, theme…
+  1-5        throw or play that card now
+  ←/→        highlight a card
+  Enter      throw or play it, cut, go on
+  h          the coach, beside the table
+  s          skip the rest of the show
+  f          the event feed
+  q, Ctrl+Q  quit (asks first; it is saved)
+  Ctrl+P     commands: new game, theme…
 
 [b]Three-handed cribbage[/b]
-  Five cards each; everyone throws one to the dealer's crib, with one card
-  from the deck. The player left of the dealer cuts the starter: a jack is
-  2 for the dealer (his heels).
-  The play: left of the dealer leads; count to 31 at most. 15 or 31 is 2,
-  pairs 2/6/12, runs of 3+. Can't play: "go". Play goes on to the left
-  among those who can; the last to play keeps playing alone, then scores 1
-  for the go (or 2 for 31). The next count starts left of that player.
-  The show: left of the dealer first, then the next, the dealer, the crib.
-  Fifteens 2, pairs 2, runs, a flush of 4 (crib: 5 only), nobs 1.
-  First to 121 wins at once, even mid-show."""
+Five cards each; everyone throws one to the dealer's crib, with one card \
+from the deck. The player left of the dealer cuts the starter: a jack is 2 \
+for the dealer (his heels).
+The play: left of the dealer leads; count to 31 at most. 15 or 31 is 2, \
+pairs 2/6/12, runs of 3+. Can't play: "go". Play goes on to the left among \
+those who can; the last to play keeps playing alone, then scores 1 for the go \
+(or 2 for 31). The next count starts left of that player.
+The show: left of the dealer first, then the next, the dealer, the crib. \
+Fifteens 2, pairs 2, runs, a flush of 4 (crib: 5 only), nobs 1.
+First to 121 wins at once, even mid-show."""
 
 
 class HelpScreen(Dialog[None]):
+    """Keys and rules in a panel at the side, the table in view beside it."""
+
     BINDINGS = [Binding("escape,question_mark,q,enter", "dismiss", "Close", priority=True)]
 
     def compose(self) -> ComposeResult:
-        with Vertical():
+        with VerticalScroll() as panel:
+            panel.border_title = "Help"
+            panel.border_subtitle = "Esc: close"
             yield Static(in_words(HELP_TEXT, app_is_ascii(self)))
-            yield Static("Esc: close", classes="hint")
 
 
 class ConfirmQuit(Dialog[bool]):
-    """Asks before a game under way is left: y leaves, n or Esc stays."""
+    """Asks before a game under way is left: y leaves, n or Esc stays.
+    `note` says what becomes of the game (saved, and how to go on)."""
 
     BINDINGS = [
         Binding("y", "dismiss(True)", "Quit", priority=True),
@@ -160,9 +160,15 @@ class ConfirmQuit(Dialog[bool]):
     QUESTION = "Quit this game?"
     HINT = "y: quit    n: keep playing"
 
+    def __init__(self, note: str | None = None) -> None:
+        super().__init__()
+        self.note = note
+
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.QUESTION, classes="title")
+            if self.note:
+                yield Static(self.note, markup=False)  # may hold a file's name
             yield Static(self.HINT, classes="hint")
 
 

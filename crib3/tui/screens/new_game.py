@@ -22,6 +22,22 @@ from crib3.tui.settings import GameChoices
 from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.css import STYLESHEET
 
+# The pace of the computer players: seconds a move, as `--think` takes them.
+PACES = {0.0: "at once", 0.3: "brisk", 0.6: "steady", 1.0: "unhurried", 2.0: "slow"}
+
+
+def pace_label(seconds: float) -> str:
+    return f"{seconds:g} s"
+
+
+def pace_options(current: float) -> tuple[list[str], dict[str, str]]:
+    """The pace row's choices and hints, with `current` among them (a
+    `--think` of 0.45 is offered as itself)."""
+    paces = sorted({*PACES, current})
+    return [pace_label(p) for p in paces], {pace_label(p): PACES.get(p, "your own")
+                                           for p in paces}
+
+
 LEVEL_HINTS = {
     "easy": "plays any legal card",
     "standard": "best hand, greedy pegging",
@@ -32,9 +48,11 @@ LEVEL_HINTS = {
 class OptionRow(Widget, can_focus=True):
     """A labelled choice changed with ←/→ (or space): "Left  ◀ expert ▶"."""
 
+    # The focused row is drawn reversed and marked "▶": plain to see in any
+    # theme, with NO_COLOR (reverse is not a colour) and in --ascii (">").
     DEFAULT_CSS = """
     OptionRow { height: 1; width: 1fr; padding: 0 1; }
-    OptionRow:focus { background: $boost; text-style: bold; }
+    OptionRow:focus { text-style: bold; }
     """
     BINDINGS = [
         Binding("left", "step(-1)", "Change", show=False),
@@ -64,14 +82,23 @@ class OptionRow(Widget, can_focus=True):
         self.index = (self.index + step) % len(self.options)
         self.post_message(self.Changed(self))
 
+    def on_focus(self) -> None:
+        self.refresh()  # the marker is drawn in `render`
+
+    def on_blur(self) -> None:
+        self.refresh()
+
     def render(self) -> Text:
-        text = Text(f"{self.label:<16}")
-        text.append("◀ ", style="dim")
-        text.append(f"{self.value:<9}", style="bold")
-        text.append(" ▶", style="dim")
+        # Focused: every part reversed, whatever its own style (NO_COLOR keeps it).
+        on = " reverse" if self.has_focus else ""
+        text = Text("▶ " if self.has_focus else "  ", style=on.strip())
+        text.append(f"{self.label:<15}", style=on.strip())
+        text.append("◀ ", style="dim" + on)
+        text.append(f"{self.value:<9}", style="bold" + on)
+        text.append(" ▶", style="dim" + on)
         hint = self.hints.get(self.value)
         if hint:
-            text.append(f"  {hint}", style="italic dim")
+            text.append(f"  {hint}", style="italic dim" + on)
         return text
 
 
@@ -80,13 +107,19 @@ class NewGameScreen(Screen[GameChoices | Path]):
     with the path of an unfinished game to resume on r."""
 
     BINDINGS = [
-        Binding("enter", "start", "Start"),
+        Binding("enter", "start", "Start", priority=True),  # in a text field too
+        # Letters type letters in a text field (the name, the seed): the
+        # commands are also on keys that no text field takes, and the footer
+        # offers those. The letters still work on the option rows.
+        Binding("ctrl+r", "resume", "Resume", show=False),
+        Binding("ctrl+t", "app.stats", "Statistics"),
         Binding("r", "resume", "Resume", show=False),
-        Binding("t", "app.stats", "Statistics"),
+        Binding("t", "app.stats", "Statistics", show=False),
         Binding("down", "app.focus_next", "Next", show=False),
         Binding("up", "app.focus_previous", "Previous", show=False),
         Binding("question_mark", "app.help", "Help", key_display="?"),
-        Binding("q,escape", "app.quit", "Quit"),
+        Binding("escape", "app.quit", "Quit"),
+        Binding("q", "app.quit", "Quit", show=False),
     ]
     CSS_PATH = STYLESHEET
 
@@ -108,6 +141,8 @@ class NewGameScreen(Screen[GameChoices | Path]):
                             {"on": "you count your own hands"}, id="muggins")
             yield OptionRow("Game", ("121", "61"), "61" if c.short else "121",
                             {"61": "the short game"}, id="short")
+            paces, hints = pace_options(c.think)
+            yield OptionRow("Computer pace", paces, pace_label(c.think), hints, id="think")
             yield Static("Seed (blank for a new shuffle)", classes="label")
             yield Input("" if c.seed is None else str(c.seed), placeholder="random",
                         type="integer", id="seed")
@@ -117,7 +152,8 @@ class NewGameScreen(Screen[GameChoices | Path]):
         yield TidyFooter()
 
     def on_mount(self) -> None:
-        self.query_one("#left", OptionRow).focus()
+        # Your name first, all of it selected: typing replaces it.
+        self.query_one("#name", Input).focus()
         self.run_worker(self._find_unfinished, thread=True, group="unfinished")
 
     def _find_unfinished(self) -> None:
@@ -135,10 +171,11 @@ class NewGameScreen(Screen[GameChoices | Path]):
             return
         seen = read_saved(path)
         scores = "-".join(str(x) for x in seen.scores)
-        line = (f"r: resume your unfinished game ({path.stem[:10]}, hand "
+        line = (f"ctrl+r: resume your unfinished game ({path.stem[:10]}, hand "
                 f"{seen.hand_number}, {scores})")
         if seen.problem:
-            line = f"r: resume your unfinished game ({path.stem[:10]}, damaged near the end)"
+            line = (f"ctrl+r: resume your unfinished game ({path.stem[:10]}, "
+                    "damaged near the end)")
         self.app.call_from_thread(self._offer, path, line)
 
     def _offer(self, path: Path, line: str) -> None:
@@ -181,5 +218,6 @@ class NewGameScreen(Screen[GameChoices | Path]):
             muggins=self.query_one("#muggins", OptionRow).value == "on",
             short=self.query_one("#short", OptionRow).value == "61",
             seed=seed,
+            think=float(self.query_one("#think", OptionRow).value.split()[0]),
         )
         self.dismiss(choices)

@@ -21,7 +21,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
-from crib3.engine import project, redact
+from crib3.engine import Event, project, redact
 from crib3.engine.state import Phase
 from crib3.names import shown_name
 from crib3.narrate import describe
@@ -122,12 +122,16 @@ class ReplayScreen(Screen[None]):
         if table.me != bottom:
             table.seat_at_bottom(bottom)
         revealed = None
-        if seen_by is None and state.phase in (Phase.DISCARD, Phase.CUT_STARTER, Phase.PLAY):
-            revealed = {seat: state.hands[seat] for seat in opponents(bottom)}
-        table.show(project(state, bottom), revealed)
-        told = redact(replay.events[index], seen_by)
+        view = project(state, bottom)
+        if seen_by is None:  # face up means face up: the hands, the discards, the crib
+            if state.phase in (Phase.DISCARD, Phase.CUT_STARTER, Phase.PLAY):
+                revealed = {seat: state.hands[seat] for seat in opponents(bottom)}
+            if state.crib and view.crib is None:
+                view = view._replace(crib=tuple(state.crib))
+        table.show(view, revealed)
+        told = self._told(replay.events[index])
         table.announce(describe(told, state, self.ascii) or "")
-        earlier = [describe(redact(e, seen_by), s, self.ascii)
+        earlier = [describe(self._told(e), s, self.ascii)
                    for e, s in zip(replay.events[max(0, index - 2):index],
                                    replay.states[max(0, index - 2):index])]
         if self.coach_on:  # the cost on the feed, after each reviewed decision
@@ -138,6 +142,11 @@ class ReplayScreen(Screen[None]):
         self.query_one("#recent", Static).update("\n".join(x for x in earlier if x))
         self._update_coach()
         self._update_status()
+
+    def _told(self, event: Event) -> Event:
+        """`event` as it is told here: whole when every hand is face up (a
+        discard names its card), else as the viewpoint's seat was told it."""
+        return event if self.viewpoint is None else redact(event, self.viewpoint)
 
     def _update_status(self) -> None:
         replay = self.replay

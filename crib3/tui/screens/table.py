@@ -58,6 +58,10 @@ class TableScreen(QuietBindings, Screen):
     BINDINGS = [
         Binding("left", "move(-1)", "←", show=False, priority=True),
         Binding("right", "move(1)", "→", show=False, priority=True),
+        # A number key throws or plays that card at once; Enter confirms the
+        # card the arrows highlighted. The footer offers both.
+        Binding("1", "throw_number(1)", "Throw card", key_display="1-5", priority=True),
+        Binding("1", "play_number(1)", "Play card", key_display="1-5", priority=True),
         *[Binding(str(n), f"pick({n})", str(n), show=False, priority=True) for n in range(1, 6)],
         Binding("enter", "next", "Go on", priority=True),
         Binding("enter", "throw", "Throw", priority=True),
@@ -191,7 +195,10 @@ class TableScreen(QuietBindings, Screen):
                 return
             # Only this screen's own bots are driven from here; any other
             # seat is a person elsewhere, whose moves arrive as events.
-            seat = self.bots.to_move() if self.bots is not None else None
+            # Everyone throws to the crib at once: the person need not wait
+            # for the bots to think, so the bots throw after them.
+            seat = self.bots.to_move() if self.bots is not None and \
+                not self._my_throw_waits() else None
             if seat is not None:
                 await self.bots.move(  # type: ignore[union-attr]
                     seat, lambda s, on: setattr(self.table_view.panel(s), "thinking", on))
@@ -199,6 +206,11 @@ class TableScreen(QuietBindings, Screen):
             self.mode = Mode.YOUR_TURN if self.view.my_turn else Mode.OTHERS_TURN
             self._ask_if_needed()
             return
+
+    def _my_throw_waits(self) -> bool:
+        """This seat has still to throw to the crib (the discard is
+        simultaneous: nobody's throw waits for another's)."""
+        return self.view.phase == Phase.DISCARD and self.view.my_turn
 
     async def _say_count(self, event: ev.HandCounted, state: State) -> None:
         """Say a count phrase by phrase before the pegs move; Enter hurries it."""
@@ -259,15 +271,24 @@ class TableScreen(QuietBindings, Screen):
             return mode == Mode.YOUR_TURN and phase == _CARD_KEYS[action]
         if action in ("move", "pick", "coach"):
             return mode == Mode.YOUR_TURN and phase in (Phase.DISCARD, Phase.PLAY)
+        if action in ("throw_number", "play_number"):  # the footer's "1-5", by phase
+            return mode == Mode.YOUR_TURN and phase == (
+                Phase.DISCARD if action == "throw_number" else Phase.PLAY)
         return True
 
     def action_move(self, step: int) -> None:
         self.table_view.hand.move(step)
 
     def action_pick(self, number: int) -> None:
+        """A number key: throw or play that card at once (a card that may
+        not be played is refused as Enter would refuse it, and stays
+        highlighted)."""
         hand = self.table_view.hand
         if number <= len(hand.cards()):
             hand.cursor = number - 1
+            self.action_confirm()
+
+    action_throw_number = action_play_number = action_pick
 
     def action_confirm(self) -> None:
         """Enter: go on, or throw / play the highlighted card, or cut."""
