@@ -27,8 +27,7 @@ from typing import Any
 
 from crib3.engine import Event, SeatView, State, apply, next_automatic, seat_view
 from crib3.engine import events as ev
-from crib3.players.analysis import DiscardOption
-from crib3.players.coach import PlayOption, rank_discards, rank_plays
+from crib3.players.coach import PlayOption, discard_reason, rank_discards, rank_plays
 from crib3.scoring import score_hand
 
 KINDS = ("discard", "play", "count", "muggins")
@@ -119,17 +118,10 @@ def _num(x: float) -> float:
 # --- from a view to a ranking ---------------------------------------------------
 
 
-def discard_reason(option: DiscardOption) -> str:
-    """The coach's word on a discard: what the four kept are worth, and the crib."""
-    kept = " ".join(str(c) for c in option.kept)
-    whose = "your crib" if option.crib >= 0 else "their crib"
-    return (f"keeps {kept}: {option.hand:.2f} expected in hand, "
-            f"{option.crib:+.2f} in {whose}")
-
-
 def rank_discard(view: SeatView) -> tuple[Choice, ...]:
     """The coach's five discards for `view`, best first, valued by net."""
-    return tuple(Choice(str(o.card), o.net, discard_reason(o)) for o in rank_discards(view))
+    options = rank_discards(view)
+    return tuple(Choice(str(o.card), o.net, discard_reason(o, view, options)) for o in options)
 
 
 def rank_play(view: SeatView) -> tuple[Choice, ...]:

@@ -90,7 +90,7 @@ async def test_the_statistics_screen_shows_progress(games, monkeypatch):
     app = Crib3App(think=0.0)
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
-        await pilot.press("t")
+        await pilot.press("ctrl+t")  # (t types in the name field)
         await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen))
         await wait_for(pilot, lambda: "Points given up to the coach" in screen_text(app))
         assert "last " in screen_text(app) and "mean " in screen_text(app)

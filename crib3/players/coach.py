@@ -96,7 +96,7 @@ def advise(view: SeatView) -> Advice:
     if view.phase == Phase.DISCARD:
         discards = tuple(rank_discards(view))
         return Advice("discard", discards=discards,
-                      discard_reasons=tuple(_discard_reason(o, view, discards)
+                      discard_reasons=tuple(discard_reason(o, view, discards)
                                             for o in discards))
     if view.phase == Phase.PLAY:
         return Advice("play", plays=tuple(rank_plays(view)))
@@ -359,7 +359,7 @@ def _rank_name(card: Card) -> str:
     return {1: "ace", 11: "jack", 12: "queen", 13: "king"}.get(card.rank, str(card.rank))
 
 
-def _discard_reason(option: DiscardOption, view: SeatView,
+def discard_reason(option: DiscardOption, view: SeatView,
                     options: Sequence[DiscardOption]) -> str:
     """Why throw `option.card`: what the four kept are sure of already (the
     main reason), then what the card does in the crib (the risk, or the
