@@ -191,7 +191,7 @@ def test_a_table_passes_on_waits_and_is_shelved_and_one_key_is_limited(tmp_path,
         # bob comes back: his table comes back with him, where it stood.
         terminals.run("kill-session", "-t", "bob")
         terminals.open("bob", login(port, "bob", made["bob"]))
-        terminals.wait_for("bob", "x Close table")  # at his table, and its owner
+        terminals.wait_for("bob", "x Close")  # at his table, and its owner
         assert json.loads((tables / "table-1.json").read_text())["status"] == "open"
     finally:
         log = stop(server, tmp_path)

@@ -146,7 +146,7 @@ async def test_you_throw_before_the_bots_and_a_number_throws_at_once():
         screen = await _until(pilot, lambda s: s.mode == Mode.YOUR_TURN
                               and s.view.phase == Phase.DISCARD)
         assert app.game.state.discarded == (0, 0, 0)        # nobody waited on the bots
-        assert "1-5 Throw card" in screen_text(app).splitlines()[-1]   # the footer offers it
+        assert "1-5 Throw" in screen_text(app).splitlines()[-1]   # the footer offers it
         hand = screen.view.hand
         await pilot.press("2")                               # no Enter
         await settled(pilot)
@@ -162,7 +162,7 @@ async def test_a_number_plays_that_card_at_once_and_enter_the_highlighted_one():
     async with app.run_test(size=SIZE) as pilot:
         screen = await _until(pilot, lambda s: s.mode == Mode.YOUR_TURN
                               and s.view.phase == Phase.PLAY and len(s.view.hand) == 4)
-        assert "1-5 Play card" in screen_text(app).splitlines()[-1]
+        assert "1-5 Play" in screen_text(app).splitlines()[-1]
         hand = screen.table_view.hand.cards()
         playable = [i for i, c in enumerate(hand, 1) if screen.view.count + c.value <= 31]
         number = playable[-1]

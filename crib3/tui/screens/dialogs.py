@@ -146,7 +146,11 @@ class HelpScreen(Dialog[None]):
         with VerticalScroll() as panel:
             panel.border_title = "Help"
             panel.border_subtitle = "Esc: close"
-            yield Static(in_words(HELP_TEXT, app_is_ascii(self)))
+            yield Static(in_words(self.help_text(), app_is_ascii(self)))
+
+    def help_text(self) -> str:
+        """What the panel says (the card room adds its own keys)."""
+        return HELP_TEXT
 
 
 class ConfirmQuit(Dialog[bool]):

@@ -428,7 +428,7 @@ class RoomTableScreen(TableScreen):
         Binding("b", "replace", "Bot for the absent", priority=True),
         Binding("c", "chat", "Chat", priority=True),
         Binding("l", "leave_table", "Leave", priority=True),
-        Binding("x", "close_table", "Close table", priority=True),
+        Binding("x", "close_table", "Close", priority=True),
     ]
 
     def __init__(self, table: Table, seat: int, think: float, ascii: bool,

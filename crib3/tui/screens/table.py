@@ -60,8 +60,8 @@ class TableScreen(QuietBindings, Screen):
         Binding("right", "move(1)", "→", show=False, priority=True),
         # A number key throws or plays that card at once; Enter confirms the
         # card the arrows highlighted. The footer offers both.
-        Binding("1", "throw_number(1)", "Throw card", key_display="1-5", priority=True),
-        Binding("1", "play_number(1)", "Play card", key_display="1-5", priority=True),
+        Binding("1", "throw_number(1)", "Throw", key_display="1-5", priority=True),
+        Binding("1", "play_number(1)", "Play", key_display="1-5", priority=True),
         *[Binding(str(n), f"pick({n})", str(n), show=False, priority=True) for n in range(1, 6)],
         Binding("enter", "next", "Go on", priority=True),
         Binding("enter", "throw", "Throw", priority=True),

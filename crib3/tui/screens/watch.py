@@ -46,12 +46,19 @@ PAUSE_PER_THINK = 2.5  # a spectator's screen rests this many think-times where 
 PAUSE_AT_LEAST = 0.3   # waits for Enter (1.5 s at the default pace), and no less than this
 
 # The card room's keys take the place of the palette's line (no palette here).
-PALETTE_LINE = "  q, Ctrl+Q    quit (asks first)      Ctrl+P  commands: new game, theme…"
 ROOM_KEYS = """\
-  q, Ctrl+Q    quit (asks first)      c       chat at the table
-  w            watch a game (lobby)   l       leave a game you watch"""
-ADMIN_KEYS = """
-  x, k         admin: close a table (it is saved), remove a session"""
+[b]Card room[/b]
+  w          watch a game (in the lobby)
+  c          chat at the table
+  l          leave the table (your seat waits)
+  x          close your table (its owner)
+  b          a computer for someone gone a while
+  r          bring your put-away table back (lobby)
+"""
+ADMIN_KEYS = """\
+  x, k       admin: close a table (it is saved),
+             remove a session
+"""
 
 
 class SpectatorScreen(RoomTableScreen):
@@ -231,8 +238,6 @@ class RoomHelpScreen(HelpScreen):
         super().__init__()
         self.admin = admin
 
-    def compose(self) -> ComposeResult:
-        text = HELP_TEXT.replace(PALETTE_LINE, ROOM_KEYS + (ADMIN_KEYS if self.admin else ""))
-        with Vertical():
-            yield Static(in_words(text, app_is_ascii(self)))
-            yield Static("Esc: close", classes="hint")
+    def help_text(self) -> str:
+        """The card room's keys first (an admin's too), then the game's."""
+        return ROOM_KEYS + (ADMIN_KEYS if self.admin else "") + "\n" + HELP_TEXT
