@@ -127,6 +127,8 @@ HELP_TEXT = """\
   h            the coach's advice     s       skip the rest of the show
   f            the event feed         ?       this help
   q, Ctrl+Q    quit (asks first)      Ctrl+P  commands: new game, theme…
+  The pile: ▼ you played it, ◀ your left opponent, ▶ the other; a score
+  is labelled under its card ("pair +2"), the count is the large number.
 
 [b]Three-handed cribbage[/b]
   Five cards each; everyone throws one to the dealer's crib, with one card
