@@ -198,8 +198,9 @@ async def test_at_80x24_the_feed_opens_without_hiding_the_table():
         await wait_for(pilot, lambda: screen.query_one("#feed").display)
         await pilot.pause()
         after = screen_text(app).splitlines()
-        assert after[:21] == before[:21]                   # the table and the prompt, whole
-        assert screen.narration[-1] in "\n".join(after[21:23])            # the feed, under
+        prompt = next(i for i, row in enumerate(before) if "Your play" in row)
+        assert after[:prompt + 1] == before[:prompt + 1]   # the table and the prompt, whole
+        assert screen.narration[-1] in "\n".join(after[prompt + 1:23])     # the feed, under
 
 
 @pytest.mark.parametrize("size, face, seat", [((80, 24), 5, 26), ((120, 40), 7, 26),

@@ -11,9 +11,9 @@ from textual.widget import Widget
 from crib3.cards import Card
 from crib3.engine import Discard, Play, SeatView
 from crib3.engine.state import Phase
-from crib3.tui.widgets.cards import big_face_lines, face_lines, row_of_faces
+from crib3.tui.widgets.cards import big_face_lines, card_style, face_lines, row_of_faces
 
-BIG_FACES_FROM = 7  # rows of content from which the hand's cards are drawn big
+BIG_FACES_FROM = 6  # rows of content from which the hand's cards are drawn big
 
 
 class ShownCount(NamedTuple):
@@ -35,7 +35,7 @@ class HandView(Widget):
     to the engine."""
 
     DEFAULT_CSS = """
-    HandView { height: 6; width: 1fr; padding: 0 1; }
+    HandView { height: 4; width: 1fr; padding: 0 1; }
     """
 
     view: reactive[SeatView | None] = reactive(None)
@@ -101,15 +101,12 @@ class HandView(Widget):
                 selected=active and i == self.cursor,
                 dim=active and in_play and c not in choosable,
             ))
-        lines = row_of_faces(faces)
-        numbers = Text()
-        width = faces[0][0].cell_len
-        for i in range(len(cards)):
-            label = str(i + 1)
+        # Each card's number (its key) sits in its bottom edge: no row of
+        # its own, so the box is a row shorter and the log under it a row longer.
+        for i, face in enumerate(faces):
             style = "bold reverse" if active and i == self.cursor else "dim"
-            numbers.append(f"{label:^{width}}", style=style)
-            numbers.append(" ")
-        return Text("\n").join([*lines, numbers])
+            face[-1] = _numbered(face[-1], str(i + 1), style)
+        return Text("\n").join(row_of_faces(faces))
 
     @property
     def _face(self):
@@ -128,24 +125,30 @@ class HandView(Widget):
         # A wider gap before the starter, so it reads as apart from the hand.
         gap = (faces[0][0].cell_len + 1) * len(faces) if faces else 0
         lines = [line[:gap] + Text("  ") + line[gap:] for line in lines]
-        caption = Text(f"{shown.title}", style="bold")
-        caption.append(" " * max(1, gap - len(shown.title) + 1))
-        caption.append("starter", style="dim")
-        # The count beside the cards, a phrase a line (packed when they are
-        # many), the latest kept when they do not all fit; the total under.
-        left = max(line.cell_len for line in [*lines, caption]) + 3
+        # Beside the cards: whose count and the starter, the count a phrase
+        # a line (packed when they are many, the latest kept), the total.
+        title = Text(shown.title, style="bold")
+        title.append(" · starter ", style="dim")
+        title.append(shown.starter.label(self.ascii), style=card_style(shown.starter))
+        left = max(line.cell_len for line in lines) + 3
         room = (self.content_size.width or 76) - left
-        rows = _packed(shown.said, room, len(lines))
-        rows += [Text()] * (len(lines) - len(rows))
+        rows = _packed(shown.said, room, len(lines) - 2)
+        rows += [Text()] * (len(lines) - 2 - len(rows))
         total = Text(f"total {shown.total}", style="bold") if shown.total is not None else Text()
         out = []
-        for line, said in zip([*lines, caption], [*rows, total]):
+        for line, said in zip(lines, [title, *rows, total]):
             line = line.copy()
             if said:
                 line.pad_right(left - line.cell_len)
                 line.append_text(said)
             out.append(line)
         return Text("\n").join(out)
+
+
+def _numbered(edge: Text, label: str, style: str) -> Text:
+    """A card's bottom edge with its number in the middle: "└─2─┘"."""
+    middle = (edge.cell_len - len(label)) // 2
+    return edge[:middle] + Text(label, style=style) + edge[middle + len(label):]
 
 
 def _packed(phrases: tuple[str, ...], width: int, rows: int) -> list[Text]:

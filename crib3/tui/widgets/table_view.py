@@ -49,7 +49,7 @@ class TableView(Vertical):
     /* Your seat: boxed like an opponent's, its line in the box's edge, and
        the same heavy accent border when it is your turn. */
     TableView #hand {
-        height: 7; border: round $secondary; border-title-color: $text;
+        height: 6; border: round $secondary; border-title-color: $text;
         border-title-align: left;
     }
     TableView #hand.to-act { border: heavy $accent; border-title-style: bold; }
