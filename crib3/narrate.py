@@ -78,7 +78,9 @@ def describe(event: ev.Event, state: State, ascii: bool = False) -> str | None:
         return c.label(ascii) if c is not None else "a card"
 
     def total(seat: int) -> str:
-        return f"({state.scores[seat]})"
+        """The scorer's new total, in words ("; Ann has 14"): a bare "(14)"
+        after a count read as part of the count."""
+        return f"; {voice.object(seat)} {voice.verb(seat, 'has', 'have')} {state.scores[seat]}"
 
     if isinstance(event, ev.GameStarted):
         rules = event.rules
@@ -105,28 +107,29 @@ def describe(event: ev.Event, state: State, ascii: bool = False) -> str | None:
     if isinstance(event, ev.StarterCut):
         return f"{says(event.seat, 'cuts', 'cut')}; the starter is {card(event.starter)}."
     if isinstance(event, ev.HisHeels):
-        return f"His heels: 2 for {obj(event.seat)} {total(event.seat)}."
+        return f"His heels: 2 for {obj(event.seat)}{total(event.seat)}."
     if isinstance(event, ev.CardPlayed):
         said = say_play(Score(event.points, event.items))
-        tail = f": {said} {total(event.seat)}" if said else ""
+        tail = f": {said}{total(event.seat)}" if said else ""
         return f"{says(event.seat, 'plays', 'play')} {card(event.card)}, {event.count}{tail}."
     if isinstance(event, ev.GoSaid):
         return f"{voice.subject(event.seat)}: go."
     if isinstance(event, ev.GoScored):
         what = "last card" if event.last_card else "the go"
-        return f"1 for {what} to {obj(event.seat)} {total(event.seat)}."
+        return f"1 for {what} to {obj(event.seat)}{total(event.seat)}."
     if isinstance(event, ev.CountReset):
         return f"The count starts again; {obj(event.leader)} {voice.verb(event.leader, 'leads', 'lead')}."
     if isinstance(event, ev.HandCounted):
         owner = f"{whose(event.seat, start=True)} {'crib' if event.crib else 'hand'}"
-        said = say_hand_line(Score(event.points + event.missed, event.items))
+        said = say_hand_line(Score(event.points + event.missed, event.items)) \
+            if event.items else "nineteen, nothing"
         claim = f"; {voice.verb(event.seat, 'claims', 'claim')} {event.points}" \
             if event.missed else ""
         return (f"{owner} {format_cards(event.cards, ascii)} with {card(event.starter)}: "
-                f"{said}{claim} {total(event.seat)}.")
+                f"{said}{claim}{total(event.seat)}.")
     if isinstance(event, ev.MugginsCalled):
         return (f"Muggins! {says(event.seat, 'takes', 'take')} the {event.points} "
-                f"{obj(event.victim)} missed {total(event.seat)}.")
+                f"{obj(event.victim)} missed{total(event.seat)}.")
     if isinstance(event, ev.MugginsDeclined):
         return f"{says(event.seat, 'lets', 'let')} {whose(event.victim)} missed points go."
     if isinstance(event, ev.HandEnded):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -128,7 +129,8 @@ async def test_each_seats_view_is_what_that_seat_saw(replay):
                 mine = state.hands[seat] or state.kept[seat]  # all played: the four kept
                 assert set(table.hand.cards()) == set(mine)
                 assert all(c.label() in text for c in mine), (seat, index)
-                assert any(line.startswith(f" P{seat}  ") and "pts" in line
+                # The seat's line: the top edge of its box at the bottom.
+                assert any(re.match(rf"[╭┏+][─━-] P{seat}  \d+ pts", line)
                            for line in text.splitlines()), (seat, index)
                 top = text.splitlines()[0]
                 left, right = left_of(seat), left_of(left_of(seat))

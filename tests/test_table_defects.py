@@ -10,6 +10,7 @@ import pytest
 from crib3.engine.state import Phase
 from crib3.tui.app import Crib3App
 from crib3.tui.settings import GameChoices
+from crib3.tui.widgets.cards import big_number
 from crib3.tui.words import Mode
 from tui_support import screen_text, settled, wait_for
 
@@ -195,7 +196,7 @@ async def test_statistics_count_a_skunk_only_where_skunks_were_played(crib3_home
             assert row.groups() == ("1", "0", "1" if skunks else "0")
 
 
-# --- 9: a four-card crib and a long pile stay in the centre's five rows -----------
+# --- 9: a four-card crib and a long pile stay in the centre's six rows ------------
 
 async def test_a_four_card_crib_shown_after_the_hand_does_not_wrap():
     app = app_for(7)
@@ -240,13 +241,18 @@ async def test_a_long_pile_and_a_face_up_crib_stay_inside_the_centre():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         lines = screen_text(app).splitlines()
-        centre = [line[26:54].strip() for line in lines[:5]]
-        assert lines[4].startswith("╰") and lines[4].rstrip().endswith("╯")   # the boxes' border
+        centre = [line[26:54].strip() for line in lines[:6]]
+        # The boxes are six rows tall (the pile is three rows of small faces).
+        assert lines[5].startswith("╰") and lines[5].rstrip().endswith("╯")   # the boxes' border
         assert centre[2].startswith("crib ") and len(centre[2].split()) == 5, centre
-        assert centre[3].startswith("count") and centre[3].split()[1] == str(view.count)
+        digits = big_number(view.count)                                  # the count, large
+        assert all(centre[3 + row].endswith(digits[row].strip()) for row in range(3)), centre
         last = view.pile[-1].label()
-        assert centre[4].endswith(last) and centre[4].startswith("…"), centre   # the latest card
-        assert "count" not in lines[5] and last not in lines[5]
+        labels = [c.label() for c in view.pile]
+        faces = [x for x in re.findall(r"│(\S+)", centre[4]) if x in labels]
+        assert centre[4].startswith("…") and faces == labels[-len(faces):], centre
+        assert faces[-1] == last and f"│{last} │" in centre[4], centre   # the latest, whole
+        assert "count" not in lines[6] and last not in lines[6]
 
 
 @pytest.mark.parametrize("ascii", [False, True])

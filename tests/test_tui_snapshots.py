@@ -1,4 +1,6 @@
-"""SVG snapshots of every screen, at 80x24 and at 120x36, from fixed seeds.
+"""SVG snapshots of every screen, at 80x24 and at 120x36, from fixed seeds;
+the pegging, the show and the result at 120x40 and 200x60 as well (the
+table grows with the terminal).
 
 Update on purpose, after looking at the new pictures:
 `python -m pytest tests/test_tui_snapshots.py --snapshot-update`.
@@ -20,6 +22,7 @@ from snapshot_support import screen_svg
 from tui_support import make_app, settled, wait_for
 
 SIZES = [(80, 24), (120, 36)]
+GROWN = [*SIZES, (120, 40), (200, 60)]
 
 
 @pytest.fixture(autouse=True)
@@ -83,7 +86,7 @@ async def test_coach_on_the_discard(svg_snapshot, size):
     assert await screen_svg(lambda: make_app(seed=7), size, setup=setup) == svg_snapshot
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", GROWN, ids=lambda s: f"{s[0]}x{s[1]}")
 async def test_pegging(svg_snapshot, size):
     async def setup(pilot):
         await until(pilot, at_play)
@@ -91,7 +94,7 @@ async def test_pegging(svg_snapshot, size):
     assert await screen_svg(lambda: make_app(seed=7), size, setup=setup) == svg_snapshot
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", GROWN, ids=lambda s: f"{s[0]}x{s[1]}")
 async def test_show(svg_snapshot, size):
     async def setup(pilot):
         await until(pilot, at_show)
@@ -120,6 +123,6 @@ class ResultApp(App[None]):
         self.push_screen(GameOverScreen(self.state))
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", GROWN, ids=lambda s: f"{s[0]}x{s[1]}")
 async def test_game_over(svg_snapshot, size):
     assert await screen_svg(lambda: ResultApp(4), size) == svg_snapshot

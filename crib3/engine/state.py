@@ -110,6 +110,9 @@ class State(NamedTuple):
     # every go of this hand: (seat, count, cards that seat had played by then)
     hand_gos: tuple[tuple[int, int, int], ...] = ()
     count_over: bool = False  # a go or 31 ended this count; a reset follows
+    # the count that just ended (card, seat), from its reset until the next
+    # card: a table keeps a 31 or a go in sight until play goes on
+    ended: tuple[tuple[Card, int], ...] = ()
     played: tuple[tuple[Card, ...], ...] = EMPTY_HANDS  # this hand, per seat
     # the show
     show_step: int = 0  # how many of the four counts are done
@@ -197,6 +200,7 @@ def _deck_shuffled(s: State, e: DeckShuffled) -> State:
         gone=(False, False, False),
         hand_gos=(),
         count_over=False,
+        ended=(),
         played=EMPTY_HANDS,
         show_step=0,
         shown=(None, None, None),
@@ -257,6 +261,7 @@ def _card_played(s: State, e: CardPlayed) -> State:
         count=e.count,
         last_player=seat,
         count_over=e.count == 31,
+        ended=(),
         **changes,
     )
 
@@ -274,6 +279,7 @@ def _go_scored(s: State, e: GoScored) -> State:
 
 def _count_reset(s: State, e: CountReset) -> State:
     return s._replace(
+        ended=tuple(zip(s.pile, s.pile_seats)),
         count=0,
         pile=NO_CARDS,
         pile_seats=(),

@@ -75,6 +75,10 @@ class SeatView(NamedTuple):
     counting_cards: tuple[Card, ...]  # the cards of that count, when they are this seat's
     to_act: tuple[int, ...]
     legal: tuple[Command, ...]  # this seat's legal commands now
+    # the play's count just ended, until the next card (card, seat), and
+    # whether a go or 31 has ended the count on the table
+    ended: tuple[tuple[Card, int], ...] = ()
+    count_over: bool = False
 
     @property
     def my_turn(self) -> bool:
@@ -153,6 +157,8 @@ def project(state: State, seat: int | None, redacted: bool = False) -> SeatView:
         counting_cards=counting_cards,
         to_act=acting,
         legal=tuple(legal_moves(state, seat, acting)) if mine and seat in acting else (),
+        ended=state.ended,
+        count_over=state.count_over,
     )
 
 

@@ -34,6 +34,7 @@ GLYPHS: dict[str, str] = {
     **dict.fromkeys("─━═┄┈╌", "-"),
     **dict.fromkeys("│┃║┆┊╎", "|"),
     **dict.fromkeys("┌┐└┘╭╮╰╯┏┓┗┛├┤┬┴┼╔╗╚╝", "+"),
+    **dict.fromkeys("╷╵", "|"), **dict.fromkeys("╶╴", "-"),  # the count's large digits
     # punctuation in the text
     "·": "-", "•": "*", "—": "-", "–": "-", "…": ".", "×": "x", "‘": "'", "’": "'",
     "“": '"', "”": '"',
@@ -142,6 +143,8 @@ ASCII_CSS = """
 .ascii {
     SeatPanel { border: ascii $secondary; }
     SeatPanel.to-act { border: ascii $accent; border-title-style: reverse; }
+    TableView #hand { border: ascii $secondary; }
+    TableView #hand.to-act { border: ascii $accent; border-title-style: reverse; }
     NewGameScreen > Vertical, GameOverScreen > Vertical, WaitingScreen > Vertical {
         border: ascii $accent;
     }

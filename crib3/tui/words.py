@@ -19,12 +19,12 @@ from crib3.engine import Discard, Event, Play, SeatView, State
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
 from crib3.names import shown_name
-from crib3.narrate import describe
+from crib3.narrate import Voice, describe
 from crib3.scoring import Score
 from crib3.speech import say_play
 
 # Events whose announcement is their sentence in the feed.
-_SAID_AS_NARRATED = (ev.HandCounted, ev.GoScored, ev.HisHeels, ev.MugginsCalled,
+_SAID_AS_NARRATED = (ev.GoScored, ev.HisHeels, ev.MugginsCalled,
                      ev.MugginsDeclined, ev.StarterCut, ev.DealerChosen, ev.CutTied,
                      ev.GameWon, ev.HandEnded, ev.DeckShuffled)
 
@@ -62,9 +62,23 @@ def announcement(event: Event, state: State, view: SeatView,
         return f"{names[event.seat]}: {event.count}" + (f" — {said}" if said else "")
     if isinstance(event, ev.GoSaid):
         return f"{names[event.seat]}: go"
+    if isinstance(event, ev.HandCounted):
+        return counted(event, state)
     if isinstance(event, _SAID_AS_NARRATED):
         return describe(event, state, ascii)
     return None
+
+
+def counted(event: ev.HandCounted, state: State | SeatView) -> str:
+    """The headline of a count in the show, short enough for 80 columns
+    (the phrases are drawn beside the cards): "Cal's hand: 6 · Cal has 12"."""
+    voice = Voice(state)
+    seat = event.seat
+    owner = f"{voice.whose(seat, start=True)} {'crib' if event.crib else 'hand'}"
+    there = event.points + event.missed
+    said = f"{event.points} of {there} claimed" if event.missed else str(event.points)
+    return (f"{owner}: {said} · {voice.subject(seat)} "
+            f"{voice.verb(seat, 'has', 'have')} {state.scores[seat]}")
 
 
 def cut_rounds(deal_cuts: Sequence[tuple[int, Card]]) -> list[list[tuple[int, Card]]]:
@@ -163,3 +177,28 @@ def prompt(mode: Mode, shown_phase: str, view: SeatView) -> str:
     if view.phase == Phase.SHOW:
         return "Count your hand (muggins is on)"
     return ""
+
+
+_PLAY_NAMES = {"fifteen": "fifteen", "thirty-one": "31", "run": "run"}
+_PAIR_NAMES = {2: "pair", 3: "pair royal", 4: "double pair royal"}
+
+
+def pile_label(score: Score) -> str:
+    """A score in the play as it is labelled on the pile, under the card
+    that made it: "fifteen +2", "31 +2", "pair +2", "run of 3 +3", and
+    both parts of a double score ("fifteen +2 pair +2"); "" for none."""
+    parts = []
+    for item in score.items:
+        if item.kind == "pair":
+            name = _PAIR_NAMES[len(item.cards)]
+        elif item.kind == "run":
+            name = f"run of {item.points}"
+        else:
+            name = _PLAY_NAMES.get(item.kind, item.kind)
+        parts.append(f"{name} +{item.points}")
+    return " ".join(parts)
+
+
+def go_label(points: int, last_card: bool = False) -> str:
+    """The point for the go, labelled on the last card of its count."""
+    return f"{'last card' if last_card else 'go'} +{points}"

@@ -123,6 +123,10 @@ HELP_TEXT = """\
   f          the event feed
   q, Ctrl+Q  quit (asks first; it is saved)
   Ctrl+P     commands: new game, theme…
+  The pile: ▼ you played it, ◀ your left
+  opponent, ▶ the other; a score is labelled
+  under its card ("pair +2"); the count is
+  the large number.
 
 [b]Three-handed cribbage[/b]
 Five cards each; everyone throws one to the dealer's crib, with one card \

@@ -24,7 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from crib3.engine import (
     Count, CutStarter, Discard, Event, Game, IllegalMove, Muggins, Play, SeatFeed, SeatView,
@@ -37,6 +37,7 @@ from crib3.players.autoplay import BotDriver
 from crib3.tui.ascii import in_words
 from crib3.tui.bindings import QuietBindings
 from crib3.tui.css import STYLESHEET
+from crib3.tui.widgets.feed import Feed
 from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.recent import RecentLines
 from crib3.tui.widgets.table_view import TableView
@@ -54,7 +55,9 @@ class TableScreen(QuietBindings, Screen):
     """One game at the table, seen from seat `me`."""
 
     CSS_PATH = STYLESHEET
-    HORIZONTAL_BREAKPOINTS = [(0, "narrow"), (120, "wide")]  # wide: the feed fits beside
+    # wide: the feed fits beside; huge: wider seats and feed (see crib3.tcss).
+    HORIZONTAL_BREAKPOINTS = [(0, "narrow"), (120, "wide"), (180, "huge")]
+    VERTICAL_BREAKPOINTS = [(0, "short"), (34, "tall"), (50, "taller")]
     BINDINGS = [
         Binding("left", "move(-1)", "←", show=False, priority=True),
         Binding("right", "move(1)", "→", show=False, priority=True),
@@ -99,6 +102,8 @@ class TableScreen(QuietBindings, Screen):
         self.view: SeatView = project(self.shown, me)
         self.skipped_hand: int | None = None  # the hand whose show goes by unpaused
         self.narration: list[str] = []  # the game in words, as shown to this seat
+        self.recent_from = 0  # where the lines under the table start (the show's first)
+        self._show_of = 0  # the hand whose show has started
         self.history: list[tuple[Event, State, SeatView]] = []  # a resumed game's past
         self._continue = asyncio.Event()
         self._unsubscribe: Callable[[], None] = lambda: None  # set on mount
@@ -116,13 +121,13 @@ class TableScreen(QuietBindings, Screen):
         yield TableView(self.me, self.ascii)
         yield Static("", id="prompt", markup=False)
         yield RecentLines(id="recent")
-        yield RichLog(id="feed", wrap=True, markup=False, auto_scroll=True)
+        yield Feed(id="feed")
         yield TidyFooter()
 
     def on_mount(self) -> None:
         """Follow the game from here (not from `__init__`: a screen built
         but never shown must not stay subscribed)."""
-        self.query_one("#feed", RichLog).can_focus = False
+        self.query_one("#feed", Feed).can_focus = False
         so_far, self._unsubscribe = self.feed.follow(self._on_engine_event)
         if self.resumed:  # straight to where it stood
             self.history = so_far
@@ -136,8 +141,14 @@ class TableScreen(QuietBindings, Screen):
         self._unsubscribe()
 
     def watch_mode(self) -> None:
-        self.query_one("#prompt", Static).update(
-            in_words(prompt(self.mode, self.shown.phase, self.view), self.ascii))
+        """The prompt: on your turn it stands out from the log under it
+        (the `yours` class: bold, reversed in the accent colour, and a
+        marker, so it holds without colour too)."""
+        said = in_words(prompt(self.mode, self.shown.phase, self.view), self.ascii)
+        yours = self.mode == Mode.YOUR_TURN and bool(said)
+        line = self.query_one("#prompt", Static)
+        line.update(f"▶ {said}" if yours else said)
+        line.set_class(yours, "yours")
         self.keys_may_have_changed()
 
     # --- the engine's events -------------------------------------------------
@@ -153,6 +164,11 @@ class TableScreen(QuietBindings, Screen):
 
     def _present(self, event: Event, state: State, view: SeatView) -> None:
         """Show one event (redacted to this seat), its state and our view."""
+        if isinstance(event, ev.HandCounted) and self._show_of != state.hand_number:
+            # The show's first count: the lines under the table start again
+            # (the play's last lines are its leftovers; the feed keeps them).
+            self._show_of = state.hand_number
+            self.recent_from = len(self.narration)
         self.shown = state
         self.presented += 1
         self.view = view
@@ -161,9 +177,9 @@ class TableScreen(QuietBindings, Screen):
             event, (ev.DeckShuffled, ev.GameWon)))
         line = describe(event, state, self.ascii)
         if line:
-            self.query_one("#feed", RichLog).write(line)
+            self.query_one("#feed", Feed).say(line)
             self.narration.append(line)
-            self.query_one(RecentLines).show(self.narration)
+            self.query_one(RecentLines).show(self.narration[self.recent_from:])
         said = announcement(event, state, view, self.ascii)
         if said is not None:
             table.announce(said)
@@ -318,4 +334,5 @@ class TableScreen(QuietBindings, Screen):
         self.app.push_screen(CoachScreen(self.view, self.ascii))
 
     def action_toggle_feed(self) -> None:
-        self.toggle_class("feed-off" if self.has_class("wide") else "feed-on")
+        beside = self.has_class("wide") or self.has_class("huge")
+        self.toggle_class("feed-off" if beside else "feed-on")

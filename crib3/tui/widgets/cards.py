@@ -83,10 +83,41 @@ def face_lines(card: Card | None, ascii: bool = False, selected: bool = False,
     return [top, first, second, bottom]
 
 
+def big_face_lines(card: Card, ascii: bool = False, selected: bool = False,
+                   dim: bool = False, marked: bool = False) -> list[Text]:
+    """A card six lines tall and seven wide, for a tall terminal: the small
+    face's frame and corner, with room for the suit in the middle.
+
+        ┌─────┐
+        │10♥  │
+        │     │
+        │  ♥  │
+        │    ♥│
+        └─────┘
+    """
+    small = face_lines(card, ascii, selected, dim, marked)
+    top, first, second, bottom = small
+    h = top.plain[1]
+    v = first.plain[0]
+    frame = top.style
+    style = card_style(card) + (" dim" if dim else "")
+    suit = card.label(ascii)[-1]
+
+    def edge(line: Text) -> Text:
+        return line[:1] + Text(h, style=frame) + line[1:-1] + Text(h, style=frame) + line[-1:]
+
+    def row(inner: Text) -> Text:
+        return Text(v, style=frame) + inner + Text(v, style=frame)
+
+    return [edge(top), row(first[1:-1] + Text("  ")), row(Text("     ")),
+            row(Text("  ") + Text(suit, style=style) + Text("  ")),
+            row(second[1:2] + Text("   ") + Text(suit, style=style)), edge(bottom)]
+
+
 def row_of_faces(faces: Sequence[list[Text]], gap: int = 1) -> list[Text]:
     """Card faces side by side, as lines."""
     lines = []
-    for row in range(FACE_HEIGHT):
+    for row in range(len(faces[0]) if faces else FACE_HEIGHT):
         line = Text()
         for i, face in enumerate(faces):
             if i:
@@ -94,3 +125,70 @@ def row_of_faces(faces: Sequence[list[Text]], gap: int = 1) -> list[Text]:
             line.append_text(face[row])
         lines.append(line)
     return lines
+
+
+# --- the pile: small faces, fanned as on a table, and the count in large digits
+
+SMALL_FACE_HEIGHT = 3
+FAN_STRIDE = 4  # columns of an overlapped card that show: "│10♥"
+
+
+def small_face_lines(card: Card, ascii: bool = False, mark: Text | None = None,
+                     dim: bool = False) -> list[Text]:
+    """A card three lines tall and five wide, for the pile; `mark` (who
+    played it) sits in its bottom edge, where it stays visible when the next
+    card overlaps this one:
+
+        ┌───┐
+        │10♥│
+        └▼──┘
+    """
+    h, v, tl, tr, bl, br = ("-", "|", "+", "+", "+", "+") if ascii else \
+        ("─", "│", "┌", "┐", "└", "┘")
+    frame = "dim" if dim else ""
+    style = card_style(card) + (" dim" if dim else "")
+    top = Text(tl + h * 3 + tr, style=frame)
+    middle = Text(v, style=frame) + Text(f"{card.label(ascii):<3}", style=style) + \
+        Text(v, style=frame)
+    bottom = Text(bl, style=frame) + (mark or Text(h, style=frame)) + Text(h * 2 + br, style=frame)
+    return [top, middle, bottom]
+
+
+def fanned(faces: Sequence[list[Text]], stride: int = FAN_STRIDE) -> list[Text]:
+    """Faces overlapped left to right, each showing its first `stride`
+    columns and the last one whole, as cards played onto a pile."""
+    if not faces:
+        return []
+    lines = []
+    for row in range(len(faces[0])):
+        line = Text()
+        for face in faces[:-1]:
+            part = face[row][:stride]
+            part.pad_right(stride - part.cell_len)  # side by side: a gap
+            line.append_text(part)
+        line.append_text(faces[-1][row])
+        lines.append(line)
+    return lines
+
+
+def fanned_width(n: int, stride: int = FAN_STRIDE, face_width: int = FACE_WIDTH) -> int:
+    return 0 if n == 0 else stride * (n - 1) + face_width
+
+
+# Digits three lines tall and three wide, for the running count.
+_BIG_DIGITS = {
+    "0": ("┌─┐", "│ │", "└─┘"), "1": (" ╷ ", " │ ", " ╵ "), "2": ("╶─┐", "┌─┘", "└─╴"),
+    "3": ("╶─┐", "╶─┤", "╶─┘"), "4": ("╷ ╷", "└─┤", "  ╵"), "5": ("┌─╴", "└─┐", "╶─┘"),
+    "6": ("┌─╴", "├─┐", "└─┘"), "7": ("╶─┐", "  │", "  ╵"), "8": ("┌─┐", "├─┤", "└─┘"),
+    "9": ("┌─┐", "└─┤", "╶─┘"),
+}
+
+
+def big_number(n: int) -> list[str]:
+    """`n` in digits three lines tall (one column between digits)."""
+    digits = [_BIG_DIGITS[d] for d in str(n)]
+    return [" ".join(d[row] for d in digits) for row in range(3)]
+
+
+def big_number_width(n: int) -> int:
+    return 4 * len(str(n)) - 1

@@ -1,5 +1,12 @@
-"""The middle of the table: the hand, the crib, the starter, the count and
-the cards of the count."""
+"""The middle of the table: the hand, the crib, the starter, and the pile:
+the cards of the count as small faces in a row, who played each (a mark in
+its edge), each score labelled under the card that made it ("pair +2"),
+and the running count in large digits beside them.
+
+A count that ends (31, or a go) stays on screen, with its last label,
+until the next card is played: a player must have time to read it. What is
+drawn is a function of the view alone (the view keeps the count that just
+ended), so replay, forwards or back, draws each moment as it was."""
 
 from __future__ import annotations
 
@@ -7,22 +14,56 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from typing import NamedTuple
+
+from crib3.cards import Card
 from crib3.engine import SeatView
 from crib3.engine.state import Phase
 from crib3.names import shown_name
 from crib3.narrate import Voice
-from crib3.tui.widgets.cards import backs, card_label, cards_label
-from crib3.tui.words import cut_rounds
+from crib3.scoring import score_play
+from crib3.tui.widgets.cards import (
+    FACE_WIDTH, backs, big_face_lines, big_number, big_number_width, card_label, cards_label, face_lines, fanned,
+    fanned_width, small_face_lines,
+)
+from crib3.tui.words import cut_rounds, go_label, pile_label
 
 # Who played each card of the count, as seen from your seat: you below, the
 # opponent on your left at the upper left, the next one at the upper right.
 SEAT_MARKS = ("▼", "◀", "▶")
 SEAT_MARKS_ASCII = ("v", "<", ">")
+LABEL_STYLE = "bold yellow"
+# Rows the pile needs below the header and starter lines for full-size faces
+# (four rows, the labels' row, and a blank one above); fewer: small faces.
+_ROWS_FOR_FULL_FACES = 6
+_ROWS_FOR_BIG_FACES = 9  # and for big ones (six rows), on a tall terminal
+
+
+class Pile(NamedTuple):
+    """The cards of a count as drawn: who played each, the count, and a
+    label for the go (or "") under the last card."""
+
+    cards: tuple[Card, ...]
+    seats: tuple[int, ...]
+    count: int
+    go: str = ""
+
+
+def _pile_on_table(view: SeatView) -> Pile:
+    """The count on the table: the one being played, or, from its reset
+    until the next card, the one that just ended (with its go)."""
+    if not view.pile and view.ended:
+        cards = tuple(c for c, _ in view.ended)
+        count = sum(c.value for c in cards)
+        return Pile(cards, tuple(s for _, s in view.ended), count,
+                    go_label(1) if count < 31 else "")
+    go = go_label(1) if view.count_over and view.pile and view.count < 31 else ""
+    return Pile(view.pile, view.pile_seats, view.count, go)
 
 
 class TableCenter(Static):
     DEFAULT_CSS = """
-    TableCenter { height: 5; width: 1fr; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    TableCenter { height: 1fr; width: 1fr; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     view: reactive[SeatView | None] = reactive(None)
@@ -71,29 +112,91 @@ class TableCenter(Static):
         # the header, starter, crib, count and pile at most).
         lines = [top, starter + Text("   ") + crib] if view.crib is None else [top, starter, crib]
         if view.phase == Phase.PLAY:  # the show starts with the table cleared
-            count = Text("count ", style="dim")
-            count.append(f"{view.count:>2}", style="bold reverse")
-            lines += [count, self._pile(view)]
+            rows = (self.content_size.height or 6) - len(lines)
+            pile = _pile_on_table(view)
+            size = 2 if rows >= _ROWS_FOR_BIG_FACES else 1 if rows >= _ROWS_FOR_FULL_FACES else 0
+            if size:
+                lines.append(Text())
+            lines += self._pile(view, pile, size, labelled=rows >= 4)
         return Text("\n").join(lines)
 
-    def _pile(self, view: SeatView) -> Text:
-        """The cards of this count, each after the mark of who played it, on
-        one line: when they do not fit, the oldest give way to "…" (the
-        latest card is the one that matters now)."""
+    def _pile(self, view: SeatView, pile: Pile, size: int, labelled: bool) -> list[Text]:
+        """The pile's rows: the faces (`size` 0 small, 1 full, 2 big) side
+        by side when they fit, else fanned (the latest whole; the oldest
+        give way to "…"), the count large at the right, the scores
+        labelled under their cards."""
         width = self.content_size.width or 26
-        marks = SEAT_MARKS_ASCII if self.ascii else SEAT_MARKS
         me = view.seat if view.seat is not None else 0
-        played: list[Text] = []
-        for card, seat in zip(view.pile, view.pile_seats):
-            one = Text(marks[(seat - me) % 3], style="dim")
-            one.append_text(card_label(card, self.ascii))
-            played.append(one)
-        cut = False
-        while played and sum(len(p) + 1 for p in played) - 1 + (2 if cut else 0) > width:
-            played.pop(0)
-            cut = True
-        line = Text("… ", style="dim") if cut else Text()
-        return line + Text(" ").join(played)
+        marks = SEAT_MARKS_ASCII if self.ascii else SEAT_MARKS
+        count_width = max(len("count"), big_number_width(pile.count))
+        room = width - count_width - 1
+        face_width = (FACE_WIDTH, FACE_WIDTH, FACE_WIDTH + 2)[size]
+        stride = face_width + 1
+        if fanned_width(len(pile.cards), stride, face_width) > room:
+            stride = 4
+        shown = len(pile.cards)
+        while shown > 1 and fanned_width(shown, stride, face_width) + \
+                (1 if shown < len(pile.cards) else 0) > room:
+            shown -= 1
+        first = len(pile.cards) - shown
+        cut = 1 if first else 0
+        # The count stands where eight cards side by side would end (a
+        # place of its own that does not move as cards come), or at the edge.
+        room = min(room, fanned_width(8, face_width + 1, face_width))
+        faces = []
+        for card, seat in zip(pile.cards[first:], pile.seats[first:]):
+            mark = Text(marks[(seat - me) % 3], style="bold")
+            if size:
+                face = (face_lines, face_lines, big_face_lines)[size](card, self.ascii)
+                edge = face[-1]
+                face[-1] = edge[:1] + mark + edge[2:]
+            else:
+                face = small_face_lines(card, self.ascii, mark)
+            faces.append(face)
+        rows = fanned(faces, stride) if faces else [Text() for _ in range((3, 4, 6)[size])]
+        if cut:
+            middle = len(rows) // 2
+            rows = [(Text("…", style="dim") if i == middle else Text(" ")) + r
+                    for i, r in enumerate(rows)]
+        labels = self._labels(pile, first, stride, cut, room) if labelled else None
+        # The count: its name, then its digits, beside the faces.
+        digits = big_number(pile.count)
+        beside = [Text("count", style="dim"),
+                  *[Text(d, style="bold" if view.pile else "dim") for d in digits]]
+        body = [*rows] + ([labels] if labels is not None else [])
+        if len(body) < len(beside):  # no row to spare: the digits alone
+            beside = beside[1:]
+        out = []
+        for i, row in enumerate(body):
+            line = row.copy()
+            line.pad_right(room + 1 - line.cell_len)
+            if i < len(beside):
+                line.append_text(beside[i])
+            out.append(line)
+        return out
+
+    @staticmethod
+    def _labels(pile: Pile, first: int, stride: int, cut: int, room: int) -> Text:
+        """The scores made in this count, each under the card that made it,
+        latest first where two would overlap."""
+        placed: list[tuple[int, str]] = []
+        right = room
+        for i in range(len(pile.cards) - 1, first - 1, -1):
+            label = pile_label(score_play(pile.cards[:i + 1]))
+            if i == len(pile.cards) - 1 and pile.go:
+                label = f"{label} {pile.go}".strip()
+            if not label:
+                continue
+            x = min(cut + (i - first) * stride, right - len(label))
+            if x < 0:
+                break
+            placed.insert(0, (x, label))
+            right = x - 1
+        line = Text()
+        for x, label in placed:
+            line.pad_right(x - line.cell_len)
+            line.append(label, style=LABEL_STYLE)
+        return line
 
     def _header(self, view: SeatView, names: list[str]) -> Text:
         """ "Hand 2 · Bea deals"; between hands (the hand ended, the deal

@@ -11,17 +11,22 @@ from textual.widget import Widget
 from crib3.cards import Card
 from crib3.engine import Discard, Play, SeatView
 from crib3.engine.state import Phase
-from crib3.tui.widgets.cards import FACE_WIDTH, face_lines, row_of_faces
+from crib3.tui.widgets.cards import big_face_lines, card_style, face_lines, row_of_faces
+
+BIG_FACES_FROM = 6  # rows of content from which the hand's cards are drawn big
 
 
 class ShownCount(NamedTuple):
     """A hand being counted in the show: whose, its cards and the starter,
-    and the cards of the phrase being said (lit)."""
+    the cards of the phrase being said (lit), the phrases said so far and,
+    once the count is done, its total."""
 
     title: str
     cards: tuple[Card, ...]
     starter: Card
     lit: frozenset[Card]
+    said: tuple[str, ...] = ()
+    total: int | None = None
 
 
 class HandView(Widget):
@@ -30,7 +35,7 @@ class HandView(Widget):
     to the engine."""
 
     DEFAULT_CSS = """
-    HandView { height: 6; width: 1fr; padding: 0 1; }
+    HandView { height: 4; width: 1fr; padding: 0 1; }
     """
 
     view: reactive[SeatView | None] = reactive(None)
@@ -89,32 +94,76 @@ class HandView(Widget):
         active = bool(choosable)
         in_play = view.phase == Phase.PLAY
         faces = []
+        draw = self._face
         for i, c in enumerate(cards):
-            faces.append(face_lines(
+            faces.append(draw(
                 c, self.ascii,
                 selected=active and i == self.cursor,
                 dim=active and in_play and c not in choosable,
             ))
-        lines = row_of_faces(faces)
-        numbers = Text()
-        for i in range(len(cards)):
-            label = str(i + 1)
+        # Each card's number (its key) sits in its bottom edge: no row of
+        # its own, so the box is a row shorter and the log under it a row longer.
+        for i, face in enumerate(faces):
             style = "bold reverse" if active and i == self.cursor else "dim"
-            numbers.append(f"{label:^{FACE_WIDTH}}", style=style)
-            numbers.append(" ")
-        return Text("\n").join([*lines, numbers])
+            face[-1] = _numbered(face[-1], str(i + 1), style)
+        return Text("\n").join(row_of_faces(faces))
+
+    @property
+    def _face(self):
+        """The cards' size: big when the box is tall enough (a taller
+        terminal), else the usual four lines."""
+        return big_face_lines if self.content_size.height >= BIG_FACES_FROM else face_lines
 
     def _render_count(self, shown: ShownCount) -> Text:
         lit = shown.lit
-        faces = [face_lines(c, self.ascii, selected=c in lit, dim=bool(lit) and c not in lit)
+        draw = self._face
+        faces = [draw(c, self.ascii, selected=c in lit, dim=bool(lit) and c not in lit)
                  for c in shown.cards]
-        starter = face_lines(shown.starter, self.ascii, selected=shown.starter in lit,
+        starter = draw(shown.starter, self.ascii, selected=shown.starter in lit,
                              dim=bool(lit) and shown.starter not in lit)
         lines = row_of_faces([*faces, starter])
         # A wider gap before the starter, so it reads as apart from the hand.
-        gap = (FACE_WIDTH + 1) * len(faces)
+        gap = (faces[0][0].cell_len + 1) * len(faces) if faces else 0
         lines = [line[:gap] + Text("  ") + line[gap:] for line in lines]
-        caption = Text(f"{shown.title}", style="bold")
-        caption.append(" " * max(1, gap - len(shown.title) + 1))
-        caption.append("starter", style="dim")
-        return Text("\n").join([*lines, caption])
+        # Beside the cards: whose count and the starter, the count a phrase
+        # a line (packed when they are many, the latest kept), the total.
+        title = Text(shown.title, style="bold")
+        title.append(" · starter ", style="dim")
+        title.append(shown.starter.label(self.ascii), style=card_style(shown.starter))
+        left = max(line.cell_len for line in lines) + 3
+        room = (self.content_size.width or 76) - left
+        rows = _packed(shown.said, room, len(lines) - 2)
+        rows += [Text()] * (len(lines) - 2 - len(rows))
+        total = Text(f"total {shown.total}", style="bold") if shown.total is not None else Text()
+        out = []
+        for line, said in zip(lines, [title, *rows, total]):
+            line = line.copy()
+            if said:
+                line.pad_right(left - line.cell_len)
+                line.append_text(said)
+            out.append(line)
+        return Text("\n").join(out)
+
+
+def _numbered(edge: Text, label: str, style: str) -> Text:
+    """A card's bottom edge with its number in the middle: "└─2─┘"."""
+    middle = (edge.cell_len - len(label)) // 2
+    return edge[:middle] + Text(label, style=style) + edge[middle + len(label):]
+
+
+def _packed(phrases: tuple[str, ...], width: int, rows: int) -> list[Text]:
+    """The phrases of a count on at most `rows` lines of `width`: one a
+    line while they fit, else as many to a line as fit; the latest win."""
+    if len(phrases) <= rows:
+        lines = list(phrases)
+    else:
+        lines = []
+        for phrase in phrases:
+            if lines and len(lines[-1]) + 2 + len(phrase) <= width:
+                lines[-1] += ", " + phrase
+            else:
+                lines.append(phrase)
+    lines = lines[-rows:]
+    last = len(lines) - 1
+    return [Text(line[:max(0, width)], style="bold" if i == last else "")
+            for i, line in enumerate(lines)]

@@ -19,7 +19,7 @@ class SeatPanel(Static):
 
     DEFAULT_CSS = """
     SeatPanel {
-        height: 5; width: 1fr; border: round $secondary; padding: 0 1;
+        height: 1fr; width: 1fr; border: round $secondary; padding: 0 1;
         border-title-color: $text; border-subtitle-color: $text;
     }
     SeatPanel.to-act { border: heavy $accent; }

@@ -1,5 +1,5 @@
 """The table as one seat sees it: the two opponents, the middle, the last
-word, the board, the bottom seat's line and its hand.
+word, the board, and the bottom seat's box (its line in the edge, its hand).
 
 One widget for the live table and for replay, so the two cannot draw the
 table differently. It is given a seat's view (and what to announce) and
@@ -43,10 +43,16 @@ class TableView(Vertical):
 
     DEFAULT_CSS = """
     TableView { height: auto; }
-    TableView #top { height: 5; }
+    TableView #top { height: 6; }
     TableView #top SeatPanel { width: 26; }
     TableView #announce { height: 1; padding: 0 1; text-style: bold; color: $accent; }
-    TableView #me { height: 1; padding: 0 1; }
+    /* Your seat: boxed like an opponent's, its line in the box's edge, and
+       the same heavy accent border when it is your turn. */
+    TableView #hand {
+        height: 6; border: round $secondary; border-title-color: $text;
+        border-title-align: left;
+    }
+    TableView #hand.to-act { border: heavy $accent; border-title-style: bold; }
     """
 
     def __init__(self, me: int = 0, ascii: bool = False, interactive: bool = True,
@@ -67,7 +73,6 @@ class TableView(Vertical):
         # be called "[/]" (see crib3.names).
         yield Static("", id="announce", markup=False)
         yield CribBoard(ascii=self.ascii, id="board")
-        yield Static("", id="me", markup=False)
         yield HandView(self.ascii, self.interactive, id="hand")
 
     # --- parts ---------------------------------------------------------------
@@ -113,7 +118,9 @@ class TableView(Vertical):
             self.query_one("#board", CribBoard).set_scores(
                 [p.name for p in view.players], view.scores, view.back_pegs,
                 view.rules.target, view.dealer)
-        self.query_one("#me", Static).update(seat_line(view, self.ascii))
+        # Your line is the edge of your box (a Text: a name is never markup).
+        hand.border_title = seat_line(view, self.ascii)
+        hand.set_class(view.my_turn, "to-act")
 
     def announce(self, line: str) -> None:
         self.query_one("#announce", Static).update(line)
@@ -124,13 +131,17 @@ class TableView(Vertical):
         cards, `pause` seconds a phrase or until `hurried` is set."""
         hand = self.hand
         title = f"{whose} {'crib' if event.crib else 'hand'}"
-        phrases = hand_phrases(Score(event.points + event.missed, event.items))
-        for phrase, cards in phrases or [("nineteen: nothing", frozenset())]:
-            hand.showing = ShownCount(title, event.cards, event.starter, cards)
+        phrases = hand_phrases(Score(event.points + event.missed, event.items)) \
+            or [("nineteen: nothing", frozenset())]
+        said: tuple[str, ...] = ()
+        for phrase, cards in phrases:
+            said = (*said, phrase)
+            hand.showing = ShownCount(title, event.cards, event.starter, cards, said)
             self.announce(f"{title}: {phrase}")
             if pause and not hurried.is_set():
                 try:
                     await asyncio.wait_for(hurried.wait(), pause)
                 except asyncio.TimeoutError:
                     pass
-        hand.showing = ShownCount(title, event.cards, event.starter, frozenset())
+        hand.showing = ShownCount(title, event.cards, event.starter, frozenset(), said,
+                                  event.points + event.missed)

@@ -1,0 +1,221 @@
+"""The table's look (issue 12, points 11, 12, 14 and 17), met as a player
+meets it: keys pressed in Textual's Pilot, the screen read back as text."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from crib3.engine.state import Phase
+from crib3.scoring import score_play
+from crib3.tui.app import Crib3App
+from crib3.tui.settings import GameChoices
+from crib3.tui.words import Mode
+from tui_support import screen_text, settled, wait_for
+
+SIZE = (80, 24)
+
+
+@pytest.fixture(autouse=True)
+def _every_test_at_home(crib3_home):
+    return crib3_home
+
+
+def app_for(seed: int = 7, ascii: bool = False) -> Crib3App:
+    choices = GameChoices(name="Ann", left="standard", right="standard", seed=seed)
+    return Crib3App(choices, think=0.0, ascii=ascii)
+
+
+async def until(pilot, done, presses: int = 600):
+    """Press Enter until `done(screen)` holds at a point where a key is due."""
+    for _ in range(presses):
+        screen = await settled(pilot)
+        if done(screen):
+            return screen
+        await pilot.press("enter")
+    raise AssertionError("never reached")
+
+
+def my_play(screen) -> bool:
+    return screen.mode == Mode.YOUR_TURN and screen.view.phase == Phase.PLAY
+
+
+def my_box_top(app) -> str:
+    """The top edge of your box: the row under the board with your name."""
+    rows = screen_text(app).splitlines()
+    return next(row for row in rows[6:] if "Ann" in row and "pts" in row)
+
+
+# --- 11: your turn is unmistakable -----------------------------------------------
+
+@pytest.mark.parametrize("ascii", [False, True])
+async def test_your_seat_is_boxed_and_lit_on_your_turn_like_a_bots(ascii):
+    app = app_for(7, ascii=ascii)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until(pilot, my_play)
+        hand = screen.table_view.hand
+        assert hand.has_class("to-act")
+        top = my_box_top(app)
+        assert top.lstrip().startswith("+" if ascii else "┏"), top    # heavy, as a bot's
+        assert "Ann  " in top and "pts" in top
+        await until(pilot, lambda s: s.mode == Mode.WAITING_FOR_ENTER)
+        assert not hand.has_class("to-act")
+        top = my_box_top(app)
+        assert top.lstrip().startswith("+" if ascii else "╭"), top    # not your turn: plain
+
+
+@pytest.mark.parametrize("no_color", [False, True])
+async def test_the_prompt_on_your_turn_stands_out_from_the_log(monkeypatch, no_color):
+    if no_color:
+        monkeypatch.setenv("NO_COLOR", "1")
+    app = app_for(7)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until(pilot, my_play)
+        prompt = screen.query_one("#prompt")
+        recent = screen.query_one("#recent")
+        lines = screen_text(app).splitlines()
+        said = next(line for line in lines if "Your play" in line)
+        assert said.lstrip().startswith("▶ Your play"), said               # a marker
+        style, log = prompt.rich_style, recent.rich_style
+        assert style.bold and style.reverse and not (log.bold or log.reverse)
+        await until(pilot, lambda s: s.mode == Mode.WAITING_FOR_ENTER)
+        assert not prompt.has_class("yours") and not prompt.rich_style.reverse
+
+
+# --- 12: the pile is the centre of the table -------------------------------------
+
+def centre_rows(app, width: int = 28) -> list[str]:
+    """The centre column between the two seat boxes at 80x24."""
+    return [row[26:26 + width] for row in screen_text(app).splitlines()[:6]]
+
+
+async def test_the_pile_is_small_faces_with_who_played_them_and_the_count_large():
+    from crib3.tui.widgets.cards import big_number
+
+    app = app_for(7)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until(pilot, lambda s: my_play(s) and len(s.view.pile) >= 2)
+        view = screen.view
+        rows = centre_rows(app)
+        pile = "\n".join(rows[2:5])
+        for card in view.pile[-3:]:
+            assert f"│{card.label()}" in pile, rows                       # faces, in a row
+        marks = re.findall(r"└([▼◀▶])", rows[4])
+        expected = ["▼◀▶"[(s - view.seat) % 3] for s in view.pile_seats]
+        assert marks == expected[-len(marks):] and marks, rows            # who played each
+        digits = big_number(view.count)
+        assert all(digits[i].strip() in rows[3 + i] for i in range(3)), rows
+        assert "count" in rows[2]
+
+
+async def test_a_score_is_labelled_under_the_card_that_made_it():
+    from crib3.tui.words import pile_label
+
+    def scored(screen) -> bool:
+        pile = screen.view.pile
+        return screen.view.phase == Phase.PLAY and bool(pile) \
+            and score_play(pile).total > 0 and screen.mode in (Mode.YOUR_TURN,)
+
+    app = app_for(7)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until(pilot, scored)
+        label = pile_label(score_play(screen.view.pile))
+        assert re.fullmatch(r"(\w[\w ]* \+\d+ ?)+", label), label       # "fifteen +2"
+        assert label in centre_rows(app)[5] + centre_rows(app, 40)[5], centre_rows(app)
+
+
+async def test_a_31_or_a_go_stays_on_screen_until_the_next_card():
+    def leading_after_a_count(screen) -> bool:
+        view = screen.view
+        return my_play(screen) and not view.pile and any(view.played)
+
+    app = app_for(7)
+    async with app.run_test(size=SIZE) as pilot:
+        await until(pilot, leading_after_a_count)
+        rows = centre_rows(app)
+        labels = rows[5]
+        assert "go +1" in labels or "31 +2" in labels, rows                # how it ended
+        assert "│" in rows[3], rows                                       # its cards
+        await pilot.press("1")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "go +1" not in centre_rows(app)[5]
+                       and "31 +2" not in centre_rows(app)[5])
+
+
+async def test_help_explains_the_pile_marks():
+    from crib3.tui.screens.dialogs import HelpScreen
+
+    app = app_for(7)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        text = screen_text(app)
+        assert re.search(r"▼.*you", text) and "◀" in text and "▶" in text, text
+
+
+# --- 14: the show ------------------------------------------------------------------
+
+def at_a_count(screen) -> bool:
+    return screen.waiting_for_enter and screen.shown.phase == Phase.SHOW
+
+
+async def test_each_count_in_the_show_fits_with_its_total_and_is_said_once():
+    app = app_for(7)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until(pilot, at_a_count)
+        rows = screen_text(app).splitlines()
+        headline = rows[6].strip()
+        assert re.fullmatch(r"\w+'s (hand|crib): \d+ · \w+ has \d+", headline), headline
+        assert sum(headline in row for row in rows) == 1                   # said once
+        hand = "\n".join(rows[15:22])
+        assert re.search(r"total \d+", hand), hand                         # the total
+        assert "fifteen two" in hand or "nineteen" in hand or " is " in hand
+        assert not re.search(r"\(\d+\)", "\n".join(rows)), rows           # no bare "(19)"
+        recent = "\n".join(rows[22:])
+        assert "plays" not in recent and "last card" not in recent, recent  # play's leftovers
+
+
+# --- 17: a layout that grows with the terminal -----------------------------------
+
+async def test_the_feed_wraps_its_lines_instead_of_cutting_them():
+    app = app_for(7)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await until(pilot, lambda s: s.shown.phase == Phase.DISCARD)
+        feed = [row[87:].strip() for row in screen_text(app).splitlines()[:10]]
+        said = " ".join(feed)
+        assert "A new game to 121: Ann, Bea and Cal." in said, feed
+        assert "Five cards each, and one to Bea's crib." in said, feed
+
+
+async def test_at_80x24_the_feed_opens_without_hiding_the_table():
+    app = app_for(7)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await until(pilot, my_play)
+        before = screen_text(app).splitlines()
+        await pilot.press("f")
+        await wait_for(pilot, lambda: screen.query_one("#feed").display)
+        await pilot.pause()
+        after = screen_text(app).splitlines()
+        prompt = next(i for i, row in enumerate(before) if "Your play" in row)
+        assert after[:prompt + 1] == before[:prompt + 1]   # the table and the prompt, whole
+        assert screen.narration[-1] in "\n".join(after[prompt + 1:23])     # the feed, under
+
+
+@pytest.mark.parametrize("size, face, seat", [((80, 24), 5, 26), ((120, 40), 7, 26),
+                                              ((200, 60), 7, 36)])
+async def test_bigger_terminals_get_bigger_cards_and_seats(size, face, seat):
+    app = app_for(7)
+    async with app.run_test(size=size) as pilot:
+        screen = await until(pilot, lambda s: my_play(s) and bool(s.view.pile))
+        rows = screen_text(app).splitlines()
+        card = screen.view.hand[-1].label()
+        row = next(i for i, r in enumerate(rows) if re.search(f"[│┃]{card}", r) and i > 8)
+        top = rows[row - 1]
+        column = re.search(f"[│┃]{card}", rows[row]).start()
+        edge = top[column:column + face]
+        assert edge[0] in "┌┏" and edge[-1] in "┐┓" and len(edge.strip()) == face, top
+        assert screen.table_view.panels()[0].outer_size.width == seat
+        if size[0] >= 200:
+            assert screen.query_one("#board").size.height == 3               # one line a track
