@@ -37,6 +37,7 @@ from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.tui.screens.dialogs import HELP_TEXT, Dialog, HelpScreen
 from crib3.tui.screens.room import RoomTableScreen
 from crib3.tui.screens.table import PAUSE_AFTER
+from crib3.tui.widgets.chat import ChatPanel
 from crib3.tui.words import Mode
 
 if TYPE_CHECKING:
@@ -80,6 +81,12 @@ class SpectatorScreen(RoomTableScreen):
         self.feed = table.feed(None)  # public facts only
         self.view = project(self.shown, None)
         self.on_over = self._game_over
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if isinstance(widget, ChatPanel):  # whose chair you watch from, over the chat
+                yield Static(id="me", classes="spectator-line")
+            yield widget
 
     # (Textual calls RoomTableScreen's and TableScreen's on_mount too, after this.)
     def on_mount(self) -> None:
