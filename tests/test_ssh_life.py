@@ -48,9 +48,15 @@ def login(port: int, name: str, key: Path) -> str:
 def toasts(screen: str) -> str:
     """The words of the toasts on a screen, on one line: a toast wraps its
     text over a few rows, right of its border (▌), beside whatever else is
-    on those rows; this puts its words back together."""
+    on those rows (and before a box's right edge); this puts its words
+    back together."""
     return " ".join(word for line in screen.splitlines() if "▌" in line
-                    for word in line.rsplit("▌", 1)[1].split())
+                    for word in line.rsplit("▌", 1)[1].split()
+                    if not set(word) <= _BEHIND_A_TOAST)
+
+
+# What the table draws right of a toast (a box's edge, the board's holes).
+_BEHIND_A_TOAST = set("│─╮╯╭╰┃━┓┛·◎●")
 
 
 def wait_for_words(terminals: Terminals, name: str, words: str, timeout: float = 20) -> None:
