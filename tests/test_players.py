@@ -289,3 +289,35 @@ def test_the_same_view_gets_the_same_ranking_from_the_coach_and_the_expert():
     expert = make_player("expert", rnd.Random(5))
     for i, view in enumerate(_positions(games=2)):
         assert expert.choose(view).card == advise(view).plays[0].card  # type: ignore[attr-defined]
+
+
+def test_the_look_ahead_gives_the_garbage_collector_almost_nothing_to_do():
+    """A playout's positions are ints, not tuples and lists: a decision
+    seldom wakes the collector, and never for a full pass (those held one
+    decision for 80-100 ms when the caches were full of tuples)."""
+    import gc
+
+    import crib3.players.coach as coach
+
+    runs: list[int] = []
+    inside = [False]
+
+    def count(phase, info):
+        if phase == "start" and inside[0]:
+            runs.append(info["generation"])
+
+    decisions = 0
+    gc.callbacks.append(count)
+    try:
+        for view in _positions(games=4):
+            if len({c.card.rank for c in view.legal}) < 2:
+                continue
+            inside[0] = True
+            coach._rank_plays(view, coach.PLAY_SAMPLES)
+            inside[0] = False
+            decisions += 1
+    finally:
+        gc.callbacks.remove(count)
+    assert decisions > 100
+    assert len(runs) <= decisions // 20
+    assert 2 not in runs

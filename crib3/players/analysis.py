@@ -221,6 +221,71 @@ def pile_points(pile: tuple[int, ...]) -> int:
     return rank_points(pile, sum(r if r < 10 else 10 for r in pile))
 
 
+# --- the look-ahead's positions as integers ---------------------------------------
+#
+# The look-ahead plays out hundreds of thousands of counts a minute. Its
+# positions are packed into ints (four bits a rank, 1..13): ints are not
+# tracked by the garbage collector, so the caches below, keyed and valued by
+# ints, cost a full collection nothing, and a playout allocates almost no
+# containers (tuples and lists made the collector run often, and its full
+# pass over the old caches held one decision for 80-100 ms).
+
+CACHE_LIMIT = 1 << 18  # entries per cache before it is emptied and refilled
+
+
+def pack_ranks(ranks: Iterable[int]) -> int:
+    """Ranks packed four bits each, the first in the lowest bits."""
+    code = 0
+    for shift, rank in enumerate(ranks):
+        code |= rank << (4 * shift)
+    return code
+
+
+def unpack_ranks(code: int) -> list[int]:
+    out = []
+    while code:
+        out.append(code & 15)
+        code >>= 4
+    return out
+
+
+_PILE_POINTS: dict[int, int] = {}
+
+
+def pile_points_code(pile: int) -> int:
+    """`pile_points` for a pile packed by `pack_ranks` (its last card in the
+    highest bits)."""
+    got = _PILE_POINTS.get(pile)
+    if got is None:
+        if len(_PILE_POINTS) >= CACHE_LIMIT:
+            _PILE_POINTS.clear()
+        ranks = unpack_ranks(pile)
+        got = _PILE_POINTS[pile] = rank_points(ranks, sum(r if r < 10 else 10 for r in ranks))
+    return got
+
+
+_GREEDY: dict[int, int] = {}
+
+
+def greedy_code(hand: int, pile: int, count: int) -> int:
+    """`greedy_rank` on a packed hand (sorted, lowest rank first: the same
+    card a sorted tuple would give) and a packed pile: the index of the card
+    to play, or -1. The pile fixes the count, so the key needs no count."""
+    key = (hand << 60) | pile
+    got = _GREEDY.get(key)
+    if got is None:
+        if len(_GREEDY) >= CACHE_LIMIT:
+            _GREEDY.clear()
+        got = _GREEDY[key] = _greedy.__wrapped__(tuple(unpack_ranks(hand)), tuple(unpack_ranks(pile)), count)
+    return got
+
+
+def remove_at(hand: int, index: int) -> int:
+    """A packed hand without its card at `index`."""
+    low = hand & ((1 << (4 * index)) - 1)
+    return low | ((hand >> (4 * index + 4)) << (4 * index))
+
+
 # --- sampling the unseen cards -----------------------------------------------------
 
 

@@ -28,9 +28,11 @@ from crib3.players.analysis import (
     DiscardOption,
     discard_options,
     gift_risk,
-    greedy_rank,
+    greedy_code,
     min_values,
-    pile_points,
+    pack_ranks,
+    pile_points_code,
+    remove_at,
     sample_hands,
 )
 from crib3.scoring import hand_points, score_play
@@ -207,9 +209,9 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
             crib_rest = rng.sample([c for c in pool if c not in taken], 4 - len(show.crib_known))
         runs += 1
         held = [tuple(view.hand) if s == me else tuple(dealt.get(s, ())) for s in range(3)]
-        ranks = [sorted(c.rank for c in hand) for hand in held]  # sorted: fewer positions
+        ranks = [pack_ranks(sorted(c.rank for c in hand)) for hand in held]  # sorted: fewer positions
         for card in cards:
-            got, margin = _play_out(card, me, [list(r) for r in ranks], held, table,
+            got, margin = _play_out(card, me, ranks, held, table,
                                     view.count, view.scores, target, show, crib_rest)
             points[card] += got
             margins[card].append(margin)
@@ -248,7 +250,7 @@ def _clearly_best(margins: dict[Card, list[float]]) -> bool:
 _AFTER = (turn_order(0), turn_order(1), turn_order(2))
 
 
-def _play_out(card: Card, me: int, ranks: list[list[int]], held: Sequence[Sequence[Card]],
+def _play_out(card: Card, me: int, ranks: list[int], held: Sequence[Sequence[Card]],
               table: tuple[int, ...], count: int, scores: Sequence[int], target: int,
               show: _Show | None = None, crib_rest: Sequence[Card] = ()) -> tuple[int, float]:
     """Play `card`, then the rest of the play (this count and the next ones)
@@ -258,48 +260,58 @@ def _play_out(card: Card, me: int, ranks: list[list[int]], held: Sequence[Sequen
     opponent reaching it first costs as much.
 
     The play needs ranks alone (suits count only in the show): `ranks` are
-    the hands' ranks, each sorted (this playout's own copies), `held` the
-    hands as cards for the show, `table` the ranks of the count so far."""
+    the hands' ranks packed by `pack_ranks`, each sorted lowest first, `held`
+    the hands as cards for the show, `table` the ranks of the count so far.
+    The position is kept in ints (see `analysis.pack_ranks`)."""
     points = [0, 0, 0]
-    need = [target - scores[0], target - scores[1], target - scores[2]]
-    ranks[me].remove(card.rank)
-    table = (*table, card.rank)
+    hands = list(ranks)
+    hand = hands[me]
+    shift = 0
+    while (hand >> shift) & 15 != card.rank:
+        shift += 4
+    hands[me] = remove_at(hand, shift // 4)
+    pile = pack_ranks(table)
+    depth = 4 * (len(table) + 1)
+    pile |= card.rank << (depth - 4)
     count += card.value
-    points[me] += pile_points(table)
+    points[me] += pile_points_code(pile)
+    need0, need1, need2 = target - scores[0], target - scores[1], target - scores[2]
     last = me
     winner = -1
     while True:
-        if points[last] >= need[last]:
+        if points[last] >= (need0, need1, need2)[last]:
             winner = last
             break
         mover = -1
         if count != 31:
             room = 31 - count
             for s in _AFTER[last]:
-                hand = ranks[s]
-                if hand and hand[0] <= room:  # sorted: the lowest rank is the lowest value
+                hand = hands[s]
+                if hand and (hand & 15) <= room:  # sorted: the lowest rank is the lowest value
                     mover = s
                     break
         if mover < 0:
             if count != 31:
                 points[last] += 1  # the go, or the last card
-                if points[last] >= need[last]:
+                if points[last] >= (need0, need1, need2)[last]:
                     winner = last
                     break
             # R5.5: the next count is led left of the last card's player.
             for s in _AFTER[last]:
-                if ranks[s]:
+                if hands[s]:
                     mover = s
                     break
             if mover < 0:
                 break  # every card is played
-            table = ()
-            count = 0
-        hand = ranks[mover]
-        chosen = hand.pop(greedy_rank(hand, table, count))
-        table = (*table, chosen)
+            pile = depth = count = 0
+        hand = hands[mover]
+        index = greedy_code(hand, pile, count)
+        chosen = (hand >> (4 * index)) & 15
+        hands[mover] = remove_at(hand, index)
+        pile |= chosen << depth
+        depth += 4
         count += chosen if chosen < 10 else 10
-        points[mover] += pile_points(table)
+        points[mover] += pile_points_code(pile)
         last = mover
     margin = points[me] - (points[0] + points[1] + points[2] - points[me]) / 2
     if winner < 0 and show is not None:
