@@ -44,6 +44,20 @@ WIN_BONUS = 100.0
 
 
 @dataclass(frozen=True, slots=True)
+class Style:
+    """Which of the expert's refinements are on. The coach and `expert`
+    use `CURRENT`; `expert-2026-12` (a level for `crib3 sim` alone) uses
+    `DECEMBER_2026`, the expert as it was before them, so a duplicate
+    head-to-head can show what each refinement is worth."""
+
+    peg_discard: bool = True  # the discard counts the play and the crib given the kept four
+
+
+CURRENT = Style()
+DECEMBER_2026 = Style(peg_discard=False)
+
+
+@dataclass(frozen=True, slots=True)
 class PlayOption:
     """One legal card in the play, with what it is worth."""
 
@@ -94,7 +108,7 @@ def advise(view: SeatView) -> Advice:
     return Advice("none")
 
 
-def rank_discards(view: SeatView) -> list[DiscardOption]:
+def rank_discards(view: SeatView, style: Style = CURRENT) -> list[DiscardOption]:
     """The five discards, best net first."""
     return discard_options(view.hand, own_crib=view.dealer == view.seat)
 
@@ -122,23 +136,24 @@ class _Show:
     crib_known: tuple[Card, ...]  # the seat's own discard
 
 
-def rank_plays(view: SeatView, samples: int = PLAY_SAMPLES) -> list[PlayOption]:
+def rank_plays(view: SeatView, samples: int = PLAY_SAMPLES,
+               style: Style = CURRENT) -> list[PlayOption]:
     """Every legal card, best expected margin first (see `_rank_plays`).
     The same view always gets the same answer, so the last few are kept:
     the coach asked at a table, the expert at the same seat, and a review
     of the game share the work."""
     try:
-        return list(_rank_plays_kept(view, samples))
+        return list(_rank_plays_kept(view, samples, style))
     except TypeError:  # a view holding something unhashable: work it out afresh
-        return _rank_plays(view, samples)
+        return _rank_plays(view, samples, style)
 
 
 @lru_cache(maxsize=64)
-def _rank_plays_kept(view: SeatView, samples: int) -> tuple[PlayOption, ...]:
-    return tuple(_rank_plays(view, samples))
+def _rank_plays_kept(view: SeatView, samples: int, style: Style) -> tuple[PlayOption, ...]:
+    return tuple(_rank_plays(view, samples, style))
 
 
-def _rank_plays(view: SeatView, samples: int) -> list[PlayOption]:
+def _rank_plays(view: SeatView, samples: int, style: Style = CURRENT) -> list[PlayOption]:
     """Every legal card, best expected margin first.
 
     Cards of the same rank are one option (the suit matters only in the
