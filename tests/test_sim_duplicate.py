@@ -74,3 +74,51 @@ def test_duplicate_names_two_known_levels():
         result = run("sim", "--duplicate", bad, "--games", "1")
         assert result.returncode == 2 and "Traceback" not in result.stderr
         assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_discard_table_generator_writes_only_where_it_is_told(tmp_path):
+    import sys
+
+    import crib3.players.discardtable as discardtable
+
+    packaged = discardtable.PACKAGED
+    before = packaged.read_bytes()
+    refused = subprocess.run([sys.executable, "-m", "crib3.players.discardtable", "--deals", "5",
+                              "--out", str(packaged)], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    out = tmp_path / "table.json"
+    made = subprocess.run([sys.executable, "-m", "crib3.players.discardtable", "--deals", "40",
+                           "--out", str(out)], capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    data = json.loads(out.read_text())
+    assert data["deals"] == 40 and len(data["play"]) == 3 and len(data["crib_given_kept"]) == 13
+    assert packaged.read_bytes() == before
+
+
+def test_the_play_from_its_first_card_matches_the_engine_with_standard_players():
+    """The table's playouts score the play as the engine does when every
+    seat plays the standard way."""
+    import random as rnd
+
+    from crib3.engine import Game, PlayerInfo
+    from crib3.engine.state import Phase
+    from crib3.players.analysis import pack_ranks
+    from crib3.players.discardtable import play_points
+
+    for seed in range(6):
+        game = Game.new([PlayerInfo(f"p{i}", "standard") for i in range(3)], Rules(), seed=seed)
+        bots = [make_player("standard", rnd.Random(s)) for s in range(3)]
+        while game.state.phase != Phase.PLAY:
+            seat = game.to_act()[0]
+            game.dispatch(bots[seat].choose(game.view(seat)))
+        state = game.state
+        dealer = state.dealer
+        hands = [pack_ranks(sorted(c.rank for c in state.hands[(dealer + 1 + i) % 3]))
+                 for i in range(3)]
+        before = list(state.scores)
+        while game.state.phase == Phase.PLAY:
+            seat = game.to_act()[0]
+            game.dispatch(bots[seat].choose(game.view(seat)))
+        pegged = [game.state.sources[(dealer + 1 + i) % 3][0] for i in range(3)]
+        expected = play_points(hands)
+        assert pegged == expected, (seed, before)

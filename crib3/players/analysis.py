@@ -80,18 +80,46 @@ def crib_table() -> dict[int, float]:
     return {int(rank): float(value) for rank, value in data["expected_crib"].items()}
 
 
+@lru_cache(maxsize=1)
+def discard_table() -> tuple[tuple[dict[int, float], ...], tuple[tuple[float, ...], ...]]:
+    """The play's worth of a kept four by place (0 = left of the dealer,
+    1, 2 = the dealer), keyed by `pack_ranks` of the sorted kept ranks; and
+    the crib's shift for each (rank thrown, rank kept). Computed by
+    `python -m crib3.players.discardtable`, shipped as discard_table.json."""
+    text = resources.files("crib3.players").joinpath("discard_table.json").read_text("utf-8")
+    data = json.loads(text)
+    play = tuple({int(code): float(v) for code, v in cells.items()} for cells in data["play"])
+    given = [(0.0,) * 14]
+    for thrown in range(1, 14):
+        row = data["crib_given_kept"][str(thrown)]
+        given.append((0.0, *(float(row[str(k)]) for k in range(1, 14))))
+    return play, tuple(given)
+
+
+def place_of(seat: int, dealer: int) -> int:
+    """A seat's place for the discard table: 0 left of the dealer (leads
+    the play, counts first), 1 next, 2 the dealer."""
+    return (seat - dealer - 1) % 3
+
+
 @dataclass(frozen=True, slots=True)
 class DiscardOption:
     """One possible discard, with its numbers.
 
     `crib` is the crib's expected value as it counts for this seat: positive
-    in its own crib, negative in an opponent's. `net` = `hand` + `crib`."""
+    in its own crib, negative in an opponent's. `play` is the kept four's
+    expected margin in the play (0 when the play is not counted).
+    `net` = `hand` + `crib` + `play`, and near the end of the game the
+    chance to count out first (`out`, see `crib3.players.endgame`) weighed
+    as a win."""
 
     card: Card
     kept: tuple[Card, ...]
     hand: float
     crib: float
     net: float
+    play: float = 0.0
+    out: float | None = None
 
 
 # Points in an opponent's crib go to one of two opponents: measured against
@@ -101,18 +129,28 @@ OPPONENT_CRIB_WEIGHT = 0.5
 
 
 def discard_options(hand: Sequence[Card], own_crib: bool,
-                    use_crib: bool = True) -> list[DiscardOption]:
-    """The five discards of a five-card hand, best first (by `net`)."""
+                    use_crib: bool = True, place: int | None = None) -> list[DiscardOption]:
+    """The five discards of a five-card hand, best first (by `net`).
+    With a `place` (see `place_of`), the play's worth of the kept four
+    counts too, and the crib's value is conditioned on the cards kept."""
     starters = StarterCounts(starters_for(hand))
     table = crib_table() if use_crib else None
+    play_table, crib_given = discard_table() if place is not None else ((), ())
     options = []
     for card in hand:
         kept = tuple(c for c in hand if c is not card)
         ev = expected_hand(kept, starters)
         crib = 0.0
         if table is not None:
-            crib = table[card.rank] if own_crib else -OPPONENT_CRIB_WEIGHT * table[card.rank]
-        options.append(DiscardOption(card, kept, ev, crib, ev + crib))
+            crib = table[card.rank]
+            if place is not None:
+                shift = crib_given[card.rank]
+                crib += sum(shift[c.rank] for c in kept)
+            crib = crib if own_crib else -OPPONENT_CRIB_WEIGHT * crib
+        play = 0.0
+        if place is not None:
+            play = play_table[place].get(pack_ranks(sorted(c.rank for c in kept)), 0.0)
+        options.append(DiscardOption(card, kept, ev, crib, ev + crib + play, play))
     options.sort(key=lambda o: (-o.net, o.card.index))
     return options
 

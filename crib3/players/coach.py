@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from crib3.cards import Card
@@ -32,9 +32,11 @@ from crib3.players.analysis import (
     min_values,
     pack_ranks,
     pile_points_code,
+    place_of,
     remove_at,
     sample_hands,
 )
+from crib3.players.endgame import ENDGAME_NEED, count_out_chance, first_chance
 from crib3.scoring import hand_points, score_play
 from crib3.speech import say_play
 
@@ -51,10 +53,11 @@ class Style:
     head-to-head can show what each refinement is worth."""
 
     peg_discard: bool = True  # the discard counts the play and the crib given the kept four
+    score_discard: bool = True  # near the end, the discard weighs the chance to count out
 
 
 CURRENT = Style()
-DECEMBER_2026 = Style(peg_discard=False)
+DECEMBER_2026 = Style(peg_discard=False, score_discard=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +92,10 @@ class Advice:
         out = []
         for o in self.discards:
             kept = " ".join(c.label(ascii) for c in o.kept)
+            play = f"play {o.play:+5.2f}  " if o.play else ""
+            play += f"out {o.out:4.0%}  " if o.out is not None else ""
             out.append(f"throw {o.card.label(ascii):<4} keep {kept:<16} hand {o.hand:5.2f}  "
-                       f"crib {o.crib:+5.2f}  net {o.net:5.2f}")
+                       f"crib {o.crib:+5.2f}  {play}net {o.net:5.2f}")
         for p in self.plays:
             out.append(f"play {p.card.label(ascii):<4} now {p.now}  expect {p.expected:4.2f}  "
                        f"margin {p.margin:+5.2f}  {p.reason}")
@@ -109,8 +114,23 @@ def advise(view: SeatView) -> Advice:
 
 
 def rank_discards(view: SeatView, style: Style = CURRENT) -> list[DiscardOption]:
-    """The five discards, best net first."""
-    return discard_options(view.hand, own_crib=view.dealer == view.seat)
+    """The five discards, best net first: with `style.peg_discard`, the
+    play's worth of the kept four counts, and the crib given the kept four."""
+    seat, dealer = view.seat, view.dealer
+    assert seat is not None and dealer is not None
+    place = place_of(seat, dealer) if style.peg_discard else None
+    own = dealer == seat
+    options = discard_options(view.hand, own_crib=own, place=place)
+    need = view.rules.target - view.scores[seat]
+    if not style.score_discard or need > ENDGAME_NEED:
+        return options
+    first = first_chance(seat, dealer, view.scores, view.rules.target)
+    weighed = []
+    for o in options:
+        out = count_out_chance(o.kept, view.hand, need, extra=o.crib if own else 0.0)
+        weighed.append(replace(o, net=o.net + WIN_BONUS * first * out, out=out))
+    weighed.sort(key=lambda o: (-o.net, o.card.index))
+    return weighed
 
 
 def _view_rng(view: SeatView) -> random.Random:
