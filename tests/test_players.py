@@ -413,3 +413,24 @@ def test_near_the_end_the_discard_plays_for_counting_out_first():
         far = _discard_view(hand, seat=1, dealer=0, scores=(40, 50, 30))
         assert rank_discards(far, CURRENT)[0].card == by_points.card
     assert changed >= 5
+
+
+@settings(max_examples=400, deadline=None)
+@given(hand=st.lists(st.integers(1, 13), min_size=1, max_size=4),
+       pile=st.lists(st.integers(1, 13), max_size=12))
+def test_the_packed_greedy_choice_is_the_standard_players_choice(hand, pile):
+    """The look-ahead's int-packed greedy choice and pile points agree with
+    the standard player's, for any sorted hand and any count."""
+    from crib3.players.analysis import (
+        _greedy, greedy_code, pack_pile, pack_ranks, pile_points_code, rank_points,
+    )
+
+    values = [r if r < 10 else 10 for r in pile]
+    while sum(values) > 31:
+        pile, values = pile[:-1], values[:-1]
+    count = sum(values)
+    hand = sorted(hand)
+    assert greedy_code(pack_ranks(hand), pack_pile(pile), count) == \
+        _greedy.__wrapped__(tuple(hand), tuple(pile), count)
+    if pile:
+        assert pile_points_code(pack_pile(pile), count) == rank_points(pile, count)

@@ -287,18 +287,36 @@ def unpack_ranks(code: int) -> list[int]:
     return out
 
 
+# A count's pile is kept as its last seven ranks, the newest in the lowest
+# bits: nothing further back can score (a run of eight would count 36).
+PILE_MASK = (1 << 28) - 1
+_TAIL6 = (1 << 24) - 1
+
+
+def push_rank(pile: int, rank: int) -> int:
+    """The packed pile after one more card (see PILE_MASK)."""
+    return ((pile << 4) | rank) & PILE_MASK
+
+
+def pack_pile(ranks: Iterable[int]) -> int:
+    """A count's ranks, oldest first, as a packed pile (see PILE_MASK)."""
+    pile = 0
+    for rank in ranks:
+        pile = push_rank(pile, rank)
+    return pile
+
+
 _PILE_POINTS: dict[int, int] = {}
 
 
-def pile_points_code(pile: int) -> int:
-    """`pile_points` for a pile packed by `pack_ranks` (its last card in the
-    highest bits)."""
-    got = _PILE_POINTS.get(pile)
+def pile_points_code(pile: int, count: int) -> int:
+    """`rank_points` for the newest card of a packed pile, `count` after it."""
+    key = pile | (count << 28)
+    got = _PILE_POINTS.get(key)
     if got is None:
         if len(_PILE_POINTS) >= CACHE_LIMIT:
             _PILE_POINTS.clear()
-        ranks = unpack_ranks(pile)
-        got = _PILE_POINTS[pile] = rank_points(ranks, sum(r if r < 10 else 10 for r in ranks))
+        got = _PILE_POINTS[key] = rank_points(unpack_ranks(pile)[::-1], count)
     return got
 
 
@@ -308,14 +326,53 @@ _GREEDY: dict[int, int] = {}
 def greedy_code(hand: int, pile: int, count: int) -> int:
     """`greedy_rank` on a packed hand (sorted, lowest rank first: the same
     card a sorted tuple would give) and a packed pile: the index of the card
-    to play, or -1. The pile fixes the count, so the key needs no count."""
-    key = (hand << 60) | pile
+    to play, or -1. Only the pile's last six ranks can matter to the next
+    card, so the key holds those and the count: many piles share a key."""
+    key = (hand << 40) | ((pile & _TAIL6) << 6) | count
     got = _GREEDY.get(key)
-    if got is None:
-        if len(_GREEDY) >= CACHE_LIMIT:
-            _GREEDY.clear()
-        got = _GREEDY[key] = _greedy.__wrapped__(tuple(unpack_ranks(hand)), tuple(unpack_ranks(pile)), count)
-    return got
+    if got is not None:
+        return got
+    if len(_GREEDY) >= CACHE_LIMIT:
+        _GREEDY.clear()
+    # `_greedy`'s choice, from the cached pile points: its key (points, not
+    # a gift, tiebreak) as one int, the first best card winning.
+    bonus = _BONUS[count][0 if pile else 1]
+    best = -1
+    best_score = -1
+    room = 31 - count
+    index = 0
+    code = hand
+    while code:
+        rank = code & 15
+        value = rank if rank < 10 else 10
+        if value <= room:
+            score = 100 * pile_points_code(((pile << 4) | rank) & PILE_MASK, count + value) \
+                + bonus[rank]
+            if score > best_score:
+                best, best_score = index, score
+        code >>= 4
+        index += 1
+    _GREEDY[key] = best
+    return best
+
+
+def _bonus_row(count: int, leading: bool) -> tuple[int, ...]:
+    """For each rank, `_greedy`'s (not a gift, tiebreak) after `count` as
+    one int in 0..99, to add to 100 x the points."""
+    row = [0]
+    for rank in range(1, 14):
+        value = rank if rank < 10 else 10
+        new = count + value
+        gift = 1 if new == 5 or new == 21 or 5 <= 15 - new <= 9 or 5 <= 31 - new <= 9 else 0
+        if leading:
+            tiebreak = 20 - value if value < 5 else -value
+        else:
+            tiebreak = value
+        row.append((1 - gift) * 40 + tiebreak + 20)
+    return tuple(row)
+
+
+_BONUS = tuple((_bonus_row(count, False), _bonus_row(count, True)) for count in range(32))
 
 
 def remove_at(hand: int, index: int) -> int:

@@ -30,9 +30,12 @@ from crib3.players.analysis import (
     gift_risk,
     greedy_code,
     min_values,
+    PILE_MASK,
+    pack_pile,
     pack_ranks,
     pile_points_code,
     place_of,
+    push_rank,
     remove_at,
     sample_hands,
 )
@@ -305,11 +308,9 @@ def _play_out(card: Card, me: int, ranks: list[int], held: Sequence[Sequence[Car
     while (hand >> shift) & 15 != card.rank:
         shift += 4
     hands[me] = remove_at(hand, shift // 4)
-    pile = pack_ranks(table)
-    depth = 4 * (len(table) + 1)
-    pile |= card.rank << (depth - 4)
+    pile = push_rank(pack_pile(table), card.rank)
     count += card.value
-    points[me] += pile_points_code(pile)
+    points[me] += pile_points_code(pile, count)
     need0, need1, need2 = target - scores[0], target - scores[1], target - scores[2]
     last = me
     winner = -1
@@ -338,15 +339,14 @@ def _play_out(card: Card, me: int, ranks: list[int], held: Sequence[Sequence[Car
                     break
             if mover < 0:
                 break  # every card is played
-            pile = depth = count = 0
+            pile = count = 0
         hand = hands[mover]
         index = greedy_code(hand, pile, count)
         chosen = (hand >> (4 * index)) & 15
         hands[mover] = remove_at(hand, index)
-        pile |= chosen << depth
-        depth += 4
+        pile = ((pile << 4) | chosen) & PILE_MASK
         count += chosen if chosen < 10 else 10
-        points[mover] += pile_points_code(pile)
+        points[mover] += pile_points_code(pile, count)
         last = mover
     margin = points[me] - (points[0] + points[1] + points[2] - points[me]) / 2
     if winner < 0 and show is not None:

@@ -32,8 +32,14 @@ from pathlib import Path
 
 from crib3.arguments import Parser, at_least_one
 from crib3.cards import DECK
-from crib3.players.analysis import discard_options, greedy_code, pack_ranks, pile_points_code, \
-    remove_at
+from crib3.players.analysis import (
+    discard_options,
+    greedy_code,
+    pack_ranks,
+    pile_points_code,
+    push_rank,
+    remove_at,
+)
 from crib3.scoring import hand_points
 
 PACKAGED = Path(__file__).with_name("discard_table.json")
@@ -47,7 +53,7 @@ def play_points(hands: list[int], leader: int = 0) -> list[int]:
     (`analysis.pack_ranks`), `leader` the seat that leads."""
     hands = list(hands)
     points = [0, 0, 0]
-    pile = depth = count = 0
+    pile = count = 0
     mover = leader
     last = -1
     while True:
@@ -68,15 +74,14 @@ def play_points(hands: list[int], leader: int = 0) -> list[int]:
                         break
                 if mover < 0:
                     return points
-                pile = depth = count = 0
+                pile = count = 0
         hand = hands[mover]
         index = greedy_code(hand, pile, count)
         chosen = (hand >> (4 * index)) & 15
         hands[mover] = remove_at(hand, index)
-        pile |= chosen << depth
-        depth += 4
+        pile = push_rank(pile, chosen)
         count += chosen if chosen < 10 else 10
-        points[mover] += pile_points_code(pile)
+        points[mover] += pile_points_code(pile, count)
         last = mover
 
 
