@@ -95,10 +95,15 @@ class Advice:
         out = []
         for o in self.discards:
             kept = " ".join(c.label(ascii) for c in o.kept)
-            play = f"play {o.play:+5.2f}  " if o.play else ""
-            play += f"out {o.out:4.0%}  " if o.out is not None else ""
-            out.append(f"throw {o.card.label(ascii):<4} keep {kept:<16} hand {o.hand:5.2f}  "
-                       f"crib {o.crib:+5.2f}  {play}net {o.net:5.2f}")
+            if not o.play and o.out is None:
+                out.append(f"throw {o.card.label(ascii):<4} keep {kept:<16} hand {o.hand:5.2f}  "
+                           f"crib {o.crib:+5.2f}  net {o.net:5.2f}")
+                continue
+            # With the play (and near the end the chance to count out), one
+            # space apart, to fit an 80-column dialog.
+            more = f" out {o.out:4.0%}" if o.out is not None else ""
+            out.append(f"throw {o.card.label(ascii):<3} keep {kept:<12} hand {o.hand:5.2f} "
+                       f"crib {o.crib:+5.2f} play {o.play:+5.2f}{more} net {o.net:.2f}")
         for p in self.plays:
             out.append(f"play {p.card.label(ascii):<4} now {p.now}  expect {p.expected:4.2f}  "
                        f"margin {p.margin:+5.2f}  {p.reason}")
