@@ -3,7 +3,10 @@
 - A discard: for each of the five cards, the expected hand of the four kept
   (exact, over the 47 possible starters), the expected crib effect of the
   card thrown (from the shipped three-player crib table: added in your own
-  crib, subtracted in an opponent's) and the net.
+  crib, subtracted in an opponent's; moved by the cards kept), the kept
+  four's expected margin in the play from your place at the table (from the
+  shipped discard table), near the end the chance to count out first, and
+  the net.
 - A play: for each legal card, the points it scores now, the points you can
   expect over the rest of the play, and your expected margin over the
   opponents, from playing the hand out many times with the unseen cards
