@@ -157,17 +157,20 @@ def cmd_score(args: argparse.Namespace) -> int:
 # --- crib3 sim ---------------------------------------------------------------------
 
 
-def _levels(text: str, count: int, who: str, example: str) -> list[str]:
-    """Bot levels from "a,b,c", checked: `count` of them, each one we have."""
-    from crib3.levels import BOT_LEVELS
+def _levels(text: str, count: int, who: str, example: str, hidden: bool = False,
+            option: str = "--players") -> list[str]:
+    """Bot levels from "a,b,c", checked: `count` of them, each one we have
+    (with `hidden`, also the levels kept for `crib3 sim` alone)."""
+    from crib3.levels import BOT_LEVELS, SIM_ONLY_LEVELS
 
+    known = (*BOT_LEVELS, *SIM_ONLY_LEVELS) if hidden else BOT_LEVELS
     levels = [p.strip().lower() for p in text.split(",") if p.strip()]
     if len(levels) != count:
-        raise UsageError(f"--players names {who}, like {example} (got {text!r})")
+        raise UsageError(f"{option} names {who}, like {example} (got {text!r})")
     for level in levels:
-        if level not in BOT_LEVELS:
+        if level not in known:
             raise UsageError(f"unknown player level {level!r} (choose from "
-                             + ", ".join(BOT_LEVELS) + ")")
+                             + ", ".join(known) + ")")
     return levels
 
 
@@ -178,10 +181,12 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if args.log_dir is not None and Path(args.log_dir).exists() \
             and not Path(args.log_dir).is_dir():
         raise UsageError(f"--log-dir {args.log_dir}: that is a file; give a folder")
-    levels = _levels(args.players, 3, "three levels", "easy,easy,easy")
-    jobs = args.jobs if args.jobs else sim.default_jobs(args.games)
     rules = Rules(target=61 if args.short else 121, skunks=args.skunks)
     show_progress = sys.stderr.isatty() and not args.quiet
+    if args.duplicate is not None:
+        return _sim_duplicate(args, rules, show_progress)
+    levels = _levels(args.players, 3, "three levels", "easy,easy,easy", hidden=True)
+    jobs = args.jobs if args.jobs else sim.default_jobs(args.games)
     if show_progress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -198,6 +203,32 @@ def cmd_sim(args: argparse.Namespace) -> int:
         print(json.dumps(summary.to_json()))
     else:
         print(sim.format_summary(summary))
+    return EXIT_OK
+
+
+def _sim_duplicate(args: argparse.Namespace, rules: object, show_progress: bool) -> int:
+    """`crib3 sim --duplicate A,B`: --games deal sets, each played in six seatings."""
+    from crib3 import duplicate, sim
+
+    a, b = _levels(args.duplicate, 2, "two levels", "expert,expert-2026-12", hidden=True,
+                   option="--duplicate")
+    jobs = args.jobs if args.jobs else sim.default_jobs(args.games * len(duplicate.SEATINGS))
+    if show_progress:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+        with Progress("[progress.description]{task.description}", BarColumn(),
+                      MofNCompleteColumn(), TimeRemainingColumn(),
+                      console=Console(stderr=True), transient=True) as bar:
+            task = bar.add_task("playing", total=args.games * len(duplicate.SEATINGS))
+            summary = duplicate.run(a, b, args.games, args.seed, rules, args.log_dir,  # type: ignore[arg-type]
+                                    jobs, progress=lambda n: bar.advance(task, n))
+    else:
+        summary = duplicate.run(a, b, args.games, args.seed, rules, args.log_dir, jobs)  # type: ignore[arg-type]
+    if args.json:
+        print(json.dumps(summary.to_json()))
+    else:
+        print(duplicate.format_summary(summary))
     return EXIT_OK
 
 
@@ -601,6 +632,9 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--short", action="store_true", help="play to 61, not 121")
     sim.add_argument("--skunks", action="store_true", help="record skunks in the game logs")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.add_argument("--duplicate", default=None, metavar="A,B",
+                     help="head-to-head of two levels: each of --games deal sets is played "
+                          "in all six seatings of A and B on the same shuffles")
     sim.set_defaults(run=cmd_sim)
 
     play = commands.add_parser(

@@ -20,6 +20,7 @@ from pathlib import Path
 from crib3.engine import Game, PlayerInfo, Rules
 from crib3.engine.log import make_header, write_log
 from crib3.engine.state import SOURCES
+from crib3.levels import PLAYER_KINDS
 from crib3.players import make_player
 
 
@@ -53,13 +54,8 @@ def play_one(levels: Sequence[str], rules: Rules, seed: int, number: int,
     by_seat = [0, 0, 0]
     for entry in range(3):
         by_seat[seat_of(entry, number)] = entry
-    infos = [PlayerInfo(f"{levels[e]}-{e + 1}", levels[e]) for e in by_seat]
-    bots = [make_player(levels[e], random.Random(gseed * 7 + s)) for s, e in enumerate(by_seat)]
-    game = Game.new(infos, rules, seed=gseed)
-    dispatch, view, to_act = game.dispatch, game.view, game.to_act
-    while not game.over:
-        seat = to_act()[0]
-        dispatch(bots[seat].choose(view(seat)))
+    game = _play_seated([f"{levels[e]}-{e + 1}" for e in by_seat], [levels[e] for e in by_seat],
+                        rules, gseed)
     state = game.state
     if log_dir is not None:
         path = Path(log_dir) / f"game-{number:05d}.jsonl"
@@ -78,6 +74,28 @@ def play_one(levels: Sequence[str], rules: Rules, seed: int, number: int,
         hands=state.hand_number,
         events=len(game.events),
     )
+
+
+def _play_seated(names: Sequence[str], levels: Sequence[str], rules: Rules, gseed: int) -> Game:
+    """One game to the end, seat s played by a bot of level `levels[s]`.
+    The shuffles come from `gseed` alone and each seat's bot draws its cuts
+    from `gseed` and the seat, so the same `gseed` deals the same cards and
+    cuts the same starters whoever sits where (as long as each hand is
+    reached): the duplicate mode rests on this."""
+    infos = [PlayerInfo(name, engine_kind(level)) for name, level in zip(names, levels)]
+    bots = [make_player(level, random.Random(gseed * 7 + s)) for s, level in enumerate(levels)]
+    game = Game.new(infos, rules, seed=gseed)
+    dispatch, view, to_act = game.dispatch, game.view, game.to_act
+    while not game.over:
+        seat = to_act()[0]
+        dispatch(bots[seat].choose(view(seat)))
+    return game
+
+
+def engine_kind(level: str) -> str:
+    """The kind a game's log records for a bot level: a level kept for the
+    simulator alone (`expert-2026-12`) plays as the kind it is a version of."""
+    return level if level in PLAYER_KINDS else level.split("-", 1)[0]
 
 
 def _skunk_level(scores: Sequence[int], rules: Rules, seat: int, winner: int) -> int:

@@ -290,3 +290,149 @@ def test_the_same_view_gets_the_same_ranking_from_the_coach_and_the_expert():
     expert = make_player("expert", rnd.Random(5))
     for i, view in enumerate(_positions(games=2)):
         assert expert.choose(view).card == advise(view).plays[0].card  # type: ignore[attr-defined]
+
+
+def test_the_look_ahead_gives_the_garbage_collector_almost_nothing_to_do():
+    """A playout's positions are ints, not tuples and lists: a decision
+    seldom wakes the collector, and never for a full pass (those held one
+    decision for 80-100 ms when the caches were full of tuples)."""
+    import gc
+
+    import crib3.players.coach as coach
+
+    runs: list[int] = []
+    inside = [False]
+
+    def count(phase, info):
+        if phase == "start" and inside[0]:
+            runs.append(info["generation"])
+
+    decisions = 0
+    gc.callbacks.append(count)
+    try:
+        for view in _positions(games=4):
+            if len({c.card.rank for c in view.legal}) < 2:
+                continue
+            inside[0] = True
+            coach._rank_plays(view, coach.PLAY_SAMPLES)
+            inside[0] = False
+            decisions += 1
+    finally:
+        gc.callbacks.remove(count)
+    assert decisions > 100
+    assert len(runs) <= decisions // 20
+    assert 2 not in runs
+
+
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), pick=st.integers(0, 10_000), short=st.booleans(),
+       shuffle=st.integers(0, 2**32))
+def test_the_experts_decisions_are_a_function_of_the_view_alone(seed, pick, short, shuffle):
+    """Issue 13's honesty property, for every seat, discards and plays, in
+    short games too (where the end is near and the scores weigh in): deal
+    the hidden cards differently, consistently with the view, and neither
+    expert changes its choice. The coach's cache of rankings is emptied
+    between the two, so the second answer is worked out afresh."""
+    import crib3.players.coach as coach
+    from crib3.engine import apply
+
+    game = play_game(("standard", "standard", "standard"), seed,
+                     Rules(target=61 if short else 121))
+    state = State()
+    positions = []
+    for event in game.events:
+        state = apply(state, event)
+        if state.phase in (Phase.DISCARD, Phase.PLAY):
+            positions += [(state, seat) for seat in range(3) if seat in project(state, seat).to_act]
+    state, seat = positions[pick % len(positions)]
+    other = shuffle_hidden(state, seat, random.Random(shuffle))
+    view, other_view = project(state, seat), project(other, seat)
+    assume(view == other_view)  # a go can make the turn depend on hidden cards
+    for level in ("expert", "expert-2026-12"):
+        coach._rank_plays_kept.cache_clear()
+        a = make_player(level, random.Random(1)).choose(view)
+        coach._rank_plays_kept.cache_clear()
+        b = make_player(level, random.Random(1)).choose(other_view)
+        assert a == b
+
+
+# --- the discard counts the play, the crib given the kept four, and the end (issue 13) ---
+
+
+def _discard_view(hand: str, seat: int, dealer: int, scores=(0, 0, 0)):
+    """A discard view for `seat` holding `hand` (five cards), dealer `dealer`."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(seat=seat, dealer=dealer, hand=tuple(parse_cards(hand)),
+                           scores=scores, rules=Rules())
+
+
+def test_the_dealer_keeps_two_pairs_that_peg_and_throws_the_king():
+    """Issue 13's worst case: dealer with 2S 2H 3S 3C KC threw a three (the
+    crib table alone likes a three in its own crib); kept together the
+    pairs peg well, and a three thrown beside a kept three is worth less to
+    the crib than the table says."""
+    from crib3.players.coach import DECEMBER_2026
+
+    view = _discard_view("2S 2H 3S 3C KC", seat=0, dealer=0)
+    assert rank_discards(view)[0].card == parse_card("KC")
+    assert rank_discards(view, DECEMBER_2026)[0].card.rank == 3
+    best = rank_discards(view)[0]
+    assert best.play > 0 and best.net == pytest.approx(best.hand + best.crib + best.play)
+
+
+def test_the_discard_table_ships_with_the_package():
+    from crib3.players.analysis import discard_table, place_of
+
+    play, crib_given = discard_table()
+    assert len(play) == 3 and all(len(cells) > 1000 for cells in play)
+    assert len(crib_given) == 14 and all(len(row) == 14 for row in crib_given)
+    assert [place_of(s, 0) for s in (1, 2, 0)] == [0, 1, 2]
+
+
+def test_near_the_end_the_discard_plays_for_counting_out_first():
+    """Counting first (left of the dealer) and needing 10, the expert keeps
+    the four most likely to get there, even where another four has more
+    points on average; with the end far away it goes by points."""
+    from crib3.players.coach import CURRENT, Style
+
+    points_only = Style(peg_discard=True, score_discard=False)
+    rng = random.Random(4)
+    changed = 0
+    for _ in range(150):
+        hand = " ".join(c.code for c in rng.sample(DECK, 5))
+        near = _discard_view(hand, seat=1, dealer=0, scores=(100, 111, 95))
+        chosen = rank_discards(near, CURRENT)
+        by_points = rank_discards(near, points_only)[0]
+        assert chosen[0].out is not None
+        assert chosen[0].out >= {o.card: o.out for o in chosen}[by_points.card]
+        changed += chosen[0].card != by_points.card
+        far = _discard_view(hand, seat=1, dealer=0, scores=(40, 50, 30))
+        assert rank_discards(far, CURRENT)[0].card == by_points.card
+    assert changed >= 5
+
+
+@settings(max_examples=400, deadline=None)
+@given(hand=st.lists(st.integers(1, 13), min_size=1, max_size=4),
+       pile=st.lists(st.integers(1, 13), max_size=12))
+def test_the_packed_greedy_choice_is_the_standard_players_choice(hand, pile):
+    """The look-ahead's int-packed greedy choice and pile points agree with
+    the standard player's, for any sorted hand and any count."""
+    from crib3.players.analysis import (
+        _greedy, greedy_code, pack_pile, pack_ranks, pile_points_code, rank_points,
+    )
+
+    values = [r if r < 10 else 10 for r in pile]
+    while sum(values) > 31:
+        pile, values = pile[:-1], values[:-1]
+    count = sum(values)
+    hand = sorted(hand)
+    assume(all((hand + pile).count(r) <= 4 for r in set(hand + pile)))  # one deck
+    assert greedy_code(pack_ranks(hand), pack_pile(pile), count) == \
+        _greedy.__wrapped__(tuple(hand), tuple(pile), count)
+    if pile:
+        assert pile_points_code(pack_pile(pile), count) == rank_points(pile, count)

@@ -80,18 +80,46 @@ def crib_table() -> dict[int, float]:
     return {int(rank): float(value) for rank, value in data["expected_crib"].items()}
 
 
+@lru_cache(maxsize=1)
+def discard_table() -> tuple[tuple[dict[int, float], ...], tuple[tuple[float, ...], ...]]:
+    """The play's worth of a kept four by place (0 = left of the dealer,
+    1, 2 = the dealer), keyed by `pack_ranks` of the sorted kept ranks; and
+    the crib's shift for each (rank thrown, rank kept). Computed by
+    `python -m crib3.players.discardtable`, shipped as discard_table.json."""
+    text = resources.files("crib3.players").joinpath("discard_table.json").read_text("utf-8")
+    data = json.loads(text)
+    play = tuple({int(code): float(v) for code, v in cells.items()} for cells in data["play"])
+    given = [(0.0,) * 14]
+    for thrown in range(1, 14):
+        row = data["crib_given_kept"][str(thrown)]
+        given.append((0.0, *(float(row[str(k)]) for k in range(1, 14))))
+    return play, tuple(given)
+
+
+def place_of(seat: int, dealer: int) -> int:
+    """A seat's place for the discard table: 0 left of the dealer (leads
+    the play, counts first), 1 next, 2 the dealer."""
+    return (seat - dealer - 1) % 3
+
+
 @dataclass(frozen=True, slots=True)
 class DiscardOption:
     """One possible discard, with its numbers.
 
     `crib` is the crib's expected value as it counts for this seat: positive
-    in its own crib, negative in an opponent's. `net` = `hand` + `crib`."""
+    in its own crib, negative in an opponent's. `play` is the kept four's
+    expected margin in the play (0 when the play is not counted).
+    `net` = `hand` + `crib` + `play`, and near the end of the game the
+    chance to count out first (`out`, see `crib3.players.endgame`) weighed
+    as a win."""
 
     card: Card
     kept: tuple[Card, ...]
     hand: float
     crib: float
     net: float
+    play: float = 0.0
+    out: float | None = None
 
 
 # Points in an opponent's crib go to one of two opponents: measured against
@@ -101,18 +129,28 @@ OPPONENT_CRIB_WEIGHT = 0.5
 
 
 def discard_options(hand: Sequence[Card], own_crib: bool,
-                    use_crib: bool = True) -> list[DiscardOption]:
-    """The five discards of a five-card hand, best first (by `net`)."""
+                    use_crib: bool = True, place: int | None = None) -> list[DiscardOption]:
+    """The five discards of a five-card hand, best first (by `net`).
+    With a `place` (see `place_of`), the play's worth of the kept four
+    counts too, and the crib's value is conditioned on the cards kept."""
     starters = StarterCounts(starters_for(hand))
     table = crib_table() if use_crib else None
+    play_table, crib_given = discard_table() if place is not None else ((), ())
     options = []
     for card in hand:
         kept = tuple(c for c in hand if c is not card)
         ev = expected_hand(kept, starters)
         crib = 0.0
         if table is not None:
-            crib = table[card.rank] if own_crib else -OPPONENT_CRIB_WEIGHT * table[card.rank]
-        options.append(DiscardOption(card, kept, ev, crib, ev + crib))
+            crib = table[card.rank]
+            if place is not None:
+                shift = crib_given[card.rank]
+                crib += sum(shift[c.rank] for c in kept)
+            crib = crib if own_crib else -OPPONENT_CRIB_WEIGHT * crib
+        play = 0.0
+        if place is not None:
+            play = play_table[place].get(pack_ranks(sorted(c.rank for c in kept)), 0.0)
+        options.append(DiscardOption(card, kept, ev, crib, ev + crib + play, play))
     options.sort(key=lambda o: (-o.net, o.card.index))
     return options
 
@@ -219,6 +257,128 @@ def pile_points(pile: tuple[int, ...]) -> int:
     """`rank_points` for the last card of a count's pile of ranks (the count
     is the pile's total), cached for the look-ahead."""
     return rank_points(pile, sum(r if r < 10 else 10 for r in pile))
+
+
+# --- the look-ahead's positions as integers ---------------------------------------
+#
+# The look-ahead plays out hundreds of thousands of counts a minute. Its
+# positions are packed into ints (four bits a rank, 1..13): ints are not
+# tracked by the garbage collector, so the caches below, keyed and valued by
+# ints, cost a full collection nothing, and a playout allocates almost no
+# containers (tuples and lists made the collector run often, and its full
+# pass over the old caches held one decision for 80-100 ms).
+
+CACHE_LIMIT = 1 << 18  # entries per cache before it is emptied and refilled
+
+
+def pack_ranks(ranks: Iterable[int]) -> int:
+    """Ranks packed four bits each, the first in the lowest bits."""
+    code = 0
+    for shift, rank in enumerate(ranks):
+        code |= rank << (4 * shift)
+    return code
+
+
+def unpack_ranks(code: int) -> list[int]:
+    out = []
+    while code:
+        out.append(code & 15)
+        code >>= 4
+    return out
+
+
+# A count's pile is kept as its last seven ranks, the newest in the lowest
+# bits: nothing further back can score (a run of eight would count 36).
+PILE_MASK = (1 << 28) - 1
+_TAIL6 = (1 << 24) - 1
+
+
+def push_rank(pile: int, rank: int) -> int:
+    """The packed pile after one more card (see PILE_MASK)."""
+    return ((pile << 4) | rank) & PILE_MASK
+
+
+def pack_pile(ranks: Iterable[int]) -> int:
+    """A count's ranks, oldest first, as a packed pile (see PILE_MASK)."""
+    pile = 0
+    for rank in ranks:
+        pile = push_rank(pile, rank)
+    return pile
+
+
+_PILE_POINTS: dict[int, int] = {}
+
+
+def pile_points_code(pile: int, count: int) -> int:
+    """`rank_points` for the newest card of a packed pile, `count` after it."""
+    key = pile | (count << 28)
+    got = _PILE_POINTS.get(key)
+    if got is None:
+        if len(_PILE_POINTS) >= CACHE_LIMIT:
+            _PILE_POINTS.clear()
+        got = _PILE_POINTS[key] = rank_points(unpack_ranks(pile)[::-1], count)
+    return got
+
+
+_GREEDY: dict[int, int] = {}
+
+
+def greedy_code(hand: int, pile: int, count: int) -> int:
+    """`greedy_rank` on a packed hand (sorted, lowest rank first: the same
+    card a sorted tuple would give) and a packed pile: the index of the card
+    to play, or -1. Only the pile's last six ranks can matter to the next
+    card, so the key holds those and the count: many piles share a key."""
+    key = (hand << 40) | ((pile & _TAIL6) << 6) | count
+    got = _GREEDY.get(key)
+    if got is not None:
+        return got
+    if len(_GREEDY) >= CACHE_LIMIT:
+        _GREEDY.clear()
+    # `_greedy`'s choice, from the cached pile points: its key (points, not
+    # a gift, tiebreak) as one int, the first best card winning.
+    bonus = _BONUS[count][0 if pile else 1]
+    best = -1
+    best_score = -1
+    room = 31 - count
+    index = 0
+    code = hand
+    while code:
+        rank = code & 15
+        value = rank if rank < 10 else 10
+        if value <= room:
+            score = 100 * pile_points_code(((pile << 4) | rank) & PILE_MASK, count + value) \
+                + bonus[rank]
+            if score > best_score:
+                best, best_score = index, score
+        code >>= 4
+        index += 1
+    _GREEDY[key] = best
+    return best
+
+
+def _bonus_row(count: int, leading: bool) -> tuple[int, ...]:
+    """For each rank, `_greedy`'s (not a gift, tiebreak) after `count` as
+    one int in 0..99, to add to 100 x the points."""
+    row = [0]
+    for rank in range(1, 14):
+        value = rank if rank < 10 else 10
+        new = count + value
+        gift = 1 if new == 5 or new == 21 or 5 <= 15 - new <= 9 or 5 <= 31 - new <= 9 else 0
+        if leading:
+            tiebreak = 20 - value if value < 5 else -value
+        else:
+            tiebreak = value
+        row.append((1 - gift) * 40 + tiebreak + 20)
+    return tuple(row)
+
+
+_BONUS = tuple((_bonus_row(count, False), _bonus_row(count, True)) for count in range(32))
+
+
+def remove_at(hand: int, index: int) -> int:
+    """A packed hand without its card at `index`."""
+    low = hand & ((1 << (4 * index)) - 1)
+    return low | ((hand >> (4 * index + 4)) << (4 * index))
 
 
 # --- sampling the unseen cards -----------------------------------------------------

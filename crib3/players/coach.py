@@ -3,7 +3,10 @@
 - A discard: for each of the five cards, the expected hand of the four kept
   (exact, over the 47 possible starters), the expected crib effect of the
   card thrown (from the shipped three-player crib table: added in your own
-  crib, subtracted in an opponent's) and the net.
+  crib, subtracted in an opponent's; moved by the cards kept), the kept
+  four's expected margin in the play from your place at the table (from the
+  shipped discard table), near the end the chance to count out first, and
+  the net.
 - A play: for each legal card, the points it scores now, the points you can
   expect over the rest of the play, and your expected margin over the
   opponents, from playing the hand out many times with the unseen cards
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from crib3.cards import Card
@@ -29,17 +32,39 @@ from crib3.players.analysis import (
     DiscardOption,
     discard_options,
     gift_risk,
-    greedy_rank,
+    greedy_code,
     min_values,
-    pile_points,
+    PILE_MASK,
+    pack_pile,
+    pack_ranks,
+    pile_points_code,
+    place_of,
+    push_rank,
+    remove_at,
     sample_hands,
 )
+from crib3.players.endgame import ENDGAME_NEED, count_out_chance, first_chance
 from crib3.scoring import hand_points, score_play
 from crib3.speech import say_play
 
 PLAY_SAMPLES = 128  # deals of the unseen cards to play out, at most
 PLAY_BUDGET = 288  # playouts for one decision, all options together (4 ranks: 72 deals)
 WIN_BONUS = 100.0
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """Which of the expert's refinements are on. The coach and `expert`
+    use `CURRENT`; `expert-2026-12` (a level for `crib3 sim` alone) uses
+    `DECEMBER_2026`, the expert as it was before them, so a duplicate
+    head-to-head can show what each refinement is worth."""
+
+    peg_discard: bool = True  # the discard counts the play and the crib given the kept four
+    score_discard: bool = True  # near the end, the discard weighs the chance to count out
+
+
+CURRENT = Style()
+DECEMBER_2026 = Style(peg_discard=False, score_discard=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +106,12 @@ class Advice:
         in that order for every option."""
         out = []
         for o, why in zip(self.discards, self.discard_reasons or [""] * len(self.discards)):
+            # The play's worth (and near the end the chance to count out)
+            # only where the expert weighs them.
+            play = f" play {o.play:+.2f}" if o.play else ""
+            out_first = f" out {o.out:.0%}" if o.out is not None else ""
             out.append((f"throw {o.card.label(ascii):<3} hand {o.hand:5.2f} "
-                        f"crib {o.crib:+5.2f} net {o.net:5.2f}", why))
+                        f"crib {o.crib:+5.2f}{play}{out_first} net {o.net:5.2f}", why))
         for p in self.plays:
             out.append((f"play {p.card.label(ascii):<3} now {p.now} expect {p.expected:5.2f} "
                         f"margin {p.margin:+5.2f}", p.reason))
@@ -103,9 +132,24 @@ def advise(view: SeatView) -> Advice:
     return Advice("none")
 
 
-def rank_discards(view: SeatView) -> list[DiscardOption]:
-    """The five discards, best net first."""
-    return discard_options(view.hand, own_crib=view.dealer == view.seat)
+def rank_discards(view: SeatView, style: Style = CURRENT) -> list[DiscardOption]:
+    """The five discards, best net first: with `style.peg_discard`, the
+    play's worth of the kept four counts, and the crib given the kept four."""
+    seat, dealer = view.seat, view.dealer
+    assert seat is not None and dealer is not None
+    place = place_of(seat, dealer) if style.peg_discard else None
+    own = dealer == seat
+    options = discard_options(view.hand, own_crib=own, place=place)
+    need = view.rules.target - view.scores[seat]
+    if not style.score_discard or need > ENDGAME_NEED:
+        return options
+    first = first_chance(seat, dealer, view.scores, view.rules.target)
+    weighed = []
+    for o in options:
+        out = count_out_chance(o.kept, view.hand, need, extra=o.crib if own else 0.0)
+        weighed.append(replace(o, net=o.net + WIN_BONUS * first * out, out=out))
+    weighed.sort(key=lambda o: (-o.net, o.card.index))
+    return weighed
 
 
 def _view_rng(view: SeatView) -> random.Random:
@@ -131,23 +175,24 @@ class _Show:
     crib_known: tuple[Card, ...]  # the seat's own discard
 
 
-def rank_plays(view: SeatView, samples: int = PLAY_SAMPLES) -> list[PlayOption]:
+def rank_plays(view: SeatView, samples: int = PLAY_SAMPLES,
+               style: Style = CURRENT) -> list[PlayOption]:
     """Every legal card, best expected margin first (see `_rank_plays`).
     The same view always gets the same answer, so the last few are kept:
     the coach asked at a table, the expert at the same seat, and a review
     of the game share the work."""
     try:
-        return list(_rank_plays_kept(view, samples))
+        return list(_rank_plays_kept(view, samples, style))
     except TypeError:  # a view holding something unhashable: work it out afresh
-        return _rank_plays(view, samples)
+        return _rank_plays(view, samples, style)
 
 
 @lru_cache(maxsize=64)
-def _rank_plays_kept(view: SeatView, samples: int) -> tuple[PlayOption, ...]:
-    return tuple(_rank_plays(view, samples))
+def _rank_plays_kept(view: SeatView, samples: int, style: Style) -> tuple[PlayOption, ...]:
+    return tuple(_rank_plays(view, samples, style))
 
 
-def _rank_plays(view: SeatView, samples: int) -> list[PlayOption]:
+def _rank_plays(view: SeatView, samples: int, style: Style = CURRENT) -> list[PlayOption]:
     """Every legal card, best expected margin first.
 
     Cards of the same rank are one option (the suit matters only in the
@@ -218,9 +263,9 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
             crib_rest = rng.sample([c for c in pool if c not in taken], 4 - len(show.crib_known))
         runs += 1
         held = [tuple(view.hand) if s == me else tuple(dealt.get(s, ())) for s in range(3)]
-        ranks = [sorted(c.rank for c in hand) for hand in held]  # sorted: fewer positions
+        ranks = [pack_ranks(sorted(c.rank for c in hand)) for hand in held]  # sorted: fewer positions
         for card in cards:
-            got, margin = _play_out(card, me, [list(r) for r in ranks], held, table,
+            got, margin = _play_out(card, me, ranks, held, table,
                                     view.count, view.scores, target, show, crib_rest)
             points[card] += got
             margins[card].append(margin)
@@ -259,7 +304,7 @@ def _clearly_best(margins: dict[Card, list[float]]) -> bool:
 _AFTER = (turn_order(0), turn_order(1), turn_order(2))
 
 
-def _play_out(card: Card, me: int, ranks: list[list[int]], held: Sequence[Sequence[Card]],
+def _play_out(card: Card, me: int, ranks: list[int], held: Sequence[Sequence[Card]],
               table: tuple[int, ...], count: int, scores: Sequence[int], target: int,
               show: _Show | None = None, crib_rest: Sequence[Card] = ()) -> tuple[int, float]:
     """Play `card`, then the rest of the play (this count and the next ones)
@@ -269,48 +314,55 @@ def _play_out(card: Card, me: int, ranks: list[list[int]], held: Sequence[Sequen
     opponent reaching it first costs as much.
 
     The play needs ranks alone (suits count only in the show): `ranks` are
-    the hands' ranks, each sorted (this playout's own copies), `held` the
-    hands as cards for the show, `table` the ranks of the count so far."""
+    the hands' ranks packed by `pack_ranks`, each sorted lowest first, `held`
+    the hands as cards for the show, `table` the ranks of the count so far.
+    The position is kept in ints (see `analysis.pack_ranks`)."""
     points = [0, 0, 0]
-    need = [target - scores[0], target - scores[1], target - scores[2]]
-    ranks[me].remove(card.rank)
-    table = (*table, card.rank)
+    hands = list(ranks)
+    hand = hands[me]
+    shift = 0
+    while (hand >> shift) & 15 != card.rank:
+        shift += 4
+    hands[me] = remove_at(hand, shift // 4)
+    pile = push_rank(pack_pile(table), card.rank)
     count += card.value
-    points[me] += pile_points(table)
+    points[me] += pile_points_code(pile, count)
+    need0, need1, need2 = target - scores[0], target - scores[1], target - scores[2]
     last = me
     winner = -1
     while True:
-        if points[last] >= need[last]:
+        if points[last] >= (need0, need1, need2)[last]:
             winner = last
             break
         mover = -1
         if count != 31:
             room = 31 - count
             for s in _AFTER[last]:
-                hand = ranks[s]
-                if hand and hand[0] <= room:  # sorted: the lowest rank is the lowest value
+                hand = hands[s]
+                if hand and (hand & 15) <= room:  # sorted: the lowest rank is the lowest value
                     mover = s
                     break
         if mover < 0:
             if count != 31:
                 points[last] += 1  # the go, or the last card
-                if points[last] >= need[last]:
+                if points[last] >= (need0, need1, need2)[last]:
                     winner = last
                     break
             # R5.5: the next count is led left of the last card's player.
             for s in _AFTER[last]:
-                if ranks[s]:
+                if hands[s]:
                     mover = s
                     break
             if mover < 0:
                 break  # every card is played
-            table = ()
-            count = 0
-        hand = ranks[mover]
-        chosen = hand.pop(greedy_rank(hand, table, count))
-        table = (*table, chosen)
+            pile = count = 0
+        hand = hands[mover]
+        index = greedy_code(hand, pile, count)
+        chosen = (hand >> (4 * index)) & 15
+        hands[mover] = remove_at(hand, index)
+        pile = ((pile << 4) | chosen) & PILE_MASK
         count += chosen if chosen < 10 else 10
-        points[mover] += pile_points(table)
+        points[mover] += pile_points_code(pile, count)
         last = mover
     margin = points[me] - (points[0] + points[1] + points[2] - points[me]) / 2
     if winner < 0 and show is not None:

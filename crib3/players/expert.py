@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from crib3.engine import Command, Discard, Play, SeatView
-from crib3.players.coach import rank_discards, rank_plays
+from crib3.players.coach import CURRENT, DECEMBER_2026, Style, rank_discards, rank_plays
 from crib3.players.standard import choose_simply
 
 
@@ -15,6 +15,7 @@ class ExpertPlayer:
     over samples of the unseen cards; knows the target and the scores."""
 
     level = "expert"
+    style: Style = CURRENT
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
@@ -24,8 +25,16 @@ class ExpertPlayer:
 
     def discard(self, view: SeatView) -> Discard:
         assert view.seat is not None
-        return Discard(view.seat, rank_discards(view)[0].card)
+        return Discard(view.seat, rank_discards(view, self.style)[0].card)
 
     def play(self, view: SeatView) -> Play:
         assert view.seat is not None
-        return Play(view.seat, rank_plays(view)[0].card)
+        return Play(view.seat, rank_plays(view, style=self.style)[0].card)
+
+
+class FrozenExpert(ExpertPlayer):
+    """The expert as it played in December 2026 (issue 13's starting point),
+    kept for `crib3 sim` to measure the expert against; not in the menus."""
+
+    level = "expert-2026-12"
+    style = DECEMBER_2026

@@ -51,11 +51,12 @@ def _warm_up() -> None:
     engine, the bots, the scoring tables), so the first deal is instant."""
     import crib3.players.coach  # noqa: F401
     import crib3.tui.screens.table  # noqa: F401
-    from crib3.players.analysis import crib_table
+    from crib3.players.analysis import crib_table, discard_table
     from crib3.scoring import rank_table
 
     rank_table()
     crib_table()
+    discard_table()
 
 
 class Crib3App(BaseApp):

@@ -19,7 +19,7 @@ from crib3 import sim
 from crib3.cards import DECK
 from crib3.engine import Game, PlayerInfo, Rules
 from crib3.players import make_player
-from crib3.players.analysis import crib_table, discard_options
+from crib3.players.analysis import crib_table, discard_options, discard_table
 from crib3.players.coach import advise
 from crib3.scoring import rank_table
 
@@ -119,6 +119,7 @@ def test_think_time(benchmark, who):
     choose = expert.choose if who == "expert" else advise
     crib_table()  # the tables are loaded once per process (the app warms them up
     rank_table()  # while the new-game screen is up), before the clock
+    discard_table()
     times = benchmark.pedantic(lambda: _think_times(choose), rounds=1)
     report = {k: {"n": len(v), "median_ms": round(statistics.median(v), 2),
                   "p95_ms": round(_p95(v), 2), "max_ms": round(max(v), 2)}
@@ -136,3 +137,22 @@ def test_sim_standard_games_per_second(benchmark):
         rounds=2, iterations=1)
     benchmark.extra_info["games_per_second"] = round(games / benchmark.stats.stats.mean, 1)
     assert summary.games == games
+
+
+DEAL_SETS = int(os.environ.get("CRIB3_BENCH_DEAL_SETS", "500"))
+
+
+def test_expert_gains_on_the_december_2026_expert(benchmark):
+    """Issue 13: the expert against the expert it was (expert-2026-12), on
+    the same shuffles in all six seatings: a gain whose 95% interval is
+    above zero. 500 deal sets are 3,000 games."""
+    from crib3 import duplicate
+
+    summary = benchmark.pedantic(
+        lambda: duplicate.run("expert", "expert-2026-12", DEAL_SETS, seed=2026,
+                              jobs=sim.default_jobs(DEAL_SETS * 6)),
+        rounds=1, iterations=1)
+    data = summary.to_json()
+    benchmark.extra_info.update(data)
+    print("\n" + duplicate.format_summary(summary))
+    assert data["a_minus_b"]["ci95"][0] > 0

@@ -1,0 +1,124 @@
+"""`crib3 sim --duplicate A,B`: two levels on the same shuffles in every
+seating (issue 13, point 6), and the frozen expert it measures against."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from commands import crib3_argv
+from crib3 import duplicate, sim
+from crib3.engine import Rules
+from crib3.levels import BOT_LEVELS, SIM_ONLY_LEVELS
+from crib3.players import make_player
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV")}
+    return subprocess.run([*crib3_argv(), *args], capture_output=True, text=True, timeout=120,
+                          env={"PYTHONIOENCODING": "utf-8", **env})
+
+
+def test_duplicate_reports_shares_and_difference_with_intervals():
+    result = run("sim", "--duplicate", "standard,easy", "--games", "3", "--seed", "5",
+                 "--json", "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["mode"] == "duplicate" and data["deal_sets"] == 3 and data["games"] == 18
+    share = data["a_share"]
+    assert share["ci95"][0] <= share["value"] <= share["ci95"][1]
+    assert data["a_minus_b"]["value"] == pytest.approx(2 * share["value"] - 1, abs=1e-3)
+    for key in ("a_alone_vs_two_b", "b_alone_vs_two_a", "score_margin"):
+        assert set(data[key]) == {"value", "ci95"}
+    text = run("sim", "--duplicate", "standard,easy", "--games", "2", "--seed", "5", "--jobs", "1")
+    assert text.returncode == 0
+    assert "12 games" in text.stdout and "standard minus easy" in text.stdout
+
+
+def test_a_level_against_itself_is_exactly_even():
+    """The six seatings see the same cards: a level against itself wins
+    exactly half, with no luck left over."""
+    summary = duplicate.run("standard", "standard", 4, seed=3, jobs=1)
+    assert summary.a_share() == (0.5, 0.5, 0.5)
+    assert summary.margin() == (0.0, 0.0, 0.0)
+
+
+def test_every_seating_gets_the_same_deal():
+    hands = []
+    for seating in duplicate.SEATINGS:
+        levels = ["easy" if is_a else "standard" for is_a in seating]
+        game = sim._play_seated(["a", "b", "c"], levels, Rules(), sim.game_seed(1, 0))
+        first = next(e for e in game.events if type(e).__name__ == "CardsDealt")
+        hands.append(first)
+    assert all(h == hands[0] for h in hands)
+
+
+def test_the_frozen_expert_is_for_the_simulator_only():
+    assert "expert-2026-12" in SIM_ONLY_LEVELS and "expert-2026-12" not in BOT_LEVELS
+    assert make_player("expert-2026-12").level == "expert-2026-12"
+    played = run("sim", "--players", "expert-2026-12,standard,easy", "--games", "1", "--seed", "2",
+                 "--json", "--jobs", "1")
+    assert played.returncode == 0, played.stderr
+    assert json.loads(played.stdout)["players"][0]["level"] == "expert-2026-12"
+    refused = run("play", "--players", "expert-2026-12,standard")
+    assert refused.returncode != 0 and "Traceback" not in refused.stderr
+    assert "unknown player level 'expert-2026-12'" in refused.stderr
+
+
+def test_duplicate_names_two_known_levels():
+    for bad, words in (("expert", "--duplicate names two levels"),
+                       ("expert,wizard", "unknown player level 'wizard'")):
+        result = run("sim", "--duplicate", bad, "--games", "1")
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_the_discard_table_generator_writes_only_where_it_is_told(tmp_path):
+    import sys
+
+    import crib3.players.discardtable as discardtable
+
+    packaged = discardtable.PACKAGED
+    before = packaged.read_bytes()
+    refused = subprocess.run([sys.executable, "-m", "crib3.players.discardtable", "--deals", "5",
+                              "--out", str(packaged)], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    out = tmp_path / "table.json"
+    made = subprocess.run([sys.executable, "-m", "crib3.players.discardtable", "--deals", "40",
+                           "--out", str(out)], capture_output=True, text=True, timeout=60)
+    assert made.returncode == 0, made.stderr
+    data = json.loads(out.read_text())
+    assert data["deals"] == 40 and len(data["play"]) == 3 and len(data["crib_given_kept"]) == 13
+    assert packaged.read_bytes() == before
+
+
+def test_the_play_from_its_first_card_matches_the_engine_with_standard_players():
+    """The table's playouts score the play as the engine does when every
+    seat plays the standard way."""
+    import random as rnd
+
+    from crib3.engine import Game, PlayerInfo
+    from crib3.engine.state import Phase
+    from crib3.players.analysis import pack_ranks
+    from crib3.players.discardtable import play_points
+
+    for seed in range(6):
+        game = Game.new([PlayerInfo(f"p{i}", "standard") for i in range(3)], Rules(), seed=seed)
+        bots = [make_player("standard", rnd.Random(s)) for s in range(3)]
+        while game.state.phase != Phase.PLAY:
+            seat = game.to_act()[0]
+            game.dispatch(bots[seat].choose(game.view(seat)))
+        state = game.state
+        dealer = state.dealer
+        hands = [pack_ranks(sorted(c.rank for c in state.hands[(dealer + 1 + i) % 3]))
+                 for i in range(3)]
+        before = list(state.scores)
+        while game.state.phase == Phase.PLAY:
+            seat = game.to_act()[0]
+            game.dispatch(bots[seat].choose(game.view(seat)))
+        pegged = [game.state.sources[(dealer + 1 + i) % 3][0] for i in range(3)]
+        expected = play_points(hands)
+        assert pegged == expected, (seed, before)
