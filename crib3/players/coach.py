@@ -106,12 +106,15 @@ class Advice:
         in that order for every option."""
         out = []
         for o, why in zip(self.discards, self.discard_reasons or [""] * len(self.discards)):
-            # The play's worth (and near the end the chance to count out)
-            # only where the expert weighs them.
-            play = f" play {o.play:+.2f}" if o.play else ""
-            out_first = f" out {o.out:.0%}" if o.out is not None else ""
+            # The play's worth (and near the end the chance to count out),
+            # where the expert weighs them, close the reason: the numbers
+            # line must fit the coach's panel at 80 columns.
+            if o.play:
+                why += f"; in the play {o.play:+.1f}"
+            if o.out is not None:
+                why += f"; counts out first {o.out:.0%}"
             out.append((f"throw {o.card.label(ascii):<3} hand {o.hand:5.2f} "
-                        f"crib {o.crib:+5.2f}{play}{out_first} net {o.net:5.2f}", why))
+                        f"crib {o.crib:+5.2f} net {o.net:5.2f}", why))
         for p in self.plays:
             out.append((f"play {p.card.label(ascii):<3} now {p.now} expect {p.expected:5.2f} "
                         f"margin {p.margin:+5.2f}", p.reason))
