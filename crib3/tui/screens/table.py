@@ -39,6 +39,7 @@ from crib3.tui.bindings import QuietBindings
 from crib3.tui.css import STYLESHEET
 from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.recent import RecentLines
+from crib3.tui.widgets.redraw import redraw_line
 from crib3.tui.widgets.table_view import TableView
 from crib3.tui.words import ENTER_GOES_ON, IDLE, Mode, announcement, prompt, refusal
 
@@ -70,7 +71,10 @@ class TableScreen(QuietBindings, Screen):
         Binding("q", "app.quit_game", "Quit", priority=True),
     ]
 
-    mode: reactive[Mode] = reactive(Mode.PRESENTING, always_update=True, init=False)
+    # No repaint: the mode is drawn by the prompt and the footer, which redraw
+    # themselves; a repaint of the screen would send every cell again.
+    mode: reactive[Mode] = reactive(Mode.PRESENTING, always_update=True, init=False,
+                                    repaint=False)
 
     def __init__(self, game: Game, me: int, bots: BotDriver | None = None, think: float = 0.6,
                  ascii: bool = False, on_over: Callable[[State], None] | None = None,
@@ -132,8 +136,8 @@ class TableScreen(QuietBindings, Screen):
         self._unsubscribe()
 
     def watch_mode(self) -> None:
-        self.query_one("#prompt", Static).update(
-            in_words(prompt(self.mode, self.shown.phase, self.view), self.ascii))
+        redraw_line(self.query_one("#prompt", Static),
+                    in_words(prompt(self.mode, self.shown.phase, self.view), self.ascii))
         self.keys_may_have_changed()
 
     # --- the engine's events -------------------------------------------------

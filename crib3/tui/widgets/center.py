@@ -44,7 +44,7 @@ class TableCenter(Static):
             body = self._body(view)
             if body != self._last_body:  # unchanged text: no redraw
                 self._last_body = body
-                self.update(body)
+                self.update(body, layout=False)  # a fixed size: no layout
 
     def _body(self, view: SeatView) -> Text:
         names = [shown_name(p.name, 12) for p in view.players]
