@@ -65,3 +65,15 @@ def test_apps_in_one_process_share_the_parsed_css():
     other.add_source(css, read_from=("test", "css"))
     other.parse()
     assert other.rules[0] is not first.rules[0]
+
+
+def test_a_hand_is_drawn_again_only_when_it_changed(monkeypatch):
+    """Before: every event's new view redrew the hand (six large cards),
+    though most events leave it as it was."""
+    from crib3.tui.widgets.hand import HandView
+
+    drawn = []
+    render = HandView.render
+    monkeypatch.setattr(HandView, "render", lambda self: drawn.append(1) or render(self))
+    costs, _, _ = asyncio.run(measure(events=60))
+    assert len(drawn) < 0.75 * len(costs), (len(drawn), len(costs))

@@ -25,7 +25,7 @@ class TableCenter(Static):
     TableCenter { height: 5; width: 1fr; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
-    view: reactive[SeatView | None] = reactive(None)
+    view: reactive[SeatView | None] = reactive(None, repaint=False)  # `_draw` repaints
 
     def __init__(self, ascii: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
