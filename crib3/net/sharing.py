@@ -15,6 +15,11 @@ version for its tests (`tests/test_ssh.py` checks the result).
   be sent another client's 24-bit colours (or the other way round). Both
   caches are kept for 24-bit terminals only; any other colour system gets
   its codes from a cache of its own.
+- Every app parses the same CSS (Textual's defaults, every widget's, the
+  app's) into a stylesheet of its own, and each parse was most of what a
+  session's start cost. The parsed rules are shared instead: one parse per
+  process for each piece of CSS and set of theme variables (a stylesheet
+  reads its rules, never changes them).
 """
 
 from __future__ import annotations
@@ -65,4 +70,29 @@ def many_terminals_in_one_process() -> None:
 
     Strip.render_style = classmethod(render_style)  # type: ignore[assignment]
     Strip.render = render  # type: ignore[method-assign]
+    _share_parsed_css()
     _DONE = True
+
+
+def _share_parsed_css() -> None:
+    """One parse of each piece of CSS per process, whichever app asks (see
+    the module's docstring). Textual keeps a cache per stylesheet; this puts
+    a process-wide one in front of it, keyed as Textual keys its own plus
+    the theme's variables (which the parse substitutes)."""
+    from textual.css.stylesheet import Stylesheet
+
+    parse_rules = Stylesheet._parse_rules
+    parsed: dict[tuple[object, ...], list[Any]] = {}
+
+    def shared(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
+               tie_breaker: int = 0, scope: str = "") -> list[Any]:
+        key = (css, read_from, is_default_rules, tie_breaker, scope,
+               tuple(sorted(self._variables.items())))
+        rules = parsed.get(key)
+        if rules is None:
+            rules = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+            if len(parsed) < 1024:  # the app's CSS is fixed: a few hundred pieces at most
+                parsed[key] = rules
+        return rules
+
+    Stylesheet._parse_rules = shared  # type: ignore[method-assign]

@@ -1,8 +1,9 @@
 """One way to drive computer players on a game, for every place that has
 them: the local table and the card room's tables.
 
-A bot is asked off the event loop (in a worker thread), after a moment's
-"thought", within a time budget. Whatever goes wrong with a bot, a bug or
+A bot is asked off the event loop (in a worker process shared by every
+table: `crib3.players.workers`), after a moment's "thought", within a time
+budget. Whatever goes wrong with a bot, a bug or
 a decision that takes too long, is written to the error log and the seat
 plays its first legal move instead: a bot never ends a game, and never
 holds up the screens that share the loop.
@@ -16,7 +17,7 @@ from collections.abc import Callable, Mapping
 
 from crib3 import crash
 from crib3.engine import Command, Game, IllegalMove, SeatView
-from crib3.players import Player
+from crib3.players import Player, workers
 
 log = logging.getLogger("crib3.bots")
 
@@ -33,6 +34,8 @@ class BotDriver:
         self.think = think
         self.budget = budget
         self.where = where  # for the error log: "table 3"
+        if self.bots:
+            workers.warm()  # the workers start while the game is being dealt
 
     def seat_bot(self, seat: int, bot: Player) -> None:
         """A computer player takes `seat` (a person's, given up)."""
@@ -43,12 +46,12 @@ class BotDriver:
         return next((s for s in self.game.to_act() if s in self.bots), None)
 
     async def choose(self, seat: int) -> Command:
-        """The bot's move from its seat's view, asked in a thread; on a bug
-        or past the budget, the first legal move."""
+        """The bot's move from its seat's view, asked in a worker process;
+        on a bug or past the budget, the first legal move (a decision past
+        the budget goes on in its worker, and its answer is dropped)."""
         view = self.game.view(seat)
         try:
-            command = await asyncio.wait_for(asyncio.to_thread(self.bots[seat].choose, view),
-                                             self.budget)
+            command = await asyncio.wait_for(workers.decide(self.bots[seat], view), self.budget)
             if command not in view.legal:
                 raise ValueError(f"{command!r} is not one of the seat's legal moves")
             return command

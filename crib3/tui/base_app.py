@@ -18,6 +18,7 @@ What lives here:
 from __future__ import annotations
 
 import io
+import sys
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
@@ -227,12 +228,10 @@ class BaseApp(App[None]):
     def _check_size(self, size: Size) -> None:
         from textual.widgets import Static
 
-        from crib3.tui.screens.dialogs import ConfirmQuit, HelpScreen
-
         width, height = size
         small = width < MIN_WIDTH or height < MIN_HEIGHT
         self.too_small = small
-        if isinstance(self.screen, (ConfirmQuit, HelpScreen)):
+        if _is_help_or_quit(self.screen):
             return  # asked for while small: shown as they are, over the notice
         notice: Static | None
         try:
@@ -248,3 +247,11 @@ class BaseApp(App[None]):
             notice.update(f"crib3 needs {MIN_WIDTH}×{MIN_HEIGHT}; this terminal is "
                           f"{width}×{height}. Make it larger.")
         self.screen.set_class(small, "too-small")
+
+
+def _is_help_or_quit(screen: Screen) -> bool:
+    """The help or the quit question is up. Asked on every resize, the first
+    at start-up: the dialogs' module (which brings the engine and the coach)
+    is not imported for it, since neither can be up before it is."""
+    dialogs = sys.modules.get("crib3.tui.screens.dialogs")
+    return dialogs is not None and isinstance(screen, (dialogs.ConfirmQuit, dialogs.HelpScreen))

@@ -1,33 +1,37 @@
-"""`crib3 serve` under load: 20 tables of three people, all playing over SSH.
+"""`crib3 serve` under load, at human pace, over a curve of tables.
 
 Run on demand:
 `python -m pytest tests/benchmarks/test_ssh_load.py --benchmark-only -s`
-(`CRIB3_LOAD_TABLES=5` for a quicker look with fewer tables).
+The curve is 1, 5, 10, 20, 30 and 40 tables of three people; choose the
+points with `CRIB3_LOAD_CURVE=1,5,10` (a quicker look). `CRIB3_LOAD_PACE`
+is the seconds a person takes over a key (0.6, a human's pace; 0.1 is the
+old full-speed run, every client pressing as fast as its screen allows).
 
-A real server (`crib3 serve --open --think 0`) runs in its own process; this
-test's event loop is 60 headless SSH clients (asyncssh, an 80x24
-xterm-256color pty each) that open tables, sit down and start the games as
-people would, by keys: table by table, the first of three opens it (o,
-Enter), the other two sit (Ctrl+End to the newest table, Enter), the first
-starts it (Enter). Once every table has started, each client presses Enter
-whenever its footer offers the key (throw, cut, play, go on), waits for the
-answer, then a jittered 50-150 ms, for a fixed period.
+For each point a fresh server (`crib3 serve --open --think 0`) runs in its
+own process; this test's event loop is the headless SSH clients (asyncssh,
+an 80x24 xterm-256color pty each), three a table, that open tables, sit
+down and start the games as people would, by keys: they connect a few at a
+time, then table by table the first of three opens it (o, Enter), the
+other two sit (Ctrl+End to the newest table, Enter), and the first starts
+it (Enter). Once every table has started, each client presses Enter
+whenever its footer offers the key (throw, cut, play, go on), after about
+`PACE` seconds (jittered, as a person), for `PLAY_SECONDS`.
 
 Measured, for every Enter in that period: the time from writing the key to
 the first bytes the server sends back (key -> updated screen), as p50, p95
 and max (a key unanswered after ANSWER_TIMEOUT counts as slowest, shown as
 ">=" the timeout); during the throw all three players of a table move at
 once, so now and then the first bytes after a key are another player's
-move. And the server's resident memory before anyone connects and with all
-60 sessions playing, from which the memory a table costs (three sessions
-and a game). Also reported: how long seating everyone took, the game events
-logged while playing, and the CPU used by the server and by these clients.
+move. The server's resident memory (all its processes) before anyone
+connects and with every session playing, from which the memory one session
+costs (its share of a table and its game). The CPU the server's processes
+used while playing, as a share of one core and of all of them.
 
-The aim: a key reaches the screen within 100 ms at p95 with 20 busy tables
-on a 2-core machine, and a table costs a few MB. No time or memory is
-asserted (the machine is shared and noisy); what is asserted is what would
-be wrong on any machine: every table started and wrote its log, every
-client's keys were answered, and the server logged no error while playing.
+The issue's targets, asserted only for the points that were run: 10 tables
+p95 <= 100 ms, 30 tables p95 <= 250 ms, and <= 5 MB a session (from 5
+tables up: below that the idle server's own growth dominates). Asserted on
+any machine: every table started and wrote its log, every client's keys
+were answered, and the server logged no traceback while playing.
 """
 
 from __future__ import annotations
@@ -51,11 +55,16 @@ from rich.cells import cell_len, get_character_cell_size
 pytestmark = pytest.mark.skipif(not Path("/proc/self/status").exists(),
                                 reason="reads the server's memory and CPU from /proc")
 
-TABLES = int(os.environ.get("CRIB3_LOAD_TABLES", "20"))  # fewer for a quicker look
+CURVE = [int(n) for n in os.environ.get("CRIB3_LOAD_CURVE", "1,5,10,20,30,40").split(",")
+         if n.strip()]
+PACE = float(os.environ.get("CRIB3_LOAD_PACE", "0.6"))  # seconds a person takes over a key
 PER_TABLE = 3
-PLAY_SECONDS = 40.0  # the measured period, all tables playing
+PLAY_SECONDS = float(os.environ.get("CRIB3_LOAD_SECONDS", "45"))  # the measured period
 ANSWER_TIMEOUT = 10.0  # a key with no bytes back by then is counted unanswered
-STEP_TIMEOUT = 60.0  # any one step of opening and filling a table (the server is busy)
+STEP_TIMEOUT = 90.0  # any one step of opening and filling a table (the server is busy)
+CONNECT_AT_ONCE = 6  # clients connecting together while the tables are seated
+P95_TARGET_S = {10: 0.100, 30: 0.250}  # tables -> key->screen p95 (issue 11)
+MB_PER_SESSION_TARGET = 5.0
 ENTER, CTRL_END, OPEN = b"\r", b"\x1b[1;5F", b"o"
 
 
@@ -214,64 +223,44 @@ async def _join(player: Player, table: int) -> None:
     await player.expect(waiting, timeout=1)
 
 
-async def _seat_table(port: int, table: int, everyone: list[Player]) -> None:
-    """Three people connect; the first opens a table, the others sit at it,
-    and the first starts the game. They are added to `everyone` as they
-    connect (to be hung up at the end, whatever happens)."""
-    async def connect(name: str) -> Player:
-        player = await _connect(port, name)
-        everyone.append(player)
-        await player.expect(f"You are {name}.")
-        return player
-
-    players = list(await asyncio.gather(*(connect(f"t{table}p{p}")
-                                          for p in range(PER_TABLE))))
-    owner, *joiners = players
-    owner.press(OPEN)
-    await owner.expect("Seats nobody takes")
-    owner.press(ENTER)
-    await owner.expect("Enter: start the game")
-    for joiner in joiners:
-        await _join(joiner, table)
-    await owner.expect(f"t{table}p{PER_TABLE - 1}")
-    owner.press(ENTER)
-    for player in players:
-        await player.expect("pts")  # the table: every seat's box shows its points
-
-
-async def _play(player: Player, until: float, rng: random.Random) -> None:
-    """Press Enter whenever the footer offers it, until the time is up or
-    the game is over."""
-    term = player.term
-    while time.monotonic() < until and not term.closed:
-        if "back to the lobby" in term.screen.text():
-            player.game_over = True
-            return
-        if "⏎" in term.screen.footer():
-            term.answered.clear()
-            term.pressed_at = time.perf_counter()
-            player.press(ENTER)
-            try:
-                await asyncio.wait_for(term.answered.wait(), ANSWER_TIMEOUT)
-            except TimeoutError:
-                term.pressed_at = None
-                player.unanswered += 1
-        await asyncio.sleep(rng.uniform(0.05, 0.15))
-
-
 # --- the server --------------------------------------------------------------------
 
 
+def _family(pid: int) -> list[int]:
+    """`pid` and every process under it (a server's worker processes)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, todo = [], [pid]
+    while todo:
+        one = todo.pop()
+        found.append(one)
+        todo.extend(children.get(one, []))
+    return found
+
+
 def _rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS in /proc/PID/status")
+    """Resident memory of the server and its worker processes."""
+    total = 0
+    for one in _family(pid):
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{one}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1])
+    return total / 1024
 
 
 def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU used by the server and its worker processes, living and reaped
+    (a process's cutime/cstime hold its waited-for children)."""
+    total = 0
+    for one in _family(pid):
+        with contextlib.suppress(OSError):
+            fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+            total += sum(int(f) for f in fields[11:15])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def _start_server(home: Path, log: Path) -> tuple[subprocess.Popen, int]:
@@ -308,7 +297,70 @@ def _tail(log: Path, lines: int = 40) -> str:
     return "\n".join(log.read_text(errors="replace").splitlines()[-lines:])
 
 
+
 # --- the benchmark -----------------------------------------------------------------
+
+
+async def _seat_table(table: int, players: list[Player]) -> None:
+    """Three people already in the lobby: the first opens a table, the
+    others sit at it, and the first starts the game."""
+    owner, *joiners = players
+    owner.press(OPEN)
+    await owner.expect("Seats nobody takes")
+    owner.press(ENTER)
+    await owner.expect("Enter: start the game")
+    for joiner in joiners:
+        await _join(joiner, table)
+    await owner.expect(f"t{table}p{PER_TABLE - 1}")
+    owner.press(ENTER)
+    for player in players:
+        await player.expect("pts")  # the table: every seat's box shows its points
+
+
+async def _seat_everyone(port: int, tables: int, everyone: list[Player]) -> None:
+    """Connect everyone (`CONNECT_AT_ONCE` at a time, each to the lobby),
+    then seat the tables one by one (a joiner finds its table as the
+    newest). They are added to `everyone` as they connect (to be hung up
+    at the end, whatever happens)."""
+    names = [f"t{t}p{p}" for t in range(1, tables + 1) for p in range(PER_TABLE)]
+    gate = asyncio.Semaphore(CONNECT_AT_ONCE)
+
+    async def connect(name: str) -> Player:
+        async with gate:
+            player = await _connect(port, name)
+            everyone.append(player)
+            await player.expect(f"You are {name}.")
+            return player
+
+    players = list(await asyncio.gather(*(connect(name) for name in names)))
+    for table in range(1, tables + 1):
+        await _seat_table(table, players[(table - 1) * PER_TABLE:table * PER_TABLE])
+
+
+async def _play(player: Player, until: float, rng: random.Random) -> None:
+    """Press Enter whenever the footer offers it, a person's moment after
+    it does (`PACE`, jittered), until the time is up or the game is over."""
+    term = player.term
+    while time.monotonic() < until and not term.closed:
+        if "back to the lobby" in term.screen.text():
+            player.game_over = True
+            return
+        if "⏎" not in term.screen.footer():
+            term.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(term.changed.wait(), 0.5)
+            continue
+        await asyncio.sleep(rng.uniform(PACE * 0.6, PACE * 1.4))
+        if "⏎" not in term.screen.footer():
+            continue  # the moment passed (another's move, a new hand): look again
+        term.answered.clear()
+        term.pressed_at = time.perf_counter()
+        player.press(ENTER)
+        try:
+            await asyncio.wait_for(term.answered.wait(), ANSWER_TIMEOUT)
+        except TimeoutError:
+            term.pressed_at = None
+            player.unanswered += 1
 
 
 def _logged(tables: Path) -> int:
@@ -327,12 +379,15 @@ async def _quiet(pid: int, limit: float = 30.0) -> None:
             return
 
 
-def test_twenty_tables_of_three_over_ssh(benchmark, tmp_path):
-    home, log = tmp_path / "home", tmp_path / "server.log"
-    tables = home / "data" / "tables"
+def _one_point(tables: int, folder: Path) -> dict[str, float]:
+    """Run the server with `tables` busy tables and measure it (see the
+    module's docstring); what was found, by name."""
+    folder.mkdir()
+    home, log = folder / "home", folder / "server.log"
+    logs = home / "data" / "tables"
     server, port = _start_server(home, log)
     players: list[Player] = []
-    found: dict[str, float] = {}
+    found: dict[str, float] = {"tables": tables}
     rng = random.Random(3)
 
     async def load() -> None:
@@ -340,11 +395,9 @@ def test_twenty_tables_of_three_over_ssh(benchmark, tmp_path):
             await asyncio.sleep(1)  # let the server settle before it is weighed
             found["rss_idle"] = _rss_mb(server.pid)
             started = time.monotonic()
-            for table in range(1, TABLES + 1):
-                await _seat_table(port, table, players)
+            await _seat_everyone(port, tables, players)
             found["seating_s"] = time.monotonic() - started
-            found["lines_before"] = _logged(tables)
-            found["rss_seated"] = _rss_mb(server.pid)
+            found["lines_before"] = _logged(logs)
             cpu, mine, play_started = (_cpu_seconds(server.pid), time.process_time(),
                                        time.monotonic())
             until = play_started + PLAY_SECONDS
@@ -352,9 +405,10 @@ def test_twenty_tables_of_three_over_ssh(benchmark, tmp_path):
                                    for p in players))
             played = time.monotonic() - play_started
             found["server_cpu"] = (_cpu_seconds(server.pid) - cpu) / played
+            # The clients share the machine: when they are busy, so is the latency.
             found["client_cpu"] = (time.process_time() - mine) / played
             found["rss_playing"] = _rss_mb(server.pid)
-            found["events"] = _logged(tables) - found["lines_before"]
+            found["events"] = _logged(logs) - found["lines_before"]
             found["log_while_playing"] = log.stat().st_size
         finally:
             for player in players:
@@ -366,61 +420,69 @@ def test_twenty_tables_of_three_over_ssh(benchmark, tmp_path):
             await _quiet(server.pid)  # so that what it logs about the hang-ups is read
 
     try:
-        benchmark.pedantic(lambda: asyncio.run(load()), rounds=1, iterations=1)
+        asyncio.run(load())
     except BaseException:
         print(f"\nserver stderr, the end:\n{_tail(log)}")
         raise
     finally:
         _stop_server(server)
 
-    server_log = log.read_bytes()
-    while_playing = server_log[:int(found["log_while_playing"])].decode(errors="replace")
-    after = server_log[int(found["log_while_playing"]):].decode(errors="replace")
-    # A key still unanswered after ANSWER_TIMEOUT counts as the slowest of
-    # all: its percentiles are shown as ">=" the timeout.
+    while_playing = log.read_bytes()[:int(found["log_while_playing"])].decode(errors="replace")
     unanswered = sum(p.unanswered for p in players)
     latencies = sorted(x for p in players for x in p.term.latencies)
-    latencies += [ANSWER_TIMEOUT] * unanswered
+    latencies += [ANSWER_TIMEOUT] * unanswered  # unanswered: the slowest of all
     keys = len(latencies)
-    games_over = sum(p.game_over for p in players) // PER_TABLE
 
-    def ms(q: float) -> float:
-        return latencies[min(keys - 1, int(keys * q))] * 1000 if keys else float("nan")
+    def at(q: float) -> float:
+        return latencies[min(keys - 1, int(keys * q))] if keys else float("nan")
 
-    def shown(q: float) -> str:
-        index = min(keys - 1, int(keys * q))
-        return f">={ms(q):.0f}" if index >= keys - unanswered else f"{ms(q):.0f}"
+    found.update(keys=keys, unanswered=unanswered, p50=at(0.50), p95=at(0.95), max=at(1.0),
+                 sessions=len(players), mb_per_session=(found["rss_playing"] - found["rss_idle"])
+                 / max(1, len(players)), games_over=sum(p.game_over for p in players) // 3)
 
-    per_table = (found["rss_playing"] - found["rss_idle"]) / TABLES
-    benchmark.extra_info.update(
-        tables=TABLES, clients=len(players), keys=keys, unanswered_keys=unanswered,
-        key_to_screen_p50_ms=round(ms(0.50), 1), key_to_screen_p95_ms=round(ms(0.95), 1),
-        key_to_screen_max_ms=round(ms(1.0), 1),
-        rss_idle_mb=round(found["rss_idle"], 1), rss_seated_mb=round(found["rss_seated"], 1),
-        rss_playing_mb=round(found["rss_playing"], 1),
-        mb_per_table=round(per_table, 2), seating_s=round(found["seating_s"], 1),
-        play_s=PLAY_SECONDS, events_while_playing=int(found["events"]),
-        server_cpu_while_playing=round(found["server_cpu"], 2),
-        client_cpu_while_playing=round(found["client_cpu"], 2), games_over=games_over)
-    print(f"\nssh load: {TABLES} tables x {PER_TABLE} clients, {keys} keys, key->screen "
-          f"p50 {shown(0.50)} ms p95 {shown(0.95)} ms max {shown(1.0)} ms; "
-          f"server RSS idle {found['rss_idle']:.0f} MB, playing {found['rss_playing']:.0f} MB, "
-          f"{per_table:.1f} MB per table")
-    print(f"  seating {len(players)} people took {found['seating_s']:.0f} s; "
-          f"in {PLAY_SECONDS:.0f} s of play: {int(found['events'])} game events, "
-          f"{games_over} games over, "
-          f"{unanswered} keys unanswered in {ANSWER_TIMEOUT:.0f} s; server RSS "
-          f"{found['rss_seated']:.0f} MB once all were seated; the server used "
-          f"{found['server_cpu']:.0%} of a core, these clients {found['client_cpu']:.0%}")
-    problems = [line for line in after.splitlines()
-                if "failed" in line or "Traceback" in line or "Error" in line]
-    if problems:
-        print(f"  the server logged {len(problems)} error lines after the clients hung up, "
-              f"the first: {problems[0]!r}")
-
-    missing = [n for n in range(1, TABLES + 1) if not (tables / f"table-{n}.jsonl").exists()]
-    assert not missing, f"tables that never started: {missing}"
-    assert len(players) == TABLES * PER_TABLE
+    missing = [n for n in range(1, tables + 1) if not (logs / f"table-{n}.jsonl").exists()]
+    assert not missing, f"{tables} tables: tables that never started: {missing}"
+    assert len(players) == tables * PER_TABLE
     silent = [p.name for p in players if not p.term.latencies]
-    assert not silent, f"clients whose keys got no screen back: {silent}"
+    assert not silent, f"{tables} tables: clients whose keys got no screen back: {silent}"
     assert "Traceback" not in while_playing, f"the server failed while playing:\n{while_playing}"
+    return found
+
+
+def _shown(point: dict[str, float], name: str) -> str:
+    ms = f"{point[name] * 1000:.0f}"
+    return f">={ms}" if point["unanswered"] and point[name] >= ANSWER_TIMEOUT else ms
+
+
+def test_load_curve_at_human_pace(benchmark, tmp_path):
+    cores = os.cpu_count() or 1
+    points: list[dict[str, float]] = []
+
+    def curve() -> None:
+        for tables in CURVE:
+            points.append(_one_point(tables, tmp_path / f"tables-{tables}"))
+
+    try:
+        benchmark.pedantic(curve, rounds=1, iterations=1)
+    finally:
+        print(f"\nssh load at {PACE:.2f} s a key, {PLAY_SECONDS:.0f} s measured per point, "
+              f"{cores} cores; load average before the end {os.getloadavg()[0]:.2f}")
+        print("tables  keys  p50 ms  p95 ms  max ms  MB/session  server CPU (1 core / all)"
+              "  seating s  events  unanswered  clients' CPU")
+        for p in points:
+            print(f"{int(p['tables']):6d} {int(p['keys']):5d} {_shown(p, 'p50'):>7} "
+                  f"{_shown(p, 'p95'):>7} {_shown(p, 'max'):>7} {p['mb_per_session']:11.2f}"
+                  f"  {p['server_cpu']:8.0%} / {p['server_cpu'] / cores:4.0%}"
+                  f"{p['seating_s']:18.0f} {int(p['events']):7d} {int(p['unanswered']):10d}"
+                  f"  {p['client_cpu']:12.0%}")
+    benchmark.extra_info.update(pace_s=PACE, play_s=PLAY_SECONDS, cores=cores, curve=[
+        {k: round(v, 4) for k, v in p.items()} for p in points])
+
+    missed = [f"{int(p['tables'])} tables: p95 {p['p95'] * 1000:.0f} ms > "
+              f"{P95_TARGET_S[int(p['tables'])] * 1000:.0f} ms"
+              for p in points if int(p["tables"]) in P95_TARGET_S
+              and p["p95"] > P95_TARGET_S[int(p["tables"])]]
+    missed += [f"{int(p['tables'])} tables: {p['mb_per_session']:.1f} MB a session > "
+               f"{MB_PER_SESSION_TARGET:.0f} MB" for p in points
+               if p["tables"] >= 5 and p["mb_per_session"] > MB_PER_SESSION_TARGET]
+    assert not missed, "missed the capacity targets: " + "; ".join(missed)

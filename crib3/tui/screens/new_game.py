@@ -154,7 +154,10 @@ class NewGameScreen(Screen[GameChoices | Path]):
     def on_mount(self) -> None:
         # Your name first, all of it selected: typing replaces it.
         self.query_one("#name", Input).focus()
-        self.run_worker(self._find_unfinished, thread=True, group="unfinished")
+        # After the first frame: the scan's thread (and its imports) would
+        # hold the GIL while the screen is drawn for the first time.
+        self.call_after_refresh(self.run_worker, self._find_unfinished, thread=True,
+                                group="unfinished")
 
     def _find_unfinished(self) -> None:
         """Look for a game to resume, after the screen is up (reading the

@@ -40,6 +40,7 @@ from crib3.tui.css import STYLESHEET
 from crib3.tui.widgets.feed import Feed
 from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.recent import RecentLines
+from crib3.tui.widgets.redraw import redraw_line
 from crib3.tui.widgets.table_view import TableView
 from crib3.tui.words import ENTER_GOES_ON, IDLE, Mode, announcement, prompt, refusal
 
@@ -77,7 +78,10 @@ class TableScreen(QuietBindings, Screen):
         Binding("q", "app.quit_game", "Quit", priority=True),
     ]
 
-    mode: reactive[Mode] = reactive(Mode.PRESENTING, always_update=True, init=False)
+    # No repaint: the mode is drawn by the prompt and the footer, which redraw
+    # themselves; a repaint of the screen would send every cell again.
+    mode: reactive[Mode] = reactive(Mode.PRESENTING, always_update=True, init=False,
+                                    repaint=False)
 
     def __init__(self, game: Game, me: int, bots: BotDriver | None = None, think: float = 0.6,
                  ascii: bool = False, on_over: Callable[[State], None] | None = None,
@@ -143,11 +147,12 @@ class TableScreen(QuietBindings, Screen):
     def watch_mode(self) -> None:
         """The prompt: on your turn it stands out from the log under it
         (the `yours` class: bold, reversed in the accent colour, and a
-        marker, so it holds without colour too)."""
+        marker, so it holds without colour too). Redrawn without a layout,
+        and only when it changed (see `redraw_line`)."""
         said = in_words(prompt(self.mode, self.shown.phase, self.view), self.ascii)
         yours = self.mode == Mode.YOUR_TURN and bool(said)
         line = self.query_one("#prompt", Static)
-        line.update(f"▶ {said}" if yours else said)
+        redraw_line(line, f"▶ {said}" if yours else said)
         line.set_class(yours, "yours")
         self.keys_may_have_changed()
 

@@ -66,7 +66,7 @@ class TableCenter(Static):
     TableCenter { height: 1fr; width: 1fr; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
-    view: reactive[SeatView | None] = reactive(None)
+    view: reactive[SeatView | None] = reactive(None, repaint=False)  # `_draw` repaints
 
     def __init__(self, ascii: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -85,7 +85,7 @@ class TableCenter(Static):
             body = self._body(view)
             if body != self._last_body:  # unchanged text: no redraw
                 self._last_body = body
-                self.update(body)
+                self.update(body, layout=False)  # a fixed size: no layout
 
     def _body(self, view: SeatView) -> Text:
         names = [shown_name(p.name, 12) for p in view.players]

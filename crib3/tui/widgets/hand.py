@@ -38,7 +38,9 @@ class HandView(Widget):
     HandView { height: 4; width: 1fr; padding: 0 1; }
     """
 
-    view: reactive[SeatView | None] = reactive(None)
+    # Repainted by `watch_view` only when what is drawn changed: a new view
+    # comes with every event, and most leave the hand as it was.
+    view: reactive[SeatView | None] = reactive(None, repaint=False)
     cursor: reactive[int] = reactive(0)
     showing: reactive[ShownCount | None] = reactive(None)
 
@@ -47,6 +49,7 @@ class HandView(Widget):
         super().__init__(**kwargs)
         self.ascii = ascii
         self.interactive = interactive
+        self._drawn: tuple[object, ...] | None = None  # what the last view drew
 
     def cards(self) -> tuple[Card, ...]:
         view = self.view
@@ -76,6 +79,10 @@ class HandView(Widget):
             self.cursor = (min(self.cursor, len(cards) - 1) + step) % len(cards)
 
     def watch_view(self, old: SeatView | None, new: SeatView | None) -> None:
+        drawn = (self.cards(), self.choosable(), new.phase if new is not None else None)
+        if drawn != self._drawn:
+            self._drawn = drawn
+            self.refresh()
         cards = self.cards()
         if cards:
             self.cursor = min(self.cursor, len(cards) - 1)

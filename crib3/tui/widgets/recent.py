@@ -7,6 +7,8 @@ from collections.abc import Sequence
 
 from textual.widgets import Static
 
+from crib3.tui.widgets.redraw import redraw_line
+
 
 class RecentLines(Static):
     """As many of the last three lines as fit, newest last, and the newest
@@ -27,4 +29,4 @@ class RecentLines(Static):
                 break
             shown.insert(0, line)
             used += needs
-        self.update("\n".join(shown))
+        redraw_line(self, "\n".join(shown))

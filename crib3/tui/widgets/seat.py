@@ -25,16 +25,19 @@ class SeatPanel(Static):
     SeatPanel.to-act { border: heavy $accent; }
     """
 
-    view: reactive[SeatView | None] = reactive(None)
-    thinking: reactive[bool] = reactive(False)
+    # No repaint of their own: `_redraw` repaints what changed (a new view
+    # comes with every event, most of them change nothing of this seat's).
+    view: reactive[SeatView | None] = reactive(None, repaint=False)
+    thinking: reactive[bool] = reactive(False, repaint=False)
     # Replay with every hand face up: the cards this seat holds.
-    revealed: reactive[tuple[Card, ...] | None] = reactive(None)
+    revealed: reactive[tuple[Card, ...] | None] = reactive(None, repaint=False)
 
     def __init__(self, seat: int, ascii: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
         self.seat = seat
         self.ascii = ascii
         self._last_body: Text | None = None
+        self._last_titles: tuple[Text, int] | None = None
 
     def watch_view(self) -> None:
         self._redraw()
@@ -52,13 +55,16 @@ class SeatPanel(Static):
         seat = self.seat
         player = view.players[seat]
         # A Text: the title is literal, whatever the name holds ("[/]").
-        self.border_title = Text(f"{shown_name(player.name, 14)} · {shown_name(player.kind, 8)}")
-        self.border_subtitle = f"{view.scores[seat]} pts"
+        title = Text(f"{shown_name(player.name, 14)} · {shown_name(player.kind, 8)}")
+        if (title, view.scores[seat]) != self._last_titles:  # a title set is a repaint
+            self._last_titles = (title, view.scores[seat])
+            self.border_title = title
+            self.border_subtitle = f"{view.scores[seat]} pts"
         self.set_class(seat in view.to_act, "to-act")
         body = self._body(view)
         if body != self._last_body:  # unchanged text: no redraw
             self._last_body = body
-            self.update(body)
+            self.update(body, layout=False)  # a fixed size: no layout
 
     def _body(self, view: SeatView) -> Text:
         seat = self.seat

@@ -24,6 +24,7 @@ from crib3.speech import hand_phrases
 from crib3.tui.widgets.board import CribBoard
 from crib3.tui.widgets.center import TableCenter
 from crib3.tui.widgets.hand import HandView, ShownCount
+from crib3.tui.widgets.redraw import redraw_line
 from crib3.tui.widgets.seat import SeatPanel
 from crib3.tui.words import seat_line
 
@@ -123,7 +124,7 @@ class TableView(Vertical):
         hand.set_class(view.my_turn, "to-act")
 
     def announce(self, line: str) -> None:
-        self.query_one("#announce", Static).update(line)
+        redraw_line(self.query_one("#announce", Static), line)
 
     async def say_count(self, event: HandCounted, whose: str, pause: float,
                         hurried: asyncio.Event) -> None:

@@ -1,0 +1,118 @@
+"""Where computer players think: a small pool of worker processes that
+everything in this process shares (the card room's tables, the local
+game), so that a bot's decision never holds the event loop that draws the
+screens. A thread would not do: a CPU-bound decision in Python holds the
+GIL, and every screen on the loop waits its turn. Where processes cannot be
+had (a sandbox without them, a pool broken by a killed worker), a thread
+it is, as before.
+
+A decision goes out as (bot, view) and comes back as (command, bot): the
+bot travels with its state (its random number generator), which is put
+back into the bot here, so the same bot asked the same views decides as it
+would have in this process. The engine's views and crib3's players pickle;
+a bot that does not (a test's local class) thinks in a thread.
+
+The workers are started with "spawn" (never a fork of a process with an
+event loop and threads) and only when the first decision is asked, so
+starting crib3 costs nothing, and a card room of people only has no
+workers at all.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+import os
+import pickle
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from crib3.engine import Command, SeatView
+
+log = logging.getLogger("crib3.bots")
+
+WORKERS = max(1, min(2, os.cpu_count() or 1))  # decisions at once, whatever the tables
+
+_pool: ProcessPoolExecutor | None = None
+_no_processes = False  # processes could not be had here: threads from now on
+_pickles: dict[type, bool] = {}  # bot class -> whether it can travel to a worker
+
+
+def _decide(bot: Any, view: SeatView) -> tuple[Command, Any]:
+    """In a worker: the bot's move, and the bot as it is after it."""
+    return bot.choose(view), bot
+
+
+def _travels(bot: Any) -> bool:
+    kind = type(bot)
+    if kind not in _pickles:
+        try:
+            pickle.loads(pickle.dumps(bot))
+            _pickles[kind] = True
+        except Exception:  # any failure to pickle: a local class, a lock, ...
+            _pickles[kind] = False
+    return _pickles[kind]
+
+
+def pool() -> ProcessPoolExecutor | None:
+    """The shared pool, started on first use; None where there can be none."""
+    global _pool, _no_processes
+    if _pool is None and not _no_processes:
+        try:
+            _pool = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn"))
+        except (OSError, ImportError, NotImplementedError, ValueError) as exc:
+            log.warning("no worker processes for the bots (%s): they think in threads", exc)
+            _no_processes = True
+    return _pool
+
+
+def warm() -> None:
+    """Start the workers now (a game is beginning), so the first decision
+    does not wait for them to start. Does nothing where there are none."""
+    workers = pool()
+    if workers is not None:
+        try:
+            for _ in range(WORKERS):
+                workers.submit(os.getpid)
+        except (BrokenProcessPool, RuntimeError):
+            _forget(workers)
+
+
+def _forget(workers: ProcessPoolExecutor) -> None:
+    """A broken pool (a worker killed): the next decision starts a new one."""
+    global _pool
+    if _pool is workers:
+        _pool = None
+    workers.shutdown(wait=False, cancel_futures=True)
+
+
+async def decide(bot: Any, view: SeatView) -> Command:
+    """`bot.choose(view)`, thought out in a worker process (in a thread
+    where there is none, or for a bot that cannot travel). Exceptions from
+    the bot are raised here, as if it had been asked here."""
+    workers = pool() if _travels(bot) else None
+    if workers is not None:
+        try:
+            future = workers.submit(_decide, bot, view)
+        except (BrokenProcessPool, RuntimeError):
+            _forget(workers)
+        else:
+            try:
+                command, thought = await asyncio.wrap_future(future)
+            except BrokenProcessPool:
+                _forget(workers)
+            else:
+                if hasattr(thought, "__dict__") and hasattr(bot, "__dict__"):
+                    bot.__dict__.update(thought.__dict__)  # its random numbers go on
+                return command
+    return await asyncio.to_thread(bot.choose, view)
+
+
+def shut_down() -> None:
+    """Stop the workers (the server stopping): decisions under way are dropped."""
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=False, cancel_futures=True)
+        _pool = None

@@ -1,0 +1,145 @@
+"""What one screen update costs a card-room session: the CPU time for one
+session's app to take one game event and send its screen's bytes, at 80x24.
+
+Run on demand:
+`python -m pytest tests/benchmarks/test_screen_update.py --benchmark-only -s`
+
+A card room runs one app per SSH session on one event loop, so the room's
+capacity is about this number: every event of a table is drawn three times
+(once per seat), and at human pace a busy table makes a few events a second.
+This runs the app as the server does (`ChannelDriver`, a 256-colour client)
+on a channel that only counts bytes, with the real `TableScreen` on a
+finished game; then, for every event of that game as seat 0 received it, it
+presents the event and sets the screen's mode as the table screen does,
+waits until the frame has been written and nothing more follows, and takes
+the CPU time (`time.process_time`) from the event to the frame's last byte.
+Printed: p50, p95 and max over the game's events, and the bytes a frame.
+Nothing is asserted but that frames were written (the machine is shared).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+from crib3.engine import Game, PlayerInfo, SeatFeed
+from crib3.engine import events as ev
+from crib3.net.driver import ChannelDriver
+from crib3.net.server import client_console
+from crib3.net.sharing import many_terminals_in_one_process
+from crib3.players import make_player
+from crib3.tui.base_app import BaseApp
+from crib3.tui.screens.table import PAUSE_AFTER, TableScreen
+from crib3.tui.words import Mode
+
+QUIET = 0.03  # seconds with no bytes written: the frame is done
+
+
+class CountingChannel:
+    """An SSH channel that keeps nothing: the bytes of each frame are
+    counted, and the CPU clock read when the last of them came."""
+
+    def __init__(self) -> None:
+        self.bytes = 0
+        self.writes = 0
+        self.last_cpu = 0.0
+        self.wrote = asyncio.Event()
+
+    def write(self, data: bytes) -> None:
+        self.bytes += len(data)
+        self.writes += 1
+        self.last_cpu = time.process_time()
+        self.wrote.set()
+
+
+def finished_game(seed: int = 7) -> Game:
+    """A whole game between three standard players."""
+    game = Game.new([PlayerInfo(f"p{s}", "standard") for s in range(3)], seed=seed)
+    bots = [make_player("standard", random.Random(seed + s)) for s in range(3)]
+    while not game.over:
+        seat = game.to_act()[0]
+        game.dispatch(bots[seat].choose(game.view(seat)))
+    return game
+
+
+class OneTable(BaseApp):
+    """The table screen alone, on a game that is over (so nothing moves but
+    what this benchmark presents)."""
+
+    def __init__(self, game: Game) -> None:
+        super().__init__(think=0)
+        self.game = game
+
+    def open_first_screen(self) -> None:
+        self.push_screen(TableScreen(self.game, 0, think=0, resumed=True))
+
+
+async def _settle(channel: CountingChannel) -> None:
+    """Wait for a frame, then until no more bytes come for QUIET seconds."""
+    await asyncio.wait_for(channel.wrote.wait(), 5)
+    while True:
+        channel.wrote.clear()
+        try:
+            await asyncio.wait_for(channel.wrote.wait(), QUIET)
+        except TimeoutError:
+            return
+
+
+async def measure(events: int | None = None) -> tuple[list[float], list[int], int]:
+    """CPU seconds and bytes for each event of a game, drawn from seat 0,
+    and the bytes of the first frame (the whole screen)."""
+    many_terminals_in_one_process()
+    game = finished_game()
+    history, _ = SeatFeed(game, 0).follow(lambda *_: None)
+    channel = CountingChannel()
+    app = OneTable(game)
+    client_console(app, "xterm-256color", {})
+    app.driver_class = ChannelDriver.for_channel(channel)
+    costs: list[float] = []
+    sizes: list[int] = []
+    task = asyncio.get_running_loop().create_task(app.run_async(size=(80, 24)))
+    try:
+        await _settle(channel)
+        screen = app.screen
+        before_bytes = channel.bytes
+        channel.wrote.clear()
+        screen.refresh()  # the whole screen, drawn again: the measure of a full frame
+        await _settle(channel)
+        whole = channel.bytes - before_bytes
+        assert isinstance(screen, TableScreen)
+        for event, state, view in history[:events]:
+            before_bytes, before = channel.bytes, time.process_time()
+            channel.wrote.clear()
+            screen.mode = Mode.PRESENTING
+            screen._present(event, state, view)
+            if isinstance(event, PAUSE_AFTER):
+                screen.mode = Mode.WAITING_FOR_ENTER
+            elif not isinstance(event, ev.GameWon):
+                screen.mode = Mode.YOUR_TURN if view.my_turn else Mode.OTHERS_TURN
+            await _settle(channel)
+            costs.append(channel.last_cpu - before)
+            sizes.append(channel.bytes - before_bytes)
+    finally:
+        app.exit()
+        await task
+    return costs, sizes, whole
+
+
+def _at(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+
+def test_one_screen_update_costs(benchmark):
+    found: dict[str, tuple[list[float], list[int], int]] = {}
+    benchmark.pedantic(lambda: found.update(run=asyncio.run(measure())), rounds=1, iterations=1)
+    costs, sizes, whole = found["run"]
+    assert costs and all(sizes), "every event should have drawn a frame"
+    p50, p95, top = (_at(costs, q) * 1000 for q in (0.5, 0.95, 1.0))
+    bytes_p50 = _at([float(s) for s in sizes], 0.5)
+    benchmark.extra_info.update(events=len(costs), cpu_p50_ms=round(p50, 2),
+                                cpu_p95_ms=round(p95, 2), cpu_max_ms=round(top, 2),
+                                bytes_p50=int(bytes_p50), bytes_whole_screen=whole)
+    print(f"\none screen update at 80x24, {len(costs)} events: CPU p50 {p50:.1f} ms, "
+          f"p95 {p95:.1f} ms, max {top:.1f} ms; {bytes_p50:.0f} bytes a frame (p50), {whole} for the whole screen")

@@ -1,0 +1,86 @@
+"""Computer players think off the event loop, in worker processes (issue 13,
+point 5): a slow decision never holds another table's screen, and a bot in
+a worker decides exactly as it would have here."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import time
+
+from crib3.engine import Game, PlayerInfo
+from crib3.players import make_player, workers
+from crib3.players.autoplay import BotDriver
+
+from benchmarks.test_screen_update import OneTable, finished_game
+
+BURN = 1.0  # CPU seconds the slow bot thinks
+
+
+class CpuBound:
+    """A bot that thinks hard (CPU, not sleep: sleeping would free the GIL),
+    then plays its last legal move, and says where it thought."""
+
+    level = "expert"
+
+    def __init__(self) -> None:
+        self.where: int | None = None
+
+    def choose(self, view):
+        self.where = os.getpid()
+        end = time.process_time() + BURN
+        while time.process_time() < end:
+            pass
+        return view.legal[-1]
+
+
+def bots_only(seed: int = 5) -> Game:
+    return Game.new([PlayerInfo(n, "standard") for n in ("Ann", "Bea", "Cal")], seed=seed)
+
+
+async def test_a_bot_in_a_worker_decides_as_it_would_here():
+    """The same view and seed give the same decision, and the bot's random
+    numbers go on from where the worker left them (the next decisions
+    agree too)."""
+    for level in ("easy", "standard", "expert"):
+        game = bots_only()
+        here = make_player(level, random.Random(11))
+        away = make_player(level, random.Random(11))
+        for _ in range(12):
+            seat = game.to_act()[0]
+            view = game.view(seat)
+            mine = here.choose(view)
+            theirs = await workers.decide(away, view)
+            assert theirs == mine, level
+            game.dispatch(mine)
+        assert here.rng.getstate() == away.rng.getstate()
+
+
+async def test_a_slow_bot_does_not_hold_another_tables_screen():
+    """While one table's bot thinks hard, another table's screen answers
+    its keys, and the thinking is not done by this process (before: a
+    thread of this process, holding the GIL against every screen)."""
+    slow = CpuBound()
+    game = bots_only()
+    seat = game.to_act()[0]
+    driver = BotDriver(game, {seat: slow}, budget=30)
+    app = OneTable(finished_game())
+    async with app.run_test(size=(80, 24)) as pilot:
+        cpu = time.process_time()
+        deciding = asyncio.ensure_future(driver.choose(seat))
+        answered = 0
+        while not deciding.done() and answered < 3:  # a few keys: little CPU here
+            shown = app.screen.has_class("feed-on")
+            await pilot.press("f")  # the feed, on and off
+            await pilot.pause()
+            if app.screen.has_class("feed-on") != shown:
+                answered += 1
+            await asyncio.sleep(0.05)
+        command = await deciding
+        used_here = time.process_time() - cpu
+    assert command == game.view(seat).legal[-1]
+    assert answered >= 3, "the other table's screen answered no keys while the bot thought"
+    if workers.pool() is not None:
+        assert slow.where is not None and slow.where != os.getpid()
+        assert used_here < BURN / 2, f"this process spent {used_here:.2f} s on a {BURN} s bot"
