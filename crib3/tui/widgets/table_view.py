@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Mapping
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
@@ -63,6 +64,7 @@ class TableView(Vertical):
         self.me = me
         self.ascii = ascii
         self.interactive = interactive
+        self._title: Text | None = None  # the bottom seat's line, as last set
 
     def compose(self) -> ComposeResult:
         left, right = opponents(self.me)
@@ -119,8 +121,12 @@ class TableView(Vertical):
             self.query_one("#board", CribBoard).set_scores(
                 [p.name for p in view.players], view.scores, view.back_pegs,
                 view.rules.target, view.dealer)
-        # Your line is the edge of your box (a Text: a name is never markup).
-        hand.border_title = seat_line(view, self.ascii)
+        # Your line is the edge of your box (a Text: a name is never markup),
+        # set only when it says something new: a new title repaints the box.
+        title = seat_line(view, self.ascii)
+        if title != self._title:
+            self._title = title
+            hand.border_title = title
         hand.set_class(view.my_turn, "to-act")
 
     def announce(self, line: str) -> None:
