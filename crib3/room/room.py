@@ -255,5 +255,11 @@ class Room:
         notify(self.listeners)
 
     def close(self) -> None:
+        """The room closes (the server stops): every table is put away, and
+        the computer players' worker processes stop with it (a decision
+        still under way would otherwise hold the server's exit)."""
+        from crib3.players import workers
+
         for table in list(self.tables.values()):
             table.close()
+        workers.shut_down()
