@@ -21,12 +21,16 @@ workers at all.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
 import pickle
+import sys
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import resource_tracker
 from typing import Any
 
 from crib3.engine import Command, SeatView
@@ -61,11 +65,30 @@ def pool() -> ProcessPoolExecutor | None:
     global _pool, _no_processes
     if _pool is None and not _no_processes:
         try:
-            _pool = ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context("spawn"))
+            with _real_stderr():
+                # multiprocessing's resource tracker is started with the
+                # process's stderr handed down; inside a Textual app (or a
+                # test's capture) sys.stderr has no real file descriptor,
+                # and the start failed with "bad value(s) in fds_to_keep".
+                resource_tracker.ensure_running()
+                _pool = ProcessPoolExecutor(WORKERS,
+                                            mp_context=multiprocessing.get_context("spawn"))
         except (OSError, ImportError, NotImplementedError, ValueError) as exc:
             log.warning("no worker processes for the bots (%s): they think in threads", exc)
             _no_processes = True
     return _pool
+
+
+@contextlib.contextmanager
+def _real_stderr() -> Iterator[None]:
+    """sys.stderr as the process was started with it, for a moment."""
+    shown, real = sys.stderr, sys.__stderr__
+    if real is not None:
+        sys.stderr = real
+    try:
+        yield
+    finally:
+        sys.stderr = shown
 
 
 def warm() -> None:
