@@ -10,8 +10,6 @@ from __future__ import annotations
 import asyncio
 import statistics
 
-import pytest
-
 from textual.css.stylesheet import Stylesheet
 from textual.widgets._footer import FooterKey
 
@@ -31,11 +29,6 @@ def test_an_event_redraws_what_changed_not_the_whole_screen():
     assert statistics.median(sizes) < whole * 0.75, (statistics.median(sizes), whole)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "withdrawn: telling the footer's keys in place left a card-room session's "
-    "next dialog undrawn under another session's flood "
-    "(test_ssh_bounds::test_a_flood_of_keys_is_cut_short_and_the_others_play_on); "
-    "the footer is rebuilt again until that is understood"))
 async def test_the_footer_tells_its_keys_what_they_say_now():
     """Enter goes from "Go on" to "Throw": the footer's keys are the same
     widgets, saying what Textual's own footer would say (no rebuild)."""

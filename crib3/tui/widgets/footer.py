@@ -1,4 +1,5 @@
-"""Textual's Footer, without its leak.
+"""Textual's Footer, without its leak, and without a rebuild for every change
+of keys.
 
 In Textual 8.2 the Footer rebuilds its keys (FooterKey widgets) whenever the
 keys may have changed, and each key is bound to the footer's `compact`
@@ -6,17 +7,115 @@ reactive. Textual forgets a bound widget only when that reactive changes,
 which never happens here, so every rebuild left its old keys alive, and each
 new key was checked against all the old ones: memory and time grew with the
 game. This footer lets go of the keys it no longer shows after each rebuild.
+
+A rebuild is also the dearest thing on a table's screen: new widgets are
+styled, mounted and laid out, and the whole screen is sent again (at a card
+room, once per seat per event). Most changes of keys keep the same number
+of keys (Enter goes from "Go on" to "Throw"), so the keys on screen are
+told what they say now instead (only a key whose width changed asks for a
+layout), and a key more or less is one key added or removed. Only the
+footer of the screen on top is told in place: one under a dialog is
+rebuilt (told in place, a lobby's footer under its open-table dialog left
+that dialog undrawn; `test_ssh_bounds` shows it).
 """
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from textual.binding import Binding
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
+
+
+class _Key(NamedTuple):
+    """What one FooterKey says and does."""
+
+    key: str
+    key_display: str
+    description: str
+    action: str
+    disabled: bool
+    tooltip: str
+    palette: bool  # the command palette's key, drawn apart on the right
 
 
 class TidyFooter(Footer):
     async def recompose(self) -> None:
+        if self.is_attached and self._bindings_ready and self.screen is self.app.screen \
+                and await self._retold():
+            return
         await super().recompose()
+        self._forget_gone_keys()
+
+    async def _retold(self) -> bool:
+        """Bring the keys on screen up to date in place: the keys that stay
+        are told what they say now, surplus ones go, missing ones are added
+        (before the palette's key). False when that cannot be done (key
+        groups, or nothing on screen yet): then the footer is rebuilt."""
+        now = list(self.children)
+        wanted = self._keys()
+        if not now or wanted is None or any(type(key) is not FooterKey for key in now):
+            return False
+        now_palette = [k for k in now if k.has_class("-command-palette")]
+        if len(now_palette) != sum(k.palette for k in wanted):
+            return False
+        plain_now = [k for k in now if not k.has_class("-command-palette")]
+        plain_wanted = [k for k in wanted if not k.palette]
+        for key, new in zip([*plain_now, *now_palette],
+                            [*plain_wanted[:len(plain_now)], *(k for k in wanted if k.palette)]):
+            _retell(key, new)  # type: ignore[arg-type]
+        if len(plain_now) != len(plain_wanted):
+            self.styles.grid_size_columns = len(plain_wanted)
+            surplus = plain_now[len(plain_wanted):]
+            if surplus:
+                await self.remove_children(surplus)
+            extra = [FooterKey(k.key, k.key_display, k.description, k.action,
+                               disabled=k.disabled, tooltip=k.tooltip).data_bind(
+                                   compact=Footer.compact)
+                     for k in plain_wanted[len(plain_now):]]
+            if extra:
+                await self.mount(*extra, before=now_palette[0] if now_palette else None)
+            self._forget_gone_keys()
+        return True
+
+    def _forget_gone_keys(self) -> None:
         watchers = getattr(self, "__watchers", {})
         for name, bound in watchers.items():
             watchers[name] = [(node, callback) for node, callback in bound
                               if getattr(node, "is_attached", True)]
+
+    def _keys(self) -> list[_Key] | None:
+        """The keys `Footer.compose` would make now, in its order; None when
+        it would make groups (then it is left to compose them)."""
+        active = self.screen.active_bindings
+        first: dict[str, tuple[Binding, bool, str]] = {}
+        for _, binding, enabled, tooltip in active.values():
+            if binding.show:
+                if binding.group is not None:
+                    return None
+                first.setdefault(binding.action, (binding, enabled, tooltip))
+        display = self.app.get_key_display
+        keys = [_Key(b.key, display(b), b.description, b.action, not enabled, tooltip, False)
+                for b, enabled, tooltip in first.values()]
+        if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
+            found = active.get(self.app.COMMAND_PALETTE_BINDING)
+            if found is not None:
+                _, b, enabled, _ = found
+                keys.append(_Key(b.key, display(b), b.description, b.action, not enabled,
+                                 b.tooltip or b.description, True))
+        return keys
+
+
+def _retell(key: FooterKey, new: _Key) -> None:
+    """Make `key` (on screen) say and do what `new` says."""
+    if (key.key, key.key_display, key.description, key.action, key._disabled,
+            key.tooltip or "") == new[:6]:
+        return
+    width_changed = (len(key.key_display), len(key.description)) != (
+        len(new.key_display), len(new.description))
+    key.key, key.key_display, key.description, key.action = new[:4]
+    key._disabled = new.disabled
+    key.tooltip = new.tooltip or None
+    key.set_class(new.disabled, "-disabled")
+    key.refresh(layout=width_changed)
