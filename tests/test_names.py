@@ -292,8 +292,8 @@ def test_a_markup_name_plays_saves_resumes_and_replays_in_a_real_terminal(tmp_pa
         tmux.start(f"sh {script}")
         tmux.wait_for("deals first")
         tmux.keys("Enter")
-        screen = tmux.wait_for("Throw one card")
-        assert name in screen
+        tmux.wait_for("Throw one card")
+        tmux.wait_for(name)  # (the prompt can be drawn a moment before the table)
         tmux.keys("q")
         tmux.wait_for("Quit this game?")
         tmux.keys("y")
