@@ -212,3 +212,25 @@ async def wait_for_shelved(room, table) -> None:
             return
         await asyncio.sleep(0.02)
     raise AssertionError("the table was never shelved")
+
+
+async def test_a_seat_given_to_a_computer_player_is_titled_with_its_level(tmp_path):
+    """Before: the box still said "Bob · human" while the computer played."""
+    from crib3.tui.screens.room import RoomTableScreen
+
+    room, table = started_room(tmp_path, patience=0.2)
+    room.depart(room.people["bob"])
+    cat_app = app_for(room, "Cat")
+    async with cat_app.run_test(size=(80, 24)) as cat:
+        await wait_for(cat, lambda: isinstance(cat_app.screen, RoomTableScreen))
+        panel = cat_app.screen.table_view.panel(1)
+        assert "Bob · human" in str(panel.border_title)
+        await wait_for(cat, lambda: cat_app.screen.check_action("replace", ()))
+        await cat.press("b")
+        await wait_for(cat, lambda: table.seats[1].replaced)
+        await wait_for(cat, lambda: "Bob · standard" in str(panel.border_title))
+    ann_app = app_for(room, "Ann")  # Ann, arriving after, sees it too
+    async with ann_app.run_test(size=(80, 24)) as ann:
+        await wait_for(ann, lambda: isinstance(ann_app.screen, RoomTableScreen))
+        panel = ann_app.screen.table_view.panel(1)
+        await wait_for(ann, lambda: "Bob · standard" in str(panel.border_title))

@@ -454,6 +454,7 @@ class RoomTableScreen(TableScreen):
         self.set_interval(min(1.0, max(self.table.room.patience, 0.1)),
                           self._patience_check)  # once patience runs out: b
         self._show_chat()
+        self.call_after_refresh(self._title_replaced_seats)  # once the seats are placed
 
     def on_unmount(self) -> None:
         if self._table_changed in self.table.listeners:
@@ -528,7 +529,15 @@ class RoomTableScreen(TableScreen):
             else:
                 self.notify(f"{shown_name(person.name)} is back.", markup=False)
         self._away = away
+        self._title_replaced_seats()
         self.keys_may_have_changed()
+
+    def _title_replaced_seats(self) -> None:
+        """A seat given to a computer player is titled with its level, not
+        "human" (the game still lists the person who sat there)."""
+        for seat, person in enumerate(self.table.seats):
+            if person.replaced and seat != self.me:
+                self.table_view.played_by(seat, person.level)
 
     def _mine(self) -> bool:
         """This screen's person owns the table."""

@@ -38,6 +38,10 @@ class SeatPanel(Static):
         self.ascii = ascii
         self._last_body: Text | None = None
         self._last_titles: tuple[Text, int] | None = None
+        # Who plays this seat now, where the game's player kind no longer
+        # says it: a card-room seat given to a computer player (the game
+        # still lists the person who sat there).
+        self.played_by: str | None = None
 
     def watch_view(self) -> None:
         self._redraw()
@@ -55,7 +59,8 @@ class SeatPanel(Static):
         seat = self.seat
         player = view.players[seat]
         # A Text: the title is literal, whatever the name holds ("[/]").
-        title = Text(f"{shown_name(player.name, 14)} · {shown_name(player.kind, 8)}")
+        kind = self.played_by or player.kind
+        title = Text(f"{shown_name(player.name, 14)} · {shown_name(kind, 8)}")
         if (title, view.scores[seat]) != self._last_titles:  # a title set is a repaint
             self._last_titles = (title, view.scores[seat])
             self.border_title = title

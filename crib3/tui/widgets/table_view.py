@@ -101,6 +101,7 @@ class TableView(Vertical):
         for panel, seat in zip(self.panels(), opponents(me)):
             panel.seat = seat
             panel.revealed = None
+            panel.played_by = None
 
     def show(self, view: SeatView, revealed: Mapping[int, tuple[Card, ...]] | None = None,
              keep_count: bool = False) -> None:
@@ -128,6 +129,14 @@ class TableView(Vertical):
             self._title = title
             hand.border_title = title
         hand.set_class(view.my_turn, "to-act")
+
+    def played_by(self, seat: int, kind: str) -> None:
+        """Title the opponent at `seat` as played by `kind` (a computer
+        player now plays for the person the game lists there)."""
+        for panel in self.panels():
+            if panel.seat == seat and panel.played_by != kind:
+                panel.played_by = kind
+                panel._redraw()
 
     def announce(self, line: str) -> None:
         redraw_line(self.query_one("#announce", Static), line)
