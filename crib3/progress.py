@@ -13,14 +13,12 @@ written. A log that cannot be read is left out here (statistics tell it).
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from crib3 import __version__
+from crib3.derived_cache import DerivedCache, file_key
 
 FORMAT = "crib3-progress-cache"
 VERSION = 1
@@ -75,56 +73,23 @@ def game_progress(path: Path) -> list[GameProgress]:
     return out
 
 
-def _key(path: Path) -> list[int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns]
-
-
-class ProgressCache:
+class ProgressCache(DerivedCache):
     """Each game's figures, loaded from and saved to `file`."""
 
     def __init__(self, file: Path) -> None:
-        self.file = file
-        self.entries: dict[str, Any] = {}
-        self.changed = False
-        try:
-            data = json.loads(file.read_text(encoding="utf-8"))
-            if data.get("format") == FORMAT and data.get("version") == VERSION \
-                    and data.get("crib3") == __version__ and isinstance(data.get("entries"), dict):
-                self.entries = data["entries"]
-        except (OSError, ValueError, AttributeError, RecursionError):
-            pass  # rebuilt from the logs
+        super().__init__(file, FORMAT, VERSION)
 
     def get(self, path: Path) -> list[GameProgress] | None:
-        entry = self.entries.get(path.name)
-        if not isinstance(entry, dict) or entry.get("key") != _key(path):
+        figures = self.figures(path)
+        if figures is None:
             return None
         try:
-            return [GameProgress(**item) for item in entry["games"]]
+            return [GameProgress(**item) for item in figures]
         except (KeyError, TypeError):
             return None
 
     def put(self, path: Path, games: list[GameProgress], key: list[int] | None) -> None:
-        if key is None:
-            return
-        self.entries[path.name] = {"key": key, "games": [asdict(g) for g in games]}
-        self.changed = True
-
-    def save(self) -> None:
-        if not self.changed:
-            return
-        try:
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            temporary = self.file.with_name(self.file.name + f".{os.getpid()}.tmp")
-            temporary.write_text(json.dumps({"format": FORMAT, "version": VERSION,
-                                             "crib3": __version__, "entries": self.entries}),
-                                 encoding="utf-8")
-            os.replace(temporary, self.file)
-        except OSError:
-            pass  # only slower next time
+        self.keep(path, key, [asdict(g) for g in games])
 
 
 def progress_cache_file() -> Path:
@@ -147,12 +112,12 @@ def progress_from_files(paths: Iterable[Path], cache: Path | None = None,
             break
         games = kept.get(path) if kept is not None else None
         if games is None:
-            key = _key(path)
+            key = file_key(path)
             try:
                 games = game_progress(path)
             except LogError:
                 continue
-            if kept is not None and key == _key(path):
+            if kept is not None and key == file_key(path):
                 kept.put(path, games, key)
         out.extend(games)
     if kept is not None:

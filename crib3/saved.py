@@ -208,7 +208,8 @@ def stats_from_files(paths: Iterable[Path], cancelled: Callable[[], bool] = lamb
     opened), not counted. `cancelled` is asked between files. With `cache`
     (a file, for the saved games' own folder), the summaries of unchanged
     logs are taken from it instead of being read again (crib3/stats_cache.py)."""
-    from crib3.stats_cache import SummaryCache, _key
+    from crib3.derived_cache import file_key
+    from crib3.stats_cache import SummaryCache
 
     kept = SummaryCache(cache) if cache is not None else None
     games: list[GameSummary] = []
@@ -220,13 +221,13 @@ def stats_from_files(paths: Iterable[Path], cancelled: Callable[[], bool] = lamb
         names.add(path.name)
         summary = kept.get(path) if kept is not None else None
         if summary is None:
-            key = _key(path)
+            key = file_key(path)
             try:
                 summary = summarise_log(path)
             except LogError as exc:
                 problems.append(exc)
                 continue
-            if kept is not None and key == _key(path):  # not written to meanwhile
+            if kept is not None and key == file_key(path):  # not written to meanwhile
                 kept.put(path, summary, key)
         games.append(summary)
     if kept is not None:
