@@ -66,11 +66,29 @@ def estimate(samples: int, seed: int) -> dict:
     }
 
 
-def _is_packaged(path: Path) -> bool:
+def _is_packaged(path: Path, packaged: Path) -> bool:
     try:
-        return path.resolve() == PACKAGED.resolve() or (path.exists() and path.samefile(PACKAGED))
+        return path.resolve() == packaged.resolve() or (path.exists() and path.samefile(packaged))
     except OSError:
         return False
+
+
+def refuse_packaged(parser: Parser, out: Path, packaged: Path) -> None:
+    """End in one line when `out` is the `packaged` table: a generator run
+    must not change the shipped table behind the tests' back."""
+    if _is_packaged(out, packaged):
+        parser.exit(2, f"{parser.prog}: will not overwrite the table inside the package "
+                       f"({packaged}); write elsewhere and copy it into the source tree\n")
+
+
+def write_table(parser: Parser, out: Path, data: object, indent: int | None = None) -> None:
+    """Write a generated table to `out` as JSON, or end in one line."""
+    separators = None if indent else (",", ":")
+    try:
+        out.write_text(json.dumps(data, indent=indent, separators=separators) + "\n",
+                       encoding="utf-8")
+    except OSError as exc:
+        parser.exit(1, f"{parser.prog}: cannot write {out}: {exc.strerror or exc}\n")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -81,14 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, metavar="FILE",
                         help="where to write the table (never the packaged one)")
     args = parser.parse_args(argv)
-    if _is_packaged(args.out):
-        parser.exit(2, f"{parser.prog}: will not overwrite the table inside the package "
-                       f"({PACKAGED}); write elsewhere and copy it into the source tree\n")
+    refuse_packaged(parser, args.out, PACKAGED)  # before the work, not after it
     data = estimate(args.samples, args.seed)
-    try:
-        args.out.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
-    except OSError as exc:
-        parser.exit(1, f"{parser.prog}: cannot write {args.out}: {exc.strerror or exc}\n")
+    write_table(parser, args.out, data, indent=2)
     for rank, value in data["expected_crib"].items():
         print(f"{RANKS[int(rank) - 1]:>3} {value:6.3f} ± {data['standard_error'][rank]:.3f}",
               file=sys.stderr)

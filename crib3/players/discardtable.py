@@ -25,13 +25,13 @@ dealer). Two tables come out:
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
 
 from crib3.arguments import Parser, at_least_one
 from crib3.cards import DECK
+from crib3.players.cribtable import refuse_packaged, write_table
 from crib3.players.analysis import (
     discard_options,
     greedy_code,
@@ -161,13 +161,6 @@ def _smooth(cells: dict[int, list]) -> dict[int, float]:
     return out
 
 
-def _is_packaged(path: Path) -> bool:
-    try:
-        return path.resolve() == PACKAGED.resolve() or (path.exists() and path.samefile(PACKAGED))
-    except OSError:
-        return False
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = Parser(prog="python -m crib3.players.discardtable",
                     description=__doc__.split("\n\n")[0])
@@ -176,14 +169,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, required=True, metavar="FILE",
                         help="where to write the table (never the packaged one)")
     args = parser.parse_args(argv)
-    if _is_packaged(args.out):
-        parser.exit(2, f"{parser.prog}: will not overwrite the table inside the package "
-                       f"({PACKAGED}); write elsewhere and copy it into the source tree\n")
+    refuse_packaged(parser, args.out, PACKAGED)  # before the work, not after it
     data = estimate(args.deals, args.seed)
-    try:
-        args.out.write_text(json.dumps(data, separators=(",", ":")) + "\n", encoding="utf-8")
-    except OSError as exc:
-        parser.exit(1, f"{parser.prog}: cannot write {args.out}: {exc.strerror or exc}\n")
+    write_table(parser, args.out, data)
     for place, cells in enumerate(data["play"]):
         values = sorted(cells.values())
         print(f"place {place}: {len(values)} kept hands, play from {values[0]:+.2f} "
