@@ -221,12 +221,19 @@ class TableScreen(QuietBindings, Screen):
             seat = self.bots.to_move() if self.bots is not None and \
                 not self._my_throw_waits() else None
             if seat is not None:
-                await self.bots.move(  # type: ignore[union-attr]
-                    seat, lambda s, on: setattr(self.table_view.panel(s), "thinking", on))
+                await self.bots.move(seat, self._show_thinking)  # type: ignore[union-attr]
                 continue
             self.mode = Mode.YOUR_TURN if self.view.my_turn else Mode.OTHERS_TURN
             self._ask_if_needed()
             return
+
+    def _show_thinking(self, seat: int, on: bool) -> None:
+        """Light the seat of a bot that thinks (and put it out). A game left
+        while a bot thinks ends that thought as the screen goes: then there
+        is no seat left to put out."""
+        views = self.query(TableView)
+        if views:
+            views.first().panel(seat).thinking = on
 
     def _my_throw_waits(self) -> bool:
         """This seat has still to throw to the crib (the discard is
