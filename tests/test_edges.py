@@ -282,3 +282,16 @@ def test_the_crib_table_generator_never_overwrites_the_packaged_table(tmp_path):
     assert result.returncode == 0, result
     assert json.loads(out.read_text())["samples"] == 20
     assert packaged.read_bytes() == before
+
+
+def test_too_few_samples_for_the_crib_table_is_one_line(tmp_path):
+    """Five deals cannot show every rank: the generator says so in one line
+    instead of dividing by zero."""
+    out = tmp_path / "table.json"
+    result = subprocess.run([sys.executable, "-m", "crib3.players.cribtable", "--samples", "5",
+                             "--out", str(out)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "samples dealt no" in result.stderr
+    assert not out.exists()

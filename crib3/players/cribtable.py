@@ -30,6 +30,11 @@ from crib3.scoring import hand_points
 PACKAGED = Path(__file__).with_name("crib_table.json")
 
 
+class TooFewSamples(ValueError):
+    """Some rank was never dealt to the seat in the samples, so it has no
+    estimate: the table would be incomplete."""
+
+
 def estimate(samples: int, seed: int) -> dict:
     rng = random.Random(seed)
     sums = [0.0] * 14
@@ -48,6 +53,10 @@ def estimate(samples: int, seed: int) -> dict:
             counts[card.rank] += 1
     table = {}
     errors = {}
+    unseen = [RANKS[rank - 1] for rank in range(1, 14) if counts[rank] == 0]
+    if unseen:
+        raise TooFewSamples(f"{samples} samples dealt no {', '.join(unseen)}: "
+                            f"every rank needs a few hundred samples")
     for rank in range(1, 14):
         n = counts[rank]
         mean = sums[rank] / n
@@ -100,7 +109,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="where to write the table (never the packaged one)")
     args = parser.parse_args(argv)
     refuse_packaged(parser, args.out, PACKAGED)  # before the work, not after it
-    data = estimate(args.samples, args.seed)
+    try:
+        data = estimate(args.samples, args.seed)
+    except TooFewSamples as exc:
+        parser.exit(2, f"{parser.prog}: {exc}\n")
     write_table(parser, args.out, data, indent=2)
     for rank, value in data["expected_crib"].items():
         print(f"{RANKS[int(rank) - 1]:>3} {value:6.3f} ± {data['standard_error'][rank]:.3f}",
