@@ -91,6 +91,25 @@ async def test_the_play_prompt_offers_the_cards_that_are_left():
         assert ": 1 or Enter" in said[1] and "1-" not in said[1]
 
 
+async def test_the_footer_offers_the_number_keys_of_the_cards_that_are_left():
+    """The footer's card keys follow the hand as the prompt does: "1-5" to
+    throw from five, "1-3" to play from three, "1" from one."""
+    app = app_for(7)
+    async with app.run_test(size=SIZE) as pilot:
+        said: dict[tuple[Phase, int], str] = {}
+        def note(screen) -> bool:
+            if screen.mode == Mode.YOUR_TURN and screen.view.phase in (Phase.DISCARD, Phase.PLAY):
+                footer = screen_text(app).splitlines()[-1]
+                said[(screen.view.phase, len(screen.view.hand))] = footer
+            return len([k for k in said if k[0] == Phase.PLAY]) == 4
+        await until(pilot, note)
+        assert "1-5 Throw" in said[(Phase.DISCARD, 5)]
+        assert "1-4 Play" in said[(Phase.PLAY, 4)]
+        assert "1-3 Play" in said[(Phase.PLAY, 3)] and "1-5" not in said[(Phase.PLAY, 3)]
+        assert "1-2 Play" in said[(Phase.PLAY, 2)]
+        assert " 1 Play" in said[(Phase.PLAY, 1)] and "1-" not in said[(Phase.PLAY, 1)]
+
+
 # --- 5: a tied cut for deal, round by round --------------------------------------
 
 async def test_a_tied_cut_for_deal_is_shown_round_by_round():

@@ -105,7 +105,10 @@ class BaseApp(App[None]):
         return filters
 
     def get_key_display(self, binding: Binding) -> str:
-        shown = super().get_key_display(binding)
+        """As Textual shows a key, unless the screen on top says what the
+        key stands for now (the table's "1-5" follows the cards in hand)."""
+        own = getattr(self.screen, "key_shown", None)
+        shown = (own(binding) if own is not None else None) or super().get_key_display(binding)
         return key_display(binding, shown) if self.ascii else shown
 
     # --- failing in one line ------------------------------------------------------------

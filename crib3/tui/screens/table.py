@@ -21,6 +21,7 @@ from collections import deque
 from collections.abc import Callable
 
 from textual.app import ComposeResult
+from textual.css.query import NoMatches
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -303,6 +304,17 @@ class TableScreen(QuietBindings, Screen):
             return mode == Mode.YOUR_TURN and phase == (
                 Phase.DISCARD if action == "throw_number" else Phase.PLAY)
         return True
+
+    def key_shown(self, binding: Binding) -> str | None:
+        """The footer's card keys as the prompt says them: the numbers of
+        the cards in hand ("1-3", or "1" for the last card)."""
+        if binding.action not in ("throw_number(1)", "play_number(1)"):
+            return None
+        try:
+            held = len(self.table_view.hand.cards())
+        except NoMatches:
+            return None
+        return None if held < 1 else "1" if held == 1 else f"1-{held}"
 
     def action_move(self, step: int) -> None:
         self.table_view.hand.move(step)
