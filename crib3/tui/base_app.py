@@ -20,7 +20,7 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from textual import events
@@ -81,8 +81,26 @@ class BaseApp(App[None]):
 
     # --- starting ------------------------------------------------------------------
 
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        """The command's start: Textual's parse of the CSS is kept between
+        runs (`crib3.tui.css_cache`), and saved once the first screen is up."""
+        from crib3.tui import css_cache
+
+        css_cache.install()
+        return super().run(*args, **kwargs)
+
     def on_mount(self) -> None:
         self.open_first_screen()
+        if sys.modules.get("crib3.tui.css_cache") is not None:
+            # After the first screen and the warm-up's start: a terminal
+            # closed later skips the exit's save.
+            self.set_timer(1.0, self._keep_parsed_css)
+
+    def _keep_parsed_css(self) -> None:
+        from crib3.tui import css_cache
+
+        if css_cache.installed() is not None:
+            self.run_worker(css_cache.save, thread=True, group="css-cache")
 
     def open_first_screen(self) -> None:
         """The screen the app opens on. (Siblings override this, not
