@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from crib3 import __version__
+from crib3 import __version__, startup_gc
 from crib3.arguments import EXIT_USAGE, Parser, at_least_one, seconds, zero_or_more
 
 if TYPE_CHECKING:
@@ -798,6 +798,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
         argv = ["play", *argv]
     args = parser.parse_args(argv)
+    if getattr(args, "command", None) in startup_gc.FULL_SCREEN_COMMANDS:
+        startup_gc.pause()  # until the first screen is drawn (crib3/startup_gc.py)
     if not getattr(args, "run", None):
         parser.print_help()
         return EXIT_OK

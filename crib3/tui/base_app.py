@@ -84,13 +84,20 @@ class BaseApp(App[None]):
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """The command's start: Textual's parse of the CSS is kept between
         runs (`crib3.tui.css_cache`), and saved once the first screen is up."""
+        from crib3 import startup_gc
         from crib3.tui import css_cache
 
         css_cache.install()
-        return super().run(*args, **kwargs)
+        try:
+            return super().run(*args, **kwargs)
+        finally:
+            startup_gc.resume()
 
     def on_mount(self) -> None:
         self.open_first_screen()
+        # The first screen is drawn: the collector the command paused runs
+        # again (crib3/startup_gc.py).
+        self.call_after_refresh(_resume_gc)
         if sys.modules.get("crib3.tui.css_cache") is not None:
             # After the first screen and the warm-up's start: a terminal
             # closed later skips the exit's save.
@@ -265,6 +272,12 @@ class BaseApp(App[None]):
             notice.update(f"crib3 needs {MIN_WIDTH}×{MIN_HEIGHT}; this terminal is "
                           f"{width}×{height}. Make it larger.")
         self.screen.set_class(small, "too-small")
+
+
+def _resume_gc() -> None:
+    from crib3 import startup_gc
+
+    startup_gc.resume()
 
 
 def _is_help_or_quit(screen: Screen) -> bool:

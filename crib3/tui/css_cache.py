@@ -195,11 +195,20 @@ def install(file: Path | None = None) -> ParsedCss:
     cache = ParsedCss(cache_file() if file is None else file)
     parse_rules = Stylesheet._parse_rules
     memory: dict[Key, list[Any]] = {}
+    # The theme's variables as part of a key, made once per set: some two
+    # hundred of them, asked for by every piece of CSS. (Textual replaces
+    # the dict when they change, never changes one in place.)
+    last: list[Any] = [None, 0, ()]
+
+    def variables_key(variables: dict[str, str]) -> tuple[tuple[str, str], ...]:
+        if last[0] is not variables or last[1] != len(variables):
+            last[:] = [variables, len(variables), tuple(sorted(variables.items()))]
+        return last[2]  # type: ignore[no-any-return]
 
     def cached(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
                tie_breaker: int = 0, scope: str = "") -> list[Any]:
         key = (css, read_from, is_default_rules, tie_breaker, scope,
-               tuple(sorted(self._variables.items())))
+               variables_key(self._variables))
         rules = memory.get(key)
         if rules is None:
             name = digest(key)
