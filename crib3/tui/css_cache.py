@@ -156,25 +156,27 @@ class ParsedCss:
     def save(self) -> None:
         """Write the entries if any changed (atomically: a start that reads
         meanwhile sees the old file or the new). Never raises."""
+        # One save at a time (the one after the first screen, in a thread,
+        # and the one at exit): a later one never lands under an earlier.
         with self._lock:
             if not self.changed:
                 return
-            entries = dict(self.entries)
+            entries = self.entries
             if len(entries) > MAX_ENTRIES:
                 entries = {k: v for k, v in entries.items() if k in self.used}
             self.changed = False
-        temporary = self.file.with_name(f"{self.file.name}.{os.getpid()}.tmp")
-        try:
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            with open(temporary, "wb") as f:
-                pickle.dump({"stamp": self.stamp, "entries": entries}, f,
-                            protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(temporary, self.file)
-        except Exception:  # a read-only or full cache folder: only slower next time
+            temporary = self.file.with_name(f"{self.file.name}.{os.getpid()}.tmp")
             try:
-                temporary.unlink(missing_ok=True)
-            except OSError:
-                pass
+                self.file.parent.mkdir(parents=True, exist_ok=True)
+                with open(temporary, "wb") as f:
+                    pickle.dump({"stamp": self.stamp, "entries": entries}, f,
+                                protocol=pickle.HIGHEST_PROTOCOL)
+                os.replace(temporary, self.file)
+            except Exception:  # a read-only or full cache folder: only slower next time
+                try:
+                    temporary.unlink(missing_ok=True)
+                except OSError:
+                    pass
 
 
 _installed: ParsedCss | None = None
