@@ -1,6 +1,8 @@
-"""`crib3` starts with the cyclic garbage collector paused, until its first
-screen is drawn (issue 12, point 18; crib3/startup_gc.py), and then it runs
-as always; a command without a screen never touches it."""
+"""The way from typing `crib3` to its first screen (issue 12, point 18):
+the cyclic garbage collector is paused until the first screen is drawn
+(crib3/startup_gc.py), and then runs as always; a command without a screen
+never touches it. `crib3` alone is read by play's options only, which must
+read it as the whole parser reads `crib3 play`."""
 
 from __future__ import annotations
 
@@ -63,3 +65,10 @@ def test_a_command_without_a_screen_leaves_the_collector_alone(tmp_path):
                           env={"CRIB3_HOME": str(tmp_path), "PATH": "/usr/bin:/bin"}, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip().splitlines()[-1] == "True"
+
+
+def test_crib3_alone_is_read_as_the_whole_parser_reads_crib3_play():
+    from crib3 import cli
+
+    assert vars(cli.play_alone_parser().parse_args([])) == vars(
+        cli.build_parser().parse_args(["play"]))
