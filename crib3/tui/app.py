@@ -94,7 +94,9 @@ class Crib3App(BaseApp):
         elif self.start_choices is not None:
             self.start_game(self.start_choices)
         else:
-            self.new_game()
+            # Once the app's start is over: a screen pushed during it is drawn
+            # in Textual's start-up batch, a frame never sent, then again.
+            self.call_later(self.new_game)
 
     def new_game(self) -> None:
         from crib3.tui.screens.new_game import NewGameScreen
