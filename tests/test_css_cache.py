@@ -46,12 +46,16 @@ class FirstScreen(Crib3App):
     def check(self):
         """Once the screen is drawn whole (its footer's keys too), keep its
         picture and leave."""
-        if type(self.screen).__name__ != SCREEN or shown:
+        if type(self.screen).__name__ != SCREEN or "svg" in shown:
             return
+        for field in self.screen.query("Input"):
+            field.cursor_blink = False  # the same picture whatever the moment
         svg = self.export_screenshot(simplify=True)
         if TEXT in svg and self.screen.query("FooterKey"):
-            shown["svg"] = svg
-            self.exit()
+            if shown.get("steady") == svg:  # the same twice running: drawn, settled
+                shown["svg"] = svg
+                self.exit()
+            shown["steady"] = svg
 
 if WANT == "table":
     from crib3.tui.settings import GameChoices

@@ -83,6 +83,15 @@ class Crib3App(BaseApp):
 
     # --- starting --------------------------------------------------------------
 
+    def on_load(self) -> None:
+        """crib3's stylesheet joins the app's own CSS before anything is
+        styled, after it (where pushing the first screen would add it, so
+        the rules weigh the same): the push then finds it there, instead of
+        parsing all the CSS again and restyling the app."""
+        from crib3.tui.css import STYLESHEET
+
+        self.stylesheet.read(STYLESHEET)
+
     def open_first_screen(self) -> None:
         if self.replay is not None:
             from crib3.tui.screens.replay import ReplayScreen
