@@ -48,10 +48,13 @@ def time_to_screen(command: str, text: str, linger: float = 0.0) -> float:
     """Seconds from starting `command` in an 80x24 tmux pane until `text`
     shows (the program is then left running `linger` seconds more)."""
     tmux = ["tmux", "-L", f"crib3-start-{uuid.uuid4().hex[:8]}"]
+    # As an installed program starts: with its .pyc files (an editable
+    # install under PYTHONDONTWRITEBYTECODE would compile crib3 each time).
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     try:
         started = time.perf_counter()
         subprocess.run([*tmux, "new-session", "-d", "-s", "t", "-x", "80", "-y", "24",
-                        command], check=True)
+                        command], check=True, env=env)
         while text not in subprocess.run([*tmux, "capture-pane", "-p", "-t", "t"],
                                          capture_output=True, text=True).stdout:
             if time.perf_counter() - started > 20:
