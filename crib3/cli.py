@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from crib3 import __version__
+from crib3 import __version__, startup_gc
 from crib3.arguments import EXIT_USAGE, Parser, at_least_one, seconds, zero_or_more
 
 if TYPE_CHECKING:
@@ -792,15 +792,32 @@ def add_play_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-save", action="store_true", help="do not save this game")
 
 
+def play_alone_parser() -> argparse.ArgumentParser:
+    """`crib3 play`'s options alone, read as the whole parser reads them:
+    `crib3` with nothing after it, the usual start, is parsed by this
+    (building every command's parser took milliseconds of the time to the
+    first screen, issue 12 point 18)."""
+    parser = Parser(prog="crib3 play")
+    add_play_options(parser)
+    parser.set_defaults(run=cmd_play, command="play")
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
     argv = list(sys.argv[1:] if argv is None else argv)
-    if not argv or argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
-        argv = ["play", *argv]
-    args = parser.parse_args(argv)
-    if not getattr(args, "run", None):
-        parser.print_help()
-        return EXIT_OK
+    if not argv:
+        startup_gc.pause()  # until the first screen is drawn (crib3/startup_gc.py)
+        args = play_alone_parser().parse_args([])
+    else:
+        parser = build_parser()
+        if argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
+            argv = ["play", *argv]
+        args = parser.parse_args(argv)
+        if getattr(args, "command", None) in startup_gc.FULL_SCREEN_COMMANDS:
+            startup_gc.pause()
+        if not getattr(args, "run", None):
+            parser.print_help()
+            return EXIT_OK
     try:
         return int(args.run(args))
     except UsageError as exc:

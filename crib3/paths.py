@@ -1,4 +1,4 @@
-"""Where crib3 keeps its files: settings, saved games.
+"""Where crib3 keeps its files: settings, saved games, its cache.
 
 `CRIB3_HOME` puts everything under one folder (tests use it); otherwise the
 platform's usual places, via platformdirs (imported only when needed, to keep
@@ -32,6 +32,16 @@ def data_dir() -> Path:
     from platformdirs import user_data_path
 
     return user_data_path("crib3", appauthor=False)
+
+
+def cache_dir() -> Path:
+    """What crib3 keeps only to be faster (the parsed CSS): safe to delete."""
+    home = _home()
+    if home is not None:
+        return home / "cache"
+    from platformdirs import user_cache_path
+
+    return user_cache_path("crib3", appauthor=False)
 
 
 def games_dir() -> Path:

@@ -14,7 +14,10 @@ from crib3.tui.app import Crib3App
 async def main():
     app = Crib3App()
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause()
+        for _ in range(100):  # pushed once the app's start is done
+            await pilot.pause()
+            if type(app.screen).__name__ == "NewGameScreen":
+                break
         assert type(app.screen).__name__ == "NewGameScreen", app.screen
         print(" ".join(m for m in ("crib3.tui.screens.dialogs", "crib3.players.coach")
                        if m in sys.modules))

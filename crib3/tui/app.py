@@ -83,6 +83,15 @@ class Crib3App(BaseApp):
 
     # --- starting --------------------------------------------------------------
 
+    def on_load(self) -> None:
+        """crib3's stylesheet joins the app's own CSS before anything is
+        styled, after it (where pushing the first screen would add it, so
+        the rules weigh the same): the push then finds it there, instead of
+        parsing all the CSS again and restyling the app."""
+        from crib3.tui.css import STYLESHEET
+
+        self.stylesheet.read(STYLESHEET)
+
     def open_first_screen(self) -> None:
         if self.replay is not None:
             from crib3.tui.screens.replay import ReplayScreen
@@ -94,7 +103,9 @@ class Crib3App(BaseApp):
         elif self.start_choices is not None:
             self.start_game(self.start_choices)
         else:
-            self.new_game()
+            # Once the app's start is over: a screen pushed during it is drawn
+            # in Textual's start-up batch, a frame never sent, then again.
+            self.call_later(self.new_game)
 
     def new_game(self) -> None:
         from crib3.tui.screens.new_game import NewGameScreen

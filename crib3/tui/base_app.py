@@ -20,7 +20,7 @@ from __future__ import annotations
 import io
 import sys
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from textual import events
@@ -81,8 +81,33 @@ class BaseApp(App[None]):
 
     # --- starting ------------------------------------------------------------------
 
+    def run(self, *args: Any, **kwargs: Any) -> Any:
+        """The command's start: Textual's parse of the CSS is kept between
+        runs (`crib3.tui.css_cache`), and saved once the first screen is up."""
+        from crib3 import startup_gc
+        from crib3.tui import css_cache
+
+        css_cache.install()
+        try:
+            return super().run(*args, **kwargs)
+        finally:
+            startup_gc.resume()
+
     def on_mount(self) -> None:
         self.open_first_screen()
+        # The first screen is drawn: the collector the command paused runs
+        # again (crib3/startup_gc.py).
+        self.call_after_refresh(_resume_gc)
+        if sys.modules.get("crib3.tui.css_cache") is not None:
+            # After the first screen and the warm-up's start: a terminal
+            # closed later skips the exit's save.
+            self.set_timer(1.0, self._keep_parsed_css)
+
+    def _keep_parsed_css(self) -> None:
+        from crib3.tui import css_cache
+
+        if css_cache.installed() is not None:
+            self.run_worker(css_cache.save, thread=True, group="css-cache")
 
     def open_first_screen(self) -> None:
         """The screen the app opens on. (Siblings override this, not
@@ -250,6 +275,12 @@ class BaseApp(App[None]):
             notice.update(f"crib3 needs {MIN_WIDTH}×{MIN_HEIGHT}; this terminal is "
                           f"{width}×{height}. Make it larger.")
         self.screen.set_class(small, "too-small")
+
+
+def _resume_gc() -> None:
+    from crib3 import startup_gc
+
+    startup_gc.resume()
 
 
 def _is_help_or_quit(screen: Screen) -> bool:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -127,6 +128,8 @@ class NewGameScreen(Screen[GameChoices | Path]):
         super().__init__()
         self.choices = choices
         self.unfinished: Path | None = None
+        # The app's CSS as the widgets were styled at mount (on_screen_resume).
+        self._styled_with: int | None = None
 
     def compose(self) -> ComposeResult:
         c = self.choices
@@ -151,7 +154,18 @@ class NewGameScreen(Screen[GameChoices | Path]):
             yield Static("", id="unfinished", classes="hint", markup=False)  # a file's name
         yield TidyFooter()
 
+    def on_screen_resume(self, event: events.ScreenResume) -> None:
+        """Shown the first time, the widgets were styled as they were mounted,
+        a moment before: Textual's second styling of them all (a tenth of
+        the time to the first screen) is skipped, unless the app's CSS has
+        changed since (a theme, say: its count of CSS updates tells). Shown
+        again later (after the statistics), it is styled as usual."""
+        styled_with, self._styled_with = self._styled_with, None
+        if styled_with is not None and styled_with == self.app._css_update_count:
+            event.refresh_styles = False
+
     def on_mount(self) -> None:
+        self._styled_with = self.app._css_update_count
         # Your name first, all of it selected: typing replaces it.
         self.query_one("#name", Input).focus()
         # After the first frame: the scan's thread (and its imports) would
