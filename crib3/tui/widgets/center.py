@@ -37,6 +37,9 @@ LABEL_STYLE = "bold yellow"
 # (four rows, the labels' row, and a blank one above); fewer: small faces.
 _ROWS_FOR_FULL_FACES = 6
 _ROWS_FOR_BIG_FACES = 9  # and for big ones (six rows), on a tall terminal
+# Rows from which the starter and the crib are drawn as cards on the table
+# too (five rows in the place of one), the pile's big faces still fitting.
+_ROWS_FOR_TABLE_FACES = 15
 
 
 class Pile(NamedTuple):
@@ -111,6 +114,8 @@ class TableCenter(Static):
         # 9♥ 10♠") it gets a line of its own rather than wrap (five lines:
         # the header, starter, crib, count and pile at most).
         lines = [top, starter + Text("   ") + crib] if view.crib is None else [top, starter, crib]
+        if (self.content_size.height or 6) >= _ROWS_FOR_TABLE_FACES:
+            lines = [top, *self._starter_and_crib(view)]
         if view.phase == Phase.PLAY:  # the show starts with the table cleared
             rows = (self.content_size.height or 6) - len(lines)
             pile = _pile_on_table(view)
@@ -119,6 +124,22 @@ class TableCenter(Static):
                 lines.append(Text())
             lines += self._pile(view, pile, size, labelled=rows >= 4)
         return Text("\n").join(lines)
+
+    def _starter_and_crib(self, view: SeatView) -> list[Text]:
+        """The starter (the deck's back until it is cut) and the crib (its
+        backs, fanned, or its cards once turned up) as cards, each named
+        above it."""
+        starter = face_lines(view.starter, self.ascii)
+        if view.crib is not None:
+            crib = [face_lines(c, self.ascii) for c in view.crib]
+        else:
+            crib = [face_lines(None, self.ascii) for _ in range(view.crib_size)]
+        stride = FACE_WIDTH + 1 if view.crib is not None else 2
+        crib_rows = fanned(crib, stride) if crib else [Text() for _ in starter]
+        names = Text("starter" if view.starter is not None else "deck", style="dim")
+        names.pad_right(FACE_WIDTH + 3 - names.cell_len)
+        names.append("crib", style="dim")
+        return [names, *[a + Text("   ") + b for a, b in zip(starter, crib_rows)]]
 
     def _pile(self, view: SeatView, pile: Pile, size: int, labelled: bool) -> list[Text]:
         """The pile's rows: the faces (`size` 0 small, 1 full, 2 big) side
