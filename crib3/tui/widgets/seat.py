@@ -148,8 +148,9 @@ class SeatPanel(Static):
         seat = self.seat
         shown = view.shown[seat] if view.phase == Phase.SHOW else None
         cards = shown or self.revealed
-        if cards:
-            faces = [face_lines(c, self.ascii) for c in cards]
+        cut = [c for s, c in view.deal_cuts if s == seat][-1:] if not view.hand_number else []
+        if cards or cut:  # the cards shown, or before the first deal its cut for deal
+            faces = [face_lines(c, self.ascii) for c in (cards or cut)]
         else:
             faces = [face_lines(None, self.ascii) for _ in range(view.held[seat])]
         out = _fit(faces, width) if faces else [Text() for _ in range(4)]
