@@ -24,7 +24,7 @@ from crib3.narrate import Voice
 from crib3.scoring import score_play
 from crib3.tui.widgets.cards import (
     FACE_WIDTH, backs, big_face_lines, big_number, big_number_width, card_label, cards_label, face_lines, fanned,
-    fanned_width, small_face_lines,
+    fanned_width, large_face_lines, small_face_lines,
 )
 from crib3.tui.words import cut_rounds, go_label, pile_label
 
@@ -37,6 +37,10 @@ LABEL_STYLE = "bold yellow"
 # (four rows, the labels' row, and a blank one above); fewer: small faces.
 _ROWS_FOR_FULL_FACES = 6
 _ROWS_FOR_BIG_FACES = 9  # and for big ones (six rows), on a tall terminal
+# And for large ones (seven rows, nine columns) in a wide middle (a big
+# terminal's), where eight of them side by side still leave the count room.
+_ROWS_FOR_LARGE_FACES = 10
+_WIDTH_FOR_LARGE_FACES = 60
 # Rows from which the starter and the crib are drawn as cards on the table
 # too (five rows in the place of one), the pile's big faces still fitting.
 _ROWS_FOR_TABLE_FACES = 15
@@ -120,6 +124,8 @@ class TableCenter(Static):
             rows = (self.content_size.height or 6) - len(lines)
             pile = _pile_on_table(view)
             size = 2 if rows >= _ROWS_FOR_BIG_FACES else 1 if rows >= _ROWS_FOR_FULL_FACES else 0
+            if rows >= _ROWS_FOR_LARGE_FACES and self.content_size.width >= _WIDTH_FOR_LARGE_FACES:
+                size = 3
             if size:
                 lines.append(Text())
             lines += self._pile(view, pile, size, labelled=rows >= 4)
@@ -142,7 +148,7 @@ class TableCenter(Static):
         return [names, *[a + Text("   ") + b for a, b in zip(starter, crib_rows)]]
 
     def _pile(self, view: SeatView, pile: Pile, size: int, labelled: bool) -> list[Text]:
-        """The pile's rows: the faces (`size` 0 small, 1 full, 2 big) side
+        """The pile's rows: the faces (`size` 0 small, 1 full, 2 big, 3 large) side
         by side when they fit, else fanned (the latest whole; the oldest
         give way to "…"), the count large at the right, the scores
         labelled under their cards."""
@@ -151,7 +157,7 @@ class TableCenter(Static):
         marks = SEAT_MARKS_ASCII if self.ascii else SEAT_MARKS
         count_width = max(len("count"), big_number_width(pile.count))
         room = width - count_width - 1
-        face_width = (FACE_WIDTH, FACE_WIDTH, FACE_WIDTH + 2)[size]
+        face_width = (FACE_WIDTH, FACE_WIDTH, FACE_WIDTH + 2, FACE_WIDTH + 4)[size]
         stride = face_width + 1
         if fanned_width(len(pile.cards), stride, face_width) > room:
             stride = 4
@@ -168,13 +174,14 @@ class TableCenter(Static):
         for card, seat in zip(pile.cards[first:], pile.seats[first:]):
             mark = Text(marks[(seat - me) % 3], style="bold")
             if size:
-                face = (face_lines, face_lines, big_face_lines)[size](card, self.ascii)
+                face = (face_lines, face_lines, big_face_lines, large_face_lines)[size](
+                    card, self.ascii)
                 edge = face[-1]
                 face[-1] = edge[:1] + mark + edge[2:]
             else:
                 face = small_face_lines(card, self.ascii, mark)
             faces.append(face)
-        rows = fanned(faces, stride) if faces else [Text() for _ in range((3, 4, 6)[size])]
+        rows = fanned(faces, stride) if faces else [Text() for _ in range((3, 4, 6, 7)[size])]
         if cut:
             middle = len(rows) // 2
             rows = [(Text("…", style="dim") if i == middle else Text(" ")) + r

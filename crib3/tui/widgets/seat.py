@@ -157,9 +157,10 @@ class SeatPanel(Static):
         out.append(self._roles(view))
         if view.phase == Phase.PLAY and rows - len(out) >= 5:
             out += [Text(), *self._plays(view, width)]
-        sections = [self._points(view), self._hands(view, rows)]
-        for section in sections:
-            if section and rows - len(out) >= len(section) + 1:
+        # Each section in the first of its forms that fits (roomy, then packed).
+        for forms in (self._points(view), [self._hands(view, rows)]):
+            section = next((f for f in forms if f and rows - len(out) >= len(f) + 1), None)
+            if section:
                 out += [Text(), *section]
         return Text("\n").join(out[:rows])
 
@@ -174,16 +175,30 @@ class SeatPanel(Static):
         faces = [small_face_lines(c, self.ascii, dim=c not in now) for c in view.played[seat]]
         return [title, *(_fit(faces, width) if faces else [Text() for _ in range(3)])]
 
-    def _points(self, view: SeatView) -> list[Text]:
-        """Points this hand, and this game by where they came from."""
+    def _points(self, view: SeatView) -> list[list[Text]]:
+        """Points this hand, and this game by where they came from: as a
+        column of figures (a line a source), or packed on fewer lines."""
         seat = self.seat
         if not view.hand_number:
             return []
+        width = self.content_size.width
         before = view.hand_scores[-1][seat] if view.hand_scores else 0
-        lines = [Text.assemble(("this hand ", "dim"), (f"+{view.scores[seat] - before}", "bold"))]
-        parts = [f"{name} {view.sources[seat][i]}" for i, name in enumerate(SOURCES)
+        gained = f"+{view.scores[seat] - before}"
+        parts = [(name, view.sources[seat][i]) for i, name in enumerate(SOURCES)
                  if view.sources[seat][i] or name in ("pegging", "hand", "crib")]
-        return lines + _packed("this game", parts, self.content_size.width)
+
+        def figure(label: str, value: str, style: str = "") -> Text:
+            line = Text(label, style="dim")
+            line.append(" " * max(1, width - len(label) - len(value)))
+            line.append(value, style=style)
+            return line
+
+        column = [figure("this hand", gained, "bold"),
+                  *[figure(f"  {name}" if i else f"game: {name}", str(points))
+                    for i, (name, points) in enumerate(parts)]]
+        packed = [Text.assemble(("this hand ", "dim"), (gained, "bold")),
+                  *_packed("this game", [f"{n} {p}" for n, p in parts], width)]
+        return [column, packed]
 
     def _hands(self, view: SeatView, rows: int) -> list[Text]:
         """Points hand by hand, the latest last: as many as fit."""
