@@ -288,3 +288,27 @@ async def test_the_result_is_scaled_to_a_big_screen():
                 assert max(len(line) for line in chart) >= 100
             else:
                 assert box.outer_size.width == 76 and len(chart) == 3
+
+
+async def test_a_tall_table_keeps_the_counted_hands_in_the_middle():
+    """In the show at 120x40, the middle (cleared of the play) holds the
+    starter and the crib as cards, and each hand counted so far with what
+    it is worth, so a count said a moment ago can still be read."""
+    from crib3.scoring import hand_points
+
+    app = app_for(7)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await until(pilot, lambda s: s.waiting_for_enter and s.shown.phase == Phase.SHOW
+                             and any(s.view.shown))
+        await pilot.pause()
+        view = screen.view
+        center = screen.table_view.query_one("#center")
+        rows = screen_text(app).splitlines()
+        inside = "\n".join(row[center.region.x:center.region.right]
+                           for row in rows[center.region.y:center.region.bottom])
+        assert "starter" in inside and "crib" in inside and "▒▒▒" in inside, inside
+        for seat, cards in enumerate(view.shown):
+            if cards:
+                worth = hand_points(cards, view.starter)
+                assert f"{view.players[seat].name}'s hand  {worth}" in inside, inside
+                assert all(f"│{c.label()}" in inside for c in cards), inside

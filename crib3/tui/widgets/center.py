@@ -21,7 +21,8 @@ from crib3.engine import SeatView
 from crib3.engine.state import Phase
 from crib3.names import shown_name
 from crib3.narrate import Voice
-from crib3.scoring import score_play
+from crib3.engine.rules import left_of
+from crib3.scoring import hand_points, score_play
 from crib3.tui.widgets.cards import (
     FACE_WIDTH, backs, big_face_lines, big_number, big_number_width, card_label, cards_label, face_lines, fanned,
     fanned_width, large_face_lines, small_face_lines,
@@ -120,6 +121,8 @@ class TableCenter(Static):
         lines = [top, starter + Text("   ") + crib] if view.crib is None else [top, starter, crib]
         if (self.content_size.height or 6) >= _ROWS_FOR_TABLE_FACES:
             lines = [top, *self._starter_and_crib(view)]
+        if view.phase == Phase.SHOW and (self.content_size.height or 6) >= _ROWS_FOR_TABLE_FACES:
+            lines += self._counted(view, (self.content_size.height or 6) - len(lines))
         if view.phase == Phase.PLAY:  # the show starts with the table cleared
             rows = (self.content_size.height or 6) - len(lines)
             pile = _pile_on_table(view)
@@ -130,6 +133,34 @@ class TableCenter(Static):
                 lines.append(Text())
             lines += self._pile(view, pile, size, labelled=rows >= 4)
         return Text("\n").join(lines)
+
+    def _counted(self, view: SeatView, rows: int) -> list[Text]:
+        """On a tall table, the hands counted so far in this show, in the
+        order they were counted, each what it is worth with the starter:
+        as small faces under its name where the rows allow, else a line
+        each. So a count said a moment ago can still be read."""
+        if view.starter is None or view.dealer is None:
+            return []
+        left = left_of(view.dealer)
+        hands = [(f"{shown_name(view.players[seat].name, 12)}'s hand", cards, False)
+                 for seat in (left, left_of(left), view.dealer)
+                 if (cards := view.shown[seat])]
+        if view.crib is not None:
+            hands.append((f"{shown_name(view.players[view.dealer].name, 12)}'s crib",
+                          view.crib, True))
+        out: list[Text] = []
+        faces = rows - 1 >= 4 * len(hands)
+        for title, cards, crib in hands:
+            line = Text(title, style="bold")
+            line.append(f"  {hand_points(cards, view.starter, crib)}", style=LABEL_STYLE)
+            if faces:
+                out.append(line)
+                out += fanned([small_face_lines(c, self.ascii) for c in cards], FACE_WIDTH + 1)
+            else:
+                line.append("  ")
+                line.append_text(cards_label(cards, self.ascii))
+                out.append(line)
+        return [Text(), *out] if out and len(out) < rows else out[:rows]
 
     def _starter_and_crib(self, view: SeatView) -> list[Text]:
         """The starter (the deck's back until it is cut) and the crib (its
