@@ -312,3 +312,23 @@ async def test_a_tall_table_keeps_the_counted_hands_in_the_middle():
                 worth = hand_points(cards, view.starter)
                 assert f"{view.players[seat].name}'s hand  {worth}" in inside, inside
                 assert all(f"│{c.label()}" in inside for c in cards), inside
+
+
+async def test_a_tall_opponents_box_charts_its_points_hand_by_hand():
+    """Later in a game, a tall box's last rows chart what the opponent made
+    in each hand, on one scale for both opponents, the points under the bars."""
+    app = app_for(7)
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await until(pilot, lambda s: my_play(s) and s.view.hand_number >= 3, 3000)
+        await pilot.pause()
+        view = screen.view
+        rows = screen_text(app).splitlines()
+        for panel in screen.table_view.panels():
+            region = panel.region
+            box = [row[region.x:region.right] for row in rows[region.y:region.bottom]]
+            title = next(i for i, row in enumerate(box) if "hand by hand" in row)
+            totals = [0, *(scores[panel.seat] for scores in view.hand_scores)]
+            gains = [b - a for a, b in zip(totals, totals[1:])]
+            figures = next(row for row in box[title + 1:] if re.search(r"\d", row))
+            assert [int(n) for n in re.findall(r"\d+", figures)] == gains, (figures, gains)
+            assert any(c in "".join(box[title + 1:]) for c in "▁▂▃▄▅▆▇█"), box

@@ -158,8 +158,9 @@ class SeatPanel(Static):
         if view.phase == Phase.PLAY and rows - len(out) >= 5:
             out += [Text(), *self._plays(view, width)]
         # Each section in the first of its forms that fits (roomy, then packed).
-        for forms in (self._points(view), [self._hands(view, rows)]):
-            section = next((f for f in forms if f and rows - len(out) >= len(f) + 1), None)
+        for forms_for in (lambda left: self._points(view), lambda left: self._hands(view, left)):
+            left = rows - len(out) - 1  # after a blank line
+            section = next((f for f in forms_for(left) if f and len(f) <= left), None)
             if section:
                 out += [Text(), *section]
         return Text("\n").join(out[:rows])
@@ -200,15 +201,42 @@ class SeatPanel(Static):
                   *_packed("this game", [f"{n} {p}" for n, p in parts], width)]
         return [column, packed]
 
-    def _hands(self, view: SeatView, rows: int) -> list[Text]:
-        """Points hand by hand, the latest last: as many as fit."""
+    def _hands(self, view: SeatView, rows: int) -> list[list[Text]]:
+        """Points hand by hand, the latest last: as a bar chart `rows` tall
+        at most (a bar a hand, its points under it) where there is room,
+        else packed on lines."""
         seat = self.seat
+        width = self.content_size.width
         totals = [0, *(scores[seat] for scores in view.hand_scores)]
         gains = [after - before for before, after in zip(totals, totals[1:])]
         if not gains:
             return []
-        return _packed("hand by hand", [f"{g:+d}" for g in gains], self.content_size.width,
-                       sep=" ")
+        packed = _packed("hand by hand", [f"{g:+d}" for g in gains], width, sep=" ")
+        height = min(8, rows - 2)  # the title and the figures' line besides
+        if height < 3:
+            return [packed]
+        shown = gains[-max(1, (width + 1) // 3):]
+        # One scale for both opponents' charts (the most anyone made in a
+        # hand), so their bars compare.
+        everyone = [0, *(b - a for old, new in zip(((0, 0, 0), *view.hand_scores),
+                                                    view.hand_scores) for a, b in zip(old, new))]
+        top = max(max(everyone), 1)
+        ramp = _ASCII_RAMP if self.ascii else _RAMP
+        chart = [Text("hand by hand", style="dim")]
+        for row in range(height - 1, -1, -1):  # the top line first
+            line = Text()
+            for i, gain in enumerate(shown):
+                part = round(gain * height * 8 / top) - row * 8
+                glyph = " " if part <= 0 else ramp[min(part, 8) - 1]
+                line.append(("" if not i else " ") + glyph * 2,
+                            style="bold" if i == len(shown) - 1 else "")
+            chart.append(line)
+        chart.append(Text(" ".join(f"{min(g, 99):>2}" for g in shown), style="dim"))
+        return [chart, packed]
+
+
+_RAMP = "▁▂▃▄▅▆▇█"  # an eighth of a line to a whole one
+_ASCII_RAMP = "__..::##"
 
 
 def _fit(faces: list[list[Text]], width: int) -> list[Text]:
