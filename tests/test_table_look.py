@@ -204,7 +204,7 @@ async def test_at_80x24_the_feed_opens_without_hiding_the_table():
 
 
 @pytest.mark.parametrize("size, face, seat", [((80, 24), 5, 26), ((120, 40), 7, 26),
-                                              ((200, 60), 7, 36)])
+                                              ((160, 50), 9, 26), ((200, 60), 9, 36)])
 async def test_bigger_terminals_get_bigger_cards_and_seats(size, face, seat):
     app = app_for(7)
     async with app.run_test(size=size) as pilot:
@@ -219,3 +219,116 @@ async def test_bigger_terminals_get_bigger_cards_and_seats(size, face, seat):
         assert screen.table_view.panels()[0].outer_size.width == seat
         if size[0] >= 200:
             assert screen.query_one("#board").size.height == 3               # one line a track
+
+
+@pytest.mark.parametrize("size", [(120, 40), (160, 50), (200, 60)])
+async def test_a_tall_table_leaves_no_blank_rows_under_it(size):
+    """The table grows into the rows the terminal gives: under your box
+    only the prompt and the game's last lines, no band of blank rows."""
+    app = app_for(7)
+    async with app.run_test(size=size) as pilot:
+        screen = await until(pilot, lambda s: my_play(s) and bool(s.view.pile))
+        await pilot.pause()
+        rows = screen_text(app).splitlines()
+        below = rows[screen.table_view.hand.region.bottom:size[1] - 1]   # above the footer
+        table_width = screen.table_view.region.width
+        blank = [i for i, row in enumerate(below) if not row[:table_width].strip()]
+        # A spacer line at most, and the last lines' rows the game has not yet
+        # said enough to fill (a big screen gives them more rows).
+        unsaid = max(0, screen.query_one("#recent").content_size.height - len(screen.narration))
+        assert len(blank) <= 1 + unsaid, below
+
+
+async def test_a_tall_opponents_box_holds_its_plays_and_points():
+    """At 120x40 an opponent's box is drawn tall: its cards as faces (backs),
+    the cards it has played this hand, its points this hand and this game."""
+    app = app_for(7)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await until(pilot, lambda s: my_play(s) and bool(s.view.pile))
+        await pilot.pause()
+        view = screen.view
+        rows = screen_text(app).splitlines()
+        for panel in screen.table_view.panels():
+            region = panel.region
+            box = [row[region.x:region.right] for row in rows[region.y:region.bottom]]
+            inside = "\n".join(box)
+            assert panel.size.height >= 15, panel.size
+            assert "▒▒▒" in inside                                         # backs, as cards
+            assert "this hand" in inside and "game" in inside, inside
+            assert "pegging" in inside and "crib" in inside
+            for card in view.played[panel.seat]:
+                assert f"│{card.label()}" in inside, (card, inside)        # as faces
+        assert any(view.played[p.seat] for p in screen.table_view.panels())
+
+
+async def test_the_result_is_scaled_to_a_big_screen():
+    """At 200x60 the result is no 76-column box: wider, its chart's bars
+    filling it and several lines tall; at 80x24 as it was."""
+    from textual.app import App
+    from textual.containers import Vertical
+
+    from crib3.tui.screens.game_over import GameOverScreen
+    from games import random_game
+
+    state = random_game(4, ("human", "standard", "expert")).state
+
+    class Result(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(GameOverScreen(state))
+
+    for size, wide in (((80, 24), False), ((200, 60), True)):
+        app = Result()
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            box = app.screen.query_one(Vertical)
+            chart = app.screen.query_one("#chart").render().plain.split("\n")
+            if wide:
+                assert box.outer_size.width >= 150, box.outer_size
+                assert len(chart) >= 3 * 4                        # bars four lines tall at least
+                assert max(len(line) for line in chart) >= 100
+            else:
+                assert box.outer_size.width == 76 and len(chart) == 3
+
+
+async def test_a_tall_table_keeps_the_counted_hands_in_the_middle():
+    """In the show at 120x40, the middle (cleared of the play) holds the
+    starter and the crib as cards, and each hand counted so far with what
+    it is worth, so a count said a moment ago can still be read."""
+    from crib3.scoring import hand_points
+
+    app = app_for(7)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await until(pilot, lambda s: s.waiting_for_enter and s.shown.phase == Phase.SHOW
+                             and any(s.view.shown))
+        await pilot.pause()
+        view = screen.view
+        center = screen.table_view.query_one("#center")
+        rows = screen_text(app).splitlines()
+        inside = "\n".join(row[center.region.x:center.region.right]
+                           for row in rows[center.region.y:center.region.bottom])
+        assert "starter" in inside and "crib" in inside and "▒▒▒" in inside, inside
+        for seat, cards in enumerate(view.shown):
+            if cards:
+                worth = hand_points(cards, view.starter)
+                assert f"{view.players[seat].name}'s hand  {worth}" in inside, inside
+                assert all(f"│{c.label()}" in inside for c in cards), inside
+
+
+async def test_a_tall_opponents_box_charts_its_points_hand_by_hand():
+    """Later in a game, a tall box's last rows chart what the opponent made
+    in each hand, on one scale for both opponents, the points under the bars."""
+    app = app_for(7)
+    async with app.run_test(size=(200, 60)) as pilot:
+        screen = await until(pilot, lambda s: my_play(s) and s.view.hand_number >= 3, 3000)
+        await pilot.pause()
+        view = screen.view
+        rows = screen_text(app).splitlines()
+        for panel in screen.table_view.panels():
+            region = panel.region
+            box = [row[region.x:region.right] for row in rows[region.y:region.bottom]]
+            title = next(i for i, row in enumerate(box) if "hand by hand" in row)
+            totals = [0, *(scores[panel.seat] for scores in view.hand_scores)]
+            gains = [b - a for a, b in zip(totals, totals[1:])]
+            figures = next(row for row in box[title + 1:] if re.search(r"\d", row))
+            assert [int(n) for n in re.findall(r"\d+", figures)] == gains, (figures, gains)
+            assert any(c in "".join(box[title + 1:]) for c in "▁▂▃▄▅▆▇█"), box

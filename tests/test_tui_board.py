@@ -12,6 +12,7 @@ from crib3.tui.widgets.board import (
     CribBoard,
     board_height,
     board_lines,
+    board_width,
     peg_columns,
     short_names,
 )
@@ -21,35 +22,41 @@ SCORES = [0, 1, 5, 6, 60, 61, 100, 120, 121, 125]
 PEG_CHARS = set("●○Oo")
 
 
-def _holes_width(holes: int) -> int:
-    return holes + (holes - 1) // 5  # one space between groups of five
+def _holes_width(holes: int, group: int = 1, hole: int = 0) -> int:
+    """`group` spaces between groups of five, `hole` between two holes."""
+    return holes + hole * (holes - 1) + group * ((holes - 1) // 5)
 
 
 def expected_place(position: int, target: int, width: int) -> tuple[int, int]:
     """(line of the track, column) of a position, written out from the layout
     the module promises (not from its code): label, start cell, then holes in
-    groups of five with one space between groups, then the game hole. The
+    groups of five with spaces between groups, then the game hole. The
     first layout that fits is used: one line a track ("Name   D 121 " label,
-    13 columns), roomy or with the start and game cells against the holes;
-    then two lines ("Name   " label, 7 columns), likewise."""
+    13 columns), the groups three, two or one column apart, then one apart
+    with the start and game cells against the holes; then two lines ("Name   "
+    label, 7 columns): the holes a column apart and their groups three, then
+    the groups four, three, two or one column apart, then the start and game
+    cells against the holes."""
     position = max(0, min(position, target))
-    layouts = []
-    for rows, label in ((1, 13), (2, 7)):
+    layouts = []  # (width, label, start and game gap, street, group gap, hole gap)
+    for rows, label, spacings in ((1, 13, [(3, 0, 1), (2, 0, 1), (1, 0, 1), (1, 0, 0)]),
+                                  (2, 7, [(2, 1, 1), (4, 0, 1), (3, 0, 1), (2, 0, 1),
+                                          (1, 0, 1), (1, 0, 0)])):
         street = (target - 1) // rows
-        for gap in (1, 0):
-            layouts.append((label + 1 + gap + _holes_width(street) + gap + 1,
-                            label, gap, street))
+        for group, hole, gap in spacings:
+            layouts.append((label + 1 + gap + _holes_width(street, group, hole) + gap + 1,
+                            label, gap, street, group, hole))
     fitting = [layout for layout in layouts if layout[0] <= width]
     assert fitting, f"no written-out layout for width {width}"
-    _, label, gap, street = fitting[0]
+    _, label, gap, street, group, hole = fitting[0]
     first = label + 1 + gap
     if position == 0:
         return 0, label
     if position == target:
         row = 0 if street == target - 1 else 1
-        return row, first + _holes_width(street) + gap
+        return row, first + _holes_width(street, group, hole) + gap
     row, index = divmod(position - 1, street)
-    return row, first + index + index // 5
+    return row, first + index * (1 + hole) + group * (index // 5)
 
 
 def track(lines: list[Text], seat: int, rows: int) -> list[str]:
@@ -60,7 +67,7 @@ def pegs_in(rows: list[str], glyph: str) -> list[tuple[int, int]]:
     return [(r, c) for r, row in enumerate(rows) for c, ch in enumerate(row) if ch == glyph]
 
 
-@pytest.mark.parametrize("width", [80, 82, 140, 170])
+@pytest.mark.parametrize("width", [80, 82, 93, 104, 115, 140, 152, 170, 183, 206, 300])
 @pytest.mark.parametrize("target", [121, 61])
 @pytest.mark.parametrize("ascii", [False, True])
 def test_front_peg_at_the_score(width, target, ascii):
@@ -77,7 +84,7 @@ def test_front_peg_at_the_score(width, target, ascii):
             assert pegs_in(rows_text, glyphs.back) == []
 
 
-@pytest.mark.parametrize("width", [80, 82, 140, 170])
+@pytest.mark.parametrize("width", [80, 82, 93, 104, 115, 140, 152, 170, 183, 206, 300])
 @pytest.mark.parametrize("target", [121, 61])
 def test_back_peg_at_the_previous_score(width, target):
     rows = board_height(target, width) // 3
@@ -134,6 +141,20 @@ def test_heights():
     assert len(board_lines(NAMES, [0] * 3, [0] * 3, 121, 170)) == 3
     assert len(board_lines(NAMES, [0] * 3, [0] * 3, 61, 80)) == 6
     assert len(board_lines(NAMES, [0] * 3, [0] * 3, 61, 100)) == 3
+
+
+def test_the_board_grows_with_the_width():
+    """Issue 12 pt 17: the board is scaled to the width, not 82 columns from
+    86 to 159. Wherever it is not yet one line a track, it leaves at most a
+    group of holes' worth of width unused up to 120 columns, and grows at
+    every step of about ten columns."""
+    widths = {width: board_width(121, width) for width in range(82, 300)}
+    for width, used in widths.items():
+        assert used <= width
+        if width < 126:
+            assert width - used <= 11, (width, used)
+    assert len({widths[w] for w in range(82, 160)}) >= 5
+    assert widths[126] > 110 and widths[158] >= 152 and widths[200] > 180
 
 
 def test_every_width_has_the_front_peg_where_peg_columns_says():
@@ -231,6 +252,16 @@ async def test_widget_renders_at_80_columns_and_adapts_to_the_width():
         await pilot.pause()
         assert board.region.height == 3
         assert len(board.render().plain.split("\n")) == 3
+
+        # Wider than its board: the board grows, and what is left over is
+        # shared either side (centred), not all at the right.
+        await pilot.resize_terminal(126, 24)
+        await pilot.pause()
+        rows = board.render().plain.split("\n")
+        drawn = [len(row) - len(row.lstrip()) for row in rows[::2]]
+        right = 126 - max(len(row) for row in rows)
+        assert max(len(row.strip()) for row in rows) > 100
+        assert min(drawn) >= 3 and abs(min(drawn) - right) <= 1, (drawn, right)
 
         board.set_scores(["Ann", "Bob", "Cy"], [37, 12, 61], [29, 0, 55], target=61)
         await pilot.resize_terminal(80, 24)

@@ -1,6 +1,6 @@
 """SVG snapshots of every screen, at 80x24 and at 120x36, from fixed seeds;
-the pegging, the show and the result at 120x40 and 200x60 as well (the
-table grows with the terminal).
+the pegging, the show and the result at 120x40, 160x50 and 200x60 as well
+(the table grows with the terminal).
 
 Update on purpose, after looking at the new pictures:
 `python -m pytest tests/test_tui_snapshots.py --snapshot-update`.
@@ -22,7 +22,7 @@ from snapshot_support import screen_svg
 from tui_support import make_app, settled, wait_for
 
 SIZES = [(80, 24), (120, 36)]
-GROWN = [*SIZES, (120, 40), (200, 60)]
+GROWN = [*SIZES, (120, 40), (160, 50), (200, 60)]
 
 
 @pytest.fixture(autouse=True)

@@ -23,29 +23,51 @@ BARS = "▁▂▃▄▅▆▇█"
 ASCII_BARS = "_.:-=+*#"  # from a little to a lot, as ink on the line
 
 
-def score_chart(state: State, ascii: bool = False) -> Text:
+def score_chart(state: State, ascii: bool = False, width: int | None = None,
+                rows: int = 1) -> Text:
     """One row per player: a bar per hand, all on the scale 0..target, so the
     rows compare; the final score at the end.
 
     The tallest bar is kept for reaching the target, so a winner's 121 never
     looks like a loser's 120; the winner's row is also drawn in reverse with
-    "won" after the score."""
+    "won" after the score. On a big screen the chart is scaled to it: the
+    bars as wide as `width` columns allow (two at least), and each player's
+    bars `rows` lines tall (a blank line between players), the name and the
+    score on the bottom line."""
     target = state.rules.target
     bars = ASCII_BARS if ascii else BARS
+    hands = max(1, len(state.hand_scores))
+    bar_width = 2 if width is None else max(2, min(8, (width - 11 - 9) // hands))
+    rows = max(1, rows)
     out = Text()
     for seat, player in enumerate(state.players):
         if seat:
-            out.append("\n")
+            out.append("\n\n" if rows > 1 else "\n")
         won = seat == state.winner
         colour = SPARK_COLOURS[seat]
-        name = shown_name(player.name, 10)  # cut by cells: an emoji is two
-        out.append(name, style=f"bold reverse {colour}" if won else colour)
-        out.append(" " * (11 - cell_len(name)))
-        for scores in state.hand_scores:
-            out.append(bars[bar_level(scores[seat], target, len(bars))] * 2, style=colour)
-        out.append(f" {state.scores[seat]}", style="bold")
-        if won:
-            out.append(" won", style=f"bold {colour}")
+        for row in range(rows - 1, -1, -1):  # the top line first
+            if row < rows - 1:
+                out.append("\n")
+            if row:
+                out.append(" " * 11)
+            else:
+                name = shown_name(player.name, 10)  # cut by cells: an emoji is two
+                out.append(name, style=f"bold reverse {colour}" if won else colour)
+                out.append(" " * (11 - cell_len(name)))
+            for scores in state.hand_scores:
+                level = bar_level(scores[seat], target, len(bars) * rows)  # in eighths
+                part = level - row * len(bars)
+                if part < 0:
+                    glyph = " "
+                elif part >= len(bars):
+                    glyph = bars[-1]
+                else:
+                    glyph = bars[part]
+                out.append(glyph * bar_width, style=colour)
+            if not row:
+                out.append(f" {state.scores[seat]}", style="bold")
+                if won:
+                    out.append(" won", style=f"bold {colour}")
     return out
 
 
@@ -66,6 +88,10 @@ class GameOverScreen(Screen[str]):
         Binding("q,escape", "dismiss('quit')", "Quit"),
     ]
     CSS_PATH = STYLESHEET
+    # Bigger terminals, a bigger result (see crib3.tcss): a wider box and
+    # a chart scaled to it.
+    HORIZONTAL_BREAKPOINTS = [(0, "narrow"), (120, "wide")]
+    VERTICAL_BREAKPOINTS = [(0, "short"), (34, "tall")]
 
     def __init__(self, state: State, me: int = 0, again: str = "new game",
                  review: bool = False) -> None:
@@ -101,10 +127,24 @@ class GameOverScreen(Screen[str]):
             yield Static(self._table())
             yield Static("Scores after each hand, on one scale (0 to "
                          f"{s.rules.target})", classes="hint")
-            yield Static(score_chart(s, app_is_ascii(self)), id="chart")
+            yield Static(self._chart(), id="chart")
             review = "    r: review it with the coach" if self.review else ""
             yield Static(f"n or Enter: {self.again}{review}    q: quit", classes="hint")
         yield TidyFooter()
+
+    def on_resize(self) -> None:
+        """The chart is drawn to the screen's size: redrawn at a new one."""
+        self.query_one("#chart", Static).update(self._chart())
+
+    def _chart(self) -> Text:
+        """The chart at this screen's size: as before at 80x24 (bars two
+        columns wide, a line a player); on a wide screen the bars fill the
+        box; on a tall one each player's bars grow as tall as rows allow."""
+        width, height = self.app.size
+        wide, tall = width >= 120, height >= 34
+        inner = min(int(width * 0.8), 150) - 6 if wide else None  # see crib3.tcss
+        rows = max(1, min(6, (height - 24) // 3)) if tall else 1
+        return score_chart(self.state, app_is_ascii(self), inner, rows)
 
     def _table(self) -> Table:
         s = self.state

@@ -13,7 +13,9 @@ like the two streets of a real board: holes 1-60 on the first line and
 80 columns the name is cut to six characters, the start cell sits right
 before hole 1 and the game hole right after hole 120 (they have their own
 marks, so they are not taken for holes of the groups). On a wide screen each
-track is one line.
+track is one line. Between those, a wider screen gets a wider board: the
+groups of five move apart, then the holes (a column between two holes), so
+the board fills the width it has; the widget centres what is left over.
 
 Front and back pegs differ by shape, not only colour: ``●`` front, ``○``
 back, ``·`` an empty hole, ``◎`` the empty game hole; with ``ascii=True``
@@ -92,15 +94,25 @@ class _Layout:
     name_width: int  # characters of the name
     start_gap: int  # spaces between the start cell and hole 1
     game_gap: int  # spaces between the last hole and the game hole
-    group_gap: int  # spaces between groups of five holes
+    group_gap: int  # spaces between groups of five holes (besides `hole_gap`)
+    hole_gap: int = 0  # spaces between two holes
 
 
-# Layouts from the most to the least roomy; the first that fits is used.
+# Layouts from the most to the least roomy; the first that fits is used. A
+# wider terminal gets a wider board (issue 12 pt 17): the groups, then the
+# holes themselves, move apart, so the board fills the width it has instead
+# of staying 82 columns from 86 to 159. The widths are for a 121 board.
 _ONE_LINE = [
-    _Layout(1, NAME_WIDTH, 1, 1, 1),
-    _Layout(1, NAME_WIDTH, 0, 0, 1),
+    _Layout(1, NAME_WIDTH, 1, 1, 3),  # 206
+    _Layout(1, NAME_WIDTH, 1, 1, 2),  # 183
+    _Layout(1, NAME_WIDTH, 1, 1, 1),  # 160
+    _Layout(1, NAME_WIDTH, 0, 0, 1),  # 158
 ]
 _TWO_LINES = [
+    _Layout(2, NAME_WIDTH, 1, 1, 2, 1),  # 152: holes a column apart
+    _Layout(2, NAME_WIDTH, 1, 1, 4),  # 115
+    _Layout(2, NAME_WIDTH, 1, 1, 3),  # 104
+    _Layout(2, NAME_WIDTH, 1, 1, 2),  # 93
     _Layout(2, NAME_WIDTH, 1, 1, 1),  # 82 columns for a 121 board
     _Layout(2, NAME_WIDTH, 0, 1, 1),  # 81
     _Layout(2, NAME_WIDTH, 0, 0, 1),  # 80
@@ -119,8 +131,15 @@ def _street(target: int, rows: int) -> int:
     return -(-holes // rows)
 
 
-def _holes_width(count: int, group_gap: int) -> int:
-    return count + group_gap * ((count - 1) // GROUP) if count > 0 else 0
+def _holes_width(count: int, group_gap: int, hole_gap: int = 0) -> int:
+    if count <= 0:
+        return 0
+    return count + hole_gap * (count - 1) + group_gap * ((count - 1) // GROUP)
+
+
+def _hole_offset(index: int, layout: _Layout) -> int:
+    """Columns from the street's first hole to its hole number `index` (0-based)."""
+    return index * (1 + layout.hole_gap) + layout.group_gap * (index // GROUP)
 
 
 def _label_width(layout: _Layout) -> int:
@@ -136,7 +155,7 @@ def _layout_width(layout: _Layout, target: int) -> int:
     return (
         _label_width(layout)
         + 1 + layout.start_gap
-        + _holes_width(street, layout.group_gap)
+        + _holes_width(street, layout.group_gap, layout.hole_gap)
         + layout.game_gap + 1
     )
 
@@ -197,12 +216,12 @@ def peg_columns(target: int, width: int) -> dict[int, tuple[int, int]]:
     where = {0: (0, label)}
     for hole in range(1, target):
         row, index = divmod(hole - 1, street)
-        where[hole] = (row, first + index + layout.group_gap * (index // GROUP))
+        where[hole] = (row, first + _hole_offset(index, layout))
     last_row = (target - 2) // street if target > 1 else 0
     last_count = target - 1 - last_row * street
     where[target] = (
         last_row,
-        first + _holes_width(last_count, layout.group_gap) + layout.game_gap,
+        first + _holes_width(last_count, layout.group_gap, layout.hole_gap) + layout.game_gap,
     )
     return where
 
@@ -294,8 +313,9 @@ def board_lines(
             row.append(" " * (1 + layout.start_gap))
         for hole in range(1, target):
             row, index = divmod(hole - 1, street)
-            if index and index % GROUP == 0:
-                rows[row].append(" " * layout.group_gap)
+            if index:
+                rows[row].append(" " * (layout.hole_gap
+                                        + (layout.group_gap if index % GROUP == 0 else 0)))
             rows[row].append(*cell(hole, glyphs.hole, "hole"))
         rows[-1].append(" " * layout.game_gap)
         rows[-1].append(*cell(target, glyphs.game, "game"))
@@ -398,17 +418,21 @@ class CribBoard(Widget):
         return board_height(self.target, width, len(self.names))
 
     def render(self) -> Text:
+        width = self.size.width
         lines = board_lines(
             self.names,
             self.scores,
             self.back_pegs,
             self.target,
-            self.size.width,
+            width,
             self.ascii,
             dealer=self.dealer,
             styles=self._styles(),
         )
-        text = Text("\n").join([_merged(line) for line in lines])
+        # Centred in the width: the columns no layout uses, shared either side.
+        margin = " " * max(0, (width - board_width(self.target, width)) // 2)
+        text = Text("\n").join([Text(margin) + _merged(line) if margin else _merged(line)
+                                for line in lines])
         text.no_wrap = True
         text.overflow = "crop"
         return text

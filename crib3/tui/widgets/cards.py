@@ -114,6 +114,40 @@ def big_face_lines(card: Card, ascii: bool = False, selected: bool = False,
             row(second[1:2] + Text("   ") + Text(suit, style=style)), edge(bottom)]
 
 
+def large_face_lines(card: Card, ascii: bool = False, selected: bool = False,
+                     dim: bool = False, marked: bool = False) -> list[Text]:
+    """A card seven lines tall and nine wide, for the hand on the biggest
+    terminals (60 rows and more): the big face, one column and row roomier.
+
+        ┌───────┐
+        │10♥    │
+        │       │
+        │   ♥   │
+        │       │
+        │      ♥│
+        └───────┘
+    """
+    top, first, second, bottom = face_lines(card, ascii, selected, dim, marked)
+    h = top.plain[1]
+    v = first.plain[0]
+    frame = top.style
+    corner, suit = second[1:2], second[3:4]
+
+    def edge(line: Text) -> Text:
+        return line[:1] + Text(h * 7, style=frame) + line[-1:]
+
+    def row(*inner: Text) -> Text:
+        line = Text(v, style=frame)
+        for part in inner:
+            line.append_text(part)
+        return line + Text(v, style=frame)
+
+    blank = Text(" " * 7)
+    return [edge(top), row(first[1:-1], Text("    ")), row(blank),
+            row(Text("   "), suit, Text("   ")), row(blank),
+            row(corner, Text(" " * 5), suit), edge(bottom)]
+
+
 def row_of_faces(faces: Sequence[list[Text]], gap: int = 1) -> list[Text]:
     """Card faces side by side, as lines."""
     lines = []

@@ -21,10 +21,11 @@ from crib3.engine import SeatView
 from crib3.engine.state import Phase
 from crib3.names import shown_name
 from crib3.narrate import Voice
-from crib3.scoring import score_play
+from crib3.engine.rules import left_of
+from crib3.scoring import hand_points, score_play
 from crib3.tui.widgets.cards import (
     FACE_WIDTH, backs, big_face_lines, big_number, big_number_width, card_label, cards_label, face_lines, fanned,
-    fanned_width, small_face_lines,
+    fanned_width, large_face_lines, small_face_lines,
 )
 from crib3.tui.words import cut_rounds, go_label, pile_label
 
@@ -37,6 +38,13 @@ LABEL_STYLE = "bold yellow"
 # (four rows, the labels' row, and a blank one above); fewer: small faces.
 _ROWS_FOR_FULL_FACES = 6
 _ROWS_FOR_BIG_FACES = 9  # and for big ones (six rows), on a tall terminal
+# And for large ones (seven rows, nine columns) in a wide middle (a big
+# terminal's), where eight of them side by side still leave the count room.
+_ROWS_FOR_LARGE_FACES = 10
+_WIDTH_FOR_LARGE_FACES = 60
+# Rows from which the starter and the crib are drawn as cards on the table
+# too (five rows in the place of one), the pile's big faces still fitting.
+_ROWS_FOR_TABLE_FACES = 15
 
 
 class Pile(NamedTuple):
@@ -111,17 +119,67 @@ class TableCenter(Static):
         # 9♥ 10♠") it gets a line of its own rather than wrap (five lines:
         # the header, starter, crib, count and pile at most).
         lines = [top, starter + Text("   ") + crib] if view.crib is None else [top, starter, crib]
+        if (self.content_size.height or 6) >= _ROWS_FOR_TABLE_FACES:
+            lines = [top, *self._starter_and_crib(view)]
+        if view.phase == Phase.SHOW and (self.content_size.height or 6) >= _ROWS_FOR_TABLE_FACES:
+            lines += self._counted(view, (self.content_size.height or 6) - len(lines))
         if view.phase == Phase.PLAY:  # the show starts with the table cleared
             rows = (self.content_size.height or 6) - len(lines)
             pile = _pile_on_table(view)
             size = 2 if rows >= _ROWS_FOR_BIG_FACES else 1 if rows >= _ROWS_FOR_FULL_FACES else 0
+            if rows >= _ROWS_FOR_LARGE_FACES and self.content_size.width >= _WIDTH_FOR_LARGE_FACES:
+                size = 3
             if size:
                 lines.append(Text())
             lines += self._pile(view, pile, size, labelled=rows >= 4)
         return Text("\n").join(lines)
 
+    def _counted(self, view: SeatView, rows: int) -> list[Text]:
+        """On a tall table, the hands counted so far in this show, in the
+        order they were counted, each what it is worth with the starter:
+        as small faces under its name where the rows allow, else a line
+        each. So a count said a moment ago can still be read."""
+        if view.starter is None or view.dealer is None:
+            return []
+        left = left_of(view.dealer)
+        hands = [(f"{shown_name(view.players[seat].name, 12)}'s hand", cards, False)
+                 for seat in (left, left_of(left), view.dealer)
+                 if (cards := view.shown[seat])]
+        if view.crib is not None:
+            hands.append((f"{shown_name(view.players[view.dealer].name, 12)}'s crib",
+                          view.crib, True))
+        out: list[Text] = []
+        faces = rows - 1 >= 4 * len(hands)
+        for title, cards, crib in hands:
+            line = Text(title, style="bold")
+            line.append(f"  {hand_points(cards, view.starter, crib)}", style=LABEL_STYLE)
+            if faces:
+                out.append(line)
+                out += fanned([small_face_lines(c, self.ascii) for c in cards], FACE_WIDTH + 1)
+            else:
+                line.append("  ")
+                line.append_text(cards_label(cards, self.ascii))
+                out.append(line)
+        return [Text(), *out] if out and len(out) < rows else out[:rows]
+
+    def _starter_and_crib(self, view: SeatView) -> list[Text]:
+        """The starter (the deck's back until it is cut) and the crib (its
+        backs, fanned, or its cards once turned up) as cards, each named
+        above it."""
+        starter = face_lines(view.starter, self.ascii)
+        if view.crib is not None:
+            crib = [face_lines(c, self.ascii) for c in view.crib]
+        else:
+            crib = [face_lines(None, self.ascii) for _ in range(view.crib_size)]
+        stride = FACE_WIDTH + 1 if view.crib is not None else 2
+        crib_rows = fanned(crib, stride) if crib else [Text() for _ in starter]
+        names = Text("starter" if view.starter is not None else "deck", style="dim")
+        names.pad_right(FACE_WIDTH + 3 - names.cell_len)
+        names.append("crib", style="dim")
+        return [names, *[a + Text("   ") + b for a, b in zip(starter, crib_rows)]]
+
     def _pile(self, view: SeatView, pile: Pile, size: int, labelled: bool) -> list[Text]:
-        """The pile's rows: the faces (`size` 0 small, 1 full, 2 big) side
+        """The pile's rows: the faces (`size` 0 small, 1 full, 2 big, 3 large) side
         by side when they fit, else fanned (the latest whole; the oldest
         give way to "…"), the count large at the right, the scores
         labelled under their cards."""
@@ -130,7 +188,7 @@ class TableCenter(Static):
         marks = SEAT_MARKS_ASCII if self.ascii else SEAT_MARKS
         count_width = max(len("count"), big_number_width(pile.count))
         room = width - count_width - 1
-        face_width = (FACE_WIDTH, FACE_WIDTH, FACE_WIDTH + 2)[size]
+        face_width = (FACE_WIDTH, FACE_WIDTH, FACE_WIDTH + 2, FACE_WIDTH + 4)[size]
         stride = face_width + 1
         if fanned_width(len(pile.cards), stride, face_width) > room:
             stride = 4
@@ -147,13 +205,14 @@ class TableCenter(Static):
         for card, seat in zip(pile.cards[first:], pile.seats[first:]):
             mark = Text(marks[(seat - me) % 3], style="bold")
             if size:
-                face = (face_lines, face_lines, big_face_lines)[size](card, self.ascii)
+                face = (face_lines, face_lines, big_face_lines, large_face_lines)[size](
+                    card, self.ascii)
                 edge = face[-1]
                 face[-1] = edge[:1] + mark + edge[2:]
             else:
                 face = small_face_lines(card, self.ascii, mark)
             faces.append(face)
-        rows = fanned(faces, stride) if faces else [Text() for _ in range((3, 4, 6)[size])]
+        rows = fanned(faces, stride) if faces else [Text() for _ in range((3, 4, 6, 7)[size])]
         if cut:
             middle = len(rows) // 2
             rows = [(Text("…", style="dim") if i == middle else Text(" ")) + r

@@ -11,9 +11,12 @@ from textual.widget import Widget
 from crib3.cards import Card
 from crib3.engine import Discard, Play, SeatView
 from crib3.engine.state import Phase
-from crib3.tui.widgets.cards import big_face_lines, card_style, face_lines, row_of_faces
+from crib3.tui.widgets.cards import (
+    big_face_lines, card_style, face_lines, large_face_lines, row_of_faces,
+)
 
 BIG_FACES_FROM = 6  # rows of content from which the hand's cards are drawn big
+LARGE_FACES_FROM = 7  # and larger still (the biggest terminals)
 
 
 class ShownCount(NamedTuple):
@@ -118,8 +121,11 @@ class HandView(Widget):
     @property
     def _face(self):
         """The cards' size: big when the box is tall enough (a taller
-        terminal), else the usual four lines."""
-        return big_face_lines if self.content_size.height >= BIG_FACES_FROM else face_lines
+        terminal), larger when taller still, else the usual four lines."""
+        rows = self.content_size.height
+        if rows >= LARGE_FACES_FROM:
+            return large_face_lines
+        return big_face_lines if rows >= BIG_FACES_FROM else face_lines
 
     def _render_count(self, shown: ShownCount) -> Text:
         lit = shown.lit

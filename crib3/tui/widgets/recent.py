@@ -11,8 +11,8 @@ from crib3.tui.widgets.redraw import redraw_line
 
 
 class RecentLines(Static):
-    """As many of the last three lines as fit, newest last, and the newest
-    always whole (a long count wraps, and a cut-off line would hide what
+    """As many of the last lines as fit (three, or more where the screen
+    gives this more rows), newest last, and the newest always whole (a long count wraps, and a cut-off line would hide what
     just happened). Plain text: the lines hold names, never markup."""
 
     def __init__(self, **kwargs) -> None:
@@ -23,7 +23,7 @@ class RecentLines(Static):
         rows = self.content_region.height or 2
         shown: list[str] = []
         used = 0
-        for line in reversed(lines[-3:]):
+        for line in reversed(lines[-max(3, rows):]):
             needs = len(textwrap.wrap(line, width)) or 1
             if shown and used + needs > rows:
                 break

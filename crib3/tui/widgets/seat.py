@@ -1,4 +1,11 @@
-"""An opponent's place at the table: name, level, score, role, cards."""
+"""An opponent's place at the table: name, level, score, role, cards.
+
+In a short box (an 80x24 screen) three lines: the cards, the role, what it
+played in this count. A tall box (a bigger terminal) fills its height with
+what a player at a real table would look at, as rows allow, most useful
+first: the cards as card faces (backs until the show), the role, every card
+it has played this hand (this count's bright, the earlier counts' faint),
+then its points this hand and this game by source, and hand by hand."""
 
 from __future__ import annotations
 
@@ -8,9 +15,16 @@ from textual.widgets import Static
 
 from crib3.cards import Card
 from crib3.engine import SeatView
-from crib3.engine.state import Phase
+from crib3.engine.state import SOURCES, Phase
 from crib3.names import shown_name
-from crib3.tui.widgets.cards import backs, card_label, cards_label
+from crib3.tui.widgets.cards import (
+    FACE_WIDTH, backs, card_label, cards_label, face_lines, fanned, fanned_width,
+    small_face_lines,
+)
+
+# Content rows from which the box is drawn tall (faces, the hand's plays,
+# the points); an 80x24 screen's box has four.
+TALL_FROM = 8
 
 
 class SeatPanel(Static):
@@ -52,6 +66,10 @@ class SeatPanel(Static):
     def watch_revealed(self) -> None:
         self._redraw()
 
+    def on_resize(self) -> None:
+        """A taller or wider box shows more (see `_tall_body`)."""
+        self._redraw()
+
     def _redraw(self) -> None:
         view = self.view
         if view is None or not view.players:
@@ -72,6 +90,8 @@ class SeatPanel(Static):
             self.update(body, layout=False)  # a fixed size: no layout
 
     def _body(self, view: SeatView) -> Text:
+        if self.content_size.height >= TALL_FROM:
+            return self._tall_body(view, self.content_size.height, self.content_size.width)
         seat = self.seat
         roles = []
         if view.dealer == seat:
@@ -105,3 +125,141 @@ class SeatPanel(Static):
         if view.phase == Phase.PLAY and view.gone[seat]:
             line3.append("  go", style="bold yellow")
         return Text("\n").join([line1, line2, line3])
+
+    def _roles(self, view: SeatView) -> Text:
+        seat = self.seat
+        roles = []
+        if view.dealer == seat:
+            roles.append("dealer · crib")
+        if view.phase == Phase.PLAY and view.turn == seat:
+            roles.append("to play")
+        if self.thinking:
+            roles.append("thinking…")
+        line = Text(" · ".join(roles), style="italic")
+        if view.phase == Phase.DISCARD and view.discarded[seat]:
+            line.append(" · " if roles else "")
+            line.append("threw", style="dim")
+        return line
+
+    def _tall_body(self, view: SeatView, rows: int, width: int) -> Text:
+        """The box's `rows` lines: sections in order of use, each drawn only
+        when it fits whole, at places that do not move as the hand goes on
+        (the plays' rows are kept while the play lasts)."""
+        seat = self.seat
+        shown = view.shown[seat] if view.phase == Phase.SHOW else None
+        cards = shown or self.revealed
+        cut = [c for s, c in view.deal_cuts if s == seat][-1:] if not view.hand_number else []
+        if cards or cut:  # the cards shown, or before the first deal its cut for deal
+            faces = [face_lines(c, self.ascii) for c in (cards or cut)]
+        else:
+            faces = [face_lines(None, self.ascii) for _ in range(view.held[seat])]
+        out = _fit(faces, width) if faces else [Text() for _ in range(4)]
+        out.append(self._roles(view))
+        if view.phase == Phase.PLAY and rows - len(out) >= 5:
+            out += [Text(), *self._plays(view, width)]
+        # Each section in the first of its forms that fits (roomy, then packed).
+        for forms_for in (lambda left: self._points(view), lambda left: self._hands(view, left)):
+            left = rows - len(out) - 1  # after a blank line
+            section = next((f for f in forms_for(left) if f and len(f) <= left), None)
+            if section:
+                out += [Text(), *section]
+        return Text("\n").join(out[:rows])
+
+    def _plays(self, view: SeatView, width: int) -> list[Text]:
+        """The cards this seat has played this hand as small faces, this
+        count's bright and the earlier counts' faint, and its go."""
+        seat = self.seat
+        now = {c for c, s in zip(view.pile, view.pile_seats) if s == seat}
+        title = Text("played", style="dim")
+        if view.gone[seat]:
+            title.append("  go", style="bold yellow")
+        faces = [small_face_lines(c, self.ascii, dim=c not in now) for c in view.played[seat]]
+        return [title, *(_fit(faces, width) if faces else [Text() for _ in range(3)])]
+
+    def _points(self, view: SeatView) -> list[list[Text]]:
+        """Points this hand, and this game by where they came from: as a
+        column of figures (a line a source), or packed on fewer lines."""
+        seat = self.seat
+        if not view.hand_number:
+            return []
+        width = self.content_size.width
+        before = view.hand_scores[-1][seat] if view.hand_scores else 0
+        gained = f"+{view.scores[seat] - before}"
+        parts = [(name, view.sources[seat][i]) for i, name in enumerate(SOURCES)
+                 if view.sources[seat][i] or name in ("pegging", "hand", "crib")]
+
+        def figure(label: str, value: str, style: str = "") -> Text:
+            line = Text(label, style="dim")
+            line.append(" " * max(1, width - len(label) - len(value)))
+            line.append(value, style=style)
+            return line
+
+        column = [figure("this hand", gained, "bold"),
+                  *[figure(f"  {name}" if i else f"game: {name}", str(points))
+                    for i, (name, points) in enumerate(parts)]]
+        packed = [Text.assemble(("this hand ", "dim"), (gained, "bold")),
+                  *_packed("this game", [f"{n} {p}" for n, p in parts], width)]
+        return [column, packed]
+
+    def _hands(self, view: SeatView, rows: int) -> list[list[Text]]:
+        """Points hand by hand, the latest last: as a bar chart `rows` tall
+        at most (a bar a hand, its points under it) where there is room,
+        else packed on lines."""
+        seat = self.seat
+        width = self.content_size.width
+        totals = [0, *(scores[seat] for scores in view.hand_scores)]
+        gains = [after - before for before, after in zip(totals, totals[1:])]
+        if not gains:
+            return []
+        packed = _packed("hand by hand", [f"{g:+d}" for g in gains], width, sep=" ")
+        height = min(8, rows - 2)  # the title and the figures' line besides
+        if height < 3:
+            return [packed]
+        shown = gains[-max(1, (width + 1) // 3):]
+        # One scale for both opponents' charts (the most anyone made in a
+        # hand), so their bars compare.
+        everyone = [0, *(b - a for old, new in zip(((0, 0, 0), *view.hand_scores),
+                                                    view.hand_scores) for a, b in zip(old, new))]
+        top = max(max(everyone), 1)
+        ramp = _ASCII_RAMP if self.ascii else _RAMP
+        chart = [Text("hand by hand", style="dim")]
+        for row in range(height - 1, -1, -1):  # the top line first
+            line = Text()
+            for i, gain in enumerate(shown):
+                part = round(gain * height * 8 / top) - row * 8
+                glyph = " " if part <= 0 else ramp[min(part, 8) - 1]
+                line.append(("" if not i else " ") + glyph * 2,
+                            style="bold" if i == len(shown) - 1 else "")
+            chart.append(line)
+        chart.append(Text(" ".join(f"{min(g, 99):>2}" for g in shown), style="dim"))
+        return [chart, packed]
+
+
+_RAMP = "▁▂▃▄▅▆▇█"  # an eighth of a line to a whole one
+_ASCII_RAMP = "__..::##"
+
+
+def _fit(faces: list[list[Text]], width: int) -> list[Text]:
+    """Faces side by side when they fit in `width`, else overlapped (each
+    showing its corner, the last whole), else as many of the last as fit."""
+    stride = FACE_WIDTH + 1
+    if fanned_width(len(faces), stride) > width:
+        stride = 4
+    while len(faces) > 1 and fanned_width(len(faces), stride) > width:
+        faces = faces[1:]
+    return fanned(faces, stride)
+
+
+def _packed(title: str, parts: list[str], width: int, sep: str = " · ",
+            rows: int = 3) -> list[Text]:
+    """`title` (faint) and `parts` on lines of `width`, never cut within a
+    part: at most `rows` lines, the last parts kept."""
+    lines = [Text(title, style="dim")]
+    for part in parts:
+        line = lines[-1]
+        joint = sep if line.plain != title else " "
+        if line.cell_len + len(joint) + len(part) > width:
+            lines.append(Text(part))
+        else:
+            line.append(joint + part if line.plain != title or joint else part)
+    return lines[-rows:]
