@@ -84,3 +84,37 @@ async def test_a_slow_bot_does_not_hold_another_tables_screen():
     if workers.pool() is not None:
         assert slow.where is not None and slow.where != os.getpid()
         assert used_here < BURN / 2, f"this process spent {used_here:.2f} s on a {BURN} s bot"
+
+
+class _SlowToStart:
+    """A pool whose workers take a while to come up (a busy machine
+    spawning Python), then answer at once: submit runs the call here."""
+
+    def __init__(self, start: float) -> None:
+        self.up_at = time.monotonic() + start
+
+    def submit(self, fn, *args):
+        from concurrent.futures import Future
+
+        future: Future = Future()
+        wait = max(0.0, self.up_at - time.monotonic())
+        loop = asyncio.get_running_loop()
+        loop.call_later(wait, lambda: future.done() or future.set_result(fn(*args)))
+        return future
+
+    def shutdown(self, wait: bool = True, cancel_futures: bool = False) -> None:
+        pass
+
+
+async def test_the_workers_start_is_not_counted_against_a_bots_budget(monkeypatch):
+    """A first decision waits for the workers to come up and then has its
+    whole budget: before, a slow start made the first move the fallback's,
+    and the same seed gave another game on a busy machine."""
+    monkeypatch.setattr(workers, "_pool", _SlowToStart(start=0.6))
+    monkeypatch.setattr(workers, "_started", None)
+    monkeypatch.setattr(workers, "_travels", lambda bot: True)
+    game = bots_only()
+    seat = game.to_act()[0]
+    driver = BotDriver(game, {seat: make_player("expert", random.Random(3))}, budget=0.3)
+    expected = make_player("expert", random.Random(3)).choose(game.view(seat))
+    assert await driver.choose(seat) == expected

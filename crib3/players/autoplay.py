@@ -50,6 +50,7 @@ class BotDriver:
         on a bug or past the budget, the first legal move (a decision past
         the budget goes on in its worker, and its answer is dropped)."""
         view = self.game.view(seat)
+        await workers.ready()  # their start is not thinking time
         try:
             command = await asyncio.wait_for(workers.decide(self.bots[seat], view), self.budget)
             if command not in view.legal:

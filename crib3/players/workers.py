@@ -103,6 +103,33 @@ def warm() -> None:
             _forget(workers)
 
 
+_started: ProcessPoolExecutor | None = None  # the pool whose workers have answered once
+START_LIMIT = 120.0  # seconds the workers may take to start before the bots think in threads
+
+
+async def ready() -> None:
+    """Wait until the workers are up (the first time only). Their start
+    (a new Python importing crib3's players) is not a decision's thinking,
+    so it must not count against a bot's budget: on a busy machine it can
+    take seconds, and a first move played by the fallback made the same
+    seed give a different game."""
+    global _started, _no_processes
+    workers = _pool if _pool is not None else pool()
+    if workers is None or workers is _started:
+        return
+    try:
+        answers = [asyncio.wrap_future(workers.submit(os.getpid)) for _ in range(WORKERS)]
+        await asyncio.wait_for(asyncio.gather(*answers), START_LIMIT)
+    except (BrokenProcessPool, RuntimeError):
+        _forget(workers)
+    except asyncio.TimeoutError:
+        log.warning("the bots' workers did not start in %ss: they think in threads", START_LIMIT)
+        _no_processes = True
+        _forget(workers)
+    else:
+        _started = workers
+
+
 def _forget(workers: ProcessPoolExecutor) -> None:
     """A broken pool (a worker killed): the next decision starts a new one."""
     global _pool
