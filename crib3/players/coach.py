@@ -266,8 +266,10 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
     margins: dict[Card, list[float]] = {c: [] for c in cards}
     reader = Reader(view.hand_plays, list(others)) if style.read_plays else None
 
+    deal = draw_hands if style.read_plays else sample_hands  # as December 2026 drew
+
     def draw() -> dict[int, list[Card]] | None:
-        return draw_hands(pool, others, floors, rng) or draw_hands(pool, others, {}, rng)
+        return deal(pool, others, floors, rng) or deal(pool, others, {}, rng)
     choose = wary_code if style.wary_playouts else greedy_code
     table = tuple(c.rank for c in pile)
     runs = 0
