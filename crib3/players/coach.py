@@ -241,6 +241,7 @@ def _rank_plays(view: SeatView, samples: int, style: Style = CURRENT) -> list[Pl
 
 MIN_SAMPLES = 24  # samples before an early stop is considered
 READ_TRIES = 6  # deals drawn, at most, for each one the look-ahead plays out
+READ_SPARE = 2  # deals thrown away, at most, for each one it may play out
 SAMPLE_BATCH = 8
 
 
@@ -264,7 +265,8 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
                      (view.my_discard,) if view.my_discard is not None else ())
     points = {c: 0.0 for c in cards}
     margins: dict[Card, list[float]] = {c: [] for c in cards}
-    reader = Reader(view.hand_plays, list(others)) if style.read_plays else None
+    reader = Reader(view.hand_plays, list(others), spare=READ_SPARE * samples) \
+        if style.read_plays else None
 
     deal = draw_hands if style.read_plays else sample_hands  # as December 2026 drew
 

@@ -123,11 +123,15 @@ class Reader:
     ranks it is dealt (kept as the decision draws: many deals give a seat
     the same ranks)."""
 
-    __slots__ = ("choices", "top", "_seat_weights")
+    __slots__ = ("choices", "top", "spare", "_seat_weights")
 
-    def __init__(self, history: Sequence[tuple[int, Card, int]], seats: Sequence[int]) -> None:
+    def __init__(self, history: Sequence[tuple[int, Card, int]], seats: Sequence[int],
+                 spare: int = 1 << 30) -> None:
         self.choices = {s: made for s, made in choices_by_seat(history, seats).items() if made}
         self.top = 0.0  # the most weight a deal drawn so far had
+        # Deals this decision may still throw away: past them, every deal
+        # drawn is kept, so a decision's cost has a ceiling.
+        self.spare = spare
         self._seat_weights: dict[int, float] = {}
 
     def __bool__(self) -> bool:
@@ -165,6 +169,7 @@ class Reader:
             weight = self.weight(dealt)
             if weight > self.top:
                 self.top = weight
-            if rng.random() * self.top <= weight:
+            if rng.random() * self.top <= weight or self.spare <= 0:
                 return dealt
+            self.spare -= 1
         return dealt

@@ -27,17 +27,17 @@ REPLY_CHANCE = 0.2
 _TAIL6 = (1 << 24) - 1
 
 
-def _risk_table() -> tuple[tuple[tuple[int, ...], ...], ...]:
-    """RISK[count][rank][same]: 100 x what the next player may expect in
-    reply to a count of `count` whose last `same` cards are all `rank`
+def _risk_table() -> tuple[int, ...]:
+    """_RISK[(count * 14 + rank) * 5 + same]: 100 x what the next player
+    may expect in reply to a count of `count` whose last `same` cards are all `rank`
     (REPLY_CHANCE x the points of each rank that fits: fifteen and 31,
     pairs). Runs are left out: they need the whole pile, and a reply's run
-    is rarer than its fifteen or pair."""
+    is rarer than its fifteen or pair. One flat tuple of ints, not tuples
+    of tuples: hundreds of small containers living for the whole process
+    would only give the garbage collector's full passes more to walk."""
     table = []
     for count in range(32):
-        rows = []
         for rank in range(14):
-            row = []
             for same in range(5):
                 total = 0
                 for reply in range(1, 14):
@@ -48,9 +48,7 @@ def _risk_table() -> tuple[tuple[tuple[int, ...], ...], ...]:
                         total += 2
                     if rank and reply == rank and same < 4:
                         total += (2, 6, 12)[same - 1]
-                row.append(int(100 * REPLY_CHANCE * total))
-            rows.append(tuple(row))
-        table.append(tuple(rows))
+                table.append(int(100 * REPLY_CHANCE * total))
     return tuple(table)
 
 
@@ -64,7 +62,7 @@ def reply_risk(pile: int, count: int) -> int:
     same = 1
     while same < 4 and (pile >> (4 * same)) & 15 == rank:
         same += 1
-    return _RISK[count][rank][same]
+    return _RISK[(count * 14 + rank) * 5 + same]
 
 
 _WARY: dict[int, int] = {}
