@@ -154,5 +154,29 @@ def test_folding_a_seats_redacted_events_gives_that_seats_public_view(params):
                 full, mine = project(states[i], seat), project(redacted_state, seat, redacted=True)
                 for field in ("phase", "scores", "back_pegs", "hand", "kept", "my_discard",
                               "held", "discarded", "crib_size", "crib", "starter", "count",
-                              "pile", "played", "gone", "shown", "dealer", "winner"):
+                              "pile", "played", "gone", "shown", "dealer", "winner",
+                              "hand_plays"):
                     assert getattr(full, field) == getattr(mine, field), (field, event.type)
+
+
+@given(game_strategy)
+def test_the_view_holds_the_plays_history_public_and_whole(params):
+    """Issue 13 pt 4: every seat's view (and a spectator's) holds every card
+    played this hand, by whom and in which count, and nothing more: the
+    cards are the ones face up in `played`, in each seat's order, the counts
+    numbered from 0 without gaps, the current count's cards the pile's."""
+    game, events, states = play_checked(*params)
+    for state in states[::2]:
+        for seat in (0, 1, 2, None):
+            view = project(state, seat)
+            history = view.hand_plays
+            assert cards_in(history) <= public_cards(state)
+            for s in range(3):
+                assert tuple(c for who, c, _ in history if who == s) == view.played[s]
+            numbers = [n for _, _, n in history]
+            assert numbers == sorted(numbers)
+            assert not numbers or (numbers[0] == 0 and
+                                   set(numbers) == set(range(numbers[-1] + 1)))
+            if view.pile:
+                last = [(who, c) for who, c, n in history if n == numbers[-1]]
+                assert last == list(zip(view.pile_seats, view.pile))

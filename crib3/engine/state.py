@@ -114,6 +114,10 @@ class State(NamedTuple):
     # card: a table keeps a 31 or a go in sight until play goes on
     ended: tuple[tuple[Card, int], ...] = ()
     played: tuple[tuple[Card, ...], ...] = EMPTY_HANDS  # this hand, per seat
+    # every card played this hand, in order: (seat, card, count number), the
+    # first count of the hand numbered 0 (public: what the look-ahead reads a
+    # seat's earlier choices from)
+    hand_plays: tuple[tuple[int, Card, int], ...] = ()
     # the show
     show_step: int = 0  # how many of the four counts are done
     shown: tuple[tuple[Card, ...] | None, ...] = (None, None, None)  # hands counted
@@ -202,6 +206,7 @@ def _deck_shuffled(s: State, e: DeckShuffled) -> State:
         count_over=False,
         ended=(),
         played=EMPTY_HANDS,
+        hand_plays=(),
         show_step=0,
         shown=(None, None, None),
         crib_shown=None,
@@ -256,6 +261,7 @@ def _card_played(s: State, e: CardPlayed) -> State:
         hands=_set(s.hands, seat, _without(s.hands[seat], e.card)),
         held=_set(s.held, seat, s.held[seat] - 1),
         played=_set(s.played, seat, (*s.played[seat], e.card)),
+        hand_plays=(*s.hand_plays, (seat, e.card, _count_number(s))),
         pile=(*s.pile, e.card),
         pile_seats=(*s.pile_seats, seat),
         count=e.count,
@@ -264,6 +270,14 @@ def _card_played(s: State, e: CardPlayed) -> State:
         ended=(),
         **changes,
     )
+
+
+def _count_number(s: State) -> int:
+    """Which count of the hand the next card belongs to: a card on an empty
+    pile begins the next one."""
+    if not s.hand_plays:
+        return 0
+    return s.hand_plays[-1][2] + (0 if s.pile else 1)
 
 
 def _go_said(s: State, e: GoSaid) -> State:

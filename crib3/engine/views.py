@@ -79,6 +79,9 @@ class SeatView(NamedTuple):
     # whether a go or 31 has ended the count on the table
     ended: tuple[tuple[Card, int], ...] = ()
     count_over: bool = False
+    # every card played this hand, in order: (seat, card, count number from
+    # 0); with `hand_gos`, the whole public history of the play
+    hand_plays: tuple[tuple[int, Card, int], ...] = ()
 
     @property
     def my_turn(self) -> bool:
@@ -159,6 +162,7 @@ def project(state: State, seat: int | None, redacted: bool = False) -> SeatView:
         legal=tuple(legal_moves(state, seat, acting)) if mine and seat in acting else (),
         ended=state.ended,
         count_over=state.count_over,
+        hand_plays=state.hand_plays,
     )
 
 

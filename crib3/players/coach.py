@@ -11,7 +11,8 @@
   expect over the rest of the play, and your expected margin over the
   opponents, from playing the hand out many times with the unseen cards
   dealt to the other hands consistently with what was played and who said
-  go; with a one-line reason ("leaves 21: a ten makes 31").
+  go, and as likely as each seat's earlier plays make them (see
+  `crib3.players.reading`); with a one-line reason ("leaves 21: a ten makes 31").
 
 The `expert` player plays the coach's first option, so the advice is exactly
 what the strongest bot would do. Both are deterministic for a given view.
@@ -20,7 +21,7 @@ what the strongest bot would do. Both are deterministic for a given view.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -31,6 +32,7 @@ from crib3.names import shown_name
 from crib3.players.analysis import (
     DiscardOption,
     discard_options,
+    draw_hands,
     gift_risk,
     greedy_code,
     min_values,
@@ -44,6 +46,8 @@ from crib3.players.analysis import (
     sample_hands,
 )
 from crib3.players.endgame import ENDGAME_NEED, count_out_chance, first_chance
+from crib3.players.reading import Reader
+from crib3.players.rollout import wary_code
 from crib3.scoring import hand_points, score_play
 from crib3.speech import say_play
 
@@ -61,10 +65,15 @@ class Style:
 
     peg_discard: bool = True  # the discard counts the play and the crib given the kept four
     score_discard: bool = True  # near the end, the discard weighs the chance to count out
+    read_plays: bool = True  # the look-ahead deals as the seats' earlier plays make likely
+    # The playouts play `rollout.wary_code`, not the standard way. Off: it
+    # measured no better than the standard way (a closer model of the
+    # expert's play would need the expert's look-ahead in every playout).
+    wary_playouts: bool = False
 
 
 CURRENT = Style()
-DECEMBER_2026 = Style(peg_discard=False, score_discard=False)
+DECEMBER_2026 = Style(peg_discard=False, score_discard=False, read_plays=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +224,8 @@ def _rank_plays(view: SeatView, samples: int, style: Style = CURRENT) -> list[Pl
     if len(ranks) == 1:  # forced: nothing to weigh
         totals = {ranks[0]: (0.0, 0.0)}
     else:  # at most PLAY_BUDGET playouts in all, so no decision keeps a table waiting
-        totals = _look_ahead(view, me, ranks, pile, min(samples, PLAY_BUDGET // len(ranks)))
+        totals = _look_ahead(view, me, ranks, pile, min(samples, PLAY_BUDGET // len(ranks)),
+                             style)
     options = []
     for stand_in in ranks:
         expected, margin = totals[stand_in]
@@ -230,14 +240,18 @@ def _rank_plays(view: SeatView, samples: int, style: Style = CURRENT) -> list[Pl
 
 
 MIN_SAMPLES = 24  # samples before an early stop is considered
+READ_TRIES = 6  # deals drawn, at most, for each one the look-ahead plays out
+READ_SPARE = 2  # deals thrown away, at most, for each one it may play out
 SAMPLE_BATCH = 8
 
 
 def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
-                samples: int) -> dict[Card, tuple[float, float]]:
+                samples: int, style: Style = DECEMBER_2026) -> dict[Card, tuple[float, float]]:
     """For each card: (expected points, expected margin) over playouts of
     the rest of the play, the unseen cards dealt to the other hands
-    consistently with what they did, up to `samples` deals."""
+    consistently with what they did, up to `samples` deals. With
+    `style.read_plays`, the deals are drawn as likely as the other seats'
+    earlier plays this hand make them (see `crib3.players.reading`)."""
     target = view.rules.target
     rng = _view_rng(view)
     others = {s: view.held[s] for s in range(3) if s != me and view.held[s]}
@@ -251,12 +265,20 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
                      (view.my_discard,) if view.my_discard is not None else ())
     points = {c: 0.0 for c in cards}
     margins: dict[Card, list[float]] = {c: [] for c in cards}
+    reader = Reader(view.hand_plays, list(others), spare=READ_SPARE * samples) \
+        if style.read_plays else None
+
+    deal = draw_hands if style.read_plays else sample_hands  # as December 2026 drew
+
+    def draw() -> dict[int, list[Card]] | None:
+        return deal(pool, others, floors, rng) or deal(pool, others, {}, rng)
+    choose = wary_code if style.wary_playouts else greedy_code
     table = tuple(c.rank for c in pile)
     runs = 0
     for _ in range(samples if others else 1):
         dealt: dict[int, list[Card]] = {}
         if others:
-            found = sample_hands(pool, others, floors, rng) or sample_hands(pool, others, {}, rng)
+            found = reader.deal(draw, rng, READ_TRIES) if reader else draw()
             if found is None:
                 break
             dealt = found
@@ -269,7 +291,7 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
         ranks = [pack_ranks(sorted(c.rank for c in hand)) for hand in held]  # sorted: fewer positions
         for card in cards:
             got, margin = _play_out(card, me, ranks, held, table,
-                                    view.count, view.scores, target, show, crib_rest)
+                                    view.count, view.scores, target, show, crib_rest, choose)
             points[card] += got
             margins[card].append(margin)
         if runs >= MIN_SAMPLES and runs % SAMPLE_BATCH == 0 and _clearly_best(margins):
@@ -309,9 +331,11 @@ _AFTER = (turn_order(0), turn_order(1), turn_order(2))
 
 def _play_out(card: Card, me: int, ranks: list[int], held: Sequence[Sequence[Card]],
               table: tuple[int, ...], count: int, scores: Sequence[int], target: int,
-              show: _Show | None = None, crib_rest: Sequence[Card] = ()) -> tuple[int, float]:
+              show: _Show | None = None, crib_rest: Sequence[Card] = (),
+              choose: Callable[[int, int, int], int] = greedy_code) -> tuple[int, float]:
     """Play `card`, then the rest of the play (this count and the next ones)
-    with every seat playing the `standard` way, then, near the end of the
+    with every seat playing by `choose` (the `standard` way unless told
+    otherwise: see `crib3.players.rollout`), then, near the end of the
     game, the show. Returns (my points in the play, my margin over the
     opponents' mean); reaching the target first is worth WIN_BONUS, an
     opponent reaching it first costs as much.
@@ -360,7 +384,7 @@ def _play_out(card: Card, me: int, ranks: list[int], held: Sequence[Sequence[Car
                 break  # every card is played
             pile = count = 0
         hand = hands[mover]
-        index = greedy_code(hand, pile, count)
+        index = choose(hand, pile, count)
         chosen = (hand >> (4 * index)) & 15
         hands[mover] = remove_at(hand, index)
         pile = ((pile << 4) | chosen) & PILE_MASK
