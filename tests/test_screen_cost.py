@@ -79,3 +79,62 @@ def test_a_hand_is_drawn_again_only_when_it_changed(monkeypatch):
     monkeypatch.setattr(HandView, "render", lambda self: drawn.append(1) or render(self))
     costs, _, _ = asyncio.run(measure(events=60))
     assert len(drawn) < 0.75 * len(costs), (len(drawn), len(costs))
+
+
+async def test_a_lobby_redraws_the_one_table_that_changed(tmp_path, monkeypatch):
+    """Before: every change in the room rebuilt every lobby's whole list of
+    tables (time growing with the square of the room as it filled)."""
+    from textual.widgets import DataTable
+
+    from crib3.engine import Rules
+    from crib3.room import Room
+    from crib3.tui.room_app import CardRoomApp
+    from crib3.tui.screens.room import LobbyScreen
+    from tui_support import wait_for
+
+    room = Room(tmp_path / "tables", think=3600)
+    owners = [room.sign_in(n, None, lambda r: None) for n in ("Ann", "Bob", "Cat")]
+    tables = [room.open_table(p, Rules(), ("easy", "standard")) for p in owners]
+    room.sign_in("Dan", None, lambda r: None)
+    eve = room.sign_in("Eve", None, lambda r: None)
+    app = CardRoomApp(room, room.people["dan"], think=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        grid = app.screen.query_one(DataTable)
+        await wait_for(pilot, lambda: grid.row_count == 3)
+        work: list[str] = []
+        for name in ("clear", "add_row", "remove_row", "update_cell"):
+            real = getattr(DataTable, name)
+            monkeypatch.setattr(DataTable, name, lambda self, *a, _n=name, _r=real, **k:
+                                work.append(_n) or _r(self, *a, **k))
+        tables[1].sit(eve)  # one table changes: Eve at Bob's
+        await wait_for(pilot, lambda: "Eve" in str(grid.get_row_at(1)))
+        assert work == ["update_cell"], work  # that row's seats, nothing else
+        assert "Eve" not in str(grid.get_row_at(0)) + str(grid.get_row_at(2))
+
+
+async def test_many_changes_in_the_room_are_one_redraw_of_a_lobby(tmp_path, monkeypatch):
+    """Changes that come before a lobby has redrawn are drawn by one redraw
+    (seating a busy room: one per session per turn of the loop)."""
+    from crib3.engine import Rules
+    from crib3.room import Room
+    from crib3.tui.room_app import CardRoomApp
+    from crib3.tui.screens.room import LobbyScreen
+    from tui_support import wait_for
+
+    room = Room(tmp_path / "tables", think=3600)
+    room.sign_in("Dan", None, lambda r: None)
+    app = CardRoomApp(room, room.people["dan"], think=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.pause()
+        redraws: list[int] = []
+        real = LobbyScreen.refresh_tables
+        monkeypatch.setattr(LobbyScreen, "refresh_tables",
+                            lambda self: redraws.append(1) or real(self))
+        for name in ("Ann", "Bob", "Cat", "Eve"):  # eight changes at once
+            room.open_table(room.sign_in(name, None, lambda r: None), Rules(),
+                            ("easy", "standard"))
+        await wait_for(pilot, lambda: len(app.screen._numbers) == 4)
+        await pilot.pause()
+        assert len(redraws) == 1, redraws
