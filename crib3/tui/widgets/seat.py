@@ -11,9 +11,10 @@ from crib3.engine import SeatView
 from crib3.engine.state import Phase
 from crib3.names import shown_name
 from crib3.tui.widgets.cards import backs, card_label, cards_label
+from crib3.tui.widgets.shared_render import SharedStatic
 
 
-class SeatPanel(Static):
+class SeatPanel(SharedStatic, Static):
     """One opponent, drawn from the human seat's view: face-down cards until
     the show, the cards it has played in this count, and its go."""
 
