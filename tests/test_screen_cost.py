@@ -138,3 +138,38 @@ async def test_many_changes_in_the_room_are_one_redraw_of_a_lobby(tmp_path, monk
         await wait_for(pilot, lambda: len(app.screen._numbers) == 4)
         await pilot.pause()
         assert len(redraws) == 1, redraws
+
+
+async def test_the_seats_of_a_table_draw_the_board_once(monkeypatch):
+    """Before: each seat's app drew the same board (and centre, and keys)
+    again, one drawing per seat per event; now the second seat's board is
+    the first one's lines, and a board of another size is drawn anew."""
+    from crib3.tui.widgets.board import CribBoard
+    from crib3.tui.widgets.shared_render import SHARED
+
+    SHARED.clear()
+    game = finished_game()
+    drawn: list[tuple[int, int]] = []
+    render = CribBoard.render
+    monkeypatch.setattr(CribBoard, "render",
+                        lambda self: drawn.append(tuple(self.size)) or render(self))
+    async with OneTable(game, 0).run_test(size=(80, 24)) as first:
+        await first.pause()
+        assert drawn, "the first seat draws the board"
+        before = len(drawn)
+        async with OneTable(game, 1).run_test(size=(80, 24)) as second:
+            await second.pause()
+            assert isinstance(second.app.screen, TableScreen)
+            assert len(drawn) == before, drawn
+        async with OneTable(game, 2).run_test(size=(120, 36)) as wider:
+            await wider.pause()
+            assert len(drawn) > before  # another width: another drawing
+
+
+def test_the_shared_lines_are_bounded():
+    from crib3.tui.widgets.shared_render import StripCache
+
+    cache = StripCache(size=2)
+    for key in "abc":
+        cache.put(key, [])
+    assert len(cache) == 2 and cache.get("a") is None and cache.get("c") == []
