@@ -20,9 +20,9 @@ that dialog undrawn; `test_ssh_bounds` shows it).
 
 Every session's footer says the same few things ("⏎ Go on", "? Help"), so
 its keys draw their text through the process-wide cache of
-`crib3.tui.widgets.shared_render`; and a key added in place is given the
-footer's `compact` before it is mounted (given after, it changed the key's
-classes twice, each a recomputation of its styles).
+`crib3.tui.widgets.shared_render`; and a key is given the footer's
+`compact` before it is mounted (given after, it changed the key's classes
+twice, each a recomputation of its styles).
 """
 
 from __future__ import annotations
@@ -68,6 +68,8 @@ class TidyFooter(Footer):
         for widget in super().compose():
             if type(widget) is FooterKey:
                 widget.__class__ = SharedFooterKey
+                # (the palette's key keeps its own `compact`; the others follow the footer's)
+                self._compact_before_mount(widget, follow=not widget.has_class("-command-palette"))
             yield widget
 
     async def recompose(self) -> None:
@@ -111,9 +113,18 @@ class TidyFooter(Footer):
         """A key to add in place, already as compact as the footer."""
         new = SharedFooterKey(key.key, key.key_display, key.description, key.action,
                               disabled=key.disabled, tooltip=key.tooltip)
-        new.set_reactive(FooterKey.compact, self.compact)
-        new.set_class(self.compact, "-compact", update=False)
+        self._compact_before_mount(new, follow=True)
         return new.data_bind(compact=Footer.compact)
+
+    def _compact_before_mount(self, key: FooterKey, follow: bool) -> None:
+        """Give a key not yet mounted its `-compact` class now, and with
+        `follow` the footer's `compact` (a key was made compact, and told
+        otherwise once mounted, each a restyling: at a session's start its
+        footer cost more in them than in anything else)."""
+        # Not read from the key: reading a reactive before mount runs its watcher.
+        compact = self.compact if follow else True  # True: FooterKey's own default
+        key.set_reactive(FooterKey.compact, compact)
+        key.set_class(compact, "-compact", update=False)
 
     def _forget_gone_keys(self) -> None:
         watchers = getattr(self, "__watchers", {})
