@@ -173,3 +173,29 @@ def test_the_shared_lines_are_bounded():
     for key in "abc":
         cache.put(key, [])
     assert len(cache) == 2 and cache.get("a") is None and cache.get("c") == []
+
+
+async def test_a_footer_key_is_not_restyled_as_it_comes(monkeypatch):
+    """Before: each key was mounted compact and then told it was not, two
+    recomputations of its styles (at a session's start, more of its CPU
+    than anything else), and again for every key added as the keys changed."""
+    from textual.dom import DOMNode
+
+    restyled: list[str] = []
+    real = DOMNode.update_node_styles
+
+    def counted(self, animate: bool = True) -> None:
+        if isinstance(self, FooterKey):
+            restyled.append(self.description)
+        real(self, animate)
+
+    monkeypatch.setattr(DOMNode, "update_node_styles", counted)
+    app = OneTable(finished_game())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        for mode in (Mode.WAITING_FOR_ENTER, Mode.OTHERS_TURN, Mode.WAITING_FOR_ENTER):
+            screen.mode = mode
+            await pilot.pause()
+        assert screen.query(FooterKey)
+        assert restyled == []
