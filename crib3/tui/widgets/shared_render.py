@@ -34,7 +34,10 @@ from textual.widget import _RenderCache
 if TYPE_CHECKING:
     from textual.widget import Widget
 
-MAX_ENTRIES = 2048  # a few tables' worth of boards, centres, panels and keys
+# A table at play keeps some ten entries in use (its board, centre, panels,
+# lines, keys); an entry is ~6 KB of strips: 1024 is ~6 MB for the process,
+# room for some hundred tables at once.
+MAX_ENTRIES = 1024
 
 
 class StripCache:
