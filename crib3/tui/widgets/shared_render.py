@@ -16,7 +16,8 @@ still drawn by each widget (Textual's own per-widget cache), and so are the
 line filters that fit the lines to each client's terminal (colours, ASCII,
 dimming). The key holds everything the content's lines depend on: the
 widget's class and `render_key`, its size and content size, its style (the
-colours and text style its CSS gives it) and the text rules its CSS sets.
+colours and text style its CSS gives it), the text rules its CSS sets, and
+the app's theme (which styles named in the content may refer to).
 Strips are immutable, and `crib3.net.sharing` makes sharing them between
 terminals of different colour systems safe.
 """
@@ -107,7 +108,7 @@ class SharedRender:
             return
         size = widget.size
         full = (type(self), key, size, widget.content_size, widget.visual_style,
-                _text_rules(widget))
+                _text_rules(widget), widget.app.theme)
         lines = SHARED.get(full)
         if lines is None:
             super()._render_content()  # type: ignore[misc]
