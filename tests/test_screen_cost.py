@@ -199,3 +199,32 @@ async def test_a_footer_key_is_not_restyled_as_it_comes(monkeypatch):
             await pilot.pause()
         assert screen.query(FooterKey)
         assert restyled == []
+
+
+async def test_a_session_draws_its_first_screen_once(tmp_path):
+    """Before: the driver told the app its size again as it started, though
+    the app had started at that very size, and the app laid out and sent
+    its whole screen a second time (a fifth of a session's start)."""
+    from benchmarks.test_session_start import FirstFrame
+
+    from crib3.net.driver import ChannelDriver
+    from crib3.net.server import client_console
+    from crib3.room import Room
+    from crib3.tui.room_app import CardRoomApp
+
+    many_terminals_in_one_process()
+    room = Room(tmp_path / "tables", think=0)
+    presence = room.sign_in("Ann", None, lambda reason: None)
+    channel = FirstFrame()
+    app = CardRoomApp(room, presence, think=0)
+    client_console(app, "xterm-256color", {})
+    app.driver_class = ChannelDriver.for_channel(channel)
+    task = asyncio.get_running_loop().create_task(app.run_async(size=(80, 24)))
+    try:
+        await asyncio.wait_for(channel.seen.wait(), 30)
+        assert app.size == (80, 24)
+        assert app._driver.count.resizes == 0  # type: ignore[union-attr]
+    finally:
+        app.exit()
+        await task
+        room.close()
