@@ -35,10 +35,13 @@ from textual.widget import _RenderCache
 if TYPE_CHECKING:
     from textual.widget import Widget
 
-# A table at play keeps some ten entries in use (its board, centre, panels,
-# lines, keys); an entry is ~6 KB of strips: 1024 is ~6 MB for the process,
-# room for some hundred tables at once.
-MAX_ENTRIES = 1024
+# An entry is wanted again within one event (the other seats drawing it):
+# some six a table (its board, centre, panels), and the footer's keys all
+# the time. An entry is ~6 KB of strips in many small objects, which every
+# full garbage collection walks (with 1024 entries, a collection in the
+# one-session benchmark took ~60 ms more). 256: ~1.5 MB, room for some
+# forty tables' events at once.
+MAX_ENTRIES = 256
 
 
 class StripCache:
