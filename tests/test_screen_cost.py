@@ -79,3 +79,152 @@ def test_a_hand_is_drawn_again_only_when_it_changed(monkeypatch):
     monkeypatch.setattr(HandView, "render", lambda self: drawn.append(1) or render(self))
     costs, _, _ = asyncio.run(measure(events=60))
     assert len(drawn) < 0.75 * len(costs), (len(drawn), len(costs))
+
+
+async def test_a_lobby_redraws_the_one_table_that_changed(tmp_path, monkeypatch):
+    """Before: every change in the room rebuilt every lobby's whole list of
+    tables (time growing with the square of the room as it filled)."""
+    from textual.widgets import DataTable
+
+    from crib3.engine import Rules
+    from crib3.room import Room
+    from crib3.tui.room_app import CardRoomApp
+    from crib3.tui.screens.room import LobbyScreen
+    from tui_support import wait_for
+
+    room = Room(tmp_path / "tables", think=3600)
+    owners = [room.sign_in(n, None, lambda r: None) for n in ("Ann", "Bob", "Cat")]
+    tables = [room.open_table(p, Rules(), ("easy", "standard")) for p in owners]
+    room.sign_in("Dan", None, lambda r: None)
+    eve = room.sign_in("Eve", None, lambda r: None)
+    app = CardRoomApp(room, room.people["dan"], think=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        grid = app.screen.query_one(DataTable)
+        await wait_for(pilot, lambda: grid.row_count == 3)
+        work: list[str] = []
+        for name in ("clear", "add_row", "remove_row", "update_cell"):
+            real = getattr(DataTable, name)
+            monkeypatch.setattr(DataTable, name, lambda self, *a, _n=name, _r=real, **k:
+                                work.append(_n) or _r(self, *a, **k))
+        tables[1].sit(eve)  # one table changes: Eve at Bob's
+        await wait_for(pilot, lambda: "Eve" in str(grid.get_row_at(1)))
+        assert work == ["update_cell"], work  # that row's seats, nothing else
+        assert "Eve" not in str(grid.get_row_at(0)) + str(grid.get_row_at(2))
+
+
+async def test_many_changes_in_the_room_are_one_redraw_of_a_lobby(tmp_path, monkeypatch):
+    """Changes that come before a lobby has redrawn are drawn by one redraw
+    (seating a busy room: one per session per turn of the loop)."""
+    from crib3.engine import Rules
+    from crib3.room import Room
+    from crib3.tui.room_app import CardRoomApp
+    from crib3.tui.screens.room import LobbyScreen
+    from tui_support import wait_for
+
+    room = Room(tmp_path / "tables", think=3600)
+    room.sign_in("Dan", None, lambda r: None)
+    app = CardRoomApp(room, room.people["dan"], think=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.pause()
+        redraws: list[int] = []
+        real = LobbyScreen.refresh_tables
+        monkeypatch.setattr(LobbyScreen, "refresh_tables",
+                            lambda self: redraws.append(1) or real(self))
+        for name in ("Ann", "Bob", "Cat", "Eve"):  # eight changes at once
+            room.open_table(room.sign_in(name, None, lambda r: None), Rules(),
+                            ("easy", "standard"))
+        await wait_for(pilot, lambda: len(app.screen._numbers) == 4)
+        await pilot.pause()
+        assert len(redraws) == 1, redraws
+
+
+async def test_the_seats_of_a_table_draw_the_board_once(monkeypatch):
+    """Before: each seat's app drew the same board (and centre, and keys)
+    again, one drawing per seat per event; now the second seat's board is
+    the first one's lines, and a board of another size is drawn anew."""
+    from crib3.tui.widgets.board import CribBoard
+    from crib3.tui.widgets.shared_render import SHARED
+
+    SHARED.clear()
+    game = finished_game()
+    drawn: list[tuple[int, int]] = []
+    render = CribBoard.render
+    monkeypatch.setattr(CribBoard, "render",
+                        lambda self: drawn.append(tuple(self.size)) or render(self))
+    async with OneTable(game, 0).run_test(size=(80, 24)) as first:
+        await first.pause()
+        assert drawn, "the first seat draws the board"
+        before = len(drawn)
+        async with OneTable(game, 1).run_test(size=(80, 24)) as second:
+            await second.pause()
+            assert isinstance(second.app.screen, TableScreen)
+            assert len(drawn) == before, drawn
+        async with OneTable(game, 2).run_test(size=(120, 36)) as wider:
+            await wider.pause()
+            assert len(drawn) > before  # another width: another drawing
+
+
+def test_the_shared_lines_are_bounded():
+    from crib3.tui.widgets.shared_render import StripCache
+
+    cache = StripCache(size=2)
+    for key in "abc":
+        cache.put(key, [])
+    assert len(cache) == 2 and cache.get("a") is None and cache.get("c") == []
+
+
+async def test_a_footer_key_is_not_restyled_as_it_comes(monkeypatch):
+    """Before: each key was mounted compact and then told it was not, two
+    recomputations of its styles (at a session's start, more of its CPU
+    than anything else), and again for every key added as the keys changed."""
+    from textual.dom import DOMNode
+
+    restyled: list[str] = []
+    real = DOMNode.update_node_styles
+
+    def counted(self, animate: bool = True) -> None:
+        if isinstance(self, FooterKey):
+            restyled.append(self.description)
+        real(self, animate)
+
+    monkeypatch.setattr(DOMNode, "update_node_styles", counted)
+    app = OneTable(finished_game())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        for mode in (Mode.WAITING_FOR_ENTER, Mode.OTHERS_TURN, Mode.WAITING_FOR_ENTER):
+            screen.mode = mode
+            await pilot.pause()
+        assert screen.query(FooterKey)
+        assert restyled == []
+
+
+async def test_a_session_draws_its_first_screen_once(tmp_path):
+    """Before: the driver told the app its size again as it started, though
+    the app had started at that very size, and the app laid out and sent
+    its whole screen a second time (a fifth of a session's start)."""
+    from benchmarks.test_session_start import FirstFrame
+
+    from crib3.net.driver import ChannelDriver
+    from crib3.net.server import client_console
+    from crib3.room import Room
+    from crib3.tui.room_app import CardRoomApp
+
+    many_terminals_in_one_process()
+    room = Room(tmp_path / "tables", think=0)
+    presence = room.sign_in("Ann", None, lambda reason: None)
+    channel = FirstFrame()
+    app = CardRoomApp(room, presence, think=0)
+    client_console(app, "xterm-256color", {})
+    app.driver_class = ChannelDriver.for_channel(channel)
+    task = asyncio.get_running_loop().create_task(app.run_async(size=(80, 24)))
+    try:
+        await asyncio.wait_for(channel.seen.wait(), 30)
+        assert app.size == (80, 24)
+        assert app._driver.count.resizes == 0  # type: ignore[union-attr]
+    finally:
+        app.exit()
+        await task
+        room.close()

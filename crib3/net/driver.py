@@ -134,7 +134,12 @@ class ChannelDriver(Driver):
             self._app.exit()
             return
         self.write(START)
-        self.resize(*self._terminal_size)
+        # The app starts at the size it was given (`run_async(size=...)`) and
+        # draws itself at that size; told it again, it laid out and drew the
+        # whole screen a second time (a fifth of a session's start). Only a
+        # size that changed since (a window change while it started) is told.
+        if self._size is None or capped_size(*self._size) != self._terminal_size:
+            self.resize(*self._terminal_size)
         self._app.post_message(events.AppFocus())
 
     def disable_input(self) -> None:

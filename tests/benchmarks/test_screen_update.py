@@ -65,14 +65,15 @@ def finished_game(seed: int = 7) -> Game:
 
 class OneTable(BaseApp):
     """The table screen alone, on a game that is over (so nothing moves but
-    what this benchmark presents)."""
+    what this benchmark presents), seen from seat `me`."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, me: int = 0) -> None:
         super().__init__(think=0)
         self.game = game
+        self.me = me
 
     def open_first_screen(self) -> None:
-        self.push_screen(TableScreen(self.game, 0, think=0, resumed=True))
+        self.push_screen(TableScreen(self.game, self.me, think=0, resumed=True))
 
 
 async def _settle(channel: CountingChannel) -> None:
@@ -126,6 +127,48 @@ async def measure(events: int | None = None) -> tuple[list[float], list[int], in
     return costs, sizes, whole
 
 
+async def measure_table(events: int | None = None) -> list[float]:
+    """CPU seconds for each event of a game drawn at all three seats, as a
+    card room draws it: three sessions' apps in one process, each given the
+    event as its seat received it, then every frame waited for."""
+    many_terminals_in_one_process()
+    game = finished_game()
+    histories = [SeatFeed(game, seat).follow(lambda *_: None)[0] for seat in range(3)]
+    channels = [CountingChannel() for _ in range(3)]
+    apps = [OneTable(game, seat) for seat in range(3)]
+    tasks = []
+    for app, channel in zip(apps, channels):
+        client_console(app, "xterm-256color", {})
+        app.driver_class = ChannelDriver.for_channel(channel)
+        tasks.append(asyncio.get_running_loop().create_task(app.run_async(size=(80, 24))))
+    costs: list[float] = []
+    try:
+        for channel in channels:
+            await _settle(channel)
+        screens = [app.screen for app in apps]
+        for moment in zip(*histories):
+            if events is not None and len(costs) >= events:
+                break
+            before = time.process_time()
+            for screen, channel, (event, state, view) in zip(screens, channels, moment):
+                assert isinstance(screen, TableScreen)
+                channel.wrote.clear()
+                screen.mode = Mode.PRESENTING
+                screen._present(event, state, view)
+                if isinstance(event, PAUSE_AFTER):
+                    screen.mode = Mode.WAITING_FOR_ENTER
+                elif not isinstance(event, ev.GameWon):
+                    screen.mode = Mode.YOUR_TURN if view.my_turn else Mode.OTHERS_TURN
+            for channel in channels:
+                await _settle(channel)
+            costs.append(max(channel.last_cpu for channel in channels) - before)
+    finally:
+        for app in apps:
+            app.exit()
+        await asyncio.gather(*tasks)
+    return costs
+
+
 def _at(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
@@ -143,3 +186,18 @@ def test_one_screen_update_costs(benchmark):
                                 bytes_p50=int(bytes_p50), bytes_whole_screen=whole)
     print(f"\none screen update at 80x24, {len(costs)} events: CPU p50 {p50:.1f} ms, "
           f"p95 {p95:.1f} ms, max {top:.1f} ms; {bytes_p50:.0f} bytes a frame (p50), {whole} for the whole screen")
+
+
+def test_one_table_update_costs(benchmark):
+    """The same, for one table: all three seats drawing each event (what the
+    process pays per event of a table; what the seats draw alike is shared)."""
+    found: dict[str, list[float]] = {}
+    benchmark.pedantic(lambda: found.update(run=asyncio.run(measure_table())), rounds=1,
+                       iterations=1)
+    costs = found["run"]
+    assert costs
+    p50, p95, top = (_at(costs, q) * 1000 for q in (0.5, 0.95, 1.0))
+    benchmark.extra_info.update(events=len(costs), cpu_p50_ms=round(p50, 2),
+                                cpu_p95_ms=round(p95, 2), cpu_max_ms=round(top, 2))
+    print(f"\none table's update at 80x24 (three seats), {len(costs)} events: CPU p50 "
+          f"{p50:.1f} ms, p95 {p95:.1f} ms, max {top:.1f} ms")

@@ -20,6 +20,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
+from textual.widgets.data_table import ColumnKey
 
 from crib3.levels import BOT_LEVELS
 from crib3.tui.ascii import app_is_ascii, in_words
@@ -71,6 +72,9 @@ class LobbyScreen(QuietBindings, Screen[None]):
         self.presence = presence
         self._numbers: list[int] = []
         self._stale = False
+        self._queued = False  # a redraw is on its way: more changes join it
+        self._rows: dict[int, tuple[str, ...]] = {}  # what each row shows now
+        self._columns: list[ColumnKey] = []
 
     def compose(self) -> ComposeResult:
         yield Static("crib3 card room", id="title")
@@ -90,7 +94,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         if not tables:  # the app ended (a session kicked or closed) as the lobby came up
             return
         table = tables.first()
-        table.add_columns("Table", "Seats", "Rules", "Game")
+        self._columns = table.add_columns("Table", "Seats", "Rules", "Game")
         self.room.listeners.append(self._room_changed)
         self.refresh_tables()
         table.focus()
@@ -102,9 +106,15 @@ class LobbyScreen(QuietBindings, Screen[None]):
     def _room_changed(self) -> None:
         # Called from whichever session changed the room: only queue work
         # here (Textual's `self.app` is the app of the session running now).
-        self.call_later(self._redraw_if_seen)
+        # Changes that come before the redraw runs are drawn by it: seating a
+        # busy room is one redraw a session per turn of the loop, not one
+        # per change.
+        if not self._queued:
+            self._queued = True
+            self.call_later(self._redraw_if_seen)
 
     def _redraw_if_seen(self) -> None:
+        self._queued = False
         if self.is_current:
             self.refresh_tables()
         else:  # under a table: redrawn when it is back on top
@@ -135,20 +145,48 @@ class LobbyScreen(QuietBindings, Screen[None]):
         if shelved is not None:
             who.append(f"\nYour table {shelved} was put away while nobody was at it: "
                        "r brings it back.")
-        self.query_one("#who", Static).update(who)
+        said = self.query_one("#who", Static)
+        if not isinstance(said.content, Text) or said.content != who:
+            said.update(who)
+        tables = self.room.lobby()
+        self._show_rows({t.number: (str(t.number), seats_line(t), rules_line(t.rules), standing(t))
+                         for t in tables})
+        empty = self.query_one("#empty", Static)
+        line = "" if tables else "No tables yet. Press o to open one; your friends join it."
+        if empty.content != line:
+            empty.update(line)
+        self.keys_may_have_changed()
+
+    def _show_rows(self, rows: dict[int, tuple[str, ...]]) -> None:
+        """Bring the list up to `rows` (table number -> its cells, in the
+        lobby's order) by the rows that changed: a change at one table
+        redraws one row in every lobby, not every row (with every lobby
+        redrawing every table for every change, seating a room took time
+        that grew with the square of its size)."""
         grid = self.query_one(DataTable)
         row = grid.cursor_row
-        grid.clear()
-        tables = self.room.lobby()
-        self._numbers = [t.number for t in tables]
-        for table in tables:
-            grid.add_row(*(Text(cell) for cell in (  # a str cell would be read as markup
-                str(table.number), seats_line(table), rules_line(table.rules), standing(table))))
-        if tables:
-            grid.move_cursor(row=min(max(row, 0), len(tables) - 1))
-        self.query_one("#empty", Static).update(
-            "" if tables else "No tables yet. Press o to open one; your friends join it.")
-        self.keys_may_have_changed()
+        numbers = list(rows)
+        kept = [n for n in self._numbers if n in rows]
+        if kept != numbers[:len(kept)]:  # not the old order plus new tables: all again
+            grid.clear()
+            self._rows.clear()
+            kept = []
+        for number in self._numbers:
+            if number not in rows and number in self._rows:
+                grid.remove_row(str(number))
+                del self._rows[number]
+        for number, cells in rows.items():
+            before = self._rows.get(number)
+            if before is None:  # a str cell would be read as markup: Text
+                grid.add_row(*(Text(cell) for cell in cells), key=str(number))
+            elif before != cells:
+                for column, old, new in zip(self._columns, before, cells):
+                    if old != new:
+                        grid.update_cell(str(number), column, Text(new))
+            self._rows[number] = cells
+        self._numbers = numbers
+        if numbers and grid.cursor_row != min(max(row, 0), len(numbers) - 1):
+            grid.move_cursor(row=min(max(row, 0), len(numbers) - 1))
 
     def selected(self) -> Table | None:
         grid = self.query_one(DataTable)

@@ -29,7 +29,7 @@ restyle it.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -39,6 +39,7 @@ from textual.geometry import Size
 from textual.widget import Widget
 
 from crib3.names import shown_name
+from crib3.tui.widgets.shared_render import SharedRender
 
 __all__ = [
     "ASCII_GLYPHS",
@@ -327,7 +328,7 @@ def board_lines(
     return lines
 
 
-class CribBoard(Widget):
+class CribBoard(SharedRender, Widget):
     """The board for three players; call `set_scores` after every score.
 
     Component classes (restyle them in the app's CSS):
@@ -403,6 +404,12 @@ class CribBoard(Widget):
         self.target = target
         self.dealer = dealer
         self.refresh(layout=relayout)
+
+    def render_key(self) -> Hashable:
+        """What `render` draws (the size is the cache's): every seat of a
+        table draws the same board, so it is drawn once (see shared_render)."""
+        return (self.names, self.scores, self.back_pegs, self.target, self.dealer, self.ascii,
+                tuple(self._styles().items()))
 
     def _styles(self) -> dict[str, Style]:
         return {

@@ -27,6 +27,7 @@ from crib3.tui.widgets.cards import (
     FACE_WIDTH, backs, big_face_lines, big_number, big_number_width, card_label, cards_label, face_lines, fanned,
     fanned_width, large_face_lines, small_face_lines,
 )
+from crib3.tui.widgets.shared_render import SharedStatic
 from crib3.tui.words import cut_rounds, go_label, pile_label
 
 # Who played each card of the count, as seen from your seat: you below, the
@@ -69,7 +70,7 @@ def _pile_on_table(view: SeatView) -> Pile:
     return Pile(view.pile, view.pile_seats, view.count, go)
 
 
-class TableCenter(Static):
+class TableCenter(SharedStatic, Static):
     DEFAULT_CSS = """
     TableCenter { height: 1fr; width: 1fr; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
     """

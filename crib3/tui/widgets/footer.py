@@ -17,15 +17,25 @@ layout), and a key more or less is one key added or removed. Only the
 footer of the screen on top is told in place: one under a dialog is
 rebuilt (told in place, a lobby's footer under its open-table dialog left
 that dialog undrawn; `test_ssh_bounds` shows it).
+
+Every session's footer says the same few things ("⏎ Go on", "? Help"), so
+its keys draw their text through the process-wide cache of
+`crib3.tui.widgets.shared_render`; and a key is given the footer's
+`compact` before it is mounted (given after, it changed the key's classes
+twice, each a recomputation of its styles).
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import NamedTuple
 
 from textual.binding import Binding
 from textual.widgets import Footer
+from textual.app import ComposeResult
 from textual.widgets._footer import FooterKey
+
+from crib3.tui.widgets.shared_render import SharedRender
 
 
 class _Key(NamedTuple):
@@ -40,7 +50,28 @@ class _Key(NamedTuple):
     palette: bool  # the command palette's key, drawn apart on the right
 
 
+class SharedFooterKey(SharedRender, FooterKey):
+    """A footer key whose text is drawn once per process, whatever the
+    number of sessions showing it."""
+
+    def render_key(self) -> Hashable:
+        return (self.key_display, self.description, self._disabled, frozenset(self.classes),
+                self.rich_style, self.get_component_rich_style("footer-key--key"),
+                self.get_component_rich_style("footer-key--description"))
+
+
 class TidyFooter(Footer):
+    def compose(self) -> ComposeResult:
+        """Textual's keys, as keys that share their drawing (the same
+        widget class but for that: made a `SharedFooterKey` before they are
+        mounted)."""
+        for widget in super().compose():
+            if type(widget) is FooterKey:
+                widget.__class__ = SharedFooterKey
+                # (the palette's key keeps its own `compact`; the others follow the footer's)
+                self._compact_before_mount(widget, follow=not widget.has_class("-command-palette"))
+            yield widget
+
     async def recompose(self) -> None:
         if self.is_attached and self._bindings_ready and self.screen is self.app.screen \
                 and await self._retold():
@@ -55,7 +86,8 @@ class TidyFooter(Footer):
         groups, or nothing on screen yet): then the footer is rebuilt."""
         now = list(self.children)
         wanted = self._keys()
-        if not now or wanted is None or any(type(key) is not FooterKey for key in now):
+        if not now or wanted is None or any(type(key) not in (FooterKey, SharedFooterKey)
+                                            for key in now):
             return False
         now_palette = [k for k in now if k.has_class("-command-palette")]
         if len(now_palette) != sum(k.palette for k in wanted):
@@ -66,18 +98,33 @@ class TidyFooter(Footer):
                             [*plain_wanted[:len(plain_now)], *(k for k in wanted if k.palette)]):
             _retell(key, new)  # type: ignore[arg-type]
         if len(plain_now) != len(plain_wanted):
-            self.styles.grid_size_columns = len(plain_wanted)
+            # (Textual's compose also sets `grid_size_columns`: unused by
+            # the footer's horizontal layout, and each set redrew every key.)
             surplus = plain_now[len(plain_wanted):]
             if surplus:
                 await self.remove_children(surplus)
-            extra = [FooterKey(k.key, k.key_display, k.description, k.action,
-                               disabled=k.disabled, tooltip=k.tooltip).data_bind(
-                                   compact=Footer.compact)
-                     for k in plain_wanted[len(plain_now):]]
+            extra = [self._new_key(k) for k in plain_wanted[len(plain_now):]]
             if extra:
                 await self.mount(*extra, before=now_palette[0] if now_palette else None)
             self._forget_gone_keys()
         return True
+
+    def _new_key(self, key: _Key) -> FooterKey:
+        """A key to add in place, already as compact as the footer."""
+        new = SharedFooterKey(key.key, key.key_display, key.description, key.action,
+                              disabled=key.disabled, tooltip=key.tooltip)
+        self._compact_before_mount(new, follow=True)
+        return new.data_bind(compact=Footer.compact)
+
+    def _compact_before_mount(self, key: FooterKey, follow: bool) -> None:
+        """Give a key not yet mounted its `-compact` class now, and with
+        `follow` the footer's `compact` (a key was made compact, and told
+        otherwise once mounted, each a restyling: at a session's start its
+        footer cost more in them than in anything else)."""
+        # Not read from the key: reading a reactive before mount runs its watcher.
+        compact = self.compact if follow else True  # True: FooterKey's own default
+        key.set_reactive(FooterKey.compact, compact)
+        key.set_class(compact, "-compact", update=False)
 
     def _forget_gone_keys(self) -> None:
         watchers = getattr(self, "__watchers", {})

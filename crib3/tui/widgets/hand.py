@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import NamedTuple
 
 from rich.text import Text
@@ -14,6 +15,7 @@ from crib3.engine.state import Phase
 from crib3.tui.widgets.cards import (
     big_face_lines, card_style, face_lines, large_face_lines, row_of_faces,
 )
+from crib3.tui.widgets.shared_render import SharedRender
 
 BIG_FACES_FROM = 6  # rows of content from which the hand's cards are drawn big
 LARGE_FACES_FROM = 7  # and larger still (the biggest terminals)
@@ -32,7 +34,7 @@ class ShownCount(NamedTuple):
     total: int | None = None
 
 
-class HandView(Widget):
+class HandView(SharedRender, Widget):
     """Draws the human seat's cards from its view. The screen moves the
     cursor (arrows, digits) and reads `selected`; this widget never talks
     to the engine."""
@@ -92,6 +94,13 @@ class HandView(Widget):
             choosable = self.choosable()
             if choosable and self.selected not in choosable:
                 self.cursor = next(i for i, c in enumerate(cards) if c in choosable)
+
+    def render_key(self) -> Hashable:
+        """What `render` draws (the size is the cache's): a class change
+        (your turn) repaints the box, and its cards need not be drawn again."""
+        view = self.view
+        return (self.cards(), self.choosable(), view.phase if view is not None else None,
+                self.cursor, self.showing, self.ascii)
 
     def render(self) -> Text:
         if self.showing is not None:

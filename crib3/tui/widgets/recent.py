@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from textual.widgets import Static
 
 from crib3.tui.widgets.redraw import redraw_line
+from crib3.tui.widgets.shared_render import SharedStatic
 
 
-class RecentLines(Static):
+class RecentLines(SharedStatic, Static):
     """As many of the last lines as fit (three, or more where the screen
     gives this more rows), newest last, and the newest always whole (a long count wraps, and a cut-off line would hide what
     just happened). Plain text: the lines hold names, never markup."""

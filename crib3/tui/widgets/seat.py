@@ -21,13 +21,14 @@ from crib3.tui.widgets.cards import (
     FACE_WIDTH, backs, card_label, cards_label, face_lines, fanned, fanned_width,
     small_face_lines,
 )
+from crib3.tui.widgets.shared_render import SharedStatic
 
 # Content rows from which the box is drawn tall (faces, the hand's plays,
 # the points); an 80x24 screen's box has four.
 TALL_FROM = 8
 
 
-class SeatPanel(Static):
+class SeatPanel(SharedStatic, Static):
     """One opponent, drawn from the human seat's view: face-down cards until
     the show, the cards it has played in this count, and its go."""
 

@@ -1,0 +1,128 @@
+"""One drawing of what many screens draw alike, shared by every app in the
+process.
+
+At a card room each event of a table is drawn once per seat (and once per
+spectator), each in an app of its own on the server's one event loop. Most
+of what those screens draw is the same: the board, the middle of the table,
+an opponent's panel (public facts), the footer's keys. Drawing it (turning
+text into `Strip`s of styled segments) was most of an update's cost, paid
+again by every seat. A widget that mixes in `SharedRender` and says what it
+draws (`render_key`) has its lines drawn once per process: the next seat, or
+the same screen after a class change that repaints it unchanged, takes them
+from a bounded cache.
+
+Only the widget's content is shared: its border, padding and background are
+still drawn by each widget (Textual's own per-widget cache), and so are the
+line filters that fit the lines to each client's terminal (colours, ASCII,
+dimming). The key holds everything the content's lines depend on: the
+widget's class and `render_key`, its size and content size, its style (the
+colours and text style its CSS gives it), the text rules its CSS sets, and
+the app's theme (which styles named in the content may refer to).
+Strips are immutable, and `crib3.net.sharing` makes sharing them between
+terminals of different colour systems safe.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
+
+from textual.content import Content
+from textual.strip import Strip
+from textual.widget import _RenderCache
+
+if TYPE_CHECKING:
+    from textual.widget import Widget
+
+# An entry is wanted again within one event (the other seats drawing it):
+# some six a table (its board, centre, panels), and the footer's keys all
+# the time. An entry is ~6 KB of strips in many small objects, which every
+# full garbage collection walks (with 1024 entries, a collection in the
+# one-session benchmark took ~60 ms more). 256: ~1.5 MB, room for some
+# forty tables' events at once.
+MAX_ENTRIES = 256
+
+
+class StripCache:
+    """A bounded map from what is drawn to its lines, least recently used
+    dropped first. Counts its hits and misses (the tests read them)."""
+
+    def __init__(self, size: int = MAX_ENTRIES) -> None:
+        self.size = size
+        self._lines: OrderedDict[Hashable, list[Strip]] = OrderedDict()
+        self.hits = 0
+        self.misses = 0
+
+    def get(self, key: Hashable) -> list[Strip] | None:
+        lines = self._lines.get(key)
+        if lines is None:
+            self.misses += 1
+            return None
+        self._lines.move_to_end(key)
+        self.hits += 1
+        return lines
+
+    def put(self, key: Hashable, lines: list[Strip]) -> None:
+        self._lines[key] = lines
+        self._lines.move_to_end(key)
+        while len(self._lines) > self.size:
+            self._lines.popitem(last=False)
+
+    def clear(self) -> None:
+        self._lines.clear()
+        self.hits = self.misses = 0
+
+    def __len__(self) -> int:
+        return len(self._lines)
+
+
+SHARED = StripCache()
+
+
+def content_key(content: object) -> Hashable | None:
+    """What a `Content` draws, as a key (its own equality compares only its
+    plain text, so it cannot be the key itself); None for anything else."""
+    if isinstance(content, Content):
+        return (content.plain, tuple(content.spans))
+    return None
+
+
+def _text_rules(widget: Widget) -> Hashable:
+    """The CSS rules Textual reads while turning content into lines."""
+    styles = widget.styles
+    return (styles.text_align, styles.text_overflow, styles.text_wrap, styles.line_pad,
+            tuple(styles.content_align), widget.auto_links, styles.link_style,
+            styles.link_color, styles.link_background)
+
+
+class SharedRender:
+    """Mix into a `Widget` (before it) whose lines are a function of what
+    `render_key` returns; None draws as usual (nothing shared)."""
+
+    def render_key(self) -> Hashable | None:
+        return None
+
+    def _render_content(self) -> None:  # Textual's: draw every line of the content
+        widget: Any = self
+        key = self.render_key()
+        if key is None or widget.text_selection is not None or widget.screen._selecting:
+            super()._render_content()  # type: ignore[misc]
+            return
+        size = widget.size
+        full = (type(self), key, size, widget.content_size, widget.visual_style,
+                _text_rules(widget), widget.app.theme)
+        lines = SHARED.get(full)
+        if lines is None:
+            super()._render_content()  # type: ignore[misc]
+            SHARED.put(full, widget._render_cache.lines)
+            return
+        widget._render_cache = _RenderCache(size, lines)
+        widget._dirty_regions.clear()
+
+
+class SharedStatic(SharedRender):
+    """For a `Static`: its lines are a function of its content."""
+
+    def render_key(self) -> Hashable | None:
+        return content_key(self.visual)  # type: ignore[attr-defined]
