@@ -44,7 +44,7 @@ def my_play(screen) -> bool:
 def my_box_top(app) -> str:
     """The top edge of your box: the row under the board with your name."""
     rows = screen_text(app).splitlines()
-    return next(row for row in rows[6:] if "Ann" in row and "pts" in row)
+    return next(row for row in rows[6:] if "Ann" in row and " pt" in row)
 
 
 # --- 11: your turn is unmistakable -----------------------------------------------
@@ -58,7 +58,7 @@ async def test_your_seat_is_boxed_and_lit_on_your_turn_like_a_bots(ascii):
         assert hand.has_class("to-act")
         top = my_box_top(app)
         assert top.lstrip().startswith("+" if ascii else "┏"), top    # heavy, as a bot's
-        assert "Ann  " in top and "pts" in top
+        assert "Ann  " in top and " pt" in top
         await until(pilot, lambda s: s.mode == Mode.WAITING_FOR_ENTER)
         assert not hand.has_class("to-act")
         top = my_box_top(app)

@@ -70,6 +70,16 @@ def test_the_bottom_line_is_the_viewing_seats_own():
     assert seat_line(project(game.state, None)).plain == ""   # a spectator has no seat
 
 
+def test_one_point_is_one_pt_not_one_pts():
+    from crib3.tui.words import points
+
+    game = played_to(Game.new(PLAYERS, Rules(), seed=5), Phase.DISCARD)
+    view = project(game.state, 0)._replace(scores=(1, 0, 12))
+    assert seat_line(view).plain.startswith("Ann  1 pt ") or seat_line(view).plain.endswith("1 pt")
+    assert "1 pts" not in seat_line(view).plain
+    assert [points(n) for n in (0, 1, 2, 121)] == ["0 pts", "1 pt", "2 pts", "121 pts"]
+
+
 def test_the_prompt_follows_the_mode():
     game = played_to(Game.new(PLAYERS, Rules(), seed=5), Phase.DISCARD)
     view = project(game.state, 0)

@@ -97,6 +97,11 @@ def cut_rounds(deal_cuts: Sequence[tuple[int, Card]]) -> list[list[tuple[int, Ca
     return rounds
 
 
+def points(score: int) -> str:
+    """A score as a seat's box says it: "1 pt", "0 pts", "12 pts"."""
+    return f"{score} pt" if score == 1 else f"{score} pts"
+
+
 def seat_line(view: SeatView, ascii: bool = False) -> Text:
     """The line above the bottom seat's hand: its name, score, deal, go and
     the cards it played in this count. Plain `Text`: a name is never markup."""
@@ -105,7 +110,7 @@ def seat_line(view: SeatView, ascii: bool = False) -> Text:
     if me is None or not view.players:
         return text
     text.append(shown_name(view.players[me].name, 24), style="bold")
-    text.append(f"  {view.scores[me]} pts", style="bold")
+    text.append(f"  {points(view.scores[me])}", style="bold")
     if view.dealer == me:
         text.append("  · your deal and crib", style="italic")
     if view.phase == Phase.PLAY and view.gone[me]:

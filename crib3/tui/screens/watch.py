@@ -38,7 +38,7 @@ from crib3.tui.screens.dialogs import HELP_TEXT, Dialog, HelpScreen
 from crib3.tui.screens.room import RoomTableScreen
 from crib3.tui.screens.table import PAUSE_AFTER
 from crib3.tui.widgets.chat import ChatPanel
-from crib3.tui.words import Mode
+from crib3.tui.words import Mode, points
 
 if TYPE_CHECKING:
     from crib3.room import Table
@@ -150,7 +150,7 @@ def bottom_seat_line(view: SeatView, seat: int, ascii: bool = False) -> Text:
     if not view.players:
         return text
     text.append(shown_name(view.players[seat].name, 24), style="bold")
-    text.append(f"  {view.scores[seat]} pts", style="bold")
+    text.append(f"  {points(view.scores[seat])}", style="bold")
     if view.dealer == seat:
         text.append("  · deals", style="italic")
     if view.phase != Phase.SHOW and view.held[seat]:

@@ -22,6 +22,7 @@ from crib3.tui.widgets.cards import (
     small_face_lines,
 )
 from crib3.tui.widgets.shared_render import SharedStatic
+from crib3.tui.words import points
 
 # Content rows from which the box is drawn tall (faces, the hand's plays,
 # the points); an 80x24 screen's box has four.
@@ -83,7 +84,7 @@ class SeatPanel(SharedStatic, Static):
         if (title, view.scores[seat]) != self._last_titles:  # a title set is a repaint
             self._last_titles = (title, view.scores[seat])
             self.border_title = title
-            self.border_subtitle = f"{view.scores[seat]} pts"
+            self.border_subtitle = points(view.scores[seat])
         self.set_class(seat in view.to_act, "to-act")
         body = self._body(view)
         if body != self._last_body:  # unchanged text: no redraw
