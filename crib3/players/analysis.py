@@ -129,10 +129,12 @@ OPPONENT_CRIB_WEIGHT = 0.5
 
 
 def discard_options(hand: Sequence[Card], own_crib: bool,
-                    use_crib: bool = True, place: int | None = None) -> list[DiscardOption]:
+                    use_crib: bool = True, place: int | None = None,
+                    play_weight: float = 1.0) -> list[DiscardOption]:
     """The five discards of a five-card hand, best first (by `net`).
     With a `place` (see `place_of`), the play's worth of the kept four
-    counts too, and the crib's value is conditioned on the cards kept."""
+    counts too (times `play_weight`), and the crib's value is conditioned
+    on the cards kept."""
     starters = StarterCounts(starters_for(hand))
     table = crib_table() if use_crib else None
     play_table, crib_given = discard_table() if place is not None else ((), ())
@@ -149,7 +151,8 @@ def discard_options(hand: Sequence[Card], own_crib: bool,
             crib = crib if own_crib else -OPPONENT_CRIB_WEIGHT * crib
         play = 0.0
         if place is not None:
-            play = play_table[place].get(pack_ranks(sorted(c.rank for c in kept)), 0.0)
+            play = play_weight * play_table[place].get(pack_ranks(sorted(c.rank for c in kept)),
+                                                       0.0)
         options.append(DiscardOption(card, kept, ev, crib, ev + crib + play, play))
     options.sort(key=lambda o: (-o.net, o.card.index))
     return options

@@ -61,6 +61,9 @@ class Style:
 
     peg_discard: bool = True  # the discard counts the play and the crib given the kept four
     score_discard: bool = True  # near the end, the discard weighs the chance to count out
+    # How much of the discard table's play margin counts in a discard's net
+    # (the table measures greedy play, which pegs worse than the expert).
+    play_weight: float = 1.0
 
 
 CURRENT = Style()
@@ -142,7 +145,8 @@ def rank_discards(view: SeatView, style: Style = CURRENT) -> list[DiscardOption]
     assert seat is not None and dealer is not None
     place = place_of(seat, dealer) if style.peg_discard else None
     own = dealer == seat
-    options = discard_options(view.hand, own_crib=own, place=place)
+    options = discard_options(view.hand, own_crib=own, place=place,
+                              play_weight=style.play_weight)
     need = view.rules.target - view.scores[seat]
     if not style.score_discard or need > ENDGAME_NEED:
         return options
