@@ -111,7 +111,8 @@ class DiscardOption:
     expected margin in the play (0 when the play is not counted).
     `net` = `hand` + `crib` + `play`, and near the end of the game the
     chance to count out first (`out`, see `crib3.players.endgame`) weighed
-    as a win."""
+    as a win, and with skunks on the chance to get over the next skunk line
+    before the end (`clear`) weighed as half a win."""
 
     card: Card
     kept: tuple[Card, ...]
@@ -120,6 +121,7 @@ class DiscardOption:
     net: float
     play: float = 0.0
     out: float | None = None
+    clear: float | None = None
 
 
 # Points in an opponent's crib go to one of two opponents: measured against

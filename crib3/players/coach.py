@@ -43,7 +43,11 @@ from crib3.players.analysis import (
     remove_at,
     sample_hands,
 )
-from crib3.players.endgame import ENDGAME_NEED, count_out_chance, first_chance
+from crib3.players.endgame import (
+    ENDGAME_NEED,
+    PLAY_POINTS,
+    stakes,
+)
 from crib3.scoring import hand_points, score_play
 from crib3.speech import say_play
 
@@ -64,10 +68,16 @@ class Style:
     # How much of the discard table's play margin counts in a discard's net
     # (the table measures greedy play, which pegs worse than the expert).
     play_weight: float = 1.0
+    # Near the end, a discard's chance to win counts pegging out in the play
+    # (which comes before any count), with the kept four's own pegging.
+    peg_out: bool = True
+    # With skunks on, a seat that may lose below a skunk line weighs getting over it.
+    skunk_discard: bool = True
 
 
 CURRENT = Style()
-DECEMBER_2026 = Style(peg_discard=False, score_discard=False)
+DECEMBER_2026 = Style(peg_discard=False, score_discard=False, peg_out=False,
+                      skunk_discard=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,6 +126,8 @@ class Advice:
                 why += f"; in the play {o.play:+.1f}"
             if o.out is not None:
                 why += f"; counts out first {o.out:.0%}"
+            if o.clear is not None:
+                why += f"; over the skunk line {o.clear:.0%}"
             out.append((f"throw {o.card.label(ascii):<3} hand {o.hand:5.2f} "
                         f"crib {o.crib:+5.2f} net {o.net:5.2f}", why))
         for p in self.plays:
@@ -147,14 +159,21 @@ def rank_discards(view: SeatView, style: Style = CURRENT) -> list[DiscardOption]
     own = dealer == seat
     options = discard_options(view.hand, own_crib=own, place=place,
                               play_weight=style.play_weight)
-    need = view.rules.target - view.scores[seat]
-    if not style.score_discard or need > ENDGAME_NEED:
+    rules = view.rules
+    lines = rules.skunk_lines() if rules.skunks and style.skunk_discard else ()
+    need = rules.target - view.scores[seat]
+    near_line = any(0 < line - view.scores[seat] <= ENDGAME_NEED for line in lines)
+    if not style.score_discard or (need > ENDGAME_NEED and not near_line):
         return options
-    first = first_chance(seat, dealer, view.scores, view.rules.target)
     weighed = []
     for o in options:
-        out = count_out_chance(o.kept, view.hand, need, extra=o.crib if own else 0.0)
-        weighed.append(replace(o, net=o.net + WIN_BONUS * first * out, out=out))
+        # With peg_out, the four kept peg as the discard table says, and
+        # pegging out wins before any count; without it, the December 2026
+        # guess: every four pegs alike, and only the show's chance counts.
+        mean = max(0.5, PLAY_POINTS + o.play) if style.peg_out else PLAY_POINTS
+        s = stakes(o.kept, view.hand, seat, dealer, view.scores, rules.target, lines,
+                   o.crib if own else 0.0, mean, WIN_BONUS, peg_first=style.peg_out)
+        weighed.append(replace(o, net=o.net + s.bonus, out=s.win, clear=s.clear))
     weighed.sort(key=lambda o: (-o.net, o.card.index))
     return weighed
 
