@@ -96,6 +96,11 @@ def discard_table() -> tuple[tuple[dict[int, float], ...], tuple[tuple[float, ..
     return play, tuple(given)
 
 
+def kept_play(kept: Sequence[Card], place: int) -> float:
+    """The discard table's play margin for keeping `kept` at `place`."""
+    return discard_table()[0][place].get(pack_ranks(sorted(c.rank for c in kept)), 0.0)
+
+
 def place_of(seat: int, dealer: int) -> int:
     """A seat's place for the discard table: 0 left of the dealer (leads
     the play, counts first), 1 next, 2 the dealer."""
