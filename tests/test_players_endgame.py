@@ -96,3 +96,39 @@ def test_the_coach_says_when_a_discard_is_about_the_skunk_line():
     options = tuple(rank_discards(view))
     lines = Advice("discard", discards=options, discard_reasons=("",) * 5).lines()
     assert "over the skunk line 8" in lines[0]  # 81%: its chance to get there
+
+
+import random  # noqa: E402
+
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from test_players import play_game, shuffle_hidden  # noqa: E402
+
+from crib3.engine import State, apply, project  # noqa: E402
+from crib3.engine.state import Phase  # noqa: E402
+from crib3.players import make_player  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), pick=st.integers(0, 10_000), short=st.booleans(),
+       shuffle=st.integers(0, 2**32))
+def test_the_end_of_game_discard_is_a_function_of_the_view_alone(seed, pick, short, shuffle):
+    """Issue 13's honesty property where the new terms weigh in: discards
+    late in games with skunks on. The hidden cards dealt differently,
+    consistently with the view, never change the choice."""
+    rules = Rules(target=61 if short else 121, skunks=True)
+    game = play_game(("standard", "standard", "standard"), seed, rules)
+    state = State()
+    positions = []
+    for event in game.events:
+        state = apply(state, event)
+        if state.phase == Phase.DISCARD and max(state.scores) >= rules.target - 40:
+            positions += [(state, s) for s in range(3) if s in project(state, s).to_act]
+    assume(positions)
+    state, seat = positions[pick % len(positions)]
+    other = shuffle_hidden(state, seat, random.Random(shuffle))
+    view, other_view = project(state, seat), project(other, seat)
+    assert view == other_view
+    a = make_player("expert", random.Random(1)).choose(view)
+    b = make_player("expert", random.Random(1)).choose(other_view)
+    assert a == b
