@@ -132,3 +132,22 @@ def test_the_end_of_game_discard_is_a_function_of_the_view_alone(seed, pick, sho
     a = make_player("expert", random.Random(1)).choose(view)
     b = make_player("expert", random.Random(1)).choose(other_view)
     assert a == b
+
+
+def test_the_discards_play_term_counts_at_the_styles_weight():
+    """`Style.play_weight` scales the kept four's play margin in the net
+    (the expert's is 0.5: the table measures greedy play); the chance to
+    peg out near the end reads the table in full whatever the weight."""
+    from crib3.players.analysis import kept_play, place_of
+
+    view = _view("2S 2H 3S 3C KC", seat=0, dealer=0, scores=(0, 0, 0))
+    full = _by_card(rank_discards(view, replace(CURRENT, play_weight=1.0)))
+    half = _by_card(rank_discards(view))
+    none = _by_card(rank_discards(view, replace(CURRENT, play_weight=0.0)))
+    assert CURRENT.play_weight == 0.5
+    for code, o in full.items():
+        assert o.play == pytest.approx(kept_play(o.kept, place_of(0, 0)))
+        assert half[code].play == pytest.approx(o.play / 2) and none[code].play == 0.0
+        assert half[code].net == pytest.approx(o.net - o.play / 2)
+    near = _view("AD AC 2H 4H 9S", seat=0, dealer=0, scores=(115, 120, 90))
+    assert rank_discards(near, replace(CURRENT, play_weight=0.0))[0].card.code == "9S"
