@@ -168,6 +168,14 @@ def _levels(text: str, count: int, who: str, example: str, hidden: bool = False,
     if len(levels) != count:
         raise UsageError(f"{option} names {who}, like {example} (got {text!r})")
     for level in levels:
+        if hidden and level.startswith("expert:"):  # a variant of the expert, for sim alone
+            from crib3.players.expert import variant_style
+
+            try:
+                variant_style(level)
+            except ValueError as error:
+                raise UsageError(str(error)) from None
+            continue
         if level not in known:
             raise UsageError(f"unknown player level {level!r} (choose from "
                              + ", ".join(known) + ")")

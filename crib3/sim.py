@@ -94,8 +94,9 @@ def _play_seated(names: Sequence[str], levels: Sequence[str], rules: Rules, gsee
 
 def engine_kind(level: str) -> str:
     """The kind a game's log records for a bot level: a level kept for the
-    simulator alone (`expert-2026-12`) plays as the kind it is a version of."""
-    return level if level in PLAYER_KINDS else level.split("-", 1)[0]
+    simulator alone (`expert-2026-12`, `expert:play_weight=0.5`) plays as
+    the kind it is a version of."""
+    return level if level in PLAYER_KINDS else level.replace(":", "-").split("-", 1)[0]
 
 
 def _skunk_level(scores: Sequence[int], rules: Rules, seat: int, winner: int) -> int:

@@ -122,3 +122,24 @@ def test_the_play_from_its_first_card_matches_the_engine_with_standard_players()
         pegged = [game.state.sources[(dealer + 1 + i) % 3][0] for i in range(3)]
         expected = play_points(hands)
         assert pegged == expected, (seed, before)
+
+
+def test_a_variant_of_the_expert_is_named_on_the_command_line():
+    """`expert:name=value:...` changes the expert's refinements for the
+    simulator alone, so two settings meet in a duplicate run without a
+    code edit; a variant that names nothing real is one line, exit 2, and
+    no player menu offers variants."""
+    played = run("sim", "--duplicate", "expert:play_weight=0.5:skunk_discard=off,expert-2026-12",
+                 "--games", "1", "--seed", "4", "--json", "--jobs", "1")
+    assert played.returncode == 0, played.stderr
+    assert json.loads(played.stdout)["a"] == "expert:play_weight=0.5:skunk_discard=off"
+    player = make_player("expert:play_weight=0.25:peg_out=off")
+    assert player.style.play_weight == 0.25 and not player.style.peg_out  # type: ignore[attr-defined]
+    for bad, words in (("expert:play_weight=lots", "play_weight is a number"),
+                       ("expert:wisdom=on", "'wisdom=on': give name=value"),
+                       ("expert:peg_out=maybe", "peg_out is on or off")):
+        result = run("sim", "--duplicate", f"{bad},expert", "--games", "1")
+        assert result.returncode == 2 and "Traceback" not in result.stderr
+        assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
+    refused = run("play", "--players", "expert:play_weight=0.5,standard")
+    assert refused.returncode != 0 and "Traceback" not in refused.stderr

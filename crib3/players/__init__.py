@@ -21,11 +21,13 @@ class Player(Protocol):
 def make_player(level: str, rng: random.Random | None = None) -> Player:
     """A computer player of this level (see `BOT_LEVELS`)."""
     from crib3.players.easy import EasyPlayer
-    from crib3.players.expert import ExpertPlayer, FrozenExpert
+    from crib3.players.expert import VARIANT_PREFIX, ExpertPlayer, FrozenExpert, VariantExpert
     from crib3.players.standard import StandardPlayer
 
     makers = {"easy": EasyPlayer, "standard": StandardPlayer, "expert": ExpertPlayer,
               FrozenExpert.level: FrozenExpert}
+    if level.startswith(VARIANT_PREFIX):  # a variant, for `crib3 sim` alone
+        return VariantExpert(rng or random.Random(), level)
     if level not in makers:
         known = ", ".join(makers)
         raise ValueError(f"unknown player level {level!r} (choose from {known})")

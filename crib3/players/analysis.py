@@ -96,6 +96,11 @@ def discard_table() -> tuple[tuple[dict[int, float], ...], tuple[tuple[float, ..
     return play, tuple(given)
 
 
+def kept_play(kept: Sequence[Card], place: int) -> float:
+    """The discard table's play margin for keeping `kept` at `place`."""
+    return discard_table()[0][place].get(pack_ranks(sorted(c.rank for c in kept)), 0.0)
+
+
 def place_of(seat: int, dealer: int) -> int:
     """A seat's place for the discard table: 0 left of the dealer (leads
     the play, counts first), 1 next, 2 the dealer."""
@@ -111,7 +116,8 @@ class DiscardOption:
     expected margin in the play (0 when the play is not counted).
     `net` = `hand` + `crib` + `play`, and near the end of the game the
     chance to count out first (`out`, see `crib3.players.endgame`) weighed
-    as a win."""
+    as a win, and with skunks on the chance to get over the next skunk line
+    before the end (`clear`) weighed as half a win."""
 
     card: Card
     kept: tuple[Card, ...]
@@ -120,6 +126,7 @@ class DiscardOption:
     net: float
     play: float = 0.0
     out: float | None = None
+    clear: float | None = None
 
 
 # Points in an opponent's crib go to one of two opponents: measured against
@@ -129,10 +136,12 @@ OPPONENT_CRIB_WEIGHT = 0.5
 
 
 def discard_options(hand: Sequence[Card], own_crib: bool,
-                    use_crib: bool = True, place: int | None = None) -> list[DiscardOption]:
+                    use_crib: bool = True, place: int | None = None,
+                    play_weight: float = 1.0) -> list[DiscardOption]:
     """The five discards of a five-card hand, best first (by `net`).
     With a `place` (see `place_of`), the play's worth of the kept four
-    counts too, and the crib's value is conditioned on the cards kept."""
+    counts too (times `play_weight`), and the crib's value is conditioned
+    on the cards kept."""
     starters = StarterCounts(starters_for(hand))
     table = crib_table() if use_crib else None
     play_table, crib_given = discard_table() if place is not None else ((), ())
@@ -149,7 +158,8 @@ def discard_options(hand: Sequence[Card], own_crib: bool,
             crib = crib if own_crib else -OPPONENT_CRIB_WEIGHT * crib
         play = 0.0
         if place is not None:
-            play = play_table[place].get(pack_ranks(sorted(c.rank for c in kept)), 0.0)
+            play = play_weight * play_table[place].get(pack_ranks(sorted(c.rank for c in kept)),
+                                                       0.0)
         options.append(DiscardOption(card, kept, ev, crib, ev + crib + play, play))
     options.sort(key=lambda o: (-o.net, o.card.index))
     return options

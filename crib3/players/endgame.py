@@ -1,20 +1,34 @@
 """Near the end of a game, a discard is worth the game, not the points
 (issue 13, point 3).
 
-When a seat can reach the target in this hand's show, what matters is the
-chance that it does, before the seats that count ahead of it do. The show
-goes left of the dealer first, then the next seat, then the dealer (hand,
-then crib): a seat that counts first and gets there wins, whatever the
-others hold. So each discard's chance of counting out (its hand over the 46
-starters, plus the play's points, a Poisson guess around PLAY_POINTS, plus
-the crib's expectation for the dealer) is added to its net, weighted by the
-chance that nobody counting earlier gets there first.
+When a seat can reach the target this hand, what matters is the chance
+that it does before anybody else. The play comes first: a seat that pegs
+out there wins, whoever counts first. Then the show goes left of the dealer
+first, then the next seat, then the dealer (hand, then crib): a seat that
+counts first and gets there wins, whatever the others hold. So a discard's
+chance to win is
+
+    peg + first * (show - peg)
+
+where `peg` is the chance of pegging out with the four kept (a Poisson
+guess around PLAY_POINTS, moved by the discard table's play margin for
+those four), `show` the chance that the play, the hand (over the 46
+starters) and the dealer's crib expectation reach the target, and `first`
+the chance that nobody counting earlier gets there first. This chance,
+weighed as a win, is added to the discard's net.
+
+With skunks on (R8.1), a seat that may lose this hand below a skunk line
+also weighs its chance of getting over the line before the game ends,
+with the same sum: a skunk makes the loss count double, so getting over a
+line is worth half a win (a win against a loss is two losses' worth).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 
 from crib3.cards import DECK, Card
 from crib3.scoring import hand_points
@@ -36,31 +50,69 @@ def _poisson_at_least(mean: float, limit: int = 40) -> list[float]:
     return out
 
 
-_PLAY_AT_LEAST = _poisson_at_least(PLAY_POINTS)
+@lru_cache(maxsize=256)
+def _tails(tenths: int) -> tuple[float, ...]:
+    """`_poisson_at_least` for a mean in tenths of a point (kept: the play's
+    mean takes a few dozen values)."""
+    return tuple(_poisson_at_least(tenths / 10))
 
 
-def play_at_least(points: float) -> float:
-    """The chance of at least `points` in the play."""
+def play_at_least(points: float, mean: float = PLAY_POINTS) -> float:
+    """The chance of at least `points` in the play, for a seat whose mean
+    there is `mean`."""
     need = math.ceil(points)
     if need <= 0:
         return 1.0
-    return _PLAY_AT_LEAST[need] if need < len(_PLAY_AT_LEAST) else 0.0
+    tails = _tails(max(1, round(mean * 10)))
+    return tails[need] if need < len(tails) else 0.0
+
+
+def hand_spread(kept: Sequence[Card], hand: Sequence[Card]) -> list[int]:
+    """What `kept` (of the five cards `hand`) scores with each of the 46
+    starters the seat cannot see."""
+    own = set(hand)
+    return [hand_points(kept, starter) for starter in DECK if starter not in own]
+
+
+def reach_chance(spread: Sequence[int], need: float, extra: float = 0.0,
+                 play_mean: float = PLAY_POINTS) -> float:
+    """The chance that the play's points, plus the hand (one of `spread`,
+    each as likely), plus `extra` (the dealer's crib) reach `need`."""
+    return sum(play_at_least(need - extra - h, play_mean) for h in spread) / len(spread)
 
 
 def count_out_chance(kept: Sequence[Card], hand: Sequence[Card], need: int,
-                     extra: float = 0.0) -> float:
+                     extra: float = 0.0, play_mean: float = PLAY_POINTS) -> float:
     """The chance that `kept` (of the five cards `hand`) plus the play's
     points plus `extra` (the dealer's crib) reach `need` points, over the
     46 starters the seat cannot see."""
-    own = set(hand)
-    total = 0.0
-    n = 0
-    for starter in DECK:
-        if starter in own:
-            continue
-        n += 1
-        total += play_at_least(need - extra - hand_points(kept, starter))
-    return total / n
+    return reach_chance(hand_spread(kept, hand), need, extra, play_mean)
+
+
+def before_the_end(spread: Sequence[int], need: float, first: float, extra: float = 0.0,
+                   play_mean: float = PLAY_POINTS, peg_first: bool = True,
+                   race: float = 1.0) -> float:
+    """The chance of `need` points before anybody else ends the game: in
+    the play (which comes before every count; `race` is the chance that no
+    other seat pegs out before us), or in the show when nobody counting
+    earlier has gone out (`first`). Without `peg_first`, the December 2026
+    guess: only the show's chance, times `first`."""
+    show = reach_chance(spread, need, extra, play_mean)
+    if not peg_first:
+        return first * show
+    peg = play_at_least(need, play_mean)
+    return race * peg + first * max(0.0, show - peg)
+
+
+def peg_race(seat: int, scores: Sequence[int], target: int) -> float:
+    """A rough chance that no other seat pegs out in the play before
+    `seat` gets its points there: each other seat that can peg out at all
+    gets there first half of the time."""
+    chance = 1.0
+    for other in range(3):
+        if other != seat:
+            chance *= 1.0 - 0.5 * play_at_least(target - scores[other])
+    return chance
 
 
 def others_reach_chance(need: int) -> float:
@@ -82,5 +134,54 @@ def first_chance(seat: int, dealer: int, scores: Sequence[int], target: int) -> 
     return chance
 
 
-# Within this many points of the target, a seat may count out this hand.
+def ends_this_hand(seat: int, scores: Sequence[int], target: int) -> float:
+    """A rough chance that one of the other seats reaches the target this
+    hand (their play and hand, the crib left out)."""
+    stays = 1.0
+    for other in range(3):
+        if other != seat:
+            stays *= 1.0 - others_reach_chance(target - scores[other])
+    return 1.0 - stays
+
+
+# Within this many points of the target (or of a skunk line), a seat may get
+# there this hand.
 ENDGAME_NEED = 32
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """What the end of the game adds to one discard: the chance to win
+    (`win`), the chance to get over the next skunk line before the end
+    (`clear`, None when no line is at stake), and their worth in points."""
+
+    win: float | None
+    clear: float | None
+    bonus: float
+
+
+def stakes(kept: Sequence[Card], hand: Sequence[Card], seat: int, dealer: int,
+           scores: Sequence[int], target: int, skunk_lines: Sequence[int],
+           extra: float, play_mean: float, win_bonus: float,
+           peg_first: bool = True) -> Stakes:
+    """The end-of-game terms of keeping `kept`, for `seat` (see the module
+    docstring); `skunk_lines` empty when skunks are off (or not weighed)."""
+    need = target - scores[seat]
+    first = first_chance(seat, dealer, scores, target)
+    race = peg_race(seat, scores, target)
+    spread: list[int] | None = None
+    win = clear = None
+    bonus = 0.0
+    if need <= ENDGAME_NEED:
+        spread = hand_spread(kept, hand)
+        win = before_the_end(spread, need, first, extra, play_mean, peg_first, race)
+        bonus += win_bonus * win
+    line = min((line for line in skunk_lines if scores[seat] < line), default=None)
+    if line is not None and line - scores[seat] <= ENDGAME_NEED:  # the next line up
+        end = ends_this_hand(seat, scores, target)
+        if spread is None:
+            spread = hand_spread(kept, hand)
+        clear = before_the_end(spread, line - scores[seat], first, extra, play_mean, peg_first,
+                               race)
+        bonus += win_bonus / 2 * end * clear
+    return Stakes(win, clear, bonus)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import fields, replace
 
 from crib3.engine import Command, Discard, Play, SeatView
 from crib3.players.coach import CURRENT, DECEMBER_2026, Style, rank_discards, rank_plays
@@ -38,3 +39,45 @@ class FrozenExpert(ExpertPlayer):
 
     level = "expert-2026-12"
     style = DECEMBER_2026
+
+
+# A variant of the expert for `crib3 sim` alone: "expert:" then the Style
+# fields to change, each "name=value", separated by colons, e.g.
+# `crib3 sim --duplicate expert:play_weight=0.5,expert`. It compares a
+# refinement's settings without a code edit; it is never offered to players.
+VARIANT_PREFIX = "expert:"
+_TRUE, _FALSE = ("on", "true", "yes", "1"), ("off", "false", "no", "0")
+
+
+def variant_style(level: str) -> Style:
+    """The Style a variant level names (ValueError, in words, if it names
+    something else)."""
+    if not level.startswith(VARIANT_PREFIX):
+        raise ValueError(f"unknown player level {level!r}")
+    known = {f.name: f for f in fields(Style)}
+    changes: dict[str, object] = {}
+    for part in level[len(VARIANT_PREFIX):].split(":"):
+        name, _, text = part.partition("=")
+        field = known.get(name)
+        if field is None or not text:
+            raise ValueError(f"unknown player level {level!r} ({part!r}: give name=value, "
+                             f"the names being {', '.join(known)})")
+        if field.type in (bool, "bool"):
+            if text.lower() not in (*_TRUE, *_FALSE):
+                raise ValueError(f"unknown player level {level!r} ({name} is on or off)")
+            changes[name] = text.lower() in _TRUE
+        else:
+            try:
+                changes[name] = float(text)
+            except ValueError:
+                raise ValueError(f"unknown player level {level!r} ({name} is a number)") from None
+    return replace(CURRENT, **changes)  # type: ignore[arg-type]
+
+
+class VariantExpert(ExpertPlayer):
+    """The expert with some refinements changed (see `variant_style`)."""
+
+    def __init__(self, rng: random.Random, level: str) -> None:
+        super().__init__(rng)
+        self.style = variant_style(level)
+        self.level = level

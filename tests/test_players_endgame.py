@@ -1,0 +1,153 @@
+"""The expert's discard near the end plays for the game, not the points
+(issue 13, point 3): pegging out before anyone counts, the skunk lines when
+skunks are on, in the long game and the short one.
+
+Each position is hand-made so that the right choice differs from the one
+that maximises the expected margin (`Style(score_discard=False)`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from types import SimpleNamespace
+
+import pytest
+
+from crib3.cards import parse_cards
+from crib3.engine import Rules
+from crib3.players.coach import CURRENT, DECEMBER_2026, Advice, rank_discards
+from crib3.players.endgame import before_the_end, hand_spread, peg_race, play_at_least
+
+POINTS_ONLY = replace(CURRENT, score_discard=False)
+
+
+def _view(hand: str, seat: int, dealer: int, scores, rules=Rules()):
+    """A discard view for `seat` holding `hand` (five cards)."""
+    return SimpleNamespace(seat=seat, dealer=dealer, hand=tuple(parse_cards(hand)),
+                           scores=scores, rules=rules)
+
+
+def _by_card(options):
+    return {o.card.code: o for o in options}
+
+
+def test_with_an_opponent_sure_to_count_out_first_the_dealer_keeps_cards_that_peg():
+    """The dealer needs 6; the seat left of the dealer needs 1 and counts
+    first, so the dealer's hand will almost never be counted: its one way
+    to win is to peg 6 in the play, before anyone counts. It keeps A A 2 4,
+    low cards that peg (and throws the 9), where the points would keep the
+    fifteen A A 4 9 and throw the 2."""
+    view = _view("AD AC 2H 4H 9S", seat=0, dealer=0, scores=(115, 120, 90))
+    chosen = rank_discards(view)
+    assert chosen[0].card.code == "9S"
+    assert rank_discards(view, POINTS_ONLY)[0].card.code == "2H"
+    assert rank_discards(view, DECEMBER_2026)[0].card.code == "2H"  # counted the show alone
+    by = _by_card(chosen)
+    assert by["9S"].out > by["2H"].out
+    assert by["9S"].hand + by["9S"].crib + by["9S"].play < by["2H"].hand + by["2H"].crib \
+        + by["2H"].play  # fewer points: it is the game that is worth more
+
+
+def test_pegging_out_comes_before_the_show_whoever_counts_first():
+    """The chance to go out counts the play in full, the show only when
+    nobody counting earlier gets there; a seat that needs 1 usually pegs
+    it before us."""
+    spread = hand_spread(parse_cards("AD AC 2H 4H"), parse_cards("AD AC 2H 4H 9S"))
+    peg = play_at_least(6, 3.5)
+    assert before_the_end(spread, 6, first=0.0, play_mean=3.5) == pytest.approx(peg)
+    assert before_the_end(spread, 6, first=1.0, play_mean=3.5) > peg
+    assert peg_race(0, (115, 120, 90), 121) < 0.6 < peg_race(0, (115, 60, 90), 121)
+
+
+def test_with_skunks_on_a_seat_likely_to_lose_keeps_the_four_that_get_over_91():
+    """Left of the dealer at 80, with the dealer at 119: the game will
+    probably end this hand, and 11 more points keep this seat over 91 (no
+    skunk). With skunks on it keeps the diamond flush and its fifteen
+    (A 4 5 9, throwing the 5 of hearts), surer of 11; with skunks off it
+    goes by the points (A 5 5 9, throwing the 4)."""
+    hand = "AD 4D 5H 5D 9D"
+    on = rank_discards(_view(hand, 1, 0, (119, 80, 100), Rules(skunks=True)))
+    off = rank_discards(_view(hand, 1, 0, (119, 80, 100), Rules(skunks=False)))
+    assert on[0].card.code == "5H" and off[0].card.code == "4D"
+    by = _by_card(on)
+    assert by["5H"].clear > by["4D"].clear + 0.1
+    assert all(o.clear is None for o in off)
+    # The frozen expert never looks at the skunk lines.
+    assert rank_discards(_view(hand, 1, 0, (119, 80, 100), Rules(skunks=True)),
+                         DECEMBER_2026)[0].card.code == "4D"
+
+
+def test_in_the_short_game_the_skunk_line_is_31():
+    """To 61 with skunks on, at 22 with the dealer at 59: nine more points
+    clear 31. It keeps 3 3 3 6, a sure 8 (a pair royal and fifteen two),
+    not 3 3 3 4, a sure 6 with more on average."""
+    hand = "3H 3D 3C 4C 6D"
+    short = Rules(target=61, skunks=True)
+    on = rank_discards(_view(hand, 1, 0, (59, 22, 40), short))
+    assert on[0].card.code == "4C"
+    assert rank_discards(_view(hand, 1, 0, (59, 22, 40), short), POINTS_ONLY)[0].card.code == "6D"
+    assert _by_card(on)["4C"].clear > 0.9
+    # Over the line already, or far from the end: points alone.
+    assert rank_discards(_view(hand, 1, 0, (59, 32, 40), short))[0].card.code == "6D"
+    assert rank_discards(_view(hand, 1, 0, (20, 22, 15), short))[0].card.code == "6D"
+
+
+def test_the_coach_says_when_a_discard_is_about_the_skunk_line():
+    view = _view("AD 4D 5H 5D 9D", 1, 0, (119, 80, 100), Rules(skunks=True))
+    options = tuple(rank_discards(view))
+    lines = Advice("discard", discards=options, discard_reasons=("",) * 5).lines()
+    assert "over the skunk line 8" in lines[0]  # 81%: its chance to get there
+
+
+import random  # noqa: E402
+
+from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+from test_players import play_game, shuffle_hidden  # noqa: E402
+
+from crib3.engine import State, apply, project  # noqa: E402
+from crib3.engine.state import Phase  # noqa: E402
+from crib3.players import make_player  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), pick=st.integers(0, 10_000), short=st.booleans(),
+       shuffle=st.integers(0, 2**32))
+def test_the_end_of_game_discard_is_a_function_of_the_view_alone(seed, pick, short, shuffle):
+    """Issue 13's honesty property where the new terms weigh in: discards
+    late in games with skunks on. The hidden cards dealt differently,
+    consistently with the view, never change the choice."""
+    rules = Rules(target=61 if short else 121, skunks=True)
+    game = play_game(("standard", "standard", "standard"), seed, rules)
+    state = State()
+    positions = []
+    for event in game.events:
+        state = apply(state, event)
+        if state.phase == Phase.DISCARD and max(state.scores) >= rules.target - 40:
+            positions += [(state, s) for s in range(3) if s in project(state, s).to_act]
+    assume(positions)
+    state, seat = positions[pick % len(positions)]
+    other = shuffle_hidden(state, seat, random.Random(shuffle))
+    view, other_view = project(state, seat), project(other, seat)
+    assert view == other_view
+    a = make_player("expert", random.Random(1)).choose(view)
+    b = make_player("expert", random.Random(1)).choose(other_view)
+    assert a == b
+
+
+def test_the_discards_play_term_counts_at_the_styles_weight():
+    """`Style.play_weight` scales the kept four's play margin in the net
+    (the expert's is 0.5: the table measures greedy play); the chance to
+    peg out near the end reads the table in full whatever the weight."""
+    from crib3.players.analysis import kept_play, place_of
+
+    view = _view("2S 2H 3S 3C KC", seat=0, dealer=0, scores=(0, 0, 0))
+    full = _by_card(rank_discards(view, replace(CURRENT, play_weight=1.0)))
+    half = _by_card(rank_discards(view))
+    none = _by_card(rank_discards(view, replace(CURRENT, play_weight=0.0)))
+    assert CURRENT.play_weight == 0.5
+    for code, o in full.items():
+        assert o.play == pytest.approx(kept_play(o.kept, place_of(0, 0)))
+        assert half[code].play == pytest.approx(o.play / 2) and none[code].play == 0.0
+        assert half[code].net == pytest.approx(o.net - o.play / 2)
+    near = _view("AD AC 2H 4H 9S", seat=0, dealer=0, scores=(115, 120, 90))
+    assert rank_discards(near, replace(CURRENT, play_weight=0.0))[0].card.code == "9S"
