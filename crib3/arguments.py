@@ -8,7 +8,7 @@ import argparse
 import math
 from typing import NoReturn
 
-EXIT_USAGE = 2
+from crib3.cli import EXIT_USAGE  # noqa: E402  (the command's codes are its own)
 
 
 class Parser(argparse.ArgumentParser):

@@ -8,7 +8,6 @@ non-zero exit code, never a traceback.
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Sequence
@@ -16,13 +15,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crib3 import __version__, startup_gc
-from crib3.arguments import EXIT_USAGE, Parser, at_least_one, seconds, zero_or_more
 
 if TYPE_CHECKING:
+    import argparse
+
     from crib3.engine.log import LogError
     from crib3.tui.app import Crib3App
 
-EXIT_OK, EXIT_INVALID = 0, 1
+# argparse is imported where parsers are built: `crib3` alone, the usual
+# start, needs none (importing it and building play's parser took ~9 ms of
+# the time to the first screen, issue 12 point 18).
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
 
 class UsageError(Exception):
@@ -607,6 +610,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from crib3.arguments import Parser, at_least_one, seconds, zero_or_more
+
     parser = Parser(
         prog="crib3",
         description="Three-player cribbage. With no command, opens the game (crib3 play).",
@@ -783,6 +788,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_play_options(parser: argparse.ArgumentParser) -> None:
+    from crib3.arguments import seconds
+
     parser.add_argument("--players", default=None, metavar="L,R",
                         help="your opponents' levels: easy, standard or expert")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
@@ -805,17 +812,29 @@ def play_alone_parser() -> argparse.ArgumentParser:
     `crib3` with nothing after it, the usual start, is parsed by this
     (building every command's parser took milliseconds of the time to the
     first screen, issue 12 point 18)."""
+    from crib3.arguments import Parser
+
     parser = Parser(prog="crib3 play")
     add_play_options(parser)
     parser.set_defaults(run=cmd_play, command="play")
     return parser
 
 
+def play_defaults() -> argparse.Namespace:
+    """What `play_alone_parser().parse_args([])` gives, without argparse
+    (a test holds the two equal): `crib3` alone needs no parsing."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(players=None, seed=None, name=None, skunks=False,  # type: ignore[return-value]
+                           muggins=False, short=False, ascii=False, think=None,
+                           no_save=False, run=cmd_play, command="play")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:
         startup_gc.pause()  # until the first screen is drawn (crib3/startup_gc.py)
-        args = play_alone_parser().parse_args([])
+        args = play_defaults()
     else:
         parser = build_parser()
         if argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):

@@ -72,3 +72,19 @@ def test_crib3_alone_is_read_as_the_whole_parser_reads_crib3_play():
 
     assert vars(cli.play_alone_parser().parse_args([])) == vars(
         cli.build_parser().parse_args(["play"]))
+    assert vars(cli.play_defaults()) == vars(cli.play_alone_parser().parse_args([]))
+
+
+def test_crib3_alone_imports_no_argparse():
+    """`crib3` alone is read without argparse (importing it and building a
+    parser were ~9 ms of the time to the first screen)."""
+    import subprocess
+    import sys
+
+    probe = ("import sys; import crib3.cli as c; c.startup_gc.pause = lambda: None; "
+             "c.cmd_play = lambda args: print('argparse' in sys.modules) or 0; "
+             "c.play_defaults.__globals__['cmd_play'] = c.cmd_play; sys.exit(c.main([]))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
