@@ -16,7 +16,7 @@ from crib3.engine.log import load_log
 from crib3.engine.state import Phase
 from crib3.players import make_player
 from crib3.tui.widgets.table_view import opponents
-from crib3.tui.words import Mode, announcement, prompt, seat_line
+from crib3.tui.words import Mode, announcement, points, prompt, seat_line
 
 LOGS = sorted((Path(__file__).parent.parent / "assets" / "logs").glob("*.jsonl"))
 PLAYERS = [PlayerInfo("Ann", "human"), PlayerInfo("[bold]Bea[/]", "easy"),
@@ -65,14 +65,12 @@ def test_the_bottom_line_is_the_viewing_seats_own():
     for seat in range(3):
         view = project(game.state, seat)
         line = seat_line(view).plain
-        assert line.startswith(PLAYERS[seat].name) and f"{view.scores[seat]} pts" in line
+        assert line.startswith(PLAYERS[seat].name) and points(view.scores[seat]) in line
         assert ("your deal and crib" in line) == (view.dealer == seat)
     assert seat_line(project(game.state, None)).plain == ""   # a spectator has no seat
 
 
 def test_one_point_is_one_pt_not_one_pts():
-    from crib3.tui.words import points
-
     game = played_to(Game.new(PLAYERS, Rules(), seed=5), Phase.DISCARD)
     view = project(game.state, 0)._replace(scores=(1, 0, 12))
     assert seat_line(view).plain.startswith("Ann  1 pt ") or seat_line(view).plain.endswith("1 pt")
