@@ -182,7 +182,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
             elif before != cells:
                 for column, old, new in zip(self._columns, before, cells):
                     if old != new:
-                        grid.update_cell(str(number), column, Text(new))
+                        grid.update_cell(str(number), column, Text(new), update_width=True)
             self._rows[number] = cells
         self._numbers = numbers
         if numbers and grid.cursor_row != min(max(row, 0), len(numbers) - 1):
