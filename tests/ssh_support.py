@@ -26,14 +26,16 @@ def plain(data: bytes | str) -> str:
 
 @asynccontextmanager
 async def serving(folder: Path, keys: Path | None = None, patience: float = 60.0,
-                  think: float = 0.0, admins: Path | None = None, **room_options):
+                  think: float = 0.0, admins: Path | None = None, workers: int = 1,
+                  **room_options):
     """A card room on a free port of 127.0.0.1 (open to any name unless
     `keys`, an authorized-keys file, is given; `admins`: the --admins file);
-    `room_options` go to the `Room` (idle_close, tables_per_key, names_per_key)."""
+    `room_options` go to the `Room` (idle_close, tables_per_key, names_per_key);
+    `workers` above 1 runs the sessions' apps in that many worker processes."""
     room = Room(folder / "tables", think=think, patience=patience, **room_options)
     assert room.restore() == []  # a restarted server picks up its tables
     options = ServeOptions(port=0, authorized_keys=keys, open_door=keys is None, think=think,
-                           admins=admins)
+                           admins=admins, workers=workers)
     server = CardRoom(options, room, CardRoomApp)
     await server.start(asyncssh.generate_private_key("ssh-ed25519"))
     try:
