@@ -69,6 +69,15 @@ class ServeOptions:
     workers: int = 1  # processes the sessions' apps run in; 1: all in this one (crib3.net.workers)
 
 
+def default_workers() -> int:
+    """`--workers` unless told: one session worker per core this process
+    may run on (at least one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
 def host_key_at(path: Path) -> asyncssh.SSHKey:
     """The server's host key, made (ed25519, owner-only) on first start so
     clients see the same server every time."""
