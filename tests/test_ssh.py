@@ -12,7 +12,6 @@ import pytest
 
 from crib3.engine import State, apply
 from crib3.engine.log import load_log
-from crib3.tui.screens.table import TableScreen
 from ssh_support import Client, Recorder, plain, press_on, seat_three, serving, until
 from test_properties import public_cards
 

@@ -121,12 +121,12 @@ async def test_a_spectator_is_sent_no_hidden_card_and_chat_is_shown_literally(tm
 
 
 @pytest.fixture
-def open_room(tmp_path):
+def open_room(tmp_path, room_workers):
     """`crib3 serve --open` on a free port, and a tmux server for clients."""
     from test_ssh_e2e import Terminals, free_port, start_serving
 
     port = free_port()
-    server = start_serving(tmp_path, "--open", "--port", str(port))
+    server = start_serving(tmp_path, "--open", "--port", str(port), "--workers", str(room_workers))
     terminals = Terminals()
     try:
         yield port, terminals, tmp_path
