@@ -216,3 +216,25 @@ def test_a_call_with_no_session_is_refused(tmp_path):
     room, host, pipes = joined(tmp_path)
     with pytest.raises(RoomError, match="no session"):
         pipes["w1"].replica.bring_back(None)
+
+
+async def test_a_spectator_leaves_a_table_whose_game_is_over(tmp_path):
+    """As with the room in one process: leaving a table that has left the
+    room (its game won) is no error."""
+    room, host, pipes = joined(tmp_path)
+    pipe = pipes["w1"]
+    _, ann = session(room, host, pipe, "Ann", 1)
+    _, bob = session(room, host, pipe, "Bob", 2)
+    with as_caller(1):
+        table = pipe.replica.open_table(ann, Rules(target=61), ("easy", "easy"))
+        table.start("Ann")
+    with as_caller(2):
+        table.watch(bob)
+    real = room.tables.pop(1)  # (as the table's driver does when its game is won)
+    room.changed()
+    host.flush()
+    pipe.pump()
+    assert 1 not in pipe.replica.tables
+    with as_caller(2):
+        table.unwatch(bob)
+    assert real.watchers == []

@@ -55,6 +55,9 @@ class RoomHost:
         self._dirty = False
         self._flush_soon: asyncio.Handle | None = None
         self._uids: weakref.WeakKeyDictionary[Table, int] = weakref.WeakKeyDictionary()
+        # Every table a worker may still hold, by uid: one that has left the
+        # room (its game over, say) still takes a spectator's leaving.
+        self._by_uid: weakref.WeakValueDictionary[int, Table] = weakref.WeakValueDictionary()
         self._counter = itertools.count(1)
         self._known: dict[int, Table] = {}  # uid -> a table the workers have been told of
         self._sent: dict[int, wire.TableSnap] = {}  # uid -> what they were told of it last
@@ -112,6 +115,7 @@ class RoomHost:
         uid = self._uids.get(table)
         if uid is None:
             uid = self._uids[table] = next(self._counter)
+            self._by_uid[uid] = table
             self._hook(table)
         return uid
 
@@ -199,10 +203,10 @@ class RoomHost:
         return self._table_call(worker, call.session, me, table, call.method, args)
 
     def _table(self, uid: object) -> Table:
-        for table in [*self.room.tables.values(), *self._known.values()]:
-            if self._uids.get(table) == uid:
-                return table
-        raise RoomError("that table is gone")
+        table = self._by_uid.get(uid) if isinstance(uid, int) else None
+        if table is None:
+            raise RoomError("that table is gone")
+        return table
 
     def _room_call(self, me: Presence, method: str, args: tuple[Any, ...]) -> Any:
         room = self.room
