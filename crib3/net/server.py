@@ -529,6 +529,8 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
     say(f"crib3 serve: listening on {options.host}:{card_room.port}"
         + (f", {resumed} table{'s' * (resumed != 1)} resumed" if resumed else "")
         + f"; players connect with: ssh -p {card_room.port} NAME@HOST")
+    if card_room.pool is not None:  # (after the line above: scripts wait for it)
+        log.info("%s", card_room.pool.describe())
     await stop.wait()
     say("crib3 serve: stopping; every table is saved")
     await card_room.stop()

@@ -161,8 +161,9 @@ class WorkerPool:
             self.workers.append(worker)
             await worker.start()
         await asyncio.gather(*(w.ready for w in self.workers))
-        log.info("%d session workers: pids %s", self.count,
-                 " ".join(str(w.pid) for w in self.workers))
+
+    def describe(self) -> str:
+        return f"{self.count} session workers: pids " + " ".join(str(w.pid) for w in self.workers)
 
     async def open(self, chan: Any, presence: Presence, **session: Any) -> RemoteSession:
         """A new session on the worker with the fewest sessions."""
