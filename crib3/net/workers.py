@@ -184,10 +184,10 @@ class WorkerPool:
         """A worker's socket closed: it stopped (or died). Its sessions end
         with one line each; unless the server is stopping, it starts again."""
         self.host.remove_worker(worker)
-        if worker.process is not None:
-            code = worker.process.poll()
-            if code is None and not self.stopping:
+        if worker.process is not None and not self.stopping:
+            if worker.process.poll() is None:  # its socket closed, yet it runs: stop it
                 worker.process.kill()
+            asyncio.get_running_loop().run_in_executor(None, worker.process.wait)  # (reaped)
         for session in list(worker.sessions.values()):
             session.done(None, lost=True)
         worker.sessions.clear()
