@@ -1,8 +1,11 @@
 """`crib3 serve`: the card room as an SSH server, on asyncssh.
 
 Every SSH session runs its own crib3 app (the lobby, then the table) on a
-`ChannelDriver`; all of them share one `Room` in one process and one event
-loop. The only thing a session can do is play: there is no shell, no
+`ChannelDriver`; all of them share one `Room`. With `workers` 1 everything
+is in this process, on one event loop; with more, the apps run in session
+worker processes (`crib3.net.workers`) on a replica of the room, and this
+process keeps the SSH side and the room, and relays each session's
+terminal (`PlaySession._run_in_worker`). The only thing a session can do is play: there is no shell, no
 command execution, no subsystem (so no SFTP or scp), no port, agent or X11
 forwarding.
 
