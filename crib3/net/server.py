@@ -296,12 +296,15 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         assert pool is not None
         self.service.sessions.add(self)
         try:
+            size = self.size
             remote = await pool.open(chan, presence, ascii=wants_ascii(env),
                                      think=self.service.options.think, term=self.term or "xterm",
                                      env={k: v for k, v in env.items()
                                           if k in ("COLORTERM", "NO_COLOR")},
-                                     size=self.size)
+                                     size=size)
             self.driver = remote  # type: ignore[assignment]
+            if self.size != size:  # the window changed while a worker was found
+                remote.resize_soon(*self.size)
             for data in self._early:
                 remote.feed(data)
             self._early.clear()

@@ -161,6 +161,7 @@ class Session:
         self.presence = presence
         self.driver: ChannelDriver | None = None
         self.early: list[bytes] = []
+        self.size = opened.size  # the latest window size (one may come before the driver)
         self.ended = False
         self.hung_up = False
         self.task: asyncio.Task[None] | None = None
@@ -202,6 +203,7 @@ class Worker:
             elif not session.ended and sum(map(len, session.early)) < 4096:
                 session.early.append(message.data)
         elif isinstance(message, wire.Resize):
+            session.size = (message.width, message.height)
             if driver is not None:
                 driver.resize_soon(message.width, message.height)
         elif isinstance(message, wire.Flow):
@@ -229,6 +231,8 @@ class Worker:
             for data in session.early:
                 driver.feed(data)
             session.early.clear()
+            if session.size != session.opened.size:
+                driver.resize_soon(*session.size)
             if session.ended:
                 (driver.hang_up if session.hung_up else driver.end_app)()
             return driver
