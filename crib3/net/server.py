@@ -5,9 +5,9 @@ Every SSH session runs its own crib3 app (the lobby, then the table) on a
 is in this process, on one event loop; with more, the apps run in session
 worker processes (`crib3.net.workers`) on a replica of the room, and this
 process keeps the SSH side and the room, and relays each session's
-terminal (`PlaySession._run_in_worker`). The only thing a session can do is play: there is no shell, no
-command execution, no subsystem (so no SFTP or scp), no port, agent or X11
-forwarding.
+terminal (`PlaySession._run_in_worker`). The only thing a session can do
+is play: there is no shell, no command execution, no subsystem (so no
+SFTP or scp), no port, agent or X11 forwarding.
 
 People are known by the name they connect as (`ssh -p 2222 NAME@host`) and,
 unless the server runs `--open`, by the public key they authenticate with:
@@ -286,7 +286,6 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
                 if self.farewell:
                     chan.write(f"crib3: {self.farewell}\r\n".encode())
                 chan.exit(0)
-
 
     async def _run_in_worker(self, presence: Presence, env: dict[str, str]) -> None:
         """The session's app runs in a worker process (`--workers` above
