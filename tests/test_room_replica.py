@@ -28,8 +28,12 @@ class Pipe:
         self.replica: ReplicaRoom | None = None
         self.sent: list[object] = []
 
+    auto = False  # apply what the host sends by itself, on the loop (as a worker's reader)
+
     def deliver(self, message: object) -> None:
         self.waiting.append(pickle.loads(pickle.dumps(message)))  # as over a socket
+        if self.auto:
+            asyncio.get_running_loop().call_soon(self.pump)
 
     def pump(self) -> wire.Reply | None:
         reply = None
@@ -238,3 +242,48 @@ async def test_a_spectator_leaves_a_table_whose_game_is_over(tmp_path):
     with as_caller(2):
         table.unwatch(bob)
     assert real.watchers == []
+
+
+async def test_the_lobby_and_table_screens_run_unaware_on_replicas(tmp_path):
+    """The room's screens, unchanged, on two replicas (as in two workers):
+    Dan sits down at Cat's table, Cat starts, and both screens go to the
+    table, each from its seat, fed through the replica."""
+    from test_room_screens import room_with_tables
+    from tui_support import wait_for
+
+    from crib3.tui.room_app import CardRoomApp
+    from crib3.tui.screens.room import LobbyScreen, WaitingScreen
+
+    room = room_with_tables(tmp_path)
+    table = room.tables[2]
+    pipes: dict[str, Pipe] = {}
+    host = RoomHost(room, lambda worker, message: pipes[worker].deliver(message))
+    apps = {}
+    for number, (worker, name) in enumerate((("w1", "Cat"), ("w2", "Dan")), 1):
+        pipes[worker] = Pipe(host, worker)
+        pipes[worker].replica = ReplicaRoom(pipes[worker])
+        pipes[worker].auto = True
+        host.add_worker(worker)
+        pipes[worker].pump()
+        host.add_session(number, worker, room.people[name.lower()])
+        presence = pipes[worker].replica.presence(name, None, False, number)
+        apps[name] = CardRoomApp(pipes[worker].replica, presence, think=0.0)
+    cat_app, dan_app = apps["Cat"], apps["Dan"]
+    CALLER.set(1)  # each app's tasks keep the caller they were started with
+    async with cat_app.run_test(size=(80, 24)) as cat:
+        CALLER.set(2)
+        async with dan_app.run_test(size=(80, 24)) as dan:
+            await wait_for(cat, lambda: isinstance(cat_app.screen, WaitingScreen))
+            await wait_for(dan, lambda: isinstance(dan_app.screen, LobbyScreen))
+            await dan.press("down", "enter")
+            await wait_for(cat, lambda: "Dan" in str(cat_app.screen.query_one("#seats").render()))
+            assert table.seats[1].name == "Dan"  # in the one real room
+            assert not dan_app.screen.check_action("start", ())  # only the owner starts
+            await cat.press("enter")
+            await wait_for(cat, lambda: getattr(cat_app.screen, "me", None) == 0)
+            await wait_for(dan, lambda: getattr(dan_app.screen, "me", None) == 1)
+            assert table.started
+            screen = dan_app.screen
+            await wait_for(dan, lambda: screen.presented >= 1)
+            assert set(screen.view.hand) <= set(table.game.state.hands[1])
+            assert len(host.follows) == 2
