@@ -577,12 +577,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if problem:  # it is read again for every connection: it may be mended live
             print(f"warning: nobody can sign in: {keys} {problem}", file=sys.stderr)
     admins = _admins_file(args.admins, args.open) if args.admins else None
-    from crib3.net.server import CannotServe, ServeOptions, host_key_at, serve
+    from crib3.net.server import CannotServe, ServeOptions, default_workers, host_key_at, serve
     from crib3.room import Room
     from crib3.tui.room_app import CardRoomApp
 
     options = ServeOptions(host=args.host, port=args.port, authorized_keys=keys,
                            open_door=args.open, think=args.think, admins=admins,
+                           workers=args.workers or default_workers(),
                            host_key=Path(args.host_key) if args.host_key else
                            config_dir() / "ssh_host_ed25519_key")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
@@ -783,6 +784,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="how many names one person may be signed in under at once: one "
                             "key, or under --open one client address, loopback not counted "
                             "(3; 0: no limit)")
+    serve.add_argument("--workers", type=at_least_one, default=None, metavar="N",
+                       help="processes the sessions' screens run in, beside the one that "
+                            "holds the room (default: one per core; 1: everything in one "
+                            "process)")
     serve.set_defaults(run=cmd_serve)
     return parser
 

@@ -26,3 +26,11 @@ def crib3_home(tmp_path, monkeypatch):
     folder, never the developer's."""
     monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
     return tmp_path
+
+
+@pytest.fixture(params=[1, 2], ids=["in-one-process", "2-workers"])
+def room_workers(request) -> int:
+    """The card room's key tests run both ways: every session's app in the
+    server's own process (`crib3 serve --workers 1`), and spread over two
+    session worker processes (`--workers 2`)."""
+    return request.param

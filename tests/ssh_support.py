@@ -26,14 +26,16 @@ def plain(data: bytes | str) -> str:
 
 @asynccontextmanager
 async def serving(folder: Path, keys: Path | None = None, patience: float = 60.0,
-                  think: float = 0.0, admins: Path | None = None, **room_options):
+                  think: float = 0.0, admins: Path | None = None, workers: int = 1,
+                  **room_options):
     """A card room on a free port of 127.0.0.1 (open to any name unless
     `keys`, an authorized-keys file, is given; `admins`: the --admins file);
-    `room_options` go to the `Room` (idle_close, tables_per_key, names_per_key)."""
+    `room_options` go to the `Room` (idle_close, tables_per_key, names_per_key);
+    `workers` above 1 runs the sessions' apps in that many worker processes."""
     room = Room(folder / "tables", think=think, patience=patience, **room_options)
     assert room.restore() == []  # a restarted server picks up its tables
     options = ServeOptions(port=0, authorized_keys=keys, open_door=keys is None, think=think,
-                           admins=admins)
+                           admins=admins, workers=workers)
     server = CardRoom(options, room, CardRoomApp)
     await server.start(asyncssh.generate_private_key("ssh-ed25519"))
     try:
@@ -158,3 +160,68 @@ async def press_on(clients, table, every: float = 0.03, limit: float = 120.0,
                 continue
             client.press("\r")
         await asyncio.sleep(every)
+
+
+class Recorder:
+    """Everything the server writes to each person, as (name, events on
+    their screen, text), for the no-leak checks.
+
+    In one process (`workers` 1) each write is taken at the driver, with
+    exactly how many events that person's table screen had shown. With
+    session workers the screens are in other processes: each write is
+    taken where the main process relays it, with how many events the
+    game had then (`progress`, set once the table is known): the screen
+    had shown no more than that, and (since nobody's next hand starts
+    before they have thrown to its crib) no less than the start of the
+    hand before. `hidden` is then what was hidden all through that span,
+    so a card shown in the last show and dealt again is not taken for a
+    leak."""
+
+    def __init__(self, monkeypatch, workers: int = 1) -> None:
+        from crib3.net.driver import ChannelDriver
+        from crib3.net.workers import RemoteSession
+        from crib3.tui.screens.table import TableScreen
+
+        self.sent: list[tuple[str, int, str]] = []
+        self.exact = workers == 1
+        self.progress = lambda: 0
+        sent = self.sent
+        if self.exact:
+            write = ChannelDriver.write
+
+            def keep(driver: ChannelDriver, data: str) -> None:
+                app = driver._app
+                tables = [s for s in app.screen_stack if isinstance(s, TableScreen)]
+                sent.append((app.presence.name, tables[-1].presented if tables else 0, data))
+                write(driver, data)
+
+            monkeypatch.setattr(ChannelDriver, "write", keep)
+        else:
+            output = RemoteSession.output
+
+            def relayed(remote: RemoteSession, data: bytes) -> None:
+                sent.append((remote.name, self.progress(), data.decode("utf-8", "replace")))
+                output(remote, data)
+
+            monkeypatch.setattr(RemoteSession, "output", relayed)
+        self._spans: dict[tuple[int, int], set] = {}
+
+    def follow(self, table) -> None:
+        self.progress = lambda: len(table.game.events) if table.game is not None else 0
+
+    def hidden(self, states: list, shown: int, cards_hidden, cards_seen) -> set:
+        """The cards this screen may not have shown at `shown` (see the
+        class's docstring): `cards_hidden(state)` at that point, less, with
+        session workers, `cards_seen(state)` (face up, or one's own) at any
+        point of the span the screen may have been at."""
+        if self.exact:
+            return cards_hidden(states[shown])
+        hand = states[shown].hand_number
+        start = next(i for i, s in enumerate(states) if s.hand_number >= hand - 1)
+        key = (start, shown, id(cards_hidden))
+        if key not in self._spans:
+            span = set(cards_hidden(states[shown]))
+            for state in states[start:shown]:
+                span -= cards_seen(state)
+            self._spans[key] = span
+        return self._spans[key]

@@ -84,7 +84,7 @@ def start_serving(tmp_path: Path, *args: str) -> subprocess.Popen:
 
 
 @pytest.fixture
-def card_room(tmp_path):
+def card_room(tmp_path, room_workers):
     """`crib3 serve` on a free port with three players' keys authorized."""
     keys = {}
     for name in NAMES:
@@ -95,7 +95,8 @@ def card_room(tmp_path):
     authorized = tmp_path / "authorized_keys"
     authorized.write_text("".join(Path(f"{k}.pub").read_text() for k in keys.values()))
     port = free_port()
-    server = start_serving(tmp_path, "--port", str(port), "--authorized-keys", str(authorized))
+    server = start_serving(tmp_path, "--port", str(port), "--authorized-keys", str(authorized),
+                           "--workers", str(room_workers))
     terminals = Terminals()
     try:
         yield port, keys, terminals, tmp_path

@@ -99,10 +99,12 @@ def open_and_start(terminals: Terminals) -> None:
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["INT", "TERM"])
 def test_on_sigint_every_player_is_told_and_gets_their_terminal_back(tmp_path, keys,
-                                                                     terminals, signum):
+                                                                     terminals, signum,
+                                                                     room_workers):
     made, authorized = keys
     port = free_port()
-    server = start_serving(tmp_path, "--port", str(port), "--authorized-keys", str(authorized))
+    server = start_serving(tmp_path, "--port", str(port), "--authorized-keys", str(authorized),
+                           "--workers", str(room_workers))
     try:
         for name in NAMES:
             terminals.open(name, login(port, name, made[name]))

@@ -1,10 +1,13 @@
 """`crib3 serve`: the card room as an SSH server, on asyncssh.
 
 Every SSH session runs its own crib3 app (the lobby, then the table) on a
-`ChannelDriver`; all of them share one `Room` in one process and one event
-loop. The only thing a session can do is play: there is no shell, no
-command execution, no subsystem (so no SFTP or scp), no port, agent or X11
-forwarding.
+`ChannelDriver`; all of them share one `Room`. With `workers` 1 everything
+is in this process, on one event loop; with more, the apps run in session
+worker processes (`crib3.net.workers`) on a replica of the room, and this
+process keeps the SSH side and the room, and relays each session's
+terminal (`PlaySession._run_in_worker`). The only thing a session can do
+is play: there is no shell, no command execution, no subsystem (so no
+SFTP or scp), no port, agent or X11 forwarding.
 
 People are known by the name they connect as (`ssh -p 2222 NAME@host`) and,
 unless the server runs `--open`, by the public key they authenticate with:
@@ -34,9 +37,11 @@ from textual.app import App
 
 from crib3 import crash
 from crib3.net.bounds import OUTPUT_HIGH_WATER, OUTPUT_LOW_WATER, capped_size
-from crib3.net.driver import ChannelDriver
+from crib3.net.driver import STOP, ChannelDriver
+from crib3.net.workers import LOST, WorkerPool
 from crib3.net.sharing import many_terminals_in_one_process
 from crib3.room import Presence, Room, RoomError
+from crib3.room.host import RoomHost
 
 log = logging.getLogger("crib3.serve")
 
@@ -64,6 +69,16 @@ class ServeOptions:
     open_door: bool = False
     think: float = 0.6
     admins: Path | None = None  # keys (authorized_keys format) of those who may close and remove
+    workers: int = 1  # processes the sessions' apps run in; 1: all in this one (crib3.net.workers)
+
+
+def default_workers() -> int:
+    """`--workers` unless told: one session worker per core this process
+    may run on (at least one)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
 
 
 def host_key_at(path: Path) -> asyncssh.SSHKey:
@@ -126,6 +141,7 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         self.task: asyncio.Task[None] | None = None
         self._early: list[bytes] = []
         self.ended = False  # kicked, or the client left: no app (or no more of it)
+        self.presence: Presence | None = None
         self.farewell: str | None = None  # said as the session ends
 
     # --- what asyncssh asks -------------------------------------------------------
@@ -206,6 +222,8 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         """The server is stopping: end this session's app (which puts the
         client's terminal back as it was), then say why in one line."""
         table = getattr(self.app, "table", None)  # (a table that never started is not kept)
+        if self.app is None and self.presence is not None:  # its app runs in a worker
+            table = self.service.table_of(self.presence)
         playing = table is not None and table.started and not table.over
         self._kick("the card room is closing; your table is saved" if playing else
                    "the card room is closing")
@@ -229,6 +247,10 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
             _say_and_close(chan, f"crib3: {exc}")
             return
         env = dict(chan.get_environment())
+        self.presence = presence
+        if self.service.pool is not None:
+            await self._run_in_worker(presence, env)
+            return
         app = self.service.make_app(room, presence, ascii=wants_ascii(env),
                                     think=self.service.options.think)
         client_console(app, self.term, env)
@@ -257,6 +279,45 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
             crash.report(log, exc, f"the session of {self.username}")
             self.farewell = self.farewell or ("something went wrong on the server (it is "
                                               "logged); your table is saved: connect again")
+        finally:
+            self.service.sessions.discard(self)
+            room.depart(presence)
+            with contextlib.suppress(Exception):
+                if self.farewell:
+                    chan.write(f"crib3: {self.farewell}\r\n".encode())
+                chan.exit(0)
+
+    async def _run_in_worker(self, presence: Presence, env: dict[str, str]) -> None:
+        """The session's app runs in a worker process (`--workers` above
+        1): this session relays its terminal (`RemoteSession` takes the
+        driver's place), then ends as `_run` does."""
+        chan, room, pool = self.chan, self.service.room, self.service.pool
+        assert pool is not None
+        self.service.sessions.add(self)
+        try:
+            size = self.size
+            remote = await pool.open(chan, presence, ascii=wants_ascii(env),
+                                     think=self.service.options.think, term=self.term or "xterm",
+                                     env={k: v for k, v in env.items()
+                                          if k in ("COLORTERM", "NO_COLOR")},
+                                     size=size)
+            self.driver = remote  # type: ignore[assignment]
+            if self.size != size:  # the window changed while a worker was found
+                remote.resize_soon(*self.size)
+            for data in self._early:
+                remote.feed(data)
+            self._early.clear()
+            if self.ended:  # kicked or gone while the worker was asked
+                remote.end_app()
+            failure, lost = await remote.finished
+            if lost:
+                with contextlib.suppress(Exception):
+                    chan.write(STOP.encode())  # the client's terminal, put back
+                self.farewell = self.farewell or LOST
+            elif failure is not None:
+                log.warning("the session of %s failed in its worker: %s", self.username, failure)
+                self.farewell = self.farewell or ("something went wrong on the server (it is "
+                                                  "logged); your table is saved: connect again")
         finally:
             self.service.sessions.discard(self)
             room.depart(presence)
@@ -383,15 +444,34 @@ class CardRoom:
         self.server: Any = None
         self.sessions: set[PlaySession] = set()  # those running an app now
         self.connections: set[Any] = set()  # every SSH connection open now
+        self.pool: WorkerPool | None = None  # the session workers, with --workers above 1
+
+    def table_of(self, presence: Presence) -> Any:
+        """The table `presence` sits at or watches, if any (what its app
+        would call its table)."""
+        place = self.room.place_of(presence)
+        if place is not None:
+            return place[0]
+        return next((t for t in self.room.tables.values() if presence in t.watchers), None)
 
     async def start(self, host_key: asyncssh.SSHKey) -> None:
         many_terminals_in_one_process()
-        self.server = await asyncssh.create_server(
-            lambda: Doorman(self), self.options.host, self.options.port,
-            server_host_keys=[host_key], encoding=None, line_editor=False,
-            agent_forwarding=False, x11_forwarding=False, allow_scp=False,
-            sftp_factory=None, keepalive_interval=30, keepalive_count_max=4,
-            login_timeout=60)
+        if self.options.workers > 1:
+            factory = f"{self.make_app.__module__}:{self.make_app.__qualname__}"
+            host = RoomHost(self.room, lambda worker, message: worker.send(message))
+            self.pool = WorkerPool(self.options.workers, host, factory)
+            await self.pool.start()
+        try:
+            self.server = await asyncssh.create_server(
+                lambda: Doorman(self), self.options.host, self.options.port,
+                server_host_keys=[host_key], encoding=None, line_editor=False,
+                agent_forwarding=False, x11_forwarding=False, allow_scp=False,
+                sftp_factory=None, keepalive_interval=30, keepalive_count_max=4,
+                login_timeout=60)
+        except OSError:
+            if self.pool is not None:
+                await self.pool.stop()
+            raise
 
     @property
     def port(self) -> int:
@@ -418,6 +498,8 @@ class CardRoom:
                    if s.chan is not None]
         if closing:
             await asyncio.wait(closing, timeout=grace)
+        if self.pool is not None:
+            await self.pool.stop(grace)
         for conn in list(self.connections):
             conn.close()
         waits = [asyncio.ensure_future(conn.wait_closed()) for conn in list(self.connections)]
@@ -452,6 +534,8 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
     say(f"crib3 serve: listening on {options.host}:{card_room.port}"
         + (f", {resumed} table{'s' * (resumed != 1)} resumed" if resumed else "")
         + f"; players connect with: ssh -p {card_room.port} NAME@HOST")
+    if card_room.pool is not None:  # (after the line above: scripts wait for it)
+        log.info("%s", card_room.pool.describe())
     await stop.wait()
     say("crib3 serve: stopping; every table is saved")
     await card_room.stop()

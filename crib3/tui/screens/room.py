@@ -475,6 +475,7 @@ class RoomTableScreen(TableScreen):
         super().__init__(table.game, seat, None, think, ascii, on_over=on_over,  # type: ignore[arg-type]
                          resumed=resumed)
         self.table = table
+        self.feed = table.feed(seat)  # the table's own (a replica's, in a session worker)
         self._away: set[int] = self._absent()
         self._owner = table.owner
         self._may_replace: set[int] = set()

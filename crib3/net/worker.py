@@ -1,0 +1,299 @@
+"""One session worker process of `crib3 serve --workers N`: it runs many
+sessions' apps on a replica of the room.
+
+The main process (`crib3.net.workers`) spawns it with one end of a socket
+pair (`python -m crib3.net.worker FD APP`); everything it hears and says
+goes over that socket as `crib3.room.wire` messages:
+
+- each session's terminal, relayed: the client's bytes, window size,
+  flow (the client stopped reading or caught up) and hang-up come in;
+  the app's output goes back. The app runs on the same `ChannelDriver` as
+  in one process, on a `RelayChannel` in place of the SSH channel, so the
+  input bounds (key rate, byte rate, backlog) work as they do there, and
+  output is skipped while the main process says the client is behind;
+- the room, as `ReplicaRoom` (`crib3.room.replica`): deltas and seat
+  feeds come in, calls go out and wait for their reply.
+
+It ignores SIGINT (Ctrl-C at the server's terminal reaches the whole
+process group): the main process decides when sessions end, says
+farewell, and stops the workers. When the main process is gone (the
+socket closes) the worker ends its apps and exits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import importlib
+import logging
+import os
+import select
+import signal
+import socket
+import sys
+from typing import Any
+
+from crib3 import crash
+from crib3.net.driver import ChannelDriver
+from crib3.room import wire
+from crib3.room.replica import CALLER, ReplicaPresence, ReplicaRoom
+
+log = logging.getLogger("crib3.serve")
+
+
+class WorkerLink:
+    """The worker's end of the socket: frames out (buffered, never
+    blocking the loop except inside a call), frames in (handed to the
+    worker in order). A call blocks until its reply, applying the room's
+    messages that come first and queuing the sessions' for the loop."""
+
+    def __init__(self, sock: socket.socket, worker: Worker) -> None:
+        self.sock = sock
+        self.worker = worker
+        self.frames = wire.Frames()
+        self.out = bytearray()
+        self.loop = asyncio.get_running_loop()
+        self._writing = False
+        self.closed = asyncio.Event()
+        sock.setblocking(False)
+        self.loop.add_reader(sock, self._readable)
+
+    def send(self, message: object) -> None:
+        if self.closed.is_set():
+            return
+        self.out += wire.frame(message)
+        self._write()
+
+    def _write(self) -> None:
+        try:
+            while self.out:
+                sent = self.sock.send(self.out)
+                del self.out[:sent]
+        except BlockingIOError:
+            pass
+        except OSError:
+            self._lost()
+            return
+        if self.out and not self._writing:
+            self._writing = True
+            self.loop.add_writer(self.sock, self._writable)
+        elif not self.out and self._writing:
+            self._writing = False
+            self.loop.remove_writer(self.sock)
+
+    def _writable(self) -> None:
+        self._write()
+
+    def _readable(self) -> None:
+        try:
+            data = self.sock.recv(1 << 20)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self._lost()
+            return
+        for message in self.frames.feed(data):
+            self.worker.receive(message, later=False)
+
+    def _lost(self) -> None:
+        if not self.closed.is_set():
+            self.closed.set()
+            self.loop.remove_reader(self.sock)
+            if self._writing:
+                self.loop.remove_writer(self.sock)
+
+    def call(self, call: wire.Call) -> wire.Reply:
+        """Send `call` and wait for its reply (see the class's docstring)."""
+        if self.closed.is_set():
+            return wire.Reply(call.call, error="the card room is closing")
+        self.out += wire.frame(call)
+        while True:
+            readable, writable, _ = select.select([self.sock], [self.sock] if self.out else [],
+                                                  [], 5.0)
+            if writable:
+                self._write()
+            if not readable:
+                if self.closed.is_set():
+                    return wire.Reply(call.call, error="the card room is closing")
+                continue
+            try:
+                data = self.sock.recv(1 << 20)
+            except BlockingIOError:
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                self._lost()
+                return wire.Reply(call.call, error="the card room is closing")
+            reply = None
+            for message in self.frames.feed(data):
+                if isinstance(message, wire.Reply) and message.call == call.call:
+                    reply = message
+                elif reply is None:
+                    self.worker.receive(message, later=True)
+                else:  # (after the reply: handled by the loop, in order)
+                    self.loop.call_soon(self.worker.receive, message, False)
+            if reply is not None:
+                return reply
+
+
+class RelayChannel:
+    """What `ChannelDriver` writes to: the session's output, sent to the
+    main process for its SSH channel."""
+
+    def __init__(self, session: int, link: WorkerLink) -> None:
+        self.session = session
+        self.link = link
+
+    def write(self, data: bytes) -> None:
+        if self.link.closed.is_set():
+            raise OSError("the main process is gone")
+        self.link.send(wire.Output(self.session, data))
+
+
+class Session:
+    """One session's app in this worker."""
+
+    def __init__(self, opened: wire.OpenSession, presence: ReplicaPresence) -> None:
+        self.opened = opened
+        self.presence = presence
+        self.driver: ChannelDriver | None = None
+        self.early: list[bytes] = []
+        self.size = opened.size  # the latest window size (one may come before the driver)
+        self.ended = False
+        self.hung_up = False
+        self.task: asyncio.Task[None] | None = None
+
+
+class Worker:
+    """The sessions of this process and the room they share."""
+
+    def __init__(self, sock: socket.socket, make_app: Any) -> None:
+        self.make_app = make_app
+        self.link = WorkerLink(sock, self)
+        self.room = ReplicaRoom(self.link)
+        self.sessions: dict[int, Session] = {}
+
+    def receive(self, message: object, later: bool) -> None:
+        """A message from the main process. The room's are applied now;
+        while a call waits (`later`), a session's wait for the loop."""
+        if self.room.receive(message):
+            return
+        if later:
+            self.link.loop.call_soon(self.receive, message, False)
+            return
+        try:
+            self._session_message(message)
+        except Exception as exc:  # one session's trouble is not the worker's
+            crash.report(log, exc, "a message to a session")
+
+    def _session_message(self, message: object) -> None:
+        if isinstance(message, wire.OpenSession):
+            self._open(message)
+            return
+        session = self.sessions.get(getattr(message, "session", -1))
+        if session is None:
+            return
+        driver = session.driver
+        if isinstance(message, wire.Input):
+            if driver is not None:
+                driver.feed(message.data)
+            elif not session.ended and sum(map(len, session.early)) < 4096:
+                session.early.append(message.data)
+        elif isinstance(message, wire.Resize):
+            session.size = (message.width, message.height)
+            if driver is not None:
+                driver.resize_soon(message.width, message.height)
+        elif isinstance(message, wire.Flow):
+            if driver is not None:
+                (driver.output_paused if message.paused else driver.output_resumed)()
+        elif isinstance(message, wire.End):
+            session.ended = True
+            session.hung_up = session.hung_up or message.hang_up
+            session.early.clear()
+            if driver is not None:
+                (driver.hang_up if message.hang_up else driver.end_app)()
+
+    def _open(self, opened: wire.OpenSession) -> None:
+        from crib3.net.server import client_console
+
+        presence = self.room.presence(opened.name, opened.key, opened.admin, opened.session)
+        session = Session(opened, presence)
+        self.sessions[opened.session] = session
+        app = self.make_app(self.room, presence, ascii=opened.ascii, think=opened.think)
+        client_console(app, opened.term, opened.env)
+        make_driver = ChannelDriver.for_channel(RelayChannel(opened.session, self.link))
+
+        def driver_class(app_: Any, **kwargs: Any) -> ChannelDriver:
+            driver = session.driver = make_driver(app_, **kwargs)
+            for data in session.early:
+                driver.feed(data)
+            session.early.clear()
+            if session.size != session.opened.size:
+                driver.resize_soon(*session.size)
+            if session.ended:
+                (driver.hang_up if session.hung_up else driver.end_app)()
+            return driver
+
+        app.driver_class = driver_class
+        context = contextvars.copy_context()
+        context.run(CALLER.set, opened.session)  # the room's calls are this session's
+        session.task = self.link.loop.create_task(self._run(session, app), context=context)
+
+    async def _run(self, session: Session, app: Any) -> None:
+        failure: str | None = None
+        try:
+            if not session.ended:
+                await app.run_async(size=session.opened.size)
+            if getattr(app, "crash", None) is not None:
+                raise app.crash
+        except Exception as exc:
+            crash.report(log, exc, f"the session of {session.presence.name}")
+            failure = f"{type(exc).__name__}: {exc}"
+        finally:
+            self.sessions.pop(session.opened.session, None)
+            self.room.forget(session.presence)
+            self.link.send(wire.Ended(session.opened.session, failure))
+
+    async def run(self) -> None:
+        self.link.send(wire.Hello(wire.VERSION, os.getpid()))
+        await self.link.closed.wait()
+        for session in list(self.sessions.values()):  # the main process is gone
+            session.ended = session.hung_up = True
+            if session.driver is not None:
+                session.driver.hang_up()
+        tasks = [s.task for s in self.sessions.values() if s.task is not None]
+        if tasks:
+            await asyncio.wait(tasks, timeout=5)
+
+
+def app_factory(path: str) -> Any:
+    """`module:Name` -> the object (the command names the app class; the
+    SSH side imports no screen itself)."""
+    module, _, name = path.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def main(argv: list[str]) -> int:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process says when to stop
+    fd, factory = int(argv[0]), argv[1]
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, datefmt="%H:%M:%S",
+                        format=f"%(asctime)s worker {os.getpid()}: %(message)s")
+    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    from crib3.net.sharing import many_terminals_in_one_process
+
+    many_terminals_in_one_process()
+    make_app = app_factory(factory)
+    sock = socket.socket(fileno=fd)
+
+    async def run() -> None:
+        await Worker(sock, make_app).run()
+
+    asyncio.run(run())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,288 @@
+"""The main process's side of the room's replicas (`crib3 serve --workers N`).
+
+The one `Room` stays in the main process; sessions run in worker
+processes on a replica of it (`crib3.room.replica`). `RoomHost` is what
+keeps the replicas true and carries out what their screens ask:
+
+- it listens to the room, its tables and their chat, and after a change
+  (coalesced to one per turn of the event loop) sends every worker a
+  `RoomDelta` with the tables that changed;
+- it answers each `Call` for the session that made it, as that session's
+  own `Presence`: the checks are the room's own (`RoomError`), plus one
+  more here: a seat's events and commands are only for the person who
+  sits there (a spectator's feed, public facts only, is anyone's);
+- a screen that follows a game gets the seat-redacted events its
+  `SeatFeed` gives, with the seat's view (`FeedItems`), never the game.
+
+It knows nothing of sockets: it is handed `send(worker, message)`, and
+the worker is whatever the caller uses to tell its workers apart.
+Everything it sends to one worker goes in order, and a `Reply` is sent
+only after the changes its call made: so a worker that has its answer has
+the room as it stands after it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import itertools
+import logging
+import time
+import weakref
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from crib3 import crash
+from crib3.engine import IllegalMove, SeatFeed
+from crib3.room import wire
+from crib3.room.room import Room
+from crib3.room.seats import Presence, RoomError
+from crib3.room.table import Table
+
+log = logging.getLogger("crib3.serve")
+
+Send = Callable[[Hashable, object], None]
+
+
+class RoomHost:
+    """See the module's docstring."""
+
+    def __init__(self, room: Room, send: Send) -> None:
+        self.room = room
+        self.send = send
+        self.workers: set[Hashable] = set()
+        self.version = 0
+        self._dirty = False
+        self._flush_soon: asyncio.Handle | None = None
+        self._uids: weakref.WeakKeyDictionary[Table, int] = weakref.WeakKeyDictionary()
+        # Every table a worker may still hold, by uid: one that has left the
+        # room (its game over, say) still takes a spectator's leaving.
+        self._by_uid: weakref.WeakValueDictionary[int, Table] = weakref.WeakValueDictionary()
+        self._counter = itertools.count(1)
+        self._known: dict[int, Table] = {}  # uid -> a table the workers have been told of
+        self._sent: dict[int, wire.TableSnap] = {}  # uid -> what they were told of it last
+        self._hooked: weakref.WeakSet[Table] = weakref.WeakSet()
+        self._subs = itertools.count(1)
+        self.sessions: dict[int, tuple[Hashable, Presence]] = {}
+        self.follows: dict[int, tuple[Hashable, int, Callable[[], None]]] = {}  # sub -> worker, session, unsubscribe
+        room.listeners.append(self.changed)
+
+    # --- telling the workers -------------------------------------------------------
+
+    def changed(self) -> None:
+        """Something in the room changed: the workers hear of it once this
+        turn of the event loop is over (many changes, one delta)."""
+        self._dirty = True
+        if self._flush_soon is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                return  # (a test of the model alone: it flushes by hand)
+            self._flush_soon = loop.call_soon(self.flush)
+
+    def flush(self) -> None:
+        """Send the workers what changed since the last delta, if anything."""
+        if self._flush_soon is not None:
+            self._flush_soon.cancel()
+            self._flush_soon = None
+        if not self._dirty:
+            return
+        self._dirty = False
+        delta = self._delta(full=False)
+        if delta is not None:
+            for worker in list(self.workers):
+                self.send(worker, delta)
+
+    def add_worker(self, worker: Hashable) -> None:
+        """A worker is up: it is told the whole room (the others, what
+        changed first, so that from now on they all hear the same)."""
+        self.flush()
+        self.workers.add(worker)
+        self.send(worker, self._delta(full=True))
+
+    def remove_worker(self, worker: Hashable) -> None:
+        """A worker is gone (stopped, or died): its follows end."""
+        self.workers.discard(worker)
+        for sub, (where, _, unsubscribe) in list(self.follows.items()):
+            if where == worker:
+                unsubscribe()
+                del self.follows[sub]
+        for session, (where, _) in list(self.sessions.items()):
+            if where == worker:
+                del self.sessions[session]
+
+    def _uid(self, table: Table) -> int:
+        uid = self._uids.get(table)
+        if uid is None:
+            uid = self._uids[table] = next(self._counter)
+            self._by_uid[uid] = table
+            self._hook(table)
+        return uid
+
+    def _hook(self, table: Table) -> None:
+        if table not in self._hooked:
+            self._hooked.add(table)
+            table.listeners.append(self.changed)
+            table.chat.listeners.append(self.changed)
+
+    def _delta(self, full: bool) -> wire.RoomDelta | None:
+        in_room = {self._uid(t): t for t in self.room.tables.values()}
+        snaps: list[wire.TableSnap] = []
+        if full:
+            snaps = [snap(uid, t, True) for uid, t in in_room.items()]
+        else:
+            for uid, table in {**self._known, **in_room}.items():
+                made = snap(uid, table, uid in in_room)
+                if self._sent.get(uid) != made:
+                    snaps.append(made)
+                    self._sent[uid] = made
+                if uid not in in_room:  # its last word is said: forget it
+                    self._sent.pop(uid, None)
+            self._known = in_room
+        if not full and not snaps and not self._room_changed():
+            return None
+        self.version += 1
+        return wire.RoomDelta(
+            version=self.version, clock=time.monotonic(), patience=self.room.patience,
+            people=tuple(wire.Person(p.name, p.key, p.admin) for p in self.room.people.values()),
+            shelved=tuple((n, tuple(dataclasses.replace(s) for s in seats))
+                          for n, seats in sorted(self.room.shelved.items())),
+            tables=tuple(snaps))
+
+    def _room_changed(self) -> bool:
+        now = (tuple((p.name, p.key, p.admin) for p in self.room.people.values()),
+               tuple((n, tuple(dataclasses.replace(s) for s in seats))
+                     for n, seats in sorted(self.room.shelved.items())))
+        before, self._room_was = getattr(self, "_room_was", None), now
+        return before != now
+
+    # --- sessions and their calls -------------------------------------------------------
+
+    def add_session(self, session: int, worker: Hashable, presence: Presence) -> None:
+        self.sessions[session] = (worker, presence)
+
+    def drop_session(self, session: int) -> None:
+        """A session ended: what it followed, it follows no more."""
+        self.sessions.pop(session, None)
+        for sub, (_, whose, unsubscribe) in list(self.follows.items()):
+            if whose == session:
+                unsubscribe()
+                del self.follows[sub]
+
+    def unfollow(self, sub: int) -> None:
+        found = self.follows.pop(sub, None)
+        if found is not None:
+            found[2]()
+
+    def answer(self, worker: Hashable, call: wire.Call) -> None:
+        """Carry out `call` for its session and send the `Reply` (after
+        whatever the call changed)."""
+        try:
+            value = self._carry_out(worker, call)
+            reply = wire.Reply(call.call, value)
+        except RoomError as exc:
+            reply = wire.Reply(call.call, error=str(exc))
+        except IllegalMove as exc:
+            reply = wire.Reply(call.call, error=str(exc), illegal=True)
+        except Exception as exc:  # a bug here must not take the room down
+            crash.report(log, exc, f"a call to the room ({call.method})")
+            reply = wire.Reply(call.call, error="something went wrong on the server (it is "
+                                                "logged)")
+        self.flush()
+        self.send(worker, reply)
+
+    def _carry_out(self, worker: Hashable, call: wire.Call) -> Any:
+        found = self.sessions.get(call.session)
+        if found is None or found[0] != worker:
+            raise RoomError("your session has ended")
+        me = found[1]
+        args = tuple(me if a == wire.ME else a for a in call.args)
+        if call.target == "room":
+            return self._room_call(me, call.method, args)
+        table = self._table(call.target)
+        return self._table_call(worker, call.session, me, table, call.method, args)
+
+    def _table(self, uid: object) -> Table:
+        table = self._by_uid.get(uid) if isinstance(uid, int) else None
+        if table is None:
+            raise RoomError("that table is gone")
+        return table
+
+    def _room_call(self, me: Presence, method: str, args: tuple[Any, ...]) -> Any:
+        room = self.room
+        if method == "open_table":
+            return self._uid(room.open_table(me, *args[1:]))
+        if method == "bring_back":
+            table = room.bring_back(me)
+            return None if table is None else self._uid(table)
+        if method == "close_by_admin":
+            room.close_by_admin(self._table(args[0]), me)
+            return None
+        if method == "remove":
+            room.remove(args[0], me)
+            return None
+        raise RoomError(f"the room has no {method!r}")
+
+    def _table_call(self, worker: Hashable, session: int, me: Presence, table: Table,
+                    method: str, args: tuple[Any, ...]) -> Any:
+        if method in ("sit", "watch", "unwatch", "say"):
+            return getattr(table, method)(me, *args[1:])
+        if method == "leave":
+            self._check_seat(table, me, args[0])
+            table.leave(args[0])
+            return None
+        if method in ("start", "close_by"):  # as the caller: the room checks who may
+            getattr(table, method)(me.name)
+            return None
+        if method == "replace":
+            table.replace(args[0], me.name)
+            return None
+        if method == "follow":
+            return self._follow(worker, session, me, table, args[0])
+        if method == "dispatch":
+            seat, command = args
+            self._check_seat(table, me, seat)
+            if table.game is None:
+                raise IllegalMove("the game has not started")
+            table.feed(seat).dispatch(command)
+            return None
+        raise RoomError(f"a table has no {method!r}")
+
+    def _check_seat(self, table: Table, me: Presence, seat: int | None) -> None:
+        """`me` sits at `seat` of `table` (None, a spectator's, is anyone's)."""
+        if seat is None:
+            return
+        mine = table.seat_of(me.name)
+        if mine != seat or table.seats[seat].key != me.key:
+            raise RoomError(f"you do not sit in that seat at table {table.number}")
+
+    def _follow(self, worker: Hashable, session: int, me: Presence, table: Table,
+                seat: int | None) -> tuple[int, list[tuple[Any, Any]]]:
+        """The caller's screen follows `table` from `seat`: the events so
+        far and, from now on, each new one, redacted to the seat."""
+        self._check_seat(table, me, seat)
+        if table.game is None:
+            raise RoomError(f"table {table.number} has not started")
+        sub = next(self._subs)
+
+        def forward(event: Any, state: Any, view: Any) -> None:
+            self.send(worker, wire.FeedItems(sub, ((event, view),)))
+
+        history, unsubscribe = table.feed(seat).follow(forward)
+        self.follows[sub] = (worker, session, unsubscribe)
+        return sub, [(event, view) for event, _, view in history]
+
+
+def snap(uid: int, table: Table, in_room: bool) -> wire.TableSnap:
+    """`table` as a worker's screens read it (see `wire.TableSnap`)."""
+    state = table.state
+    standing = None if state is None else wire.PublicStanding(
+        tuple(state.players), tuple(state.scores), state.hand_number, state.winner)
+    return wire.TableSnap(
+        uid=uid, number=table.number, owner=table.owner, rules=table.rules,
+        seats=tuple(dataclasses.replace(s) for s in table.seats),
+        online=frozenset(table.online), away_since=tuple(sorted(table.away_since.items())),
+        started=table.started, over=table.over, closed=table.closed,
+        closed_by=table.closed_by, passed_from=table.passed_from,
+        watchers=tuple(table.watcher_names()), chat=tuple(table.chat.lines),
+        standing=standing, in_room=in_room)

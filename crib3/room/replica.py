@@ -1,0 +1,372 @@
+"""The card room as a session worker sees it: a replica of the main
+process's `Room` (`crib3 serve --workers N`).
+
+The screens read a room, its tables and their chat, and call a few
+methods; they should not know whether the room is here or in another
+process. So `ReplicaRoom`, `ReplicaTable` and `ReplicaChat` have the same
+attributes and methods the screens use (`tables`, `people`, `lobby()`,
+`seats`, `owner`, `watchers`, `chat.lines`, the `listeners` lists, ...),
+kept up to date by the `RoomDelta`s the main process sends
+(`crib3.room.host`), and their listeners are told as the real ones would
+be. What changes the room (`sit`, `open_table`, `say`, a move, ...) is a
+`Call` to the main process; its `Reply` is the result or the one line of
+the `RoomError` (or `IllegalMove`) it raised.
+
+Calls are synchronous: the screens call the room from key handlers and
+use the answer at once (a seat number, a refusal to show), as they do
+with a room in the same process. The link waits for the reply (the main
+process answers in well under a millisecond and does little else), and
+the messages that arrive meanwhile are applied in order, so when a call
+returns the replica already shows what it changed, and a move's events
+have reached the screen, as with a local game.
+
+A game reaches a screen only as `ReplicaFeed`: the events redacted to its
+seat (public ones for a spectator) and the seat's view, as `SeatFeed`
+hands them; the state is folded here from those redacted events. This
+process never holds another seat's hidden cards.
+
+Which session is calling is the context variable `CALLER`, which the
+worker sets for each session's app (Textual runs each app's handlers in
+tasks that inherit it).
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections import deque
+from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from crib3.engine import Command, Event, IllegalMove, Rules, SeatView, State
+from crib3.engine.state import apply
+from crib3.room import wire
+from crib3.room.chat import ChatLine
+from crib3.room.seats import SEATS, Listener, RoomError, Seat, notify
+
+CALLER: ContextVar[int | None] = ContextVar("crib3_room_caller", default=None)
+FeedItem = tuple[Event, State, SeatView]
+
+
+class Link(Protocol):
+    """How a replica reaches the main process (`crib3.net.workers` gives one)."""
+
+    def call(self, call: wire.Call) -> wire.Reply:
+        """Send `call`, and apply what arrives until its reply, which is returned."""
+
+    def send(self, message: object) -> None:
+        """Send a message that needs no answer."""
+
+
+@dataclass(eq=False)
+class ReplicaPresence:
+    """A session's person, as the screens read a `Presence` (name, key,
+    admin); `session` is how the main process knows them."""
+
+    name: str
+    key: str | None
+    admin: bool = False
+    session: int = 0
+    address: str | None = None
+    chat: Any = field(default=None, repr=False)  # the room keeps the real allowance
+
+    def kick(self, reason: str) -> None:
+        """The main process ends sessions; nothing to do here."""
+
+
+class ReplicaChat:
+    def __init__(self) -> None:
+        self.lines: deque[ChatLine] = deque(maxlen=50)
+        self.listeners: list[Listener] = []
+
+
+class ReplicaGame:
+    """What the screens ask of a table's game directly: whether it is over."""
+
+    def __init__(self, table: ReplicaTable) -> None:
+        self._table = table
+
+    @property
+    def over(self) -> bool:
+        return self._table.over
+
+
+class ReplicaFeed:
+    """A seat's (or a spectator's) side of a replica table's game: the
+    same `follow` and `dispatch` as `SeatFeed`."""
+
+    def __init__(self, table: ReplicaTable, seat: int | None) -> None:
+        self.table = table
+        self.seat = seat
+        self.game = table.game
+
+    def follow(self, callback: Callable[[Event, State, SeatView], None]
+               ) -> tuple[list[FeedItem], Callable[[], None]]:
+        room = self.table.room
+        sub, so_far = self.table._call("follow", self.seat)
+        seen = State()
+        history: list[FeedItem] = []
+        for event, view in so_far:
+            seen = apply(seen, event)
+            history.append((event, seen, view))
+
+        def on_items(items: tuple[tuple[Event, SeatView], ...]) -> None:
+            nonlocal seen
+            for event, view in items:
+                seen = apply(seen, event)
+                callback(event, seen, view)
+
+        room._follows[sub] = on_items
+
+        def unsubscribe() -> None:
+            if room._follows.pop(sub, None) is not None:
+                room.link.send(wire.Unfollow(sub))
+
+        return history, unsubscribe
+
+    def dispatch(self, command: Command) -> None:
+        if self.seat is None:
+            raise IllegalMove("a spectator cannot move")
+        if getattr(command, "seat", None) != self.seat:
+            raise IllegalMove(f"seat {self.seat} may only move for itself")
+        self.table._call("dispatch", self.seat, command)
+
+
+class ReplicaTable:
+    """A table as its screens read it (see the module's docstring)."""
+
+    def __init__(self, room: ReplicaRoom, uid: int) -> None:
+        self.room = room
+        self.uid = uid
+        self.number = 0
+        self.owner = ""
+        self.rules = Rules()
+        self.seats: list[Seat] = [Seat() for _ in range(SEATS)]
+        self.online: set[int] = set()
+        self.away_since: dict[int, float] = {}
+        self.started = False
+        self._over = False
+        self.closed = False
+        self.closed_by: str | None = None
+        self.passed_from: str | None = None
+        self.watchers: list[str] = []
+        self.listeners: list[Listener] = []
+        self.chat = ReplicaChat()
+        self.state: wire.PublicStanding | None = None
+        self.game: ReplicaGame | None = None
+
+    def _take(self, snap: wire.TableSnap, offset: float) -> bool:
+        """The table as the main process sent it; True if its chat changed."""
+        self.number, self.owner, self.rules = snap.number, snap.owner, snap.rules
+        self.seats = list(snap.seats)
+        self.online = set(snap.online)
+        self.away_since = {seat: since + offset for seat, since in snap.away_since}
+        self.started, self._over, self.closed = snap.started, snap.over, snap.closed
+        self.closed_by, self.passed_from = snap.closed_by, snap.passed_from
+        self.watchers = list(snap.watchers)
+        self.state = snap.standing
+        if self.started and self.game is None:
+            self.game = ReplicaGame(self)
+        chat_changed = tuple(self.chat.lines) != snap.chat
+        if chat_changed:
+            self.chat.lines.clear()
+            self.chat.lines.extend(snap.chat)
+        return chat_changed
+
+    # --- how it stands (as `Table`) -------------------------------------------------
+
+    @property
+    def over(self) -> bool:
+        return self._over
+
+    def seat_of(self, name: str) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.name is not None and seat.name.lower() == name.lower():
+                return index
+        return None
+
+    def free_seats(self) -> list[int]:
+        return [i for i, seat in enumerate(self.seats) if seat.name is None]
+
+    def away(self, seat: int) -> float | None:
+        if not self.seats[seat].person or seat in self.online:
+            return None
+        since = self.away_since.get(seat)
+        return 0.0 if since is None else time.monotonic() - since
+
+    def owner_seat(self) -> int | None:
+        return self.seat_of(self.owner)
+
+    def present(self, seat: int) -> bool:
+        return seat in self.online and self.seats[seat].person
+
+    def replaceable(self, seat: int) -> bool:
+        gone = self.away(seat)
+        return self.started and not self.over and gone is not None and \
+            gone >= self.room.patience
+
+    def watcher_names(self) -> list[str]:
+        return list(self.watchers)
+
+    def feed(self, seat: int | None) -> ReplicaFeed:
+        return ReplicaFeed(self, seat)
+
+    # --- what changes it (calls to the main process) ------------------------------------
+
+    def _call(self, method: str, *args: Any) -> Any:
+        return self.room._call(self.uid, method, *args)
+
+    def sit(self, presence: Any) -> int:
+        return int(self._call("sit", wire.ME))
+
+    def leave(self, seat: int) -> None:
+        if not self.closed:
+            self._call("leave", seat)
+
+    def start(self, by: str) -> None:
+        self._call("start", by)
+
+    def replace(self, seat: int, by: str) -> None:
+        self._call("replace", seat, by)
+
+    def close_by(self, by: str) -> None:
+        self._call("close_by", by)
+
+    def watch(self, presence: Any) -> None:
+        self._call("watch", wire.ME)
+
+    def unwatch(self, presence: Any) -> None:
+        self._call("unwatch", wire.ME)
+
+    def say(self, presence: Any, text: str) -> ChatLine:
+        line: ChatLine = self._call("say", wire.ME, text)
+        return line
+
+
+class ReplicaRoom:
+    """The room as a worker's screens read it (see the module's docstring)."""
+
+    def __init__(self, link: Link, think: float = 0.6) -> None:
+        self.link = link
+        self.think = think
+        self.patience = 60.0
+        self.tables: dict[int, ReplicaTable] = {}
+        self.shelved: dict[int, list[Seat]] = {}
+        self.people: dict[str, Any] = {}
+        self.listeners: list[Listener] = []
+        self.version = 0
+        self._by_uid: dict[int, ReplicaTable] = {}
+        self._mine: dict[str, ReplicaPresence] = {}  # this process's sessions, by name
+        self._follows: dict[int, Callable[[tuple[tuple[Event, SeatView], ...]], None]] = {}
+        self._calls = itertools.count(1)
+
+    # --- kept up to date ------------------------------------------------------------------
+
+    def presence(self, name: str, key: str | None, admin: bool, session: int) -> ReplicaPresence:
+        """A session of this process signs in: it is itself in `people`."""
+        presence = ReplicaPresence(name, key, admin, session)
+        self._mine[name.lower()] = presence
+        return presence
+
+    def forget(self, presence: ReplicaPresence) -> None:
+        if self._mine.get(presence.name.lower()) is presence:
+            del self._mine[presence.name.lower()]
+
+    def receive(self, message: object) -> bool:
+        """Apply a message about the room; False if it is none."""
+        if isinstance(message, wire.RoomDelta):
+            self._apply(message)
+        elif isinstance(message, wire.FeedItems):
+            follower = self._follows.get(message.sub)
+            if follower is not None:
+                follower(message.items)
+        else:
+            return False
+        return True
+
+    def _apply(self, delta: wire.RoomDelta) -> None:
+        if delta.version <= self.version:
+            return
+        self.version = delta.version
+        offset = time.monotonic() - delta.clock
+        self.patience = delta.patience
+        people: dict[str, Any] = {}
+        for person in delta.people:
+            mine = self._mine.get(person.name.lower())
+            people[person.name.lower()] = mine if mine is not None and mine.key == person.key \
+                else ReplicaPresence(person.name, person.key, person.admin)
+        self.people = people
+        self.shelved = {number: list(seats) for number, seats in delta.shelved}
+        told: list[ReplicaTable] = []
+        chatted: list[ReplicaTable] = []
+        for snap in delta.tables:
+            table = self._by_uid.get(snap.uid)
+            if table is None:
+                table = self._by_uid[snap.uid] = ReplicaTable(self, snap.uid)
+            if table._take(snap, offset):
+                chatted.append(table)
+            told.append(table)
+            if snap.in_room:
+                self.tables[snap.number] = table
+            else:
+                if self.tables.get(snap.number) is table:
+                    del self.tables[snap.number]
+                del self._by_uid[snap.uid]
+        for table in told:
+            notify(table.listeners)
+        for table in chatted:
+            notify(table.chat.listeners)
+        notify(self.listeners)
+
+    # --- how it stands (as `Room`) --------------------------------------------------------
+
+    def lobby(self) -> list[ReplicaTable]:
+        return [t for _, t in sorted(self.tables.items()) if not t.over]
+
+    def place_of(self, presence: Any) -> tuple[ReplicaTable, int] | None:
+        for table in self.tables.values():
+            seat = table.seat_of(presence.name)
+            if seat is not None and not table.over and table.seats[seat].person:
+                return table, seat
+        return None
+
+    def shelved_for(self, presence: Any) -> int | None:
+        for number, seats in sorted(self.shelved.items()):
+            if any(s.person and s.name is not None and s.name.lower() == presence.name.lower()
+                   and s.key == presence.key for s in seats):
+                return number
+        return None
+
+    # --- what changes it ----------------------------------------------------------------
+
+    def _call(self, target: int | str, method: str, *args: Any) -> Any:
+        session = CALLER.get()
+        if session is None:
+            raise RoomError("no session is calling")
+        reply = self.link.call(wire.Call(next(self._calls), session, target, method, args))
+        if reply.error is not None:
+            raise (IllegalMove if reply.illegal else RoomError)(reply.error)
+        return reply.value
+
+    def _table(self, uid: int | None) -> ReplicaTable | None:
+        return None if uid is None else self._by_uid.get(uid)
+
+    def open_table(self, owner: Any, rules: Rules, levels: tuple[str, str]) -> ReplicaTable:
+        table = self._table(self._call("room", "open_table", wire.ME, rules, tuple(levels)))
+        if table is None:
+            raise RoomError("the table closed as it opened")
+        return table
+
+    def bring_back(self, presence: Any) -> ReplicaTable | None:
+        return self._table(self._call("room", "bring_back", wire.ME))
+
+    def close_by_admin(self, table: ReplicaTable, by: Any) -> None:
+        self._call("room", "close_by_admin", table.uid, wire.ME)
+
+    def remove(self, name: str, by: Any) -> None:
+        self._call("room", "remove", name, wire.ME)
+
+    def changed(self) -> None:
+        notify(self.listeners)

@@ -1,0 +1,289 @@
+"""The room's replica (what a session worker's screens read) and the main
+process's host of it, joined in one process by a link that carries the
+same messages a socket would (each one pickled and read back)."""
+
+from __future__ import annotations
+
+import asyncio
+import pickle
+import random
+
+import pytest
+
+from crib3.engine import IllegalMove, Rules, SeatFeed
+from crib3.engine.events import CardsDealt
+from crib3.players.easy import EasyPlayer
+from crib3.room import Room, RoomError, wire
+from crib3.room.host import RoomHost
+from crib3.room.replica import CALLER, ReplicaRoom
+
+
+class Pipe:
+    """The worker's end of the link, in-process: a call is answered by the
+    host at once, and what the host sent meanwhile is applied in order."""
+
+    def __init__(self, host: RoomHost, name: str) -> None:
+        self.host, self.name = host, name
+        self.waiting: list[object] = []
+        self.replica: ReplicaRoom | None = None
+        self.sent: list[object] = []
+
+    auto = False  # apply what the host sends by itself, on the loop (as a worker's reader)
+
+    def deliver(self, message: object) -> None:
+        self.waiting.append(pickle.loads(pickle.dumps(message)))  # as over a socket
+        if self.auto:
+            asyncio.get_running_loop().call_soon(self.pump)
+
+    def pump(self) -> wire.Reply | None:
+        reply = None
+        while self.waiting:
+            message = self.waiting.pop(0)
+            if isinstance(message, wire.Reply):
+                reply = message
+            else:
+                assert self.replica.receive(message), message
+        return reply
+
+    def call(self, call: wire.Call) -> wire.Reply:
+        self.host.answer(self.name, pickle.loads(pickle.dumps(call)))
+        reply = self.pump()
+        assert reply is not None and reply.call == call.call
+        return reply
+
+    def send(self, message: object) -> None:
+        self.sent.append(message)
+        if isinstance(message, wire.Unfollow):
+            self.host.unfollow(message.sub)
+
+
+def joined(tmp_path, workers=("w1",)) -> tuple[Room, RoomHost, dict[str, Pipe]]:
+    room = Room(tmp_path / "tables", think=0, patience=60.0)
+    pipes: dict[str, Pipe] = {}
+    host = RoomHost(room, lambda worker, message: pipes[worker].deliver(message))
+    for name in workers:
+        pipes[name] = Pipe(host, name)
+        pipes[name].replica = ReplicaRoom(pipes[name])
+        host.add_worker(name)
+        pipes[name].pump()
+    return room, host, pipes
+
+
+def session(room: Room, host: RoomHost, pipe: Pipe, name: str, number: int):
+    """A person signed in to the real room, and their presence in the replica."""
+    real = room.sign_in(name, None, lambda reason: None)
+    host.add_session(number, pipe.name, real)
+    host.flush()
+    pipe.pump()
+    return real, pipe.replica.presence(name, None, False, number)
+
+
+def as_caller(number: int):
+    class Caller:
+        def __enter__(self):
+            self.token = CALLER.set(number)
+
+        def __exit__(self, *exc):
+            CALLER.reset(self.token)
+
+    return Caller()
+
+
+async def test_a_replica_opens_sits_starts_and_sees_what_the_room_sees(tmp_path):
+    room, host, pipes = joined(tmp_path, ("w1", "w2"))
+    one, two = pipes["w1"], pipes["w2"]
+    _, ann = session(room, host, one, "Ann", 1)
+    _, bob = session(room, host, two, "Bob", 2)
+    with as_caller(1):
+        table = one.replica.open_table(ann, Rules(target=61), ("easy", "expert"))
+    assert table.number == 1 and table.seats[0].name == "Ann" and table.owner == "Ann"
+    two.pump()  # the other worker heard of it too
+    theirs = two.replica.tables[1]
+    assert [t.number for t in two.replica.lobby()] == [1]
+    told = []
+    theirs.listeners.append(lambda: told.append("table"))
+    with as_caller(2):
+        assert theirs.sit(bob) == 1
+        with pytest.raises(RoomError, match="only Ann can start"):
+            theirs.start("Ann")  # as the caller (Bob), whatever the screen says
+    assert told and theirs.seats[1].name == "Bob"
+    one.pump()
+    assert table.seats[1].name == "Bob" and sorted(one.replica.people) == ["ann", "bob"]
+    assert one.replica.place_of(ann) == (table, 0)
+    with as_caller(1):
+        table.start("Ann")
+    assert table.started and table.game is not None and not table.game.over
+    two.pump()
+    assert theirs.state is not None and theirs.state.name(2) == room.tables[1].state.name(2)
+
+
+async def test_a_replica_feed_is_exactly_the_seats_redacted_feed(tmp_path):
+    room, host, pipes = joined(tmp_path)
+    pipe = pipes["w1"]
+    _, ann = session(room, host, pipe, "Ann", 1)
+    with as_caller(1):
+        table = pipe.replica.open_table(ann, Rules(target=61), ("easy", "easy"))
+        table.start("Ann")
+        feed = table.feed(0)
+        got = []
+        history, unsubscribe = feed.follow(lambda e, s, v: got.append((e, s, v)))
+    real = room.tables[1]
+    expected, stop = SeatFeed(real.game, 0).follow(lambda *a: None)
+    stop()
+    assert history == expected
+    dealt = [e for e, _, _ in history if isinstance(e, CardsDealt)]
+    assert dealt and all(not h for e in dealt for s, h in enumerate(e.hands) if s != 0)
+    # Ann plays (through the replica) until the game is won; every event
+    # and view is the one her seat's SeatFeed gives.
+    pick = EasyPlayer(random.Random(2))
+    mine, stop = SeatFeed(real.game, 0).follow(lambda *a: None)
+    stop()
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 30
+    while not real.game.over:
+        assert loop.time() < deadline
+        if 0 in real.game.to_act():
+            with as_caller(1):
+                feed.dispatch(pick.choose(real.game.view(0)))
+        else:
+            await asyncio.sleep(0.001)
+        pipe.pump()
+    expected, stop = SeatFeed(real.game, 0).follow(lambda *a: None)
+    stop()
+    assert history + got == expected
+    for _ in range(200):  # the table's driver sees the end, and the room is told
+        await asyncio.sleep(0.01)
+        host.flush()
+        pipe.pump()
+        if table.over:
+            break
+    assert table.over and table.game.over and 1 not in pipe.replica.tables
+    unsubscribe()
+    assert not host.follows
+
+
+async def test_a_seat_is_only_its_persons(tmp_path):
+    room, host, pipes = joined(tmp_path)
+    pipe = pipes["w1"]
+    _, ann = session(room, host, pipe, "Ann", 1)
+    _, bob = session(room, host, pipe, "Bob", 2)
+    with as_caller(1):
+        table = pipe.replica.open_table(ann, Rules(target=61), ("easy", "easy"))
+        table.start("Ann")
+    with as_caller(2):  # Bob has no seat: Ann's feed and moves are not his
+        with pytest.raises(RoomError, match="you do not sit in that seat"):
+            table.feed(0).follow(lambda *a: None)
+        command = room.tables[1].game.view(0).legal[0]
+        with pytest.raises(RoomError, match="you do not sit in that seat"):
+            table._call("dispatch", 0, command)
+        with pytest.raises(IllegalMove, match="a spectator cannot move"):
+            table.feed(None).dispatch(command)
+        table.watch(bob)  # public facts: anyone's
+        history, _ = table.feed(None).follow(lambda *a: None)
+        spectator, stop = SeatFeed(room.tables[1].game, None).follow(lambda *a: None)
+        stop()
+        assert history == spectator
+    assert table.watcher_names() == ["Bob"]
+
+
+async def test_chat_and_errors_cross_as_one_line(tmp_path):
+    room, host, pipes = joined(tmp_path)
+    pipe = pipes["w1"]
+    _, ann = session(room, host, pipe, "Ann", 1)
+    with as_caller(1):
+        table = pipe.replica.open_table(ann, Rules(target=61), ("easy", "easy"))
+        heard = []
+        table.chat.listeners.append(lambda: heard.append(list(table.chat.lines)))
+        table.start("Ann")
+        table.say(ann, "[b]hello[/]")
+        with pytest.raises(RoomError, match="say something first"):
+            table.say(ann, "   ")
+        with pytest.raises(RoomError, match="you sit at a table already"):
+            pipe.replica.open_table(ann, Rules(), ("easy", "easy"))
+    assert heard and [(l.name, l.text) for l in table.chat.lines] == [("Ann", "[b]hello[/]")]
+
+
+async def test_a_table_that_leaves_the_room_is_told_once_and_its_number_may_return(tmp_path):
+    room, host, pipes = joined(tmp_path)
+    pipe = pipes["w1"]
+    _, ann = session(room, host, pipe, "Ann", 1)
+    with as_caller(1):
+        first = pipe.replica.open_table(ann, Rules(), ("easy", "easy"))
+        first.leave(0)  # nobody left before the start: put away
+        assert first.closed and 1 not in pipe.replica.tables
+        second = pipe.replica.open_table(ann, Rules(), ("easy", "easy"))
+    assert second is not first and second.number == 1 and not second.closed
+    assert not first.listeners and first.closed  # the old screen's table stays closed
+
+
+def test_a_call_with_no_session_is_refused(tmp_path):
+    room, host, pipes = joined(tmp_path)
+    with pytest.raises(RoomError, match="no session"):
+        pipes["w1"].replica.bring_back(None)
+
+
+async def test_a_spectator_leaves_a_table_whose_game_is_over(tmp_path):
+    """As with the room in one process: leaving a table that has left the
+    room (its game won) is no error."""
+    room, host, pipes = joined(tmp_path)
+    pipe = pipes["w1"]
+    _, ann = session(room, host, pipe, "Ann", 1)
+    _, bob = session(room, host, pipe, "Bob", 2)
+    with as_caller(1):
+        table = pipe.replica.open_table(ann, Rules(target=61), ("easy", "easy"))
+        table.start("Ann")
+    with as_caller(2):
+        table.watch(bob)
+    real = room.tables.pop(1)  # (as the table's driver does when its game is won)
+    room.changed()
+    host.flush()
+    pipe.pump()
+    assert 1 not in pipe.replica.tables
+    with as_caller(2):
+        table.unwatch(bob)
+    assert real.watchers == []
+
+
+async def test_the_lobby_and_table_screens_run_unaware_on_replicas(tmp_path):
+    """The room's screens, unchanged, on two replicas (as in two workers):
+    Dan sits down at Cat's table, Cat starts, and both screens go to the
+    table, each from its seat, fed through the replica."""
+    from test_room_screens import room_with_tables
+    from tui_support import wait_for
+
+    from crib3.tui.room_app import CardRoomApp
+    from crib3.tui.screens.room import LobbyScreen, WaitingScreen
+
+    room = room_with_tables(tmp_path)
+    table = room.tables[2]
+    pipes: dict[str, Pipe] = {}
+    host = RoomHost(room, lambda worker, message: pipes[worker].deliver(message))
+    apps = {}
+    for number, (worker, name) in enumerate((("w1", "Cat"), ("w2", "Dan")), 1):
+        pipes[worker] = Pipe(host, worker)
+        pipes[worker].replica = ReplicaRoom(pipes[worker])
+        pipes[worker].auto = True
+        host.add_worker(worker)
+        pipes[worker].pump()
+        host.add_session(number, worker, room.people[name.lower()])
+        presence = pipes[worker].replica.presence(name, None, False, number)
+        apps[name] = CardRoomApp(pipes[worker].replica, presence, think=0.0)
+    cat_app, dan_app = apps["Cat"], apps["Dan"]
+    CALLER.set(1)  # each app's tasks keep the caller they were started with
+    async with cat_app.run_test(size=(80, 24)) as cat:
+        CALLER.set(2)
+        async with dan_app.run_test(size=(80, 24)) as dan:
+            await wait_for(cat, lambda: isinstance(cat_app.screen, WaitingScreen))
+            await wait_for(dan, lambda: isinstance(dan_app.screen, LobbyScreen))
+            await dan.press("down", "enter")
+            await wait_for(cat, lambda: "Dan" in str(cat_app.screen.query_one("#seats").render()))
+            assert table.seats[1].name == "Dan"  # in the one real room
+            assert not dan_app.screen.check_action("start", ())  # only the owner starts
+            await cat.press("enter")
+            await wait_for(cat, lambda: getattr(cat_app.screen, "me", None) == 0)
+            await wait_for(dan, lambda: getattr(dan_app.screen, "me", None) == 1)
+            assert table.started
+            screen = dan_app.screen
+            await wait_for(dan, lambda: screen.presented >= 1)
+            assert set(screen.view.hand) <= set(table.game.state.hands[1])
+            assert len(host.follows) == 2
