@@ -88,6 +88,13 @@ async def test_a_spectator_is_sent_no_hidden_card_and_chat_is_shown_literally(tm
         await press_on(clients, table, hands=1)  # a deal, the play, the show
         await until(lambda: any(name == "spectator" and shown > first_show(table)
                                 for name, shown, _ in sent), what="the spectator's show")
+
+        def show_drawn() -> bool:  # the first count's cards reached the spectator
+            counted = first_show(table)
+            shown_after = "".join(plain(data) for name, shown, data in sent
+                                  if name == "spectator" and shown >= counted)
+            return all(c.label() in shown_after for c in table.game.events[counted].cards)
+        await until(show_drawn, what="the first count drawn for the spectator")
         events = list(table.game.events)
         for client in (*clients, watcher):
             client.close()
