@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import html
+import os
 import re
 import time
 from collections.abc import Callable
 
+from rich.cells import cell_len
 from textual.app import App
 from textual.pilot import Pilot
 
@@ -66,8 +68,33 @@ _SVG_TEXT = re.compile(
 
 def screen_text(app: App) -> str:
     """Everything on the screen as plain text, for asserting what a person
-    sees: read back from Textual's public `export_screenshot()` (an SVG in
-    which each run of text sits at its column, as `x` in character widths)."""
+    sees: the lines Textual's `export_screenshot()` draws (the screen on
+    top over the screens under it, every line filter applied), read as
+    text without the SVG around them (making the SVG was most of the time
+    of the tests that read the screen at every step)."""
+    screen = app.screen
+    update = screen._compositor.render_update(full=True, screen_stack=app._background_screens)
+    lines = [_cells("".join(strip.text for strip in line)).rstrip() for line in update.strips]
+    lines += [""] * (app.size.height - len(lines))
+    text = "\n".join(lines[:app.size.height])
+    if os.environ.get("CRIB3_SCREEN_TEXT_CHECK"):
+        assert text == svg_screen_text(app), (text, svg_screen_text(app))
+    return text
+
+
+def _cells(text: str) -> str:
+    """A line with each double-width character (🔎) followed by a space, so
+    that columns count cells, as the SVG's positions do."""
+    if text.isascii():
+        return text
+    return "".join(c + " " if cell_len(c) == 2 else c for c in text)
+
+
+def svg_screen_text(app: App) -> str:
+    """`screen_text` as read back from Textual's public `export_screenshot()`
+    (an SVG in which each run of text sits at its column, as `x` in
+    character widths): the slow way, kept to check the fast one
+    (CRIB3_SCREEN_TEXT_CHECK=1)."""
     rows: dict[int, dict[int, str]] = {}
     for found in _SVG_TEXT.finditer(app.export_screenshot()):
         text = html.unescape(found["text"]).replace("\xa0", " ")
