@@ -295,3 +295,15 @@ def test_too_few_samples_for_the_crib_table_is_one_line(tmp_path):
     assert len(result.stderr.strip().splitlines()) == 1
     assert "samples dealt no" in result.stderr
     assert not out.exists()
+
+
+def test_too_few_deals_for_the_discard_table_is_one_line(tmp_path):
+    """One deal cannot throw every rank: one line, not a ZeroDivisionError."""
+    out = tmp_path / "table.json"
+    result = subprocess.run([sys.executable, "-m", "crib3.players.discardtable", "--deals", "1",
+                             "--out", str(out)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2, result
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert "deals threw no" in result.stderr
+    assert not out.exists()

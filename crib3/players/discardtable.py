@@ -30,8 +30,8 @@ import sys
 from pathlib import Path
 
 from crib3.arguments import Parser, at_least_one
-from crib3.cards import DECK
-from crib3.players.cribtable import refuse_packaged, write_table
+from crib3.cards import DECK, RANKS
+from crib3.players.cribtable import TooFewSamples, refuse_packaged, write_table
 from crib3.players.analysis import (
     discard_options,
     greedy_code,
@@ -119,6 +119,10 @@ def estimate(deals: int, seed: int) -> dict:
                     crib_n[card.rank][k.rank] += 1
     play = [_smooth(cells) for cells in play_sum]
     crib_given = {}
+    unseen = [RANKS[rank - 1] for rank in range(1, 14) if not thrown_n[rank]]
+    if unseen:
+        raise TooFewSamples(f"{deals} deals threw no {', '.join(unseen)}: "
+                            f"every rank needs a few hundred deals")
     for thrown in range(1, 14):
         base = thrown_sum[thrown] / thrown_n[thrown]
         crib_given[str(thrown)] = {
@@ -170,7 +174,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="where to write the table (never the packaged one)")
     args = parser.parse_args(argv)
     refuse_packaged(parser, args.out, PACKAGED)  # before the work, not after it
-    data = estimate(args.deals, args.seed)
+    try:
+        data = estimate(args.deals, args.seed)
+    except TooFewSamples as exc:
+        parser.exit(2, f"{parser.prog}: {exc}\n")
     write_table(parser, args.out, data)
     for place, cells in enumerate(data["play"]):
         values = sorted(cells.values())
