@@ -46,6 +46,7 @@ from crib3.room.host import RoomHost
 log = logging.getLogger("crib3.serve")
 
 DEFAULT_SIZE = (80, 24)
+FAILED = "something went wrong on the server (it is logged); your table is saved: connect again"
 
 
 class AppFactory(Protocol):
@@ -277,21 +278,25 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
                 raise failure
         except Exception as exc:
             crash.report(log, exc, f"the session of {self.username}")
-            self.farewell = self.farewell or ("something went wrong on the server (it is "
-                                              "logged); your table is saved: connect again")
+            self.farewell = self.farewell or FAILED
         finally:
-            self.service.sessions.discard(self)
-            room.depart(presence)
-            with contextlib.suppress(Exception):
-                if self.farewell:
-                    chan.write(f"crib3: {self.farewell}\r\n".encode())
-                chan.exit(0)
+            self._close(presence)
+
+    def _close(self, presence: Presence) -> None:
+        """The session is over: the room lets the person go, and the
+        client reads the farewell, if any, before the channel closes."""
+        self.service.sessions.discard(self)
+        self.service.room.depart(presence)
+        with contextlib.suppress(Exception):
+            if self.farewell:
+                self.chan.write(f"crib3: {self.farewell}\r\n".encode())
+            self.chan.exit(0)
 
     async def _run_in_worker(self, presence: Presence, env: dict[str, str]) -> None:
         """The session's app runs in a worker process (`--workers` above
         1): this session relays its terminal (`RemoteSession` takes the
         driver's place), then ends as `_run` does."""
-        chan, room, pool = self.chan, self.service.room, self.service.pool
+        chan, pool = self.chan, self.service.pool
         assert pool is not None
         self.service.sessions.add(self)
         try:
@@ -316,15 +321,9 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
                 self.farewell = self.farewell or LOST
             elif failure is not None:
                 log.warning("the session of %s failed in its worker: %s", self.username, failure)
-                self.farewell = self.farewell or ("something went wrong on the server (it is "
-                                                  "logged); your table is saved: connect again")
+                self.farewell = self.farewell or FAILED
         finally:
-            self.service.sessions.discard(self)
-            room.depart(presence)
-            with contextlib.suppress(Exception):
-                if self.farewell:
-                    chan.write(f"crib3: {self.farewell}\r\n".encode())
-                chan.exit(0)
+            self._close(presence)
 
 
 def _say_and_close(chan: Any, line: str, status: int = 1) -> None:

@@ -33,7 +33,7 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 from crib3 import crash
-from crib3.engine import IllegalMove, SeatFeed
+from crib3.engine import IllegalMove
 from crib3.room import wire
 from crib3.room.room import Room
 from crib3.room.seats import Presence, RoomError

@@ -44,7 +44,7 @@ from crib3.engine import Command, Event, IllegalMove, Rules, SeatView, State
 from crib3.engine.state import apply
 from crib3.room import wire
 from crib3.room.chat import ChatLine
-from crib3.room.seats import SEATS, Listener, RoomError, Seat, notify
+from crib3.room.seats import SEATS, Listener, RoomError, Seat, SeatLookup, notify
 
 CALLER: ContextVar[int | None] = ContextVar("crib3_room_caller", default=None)
 FeedItem = tuple[Event, State, SeatView]
@@ -134,7 +134,7 @@ class ReplicaFeed:
         self.table._call("dispatch", self.seat, command)
 
 
-class ReplicaTable:
+class ReplicaTable(SeatLookup):
     """A table as its screens read it (see the module's docstring)."""
 
     def __init__(self, room: ReplicaRoom, uid: int) -> None:
@@ -180,15 +180,6 @@ class ReplicaTable:
     @property
     def over(self) -> bool:
         return self._over
-
-    def seat_of(self, name: str) -> int | None:
-        for index, seat in enumerate(self.seats):
-            if seat.name is not None and seat.name.lower() == name.lower():
-                return index
-        return None
-
-    def free_seats(self) -> list[int]:
-        return [i for i, seat in enumerate(self.seats) if seat.name is None]
 
     def away(self, seat: int) -> float | None:
         if not self.seats[seat].person or seat in self.online:

@@ -39,6 +39,23 @@ class Seat:
         return self.name is not None and not self.replaced
 
 
+class SeatLookup:
+    """Who sits where: the same questions of a `Table` and of its replica
+    in a session worker (each has `seats`, a list of three `Seat`)."""
+
+    seats: list[Seat]
+
+    def seat_of(self, name: str) -> int | None:
+        """The seat where `name` sits as a person, if any."""
+        for index, seat in enumerate(self.seats):
+            if seat.name is not None and seat.name.lower() == name.lower():
+                return index
+        return None
+
+    def free_seats(self) -> list[int]:
+        return [i for i, seat in enumerate(self.seats) if seat.name is None]
+
+
 @dataclass
 class Presence:
     """A person connected to the room (one SSH session). `kick` ends the

@@ -37,14 +37,14 @@ from crib3.names import shown_name
 from crib3.players import make_player
 from crib3.players.autoplay import BotDriver
 from crib3.room.chat import ChatLine, TableChat
-from crib3.room.seats import SEATS, Listener, Presence, RoomError, Seat, holder_of, notify
+from crib3.room.seats import SEATS, Listener, Presence, RoomError, Seat, SeatLookup, holder_of, notify
 from crib3.room.storage import OPEN, StoredTable, TableFiles
 
 if TYPE_CHECKING:
     from crib3.room.room import Room
 
 
-class Table:
+class Table(SeatLookup):
     """One table (see the module's docstring)."""
 
     def __init__(self, room: Room, number: int, owner: str, rules: Rules,
@@ -107,16 +107,6 @@ class Table:
     @property
     def log_path(self) -> Path:
         return self.files.log_path
-
-    def seat_of(self, name: str) -> int | None:
-        """The seat where `name` sits as a person, if any."""
-        for index, seat in enumerate(self.seats):
-            if seat.name is not None and seat.name.lower() == name.lower():
-                return index
-        return None
-
-    def free_seats(self) -> list[int]:
-        return [i for i, seat in enumerate(self.seats) if seat.name is None]
 
     def away(self, seat: int) -> float | None:
         """How long the person of `seat` has been gone (seconds), or None

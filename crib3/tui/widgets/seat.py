@@ -95,13 +95,7 @@ class SeatPanel(SharedStatic, Static):
         if self.content_size.height >= TALL_FROM:
             return self._tall_body(view, self.content_size.height, self.content_size.width)
         seat = self.seat
-        roles = []
-        if view.dealer == seat:
-            roles.append("dealer · crib")
-        if view.phase == Phase.PLAY and view.turn == seat:
-            roles.append("to play")
-        if self.thinking:
-            roles.append("thinking…")
+        roles = self._role_words(view)
         line1 = Text()
         shown = view.shown[seat] if view.phase == Phase.SHOW else None
         if shown:
@@ -128,7 +122,8 @@ class SeatPanel(SharedStatic, Static):
             line3.append("  go", style="bold yellow")
         return Text("\n").join([line1, line2, line3])
 
-    def _roles(self, view: SeatView) -> Text:
+    def _role_words(self, view: SeatView) -> list[str]:
+        """What the seat is now: the dealer, to play, thinking."""
         seat = self.seat
         roles = []
         if view.dealer == seat:
@@ -137,6 +132,11 @@ class SeatPanel(SharedStatic, Static):
             roles.append("to play")
         if self.thinking:
             roles.append("thinking…")
+        return roles
+
+    def _roles(self, view: SeatView) -> Text:
+        seat = self.seat
+        roles = self._role_words(view)
         line = Text(" · ".join(roles), style="italic")
         if view.phase == Phase.DISCARD and view.discarded[seat]:
             line.append(" · " if roles else "")
