@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rich.text import Text
@@ -106,7 +106,9 @@ class OptionRow(Widget, can_focus=True):
 
 class NewGameScreen(Screen[GameChoices | Path]):
     """Asks for the game's set-up; dismisses with the choices on Enter, or
-    with the path of an unfinished game to resume on r."""
+    with the path of an unfinished game to resume on r. As the app's first
+    screen (its default screen, which cannot be dismissed) it hands them to
+    `on_chosen` instead."""
 
     BINDINGS = [
         Binding("enter", "start", "Start", priority=True),  # in a text field too
@@ -125,9 +127,11 @@ class NewGameScreen(Screen[GameChoices | Path]):
     ]
     CSS_PATH = STYLESHEET
 
-    def __init__(self, choices: GameChoices) -> None:
+    def __init__(self, choices: GameChoices,
+                 on_chosen: Callable[[GameChoices | Path], None] | None = None) -> None:
         super().__init__()
         self.choices = choices
+        self.on_chosen = on_chosen
         self.unfinished: Path | None = None
         # The app's CSS as the widgets were styled at mount (on_screen_resume).
         self._styled_with: int | None = None
@@ -213,7 +217,7 @@ class NewGameScreen(Screen[GameChoices | Path]):
 
     def action_resume(self) -> None:
         if self.unfinished is not None:
-            self.dismiss(self.unfinished)  # type: ignore[arg-type]
+            self._chosen(self.unfinished)
 
     def on_input_submitted(self) -> None:
         self.action_start()
@@ -241,4 +245,10 @@ class NewGameScreen(Screen[GameChoices | Path]):
             seed=seed,
             think=float(self.query_one("#think", OptionRow).value.split()[0]),
         )
-        self.dismiss(choices)
+        self._chosen(choices)
+
+    def _chosen(self, result: GameChoices | Path) -> None:
+        if self.on_chosen is not None:
+            self.on_chosen(result)
+        else:
+            self.dismiss(result)
