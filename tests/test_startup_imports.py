@@ -49,3 +49,26 @@ async def test_the_new_game_screen_starts_with_no_widget_it_does_not_show(crib3_
         assert not app.screen.query("#unfinished")
         assert len(form.children) == 11, [w.id or type(w).__name__ for w in form.children]
         assert "crib3 · three-handed cribbage" in str(app.screen.query_one("#title").render())
+
+
+async def test_the_new_game_screen_is_the_first_screen_and_a_new_game_gets_a_fresh_one(crib3_home):
+    """No empty screen under the first one (it was styled and laid out for
+    nothing); starting from it works, and "New game" later opens a new one
+    over it, not the first one again with what was typed then."""
+    from crib3.tui.app import Crib3App
+    from crib3.tui.screens.new_game import NewGameScreen
+    from crib3.tui.screens.table import TableScreen
+    from tui_support import wait_for
+
+    app = Crib3App(think=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        first = app.screen
+        assert app.screen_stack == [first]
+        await pilot.press("ctrl+a", *"Ann", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        app._restart()
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen)
+                       and app.screen is not first and bool(app.screen.query("#name")))
+        assert app.game is None
+        assert app.screen.query_one("#name").value == "Ann"  # as saved
