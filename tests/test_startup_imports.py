@@ -65,7 +65,7 @@ async def test_the_new_game_screen_is_the_first_screen_and_a_new_game_gets_a_fre
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
         first = app.screen
         assert app.screen_stack == [first]
-        await pilot.press("ctrl+a", *"Ann", "enter")
+        await pilot.press(*"Ann", "enter")  # the name is selected: typing replaces it
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         app._restart()
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen)
