@@ -223,6 +223,16 @@ class NewGameScreen(Screen[GameChoices | Path]):
         self.action_start()
 
     def action_start(self) -> None:
+        focused = self.focused
+        if isinstance(focused, Input):
+            # Enter is the screen's before the field reads the keys typed
+            # before it (a name typed or pasted in one burst with Enter was
+            # lost): start once the field has read them.
+            focused.call_later(self._start)
+        else:
+            self._start()
+
+    def _start(self) -> None:
         typed = self.query_one("#name", Input).value
         try:
             name = check_name(typed) if typed.strip() else "You"
