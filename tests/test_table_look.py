@@ -390,3 +390,31 @@ async def test_practice_grows_its_table_as_the_table_screen_does():
         table = app.screen.query_one("TableView")
         assert blank_rows_under(app, table) == []
         assert table.region.bottom >= 40 - 4
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_dealer_to_play_is_said_on_one_line_of_the_box(size):
+    """"dealer · crib · to play" wrapped in a 26-column box ("to" / "play"),
+    pushing what is under it down (out of the short box at 80x24)."""
+    from crib3.engine.log import load_log
+    from crib3.replay import Replay
+    from crib3.tui.screens.replay import ReplayScreen
+    from test_replay import SAMPLE
+
+    app = Crib3App(replay=Replay(load_log(SAMPLE).events), autosave=False)
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        for _ in range(150):
+            await pilot.press("right")
+            await pilot.pause()
+            panels = app.screen.query_one("TableView").panels()
+            acting = [p for p in panels if "to play" in str(p.render())
+                      and "dealer" in str(p.render())]
+            if acting:
+                break
+        else:
+            raise AssertionError("no dealer to play")
+        lines = str(acting[0].render()).splitlines()
+        role = next(line for line in lines if "to play" in line)
+        assert role.strip().startswith("dealer") and len(role) <= acting[0].content_size.width
+        assert not any(line.strip() == "play" for line in lines)
