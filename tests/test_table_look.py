@@ -332,3 +332,89 @@ async def test_a_tall_opponents_box_charts_its_points_hand_by_hand():
             figures = next(row for row in box[title + 1:] if re.search(r"\d", row))
             assert [int(n) for n in re.findall(r"\d+", figures)] == gains, (figures, gains)
             assert any(c in "".join(box[title + 1:]) for c in "▁▂▃▄▅▆▇█"), box
+
+
+@pytest.mark.parametrize("size", [(160, 50), (200, 60)])
+async def test_from_50_rows_the_lines_under_the_table_do_not_repeat_the_feed_beside_it(size):
+    """With the feed beside the table, lines under it would say again what
+    the feed says (a dozen of them from 50 rows): the table takes the rows."""
+    app = app_for(7)
+    async with app.run_test(size=size) as pilot:
+        screen = await until(pilot, lambda s: my_play(s) and bool(s.view.pile))
+        await pilot.pause()
+        rows = screen_text(app).splitlines()
+        feed = screen.query_one("#feed")
+        under = rows[screen.table_view.region.bottom:size[1] - 1]
+        said = {line.strip() for line in screen.narration}
+        repeated = [row[:feed.region.x].strip() for row in under
+                    if row[:feed.region.x].strip() in said]
+        assert not repeated, under
+        assert screen.table_view.hand.region.bottom >= size[1] - 3   # the table takes the rows
+
+
+def blank_rows_under(app, table) -> list[int]:
+    rows = screen_text(app).splitlines()
+    return [i for i, row in enumerate(rows[table.region.bottom:len(rows) - 1]) if not row.strip()]
+
+
+@pytest.mark.parametrize("size", [(120, 40), (200, 60)])
+async def test_the_replay_grows_its_table_as_the_table_screen_does(size):
+    """The replay at 120x40 left 13 blank rows under a table drawn as at
+    80x24: its table takes the rows, its lines under it a few."""
+    from crib3.engine.log import load_log
+    from crib3.replay import Replay
+    from crib3.tui.screens.replay import ReplayScreen
+    from test_replay import SAMPLE
+
+    app = Crib3App(replay=Replay(load_log(SAMPLE).events), autosave=False)
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        for _ in range(30):
+            await pilot.press("right")
+        await pilot.pause()
+        table = app.screen.query_one("TableView")
+        assert table.region.height >= size[1] * 2 // 3
+        # under it: the status line, a spacer, the last lines (and their unfilled rows)
+        recent = app.screen.query_one("#recent")
+        assert len(blank_rows_under(app, table)) <= 1 + recent.region.height - 2
+
+
+async def test_practice_grows_its_table_as_the_table_screen_does():
+    from crib3.practice import dealt_positions
+    from crib3.tui.practice_app import PracticeApp
+
+    app = PracticeApp("play", dealt_positions("play", 5))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: bool(app.screen.query("TableView")))
+        await pilot.pause(0.2)
+        table = app.screen.query_one("TableView")
+        assert blank_rows_under(app, table) == []
+        assert table.region.bottom >= 40 - 4
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_a_dealer_to_play_is_said_on_one_line_of_the_box(size):
+    """"dealer · crib · to play" wrapped in a 26-column box ("to" / "play"),
+    pushing what is under it down (out of the short box at 80x24)."""
+    from crib3.engine.log import load_log
+    from crib3.replay import Replay
+    from crib3.tui.screens.replay import ReplayScreen
+    from test_replay import SAMPLE
+
+    app = Crib3App(replay=Replay(load_log(SAMPLE).events), autosave=False)
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        for _ in range(150):
+            await pilot.press("right")
+            await pilot.pause()
+            panels = app.screen.query_one("TableView").panels()
+            acting = [p for p in panels if "to play" in str(p.render())
+                      and "dealer" in str(p.render())]
+            if acting:
+                break
+        else:
+            raise AssertionError("no dealer to play")
+        lines = str(acting[0].render()).splitlines()
+        role = next(line for line in lines if "to play" in line)
+        assert role.strip().startswith("dealer") and len(role) <= acting[0].content_size.width
+        assert not any(line.strip() == "play" for line in lines)

@@ -52,6 +52,25 @@ async def test_typing_on_the_new_game_screen_replaces_the_name_and_runs_no_comma
         assert app.game.state.players[0].name == "Tarq"
 
 
+async def test_a_name_typed_fast_and_enter_start_the_game_under_that_name():
+    """Typed (or pasted) in one burst with Enter, as tmux's send-keys does:
+    Enter was taken before the name field had read the letters, and the
+    game started as "You"."""
+    from textual import events
+
+    from crib3.tui.screens.new_game import NewGameScreen
+    from crib3.tui.screens.table import TableScreen
+
+    app = Crib3App(think=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await pilot.pause()
+        for key, char in [("Z", "Z"), ("o", "o"), ("e", "e"), ("enter", "\r")]:
+            app.post_message(events.Key(key, char))      # no pause between keys
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert app.game.state.players[0].name == "Zoe"
+
+
 async def test_the_focused_row_of_the_new_game_screen_is_marked_not_only_coloured():
     from crib3.tui.screens.new_game import NewGameScreen, OptionRow
 

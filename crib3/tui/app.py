@@ -92,6 +92,23 @@ class Crib3App(BaseApp):
 
         self.stylesheet.read(STYLESHEET)
 
+    def _opens_on_new_game(self) -> bool:
+        return self.replay is None and self.start_game_object is None \
+            and self.start_choices is None
+
+    def get_default_screen(self) -> Screen:
+        """Opening on the new-game screen, it is the app's first screen
+        itself, rather than one pushed over Textual's empty default screen
+        (which was styled, laid out and shown for nothing: a hundredth of
+        the time to the first screen, issue 12 point 18). It hands on what
+        was chosen through `on_chosen`, since the bottom screen cannot be
+        dismissed; a later new game is pushed over it as before."""
+        if not self._opens_on_new_game():
+            return super().get_default_screen()
+        from crib3.tui.screens.new_game import NewGameScreen
+
+        return NewGameScreen(self._new_game_choices(), on_chosen=self._chosen)
+
     def open_first_screen(self) -> None:
         if self.replay is not None:
             from crib3.tui.screens.replay import ReplayScreen
@@ -102,17 +119,21 @@ class Crib3App(BaseApp):
             self.continue_game(self.start_game_object)
         elif self.start_choices is not None:
             self.start_game(self.start_choices)
-        else:
-            # Once the app's start is over: a screen pushed during it is drawn
-            # in Textual's start-up batch, a frame never sent, then again.
-            self.call_later(self.new_game)
+        else:  # the new-game screen is the default screen: see get_default_screen
+            self._warm_up_soon()
+
+    def _new_game_choices(self) -> GameChoices:
+        choices = load_choices()
+        choices.think = self.think  # the setting, or this run's --think
+        return choices
 
     def new_game(self) -> None:
         from crib3.tui.screens.new_game import NewGameScreen
 
-        choices = load_choices()
-        choices.think = self.think  # the setting, or this run's --think
-        self.push_screen(NewGameScreen(choices), self._chosen)
+        self.push_screen(NewGameScreen(self._new_game_choices()), self._chosen)
+        self._warm_up_soon()
+
+    def _warm_up_soon(self) -> None:
         self.set_timer(0.5, lambda: self.run_worker(_warm_up, thread=True, group="warm-up"))
 
     def _chosen(self, choices: GameChoices | Path | None) -> None:
@@ -303,9 +324,12 @@ class Crib3App(BaseApp):
 
         self._close_log()
         self.game = None
+        left = len(self.screen_stack) > 1
         while len(self.screen_stack) > 1:
             self.pop_screen()
-        if not isinstance(self.screen, NewGameScreen):
+        # Back at the first new-game screen (the app's bottom one) from
+        # elsewhere: a fresh one, with the choices as saved since.
+        if left or not isinstance(self.screen, NewGameScreen):
             self.new_game()
 
     def own_commands(self, screen: Screen) -> Iterable[SystemCommand]:

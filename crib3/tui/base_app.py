@@ -95,6 +95,12 @@ class BaseApp(App[None]):
 
     def on_mount(self) -> None:
         self.open_first_screen()
+        width, height = self.size
+        if width < MIN_WIDTH or height < MIN_HEIGHT:
+            # A first screen that is the app's default one (the new-game
+            # screen) was not yet mounted at the first resize, and no
+            # ScreenResume of a pushed screen checks again.
+            self.call_after_refresh(lambda: self._check_size(self.size))
         # The first screen is drawn: the collector the command paused runs
         # again (crib3/startup_gc.py).
         self.call_after_refresh(_resume_gc)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rich.text import Text
+from textual.content import Content
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -105,7 +106,9 @@ class OptionRow(Widget, can_focus=True):
 
 class NewGameScreen(Screen[GameChoices | Path]):
     """Asks for the game's set-up; dismisses with the choices on Enter, or
-    with the path of an unfinished game to resume on r."""
+    with the path of an unfinished game to resume on r. As the app's first
+    screen (its default screen, which cannot be dismissed) it hands them to
+    `on_chosen` instead."""
 
     BINDINGS = [
         Binding("enter", "start", "Start", priority=True),  # in a text field too
@@ -124,9 +127,11 @@ class NewGameScreen(Screen[GameChoices | Path]):
     ]
     CSS_PATH = STYLESHEET
 
-    def __init__(self, choices: GameChoices) -> None:
+    def __init__(self, choices: GameChoices,
+                 on_chosen: Callable[[GameChoices | Path], None] | None = None) -> None:
         super().__init__()
         self.choices = choices
+        self.on_chosen = on_chosen
         self.unfinished: Path | None = None
         # The app's CSS as the widgets were styled at mount (on_screen_resume).
         self._styled_with: int | None = None
@@ -134,8 +139,12 @@ class NewGameScreen(Screen[GameChoices | Path]):
     def compose(self) -> ComposeResult:
         c = self.choices
         with Vertical():
-            yield Static("crib3 · three-handed cribbage", classes="title")
-            yield Static("Your name", classes="label")
+            # The title and the name's label in one widget: each widget on
+            # the first screen costs about half a millisecond to start
+            # (issue 12, point 18), and these two are plain text.
+            yield Static(Content.assemble(("crib3 · three-handed cribbage", "bold $accent"),
+                                          "\n\n Your name"),
+                         classes="title", id="title")
             yield Input(c.name, placeholder="your name", id="name", max_length=MAX_LENGTH)
             yield OptionRow("Left opponent", BOT_LEVELS, c.left, LEVEL_HINTS, id="left")
             yield OptionRow("Right opponent", BOT_LEVELS, c.right, LEVEL_HINTS, id="right")
@@ -151,7 +160,7 @@ class NewGameScreen(Screen[GameChoices | Path]):
                         type="integer", id="seed")
             yield Static(in_words("↑/↓ move · ←/→ change · Enter start", app_is_ascii(self)),
                          classes="hint")
-            yield Static("", id="unfinished", classes="hint", markup=False)  # a file's name
+            # "#unfinished" (a game to resume) is mounted when one is found.
         yield TidyFooter()
 
     def on_screen_resume(self, event: events.ScreenResume) -> None:
@@ -197,9 +206,8 @@ class NewGameScreen(Screen[GameChoices | Path]):
 
     def _offer(self, path: Path, line: str) -> None:
         self.unfinished = path
-        notice = self.query_one("#unfinished", Static)
-        notice.update(line)
-        notice.add_class("offered")
+        notice = Static(line, id="unfinished", classes="hint offered", markup=False)  # a file's name
+        self.query_one(Vertical).mount(notice)
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -209,12 +217,22 @@ class NewGameScreen(Screen[GameChoices | Path]):
 
     def action_resume(self) -> None:
         if self.unfinished is not None:
-            self.dismiss(self.unfinished)  # type: ignore[arg-type]
+            self._chosen(self.unfinished)
 
     def on_input_submitted(self) -> None:
         self.action_start()
 
     def action_start(self) -> None:
+        focused = self.focused
+        if isinstance(focused, Input):
+            # Enter is the screen's before the field reads the keys typed
+            # before it (a name typed or pasted in one burst with Enter was
+            # lost): start once the field has read them.
+            focused.call_later(self._start)
+        else:
+            self._start()
+
+    def _start(self) -> None:
         typed = self.query_one("#name", Input).value
         try:
             name = check_name(typed) if typed.strip() else "You"
@@ -237,4 +255,10 @@ class NewGameScreen(Screen[GameChoices | Path]):
             seed=seed,
             think=float(self.query_one("#think", OptionRow).value.split()[0]),
         )
-        self.dismiss(choices)
+        self._chosen(choices)
+
+    def _chosen(self, result: GameChoices | Path) -> None:
+        if self.on_chosen is not None:
+            self.on_chosen(result)
+        else:
+            self.dismiss(result)

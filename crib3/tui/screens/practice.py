@@ -34,6 +34,9 @@ class PracticeScreen(Screen[None]):
         Binding("q,escape", "app.quit", "Quit"),
     ]
     CSS_PATH = STYLESHEET
+    # The table grows with the terminal as at play (see crib3.tcss).
+    HORIZONTAL_BREAKPOINTS = [(0, "narrow"), (180, "huge")]
+    VERTICAL_BREAKPOINTS = [(0, "short"), (34, "tall"), (50, "taller")]
 
     def __init__(self, kind: str, positions: Iterator[Position], ascii: bool = False) -> None:
         super().__init__()

@@ -77,6 +77,9 @@ class ReplayScreen(Screen[None]):
         Binding("q,escape", "leave", "Quit"),
     ]
     CSS_PATH = STYLESHEET
+    # The table grows with the terminal as at play (see crib3.tcss).
+    HORIZONTAL_BREAKPOINTS = [(0, "narrow"), (180, "huge")]
+    VERTICAL_BREAKPOINTS = [(0, "short"), (34, "tall"), (50, "taller")]
 
     def __init__(self, replay: Replay, ascii: bool = False, start: int = 0,
                  coach: bool = False, leave_back: bool = False) -> None:

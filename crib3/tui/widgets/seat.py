@@ -123,7 +123,10 @@ class SeatPanel(SharedStatic, Static):
         return Text("\n").join([line1, line2, line3])
 
     def _role_words(self, view: SeatView) -> list[str]:
-        """What the seat is now: the dealer, to play, thinking."""
+        """What the seat is now: the dealer, to play, thinking. On one line
+        of the box: "dealer · crib · to play" wrapped in a 26-column box and
+        pushed the lines under it down, so the crib (the dealer's anyway)
+        goes unsaid where the line would not fit."""
         seat = self.seat
         roles = []
         if view.dealer == seat:
@@ -132,6 +135,9 @@ class SeatPanel(SharedStatic, Static):
             roles.append("to play")
         if self.thinking:
             roles.append("thinking…")
+        width = self.content_size.width
+        if width and len(" · ".join(roles)) + 8 > width and "dealer · crib" in roles:
+            roles[0] = "dealer"  # (+8: room for " · threw" in the discard)
         return roles
 
     def _roles(self, view: SeatView) -> Text:
