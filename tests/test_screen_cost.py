@@ -303,3 +303,35 @@ async def test_a_session_draws_its_first_screen_once(tmp_path):
         app.exit()
         await task
         room.close()
+
+
+async def test_a_board_draws_again_only_the_track_whose_pegs_moved(monkeypatch):
+    """Before: every move of a peg drew all three tracks again (some 150
+    runs of text a line); the tracks that did not move are kept."""
+    from textual.app import App, ComposeResult
+
+    from crib3.tui.widgets import board
+    from crib3.tui.widgets.board import CribBoard
+
+    board._merged_track.cache_clear()
+    drawn: list[int] = []
+    real = board._track_rows
+    monkeypatch.setattr(board, "_track_rows", lambda *a: drawn.append(a[2]) or real(*a))
+
+    class OneBoard(App):
+        def compose(self) -> ComposeResult:
+            yield CribBoard()
+
+    app = OneBoard()
+    async with app.run_test(size=(80, 24)) as pilot:
+        widget = app.query_one(CribBoard)
+        await pilot.pause()
+        drawn.clear()  # (the board before the game: all at the start)
+        widget.set_scores(["Ann", "Bob", "Cat"], [5, 9, 2], [0, 4, 0], 121, dealer=0)
+        await pilot.pause()
+        assert sorted(drawn) == [2, 5, 9]  # the first drawing: every track
+        text = screen_text(app)
+        widget.set_scores(["Ann", "Bob", "Cat"], [5, 11, 2], [0, 9, 0], 121, dealer=0)
+        await pilot.pause()
+        assert drawn[3:] == [11]  # Bob's pegs moved: his track alone
+        assert screen_text(app) != text
