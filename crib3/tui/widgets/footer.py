@@ -113,9 +113,10 @@ class KeyLine(SharedRender, Widget):
             self.refresh()
 
     def render_key(self) -> Hashable:
-        return (tuple(k[1:3] + k[4:5] for k in self.keys), self.hover, self.compact,
-                *(self.get_component_rich_style(f"key-line--{part}") for part in
-                  ("key", "description", "item", "disabled", "hover")))
+        """What the line says (its styles come from the theme and the
+        CSS, which the shared cache's key holds already: reading them here
+        cost more than drawing the line)."""
+        return (tuple(k[1:3] + k[4:5] for k in self.keys), self.hover, self.compact)
 
     def render(self) -> Text:
         return self.drawn()[0]
