@@ -88,6 +88,13 @@ async def test_a_click_on_the_footer_presses_the_key_drawn_there():
         await pilot.click(KeyLine, offset=(footer.index("Go on"), 0))
         await pilot.pause()
         assert screen._continue.is_set()  # Enter, as the key says
+        line = screen.query_one(KeyLine)
+        await pilot.hover(KeyLine, offset=(footer.index("? Help"), 0))  # lit, as on hover
+        await pilot.pause()
+        assert line.keys[line.hover or 0].description == "Help"
+        await pilot.hover(KeyLine, offset=(len(footer.split("▏")[0].rstrip()) + 3, 0))
+        await pilot.pause()
+        assert line.hover is None
 
 
 async def test_an_ordinary_event_of_the_play_lays_out_no_screen():
