@@ -186,13 +186,29 @@ class TidyFooter(Footer):
     """Textual's footer, drawn by one `KeyLine` (and the palette's key)."""
 
     def compose(self) -> ComposeResult:
-        yield KeyLine().data_bind(compact=Footer.compact)
+        line = KeyLine()
+        # The footer's `compact`, given before it mounts (given as it
+        # mounts, its class changed: a recomputation of its styles).
+        line.set_reactive(KeyLine.compact, self.compact)
+        line.set_class(self.compact, "-compact", update=False)
+        yield line
+
+    def _watch_compact(self, compact: bool) -> None:
+        for line in self.query_children(KeyLine):
+            line.compact = compact
 
     def on_mount(self) -> None:
         """Told of a change of keys as it happens (Textual's footer is told
         at the footer's next turn of its message queue, and then rebuilt
         after the next refresh: the keys came a frame or two after the turn)."""
         self.screen.bindings_updated_signal.subscribe(self, self._keys_changed, immediate=True)
+
+    async def recompose(self) -> None:
+        """(Nothing here asks for it; should anything, the new line is
+        told the keys at once rather than at the next change of keys.)"""
+        await super().recompose()
+        if self.is_attached:
+            self._keys_changed(self.screen)
 
     def bindings_changed(self, screen: Screen) -> None:
         """(Textual's footer subscribes this too, to be called later: there
