@@ -16,7 +16,9 @@ from textual.widgets._footer import FooterKey
 from benchmarks.test_screen_update import OneTable, finished_game, measure
 from crib3.net.sharing import many_terminals_in_one_process
 from crib3.tui.screens.table import TableScreen
+from crib3.tui.widgets.footer import KeyLine
 from crib3.tui.words import Mode
+from tui_support import screen_text
 
 
 def test_an_event_redraws_what_changed_not_the_whole_screen():
@@ -30,26 +32,106 @@ def test_an_event_redraws_what_changed_not_the_whole_screen():
 
 
 async def test_the_footer_tells_its_keys_what_they_say_now():
-    """Enter goes from "Go on" to "Throw": the footer's keys are the same
-    widgets, saying what Textual's own footer would say (no rebuild)."""
+    """Enter goes from "Go on" to "Throw": the footer says what Textual's own
+    footer would say (one key per action, in its order), by the same widget
+    (no rebuild), and at once: the frame that shows the new mode shows its
+    keys (before, they came a frame or two later)."""
+    app = OneTable(finished_game())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+
+        def footer() -> str:
+            return screen_text(app).splitlines()[-1]
+
+        def textual_says() -> list[str]:  # Footer.compose's keys: the first binding per action
+            shown = {b.action: b.description for _, b, _, _ in screen.active_bindings.values()
+                     if b.show and b.action != app.COMMAND_PALETTE_BINDING}
+            return [d for d in shown.values() if d != "palette"]
+
+        screen.mode = Mode.WAITING_FOR_ENTER
+        await pilot.pause()
+        line = screen.query_one(KeyLine)
+        said = [k.description for k in line.keys]
+        assert said[0] == "Go on" and said == textual_says()
+        assert footer().startswith(" ⏎ Go on  f Feed ") and footer().endswith("▏^p palette")
+        screen.mode = Mode.OTHERS_TURN  # no Enter: one key fewer, told with no pause
+        assert [k.description for k in line.keys] == said[1:] == textual_says()
+        assert footer().startswith(" f Feed ")
+        screen.mode = Mode.WAITING_FOR_ENTER
+        assert [k.description for k in line.keys] == said
+        assert footer().startswith(" ⏎ Go on ")
+        await pilot.pause()
+        assert screen.query_one(KeyLine) is line
+
+
+async def test_a_click_on_the_footer_presses_the_key_drawn_there():
+    """The keys are one line now: a click is mapped from its x to the key
+    drawn there, as a click on Textual's own key widget was."""
     app = OneTable(finished_game())
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen
         assert isinstance(screen, TableScreen)
         screen.mode = Mode.WAITING_FOR_ENTER
         await pilot.pause()
-        before = list(screen.query(FooterKey))
-        said = [k.description for k in before]
-        assert said[0] == "Go on"
-        screen.mode = Mode.OTHERS_TURN  # no Enter: one key fewer
+        footer = screen_text(app).splitlines()[-1]
+        assert not screen.has_class("feed-on")
+        await pilot.click(KeyLine, offset=(footer.index("Feed") + 2, 0))  # its last letters
         await pilot.pause()
-        assert [k.description for k in screen.query(FooterKey)] == said[1:]
-        screen.mode = Mode.WAITING_FOR_ENTER
+        assert screen.has_class("feed-on")
+        await pilot.click(KeyLine, offset=(footer.index("f Feed"), 0))  # its key
         await pilot.pause()
-        after = list(screen.query(FooterKey))
-        assert [k.description for k in after] == said
-        kept = len(before) - 1  # one key went and came back; the others stayed
-        assert sum(a is b for a, b in zip(after, before)) >= kept - 1
+        assert not screen.has_class("feed-on")
+        await pilot.click(KeyLine, offset=(len(footer.split("▏")[0].rstrip()) + 3, 0))  # no key
+        await pilot.pause()
+        assert not screen.has_class("feed-on") and not screen._continue.is_set()
+        await pilot.click(KeyLine, offset=(footer.index("Go on"), 0))
+        await pilot.pause()
+        assert screen._continue.is_set()  # Enter, as the key says
+        line = screen.query_one(KeyLine)
+        await pilot.hover(KeyLine, offset=(footer.index("? Help"), 0))  # lit, as on hover
+        await pilot.pause()
+        assert line.keys[line.hover or 0].description == "Help"
+        await pilot.hover(KeyLine, offset=(len(footer.split("▏")[0].rstrip()) + 3, 0))
+        await pilot.pause()
+        assert line.hover is None
+
+
+async def test_an_ordinary_event_of_the_play_lays_out_no_screen():
+    """Before: the footer's keys changed in number or width with the turn
+    ("⏎ Play", "1-4 Play", "h Coach" on your turn, none of them on
+    another's), and each change laid out the whole screen again: three
+    events in four, at every seat."""
+    from benchmarks.test_screen_update import LayoutCount
+
+    from crib3.engine import SeatFeed
+    from crib3.engine import events as ev
+
+    game = finished_game()
+    history, _ = SeatFeed(game, 0).follow(lambda *_: None)
+    first_play = next(i for i, (e, _, _) in enumerate(history) if isinstance(e, ev.CardPlayed))
+    app = OneTable(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+
+        def show(event: ev.Event, state: object, view: object) -> None:  # as the table does
+            screen.mode = Mode.PRESENTING
+            screen._present(event, state, view)  # type: ignore[arg-type]
+            screen.mode = Mode.YOUR_TURN if view.my_turn else Mode.OTHERS_TURN  # type: ignore[attr-defined]
+
+        for moment in history[:first_play]:
+            show(*moment)
+        await pilot.pause()
+        turns = []
+        with LayoutCount() as layouts:
+            for moment in history[first_play:first_play + 8]:
+                show(*moment)
+                turns.append(screen.mode)
+                await pilot.pause()
+                await pilot.pause()
+        assert {Mode.YOUR_TURN, Mode.OTHERS_TURN} <= set(turns)  # the keys did change
+        assert layouts.calls == 0
 
 
 def test_apps_in_one_process_share_the_parsed_css():
@@ -197,7 +279,7 @@ async def test_a_footer_key_is_not_restyled_as_it_comes(monkeypatch):
         for mode in (Mode.WAITING_FOR_ENTER, Mode.OTHERS_TURN, Mode.WAITING_FOR_ENTER):
             screen.mode = mode
             await pilot.pause()
-        assert screen.query(FooterKey)
+        assert screen.query(FooterKey) and screen.query(KeyLine)
         assert restyled == []
 
 
@@ -228,3 +310,35 @@ async def test_a_session_draws_its_first_screen_once(tmp_path):
         app.exit()
         await task
         room.close()
+
+
+async def test_a_board_draws_again_only_the_track_whose_pegs_moved(monkeypatch):
+    """Before: every move of a peg drew all three tracks again (some 150
+    runs of text a line); the tracks that did not move are kept."""
+    from textual.app import App, ComposeResult
+
+    from crib3.tui.widgets import board
+    from crib3.tui.widgets.board import CribBoard
+
+    board._merged_track.cache_clear()
+    drawn: list[int] = []
+    real = board._track_rows
+    monkeypatch.setattr(board, "_track_rows", lambda *a: drawn.append(a[2]) or real(*a))
+
+    class OneBoard(App):
+        def compose(self) -> ComposeResult:
+            yield CribBoard()
+
+    app = OneBoard()
+    async with app.run_test(size=(80, 24)) as pilot:
+        widget = app.query_one(CribBoard)
+        await pilot.pause()
+        drawn.clear()  # (the board before the game: all at the start)
+        widget.set_scores(["Ann", "Bob", "Cat"], [5, 9, 2], [0, 4, 0], 121, dealer=0)
+        await pilot.pause()
+        assert sorted(drawn) == [2, 5, 9]  # the first drawing: every track
+        text = screen_text(app)
+        widget.set_scores(["Ann", "Bob", "Cat"], [5, 11, 2], [0, 9, 0], 121, dealer=0)
+        await pilot.pause()
+        assert drawn[3:] == [11]  # Bob's pegs moved: his track alone
+        assert screen_text(app) != text

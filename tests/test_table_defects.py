@@ -93,8 +93,8 @@ async def test_the_play_prompt_offers_the_cards_that_are_left():
 
 async def test_the_footer_offers_the_number_keys_of_the_cards_that_are_left():
     """The footer's card keys follow the hand as the prompt does: "1-5" to
-    throw from five, "1-3" to play from three, "1" from one. (The footer
-    is redrawn a frame or two after the turn comes: each is waited for.)"""
+    throw from five, "1-3" to play from three, "1" from one, as soon as
+    the turn comes (before, a frame or two after it: each was waited for)."""
     app = app_for(7)
     async with app.run_test(size=SIZE) as pilot:
         def footer() -> str:
@@ -106,7 +106,7 @@ async def test_the_footer_offers_the_number_keys_of_the_cards_that_are_left():
             if screen.mode == Mode.YOUR_TURN and phase in (Phase.DISCARD, Phase.PLAY):
                 keys = "1" if held == 1 else f"1-{held}"
                 said = f" {keys} {'Throw' if phase == Phase.DISCARD else 'Play'} "
-                await wait_for(pilot, lambda: said in footer(), timeout=5)
+                assert said in footer(), footer()
                 assert "1-5" not in footer() or held == 5
                 seen.add((phase, held))
             if {(Phase.PLAY, n) for n in (1, 2, 3, 4)} <= seen:

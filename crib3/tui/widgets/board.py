@@ -29,8 +29,9 @@ restyle it.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 from rich.style import Style
@@ -260,6 +261,17 @@ def board_lines(
     shows. `styles` maps "seat-0".."seat-2", "hole", "game", "score" and
     "dealer" to Rich styles (missing ones come from DEFAULT_STYLES).
     """
+    return [row for track in _tracks(names, scores, back_pegs, target, width, ascii, dealer,
+                                     styles, _track_rows)
+            for row in track]
+
+
+def _tracks(names: Sequence[str], scores: Sequence[int], back_pegs: Sequence[int],
+            target: int, width: int, ascii: bool, dealer: int | None,
+            styles: Mapping[str, Style] | None, draw_track: Callable[..., Sequence[Text]],
+            ) -> list[Sequence[Text]]:
+    """Each player's track, as `draw_track` draws it from `_track_rows`'
+    arguments (all hashable: a track can be drawn once and kept)."""
     target = max(int(target), 2)
     width = max(int(width), 0)
     glyphs = ASCII_GLYPHS if ascii else UNICODE_GLYPHS
@@ -267,65 +279,83 @@ def board_lines(
     if styles:
         style_of.update(styles)
     layout = _choose_layout(target, width)
-    street = _street(target, layout.rows)
-    label_width = _label_width(layout)
     names = [shown_name(name) for name in names]  # a log's "\x1b[31m" as text, not a colour
     if ascii:
         names = [_ascii_only(name) for name in names]
     shown = short_names(names, layout.name_width, glyphs.ellipsis)
+    roles = tuple(sorted(style_of.items()))
+    return [draw_track(seat % 3, name,
+                       _clamp(scores[seat] if seat < len(scores) else 0, target),
+                       _clamp(back_pegs[seat] if seat < len(back_pegs)
+                              else (scores[seat] if seat < len(scores) else 0), target),
+                       dealer == seat, target, width, layout, glyphs, roles)
+            for seat, name in enumerate(shown)]
 
-    lines: list[Text] = []
-    for seat, name in enumerate(shown):
-        seat_style = style_of.get(f"seat-{seat % 3}", Style())
-        front = _clamp(scores[seat] if seat < len(scores) else 0, target)
-        back = _clamp(back_pegs[seat] if seat < len(back_pegs) else front, target)
 
-        def cell(
-            position: int, empty: str, empty_style: str,
-            front: int = front, back: int = back, seat_style: Style = seat_style,
-        ) -> tuple[str, Style]:
-            """The glyph and style of one place on this track."""
-            if position == front:
-                return glyphs.front, seat_style
-            if position == back:
-                return glyphs.back, seat_style
-            return empty, style_of.get(empty_style, Style())
+def _track_rows(colour: int, name: str, front: int, back: int, dealing: bool, target: int,
+                width: int, layout: _Layout, glyphs: Glyphs,
+                roles: tuple[tuple[str, Style], ...]) -> list[Text]:
+    """One player's track: its name in seat colour `colour`, its pegs at
+    `front` and `back` (clamped already), the dealer's mark if `dealing`."""
+    style_of = dict(roles)
+    street = _street(target, layout.rows)
+    label_width = _label_width(layout)
+    seat_style = style_of.get(f"seat-{colour}", Style())
 
-        score_text = _score_label(
-            front, dealer == seat,
-            _SCORE_WIDTH if layout.rows == 1 else label_width - 1, style_of,
-        )
+    def cell(position: int, empty: str, empty_style: str) -> tuple[str, Style]:
+        """The glyph and style of one place on this track."""
+        if position == front:
+            return glyphs.front, seat_style
+        if position == back:
+            return glyphs.back, seat_style
+        return empty, style_of.get(empty_style, Style())
 
-        name_text = Text(name, seat_style)
-        name_text.truncate(layout.name_width, pad=True)  # by cells: wide letters too
-        rows = [Text() for _ in range(layout.rows)]
-        rows[0].append_text(name_text)
+    score_text = _score_label(
+        front, dealing, _SCORE_WIDTH if layout.rows == 1 else label_width - 1, style_of,
+    )
+
+    name_text = Text(name, seat_style)
+    name_text.truncate(layout.name_width, pad=True)  # by cells: wide letters too
+    rows = [Text() for _ in range(layout.rows)]
+    rows[0].append_text(name_text)
+    rows[0].append(" ")
+    if layout.rows == 1:
+        rows[0].append_text(score_text)
         rows[0].append(" ")
-        if layout.rows == 1:
-            rows[0].append_text(score_text)
-            rows[0].append(" ")
-        else:
-            rows[0].append(" " * (label_width - 1 - layout.name_width))
-            rows[1].append_text(score_text)
-            rows[1].append(" ")
-        rows[0].append(*cell(0, glyphs.start, "hole"))
-        rows[0].append(" " * layout.start_gap)
-        for row in rows[1:]:
-            row.append(" " * (1 + layout.start_gap))
-        for hole in range(1, target):
-            row, index = divmod(hole - 1, street)
-            if index:
-                rows[row].append(" " * (layout.hole_gap
-                                        + (layout.group_gap if index % GROUP == 0 else 0)))
-            rows[row].append(*cell(hole, glyphs.hole, "hole"))
-        rows[-1].append(" " * layout.game_gap)
-        rows[-1].append(*cell(target, glyphs.game, "game"))
-        for row in rows:
-            row.no_wrap = True
-            row.overflow = "crop"
-            row.truncate(width)
-        lines.extend(rows)
-    return lines
+    else:
+        rows[0].append(" " * (label_width - 1 - layout.name_width))
+        rows[1].append_text(score_text)
+        rows[1].append(" ")
+    rows[0].append(*cell(0, glyphs.start, "hole"))
+    rows[0].append(" " * layout.start_gap)
+    for row in rows[1:]:
+        row.append(" " * (1 + layout.start_gap))
+    for hole in range(1, target):
+        row, index = divmod(hole - 1, street)
+        if index:
+            rows[row].append(" " * (layout.hole_gap
+                                    + (layout.group_gap if index % GROUP == 0 else 0)))
+        rows[row].append(*cell(hole, glyphs.hole, "hole"))
+    rows[-1].append(" " * layout.game_gap)
+    rows[-1].append(*cell(target, glyphs.game, "game"))
+    for row in rows:
+        row.no_wrap = True
+        row.overflow = "crop"
+        row.truncate(width)
+    return rows
+
+
+# A track drawn for the screen (its runs merged) is kept: at a table most
+# events move at most one player's pegs, so the other tracks are taken from
+# here (a track's drawing was most of a board's, some 150 runs a line).
+# These are shared by every board in the process and never changed (a
+# board's lines are joined into a new Text). Some three a table.
+TRACKS_KEPT = 128
+
+
+@lru_cache(maxsize=TRACKS_KEPT)
+def _merged_track(*track: Hashable) -> tuple[Text, ...]:
+    return tuple(_merged(row) for row in _track_rows(*track))  # type: ignore[arg-type]
 
 
 class CribBoard(SharedRender, Widget):
@@ -426,20 +456,13 @@ class CribBoard(SharedRender, Widget):
 
     def render(self) -> Text:
         width = self.size.width
-        lines = board_lines(
-            self.names,
-            self.scores,
-            self.back_pegs,
-            self.target,
-            width,
-            self.ascii,
-            dealer=self.dealer,
-            styles=self._styles(),
-        )
+        lines = [row for track in _tracks(self.names, self.scores, self.back_pegs, self.target,
+                                          width, self.ascii, self.dealer, self._styles(),
+                                          _merged_track)
+                 for row in track]
         # Centred in the width: the columns no layout uses, shared either side.
         margin = " " * max(0, (width - board_width(self.target, width)) // 2)
-        text = Text("\n").join([Text(margin) + _merged(line) if margin else _merged(line)
-                                for line in lines])
+        text = Text("\n").join([Text(margin) + line if margin else line for line in lines])
         text.no_wrap = True
         text.overflow = "crop"
         return text

@@ -1,45 +1,53 @@
-"""Textual's Footer, without its leak, and without a rebuild for every change
-of keys.
+"""The footer: Textual's look, but every key on one line drawn by one widget,
+so that a change of keys is one line redrawn and never a layout.
 
-In Textual 8.2 the Footer rebuilds its keys (FooterKey widgets) whenever the
-keys may have changed, and each key is bound to the footer's `compact`
-reactive. Textual forgets a bound widget only when that reactive changes,
-which never happens here, so every rebuild left its old keys alive, and each
-new key was checked against all the old ones: memory and time grew with the
-game. This footer lets go of the keys it no longer shows after each rebuild.
+Textual 8.2's Footer is a row of `FooterKey` widgets, rebuilt after every
+change of the keys (a frame later: `call_after_refresh`). Each rebuild
+styled, mounted and laid out new widgets and left the old ones alive (bound
+to the footer's `compact`); told in place instead, a key whose width changed
+still asked for a layout of the whole screen. On a table the keys change
+with nearly every event (Enter says "Go on", then "Throw"; "1-5" becomes
+"1-4"), so three events in four laid out every seat's screen: most of an
+update's cost at a card room, where every event is drawn once per seat.
 
-A rebuild is also the dearest thing on a table's screen: new widgets are
-styled, mounted and laid out, and the whole screen is sent again (at a card
-room, once per seat per event). Most changes of keys keep the same number
-of keys (Enter goes from "Go on" to "Throw"), so the keys on screen are
-told what they say now instead (only a key whose width changed asks for a
-layout), and a key more or less is one key added or removed. Only the
-footer of the screen on top is told in place: one under a dialog is
-rebuilt (told in place, a lobby's footer under its open-table dialog left
-that dialog undrawn; `test_ssh_bounds` shows it).
+Here the keys are one `KeyLine` that fills the footer's width (its size
+never changes, so nothing is laid out again): told the keys as the screen's
+bindings change (at once, in the same turn of the loop as the change, so
+the frame that shows the turn shows its keys), it redraws itself when they
+differ. Its text is drawn as a `FooterKey` draws its own, with the same
+component styles, so the line looks as Textual's does. A click is mapped
+from its x to the key drawn there; the key under the mouse is lit as a
+`FooterKey` is on hover. The command palette's key (its look is a border
+and a dock to the right) stays Textual's own `FooterKey`: it is mounted once
+and never changes width.
 
-Every session's footer says the same few things ("⏎ Go on", "? Help"), so
-its keys draw their text through the process-wide cache of
-`crib3.tui.widgets.shared_render`; and a key is given the footer's
-`compact` before it is mounted (given after, it changed the key's classes
-twice, each a recomputation of its styles).
+Key groups are shown as plain keys (crib3 has none). The keys' lines are
+drawn once per process for every session showing the same keys
+(`crib3.tui.widgets.shared_render`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from textual.binding import Binding
-from textual.widgets import Footer
+from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.widget import Widget
+from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 from crib3.tui.widgets.shared_render import SharedRender
 
+if TYPE_CHECKING:
+    from textual.screen import Screen
 
-class _Key(NamedTuple):
-    """What one FooterKey says and does."""
+
+class Key(NamedTuple):
+    """What one key of the footer says and does."""
 
     key: str
     key_display: str
@@ -47,122 +55,218 @@ class _Key(NamedTuple):
     action: str
     disabled: bool
     tooltip: str
-    palette: bool  # the command palette's key, drawn apart on the right
 
 
-class SharedFooterKey(SharedRender, FooterKey):
-    """A footer key whose text is drawn once per process, whatever the
-    number of sessions showing it."""
+class KeyLine(SharedRender, Widget):
+    """The footer's keys (but the palette's), drawn as one line of text."""
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES = {
+        "key-line--key", "key-line--description", "key-line--item", "key-line--disabled",
+        "key-line--hover",
+    }
+    # FooterKey's DEFAULT_CSS, its parts as components: the key itself
+    # (`--item`, `--disabled`, `--hover`) is the span of one key.
+    DEFAULT_CSS = """
+    KeyLine {
+        width: 1fr;
+        height: 1;
+        text-wrap: nowrap;
+        .key-line--item { background: $footer-item-background; }
+        .key-line--disabled { background: $footer-item-background; text-style: dim; }
+        .key-line--hover { color: $footer-key-foreground; background: $block-hover-background; }
+        .key-line--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+            padding: 0 1;
+        }
+        .key-line--description {
+            padding: 0 1 0 0;
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+        &.-compact {
+            .key-line--key { padding: 0; }
+            .key-line--description { padding: 0 0 0 1; }
+        }
+    }
+    """
+
+    compact = reactive(False)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.keys: tuple[Key, ...] = ()
+        self.hover: int | None = None  # the key under the mouse
+
+    def _watch_compact(self, compact: bool) -> None:
+        self.set_class(compact, "-compact")
+
+    def show(self, keys: tuple[Key, ...]) -> None:
+        """Say these keys from the next frame on (nothing when they are
+        what the line says already; never a layout: the line's size is
+        the footer's)."""
+        if keys != self.keys:
+            self.keys = keys
+            self.hover = None
+            self.refresh()
 
     def render_key(self) -> Hashable:
-        return (self.key_display, self.description, self._disabled, frozenset(self.classes),
-                self.rich_style, self.get_component_rich_style("footer-key--key"),
-                self.get_component_rich_style("footer-key--description"))
+        """What the line says (its styles come from the theme and the
+        CSS, which the shared cache's key holds already: reading them here
+        cost more than drawing the line)."""
+        return (tuple(k[1:3] + k[4:5] for k in self.keys), self.hover, self.compact)
+
+    def render(self) -> Text:
+        return self.drawn()[0]
+
+    def drawn(self) -> tuple[Text, list[tuple[int, int]]]:
+        """The keys as `FooterKey.render` draws each, one after another
+        (with a cell between them when compact, as the footer's margin),
+        and where each key is: (first cell, past its last cell). (Where
+        is worked out here, not kept from `render`: a line drawn by
+        another session is taken from the shared cache, unrendered.)"""
+        key_style = self.get_component_rich_style("key-line--key")
+        description_style = self.get_component_rich_style("key-line--description")
+        key_padding = self.get_component_styles("key-line--key").padding
+        description_padding = self.get_component_styles("key-line--description").padding
+        line = Text(no_wrap=True, end="")
+        spans: list[tuple[int, int]] = []
+        for index, key in enumerate(self.keys):
+            if self.compact and index:
+                line.append(" ")
+            if key.description:
+                label = Text.assemble(
+                    (" " * key_padding.left + key.key_display + " " * key_padding.right,
+                     key_style),
+                    (" " * description_padding.left + key.description
+                     + " " * description_padding.right, description_style))
+            else:
+                label = Text.assemble((key.key_display, key_style))
+            part = "hover" if index == self.hover else "disabled" if key.disabled else "item"
+            label.stylize_before(self.get_component_rich_style(f"key-line--{part}"))
+            start = line.cell_len
+            line.append_text(label)
+            spans.append((start, line.cell_len))
+        return line, spans
+
+    def key_at(self, x: int) -> int | None:
+        """The index of the key drawn at cell `x`, if any."""
+        for index, (start, end) in enumerate(self.drawn()[1]):
+            if start <= x < end:
+                return index
+        return None
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        """As a `FooterKey` does: the key pressed (a bell if it is off)."""
+        index = self.key_at(event.x)
+        if index is None:
+            return
+        key = self.keys[index]
+        if key.disabled:
+            self.app.bell()
+        else:
+            self.app.simulate_key(key.key)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        self._light(self.key_at(event.x))
+
+    def on_leave(self, event: events.Leave) -> None:
+        self._light(None)
+
+    def _light(self, index: int | None) -> None:
+        if index != self.hover:
+            self.hover = index
+            self.tooltip = self.keys[index].tooltip or None if index is not None else None
+            self.refresh()
 
 
 class TidyFooter(Footer):
+    """Textual's footer, drawn by one `KeyLine` (and the palette's key)."""
+
     def compose(self) -> ComposeResult:
-        """Textual's keys, as keys that share their drawing (the same
-        widget class but for that: made a `SharedFooterKey` before they are
-        mounted)."""
-        for widget in super().compose():
-            if type(widget) is FooterKey:
-                widget.__class__ = SharedFooterKey
-                # (the palette's key keeps its own `compact`; the others follow the footer's)
-                self._compact_before_mount(widget, follow=not widget.has_class("-command-palette"))
-            yield widget
+        line = KeyLine()
+        # The footer's `compact`, given before it mounts (given as it
+        # mounts, its class changed: a recomputation of its styles).
+        line.set_reactive(KeyLine.compact, self.compact)
+        line.set_class(self.compact, "-compact", update=False)
+        yield line
+
+    def _watch_compact(self, compact: bool) -> None:
+        for line in self.query_children(KeyLine):
+            line.compact = compact
+
+    def on_mount(self) -> None:
+        """Told of a change of keys as it happens (Textual's footer is told
+        at the footer's next turn of its message queue, and then rebuilt
+        after the next refresh: the keys came a frame or two after the turn)."""
+        self.screen.bindings_updated_signal.subscribe(self, self._keys_changed, immediate=True)
 
     async def recompose(self) -> None:
-        if self.is_attached and self._bindings_ready and self.screen is self.app.screen \
-                and await self._retold():
-            return
+        """(Nothing here asks for it; should anything, the new line is
+        told the keys at once rather than at the next change of keys.)"""
         await super().recompose()
-        self._forget_gone_keys()
+        if self.is_attached:
+            self._keys_changed(self.screen)
 
-    async def _retold(self) -> bool:
-        """Bring the keys on screen up to date in place: the keys that stay
-        are told what they say now, surplus ones go, missing ones are added
-        (before the palette's key). False when that cannot be done (key
-        groups, or nothing on screen yet): then the footer is rebuilt."""
-        now = list(self.children)
-        wanted = self._keys()
-        if not now or wanted is None or any(type(key) not in (FooterKey, SharedFooterKey)
-                                            for key in now):
-            return False
-        now_palette = [k for k in now if k.has_class("-command-palette")]
-        if len(now_palette) != sum(k.palette for k in wanted):
-            return False
-        plain_now = [k for k in now if not k.has_class("-command-palette")]
-        plain_wanted = [k for k in wanted if not k.palette]
-        for key, new in zip([*plain_now, *now_palette],
-                            [*plain_wanted[:len(plain_now)], *(k for k in wanted if k.palette)]):
-            _retell(key, new)  # type: ignore[arg-type]
-        if len(plain_now) != len(plain_wanted):
-            # (Textual's compose also sets `grid_size_columns`: unused by
-            # the footer's horizontal layout, and each set redrew every key.)
-            surplus = plain_now[len(plain_wanted):]
-            if surplus:
-                await self.remove_children(surplus)
-            extra = [self._new_key(k) for k in plain_wanted[len(plain_now):]]
-            if extra:
-                await self.mount(*extra, before=now_palette[0] if now_palette else None)
-            self._forget_gone_keys()
-        return True
+    def bindings_changed(self, screen: Screen) -> None:
+        """(Textual's footer subscribes this too, to be called later: there
+        is nothing left to do then.)"""
 
-    def _new_key(self, key: _Key) -> FooterKey:
-        """A key to add in place, already as compact as the footer."""
-        new = SharedFooterKey(key.key, key.key_display, key.description, key.action,
-                              disabled=key.disabled, tooltip=key.tooltip)
-        self._compact_before_mount(new, follow=True)
-        return new.data_bind(compact=Footer.compact)
+    def _keys_changed(self, screen: Screen) -> None:
+        """The screen's keys may have changed: told to the line at once (a
+        footer under a dialog waits until its screen is on top again,
+        when Textual tells it anew)."""
+        self._bindings_ready = True
+        if not (self.is_attached and screen is self.screen and screen is self.app.screen):
+            return
+        keys, palette = self._keys()
+        for line in self.query_children(KeyLine):  # (none yet while the footer mounts)
+            line.show(keys)
+        self._show_palette(palette)
 
-    def _compact_before_mount(self, key: FooterKey, follow: bool) -> None:
-        """Give a key not yet mounted its `-compact` class now, and with
-        `follow` the footer's `compact` (a key was made compact, and told
-        otherwise once mounted, each a restyling: at a session's start its
-        footer cost more in them than in anything else)."""
-        # Not read from the key: reading a reactive before mount runs its watcher.
-        compact = self.compact if follow else True  # True: FooterKey's own default
-        key.set_reactive(FooterKey.compact, compact)
-        key.set_class(compact, "-compact", update=False)
+    def _show_palette(self, wanted: Key | None) -> None:
+        """The palette's key, mounted the first time it is wanted (its
+        width never changes after), and told when it is switched on or off."""
+        now = self.query_children(".-command-palette")
+        if wanted is None:
+            if now:
+                now.remove()
+            return
+        if not now:
+            key = FooterKey(wanted.key, wanted.key_display, wanted.description, wanted.action,
+                            disabled=wanted.disabled, tooltip=wanted.tooltip,
+                            classes="-command-palette")
+            # Compact (FooterKey's own default, never bound to the footer's)
+            # before it is mounted: given as it mounts, its class changed
+            # once more, a recomputation of its styles.
+            key.set_reactive(FooterKey.compact, True)
+            key.set_class(True, "-compact", update=False)
+            self.mount(key)
+            return
+        key = now.first(FooterKey)
+        if key._disabled != wanted.disabled:
+            key._disabled = wanted.disabled
+            key.set_class(wanted.disabled, "-disabled")
+            key.refresh()
 
-    def _forget_gone_keys(self) -> None:
-        watchers = getattr(self, "__watchers", {})
-        for name, bound in watchers.items():
-            watchers[name] = [(node, callback) for node, callback in bound
-                              if getattr(node, "is_attached", True)]
-
-    def _keys(self) -> list[_Key] | None:
-        """The keys `Footer.compose` would make now, in its order; None when
-        it would make groups (then it is left to compose them)."""
+    def _keys(self) -> tuple[tuple[Key, ...], Key | None]:
+        """The keys `Footer.compose` would show now, in its order (one per
+        action, the first binding's), and the palette's key if shown."""
         active = self.screen.active_bindings
         first: dict[str, tuple[Binding, bool, str]] = {}
         for _, binding, enabled, tooltip in active.values():
             if binding.show:
-                if binding.group is not None:
-                    return None
                 first.setdefault(binding.action, (binding, enabled, tooltip))
         display = self.app.get_key_display
-        keys = [_Key(b.key, display(b), b.description, b.action, not enabled, tooltip, False)
-                for b, enabled, tooltip in first.values()]
+        keys = tuple(Key(b.key, display(b), b.description, b.action, not enabled, tooltip)
+                     for b, enabled, tooltip in first.values())
+        palette = None
         if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
             found = active.get(self.app.COMMAND_PALETTE_BINDING)
             if found is not None:
                 _, b, enabled, _ = found
-                keys.append(_Key(b.key, display(b), b.description, b.action, not enabled,
-                                 b.tooltip or b.description, True))
-        return keys
-
-
-def _retell(key: FooterKey, new: _Key) -> None:
-    """Make `key` (on screen) say and do what `new` says."""
-    if (key.key, key.key_display, key.description, key.action, key._disabled,
-            key.tooltip or "") == new[:6]:
-        return
-    width_changed = (len(key.key_display), len(key.description)) != (
-        len(new.key_display), len(new.description))
-    key.key, key.key_display, key.description, key.action = new[:4]
-    key._disabled = new.disabled
-    key.tooltip = new.tooltip or None
-    key.set_class(new.disabled, "-disabled")
-    key.refresh(layout=width_changed)
+                palette = Key(b.key, display(b), b.description, b.action, not enabled,
+                              b.tooltip or b.description)
+        return keys, palette
