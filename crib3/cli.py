@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from crib3 import __version__, startup_gc
 
@@ -198,6 +198,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         return _sim_duplicate(args, rules, show_progress)
     levels = _levels(args.players, 3, "three levels", "easy,easy,easy", hidden=True)
     jobs = args.jobs if args.jobs else sim.default_jobs(args.games)
+    timing = {"max_seconds": args.max_seconds, "report_every": args.progress_every}
     if show_progress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -207,14 +208,29 @@ def cmd_sim(args: argparse.Namespace) -> int:
                       console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("playing", total=args.games)
             summary = sim.run(levels, args.games, args.seed, rules, args.log_dir, jobs,
-                              progress=lambda n: bar.advance(task, n))
+                              progress=lambda n: bar.advance(task, n),
+                              report=_progress_line(sim.format_progress, bar.console), **timing)
     else:
-        summary = sim.run(levels, args.games, args.seed, rules, args.log_dir, jobs)
+        summary = sim.run(levels, args.games, args.seed, rules, args.log_dir, jobs,
+                          report=None if args.quiet else _progress_line(sim.format_progress),
+                          **timing)
     if args.json:
         print(json.dumps(summary.to_json()))
     else:
         print(sim.format_summary(summary))
     return EXIT_OK
+
+
+def _progress_line(say: Callable[[Any], str], console: Any = None) -> Callable[[Any], None]:
+    """A `report` for a sim run: how it stands in one line on stderr (above
+    the progress bar when there is one), so a long run in the background
+    can be watched, and stopped, knowing where it stood."""
+    def report(summary: Any) -> None:
+        if console is not None:
+            console.print(say(summary), markup=False, highlight=False)
+        else:
+            print(say(summary), file=sys.stderr, flush=True)
+    return report
 
 
 def _sim_duplicate(args: argparse.Namespace, rules: object, show_progress: bool) -> int:
@@ -224,6 +240,7 @@ def _sim_duplicate(args: argparse.Namespace, rules: object, show_progress: bool)
     a, b = _levels(args.duplicate, 2, "two levels", "expert,expert-2026-12", hidden=True,
                    option="--duplicate")
     jobs = args.jobs if args.jobs else sim.default_jobs(args.games * len(duplicate.SEATINGS))
+    timing = {"max_seconds": args.max_seconds, "report_every": args.progress_every}
     if show_progress:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -233,9 +250,13 @@ def _sim_duplicate(args: argparse.Namespace, rules: object, show_progress: bool)
                       console=Console(stderr=True), transient=True) as bar:
             task = bar.add_task("playing", total=args.games * len(duplicate.SEATINGS))
             summary = duplicate.run(a, b, args.games, args.seed, rules, args.log_dir,  # type: ignore[arg-type]
-                                    jobs, progress=lambda n: bar.advance(task, n))
+                                    jobs, progress=lambda n: bar.advance(task, n),
+                                    report=_progress_line(duplicate.format_progress, bar.console),
+                                    **timing)
     else:
-        summary = duplicate.run(a, b, args.games, args.seed, rules, args.log_dir, jobs)  # type: ignore[arg-type]
+        summary = duplicate.run(a, b, args.games, args.seed, rules, args.log_dir, jobs,  # type: ignore[arg-type]
+                                report=None if args.quiet
+                                else _progress_line(duplicate.format_progress), **timing)
     if args.json:
         print(json.dumps(summary.to_json()))
     else:
@@ -646,6 +667,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--short", action="store_true", help="play to 61, not 121")
     sim.add_argument("--skunks", action="store_true", help="record skunks in the game logs")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.add_argument("--max-seconds", type=float, default=None, metavar="S",
+                     help="start no game after S seconds; report the games played")
+    sim.add_argument("--progress-every", type=float, default=30.0, metavar="S",
+                     help="say how the run stands on stderr every S seconds (30)")
     sim.add_argument("--duplicate", default=None, metavar="A,B",
                      help="head-to-head of two levels: each of --games deal sets is played "
                           "in all six seatings of A and B on the same shuffles")

@@ -19,14 +19,13 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from crib3.engine import Rules
 from crib3.engine.log import make_header, write_log
 from crib3.players import make_player
-from crib3.sim import _play_seated, game_seed
+from crib3.sim import Reporter, _play_seated, deadline_after, game_seed, past, run_batches
 
 # Who sits where in the six games of a deal set: True for level A.
 SEATINGS: tuple[tuple[bool, bool, bool], ...] = (
@@ -78,9 +77,15 @@ def play_deal_set(a: str, b: str, rules: Rules, seed: int, number: int,
     return DealSet(number, tuple(wins), tuple(margins))
 
 
-def _play_batch(args: tuple[str, str, Rules, int, Sequence[int], str | None]) -> list[DealSet]:
-    a, b, rules, seed, numbers, log_dir = args
-    return [play_deal_set(a, b, rules, seed, n, log_dir) for n in numbers]
+def _play_batch(args: tuple[str, str, Rules, int, Sequence[int], str | None, float | None]
+                ) -> list[DealSet]:
+    a, b, rules, seed, numbers, log_dir, deadline = args
+    out = []
+    for n in numbers:
+        if past(deadline):  # see `sim.past`: only whole deal sets are kept
+            break
+        out.append(play_deal_set(a, b, rules, seed, n, log_dir))
+    return out
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
@@ -104,6 +109,11 @@ class DuplicateSummary:
     seed: int
     sets: list[DealSet] = field(default_factory=list)
     seconds: float = 0.0
+    wanted: int = 0  # deal sets asked for: more than played when --max-seconds cut the run short
+
+    @property
+    def stopped_early(self) -> bool:
+        return len(self.sets) < self.wanted
 
     @property
     def games(self) -> int:
@@ -115,6 +125,8 @@ class DuplicateSummary:
 
     def difference(self) -> tuple[float, float, float]:
         """A's share minus B's share (0 for equal levels), with its interval."""
+        if not self.sets:
+            return (0.0, 0.0, 0.0)
         share, low, high = self.a_share()
         return (2 * share - 1, 2 * low - 1, 2 * high - 1)
 
@@ -142,6 +154,7 @@ class DuplicateSummary:
             "target": self.rules.target,
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games / self.seconds, 1) if self.seconds else 0.0,
+            "stopped_early": self.stopped_early,
             "a_share": triple(self.a_share()),
             "a_minus_b": triple(self.difference()),
             "a_alone_vs_two_b": triple(self.alone_share(True)),
@@ -152,36 +165,49 @@ class DuplicateSummary:
 
 def run(a: str, b: str, deal_sets: int, seed: int | None = None, rules: Rules | None = None,
         log_dir: str | None = None, jobs: int = 1,
-        progress: Callable[[int], None] | None = None) -> DuplicateSummary:
+        progress: Callable[[int], None] | None = None, max_seconds: float | None = None,
+        report: Callable[[DuplicateSummary], None] | None = None,
+        report_every: float = 30.0) -> DuplicateSummary:
     """Play `deal_sets` seeds, six seatings each. `progress(n)` is called
-    with the number of games as batches finish. Like `sim.run`, the result
-    depends on the seed alone, not on `jobs`."""
+    with the number of games as batches finish, `report(summary so far)` at
+    most every `report_every` seconds; after `max_seconds` no deal set is
+    started. Like `sim.run`, the result depends on the seed alone, not on
+    `jobs` (cut short, it holds the deal sets finished)."""
     for level in (a, b):
         make_player(level)  # fail now on an unknown level, not in a worker
     rules = rules or Rules()
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     if log_dir is not None:
         Path(log_dir).mkdir(parents=True, exist_ok=True)
-    summary = DuplicateSummary(a, b, rules, seed)
-    batch = max(1, min(10, deal_sets // (jobs * 8) or 1))
+    summary = DuplicateSummary(a, b, rules, seed, wanted=deal_sets)
+    # Small batches: a long run reports (and stops) between them.
+    batch = max(1, min(4, deal_sets // (jobs * 8) or 1))
     batches = [list(range(i, min(i + batch, deal_sets))) for i in range(0, deal_sets, batch)]
-    work = [(a, b, rules, seed, numbers, log_dir) for numbers in batches]
+    deadline = deadline_after(max_seconds)
+    work = [(a, b, rules, seed, numbers, log_dir, deadline) for numbers in batches]
     started = time.perf_counter()
-    if jobs <= 1 or len(batches) == 1:
-        results = map(_play_batch, work)
-        for sets in results:
-            summary.sets.extend(sets)
-            if progress:
-                progress(len(sets) * len(SEATINGS))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            for sets in pool.map(_play_batch, work):
-                summary.sets.extend(sets)
-                if progress:
-                    progress(len(sets) * len(SEATINGS))
+    tell = Reporter(report, report_every)
+
+    def finished(sets: list[DealSet]) -> None:
+        summary.sets.extend(sets)
+        summary.seconds = time.perf_counter() - started
+        if progress:
+            progress(len(sets) * len(SEATINGS))
+        tell(summary, len(sets))
+
+    run_batches(_play_batch, work, jobs, finished)
     summary.seconds = time.perf_counter() - started
     summary.sets.sort(key=lambda s: s.number)
     return summary
+
+
+def format_progress(summary: DuplicateSummary) -> str:
+    """One line on how a run stands: deal sets so far and A minus B."""
+    diff, low, high = summary.difference()
+    rate = summary.games / summary.seconds if summary.seconds else 0.0
+    return (f"{len(summary.sets)} of {summary.wanted} deal sets ({summary.games} games), "
+            f"{summary.seconds:.0f} s ({rate:.1f} games/s): {summary.a} minus {summary.b} "
+            f"{diff:+.1%} [{low:+.1%}, {high:+.1%}]")
 
 
 def format_summary(summary: DuplicateSummary) -> str:
@@ -198,6 +224,8 @@ def format_summary(summary: DuplicateSummary) -> str:
         f"{a} against {b}, duplicate: {data['deal_sets']} deal sets x 6 seatings = "
         f"{data['games']} games, seed {data['seed']}, to {data['target']}: "
         f"{data['seconds']:.2f} s, {data['games_per_second']:.1f} games/s",
+        *([f"stopped at --max-seconds: {len(summary.sets)} of {summary.wanted} deal sets played"]
+          if summary.stopped_early else []),
         "",
         f"{a} wins{'':<16}{pct('a_share')}   (equal: 50%)",
         f"{a} minus {b}{'':<9}{pct('a_minus_b')}   (equal: 0%)",

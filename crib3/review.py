@@ -11,10 +11,12 @@ coach's sampling is seeded by the view).
 
 The cost of a decision is what the seat gave up against the coach's best,
 in the coach's own measure: expected points (hand plus crib) for a
-discard; expected margin over the opponents for a play (which, near the
-end of the game, weighs winning first as the coach does); the points left
+discard; expected margin over the opponents for a play; the points left
 uncounted for a count under muggins; the points let pass for a muggins not
-called. A decision that matched the coach costs 0.
+called. A decision that matched the coach costs 0. Near the end of the
+game the coach weighs a play's chance to win first as WIN_BONUS points a
+whole win; the review says that chance apart (`Decision.win_cost`), in its
+own words, so the points it gives up stay points.
 
 Imports the engine and the players, nothing from the screens.
 """
@@ -27,7 +29,13 @@ from typing import Any
 
 from crib3.engine import Event, SeatView, State, apply, next_automatic, seat_view
 from crib3.engine import events as ev
-from crib3.players.coach import PlayOption, discard_reason, rank_discards, rank_plays
+from crib3.players.coach import (
+    WIN_BONUS,
+    PlayOption,
+    discard_reason,
+    rank_discards,
+    rank_plays,
+)
 from crib3.scoring import score_hand
 
 KINDS = ("discard", "play", "count", "muggins")
@@ -45,6 +53,14 @@ class Choice:
     option: str
     value: float
     reason: str
+    # The chance to win first minus an opponent's, for a play near the end:
+    # `value` counts it as WIN_BONUS points a whole win.
+    win: float = 0.0
+
+    @property
+    def points(self) -> float:
+        """`value` without the win chance's share."""
+        return self.value - WIN_BONUS * self.win
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +76,11 @@ class Decision:
     view: SeatView
     ranking: tuple[Choice, ...]
     taken: str
-    cost: float
+    cost: float  # in the coach's one measure: near the end, a whole win is WIN_BONUS points
+    # The same cost said apart: the points given up, and near the end the
+    # chance to win given up (0..1). Without a chance, `points_cost` is `cost`.
+    points_cost: float = 0.0
+    win_cost: float = 0.0
 
     @property
     def best(self) -> Choice:
@@ -85,8 +105,8 @@ class Review:
 
     def given_up(self, phase: str) -> float:
         """Points given up in one phase ("discard", "play", "count") or, with
-        "total", in all."""
-        return sum(d.cost for d in self.decisions
+        "total", in all: points alone (the chance to win is `win_given_up`)."""
+        return sum(d.points_cost for d in self.decisions
                    if phase == "total" or PHASE_OF[d.kind] == phase)
 
     def matched(self) -> int:
@@ -98,9 +118,14 @@ class Review:
         costly = [d for d in self.decisions if not d.matched]
         return sorted(costly, key=lambda d: (-round(d.cost, 6), d.index))[:n]
 
+    def win_given_up(self) -> float:
+        """The chances to win given up near the end, summed (about the wins lost)."""
+        return sum(d.win_cost for d in self.decisions)
+
     def summary(self) -> dict[str, Any]:
         out: dict[str, Any] = {p: _num(self.given_up(p)) for p in ("discard", "play", "count")}
         out["total"] = _num(self.given_up("total"))
+        out["win_chance"] = _num(self.win_given_up())
         out["decisions"] = len(self.decisions)
         out["matched"] = self.matched()
         out["hands"] = self.hands
@@ -130,7 +155,7 @@ def rank_play(view: SeatView) -> tuple[Choice, ...]:
 
 
 def _play_choice(option: PlayOption) -> Choice:
-    return Choice(str(option.card), option.margin, option.reason)
+    return Choice(str(option.card), option.margin, option.reason, option.win_edge)
 
 
 def rank_count(view: SeatView) -> tuple[Choice, ...]:
@@ -187,14 +212,20 @@ def _ranking(kind: str, view: SeatView) -> tuple[Choice, ...]:
     return rank_muggins(view)
 
 
-def _cost(kind: str, ranking: Sequence[Choice], taken: str) -> float:
+def _cost(kind: str, ranking: Sequence[Choice], taken: str) -> tuple[float, float, float]:
+    """What `taken` gave up against the coach's best: (in the coach's
+    measure, in points alone, in the chance to win alone)."""
     best = ranking[0]
     if kind == "count":
-        return max(0.0, best.value - float(taken))
+        cost = max(0.0, best.value - float(taken))
+        return cost, cost, 0.0
     chosen = next((c for c in ranking if c.option == taken), None)
     if chosen is None:  # cannot happen with a verified log; cost nothing rather than guess
-        return 0.0
-    return max(0.0, best.value - chosen.value)
+        return 0.0, 0.0, 0.0
+    cost = max(0.0, best.value - chosen.value)
+    if cost <= EPSILON:
+        return cost, cost, 0.0
+    return cost, max(0.0, best.points - chosen.points), max(0.0, best.win - chosen.win)
 
 
 def _is_choice(kind: str, view: SeatView) -> bool:
@@ -218,7 +249,7 @@ def decide_at(index: int, event: Event, before: State, seats: Iterable[int]) -> 
         return None
     taken = _taken(event)
     return Decision(index, before.hand_number, seat, kind, view, ranking, taken,
-                    _cost(kind, ranking, taken))
+                    *_cost(kind, ranking, taken))
 
 
 def assess(view: SeatView, kind: str, taken: str, index: int = -1) -> Decision:
@@ -228,7 +259,7 @@ def assess(view: SeatView, kind: str, taken: str, index: int = -1) -> Decision:
     assert view.seat is not None
     ranking = _ranking(kind, view)
     return Decision(index, view.hand_number, view.seat, kind, view, ranking, taken,
-                    _cost(kind, ranking, taken))
+                    *_cost(kind, ranking, taken))
 
 
 def review_events(events: Sequence[Event], seat: int) -> Review:
@@ -275,10 +306,12 @@ def decision_json(d: Decision) -> dict[str, Any]:
         "taken": d.taken,
         "best": d.best.option,
         "cost": _num(d.cost),
+        "points_cost": _num(d.points_cost),
+        "win_cost": _num(d.win_cost),
         "matched": d.matched,
         "reason": d.best.reason,
-        "ranking": [{"option": c.option, "value": _num(c.value), "reason": c.reason}
-                    for c in d.ranking],
+        "ranking": [{"option": c.option, "value": _num(c.value), "reason": c.reason,
+                     "win": _num(c.win)} for c in d.ranking],
     }
 
 
@@ -313,7 +346,18 @@ def describe(d: Decision, ascii: bool = False) -> str:
     said = f"hand {d.hand}, {d.kind}: {did}"
     if d.matched:
         return f"{said}, as the coach would"
-    return f"{said}; the coach: {best} (gives up {_num(d.cost):.2f})"
+    return f"{said}; the coach: {best} (gives up {cost_phrase(d)})"
+
+
+def cost_phrase(d: Decision) -> str:
+    """What a decision gave up, each in its own words: "0.40", or "0.40
+    points and a 12% chance to win" (or "a 12% chance to win" alone)."""
+    chance = round(100 * d.win_cost)
+    if chance < 1:
+        return f"{_num(d.points_cost if d.win_cost else d.cost):.2f}"
+    if d.points_cost < 0.005:
+        return f"a {chance}% chance to win"
+    return f"{_num(d.points_cost):.2f} points and a {chance}% chance to win"
 
 
 def format_review(review: Review, names: Sequence[str], ascii: bool = False) -> str:
@@ -325,6 +369,8 @@ def format_review(review: Review, names: Sequence[str], ascii: bool = False) -> 
              f"{s['decisions']} decisions over {s['hands']} hands",
              f"Points given up: discard {s['discard']:.2f}, play {s['play']:.2f}, "
              f"count {s['count']:.2f}; total {s['total']:.2f} ({s['per_hand']:.2f} a hand)",
+             *([f"Chance to win given up near the end: {s['win_chance']:.0%} in all"]
+               if s["win_chance"] >= 0.005 else []),
              f"Matched the coach: {s['matched']} of {s['decisions']}"]
     costliest = review.costliest()
     if costliest:

@@ -13,9 +13,10 @@ import os
 import random
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from crib3.engine import Game, PlayerInfo, Rules
 from crib3.engine.log import make_header, write_log
@@ -106,10 +107,61 @@ def _skunk_level(scores: Sequence[int], rules: Rules, seat: int, winner: int) ->
     return sum(1 for line in rules.skunk_lines() if scores[seat] < line)
 
 
-def _play_batch(args: tuple[Sequence[str], Rules, int, Sequence[int], str | None]
+def _play_batch(args: tuple[Sequence[str], Rules, int, Sequence[int], str | None, float | None]
                 ) -> list[GameResult]:
-    levels, rules, seed, numbers, log_dir = args
-    return [play_one(levels, rules, seed, n, log_dir) for n in numbers]
+    levels, rules, seed, numbers, log_dir, deadline = args
+    out = []
+    for n in numbers:
+        if past(deadline):
+            break
+        out.append(play_one(levels, rules, seed, n, log_dir))
+    return out
+
+
+def past(deadline: float | None) -> bool:
+    """Whether a run's deadline (wall-clock `time.time()`, the same in every
+    worker process on this machine) has come: a batch then starts no more
+    games, so a run cut short holds only finished games."""
+    return deadline is not None and time.time() >= deadline
+
+
+def deadline_after(max_seconds: float | None) -> float | None:
+    return None if max_seconds is None else time.time() + max_seconds
+
+
+Work = TypeVar("Work")
+Done = TypeVar("Done")
+
+
+def run_batches(play: Callable[[Work], list[Done]], work: Sequence[Work], jobs: int,
+                finished: Callable[[list[Done]], None]) -> None:
+    """`play` each batch of `work`, here or in `jobs` worker processes, and
+    hand each batch's results to `finished` as soon as it is done (in any
+    order), so a long run can say how it stands while it plays."""
+    if jobs <= 1 or len(work) == 1:
+        for batch in work:
+            finished(play(batch))
+        return
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: set[Future[list[Done]]] = {pool.submit(play, batch) for batch in work}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                finished(future.result())
+
+
+class Reporter:
+    """Calls `report(summary)` at most every `every` seconds, as results come in."""
+
+    def __init__(self, report: Callable[[object], None] | None, every: float) -> None:
+        self.report, self.every = report, every
+        self.last = time.perf_counter()
+
+    def __call__(self, summary: object, new: int) -> None:
+        now = time.perf_counter()
+        if self.report is not None and new and now - self.last >= self.every:
+            self.last = now
+            self.report(summary)
 
 
 @dataclass
@@ -119,10 +171,15 @@ class Summary:
     seed: int
     results: list[GameResult] = field(default_factory=list)
     seconds: float = 0.0
+    wanted: int = 0  # games asked for: more than `games` when --max-seconds cut the run short
 
     @property
     def games(self) -> int:
         return len(self.results)
+
+    @property
+    def stopped_early(self) -> bool:
+        return self.games < self.wanted
 
     def wins(self, entry: int) -> int:
         return sum(1 for r in self.results if r.winner == entry)
@@ -182,6 +239,7 @@ class Summary:
             "target": self.rules.target,
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games_per_second, 1),
+            "stopped_early": self.stopped_early,
             "mean_hands_per_game": round(
                 sum(r.hands for r in self.results) / max(self.games, 1), 2),
             "mean_events_per_game": round(
@@ -193,9 +251,13 @@ class Summary:
 
 def run(levels: Sequence[str], games: int, seed: int | None = None, rules: Rules | None = None,
         log_dir: str | None = None, jobs: int = 1,
-        progress: Callable[[int], None] | None = None) -> Summary:
+        progress: Callable[[int], None] | None = None, max_seconds: float | None = None,
+        report: Callable[[Summary], None] | None = None,
+        report_every: float = 30.0) -> Summary:
     """Play `games` games and summarize them. `progress(n)` is called as
-    batches of n games finish."""
+    batches of n games finish; `report(summary so far)` at most every
+    `report_every` seconds. After `max_seconds` no game is started: the
+    summary holds the games finished (see `Summary.stopped_early`)."""
     if len(levels) != 3:
         raise ValueError(f"name three players, not {len(levels)}")
     for level in levels:
@@ -204,22 +266,23 @@ def run(levels: Sequence[str], games: int, seed: int | None = None, rules: Rules
     seed = seed if seed is not None else random.SystemRandom().randrange(2**31)
     if log_dir is not None:
         Path(log_dir).mkdir(parents=True, exist_ok=True)
-    summary = Summary(tuple(levels), rules, seed)
-    batch = max(1, min(50, games // (jobs * 8) or 1))
+    summary = Summary(tuple(levels), rules, seed, wanted=games)
+    # Small batches: a long run reports (and stops) between them.
+    batch = max(1, min(20, games // (jobs * 8) or 1))
     batches = [list(range(i, min(i + batch, games))) for i in range(0, games, batch)]
     started = time.perf_counter()
-    if jobs <= 1 or len(batches) == 1:
-        for numbers in batches:
-            summary.results.extend(_play_batch((levels, rules, seed, numbers, log_dir)))
-            if progress:
-                progress(len(numbers))
-    else:
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
-            work = [(tuple(levels), rules, seed, numbers, log_dir) for numbers in batches]
-            for results in pool.map(_play_batch, work):
-                summary.results.extend(results)
-                if progress:
-                    progress(len(results))
+    deadline = deadline_after(max_seconds)
+    tell = Reporter(report, report_every)
+
+    def finished(results: list[GameResult]) -> None:
+        summary.results.extend(results)
+        summary.seconds = time.perf_counter() - started
+        if progress:
+            progress(len(results))
+        tell(summary, len(results))
+
+    work = [(tuple(levels), rules, seed, numbers, log_dir, deadline) for numbers in batches]
+    run_batches(_play_batch, work, jobs, finished)
     summary.seconds = time.perf_counter() - started
     summary.results.sort(key=lambda r: r.number)
     return summary
@@ -231,6 +294,16 @@ def default_jobs(games: int) -> int:
     return max(1, min(cores or 1, games // 40))
 
 
+def format_progress(summary: Summary) -> str:
+    """One line on how a run stands: games so far and each entry's share."""
+    shares = ", ".join(
+        f"{level}-{entry + 1} {share:.1%} [{low:.1%}, {high:.1%}]"
+        for entry, level in enumerate(summary.levels)
+        for share, low, high in [summary.win_share(entry)])
+    return (f"{summary.games} of {summary.wanted} games, {summary.seconds:.0f} s "
+            f"({summary.games_per_second:.1f} games/s): {shares}")
+
+
 def format_summary(summary: Summary) -> str:
     """The summary as a table for people."""
     data = summary.to_json()
@@ -238,6 +311,8 @@ def format_summary(summary: Summary) -> str:
         f"{data['games']} games, seed {data['seed']}, to {data['target']}: "
         f"{data['seconds']:.2f} s, {data['games_per_second']:.0f} games/s, "
         f"{data['mean_hands_per_game']:.1f} hands a game",
+        *([f"stopped at --max-seconds: {summary.games} of {summary.wanted} games played"]
+          if summary.stopped_early else []),
         "",
         f"{'player':<12}{'wins':>6}{'share':>8}{'95% CI':>15}"
         f"{'peg':>7}{'hand':>7}{'crib':>7}{'heels':>7}{'skunked':>9}",

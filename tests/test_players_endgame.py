@@ -17,7 +17,8 @@ from crib3.engine import Rules
 from crib3.players.coach import CURRENT, DECEMBER_2026, Advice, rank_discards
 from crib3.players.endgame import before_the_end, hand_spread, peg_race, play_at_least
 
-POINTS_ONLY = replace(CURRENT, score_discard=False)
+# Points alone: no chance to win or to clear a skunk line, both opponents alike.
+POINTS_ONLY = replace(CURRENT, score_discard=False, rivals=False)
 
 
 def _view(hand: str, seat: int, dealer: int, scores, rules=Rules()):

@@ -143,3 +143,42 @@ def test_a_variant_of_the_expert_is_named_on_the_command_line():
         assert words in result.stderr and len(result.stderr.strip().splitlines()) == 1
     refused = run("play", "--players", "expert:play_weight=0.5,standard")
     assert refused.returncode != 0 and "Traceback" not in refused.stderr
+
+
+def test_sim_stops_at_max_seconds_and_says_how_it_stands_as_it_goes():
+    """A long run can be bounded and watched: it starts no game after
+    --max-seconds, reports the games it finished, and says on stderr how
+    it stands every --progress-every seconds (here after every batch)."""
+    result = run("sim", "--players", "easy,easy,easy", "--games", "100000", "--seed", "4",
+                 "--max-seconds", "1", "--progress-every", "0", "--json", "--jobs", "1")
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    data = json.loads(result.stdout)
+    assert data["stopped_early"] is True and 0 < data["games"] < 100000
+    lines = result.stderr.strip().splitlines()
+    assert lines and all("of 100000 games" in line and "easy-1" in line for line in lines)
+    assert "%" in lines[-1] and "[" in lines[-1]  # the running share with its interval
+    text = run("sim", "--players", "easy,easy,easy", "--games", "100000", "--seed", "4",
+               "--max-seconds", "0.5", "--quiet", "--jobs", "1")
+    assert text.returncode == 0 and text.stderr == ""
+    assert "stopped at --max-seconds" in text.stdout and "of 100000 games played" in text.stdout
+
+
+def test_duplicate_stops_at_max_seconds_and_says_how_it_stands_as_it_goes():
+    result = run("sim", "--duplicate", "standard,easy", "--games", "10000", "--seed", "4",
+                 "--max-seconds", "1", "--progress-every", "0", "--json", "--jobs", "1")
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    data = json.loads(result.stdout)
+    assert data["stopped_early"] is True and 0 < data["deal_sets"] < 10000
+    assert data["games"] == 6 * data["deal_sets"]
+    lines = result.stderr.strip().splitlines()
+    assert lines and all("of 10000 deal sets" in line for line in lines)
+    assert "standard minus easy" in lines[-1] and "[" in lines[-1]
+
+
+def test_a_run_past_its_deadline_starts_nothing_and_says_so():
+    """A deadline already past: no game is started, and the summary knows it."""
+    full = sim.run(["standard", "easy", "easy"], 4, seed=9, jobs=1)
+    cut = sim.run(["standard", "easy", "easy"], 4, seed=9, jobs=1, max_seconds=0)
+    assert cut.games == 0 and cut.stopped_early and not full.stopped_early
+    dup = duplicate.run("standard", "easy", 2, seed=9, jobs=1, max_seconds=0)
+    assert dup.sets == [] and dup.stopped_early and dup.difference() == (0.0, 0.0, 0.0)

@@ -30,6 +30,7 @@ from crib3.engine import Play, SeatView
 from crib3.engine.state import Phase, turn_order
 from crib3.names import shown_name
 from crib3.players.analysis import (
+    OPPONENT_CRIB_WEIGHT,
     DiscardOption,
     discard_options,
     draw_hands,
@@ -52,6 +53,7 @@ from crib3.players.endgame import (
     stakes,
 )
 from crib3.players.reading import Reader
+from crib3.players.rivals import rival_weights
 from crib3.players.rollout import wary_code
 from crib3.scoring import hand_points, score_play
 from crib3.speech import say_play
@@ -86,11 +88,15 @@ class Style:
     peg_out: bool = True
     # With skunks on, a seat that may lose below a skunk line weighs getting over it.
     skunk_discard: bool = True
+    # Points to the opponent ahead cost more than points to the one behind
+    # (see `crib3.players.rivals`), in the play's margin and in the
+    # opponent's crib; off: both opponents count alike (their mean).
+    rivals: bool = True
 
 
 CURRENT = Style()
 DECEMBER_2026 = Style(peg_discard=False, score_discard=False, read_plays=False, peg_out=False,
-                      skunk_discard=False)
+                      skunk_discard=False, rivals=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,8 +106,29 @@ class PlayOption:
     card: Card
     now: int  # points it scores as it is played
     expected: float  # your expected points over the rest of the play, `now` included
-    margin: float  # expected points over the opponents' mean in the rest of the play
+    margin: float  # expected points over the opponents' (see `rivals`) in the rest of the play
     reason: str
+    # Near the end, the chance that you reach the target first in this hand
+    # (`win`) and that an opponent does (`lose`), from the same playouts:
+    # `margin` counts each as WIN_BONUS points, so that a review can say the
+    # points and the chance apart (None: no playout, as for a forced card).
+    win: float | None = None
+    lose: float | None = None
+
+    @property
+    def points(self) -> float:
+        """`margin` in points alone, without the win bonus."""
+        if self.win is None or self.lose is None:
+            return self.margin
+        return self.margin - WIN_BONUS * (self.win - self.lose)
+
+    @property
+    def win_edge(self) -> float:
+        """The chance to win first minus the chance an opponent does (0 when
+        nobody can reach the target this hand, as far as it looked)."""
+        if self.win is None or self.lose is None:
+            return 0.0
+        return self.win - self.lose
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +199,13 @@ def rank_discards(view: SeatView, style: Style = CURRENT) -> list[DiscardOption]
     own = dealer == seat
     options = discard_options(view.hand, own_crib=own, place=place,
                               play_weight=style.play_weight)
+    if style.rivals and not own:
+        # The crib is the dealer's: it counts as much as he is the rival.
+        lean = rival_weights(seat, view.scores, view.rules.target)[dealer] / OPPONENT_CRIB_WEIGHT
+        if lean != 1.0:
+            options = [replace(o, crib=o.crib * lean, net=o.net + o.crib * (lean - 1.0))
+                       for o in options]
+            options.sort(key=lambda o: (-o.net, o.card.index))
     rules = view.rules
     lines = rules.skunk_lines() if rules.skunks and style.skunk_discard else ()
     need = rules.target - view.scores[seat]
@@ -252,19 +286,20 @@ def _rank_plays(view: SeatView, samples: int, style: Style = CURRENT) -> list[Pl
     ranks = [group[0] for group in by_rank.values()]  # one card stands for its rank
     pile = list(view.pile)
     if len(ranks) == 1:  # forced: nothing to weigh
-        totals = {ranks[0]: (0.0, 0.0)}
+        totals = {ranks[0]: (0.0, 0.0, None, None)}
     else:  # at most PLAY_BUDGET playouts in all, so no decision keeps a table waiting
         totals = _look_ahead(view, me, ranks, pile, min(samples, PLAY_BUDGET // len(ranks)),
                              style)
     options = []
     for stand_in in ranks:
-        expected, margin = totals[stand_in]
+        expected, margin, win, lose = totals[stand_in]
         for card in by_rank[stand_in.rank]:
             now_score = score_play((*pile, card))
             if len(ranks) == 1:
                 expected = float(now_score.total)
             options.append(PlayOption(card, now_score.total, expected, margin,
-                                      _reason(now_score, view.count + card.value, view, card)))
+                                      _reason(now_score, view.count + card.value, view, card),
+                                      win, lose))
     options.sort(key=lambda o: (-o.margin, -o.now, -o.card.value, o.card.index))
     return options
 
@@ -276,8 +311,10 @@ SAMPLE_BATCH = 8
 
 
 def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
-                samples: int, style: Style = DECEMBER_2026) -> dict[Card, tuple[float, float]]:
-    """For each card: (expected points, expected margin) over playouts of
+                samples: int, style: Style = DECEMBER_2026
+                ) -> dict[Card, tuple[float, float, float, float]]:
+    """For each card: (expected points, expected margin, chance to win
+    first, chance an opponent wins first) over playouts of
     the rest of the play, the unseen cards dealt to the other hands
     consistently with what they did, up to `samples` deals. With
     `style.read_plays`, the deals are drawn as likely as the other seats'
@@ -294,6 +331,8 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
         show = _Show(turn_order(d), view.starter, view.played,
                      (view.my_discard,) if view.my_discard is not None else ())
     points = {c: 0.0 for c in cards}
+    wins = {c: 0 for c in cards}
+    losses = {c: 0 for c in cards}
     margins: dict[Card, list[float]] = {c: [] for c in cards}
     reader = Reader(view.hand_plays, list(others), spare=READ_SPARE * samples) \
         if style.read_plays else None
@@ -303,6 +342,7 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
     def draw() -> dict[int, list[Card]] | None:
         return deal(pool, others, floors, rng) or deal(pool, others, {}, rng)
     choose = wary_code if style.wary_playouts else greedy_code
+    weights = rival_weights(me, view.scores, target) if style.rivals else _MEAN
     table = tuple(c.rank for c in pile)
     runs = 0
     for _ in range(samples if others else 1):
@@ -320,14 +360,21 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
         held = [tuple(view.hand) if s == me else tuple(dealt.get(s, ())) for s in range(3)]
         ranks = [pack_ranks(sorted(c.rank for c in hand)) for hand in held]  # sorted: fewer positions
         for card in cards:
-            got, margin = _play_out(card, me, ranks, held, table,
-                                    view.count, view.scores, target, show, crib_rest, choose)
+            got, margin, outcome = _play_out(card, me, ranks, held, table, view.count,
+                                             view.scores, target, show, crib_rest, choose,
+                                             weights)
             points[card] += got
             margins[card].append(margin)
+            if outcome:
+                if outcome > 0:
+                    wins[card] += 1
+                else:
+                    losses[card] += 1
         if runs >= MIN_SAMPLES and runs % SAMPLE_BATCH == 0 and _clearly_best(margins):
             break
     runs = max(runs, 1)
-    return {c: (points[c] / runs, sum(margins[c]) / runs) for c in cards}
+    return {c: (points[c] / runs, sum(margins[c]) / runs, wins[c] / runs, losses[c] / runs)
+            for c in cards}
 
 
 # An early stop: no other option may be better than the leader by more than
@@ -355,6 +402,9 @@ def _clearly_best(margins: dict[Card, list[float]]) -> bool:
     return True
 
 
+# The opponents' points counted as their mean (the December 2026 margin).
+_MEAN = (0.5, 0.5, 0.5)
+
 # Who moves after seat s, in turn: left, then the one after, then s again.
 _AFTER = (turn_order(0), turn_order(1), turn_order(2))
 
@@ -362,13 +412,16 @@ _AFTER = (turn_order(0), turn_order(1), turn_order(2))
 def _play_out(card: Card, me: int, ranks: list[int], held: Sequence[Sequence[Card]],
               table: tuple[int, ...], count: int, scores: Sequence[int], target: int,
               show: _Show | None = None, crib_rest: Sequence[Card] = (),
-              choose: Callable[[int, int, int], int] = greedy_code) -> tuple[int, float]:
+              choose: Callable[[int, int, int], int] = greedy_code,
+              weights: Sequence[float] = _MEAN) -> tuple[int, float, int]:
     """Play `card`, then the rest of the play (this count and the next ones)
     with every seat playing by `choose` (the `standard` way unless told
     otherwise: see `crib3.players.rollout`), then, near the end of the
     game, the show. Returns (my points in the play, my margin over the
-    opponents' mean); reaching the target first is worth WIN_BONUS, an
-    opponent reaching it first costs as much.
+    opponents' points, each weighed by `weights`: their mean unless told
+    otherwise, see `crib3.players.rivals`); reaching the target first is
+    worth WIN_BONUS, an opponent reaching it first costs as much; and
+    who did (1: I did, -1: an opponent did, 0: nobody this hand).
 
     The play needs ranks alone (suits count only in the show): `ranks` are
     the hands' ranks packed by `pack_ranks`, each sorted lowest first, `held`
@@ -421,13 +474,15 @@ def _play_out(card: Card, me: int, ranks: list[int], held: Sequence[Sequence[Car
         count += chosen if chosen < 10 else 10
         points[mover] += pile_points_code(pile, count)
         last = mover
-    margin = points[me] - (points[0] + points[1] + points[2] - points[me]) / 2
+    margin = points[me] - (weights[0] * points[0] + weights[1] * points[1]
+                           + weights[2] * points[2] - weights[me] * points[me])
     if winner < 0 and show is not None:
         winner = _show_winner(show, held, crib_rest, [scores[s] + points[s] for s in range(3)],
                               target)
     if winner >= 0:
         margin += WIN_BONUS if winner == me else -WIN_BONUS
-    return points[me], margin
+        return points[me], margin, 1 if winner == me else -1
+    return points[me], margin, 0
 
 
 def _show_winner(show: _Show, held: Sequence[Sequence[Card]], crib_rest: Sequence[Card],

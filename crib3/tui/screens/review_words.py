@@ -16,7 +16,7 @@ from rich.text import Text
 
 from crib3.cards import parse_card
 from crib3.names import shown_name
-from crib3.review import Choice, Decision
+from crib3.review import Choice, Decision, cost_phrase
 
 THRESHOLDS = (0.5, 1.0, 2.0, 4.0)  # points given up from which a decision is "costly"
 
@@ -39,8 +39,11 @@ def taken_words(decision: Decision, ascii: bool = False) -> str:
     return f"{verb} {taken}"
 
 
-def cost_words(cost: float) -> str:
-    """The cost as the feed shows it after the event: "gave up 1.23"."""
+def cost_words(cost: float | Decision) -> str:
+    """The cost as the feed shows it after the event: "gave up 1.23" (a
+    decision's in points and, near the end, the chance to win apart)."""
+    if isinstance(cost, Decision):
+        return "as the coach would" if cost.matched else f"gave up {cost_phrase(cost)}"
     return "as the coach would" if cost <= 1e-9 else f"gave up {cost:.2f}"
 
 
@@ -62,7 +65,7 @@ def coach_panel(decision: Decision, name: str, threshold: float, ascii: bool = F
         out.append("as the coach would", style="green")
     else:
         style = "bold red" if decision.cost >= threshold else "yellow"
-        out.append(f"gives up {decision.cost:.2f}", style=style)
+        out.append(f"gives up {cost_phrase(decision)}", style=style)
         out.append(f"; best {option_label(decision.best.option, ascii)}")
     out.append(f" ({decision.best.reason})", style="dim")
     ranking = list(decision.ranking)
