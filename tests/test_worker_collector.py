@@ -45,9 +45,11 @@ def test_a_strip_divided_or_cropped_to_itself_is_freed_without_the_collector():
 async def test_the_worker_freezes_what_a_full_collection_keeps_and_sorts_it_out_later():
     gc.collect()
     kept = Collector()
+    threshold = gc.get_threshold()
     try:
         kept.warmed()
         assert gc.get_freeze_count() > 0 and kept.refreezes == 1
+        assert gc.get_threshold()[0] == collector.YOUNG
         frozen = gc.get_freeze_count()
         survivors = [[n] for n in range(5000)]  # (lists: tracked by the collector)
         gc.collect()
@@ -68,3 +70,4 @@ async def test_the_worker_freezes_what_a_full_collection_keeps_and_sorts_it_out_
     finally:
         kept.stop()
         gc.unfreeze()
+        gc.set_threshold(*threshold)
