@@ -287,3 +287,46 @@ async def test_the_lobby_and_table_screens_run_unaware_on_replicas(tmp_path):
             await wait_for(dan, lambda: screen.presented >= 1)
             assert set(screen.view.hand) <= set(table.game.state.hands[1])
             assert len(host.follows) == 2
+
+
+async def test_a_table_is_told_whole_only_to_the_workers_with_someone_at_it(tmp_path):
+    """Chat, watchers and times away go only where a session sits at the
+    table, watches it or follows its game; every other worker gets the
+    lobby's summary, and only when that changed. A worker that comes to
+    the table is told it whole then."""
+    room, host, pipes = joined(tmp_path, ("w1", "w2", "w3"))
+    one, two, three = pipes["w1"], pipes["w2"], pipes["w3"]
+    _, ann = session(room, host, one, "Ann", 1)
+    _, bob = session(room, host, two, "Bob", 2)
+    for pipe in (one, two, three):
+        pipe.pump()
+        pipe.told = []
+        pipe.replica.receive = (lambda r, p: lambda m: (p.told.append(m),
+                                                          type(r).receive(r, m))[1])(
+            pipe.replica, pipe)
+    with as_caller(1):
+        table = one.replica.open_table(ann, Rules(target=61), ("easy", "easy"))
+        table.start("Ann")
+        table.say(ann, "hello")
+    for pipe in (two, three):
+        pipe.pump()
+        theirs = pipe.replica.tables[1]
+        assert theirs.seats[0].name == "Ann" and theirs.started  # the lobby's summary
+        assert not theirs.chat.lines  # ... without the chat
+        snaps = [t for m in pipe.told if isinstance(m, wire.RoomDelta) for t in m.tables]
+        assert snaps and all(not t.whole and not t.chat for t in snaps)
+    assert [l.text for l in table.chat.lines] == ["hello"]
+    # the chat alone changed: the other workers hear nothing at all
+    three.told.clear()
+    with as_caller(1):
+        table.say(ann, "anyone?")
+    three.pump()
+    assert not [m for m in three.told if isinstance(m, wire.RoomDelta)]
+    # Bob (in w2) watches: w2 is told the table whole, chat and all
+    with as_caller(2):
+        theirs = two.replica.tables[1]
+        theirs.watch(bob)
+    assert [l.text for l in theirs.chat.lines] == ["hello", "anyone?"]
+    assert theirs.watcher_names() == ["Bob"]
+    three.pump()
+    assert not three.replica.tables[1].chat.lines and three.replica.tables[1].watchers == []

@@ -141,6 +141,31 @@ async def test_anyone_at_the_table_is_told_when_they_may_seat_a_bot_and_does(tmp
         await wait_for(cat, lambda: "now plays for Bob" in toasts(cat_app))
 
 
+async def test_a_table_with_everyone_there_keeps_no_clock_ticking(tmp_path):
+    """The patience check ticks only while someone's seat waits for them:
+    an idle session wakes its server process for nothing otherwise (it
+    ticked every second in every session at a table)."""
+    from crib3.tui.screens.room import RoomTableScreen
+
+    room, table = started_room(tmp_path, patience=0.2)
+    cat_app = app_for(room, "Cat")
+    async with cat_app.run_test(size=(80, 24)) as cat:
+        await wait_for(cat, lambda: isinstance(cat_app.screen, RoomTableScreen))
+        screen = cat_app.screen
+        ticks = []
+        original = screen._patience_check
+        screen._patience._callback = lambda: (ticks.append(1), original())
+        await cat.pause(0.5)
+        assert ticks == [] and not screen._patience._active.is_set()
+        room.depart(room.people["bob"])
+        await wait_for(cat, lambda: "press b" in toasts(cat_app))
+        assert ticks
+        bob = room.sign_in("Bob", None, lambda r: None)
+        table.sit(bob)  # back at his seat
+        await wait_for(cat, lambda: "Bob is back" in toasts(cat_app))
+        assert not screen._patience._active.is_set()
+
+
 async def test_the_owner_leaving_a_started_table_passes_it_on_and_the_seat_waits(tmp_path):
     from crib3.tui.screens.room import RoomTableScreen
 

@@ -20,6 +20,14 @@ version for its tests (`tests/test_ssh.py` checks the result).
   session's start cost. The parsed rules are shared instead: one parse per
   process for each piece of CSS and set of theme variables (a stylesheet
   reads its rules, never changes them).
+- A `Strip` divided at its own end, or cropped and extended to exactly
+  itself, keeps itself in its own cache: a reference cycle, so when the
+  screen drops it, only the cyclic garbage collector frees it (with its
+  segments and seven small caches). A card room draws thousands of lines a
+  second, and those cycles were most of what each full collection had to
+  free; a collection that stops every session of the process for a tenth
+  of a second and more. Those two calls return the strip itself without
+  caching it (`_strips_without_cycles`).
 """
 
 from __future__ import annotations
@@ -71,6 +79,7 @@ def many_terminals_in_one_process() -> None:
     Strip.render_style = classmethod(render_style)  # type: ignore[assignment]
     Strip.render = render  # type: ignore[method-assign]
     _share_parsed_css()
+    _strips_without_cycles()
     _DONE = True
 
 
@@ -96,3 +105,27 @@ def _share_parsed_css() -> None:
         return rules
 
     Stylesheet._parse_rules = shared  # type: ignore[method-assign]
+
+
+def _strips_without_cycles() -> None:
+    """`Strip.divide` and `Strip.crop_extend` as Textual has them, except
+    that a result that is the strip itself is not cached on it (see the
+    module's docstring): the answer is the same, found as fast."""
+    from textual.strip import Strip
+
+    divide, crop_extend = Strip.divide, Strip.crop_extend
+
+    def divide_once(self: Strip, cuts: Any) -> Any:
+        cuts = list(cuts)
+        length = self.cell_length
+        if [cut for cut in cuts if cut <= length] == [length]:
+            return [self]
+        return divide(self, cuts)
+
+    def crop_extend_once(self: Strip, start: int, end: int, style: Any) -> Strip:
+        if start <= 0 and end == self.cell_length:
+            return self  # (what it computes: extended to its own length, cropped to all)
+        return crop_extend(self, start, end, style)
+
+    Strip.divide = divide_once  # type: ignore[method-assign]
+    Strip.crop_extend = crop_extend_once  # type: ignore[method-assign]

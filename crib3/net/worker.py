@@ -23,6 +23,7 @@ socket closes) the worker ends its apps and exits.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import contextvars
 import importlib
 import logging
@@ -31,14 +32,18 @@ import select
 import signal
 import socket
 import sys
+import time
 from typing import Any
 
 from crib3 import crash
-from crib3.net.driver import ChannelDriver
+from crib3.net.collector import Collector
+from crib3.net.driver import START, ChannelDriver
+from crib3.net.worker_stats import WorkerStats, from_environment
 from crib3.room import wire
 from crib3.room.replica import CALLER, ReplicaPresence, ReplicaRoom
 
 log = logging.getLogger("crib3.serve")
+STARTED = START.encode()  # what a driver writes first, before any screen
 
 
 class WorkerLink:
@@ -109,6 +114,14 @@ class WorkerLink:
         if self.closed.is_set():
             return wire.Reply(call.call, error="the card room is closing")
         self.out += wire.frame(call)
+        stats, started = self.worker.stats, time.perf_counter()
+        try:
+            return self._wait_for(call)
+        finally:
+            if stats is not None:
+                stats.call_took(call.method, time.perf_counter() - started)
+
+    def _wait_for(self, call: wire.Call) -> wire.Reply:
         while True:
             readable, writable, _ = select.select([self.sock], [self.sock] if self.out else [],
                                                   [], 5.0)
@@ -150,6 +163,8 @@ class RelayChannel:
     def write(self, data: bytes) -> None:
         if self.link.closed.is_set():
             raise OSError("the main process is gone")
+        if self.link.worker.stats is not None:
+            self.link.worker.stats.output(self.session)
         self.link.send(wire.Output(self.session, data))
 
 
@@ -172,9 +187,11 @@ class Worker:
 
     def __init__(self, sock: socket.socket, make_app: Any) -> None:
         self.make_app = make_app
+        self.stats: WorkerStats | None = from_environment()
         self.link = WorkerLink(sock, self)
         self.room = ReplicaRoom(self.link)
         self.sessions: dict[int, Session] = {}
+        self.collector = Collector()
 
     def receive(self, message: object, later: bool) -> None:
         """A message from the main process. The room's are applied now;
@@ -198,6 +215,8 @@ class Worker:
             return
         driver = session.driver
         if isinstance(message, wire.Input):
+            if self.stats is not None:
+                self.stats.key_in(session.opened.session)
             if driver is not None:
                 driver.feed(message.data)
             elif not session.ended and sum(map(len, session.early)) < 4096:
@@ -256,8 +275,36 @@ class Worker:
             self.sessions.pop(session.opened.session, None)
             self.room.forget(session.presence)
             self.link.send(wire.Ended(session.opened.session, failure))
+            self.collector.session_ended()
+
+    async def warm_up(self, timeout: float = 20.0) -> None:
+        """Pay the fixed cost of a session before the first one comes: one
+        app, off the record, draws its first screen (the lobby) to a channel
+        that keeps nothing; what that made to stay (classes, parsed CSS,
+        caches) is then frozen (`crib3.net.collector`)."""
+        drawn = asyncio.Event()
+
+        class Nowhere:
+            def write(self, data: bytes) -> None:
+                if data != STARTED:
+                    drawn.set()
+
+        app = self.make_app(self.room, ReplicaPresence("warm-up", None), ascii=False, think=0)
+        app.driver_class = ChannelDriver.for_channel(Nowhere())
+        task = self.link.loop.create_task(app.run_async(size=(80, 24)))
+        try:
+            await asyncio.wait_for(drawn.wait(), timeout)
+        except asyncio.TimeoutError:
+            log.warning("the warm-up drew nothing in %.0f s", timeout)
+        finally:
+            app.exit()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(task, timeout)
+        del app, task
+        self.collector.warmed()
 
     async def run(self) -> None:
+        await self.warm_up()
         self.link.send(wire.Hello(wire.VERSION, os.getpid()))
         await self.link.closed.wait()
         for session in list(self.sessions.values()):  # the main process is gone
@@ -267,6 +314,9 @@ class Worker:
         tasks = [s.task for s in self.sessions.values() if s.task is not None]
         if tasks:
             await asyncio.wait(tasks, timeout=5)
+        self.collector.stop()
+        if self.stats is not None:
+            self.stats.write()
 
 
 def app_factory(path: str) -> Any:

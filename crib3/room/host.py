@@ -64,7 +64,9 @@ class RoomHost:
         self._hooked: weakref.WeakSet[Table] = weakref.WeakSet()
         self._subs = itertools.count(1)
         self.sessions: dict[int, tuple[Hashable, Presence]] = {}
-        self.follows: dict[int, tuple[Hashable, int, Callable[[], None]]] = {}  # sub -> worker, session, unsubscribe
+        # sub -> worker, session, unsubscribe, the table's uid
+        self.follows: dict[int, tuple[Hashable, int, Callable[[], None], int]] = {}
+        self._told: dict[Hashable, set[int]] = {}  # worker -> tables it was told whole
         room.listeners.append(self.changed)
 
     # --- telling the workers -------------------------------------------------------
@@ -88,22 +90,24 @@ class RoomHost:
         if not self._dirty:
             return
         self._dirty = False
-        delta = self._delta(full=False)
-        if delta is not None:
-            for worker in list(self.workers):
-                self.send(worker, delta)
+        for worker, delta in self._deltas():
+            self.send(worker, delta)
 
     def add_worker(self, worker: Hashable) -> None:
         """A worker is up: it is told the whole room (the others, what
         changed first, so that from now on they all hear the same)."""
         self.flush()
         self.workers.add(worker)
-        self.send(worker, self._delta(full=True))
+        self._told[worker] = set()  # (no session there yet: the lobby's summary of each)
+        in_room = {self._uid(t): t for t in self.room.tables.values()}
+        self.send(worker, self._room_delta(tuple(
+            summary(snap(uid, t, True)) for uid, t in in_room.items())))
 
     def remove_worker(self, worker: Hashable) -> None:
         """A worker is gone (stopped, or died): its follows end."""
         self.workers.discard(worker)
-        for sub, (where, _, unsubscribe) in list(self.follows.items()):
+        self._told.pop(worker, None)
+        for sub, (where, _, unsubscribe, _) in list(self.follows.items()):
             if where == worker:
                 unsubscribe()
                 del self.follows[sub]
@@ -125,29 +129,69 @@ class RoomHost:
             table.listeners.append(self.changed)
             table.chat.listeners.append(self.changed)
 
-    def _delta(self, full: bool) -> wire.RoomDelta | None:
+    def _deltas(self) -> list[tuple[Hashable, wire.RoomDelta]]:
+        """What each worker is to hear of the changes since the last delta:
+        a table whole (chat, watchers, who is away since when) where the
+        worker has a session at it (seated, watching, or following its
+        game), else the lobby's summary of it, and only if that changed;
+        nothing at all for a worker to which nothing it holds changed."""
         in_room = {self._uid(t): t for t in self.room.tables.values()}
-        snaps: list[wire.TableSnap] = []
-        if full:
-            snaps = [snap(uid, t, True) for uid, t in in_room.items()]
-        else:
-            for uid, table in {**self._known, **in_room}.items():
-                made = snap(uid, table, uid in in_room)
-                if self._sent.get(uid) != made:
-                    snaps.append(made)
-                    self._sent[uid] = made
-                if uid not in in_room:  # its last word is said: forget it
-                    self._sent.pop(uid, None)
-            self._known = in_room
-        if not full and not snaps and not self._room_changed():
-            return None
+        changed: dict[int, wire.TableSnap] = {}
+        summary_changed: set[int] = set()
+        for uid, table in {**self._known, **in_room}.items():
+            made = snap(uid, table, uid in in_room)
+            before = self._sent.get(uid)
+            if before != made:
+                changed[uid] = made
+                if before is None or summary(before) != summary(made):
+                    summary_changed.add(uid)
+                self._sent[uid] = made
+            if uid not in in_room:  # its last word is said: forget it
+                self._sent.pop(uid, None)
+        self._known = in_room
+        room_changed = self._room_changed()
+        interest = self._interest(in_room)
+        deltas: list[tuple[Hashable, wire.RoomDelta]] = []
+        for worker in list(self.workers):
+            mine, told = interest.get(worker, set()), self._told.get(worker, set())
+            tables: list[wire.TableSnap] = []
+            for uid in mine - told - changed.keys():  # newly theirs: told it whole
+                tables.append(self._sent.get(uid) or snap(uid, in_room[uid], True))
+            for uid, made in changed.items():
+                if uid in mine:
+                    tables.append(made)
+                elif uid in summary_changed or not made.in_room:
+                    tables.append(summary(made))
+            self._told[worker] = mine
+            if tables or room_changed:
+                deltas.append((worker, self._room_delta(tuple(tables))))
+        return deltas
+
+    def _interest(self, in_room: dict[int, Table]) -> dict[Hashable, set[int]]:
+        """The tables (by uid) each worker has a session at: seated in it,
+        watching it, or following its game."""
+        where: dict[str, list[Hashable]] = {}
+        for worker, presence in self.sessions.values():
+            where.setdefault(presence.name.lower(), []).append(worker)
+        interest: dict[Hashable, set[int]] = {}
+        for uid, table in in_room.items():
+            names = [s.name for s in table.seats if s.name is not None and s.person]
+            for name in [*names, *table.watcher_names()]:
+                for worker in where.get(name.lower(), ()):
+                    interest.setdefault(worker, set()).add(uid)
+        for worker, _, _, uid in self.follows.values():
+            if uid in in_room:
+                interest.setdefault(worker, set()).add(uid)
+        return interest
+
+    def _room_delta(self, tables: tuple[wire.TableSnap, ...]) -> wire.RoomDelta:
         self.version += 1
         return wire.RoomDelta(
             version=self.version, clock=time.monotonic(), patience=self.room.patience,
             people=tuple(wire.Person(p.name, p.key, p.admin) for p in self.room.people.values()),
             shelved=tuple((n, tuple(dataclasses.replace(s) for s in seats))
                           for n, seats in sorted(self.room.shelved.items())),
-            tables=tuple(snaps))
+            tables=tables)
 
     def _room_changed(self) -> bool:
         now = (tuple((p.name, p.key, p.admin) for p in self.room.people.values()),
@@ -160,11 +204,12 @@ class RoomHost:
 
     def add_session(self, session: int, worker: Hashable, presence: Presence) -> None:
         self.sessions[session] = (worker, presence)
+        self._dirty = True  # back at their table: the next delta tells that worker all of it
 
     def drop_session(self, session: int) -> None:
         """A session ended: what it followed, it follows no more."""
         self.sessions.pop(session, None)
-        for sub, (_, whose, unsubscribe) in list(self.follows.items()):
+        for sub, (_, whose, unsubscribe, _) in list(self.follows.items()):
             if whose == session:
                 unsubscribe()
                 del self.follows[sub]
@@ -238,7 +283,7 @@ class RoomHost:
             table.replace(args[0], me.name)
             return None
         if method == "follow":
-            return self._follow(worker, session, me, table, args[0])
+            return self._follow(worker, session, me, table, args[0], self._uid(table))
         if method == "dispatch":
             seat, command = args
             self._check_seat(table, me, seat)
@@ -257,7 +302,7 @@ class RoomHost:
             raise RoomError(f"you do not sit in that seat at table {table.number}")
 
     def _follow(self, worker: Hashable, session: int, me: Presence, table: Table,
-                seat: int | None) -> tuple[int, list[tuple[Any, Any]]]:
+                seat: int | None, uid: int) -> tuple[int, list[tuple[Any, Any]]]:
         """The caller's screen follows `table` from `seat`: the events so
         far and, from now on, each new one, redacted to the seat."""
         self._check_seat(table, me, seat)
@@ -269,7 +314,7 @@ class RoomHost:
             self.send(worker, wire.FeedItems(sub, ((event, view),)))
 
         history, unsubscribe = table.feed(seat).follow(forward)
-        self.follows[sub] = (worker, session, unsubscribe)
+        self.follows[sub] = (worker, session, unsubscribe, uid)
         return sub, [(event, view) for event, _, view in history]
 
 
@@ -286,3 +331,9 @@ def snap(uid: int, table: Table, in_room: bool) -> wire.TableSnap:
         closed_by=table.closed_by, passed_from=table.passed_from,
         watchers=tuple(table.watcher_names()), chat=tuple(table.chat.lines),
         standing=standing, in_room=in_room)
+
+
+def summary(whole: wire.TableSnap) -> wire.TableSnap:
+    """A table as the lobby shows it (`whole` without its chat, watchers
+    and times away), for a worker with nobody at it."""
+    return dataclasses.replace(whole, chat=(), watchers=(), away_since=(), whole=False)

@@ -162,13 +162,15 @@ class ReplicaTable(SeatLookup):
         self.number, self.owner, self.rules = snap.number, snap.owner, snap.rules
         self.seats = list(snap.seats)
         self.online = set(snap.online)
-        self.away_since = {seat: since + offset for seat, since in snap.away_since}
         self.started, self._over, self.closed = snap.started, snap.over, snap.closed
         self.closed_by, self.passed_from = snap.closed_by, snap.passed_from
-        self.watchers = list(snap.watchers)
         self.state = snap.standing
         if self.started and self.game is None:
             self.game = ReplicaGame(self)
+        if not snap.whole:  # the lobby's summary: nobody here sits at it or watches it
+            return False
+        self.away_since = {seat: since + offset for seat, since in snap.away_since}
+        self.watchers = list(snap.watchers)
         chat_changed = tuple(self.chat.lines) != snap.chat
         if chat_changed:
             self.chat.lines.clear()

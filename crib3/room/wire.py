@@ -32,7 +32,7 @@ from crib3.engine import Event, Rules, SeatView
 from crib3.room.chat import ChatLine
 from crib3.room.seats import Seat
 
-VERSION = 1
+VERSION = 2
 HEADER = struct.Struct("!I")
 MAX_FRAME = 64 * 1024 * 1024  # a resumed game's history is the largest: far below this
 
@@ -104,6 +104,9 @@ class TableSnap:
     chat: tuple[ChatLine, ...]
     standing: PublicStanding | None
     in_room: bool  # False: it has left the room (closed, over, shelved); the last word on it
+    # False: the lobby's summary (a worker with nobody at the table): chat,
+    # watchers and away_since are left out, and the worker keeps what it had.
+    whole: bool = True
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import json
 import os
 import random
 import re
@@ -274,8 +275,9 @@ def _own_cpu_seconds(pid: int) -> float:
     return 0.0
 
 
-def _start_server(home: Path, log: Path) -> tuple[subprocess.Popen, int]:
-    env = {**os.environ, "CRIB3_HOME": str(home)}
+def _start_server(home: Path, log: Path, stats: Path) -> tuple[subprocess.Popen, int]:
+    stats.mkdir()
+    env = {**os.environ, "CRIB3_HOME": str(home), "CRIB3_WORKER_STATS": str(stats)}
     env.pop("NO_COLOR", None)
     with log.open("wb") as err:
         server = subprocess.Popen(
@@ -396,7 +398,7 @@ def _one_point(tables: int, folder: Path) -> dict[str, float]:
     folder.mkdir()
     home, log = folder / "home", folder / "server.log"
     logs = home / "data" / "tables"
-    server, port = _start_server(home, log)
+    server, port = _start_server(home, log, folder / "stats")
     players: list[Player] = []
     found: dict[str, float] = {"tables": tables}
     rng = random.Random(3)
@@ -454,6 +456,7 @@ def _one_point(tables: int, folder: Path) -> dict[str, float]:
                  sessions=len(players), mb_per_session=(found["rss_playing"] - found["rss_idle"])
                  / max(1, len(players)), games_over=sum(p.game_over for p in players) // 3)
 
+    found.update(_workers_own(folder / "stats"))
     missing = [n for n in range(1, tables + 1) if not (logs / f"table-{n}.jsonl").exists()]
     assert not missing, f"{tables} tables: tables that never started: {missing}"
     assert len(players) == tables * PER_TABLE
@@ -461,6 +464,32 @@ def _one_point(tables: int, folder: Path) -> dict[str, float]:
     assert not silent, f"{tables} tables: clients whose keys got no screen back: {silent}"
     assert "Traceback" not in while_playing, f"the server failed while playing:\n{while_playing}"
     return found
+
+
+def _workers_own(folder: Path) -> dict[str, float]:
+    """What the session workers measured of themselves (`crib3.net.worker_stats`):
+    a key's time in its worker (arrival -> first output), the loop's waits
+    for calls to the room, and garbage collections."""
+    keys: list[float] = []
+    calls: list[float] = []
+    collections: list[tuple[int, float]] = []
+    for path in folder.glob("worker-*.json"):
+        data = json.loads(path.read_text())
+        keys += data["keys"]
+        calls += [seconds for _, seconds in data["calls"]]
+        collections += [(gen, seconds) for gen, seconds, _ in data["collections"]]
+    keys.sort()
+    calls.sort()
+
+    def at(values: list[float], q: float) -> float:
+        return values[min(len(values) - 1, int(len(values) * q))] if values else 0.0
+
+    full = [seconds for gen, seconds in collections if gen == 2]
+    return {"w_keys": len(keys), "w_p50": at(keys, 0.5), "w_p95": at(keys, 0.95),
+            "w_max": at(keys, 1.0), "calls": len(calls), "call_p95": at(calls, 0.95),
+            "call_max": at(calls, 1.0), "gc_count": len(collections),
+            "gc_s": sum(seconds for _, seconds in collections), "gc2_count": len(full),
+            "gc2_max": max(full, default=0.0)}
 
 
 def _shown(point: dict[str, float], name: str) -> str:
@@ -491,6 +520,15 @@ def test_load_curve_at_human_pace(benchmark, tmp_path):
                   f"  {p['main_cpu']:13.0%} {int(p['processes']):10d}"
                   f"{p['seating_s']:11.0f} {int(p['events']):7d} {int(p['unanswered']):10d}"
                   f"  {p['client_cpu']:12.0%}")
+        print("in the workers: tables  keys  p50 ms  p95 ms  max ms | calls  p95 ms  max ms |"
+              " collections  CPU s  full ones  longest CPU ms")
+        for p in points:
+            if p.get("w_keys"):
+                print(f"{int(p['tables']):22d} {int(p['w_keys']):5d} {p['w_p50'] * 1000:7.1f} "
+                      f"{p['w_p95'] * 1000:7.1f} {p['w_max'] * 1000:7.1f} | {int(p['calls']):5d} "
+                      f"{p['call_p95'] * 1000:7.1f} {p['call_max'] * 1000:7.1f} | "
+                      f"{int(p['gc_count']):11d} {p['gc_s']:8.2f} {int(p['gc2_count']):10d} "
+                      f"{p['gc2_max'] * 1000:11.1f}")
     benchmark.extra_info.update(pace_s=PACE, play_s=PLAY_SECONDS, cores=cores,
                                 workers=WORKERS or "default", curve=[
         {k: round(v, 4) for k, v in p.items()} for p in points])

@@ -490,8 +490,10 @@ class RoomTableScreen(TableScreen):
     def on_mount(self) -> None:
         self.table.listeners.append(self._table_changed)
         self.table.chat.listeners.append(self._chat_changed)
-        self.set_interval(min(1.0, max(self.table.room.patience, 0.1)),
-                          self._patience_check)  # once patience runs out: b
+        # Once patience runs out: b. It ticks only while someone is away (an
+        # idle session wakes its server process for nothing otherwise).
+        self._patience = self.set_interval(min(1.0, max(self.table.room.patience, 0.1)),
+                                           self._patience_check, pause=not self._others_away())
         self._show_chat()
         self.call_after_refresh(self._title_replaced_seats)  # once the seats are placed
 
@@ -523,6 +525,10 @@ class RoomTableScreen(TableScreen):
 
     def _absent(self) -> set[int]:
         return {s for s in range(SEATS) if self.table.away(s) is not None}
+
+    def _others_away(self) -> bool:
+        """Someone else's seat waits for them (whom patience may run out on)."""
+        return bool(self._absent() - {self.me})
 
     def _table_changed(self) -> None:
         self.call_later(self._tell_comings_and_goings)
@@ -568,6 +574,11 @@ class RoomTableScreen(TableScreen):
             else:
                 self.notify(f"{shown_name(person.name)} is back.", markup=False)
         self._away = away
+        if self._others_away():
+            self._patience.resume()
+        else:
+            self._patience.pause()
+            self._patience_check()  # (nobody may be replaced now: said again next time)
         self._title_replaced_seats()
         self.keys_may_have_changed()
 
