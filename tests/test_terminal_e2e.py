@@ -24,9 +24,10 @@ class Tmux:
         return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True,
                               text=True, timeout=30).stdout
 
-    def start(self, command: str) -> None:
+    def start(self, command: str, width: int = 80, height: int = 24) -> None:
         env = f"env CRIB3_HOME={self.home} TERM=xterm-256color LANG=C.UTF-8 "
-        self.run("new-session", "-d", "-s", "t", "-x", "80", "-y", "24", env + command)
+        self.run("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height),
+                 env + command)
 
     def screen(self) -> str:
         return self.run("capture-pane", "-p", "-t", "t")
@@ -97,6 +98,53 @@ def test_play_a_hand_in_a_real_terminal(tmux):
     assert len(saved) == 1
     text = saved[0].read_text()
     assert '"type": "CardDiscarded", "seat": 0' in text and '"CardPlayed", "seat": 0' in text
+
+
+def test_a_whole_short_game_in_a_real_terminal_at_120x40(tmux):
+    """A game from the cut to the result, by Enter alone, in tmux at
+    120x40: the tall table's layout carries a whole game, and the result
+    fills the big screen."""
+    tmux.start(f"{crib3_command()} play --seed 5 --short --name Ann --players easy,easy "
+               "--think 0; sleep 10", width=120, height=40)
+    tmux.wait_for("deals first")
+    deadline = time.monotonic() + 150
+    fewest_blank_rows = 40
+    while time.monotonic() < deadline:
+        screen = tmux.screen()
+        assert "Traceback" not in screen, screen
+        if "Scores after each hand" in screen:
+            break
+        if "Your play" in screen:  # the table uses the height: no band of blank rows
+            fewest_blank_rows = min(fewest_blank_rows, sum(
+                1 for line in screen.splitlines()[:39] if not line.strip()))
+        tmux.keys("Enter")
+        time.sleep(0.15)
+    else:
+        raise AssertionError("the game never ended:\n" + tmux.screen())
+    assert fewest_blank_rows <= 2
+    assert max(len(line.rstrip()) for line in screen.splitlines()) > 80  # the result is wide
+    assert "win" in screen and "pegging" in screen
+    saved = list((tmux.home / "data" / "games").glob("*.jsonl"))
+    assert len(saved) == 1 and '"type": "GameWon"' in saved[0].read_text()
+
+
+def test_the_terminals_own_size_wins_over_columns_and_lines_in_the_environment(tmux):
+    """COLUMNS and LINES left in the environment (readline sets them in a
+    parent without a terminal) pinned the game at 80x24 in a 120x40
+    terminal, and it ignored every resize."""
+    tmux.start(f"env COLUMNS=80 LINES=24 {crib3_command()} play --seed 5 --name Ann "
+               "--think 0; sleep 5", width=120, height=40)
+    screen = tmux.wait_for("deals first")
+    deadline = time.monotonic() + 10
+    while max(len(line.rstrip()) for line in screen.splitlines()) <= 80:
+        assert time.monotonic() < deadline, "drawn at 80 columns:\n" + screen
+        time.sleep(0.2)
+        screen = tmux.screen()
+    tmux.run("resize-window", "-t", "t", "-x", "100", "-y", "30")
+    deadline = time.monotonic() + 10
+    while not 80 < max(len(line.rstrip()) for line in tmux.screen().splitlines()) <= 100:
+        assert time.monotonic() < deadline, "the resize was not followed:\n" + tmux.screen()
+        time.sleep(0.2)
 
 
 def test_play_without_a_terminal_says_so():

@@ -18,6 +18,7 @@ What lives here:
 from __future__ import annotations
 
 import io
+import os
 import sys
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -41,6 +42,18 @@ MIN_WIDTH, MIN_HEIGHT = 80, 24
 # The keys that still work while the terminal is too small: quit and help.
 KEYS_WHEN_SMALL = frozenset({"q", "ctrl+q", "ctrl+c", "question_mark"})
 
+
+
+def _follow_the_terminals_own_size() -> None:
+    """Textual sizes the screen by `shutil.get_terminal_size()`, which
+    believes COLUMNS and LINES from the environment before the terminal:
+    left there by a parent process (readline sets them in a program that
+    has no terminal, and its children inherit them), they pinned the game
+    at that size and every resize was ignored. In a terminal the terminal
+    says its size."""
+    if sys.stdout.isatty():
+        for name in ("COLUMNS", "LINES"):
+            os.environ.pop(name, None)
 
 class BaseApp(App[None]):
     """The common crib3 app (see the module's docstring). A sibling says
@@ -88,6 +101,7 @@ class BaseApp(App[None]):
         from crib3.tui import css_cache
 
         css_cache.install()
+        _follow_the_terminals_own_size()
         try:
             return super().run(*args, **kwargs)
         finally:
