@@ -25,7 +25,6 @@ from textual.css.query import NoMatches
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Static
 from textual.worker import WorkerFailed
 
 from crib3.engine import (
@@ -44,6 +43,7 @@ from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.recent import RecentLines
 from crib3.tui.widgets.redraw import redraw_line
 from crib3.tui.widgets.table_view import TableView
+from crib3.tui.widgets.turn_marker import PromptLine
 from crib3.tui.words import ENTER_GOES_ON, IDLE, Mode, announcement, prompt, refusal
 
 # Events after which the table waits for Enter, so a person can read them.
@@ -126,7 +126,7 @@ class TableScreen(QuietBindings, Screen):
 
     def compose(self) -> ComposeResult:
         yield TableView(self.me, self.ascii)
-        yield Static("", id="prompt", markup=False)
+        yield PromptLine("", id="prompt", markup=False)
         yield RecentLines(id="recent")
         yield Feed(id="feed")
         yield TidyFooter()
@@ -156,9 +156,9 @@ class TableScreen(QuietBindings, Screen):
         and only when it changed (see `redraw_line`)."""
         said = in_words(prompt(self.mode, self.shown.phase, self.view), self.ascii)
         yours = self.mode == Mode.YOUR_TURN and bool(said)
-        line = self.query_one("#prompt", Static)
+        line = self.query_one("#prompt", PromptLine)
         redraw_line(line, f"▶ {said}" if yours else said)
-        line.set_class(yours, "yours")
+        line.mark(yours)
         self.keys_may_have_changed()
 
     # --- the engine's events -------------------------------------------------
@@ -380,7 +380,6 @@ class TableScreen(QuietBindings, Screen):
     def action_toggle_feed(self) -> None:
         beside = self.has_class("wide") or self.has_class("huge")
         self.toggle_class("feed-off" if beside else "feed-on")
-
 
 
 def _failed(app: App[object], task: asyncio.Task[None]) -> None:
