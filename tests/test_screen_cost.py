@@ -469,3 +469,36 @@ async def test_a_turn_change_recomputes_no_styles(monkeypatch):
                        bool(prompt.rich_style.reverse), hand.styles.border_top[0]))
         assert restyled == []
         assert {(True, True, True, "heavy"), (False, False, False, "round")} <= marks, marks
+
+
+async def test_a_table_change_that_shows_nothing_new_redraws_no_chat_nor_keys(
+        tmp_path, monkeypatch):
+    """Before: every change of the table (at a session worker, a score
+    among them) set the chat panel's text again, which laid out the whole
+    screen, and told the footer to work out its keys again."""
+    from crib3.tui.screens.room import RoomTableScreen
+    from crib3.tui.widgets.chat import ChatPanel
+    from test_room_screens import app_for, room_with_tables
+    from tui_support import wait_for
+
+    room = room_with_tables(tmp_path)
+    table = room.tables[1]
+    app = app_for(room, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, RoomTableScreen))
+        screen = app.screen
+        await pilot.pause()
+        chat: list[object] = []
+        keys: list[object] = []
+        real_update, real_keys = ChatPanel.update, RoomTableScreen.keys_may_have_changed
+        monkeypatch.setattr(ChatPanel, "update",
+                            lambda self, *a, **k: chat.append(a) or real_update(self, *a, **k))
+        monkeypatch.setattr(RoomTableScreen, "keys_may_have_changed",
+                            lambda self: keys.append(1) or real_keys(self))
+        for _ in range(3):
+            table._changed()  # as a move or a score tells the table's screens
+            await pilot.pause()
+        assert chat == [] and keys == []
+        table.watch(room.people["dan"])  # something to show: shown
+        await wait_for(pilot, lambda: "watching: Dan" in screen_text(app))
+        assert len(chat) == 1
