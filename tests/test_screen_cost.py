@@ -502,3 +502,36 @@ async def test_a_table_change_that_shows_nothing_new_redraws_no_chat_nor_keys(
         table.watch(room.people["dan"])  # something to show: shown
         await wait_for(pilot, lambda: "watching: Dan" in screen_text(app))
         assert len(chat) == 1
+
+
+async def test_the_seats_of_a_table_draw_through_one_filter_of_each_kind():
+    """Before: each session's app had its own line filters (Textual's ANSI
+    to truecolor), so the lines its seats draw alike were filtered again
+    at every seat, and each seat's results pushed the others' out of the
+    filters' small caches."""
+    from crib3.net.driver import ChannelDriver
+    from crib3.net.server import client_console
+    from crib3.tui.widgets.board import CribBoard
+    from benchmarks.test_screen_update import CountingChannel, _settle
+
+    many_terminals_in_one_process()
+    game = finished_game()
+    apps = [OneTable(game, seat) for seat in range(3)]
+    channels = [CountingChannel() for _ in apps]
+    tasks = []
+    for app, channel, env in zip(apps, channels, ({}, {}, {"NO_COLOR": "1"})):
+        client_console(app, "xterm-256color", env)
+        app.driver_class = ChannelDriver.for_channel(channel)
+        tasks.append(asyncio.get_running_loop().create_task(app.run_async(size=(80, 24))))
+    try:
+        for channel in channels:
+            await _settle(channel)
+        filters = [app.screen.query_one(CribBoard).get_line_filters() for app in apps]
+        assert filters[0] and [type(f) for f in filters[0]] == [type(f) for f in filters[1]]
+        assert all(a is b for a, b in zip(filters[0], filters[1]))
+        assert len(filters[2]) == len(filters[0]) + 1  # NO_COLOR: colour dropped too
+        assert filters[2][0] is filters[0][0]
+    finally:
+        for app in apps:
+            app.exit()
+        await asyncio.gather(*tasks)

@@ -28,11 +28,23 @@ version for its tests (`tests/test_ssh.py` checks the result).
   free; a collection that stops every session of the process for a tenth
   of a second and more. Those two calls return the strip itself without
   caching it (`_strips_without_cycles`).
+- Every app has line filters of its own (Textual's ANSI-to-truecolor one,
+  and colour dropping for a NO_COLOR client), and a strip keeps what a
+  filter made of it under that filter, as do the filters' own caches: so
+  the lines that the seats of a table share were filtered again at every
+  seat, each seat's results pushing the others' out of those small caches.
+  Filters that do the same to a line (the same kind and settings: the same
+  terminal theme, ...) are one filter for every app in the process
+  (`_shared_line_filters`), so the second seat finds the first one's
+  results. A filter that keeps state of its own (crib3's ASCII filter notes
+  the glyphs it could not spell) stays the app's.
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -80,6 +92,7 @@ def many_terminals_in_one_process() -> None:
     Strip.render = render  # type: ignore[method-assign]
     _share_parsed_css()
     _strips_without_cycles()
+    _shared_line_filters()
     _DONE = True
 
 
@@ -129,3 +142,42 @@ def _strips_without_cycles() -> None:
 
     Strip.divide = divide_once  # type: ignore[method-assign]
     Strip.crop_extend = crop_extend_once  # type: ignore[method-assign]
+
+
+def _shared_line_filters() -> None:
+    """Each widget is drawn through the process's one filter of each kind
+    (see the module's docstring). The shared filters are as many as the
+    kinds of terminal seen (a handful: one per terminal theme)."""
+    from textual.filter import ANSIToTruecolor, DimFilter, LineFilter, Monochrome, NoColor
+    from textual.widget import Widget
+
+    shared: dict[tuple[object, ...], LineFilter] = {}
+
+    def kind(line_filter: LineFilter) -> tuple[object, ...] | None:
+        """What a filter does, as a key; None for one that is not shared."""
+        made = type(line_filter)
+        if made is ANSIToTruecolor:
+            return (made, line_filter._terminal_theme)  # type: ignore[attr-defined]
+        if made in (NoColor, Monochrome):
+            return (made,)
+        if made is DimFilter:
+            return (made, line_filter.dim_factor)  # type: ignore[attr-defined]
+        return None
+
+    def one_of_its_kind(line_filter: LineFilter) -> LineFilter:
+        key = kind(line_filter)
+        if key is None:
+            return line_filter
+        found = shared.get(key)
+        if found is None:
+            if len(shared) >= 64:  # (terminal themes are a handful: never, in use)
+                return line_filter
+            # Its own copy, always on: the app may switch its own on and off.
+            found = shared[key] = copy.copy(line_filter)
+            found.enabled = True
+        return found
+
+    def get_line_filters(self: Widget) -> Sequence[LineFilter]:
+        return [one_of_its_kind(f) for f in self.app.get_line_filters()]
+
+    Widget.get_line_filters = get_line_filters  # type: ignore[method-assign]
