@@ -535,3 +535,21 @@ async def test_the_seats_of_a_table_draw_through_one_filter_of_each_kind():
         for app in apps:
             app.exit()
         await asyncio.gather(*tasks)
+
+
+def test_a_strip_makes_its_caches_as_it_uses_them():
+    """Before: every strip made seven small caches as it was made (about a
+    kilobyte; a session holds thousands of strips), most never used. In the
+    server a strip makes a cache when it first uses it, and still caches."""
+    from rich.segment import Segment
+    from textual.strip import Strip
+
+    many_terminals_in_one_process()
+    strip = Strip([Segment("fifteen two"), Segment(" and a pair")])
+    assert strip._crop_cache is None and strip._style_cache is None
+    first = strip.crop(2, 9)
+    assert first.text == "fteen t" and strip.crop(2, 9) is first  # cached
+    assert strip._style_cache is None  # only the cache used
+    assert [s.text for s in strip.divide([7, 22])] == ["fifteen", " two and a pair"]
+    assert strip.crop_extend(0, 25, None).cell_length == 25
+    assert strip.adjust_cell_length(5).text == "fifte"

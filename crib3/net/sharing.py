@@ -38,6 +38,11 @@ version for its tests (`tests/test_ssh.py` checks the result).
   (`_shared_line_filters`), so the second seat finds the first one's
   results. A filter that keeps state of its own (crib3's ASCII filter notes
   the glyphs it could not spell) stays the app's.
+- A `Strip` makes seven small caches as it is made (for its crops, its
+  divisions, its styles, its filters, ...), some 130 bytes each, though
+  most strips never use most of them, and a session holds thousands of
+  strips (its widgets' lines, the compositor's cuts). Here a strip makes
+  each cache the first time it uses it (`_strips_with_lazy_caches`).
 """
 
 from __future__ import annotations
@@ -93,6 +98,7 @@ def many_terminals_in_one_process() -> None:
     _share_parsed_css()
     _strips_without_cycles()
     _shared_line_filters()
+    _strips_with_lazy_caches()
     _DONE = True
 
 
@@ -181,3 +187,56 @@ def _shared_line_filters() -> None:
         return [one_of_its_kind(f) for f in self.app.get_line_filters()]
 
     Widget.get_line_filters = get_line_filters  # type: ignore[method-assign]
+
+
+# A strip's caches: (the method that uses it, its slot, its size in Textual).
+_STRIP_CACHES = (
+    ("divide", "_divide_cache", 4),
+    ("crop", "_crop_cache", 16),
+    ("apply_style", "_style_cache", 16),
+    ("apply_filter", "_filter_cache", 4),
+    ("adjust_cell_length", "_line_length_cache", 4),
+    ("crop_extend", "_crop_extend_cache", 4),
+    ("apply_offsets", "_offsets_cache", 4),
+)
+# A strip's other slots, all set as it is made.
+_STRIP_FIELDS = ("_segments", "_cell_length", "_render_cache", "_link_ids", "_cell_count")
+
+
+def _strips_with_lazy_caches() -> None:
+    """A `Strip` is made with none of its caches; each method that uses
+    one makes it first (see the module's docstring). What each method does
+    is Textual's own, called as it was. (Should a Textual version give a
+    strip other slots than these, its strips are left as they are.)"""
+    from textual.cache import FIFOCache
+    from textual.strip import Strip
+
+    caches = [slot for _, slot, _ in _STRIP_CACHES]
+    slots = {name for cls in Strip.__mro__ for name in getattr(cls, "__slots__", ())}
+    if slots != {*caches, *_STRIP_FIELDS}:
+        return
+
+    def __init__(self: Strip, segments: Any, cell_length: int | None = None) -> None:
+        self._segments = list(segments)
+        self._cell_length = cell_length
+        self._render_cache = None
+        self._link_ids = None
+        self._cell_count = None
+        for slot in caches:  # none yet (see `lazily`)
+            setattr(self, slot, None)
+
+    def lazily(method: Any, slot: str, size: int) -> Any:
+        descriptor = getattr(Strip, slot)  # the slot's own: read and set in C
+        cache_of, give = descriptor.__get__, descriptor.__set__
+
+        def with_its_cache(self: Strip, *args: Any, **kwargs: Any) -> Any:
+            if cache_of(self) is None:
+                give(self, FIFOCache(size))
+            return method(self, *args, **kwargs)
+
+        with_its_cache.__doc__ = method.__doc__
+        return with_its_cache
+
+    Strip.__init__ = __init__  # type: ignore[method-assign]
+    for name, slot, size in _STRIP_CACHES:
+        setattr(Strip, name, lazily(getattr(Strip, name), slot, size))
