@@ -531,6 +531,16 @@ async def test_the_seats_of_a_table_draw_through_one_filter_of_each_kind():
         assert all(a is b for a, b in zip(filters[0], filters[1]))
         assert len(filters[2]) == len(filters[0]) + 1  # NO_COLOR: colour dropped too
         assert filters[2][0] is filters[0][0]
+        # What it made of a line is every seat's: each seat's widget has
+        # strips of its own, of the same segments.
+        from rich.segment import Segment
+        from rich.style import Style
+        from textual.color import Color
+        from textual.strip import Strip
+
+        line = [Segment("15 for 2", Style(color="red", bold=True)), Segment(" and a pair")]
+        seen = [Strip(list(line)).apply_filter(filters[n][0], Color(18, 18, 18)) for n in (0, 1)]
+        assert seen[0] is seen[1] and seen[0].text == "15 for 2 and a pair"
     finally:
         for app in apps:
             app.exit()

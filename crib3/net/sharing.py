@@ -35,9 +35,12 @@ version for its tests (`tests/test_ssh.py` checks the result).
   seat, each seat's results pushing the others' out of those small caches.
   Filters that do the same to a line (the same kind and settings: the same
   terminal theme, ...) are one filter for every app in the process
-  (`_shared_line_filters`), so the second seat finds the first one's
-  results. A filter that keeps state of its own (crib3's ASCII filter notes
-  the glyphs it could not spell) stays the app's.
+  (`_shared_line_filters`), and what such a filter made of a line is kept
+  for every app, by the line's segments (each seat's widget makes strips
+  of its own of the same segments), in a bounded cache: the second and
+  third seats find the first one's results. A filter that keeps state of
+  its own (crib3's ASCII filter notes the glyphs it could not spell) stays
+  the app's, and is applied as before.
 - A `Strip` makes seven small caches as it is made (for its crops, its
   divisions, its styles, its filters, ...), some 130 bytes each, though
   most strips never use most of them, and a session holds thousands of
@@ -49,6 +52,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -97,8 +101,8 @@ def many_terminals_in_one_process() -> None:
     Strip.render = render  # type: ignore[method-assign]
     _share_parsed_css()
     _strips_without_cycles()
-    _shared_line_filters()
     _strips_with_lazy_caches()
+    _shared_line_filters()  # (after: a line a shared filter made needs no cache of its own)
     _DONE = True
 
 
@@ -187,6 +191,42 @@ def _shared_line_filters() -> None:
         return [one_of_its_kind(f) for f in self.app.get_line_filters()]
 
     Widget.get_line_filters = get_line_filters  # type: ignore[method-assign]
+    _shared_filtering(shared)
+
+
+# What a shared filter made of a line, for every app (see the module's
+# docstring). A table's event filters some 70 lines (its three seats); an
+# entry is a strip (~1 KB): 2048 hold some thirty tables' lines at once.
+FILTERED_LINES = 2048
+
+
+def _shared_filtering(shared: dict[tuple[object, ...], Any]) -> None:
+    """`Strip.apply_filter` for a shared filter: looked up by the line's
+    segments (and the filter and background) before it is filtered, as
+    Textual filters it; any other filter as Textual applies it."""
+    from textual.strip import Strip
+
+    apply_filter = Strip.apply_filter
+    done: OrderedDict[tuple[object, ...], Strip] = OrderedDict()
+
+    def apply_shared_filter(self: Strip, line_filter: Any, background: Any) -> Strip:
+        if not any(line_filter is f for f in shared.values()):
+            return apply_filter(self, line_filter, background)
+        try:
+            key = (line_filter, background, tuple(self._segments))
+            found = done.get(key)
+        except TypeError:  # (a segment that cannot be a key: a control code list)
+            return apply_filter(self, line_filter, background)
+        if found is None:
+            found = done[key] = Strip(line_filter.apply(self._segments, background),
+                                      self._cell_length)
+            if len(done) > FILTERED_LINES:
+                done.popitem(last=False)
+        else:
+            done.move_to_end(key)
+        return found
+
+    Strip.apply_filter = apply_shared_filter  # type: ignore[method-assign]
 
 
 # A strip's caches: (the method that uses it, its slot, its size in Textual).
