@@ -342,3 +342,224 @@ async def test_a_board_draws_again_only_the_track_whose_pegs_moved(monkeypatch):
         await pilot.pause()
         assert drawn[3:] == [11]  # Bob's pegs moved: his track alone
         assert screen_text(app) != text
+
+
+async def test_the_table_is_driven_without_a_textual_worker(monkeypatch):
+    """Before: every start of the table's driver (at a card room, nearly
+    every event at every seat: a move from another seat wakes it) was a
+    Textual `Worker`, with its manager's bookkeeping and its state changes
+    sent as messages through the screen: more CPU than what it presented."""
+    from textual.dom import DOMNode
+
+    started: list[object] = []
+    real = DOMNode.run_worker
+    monkeypatch.setattr(DOMNode, "run_worker",
+                        lambda self, *a, **k: started.append(self) or real(self, *a, **k))
+    app = OneTable(finished_game())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        await pilot.pause()
+        assert screen.mode == Mode.OVER  # driven: the game's end reached
+        screen._start_driver()  # as a move from another seat wakes it
+        screen._start_driver()  # ... at once again: the first one gives way
+        assert screen.mode == Mode.PRESENTING
+        await pilot.pause()
+        assert screen.mode == Mode.OVER
+        assert not [node for node in started if isinstance(node, TableScreen)]
+
+
+async def test_a_driver_that_fails_ends_the_app_with_its_error(monkeypatch):
+    """As a Textual worker's failure did: the app ends and keeps the cause
+    (the command says it in one line)."""
+    import pytest
+
+    class Broken(Exception):
+        pass
+
+    async def fails(self: TableScreen) -> None:
+        raise Broken("the driver broke")
+
+    app = OneTable(finished_game())
+    with pytest.raises(Exception):
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            monkeypatch.setattr(TableScreen, "_drive", fails)
+            app.screen._start_driver()  # type: ignore[attr-defined]
+            await pilot.pause()
+            await pilot.pause()
+    assert isinstance(app.crash, Broken)
+
+
+async def test_the_table_is_driven_without_a_textual_worker(monkeypatch):
+    """Before: every start of the table's driver (at a card room, nearly
+    every event at every seat: a move from another seat wakes it) was a
+    Textual `Worker`, with its manager's bookkeeping and its state changes
+    sent as messages through the screen: more CPU than what it presented."""
+    from textual.dom import DOMNode
+
+    started: list[object] = []
+    real = DOMNode.run_worker
+    monkeypatch.setattr(DOMNode, "run_worker",
+                        lambda self, *a, **k: started.append(self) or real(self, *a, **k))
+    app = OneTable(finished_game())
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        await pilot.pause()
+        assert screen.mode == Mode.OVER  # driven: the game's end reached
+        screen._start_driver()  # as a move from another seat wakes it
+        screen._start_driver()  # ... at once again: the first one gives way
+        assert screen.mode == Mode.PRESENTING
+        await pilot.pause()
+        assert screen.mode == Mode.OVER
+        assert not [node for node in started if isinstance(node, TableScreen)]
+
+
+async def test_a_driver_that_fails_ends_the_app_with_its_error(monkeypatch):
+    """As a Textual worker's failure did: the app ends and keeps the cause
+    (the command says it in one line)."""
+    import pytest
+
+    class Broken(Exception):
+        pass
+
+    async def fails(self: TableScreen) -> None:
+        raise Broken("the driver broke")
+
+    app = OneTable(finished_game())
+    with pytest.raises(Exception):
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            monkeypatch.setattr(TableScreen, "_drive", fails)
+            app.screen._start_driver()  # type: ignore[attr-defined]
+            await pilot.pause()
+            await pilot.pause()
+    assert isinstance(app.crash, Broken)
+
+
+async def test_a_turn_change_recomputes_no_styles(monkeypatch):
+    """Before: the turn's marks (the heavy border of the seat to play, of
+    your hand's box, the prompt reversed) were CSS classes toggled as the
+    turn moved, and each toggle had Textual match the whole stylesheet
+    against the widget again: some four times an event at every seat. The
+    marks still come and go, looking as before."""
+    from textual.dom import DOMNode
+
+    from crib3.engine import SeatFeed
+
+    game = finished_game()
+    history, _ = SeatFeed(game, 0).follow(lambda *_: None)
+    app = OneTable(game)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        restyled: list[object] = []
+        real = DOMNode.update_node_styles
+        monkeypatch.setattr(DOMNode, "update_node_styles",
+                            lambda self, animate=True: restyled.append(self) or real(self, animate))
+        hand, prompt = screen.table_view.hand, screen.query_one("#prompt")
+        marks = set()
+        for event, state, view in history[:40]:
+            screen.mode = Mode.PRESENTING
+            screen._present(event, state, view)
+            screen.mode = Mode.YOUR_TURN if view.my_turn else Mode.OTHERS_TURN
+            await pilot.pause()
+            marks.add((hand.has_class("to-act"), prompt.has_class("yours"),
+                       bool(prompt.rich_style.reverse), hand.styles.border_top[0]))
+        assert restyled == []
+        assert {(True, True, True, "heavy"), (False, False, False, "round")} <= marks, marks
+
+
+async def test_a_table_change_that_shows_nothing_new_redraws_no_chat_nor_keys(
+        tmp_path, monkeypatch):
+    """Before: every change of the table (at a session worker, a score
+    among them) set the chat panel's text again, which laid out the whole
+    screen, and told the footer to work out its keys again."""
+    from crib3.tui.screens.room import RoomTableScreen
+    from crib3.tui.widgets.chat import ChatPanel
+    from test_room_screens import app_for, room_with_tables
+    from tui_support import wait_for
+
+    room = room_with_tables(tmp_path)
+    table = room.tables[1]
+    app = app_for(room, "Ann")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, RoomTableScreen))
+        screen = app.screen
+        await pilot.pause()
+        chat: list[object] = []
+        keys: list[object] = []
+        real_update, real_keys = ChatPanel.update, RoomTableScreen.keys_may_have_changed
+        monkeypatch.setattr(ChatPanel, "update",
+                            lambda self, *a, **k: chat.append(a) or real_update(self, *a, **k))
+        monkeypatch.setattr(RoomTableScreen, "keys_may_have_changed",
+                            lambda self: keys.append(1) or real_keys(self))
+        for _ in range(3):
+            table._changed()  # as a move or a score tells the table's screens
+            await pilot.pause()
+        assert chat == [] and keys == []
+        table.watch(room.people["dan"])  # something to show: shown
+        await wait_for(pilot, lambda: "watching: Dan" in screen_text(app))
+        assert len(chat) == 1
+
+
+async def test_the_seats_of_a_table_draw_through_one_filter_of_each_kind():
+    """Before: each session's app had its own line filters (Textual's ANSI
+    to truecolor), so the lines its seats draw alike were filtered again
+    at every seat, and each seat's results pushed the others' out of the
+    filters' small caches."""
+    from crib3.net.driver import ChannelDriver
+    from crib3.net.server import client_console
+    from crib3.tui.widgets.board import CribBoard
+    from benchmarks.test_screen_update import CountingChannel, _settle
+
+    many_terminals_in_one_process()
+    game = finished_game()
+    apps = [OneTable(game, seat) for seat in range(3)]
+    channels = [CountingChannel() for _ in apps]
+    tasks = []
+    for app, channel, env in zip(apps, channels, ({}, {}, {"NO_COLOR": "1"})):
+        client_console(app, "xterm-256color", env)
+        app.driver_class = ChannelDriver.for_channel(channel)
+        tasks.append(asyncio.get_running_loop().create_task(app.run_async(size=(80, 24))))
+    try:
+        for channel in channels:
+            await _settle(channel)
+        filters = [app.screen.query_one(CribBoard).get_line_filters() for app in apps]
+        assert filters[0] and [type(f) for f in filters[0]] == [type(f) for f in filters[1]]
+        assert all(a is b for a, b in zip(filters[0], filters[1]))
+        assert len(filters[2]) == len(filters[0]) + 1  # NO_COLOR: colour dropped too
+        assert filters[2][0] is filters[0][0]
+        # What it made of a line is every seat's: each seat's widget has
+        # strips of its own, of the same segments.
+        from rich.segment import Segment
+        from rich.style import Style
+        from textual.color import Color
+        from textual.strip import Strip
+
+        line = [Segment("15 for 2", Style(color="red", bold=True)), Segment(" and a pair")]
+        seen = [Strip(list(line)).apply_filter(filters[n][0], Color(18, 18, 18)) for n in (0, 1)]
+        assert seen[0] is seen[1] and seen[0].text == "15 for 2 and a pair"
+    finally:
+        for app in apps:
+            app.exit()
+        await asyncio.gather(*tasks)
+
+
+def test_a_strip_makes_its_caches_as_it_uses_them():
+    """Before: every strip made seven small caches as it was made (about a
+    kilobyte; a session holds thousands of strips), most never used. In the
+    server a strip makes a cache when it first uses it, and still caches."""
+    from rich.segment import Segment
+    from textual.strip import Strip
+
+    many_terminals_in_one_process()
+    strip = Strip([Segment("fifteen two"), Segment(" and a pair")])
+    assert strip._crop_cache is None and strip._style_cache is None
+    first = strip.crop(2, 9)
+    assert first.text == "fteen t" and strip.crop(2, 9) is first  # cached
+    assert strip._style_cache is None  # only the cache used
+    assert [s.text for s in strip.divide([7, 22])] == ["fifteen", " two and a pair"]
+    assert strip.crop_extend(0, 25, None).cell_length == 25
+    assert strip.adjust_cell_length(5).text == "fifte"

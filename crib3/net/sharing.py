@@ -28,11 +28,32 @@ version for its tests (`tests/test_ssh.py` checks the result).
   free; a collection that stops every session of the process for a tenth
   of a second and more. Those two calls return the strip itself without
   caching it (`_strips_without_cycles`).
+- Every app has line filters of its own (Textual's ANSI-to-truecolor one,
+  and colour dropping for a NO_COLOR client), and a strip keeps what a
+  filter made of it under that filter, as do the filters' own caches: so
+  the lines that the seats of a table share were filtered again at every
+  seat, each seat's results pushing the others' out of those small caches.
+  Filters that do the same to a line (the same kind and settings: the same
+  terminal theme, ...) are one filter for every app in the process
+  (`_shared_line_filters`), and what such a filter made of a line is kept
+  for every app, by the line's segments (each seat's widget makes strips
+  of its own of the same segments), in a bounded cache: the second and
+  third seats find the first one's results. A filter that keeps state of
+  its own (crib3's ASCII filter notes the glyphs it could not spell) stays
+  the app's, and is applied as before.
+- A `Strip` makes seven small caches as it is made (for its crops, its
+  divisions, its styles, its filters, ...), some 130 bytes each, though
+  most strips never use most of them, and a session holds thousands of
+  strips (its widgets' lines, the compositor's cuts). Here a strip makes
+  each cache the first time it uses it (`_strips_with_lazy_caches`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import copy
+from collections import OrderedDict
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -80,6 +101,8 @@ def many_terminals_in_one_process() -> None:
     Strip.render = render  # type: ignore[method-assign]
     _share_parsed_css()
     _strips_without_cycles()
+    _strips_with_lazy_caches()
+    _shared_line_filters()  # (after: a line a shared filter made needs no cache of its own)
     _DONE = True
 
 
@@ -129,3 +152,131 @@ def _strips_without_cycles() -> None:
 
     Strip.divide = divide_once  # type: ignore[method-assign]
     Strip.crop_extend = crop_extend_once  # type: ignore[method-assign]
+
+
+def _shared_line_filters() -> None:
+    """Each widget is drawn through the process's one filter of each kind
+    (see the module's docstring). The shared filters are as many as the
+    kinds of terminal seen (a handful: one per terminal theme)."""
+    from textual.filter import ANSIToTruecolor, DimFilter, LineFilter, Monochrome, NoColor
+    from textual.widget import Widget
+
+    shared: dict[tuple[object, ...], LineFilter] = {}
+
+    def kind(line_filter: LineFilter) -> tuple[object, ...] | None:
+        """What a filter does, as a key; None for one that is not shared."""
+        made = type(line_filter)
+        if made is ANSIToTruecolor:
+            return (made, line_filter._terminal_theme)  # type: ignore[attr-defined]
+        if made in (NoColor, Monochrome):
+            return (made,)
+        if made is DimFilter:
+            return (made, line_filter.dim_factor)  # type: ignore[attr-defined]
+        return None
+
+    def one_of_its_kind(line_filter: LineFilter) -> LineFilter:
+        key = kind(line_filter)
+        if key is None:
+            return line_filter
+        found = shared.get(key)
+        if found is None:
+            if len(shared) >= 64:  # (terminal themes are a handful: never, in use)
+                return line_filter
+            # Its own copy, always on: the app may switch its own on and off.
+            found = shared[key] = copy.copy(line_filter)
+            found.enabled = True
+        return found
+
+    def get_line_filters(self: Widget) -> Sequence[LineFilter]:
+        return [one_of_its_kind(f) for f in self.app.get_line_filters()]
+
+    Widget.get_line_filters = get_line_filters  # type: ignore[method-assign]
+    _shared_filtering(shared)
+
+
+# What a shared filter made of a line, for every app (see the module's
+# docstring). A table's event filters some 70 lines (its three seats); an
+# entry is a strip (~1 KB): 2048 hold some thirty tables' lines at once.
+FILTERED_LINES = 2048
+
+
+def _shared_filtering(shared: dict[tuple[object, ...], Any]) -> None:
+    """`Strip.apply_filter` for a shared filter: looked up by the line's
+    segments (and the filter and background) before it is filtered, as
+    Textual filters it; any other filter as Textual applies it."""
+    from textual.strip import Strip
+
+    apply_filter = Strip.apply_filter
+    done: OrderedDict[tuple[object, ...], Strip] = OrderedDict()
+
+    def apply_shared_filter(self: Strip, line_filter: Any, background: Any) -> Strip:
+        if not any(line_filter is f for f in shared.values()):
+            return apply_filter(self, line_filter, background)
+        try:
+            key = (line_filter, background, tuple(self._segments))
+            found = done.get(key)
+        except TypeError:  # (a segment that cannot be a key: a control code list)
+            return apply_filter(self, line_filter, background)
+        if found is None:
+            found = done[key] = Strip(line_filter.apply(self._segments, background),
+                                      self._cell_length)
+            if len(done) > FILTERED_LINES:
+                done.popitem(last=False)
+        else:
+            done.move_to_end(key)
+        return found
+
+    Strip.apply_filter = apply_shared_filter  # type: ignore[method-assign]
+
+
+# A strip's caches: (the method that uses it, its slot, its size in Textual).
+_STRIP_CACHES = (
+    ("divide", "_divide_cache", 4),
+    ("crop", "_crop_cache", 16),
+    ("apply_style", "_style_cache", 16),
+    ("apply_filter", "_filter_cache", 4),
+    ("adjust_cell_length", "_line_length_cache", 4),
+    ("crop_extend", "_crop_extend_cache", 4),
+    ("apply_offsets", "_offsets_cache", 4),
+)
+# A strip's other slots, all set as it is made.
+_STRIP_FIELDS = ("_segments", "_cell_length", "_render_cache", "_link_ids", "_cell_count")
+
+
+def _strips_with_lazy_caches() -> None:
+    """A `Strip` is made with none of its caches; each method that uses
+    one makes it first (see the module's docstring). What each method does
+    is Textual's own, called as it was. (Should a Textual version give a
+    strip other slots than these, its strips are left as they are.)"""
+    from textual.cache import FIFOCache
+    from textual.strip import Strip
+
+    caches = [slot for _, slot, _ in _STRIP_CACHES]
+    slots = {name for cls in Strip.__mro__ for name in getattr(cls, "__slots__", ())}
+    if slots != {*caches, *_STRIP_FIELDS}:
+        return
+
+    def __init__(self: Strip, segments: Any, cell_length: int | None = None) -> None:
+        self._segments = list(segments)
+        self._cell_length = cell_length
+        self._render_cache = None
+        self._link_ids = None
+        self._cell_count = None
+        for slot in caches:  # none yet (see `lazily`)
+            setattr(self, slot, None)
+
+    def lazily(method: Any, slot: str, size: int) -> Any:
+        descriptor = getattr(Strip, slot)  # the slot's own: read and set in C
+        cache_of, give = descriptor.__get__, descriptor.__set__
+
+        def with_its_cache(self: Strip, *args: Any, **kwargs: Any) -> Any:
+            if cache_of(self) is None:
+                give(self, FIFOCache(size))
+            return method(self, *args, **kwargs)
+
+        with_its_cache.__doc__ = method.__doc__
+        return with_its_cache
+
+    Strip.__init__ = __init__  # type: ignore[method-assign]
+    for name, slot, size in _STRIP_CACHES:
+        setattr(Strip, name, lazily(getattr(Strip, name), slot, size))

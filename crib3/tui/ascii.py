@@ -142,9 +142,9 @@ def key_display(binding: Binding, shown: str) -> str:
 ASCII_CSS = """
 .ascii {
     SeatPanel { border: ascii $secondary; }
-    SeatPanel.to-act { border: ascii $accent; border-title-style: reverse; }
+    SeatPanel .seat-panel--to-act { border: ascii $accent; border-title-style: reverse; }
     TableView #hand { border: ascii $secondary; }
-    TableView #hand.to-act { border: ascii $accent; border-title-style: reverse; }
+    TableView #hand .hand-view--to-act { border: ascii $accent; border-title-style: reverse; }
     NewGameScreen > Vertical, GameOverScreen > Vertical, WaitingScreen > Vertical {
         border: ascii $accent;
     }

@@ -220,7 +220,8 @@ def test_one_screen_update_costs(benchmark):
                                 cpu_p95_ms=round(p95, 2), cpu_max_ms=round(top, 2),
                                 bytes_p50=int(bytes_p50), bytes_whole_screen=whole)
     print(f"\none screen update at 80x24, {len(costs)} events: CPU p50 {p50:.1f} ms, "
-          f"p95 {p95:.1f} ms, max {top:.1f} ms; {bytes_p50:.0f} bytes a frame (p50), {whole} for the whole screen")
+          f"p95 {p95:.1f} ms, max {top:.1f} ms, total {sum(costs):.2f} s; {bytes_p50:.0f} bytes a "
+          f"frame (p50), {whole} for the whole screen")
 
 
 def test_one_table_update_costs(benchmark):
@@ -238,5 +239,96 @@ def test_one_table_update_costs(benchmark):
                                 cpu_p95_ms=round(p95, 2), cpu_max_ms=round(top, 2),
                                 laid_out_share=round(share, 3))
     print(f"\none table's update at 80x24 (three seats), {len(costs)} events: CPU p50 "
-          f"{p50:.1f} ms, p95 {p95:.1f} ms, max {top:.1f} ms; {share:.0%} of events "
+          f"{p50:.1f} ms, p95 {p95:.1f} ms, max {top:.1f} ms, total {sum(costs):.2f} s; "
+          f"{share:.0%} of events "
           f"laid out a screen")
+
+
+class Frames:
+    """A channel that keeps nothing, and tells when bytes last came."""
+
+    def __init__(self) -> None:
+        self.wrote = asyncio.Event()
+
+    def write(self, data: bytes) -> None:
+        self.wrote.set()
+
+
+async def seat_sessions(room: object, number: int, first: int) -> list[tuple[object, object]]:
+    """Three people at a new table, its game started, each in a session as
+    the server runs it; returns (app, task) for each, once all are drawn."""
+    from crib3.engine import Rules
+    from crib3.tui.room_app import CardRoomApp
+
+    people = [room.sign_in(f"p{first + n}", None, lambda reason: None)  # type: ignore[attr-defined]
+              for n in range(3)]
+    table = room.open_table(people[0], Rules(), ("standard", "standard"))  # type: ignore[attr-defined]
+    for person in people[1:]:
+        table.sit(person)
+    table.start(people[0].name)
+    running = []
+    channels = []
+    for person in people:
+        channel = Frames()
+        app = CardRoomApp(room, person, think=0)  # type: ignore[arg-type]
+        client_console(app, "xterm-256color", {})
+        app.driver_class = ChannelDriver.for_channel(channel)
+        running.append((app, asyncio.get_running_loop().create_task(
+            app.run_async(size=(80, 24)))))
+        channels.append(channel)
+    for channel in channels:
+        await _settle(channel)  # type: ignore[arg-type]
+    return running
+
+
+async def measure_memory(folder: object, warm_tables: int = 1,
+                         tables: int = 2) -> tuple[float, list[tuple[str, float]]]:
+    """KiB of Python objects (tracemalloc) that one more card-room session
+    at a table holds, measured over `tables` more tables of three people
+    after `warm_tables`; and the largest parts of it, by Textual's (or
+    crib3's, ...) file."""
+    import gc
+    import tracemalloc
+
+    from crib3.room import Room
+
+    many_terminals_in_one_process()
+    room = Room(folder, think=0)  # type: ignore[arg-type]
+    running = []
+    try:
+        for n in range(warm_tables):
+            running += await seat_sessions(room, n, n * 3)
+        await asyncio.sleep(0.2)
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.take_snapshot()
+        for n in range(warm_tables, warm_tables + tables):
+            running += await seat_sessions(room, n, n * 3)
+        await asyncio.sleep(0.2)
+        gc.collect()
+        after = tracemalloc.take_snapshot()
+        tracemalloc.stop()
+    finally:
+        for app, _ in running:
+            app.exit()  # type: ignore[attr-defined]
+        await asyncio.gather(*(task for _, task in running))
+        room.close()
+    sessions = tables * 3
+    grown = after.compare_to(before, "filename")
+    total = sum(stat.size_diff for stat in grown) / 1024 / sessions
+    parts = [("/".join(stat.traceback[0].filename.split("/")[-2:]), stat.size_diff / 1024 / sessions)
+             for stat in grown[:10]]
+    return total, parts
+
+
+def test_memory_a_session(benchmark, tmp_path):
+    """What one more session at a table holds (Python objects, tracemalloc),
+    printed with its largest parts by source file."""
+    found: dict[str, tuple[float, list[tuple[str, float]]]] = {}
+    benchmark.pedantic(lambda: found.update(run=asyncio.run(measure_memory(tmp_path))),
+                       rounds=1, iterations=1)
+    total, parts = found["run"]
+    assert total > 0
+    benchmark.extra_info.update(kib_a_session=round(total))
+    print(f"\none more session at a table holds {total:.0f} KiB of Python objects; by file: "
+          + ", ".join(f"{name} {kib:.0f}" for name, kib in parts))

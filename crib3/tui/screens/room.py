@@ -479,6 +479,7 @@ class RoomTableScreen(TableScreen):
         self._away: set[int] = self._absent()
         self._owner = table.owner
         self._may_replace: set[int] = set()
+        self._room_keys: tuple[object, ...] | None = None  # see `_room_keys_now`
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
@@ -495,6 +496,7 @@ class RoomTableScreen(TableScreen):
         self._patience = self.set_interval(min(1.0, max(self.table.room.patience, 0.1)),
                                            self._patience_check, pause=not self._others_away())
         self._show_chat()
+        self._room_keys = self._room_keys_now()  # (the footer is told the keys as it mounts)
         self.call_after_refresh(self._title_replaced_seats)  # once the seats are placed
 
     def on_unmount(self) -> None:
@@ -580,7 +582,17 @@ class RoomTableScreen(TableScreen):
             self._patience.pause()
             self._patience_check()  # (nobody may be replaced now: said again next time)
         self._title_replaced_seats()
-        self.keys_may_have_changed()
+        keys = self._room_keys_now()
+        if keys != self._room_keys:  # (most changes are a move or a score: no key changes)
+            self._room_keys = keys
+            self.keys_may_have_changed()
+
+    def _room_keys_now(self) -> tuple[object, ...]:
+        """What the room's keys (b, l, x) depend on (see `check_action`):
+        the footer is told the keys again only when it changed."""
+        table = self.table
+        return (tuple(s for s in range(SEATS) if table.replaceable(s)), self._mine(),
+                table.over)
 
     def _title_replaced_seats(self) -> None:
         """A seat given to a computer player is titled with its level, not

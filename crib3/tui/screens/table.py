@@ -20,12 +20,12 @@ import random
 from collections import deque
 from collections.abc import Callable
 
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.css.query import NoMatches
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Static
+from textual.worker import WorkerFailed
 
 from crib3.engine import (
     Count, CutStarter, Discard, Event, Game, IllegalMove, Muggins, Play, SeatFeed, SeatView,
@@ -43,6 +43,7 @@ from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.recent import RecentLines
 from crib3.tui.widgets.redraw import redraw_line
 from crib3.tui.widgets.table_view import TableView
+from crib3.tui.widgets.turn_marker import PromptLine
 from crib3.tui.words import ENTER_GOES_ON, IDLE, Mode, announcement, prompt, refusal
 
 # Events after which the table waits for Enter, so a person can read them.
@@ -112,6 +113,7 @@ class TableScreen(QuietBindings, Screen):
         self.history: list[tuple[Event, State, SeatView]] = []  # a resumed game's past
         self._continue = asyncio.Event()
         self._unsubscribe: Callable[[], None] = lambda: None  # set on mount
+        self._driver: asyncio.Task[None] | None = None  # see `_start_driver`
 
     @property
     def waiting_for_enter(self) -> bool:
@@ -124,7 +126,7 @@ class TableScreen(QuietBindings, Screen):
 
     def compose(self) -> ComposeResult:
         yield TableView(self.me, self.ascii)
-        yield Static("", id="prompt", markup=False)
+        yield PromptLine("", id="prompt", markup=False)
         yield RecentLines(id="recent")
         yield Feed(id="feed")
         yield TidyFooter()
@@ -144,6 +146,8 @@ class TableScreen(QuietBindings, Screen):
 
     def on_unmount(self) -> None:
         self._unsubscribe()
+        if self._driver is not None:
+            self._driver.cancel()
 
     def watch_mode(self) -> None:
         """The prompt: on your turn it stands out from the log under it
@@ -152,9 +156,9 @@ class TableScreen(QuietBindings, Screen):
         and only when it changed (see `redraw_line`)."""
         said = in_words(prompt(self.mode, self.shown.phase, self.view), self.ascii)
         yours = self.mode == Mode.YOUR_TURN and bool(said)
-        line = self.query_one("#prompt", Static)
+        line = self.query_one("#prompt", PromptLine)
         redraw_line(line, f"▶ {said}" if yours else said)
-        line.set_class(yours, "yours")
+        line.mark(yours)
         self.keys_may_have_changed()
 
     # --- the engine's events -------------------------------------------------
@@ -193,8 +197,24 @@ class TableScreen(QuietBindings, Screen):
     # --- driving the game ---------------------------------------------------
 
     def _start_driver(self) -> None:
+        """Present what is pending, then drive the bots or wait for a move.
+
+        A plain task the screen owns, not a Textual `Worker`: this runs for
+        nearly every event of a card-room table at every seat, and a worker
+        (its manager, its state-change messages dispatched up the DOM) cost
+        more CPU and garbage than the presenting it drove. It behaves as the
+        exclusive worker did: a new start cancels the one running, the app
+        ends if it fails (as `exit_on_error`), and it ends with the screen."""
         self.mode = Mode.PRESENTING
-        self.run_worker(self._drive, exclusive=True, group="driver")
+        if self._driver is not None and not self._driver.done():
+            self._driver.cancel()
+        app = self.app
+        self._driver = driver = asyncio.get_running_loop().create_task(self._driven(app))
+        driver.add_done_callback(lambda task: _failed(app, task))
+
+    async def _driven(self, app: App[object]) -> None:
+        with app._context():  # as a Worker runs: in this app's context
+            await self._drive()
 
     def _skipping(self) -> bool:
         """The rest of this hand's show goes by without pauses (`s`)."""
@@ -360,3 +380,10 @@ class TableScreen(QuietBindings, Screen):
     def action_toggle_feed(self) -> None:
         beside = self.has_class("wide") or self.has_class("huge")
         self.toggle_class("feed-off" if beside else "feed-on")
+
+
+def _failed(app: App[object], task: asyncio.Task[None]) -> None:
+    """A driver that failed ends the app, as a Textual worker's failure does
+    (the command then says what happened in one line)."""
+    if not task.cancelled() and task.exception() is not None:
+        app._handle_exception(WorkerFailed(task.exception()))  # type: ignore[arg-type]

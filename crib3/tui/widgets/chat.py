@@ -44,8 +44,17 @@ class ChatPanel(Static):
     ChatPanel.some { display: block; }
     """
 
+    _said: Text | None = None  # what the panel shows now
+
     def show(self, lines: Sequence[ChatLine], watchers: Sequence[str]) -> None:
+        """Show these lines; nothing at all when they are what it shows
+        (the table tells its screens of every change, a score among them,
+        and an update of this panel, its height set by its text, lays out
+        the whole screen)."""
         rows = 2 if self.app.size.height < 30 else 4
         text = chat_text(lines, watchers, rows)
+        if text == self._said:
+            return
+        self._said = text
         self.set_class(bool(text.plain), "some")
         self.update(text)

@@ -16,6 +16,7 @@ from crib3.tui.widgets.cards import (
     big_face_lines, card_style, face_lines, large_face_lines, row_of_faces,
 )
 from crib3.tui.widgets.shared_render import SharedRender
+from crib3.tui.widgets.turn_marker import TurnMarked
 
 BIG_FACES_FROM = 6  # rows of content from which the hand's cards are drawn big
 LARGE_FACES_FROM = 7  # and larger still (the biggest terminals)
@@ -34,7 +35,7 @@ class ShownCount(NamedTuple):
     total: int | None = None
 
 
-class HandView(SharedRender, Widget):
+class HandView(TurnMarked, SharedRender, Widget):
     """Draws the human seat's cards from its view. The screen moves the
     cursor (arrows, digits) and reads `selected`; this widget never talks
     to the engine."""
@@ -42,6 +43,10 @@ class HandView(SharedRender, Widget):
     DEFAULT_CSS = """
     HandView { height: 4; width: 1fr; padding: 0 1; }
     """
+    # Its turn's look (see TurnMarked), in the CSS of the box it is drawn in
+    # (TableView's).
+    COMPONENT_CLASSES = {"hand-view--to-act"}
+    MARKED = "hand-view--to-act"
 
     # Repainted by `watch_view` only when what is drawn changed: a new view
     # comes with every event, and most leave the hand as it was.

@@ -22,6 +22,7 @@ from crib3.tui.widgets.cards import (
     small_face_lines,
 )
 from crib3.tui.widgets.shared_render import SharedStatic
+from crib3.tui.widgets.turn_marker import TurnMarked
 from crib3.tui.words import points
 
 # Content rows from which the box is drawn tall (faces, the hand's plays,
@@ -29,7 +30,7 @@ from crib3.tui.words import points
 TALL_FROM = 8
 
 
-class SeatPanel(SharedStatic, Static):
+class SeatPanel(TurnMarked, SharedStatic, Static):
     """One opponent, drawn from the human seat's view: face-down cards until
     the show, the cards it has played in this count, and its go."""
 
@@ -38,8 +39,11 @@ class SeatPanel(SharedStatic, Static):
         height: 1fr; width: 1fr; border: round $secondary; padding: 0 1;
         border-title-color: $text; border-subtitle-color: $text;
     }
-    SeatPanel.to-act { border: heavy $accent; }
+    /* Its turn (see TurnMarked). */
+    SeatPanel .seat-panel--to-act { border: heavy $accent; }
     """
+    COMPONENT_CLASSES = {"seat-panel--to-act"}
+    MARKED = "seat-panel--to-act"
 
     # No repaint of their own: `_redraw` repaints what changed (a new view
     # comes with every event, most of them change nothing of this seat's).
@@ -85,7 +89,7 @@ class SeatPanel(SharedStatic, Static):
             self._last_titles = (title, view.scores[seat])
             self.border_title = title
             self.border_subtitle = points(view.scores[seat])
-        self.set_class(seat in view.to_act, "to-act")
+        self.mark(seat in view.to_act)
         body = self._body(view)
         if body != self._last_body:  # unchanged text: no redraw
             self._last_body = body

@@ -54,7 +54,7 @@ class TableView(Vertical):
         height: 6; border: round $secondary; border-title-color: $text;
         border-title-align: left;
     }
-    TableView #hand.to-act { border: heavy $accent; border-title-style: bold; }
+    TableView #hand .hand-view--to-act { border: heavy $accent; border-title-style: bold; }
     """
 
     def __init__(self, me: int = 0, ascii: bool = False, interactive: bool = True,
@@ -128,7 +128,7 @@ class TableView(Vertical):
         if title != self._title:
             self._title = title
             hand.border_title = title
-        hand.set_class(view.my_turn, "to-act")
+        hand.mark(view.my_turn)
 
     def played_by(self, seat: int, kind: str) -> None:
         """Title the opponent at `seat` as played by `kind` (a computer
