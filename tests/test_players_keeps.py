@@ -61,3 +61,26 @@ def test_off_by_default_and_the_look_ahead_unchanged_when_off():
     (expert:read_keeps=0.8); the expert and the coach leave it off."""
     assert coach.CURRENT.read_keeps == 0.0
     assert replace(coach.CURRENT, read_keeps=0.8).read_keeps == 0.8
+
+
+
+def test_the_seats_own_policy_plays_only_its_own_later_cards():
+    """Style.wary_self: in a playout, `mine` chooses the seat's own later
+    cards (three here, after the five it plays now) and nobody else's; with
+    the standard choice as `mine` the playout is the same as without."""
+    from crib3.players.analysis import greedy_code, pack_ranks
+
+    asked: list[int] = []
+
+    def mine(hand, pile, count):
+        asked.append(hand)
+        return greedy_code(hand, pile, count)
+
+    held = ((), (), ())
+    ranks = [pack_ranks([3, 5, 7, 9]), pack_ranks([2, 8, 13]), pack_ranks([4, 6, 12])]
+    five = parse_card("5H")
+    plain = coach._play_out(five, 0, list(ranks), held, (), 0, (0, 0, 0), 121)
+    mixed = coach._play_out(five, 0, list(ranks), held, (), 0, (0, 0, 0), 121, mine=mine)
+    mine_left = {pack_ranks(h) for h in ([3, 7, 9], [3, 7], [3, 9], [7, 9], [3], [7], [9])}
+    assert len(asked) == 3 and set(asked) <= mine_left
+    assert mixed == plain
