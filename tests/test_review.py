@@ -18,7 +18,7 @@ from crib3.engine.log import command_for, load_log
 from crib3.engine.rules import begin, next_automatic, step, to_act
 from crib3.review import review_events, review_json, reviewed_seats
 from games import random_game
-from helpers import card, dealt, first_legal, hand_set_up, play_out, plays
+from helpers import card, dealt, hand_set_up, play_out, plays
 
 ASSETS = Path(__file__).parent.parent / "assets" / "logs"
 ONE_PERSON = (PlayerInfo("Ann"), PlayerInfo("Bo", "easy"), PlayerInfo("Cy", "easy"))

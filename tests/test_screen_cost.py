@@ -391,53 +391,6 @@ async def test_a_driver_that_fails_ends_the_app_with_its_error(monkeypatch):
     assert isinstance(app.crash, Broken)
 
 
-async def test_the_table_is_driven_without_a_textual_worker(monkeypatch):
-    """Before: every start of the table's driver (at a card room, nearly
-    every event at every seat: a move from another seat wakes it) was a
-    Textual `Worker`, with its manager's bookkeeping and its state changes
-    sent as messages through the screen: more CPU than what it presented."""
-    from textual.dom import DOMNode
-
-    started: list[object] = []
-    real = DOMNode.run_worker
-    monkeypatch.setattr(DOMNode, "run_worker",
-                        lambda self, *a, **k: started.append(self) or real(self, *a, **k))
-    app = OneTable(finished_game())
-    async with app.run_test(size=(80, 24)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, TableScreen)
-        await pilot.pause()
-        assert screen.mode == Mode.OVER  # driven: the game's end reached
-        screen._start_driver()  # as a move from another seat wakes it
-        screen._start_driver()  # ... at once again: the first one gives way
-        assert screen.mode == Mode.PRESENTING
-        await pilot.pause()
-        assert screen.mode == Mode.OVER
-        assert not [node for node in started if isinstance(node, TableScreen)]
-
-
-async def test_a_driver_that_fails_ends_the_app_with_its_error(monkeypatch):
-    """As a Textual worker's failure did: the app ends and keeps the cause
-    (the command says it in one line)."""
-    import pytest
-
-    class Broken(Exception):
-        pass
-
-    async def fails(self: TableScreen) -> None:
-        raise Broken("the driver broke")
-
-    app = OneTable(finished_game())
-    with pytest.raises(Exception):
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            monkeypatch.setattr(TableScreen, "_drive", fails)
-            app.screen._start_driver()  # type: ignore[attr-defined]
-            await pilot.pause()
-            await pilot.pause()
-    assert isinstance(app.crash, Broken)
-
-
 async def test_a_turn_change_recomputes_no_styles(monkeypatch):
     """Before: the turn's marks (the heavy border of the seat to play, of
     your hand's box, the prompt reversed) were CSS classes toggled as the
@@ -486,7 +439,6 @@ async def test_a_table_change_that_shows_nothing_new_redraws_no_chat_nor_keys(
     app = app_for(room, "Ann")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, RoomTableScreen))
-        screen = app.screen
         await pilot.pause()
         chat: list[object] = []
         keys: list[object] = []

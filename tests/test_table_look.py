@@ -164,7 +164,7 @@ def at_a_count(screen) -> bool:
 async def test_each_count_in_the_show_fits_with_its_total_and_is_said_once():
     app = app_for(7)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await until(pilot, at_a_count)
+        await until(pilot, at_a_count)
         rows = screen_text(app).splitlines()
         headline = rows[6].strip()
         assert re.fullmatch(r"\w+'s (hand|crib): \d+ · \w+ has \d+", headline), headline

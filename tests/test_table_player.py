@@ -175,7 +175,6 @@ async def test_you_throw_before_the_bots_and_a_number_throws_at_once():
 async def test_a_number_plays_that_card_at_once_and_enter_the_highlighted_one():
     from crib3.engine.state import Phase
     from crib3.tui.words import Mode
-    from tui_support import settled
 
     app = _game_app()
     async with app.run_test(size=SIZE) as pilot:
