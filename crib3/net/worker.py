@@ -89,13 +89,19 @@ class WorkerLink:
     def _writable(self) -> None:
         self._write()
 
-    def _readable(self) -> None:
+    def _received(self) -> bytes | None:
+        """What the socket has: None when nothing yet, b"" when it is gone."""
         try:
-            data = self.sock.recv(1 << 20)
+            return self.sock.recv(1 << 20)
         except BlockingIOError:
-            return
+            return None
         except OSError:
-            data = b""
+            return b""
+
+    def _readable(self) -> None:
+        data = self._received()
+        if data is None:
+            return
         if not data:
             self._lost()
             return
@@ -131,12 +137,9 @@ class WorkerLink:
                 if self.closed.is_set():
                     return wire.Reply(call.call, error="the card room is closing")
                 continue
-            try:
-                data = self.sock.recv(1 << 20)
-            except BlockingIOError:
+            data = self._received()
+            if data is None:
                 continue
-            except OSError:
-                data = b""
             if not data:
                 self._lost()
                 return wire.Reply(call.call, error="the card room is closing")
