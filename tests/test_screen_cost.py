@@ -195,6 +195,53 @@ async def test_a_lobby_redraws_the_one_table_that_changed(tmp_path, monkeypatch)
         assert "Eve" not in str(grid.get_row_at(0)) + str(grid.get_row_at(2))
 
 
+async def test_a_seated_session_keeps_no_lobby_and_gets_a_new_one_when_it_stands_up(tmp_path):
+    """Before: the lobby stayed under the table screen for the whole game,
+    with its list of every table (some 0.45 MB a session at 12 tables,
+    growing with the room), and was told of every change in the room."""
+    from textual.widgets import DataTable
+
+    from crib3.engine import Rules
+    from crib3.room import Room
+    from crib3.tui.room_app import CardRoomApp
+    from crib3.tui.screens.room import LobbyScreen, RoomTableScreen, WaitingScreen
+    from crib3.tui.screens.watch import SpectatorScreen
+    from tui_support import wait_for
+
+    room = Room(tmp_path / "tables", think=3600)
+    ann, bob = (room.sign_in(n, None, lambda r: None) for n in ("Ann", "Bob"))
+    playing = room.open_table(ann, Rules(), ("standard", "standard"))
+    playing.start("Ann")
+    room.open_table(bob, Rules(), ("easy", "standard"))
+    room.sign_in("Dan", None, lambda r: None)
+    app = CardRoomApp(room, room.people["dan"], think=0.0)
+
+    def lobbies() -> int:
+        return sum(isinstance(s, LobbyScreen) for s in app.screen_stack)
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        listening = len(room.listeners)
+        await pilot.press("w")  # watch Ann's table: the lobby goes
+        await wait_for(pilot, lambda: isinstance(app.screen, SpectatorScreen))
+        assert lobbies() == 0 and len(room.listeners) == listening - 1
+        await pilot.press("l")  # back: a new lobby, listening again
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        assert lobbies() == 1 and len(room.listeners) == listening
+        await pilot.press("down", "enter")  # sit at Bob's table
+        await wait_for(pilot, lambda: isinstance(app.screen, WaitingScreen))
+        assert lobbies() == 0
+        room.tables[2].start("Bob")
+        await wait_for(pilot, lambda: isinstance(app.screen, RoomTableScreen))
+        assert lobbies() == 0 and len(app.screen_stack) == 2  # Textual's own, and the table
+        await pilot.press("l")  # stand up: the lobby lists the tables as they are now
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        grid = app.screen.query_one(DataTable)
+        await wait_for(pilot, lambda: grid.row_count == 2)
+        assert lobbies() == 1 and len(room.listeners) == listening
+        assert "Dan" in str(grid.get_row_at(1))  # his seat waits for him
+
+
 async def test_many_changes_in_the_room_are_one_redraw_of_a_lobby(tmp_path, monkeypatch):
     """Changes that come before a lobby has redrawn are drawn by one redraw
     (seating a busy room: one per session per turn of the loop)."""
