@@ -71,3 +71,43 @@ def test_a_workers_warm_up_draws_a_screen_and_its_first_session_imports_nothing(
     warm_up, first = run_worker(tmp_path)
     assert int(warm_up.split()[-1]) > FRAME_AT_LEAST, "the warm-up drew no screen"
     assert first.rstrip() == "the first session imported:", first
+
+
+def test_the_lines_kept_for_every_app_share_their_styles():
+    """Before: each kept line held the Rich styles of the drawing that made
+    it, equal to every other drawing's yet objects of their own (some
+    13,000 in a worker after a minute of play)."""
+    import gc
+    from types import SimpleNamespace
+
+    from rich.segment import Segment
+    from rich.style import Style
+    from rich.terminal_theme import DEFAULT_TERMINAL_THEME
+    from textual.color import Color
+    from textual.filter import ANSIToTruecolor
+    from textual.strip import Strip
+    from textual.widget import Widget
+
+    from crib3.net.sharing import many_terminals_in_one_process
+
+    many_terminals_in_one_process()
+    widget = SimpleNamespace(app=SimpleNamespace(
+        get_line_filters=lambda: [ANSIToTruecolor(DEFAULT_TERMINAL_THEME)]))
+    (truecolor,) = Widget.get_line_filters(widget)  # type: ignore[arg-type]
+    background = Color(1, 2, 3)
+
+    def drawn(text: str, color: str) -> Strip:  # a drawing's own style object
+        return Strip([Segment(text, Style(color=color, bold=True)), Segment(" 15 for 2")])
+
+    lines = [drawn(f"seat {n}", "#ff0000").apply_filter(truecolor, background)
+             for n in range(50)]
+    assert [line.text for line in lines[:2]] == ["seat 0 15 for 2", "seat 1 15 for 2"]
+    del lines
+    gc.collect()
+    alike = Style(color="#ff0000", bold=True)
+    kept = [o for o in gc.get_objects() if type(o) is Style and o == alike and o is not alike]
+    assert len(kept) <= 2, len(kept)  # (before: one for each of the 50 lines)
+    # a colour the filter changes, and the same line again: the kept one
+    first = drawn("Ann", "red").apply_filter(truecolor, background)
+    assert first._segments[0].style.color.triplet is not None  # (truecolor now)
+    assert drawn("Ann", "red").apply_filter(truecolor, background) is first
