@@ -242,6 +242,43 @@ async def test_a_seated_session_keeps_no_lobby_and_gets_a_new_one_when_it_stands
         assert "Dan" in str(grid.get_row_at(1))  # his seat waits for him
 
 
+async def test_a_lobby_keeps_a_few_drawings_of_its_list_not_every_one(tmp_path):
+    """Before: the lobby's DataTable kept every drawing of its list (its
+    caches, keyed by the table's update, hold 10,000 cells and 1,000 rows
+    and lines): seating 20 tables, some 500,000 objects a session worker,
+    and a lobby left behind kept them until the collector came."""
+    from textual.widgets import DataTable
+
+    from crib3.engine import Rules
+    from crib3.room import Room
+    from crib3.tui.room_app import CardRoomApp
+    from crib3.tui.screens.room import LobbyScreen, TableList
+    from tui_support import wait_for
+
+    room = Room(tmp_path / "tables", think=3600)
+    owners = [room.sign_in(f"p{n}", None, lambda r: None) for n in range(12)]
+    tables = [room.open_table(p, Rules(), ("easy", "standard")) for p in owners]
+    guest = room.sign_in("Guest", None, lambda r: None)
+    room.sign_in("Dan", None, lambda r: None)
+    app = CardRoomApp(room, room.people["dan"], think=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        grid = app.screen.query_one(DataTable)
+        await wait_for(pilot, lambda: grid.row_count == 12)
+        for table in tables * 3:  # the guest sits at every table in turn, and leaves
+            table.sit(guest)
+            await pilot.pause()
+            table.leave(table.seat_of("Guest"))
+            await pilot.pause()
+        await wait_for(pilot, lambda: "Guest" not in str(grid.get_row_at(11)))
+        rows = 16 * TableList.DRAWINGS_KEPT
+        assert len(grid._cell_render_cache) <= rows * 4, len(grid._cell_render_cache)
+        assert len(grid._row_render_cache) <= rows and len(grid._line_cache) <= rows
+        await pilot.press("enter")  # sits down: the lobby left behind lets its drawings go
+        await wait_for(pilot, lambda: not isinstance(app.screen, LobbyScreen))
+        assert len(grid._cell_render_cache) == len(grid._line_cache) == 0
+
+
 async def test_many_changes_in_the_room_are_one_redraw_of_a_lobby(tmp_path, monkeypatch):
     """Changes that come before a lobby has redrawn are drawn by one redraw
     (seating a busy room: one per session per turn of the loop)."""
