@@ -23,9 +23,16 @@ the first bytes the server sends back (key -> updated screen), as p50, p95
 and max (a key unanswered after ANSWER_TIMEOUT counts as slowest, shown as
 ">=" the timeout); during the throw all three players of a table move at
 once, so now and then the first bytes after a key are another player's
-move. The server's resident memory (all its processes) before anyone
-connects and with every session playing, from which the memory one session
-costs (its share of a table and its game). The CPU the server's processes
+move. The server's resident memory (VmRSS of its main process and of
+every session worker) three times: idle, 1 s after the server says it
+listens, which it says only once every session worker has warmed up
+(imported the screens, drawn a lobby off the record and frozen what that
+made: the fixed cost of a worker); seated, when the last table has started;
+and playing, at the end of the measured period. A session's memory is
+(playing - idle) / sessions: its app and screens in its worker, its share
+of its table, game and connection in the main process, and what the play
+added (the caches the sessions fill, bounded, and the garbage not yet
+collected); printed by process. The CPU the server's processes
 (the main one and its session workers) used while playing, as a share of
 one core and of all of them, and the main process's own share of one core.
 
