@@ -504,6 +504,8 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     try:
+        # (It returns once every session worker has warmed up: "listening"
+        # below says the server is ready, what the load benchmark weighs idle.)
         await card_room.start(host_key)
     except OSError as exc:
         room.close()
@@ -517,7 +519,7 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
         + (f", {resumed} table{'s' * (resumed != 1)} resumed" if resumed else "")
         + f"; players connect with: ssh -p {card_room.port} NAME@HOST")
     if card_room.pool is not None:  # (after the line above: scripts wait for it)
-        log.info("%s", card_room.pool.describe())
+        log.info("%s; each warmed up", card_room.pool.describe())
     await stop.wait()
     say("crib3 serve: stopping; every table is saved")
     await card_room.stop()
