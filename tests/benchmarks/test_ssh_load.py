@@ -544,8 +544,8 @@ def test_load_curve_at_human_pace(benchmark, tmp_path):
             playing_w = p["rss_playing"] - p["rss_playing_main"]
             n = max(1, int(p["sessions"]))
             print(f"{int(p['tables']):17d} {p['rss_idle']:6.0f} ({p['rss_idle_main']:4.0f} +"
-                  f" {idle_w:4.0f})  {p['rss_seated']:6.0f}  {p['rss_playing']:7.0f} ({p['rss_playing_main']:4.0f} +"
-                  f" {playing_w:5.0f})   {p['mb_per_session']:6.2f} "
+                  f" {idle_w:4.0f})  {p['rss_seated']:6.0f}  {p['rss_playing']:7.0f}"
+                  f" ({p['rss_playing_main']:4.0f} + {playing_w:5.0f})   {p['mb_per_session']:6.2f} "
                   f"({(p['rss_playing_main'] - p['rss_idle_main']) / n:4.2f} + "
                   f"{(playing_w - idle_w) / n:4.2f})")
         print("in the workers: tables  keys  p50 ms  p95 ms  max ms | calls  p95 ms  max ms |"
