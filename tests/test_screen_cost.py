@@ -195,6 +195,90 @@ async def test_a_lobby_redraws_the_one_table_that_changed(tmp_path, monkeypatch)
         assert "Eve" not in str(grid.get_row_at(0)) + str(grid.get_row_at(2))
 
 
+async def test_a_seated_session_keeps_no_lobby_and_gets_a_new_one_when_it_stands_up(tmp_path):
+    """Before: the lobby stayed under the table screen for the whole game,
+    with its list of every table (some 0.45 MB a session at 12 tables,
+    growing with the room), and was told of every change in the room."""
+    from textual.widgets import DataTable
+
+    from crib3.engine import Rules
+    from crib3.room import Room
+    from crib3.tui.room_app import CardRoomApp
+    from crib3.tui.screens.room import LobbyScreen, RoomTableScreen, WaitingScreen
+    from crib3.tui.screens.watch import SpectatorScreen
+    from tui_support import wait_for
+
+    room = Room(tmp_path / "tables", think=3600)
+    ann, bob = (room.sign_in(n, None, lambda r: None) for n in ("Ann", "Bob"))
+    playing = room.open_table(ann, Rules(), ("standard", "standard"))
+    playing.start("Ann")
+    room.open_table(bob, Rules(), ("easy", "standard"))
+    room.sign_in("Dan", None, lambda r: None)
+    app = CardRoomApp(room, room.people["dan"], think=0.0)
+
+    def lobbies() -> int:
+        return sum(isinstance(s, LobbyScreen) for s in app.screen_stack)
+
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        listening = len(room.listeners)
+        await pilot.press("w")  # watch Ann's table: the lobby goes
+        await wait_for(pilot, lambda: isinstance(app.screen, SpectatorScreen))
+        assert lobbies() == 0 and len(room.listeners) == listening - 1
+        await pilot.press("l")  # back: a new lobby, listening again
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        assert lobbies() == 1 and len(room.listeners) == listening
+        await pilot.press("down", "enter")  # sit at Bob's table
+        await wait_for(pilot, lambda: isinstance(app.screen, WaitingScreen))
+        assert lobbies() == 0
+        room.tables[2].start("Bob")
+        await wait_for(pilot, lambda: isinstance(app.screen, RoomTableScreen))
+        assert lobbies() == 0 and len(app.screen_stack) == 2  # Textual's own, and the table
+        await pilot.press("l")  # stand up: the lobby lists the tables as they are now
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        grid = app.screen.query_one(DataTable)
+        await wait_for(pilot, lambda: grid.row_count == 2)
+        assert lobbies() == 1 and len(room.listeners) == listening
+        assert "Dan" in str(grid.get_row_at(1))  # his seat waits for him
+
+
+async def test_a_lobby_keeps_a_few_drawings_of_its_list_not_every_one(tmp_path):
+    """Before: the lobby's DataTable kept every drawing of its list (its
+    caches, keyed by the table's update, hold 10,000 cells and 1,000 rows
+    and lines): seating 20 tables, some 500,000 objects a session worker,
+    and a lobby left behind kept them until the collector came."""
+    from textual.widgets import DataTable
+
+    from crib3.engine import Rules
+    from crib3.room import Room
+    from crib3.tui.room_app import CardRoomApp
+    from crib3.tui.screens.room import LobbyScreen, TableList
+    from tui_support import wait_for
+
+    room = Room(tmp_path / "tables", think=3600)
+    owners = [room.sign_in(f"p{n}", None, lambda r: None) for n in range(12)]
+    tables = [room.open_table(p, Rules(), ("easy", "standard")) for p in owners]
+    guest = room.sign_in("Guest", None, lambda r: None)
+    room.sign_in("Dan", None, lambda r: None)
+    app = CardRoomApp(room, room.people["dan"], think=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        grid = app.screen.query_one(DataTable)
+        await wait_for(pilot, lambda: grid.row_count == 12)
+        for table in tables * 3:  # the guest sits at every table in turn, and leaves
+            table.sit(guest)
+            await pilot.pause()
+            table.leave(table.seat_of("Guest"))
+            await pilot.pause()
+        await wait_for(pilot, lambda: "Guest" not in str(grid.get_row_at(11)))
+        rows = 16 * TableList.DRAWINGS_KEPT
+        assert len(grid._cell_render_cache) <= rows * 4, len(grid._cell_render_cache)
+        assert len(grid._row_render_cache) <= rows and len(grid._line_cache) <= rows
+        await pilot.press("enter")  # sits down: the lobby left behind lets its drawings go
+        await wait_for(pilot, lambda: not isinstance(app.screen, LobbyScreen))
+        assert len(grid._cell_render_cache) == len(grid._line_cache) == 0
+
+
 async def test_many_changes_in_the_room_are_one_redraw_of_a_lobby(tmp_path, monkeypatch):
     """Changes that come before a lobby has redrawn are drawn by one redraw
     (seating a busy room: one per session per turn of the loop)."""

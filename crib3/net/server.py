@@ -37,6 +37,7 @@ from textual.app import App
 
 from crib3 import crash
 from crib3.net.bounds import OUTPUT_HIGH_WATER, OUTPUT_LOW_WATER, capped_size
+from crib3.net.console import client_console  # (also here: where it was)
 from crib3.net.driver import STOP, ChannelDriver
 from crib3.net.workers import LOST, WorkerPool
 from crib3.net.sharing import many_terminals_in_one_process
@@ -94,24 +95,6 @@ def host_key_at(path: Path) -> asyncssh.SSHKey:
         out.write(key.export_private_key())
     path.with_suffix(".pub").write_bytes(key.export_public_key())
     return key
-
-
-def client_console(app: App[Any], term: str, env: dict[str, str]) -> None:
-    """Colours as the client's terminal has them, not as the server's: the
-    colour depth from the client's TERM and COLORTERM, and NO_COLOR if the
-    client sends it (ssh -o SendEnv=NO_COLOR). Textual reads these from the
-    server's environment when the app is made, so they are set again here;
-    the app's `get_line_filters` drops colour by `no_color` (`BaseApp`)."""
-    from rich.console import Console
-    from textual.app import _NullFile  # type: ignore[attr-defined]
-
-    environ = {"TERM": term or "xterm"}
-    if env.get("COLORTERM"):
-        environ["COLORTERM"] = env["COLORTERM"]
-    app.console = Console(color_system="auto", file=_NullFile(), markup=True, highlight=False,
-                          emoji=False, legacy_windows=False, _environ=environ,
-                          force_terminal=True, safe_box=False, soft_wrap=False)
-    app.no_color = "NO_COLOR" in env
 
 
 def wants_ascii(env: dict[str, str]) -> bool:
@@ -521,6 +504,8 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     try:
+        # (It returns once every session worker has warmed up: "listening"
+        # below says the server is ready, what the load benchmark weighs idle.)
         await card_room.start(host_key)
     except OSError as exc:
         room.close()
@@ -534,7 +519,7 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
         + (f", {resumed} table{'s' * (resumed != 1)} resumed" if resumed else "")
         + f"; players connect with: ssh -p {card_room.port} NAME@HOST")
     if card_room.pool is not None:  # (after the line above: scripts wait for it)
-        log.info("%s", card_room.pool.describe())
+        log.info("%s; each warmed up", card_room.pool.describe())
     await stop.wait()
     say("crib3 serve: stopping; every table is saved")
     await card_room.stop()

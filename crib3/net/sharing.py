@@ -195,19 +195,39 @@ def _shared_line_filters() -> None:
 
 
 # What a shared filter made of a line, for every app (see the module's
-# docstring). A table's event filters some 70 lines (its three seats); an
-# entry is a strip (~1 KB): 2048 hold some thirty tables' lines at once.
+# docstring). A table's event filters some 70 lines (its three seats); 2048
+# hold some thirty tables' lines at once.
 FILTERED_LINES = 2048
+# An entry holds the line's segments twice (as its key, and filtered), and
+# each widget's drawing makes Rich styles of its own, equal to the last
+# drawing's: the 2048 lines held some 13,000 styles (2-3 MB a worker,
+# filled by the first sessions and kept). Kept lines share one style of
+# each kind (equal as Rich compares styles, by their hash), from a table of
+# at most this many (emptied when full: lines kept keep theirs).
+KEPT_STYLES = 4096
 
 
 def _shared_filtering(shared: dict[tuple[object, ...], Any]) -> None:
     """`Strip.apply_filter` for a shared filter: looked up by the line's
     segments (and the filter and background) before it is filtered, as
     Textual filters it; any other filter as Textual applies it."""
+    from rich.segment import Segment
     from textual.strip import Strip
 
     apply_filter = Strip.apply_filter
     done: OrderedDict[tuple[object, ...], Strip] = OrderedDict()
+    styles: dict[Any, Any] = {}
+
+    def one_of_each(segments: list[Segment]) -> list[Segment]:
+        """`segments` with the kept lines' own style of each kind."""
+        if len(styles) > KEPT_STYLES:
+            styles.clear()
+        kept = []
+        for text, style, control in segments:
+            if style is not None:
+                style = styles.setdefault(style, style)
+            kept.append(Segment(text, style, control))
+        return kept
 
     def apply_shared_filter(self: Strip, line_filter: Any, background: Any) -> Strip:
         if not any(line_filter is f for f in shared.values()):
@@ -218,8 +238,13 @@ def _shared_filtering(shared: dict[tuple[object, ...], Any]) -> None:
         except TypeError:  # (a segment that cannot be a key: a control code list)
             return apply_filter(self, line_filter, background)
         if found is None:
-            found = done[key] = Strip(line_filter.apply(self._segments, background),
-                                      self._cell_length)
+            segments = one_of_each(self._segments)
+            filtered = line_filter.apply(segments, background)
+            if all(a.style is b.style and a.text is b.text and a.control is b.control
+                   for a, b in zip(segments, filtered)) and len(segments) == len(filtered):
+                filtered = segments  # (unchanged: the same segments serve as key and line)
+            found = done[(line_filter, background, tuple(segments))] = \
+                Strip(filtered, self._cell_length)
             if len(done) > FILTERED_LINES:
                 done.popitem(last=False)
         else:

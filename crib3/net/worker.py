@@ -37,6 +37,7 @@ from typing import Any
 
 from crib3 import crash
 from crib3.net.collector import Collector
+from crib3.net.console import client_console  # (not from the server: no asyncssh here)
 from crib3.net.driver import START, ChannelDriver
 from crib3.net.worker_stats import WorkerStats, from_environment
 from crib3.room import wire
@@ -44,6 +45,7 @@ from crib3.room.replica import CALLER, ReplicaPresence, ReplicaRoom
 
 log = logging.getLogger("crib3.serve")
 STARTED = START.encode()  # what a driver writes first, before any screen
+FRAME_AT_LEAST = 256  # bytes: any write longer is a screen drawn (80x24: thousands)
 
 
 class WorkerLink:
@@ -239,8 +241,6 @@ class Worker:
                 (driver.hang_up if message.hang_up else driver.end_app)()
 
     def _open(self, opened: wire.OpenSession) -> None:
-        from crib3.net.server import client_console
-
         presence = self.room.presence(opened.name, opened.key, opened.admin, opened.session)
         session = Session(opened, presence)
         self.sessions[opened.session] = session
@@ -289,7 +289,9 @@ class Worker:
 
         class Nowhere:
             def write(self, data: bytes) -> None:
-                if data != STARTED:
+                # A screen, not the terminal's modes (`STARTED`) or the
+                # pointer's shape (a few bytes each), which come first.
+                if len(data) > FRAME_AT_LEAST:
                     drawn.set()
 
         app = self.make_app(self.room, ReplicaPresence("warm-up", None), ascii=False, think=0)

@@ -23,9 +23,16 @@ the first bytes the server sends back (key -> updated screen), as p50, p95
 and max (a key unanswered after ANSWER_TIMEOUT counts as slowest, shown as
 ">=" the timeout); during the throw all three players of a table move at
 once, so now and then the first bytes after a key are another player's
-move. The server's resident memory (all its processes) before anyone
-connects and with every session playing, from which the memory one session
-costs (its share of a table and its game). The CPU the server's processes
+move. The server's resident memory (VmRSS of its main process and of
+every session worker) three times: idle, 1 s after the server says it
+listens, which it says only once every session worker has warmed up
+(imported the screens, drawn a lobby off the record and frozen what that
+made: the fixed cost of a worker); seated, when the last table has started;
+and playing, at the end of the measured period. A session's memory is
+(playing - idle) / sessions: its app and screens in its worker, its share
+of its table, game and connection in the main process, and what the play
+added (the caches the sessions fill, bounded, and the garbage not yet
+collected); printed by process. The CPU the server's processes
 (the main one and its session workers) used while playing, as a share of
 one core and of all of them, and the main process's own share of one core.
 
@@ -245,15 +252,20 @@ def _family(pid: int) -> list[int]:
     return found
 
 
-def _rss_mb(pid: int) -> float:
-    """Resident memory of the server and its worker processes."""
-    total = 0
+def _rss_each_mb(pid: int) -> dict[int, float]:
+    """Resident memory of the server and of each of its worker processes, by pid."""
+    found: dict[int, float] = {}
     for one in _family(pid):
         with contextlib.suppress(OSError):
             for line in Path(f"/proc/{one}/status").read_text().splitlines():
                 if line.startswith("VmRSS:"):
-                    total += int(line.split()[1])
-    return total / 1024
+                    found[one] = int(line.split()[1]) / 1024
+    return found
+
+
+def _rss_mb(pid: int) -> float:
+    """Resident memory of the server and its worker processes."""
+    return sum(_rss_each_mb(pid).values())
 
 
 def _cpu_seconds(pid: int) -> float:
@@ -406,10 +418,13 @@ def _one_point(tables: int, folder: Path) -> dict[str, float]:
     async def load() -> None:
         try:
             await asyncio.sleep(1)  # let the server settle before it is weighed
-            found["rss_idle"] = _rss_mb(server.pid)
+            idle = _rss_each_mb(server.pid)
+            found["rss_idle"] = sum(idle.values())
+            found["rss_idle_main"] = idle.get(server.pid, 0.0)
             started = time.monotonic()
             await _seat_everyone(port, tables, players)
             found["seating_s"] = time.monotonic() - started
+            found["rss_seated"] = _rss_mb(server.pid)
             found["lines_before"] = _logged(logs)
             cpu, mine, play_started = (_cpu_seconds(server.pid), time.process_time(),
                                        time.monotonic())
@@ -423,7 +438,9 @@ def _one_point(tables: int, folder: Path) -> dict[str, float]:
             found["main_cpu"] = (_own_cpu_seconds(server.pid) - main_cpu) / played
             # The clients share the machine: when they are busy, so is the latency.
             found["client_cpu"] = (time.process_time() - mine) / played
-            found["rss_playing"] = _rss_mb(server.pid)
+            playing = _rss_each_mb(server.pid)
+            found["rss_playing"] = sum(playing.values())
+            found["rss_playing_main"] = playing.get(server.pid, 0.0)
             found["events"] = _logged(logs) - found["lines_before"]
             found["log_while_playing"] = log.stat().st_size
         finally:
@@ -520,6 +537,17 @@ def test_load_curve_at_human_pace(benchmark, tmp_path):
                   f"  {p['main_cpu']:13.0%} {int(p['processes']):10d}"
                   f"{p['seating_s']:11.0f} {int(p['events']):7d} {int(p['unanswered']):10d}"
                   f"  {p['client_cpu']:12.0%}")
+        print("memory MB: tables  idle (main + workers)  seated  playing (main + workers)"
+              "  a session (main + workers)")
+        for p in points:
+            idle_w = p["rss_idle"] - p["rss_idle_main"]
+            playing_w = p["rss_playing"] - p["rss_playing_main"]
+            n = max(1, int(p["sessions"]))
+            print(f"{int(p['tables']):17d} {p['rss_idle']:6.0f} ({p['rss_idle_main']:4.0f} +"
+                  f" {idle_w:4.0f})  {p['rss_seated']:6.0f}  {p['rss_playing']:7.0f}"
+                  f" ({p['rss_playing_main']:4.0f} + {playing_w:5.0f})   {p['mb_per_session']:6.2f} "
+                  f"({(p['rss_playing_main'] - p['rss_idle_main']) / n:4.2f} + "
+                  f"{(playing_w - idle_w) / n:4.2f})")
         print("in the workers: tables  keys  p50 ms  p95 ms  max ms | calls  p95 ms  max ms |"
               " collections  CPU s  full ones  longest CPU ms")
         for p in points:

@@ -12,11 +12,12 @@ enough that anyone here may press `b`, and that a table was closed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.cache import LRUCache
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
@@ -40,9 +41,30 @@ if TYPE_CHECKING:
 
 
 class TableList(DataTable):
-    """The lobby's list of tables: Enter sits you at the highlighted one."""
+    """The lobby's list of tables: Enter sits you at the highlighted one.
+
+    Textual's DataTable keeps what it drew in caches sized for big tables
+    (10,000 cells, 1,000 rows and lines), keyed by the table's update: so a
+    lobby redrawn as the room fills keeps every drawing before until those
+    caches are full. Seating 20 tables, each card-room worker held some
+    500,000 objects of them (most of its memory). The lobby shows at most 16
+    rows of 4 columns: its caches hold a few drawings of that
+    (`DRAWINGS_KEPT`), and are emptied as it goes (the lobby left when its
+    person sits may wait for the collector: what it drew need not)."""
 
     BINDINGS = [Binding("enter", "select_cursor", "Join")]
+    DRAWINGS_KEPT = 4  # drawings of 16 rows (of 4 cells) each cache holds
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        rows = 16 * self.DRAWINGS_KEPT
+        for name, size in (("_row_render_cache", rows), ("_cell_render_cache", rows * 4),
+                           ("_row_renderable_cache", rows), ("_line_cache", rows)):
+            if isinstance(getattr(self, name, None), LRUCache):
+                setattr(self, name, LRUCache(size))
+
+    def on_unmount(self) -> None:
+        self._clear_caches()
 
 
 class LobbyScreen(QuietBindings, Screen[None]):

@@ -1,0 +1,31 @@
+"""A session's console: colours as the client's terminal has them.
+
+Apart from `crib3.net.server` so that a session worker (`crib3.net.worker`),
+which sets up every session's console, never imports asyncssh: importing the
+server module cost each worker some 18 MB of resident memory (asyncssh, its
+cryptography and their libraries) that no worker uses, paid by the first
+session to reach it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import App
+
+
+def client_console(app: App[Any], term: str, env: dict[str, str]) -> None:
+    """Colours as the client's terminal has them, not as the server's: the
+    colour depth from the client's TERM and COLORTERM, and NO_COLOR if the
+    client sends it (ssh -o SendEnv=NO_COLOR). Textual reads these from the
+    server's environment when the app is made, so they are set again here;
+    the app's `get_line_filters` drops colour by `no_color` (`BaseApp`)."""
+    from rich.console import Console
+    from textual.app import _NullFile  # type: ignore[attr-defined]
+
+    environ = {"TERM": term or "xterm"}
+    if env.get("COLORTERM"):
+        environ["COLORTERM"] = env["COLORTERM"]
+    app.console = Console(color_system="auto", file=_NullFile(), markup=True, highlight=False,
+                          emoji=False, legacy_windows=False, _environ=environ,
+                          force_terminal=True, safe_box=False, soft_wrap=False)
+    app.no_color = "NO_COLOR" in env
