@@ -114,6 +114,7 @@ class TableScreen(QuietBindings, Screen):
         self._continue = asyncio.Event()
         self._unsubscribe: Callable[[], None] = lambda: None  # set on mount
         self._driver: asyncio.Task[None] | None = None  # see `_start_driver`
+        self._moving = False  # a move sent, not yet answered (see `_act`)
 
     @property
     def waiting_for_enter(self) -> bool:
@@ -285,15 +286,51 @@ class TableScreen(QuietBindings, Screen):
 
     def _act(self, command: object) -> bool:
         """Give the feed this seat's command; False (and a warning) when it
-        is refused."""
+        is refused.
+
+        A feed that can take a move without waiting (a session worker's
+        replica of the room, `ReplicaFeed.send`) is given it so: the
+        screen stays as it is until the move's events come back, as
+        another seat's do, or its refusal comes (`_answered_later`); a
+        move made meanwhile is ignored, as keys are while presenting."""
+        if self._moving:
+            return True
+        send = getattr(self.feed, "send", None)
         try:
+            if send is not None and send(command, self._answer_for(command)):
+                self._moving = True
+                return True
             self.feed.dispatch(command)  # type: ignore[arg-type]
         except IllegalMove as exc:
-            said = refusal(command, self.view, str(exc), self.ascii)
-            self.notify(said, severity="warning", markup=False)
+            self._refused(command, str(exc))
             return False
         self._start_driver()
         return True
+
+    def _refused(self, command: object, reason: str) -> None:
+        said = refusal(command, self.view, reason, self.ascii)
+        self.notify(said, severity="warning", markup=False)
+
+    def _answer_for(self, command: object) -> Callable[[str | None], None]:
+        """What the feed calls when the room has answered `command` (from
+        the worker's reader, so a refusal is shown in turn, on the screen's
+        own queue: after the events that came before it)."""
+
+        def answered(refused: str | None) -> None:
+            self._moving = False
+            if refused is not None:
+                self.call_later(self._answered_later, command, refused)
+
+        return answered
+
+    def _answered_later(self, command: object, reason: str) -> None:
+        """The room refused a move sent without waiting: say why, and ask
+        again (the prompt, or the count's dialog), as `_act` does at once."""
+        if not self.is_attached:
+            return
+        self._refused(command, reason)
+        if self.mode in IDLE:
+            self._start_driver()
 
     def _ask_if_needed(self) -> None:
         """Counting (muggins) and calling muggins are asked in a dialog."""
