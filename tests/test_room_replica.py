@@ -460,7 +460,14 @@ async def test_a_late_refusal_reaches_the_right_sessions_screen_which_may_move_a
             assert toasts(apps["Ann"]) == ["the room says no"]
             assert mine.mode == Mode.YOUR_TURN and list(mine.view.hand) == held
             assert held[0] in real.state.hands[0]  # nothing was thrown
+            pipe.auto = False  # (what the room sends back is applied below, by hand)
             await ann_pilot.press("1")  # again: this time the room takes it
+            assert mine._moving and mine.mode == Mode.YOUR_TURN
+            pipe.pump()
+            # her own move's events are being shown as they come, not after
+            # a turn of her screen's queue (as a local move's are)
+            assert mine.mode == Mode.PRESENTING and not mine._moving
+            pipe.auto = True
             await wait_for(ann_pilot, lambda: held[0] not in mine.view.hand)
             assert held[0] not in real.state.hands[0]
             assert toasts(apps["Ann"]) == ["the room says no"]

@@ -16,6 +16,7 @@ a bot fails) is the driver's. A card-room table drives its own bots.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import random
 from collections import deque
 from collections.abc import Callable
@@ -115,6 +116,7 @@ class TableScreen(QuietBindings, Screen):
         self._unsubscribe: Callable[[], None] = lambda: None  # set on mount
         self._driver: asyncio.Task[None] | None = None  # see `_start_driver`
         self._moving = False  # a move sent, not yet answered (see `_act`)
+        self._moved_in: contextvars.Context | None = None  # ... and the key's context
 
     @property
     def waiting_for_enter(self) -> bool:
@@ -166,8 +168,19 @@ class TableScreen(QuietBindings, Screen):
 
     def _on_engine_event(self, event: Event, state: State, view: SeatView) -> None:
         self.pending.append((event, state, view))
-        if self.mode in IDLE:  # a person at another seat moved: wake up and show it
-            self.call_later(self._wake)
+        if self.mode not in IDLE:
+            return
+        if self._moving and self._moved_in is not None:
+            # This seat's own move, sent without waiting, has come back:
+            # shown now, in the context of the key that made it, as a local
+            # move is, not after a turn of this screen's queue (in a busy
+            # session worker, a turn of every session's).
+            try:
+                self._moved_in.run(self._wake)
+                return
+            except RuntimeError:  # (that context is running: the queue it is)
+                pass
+        self.call_later(self._wake)  # a person at another seat moved: wake up and show it
 
     def _wake(self) -> None:
         if self.mode in IDLE and self.pending:
@@ -298,7 +311,7 @@ class TableScreen(QuietBindings, Screen):
         send = getattr(self.feed, "send", None)
         try:
             if send is not None and send(command, self._answer_for(command)):
-                self._moving = True
+                self._moving, self._moved_in = True, contextvars.copy_context()
                 return True
             self.feed.dispatch(command)  # type: ignore[arg-type]
         except IllegalMove as exc:
@@ -317,7 +330,7 @@ class TableScreen(QuietBindings, Screen):
         own queue: after the events that came before it)."""
 
         def answered(refused: str | None) -> None:
-            self._moving = False
+            self._moving, self._moved_in = False, None
             if refused is not None:
                 self.call_later(self._answered_later, command, refused)
 
