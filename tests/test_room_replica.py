@@ -473,3 +473,12 @@ async def test_a_late_refusal_reaches_the_right_sessions_screen_which_may_move_a
             assert toasts(apps["Ann"]) == ["the room says no"]
             await bob_pilot.pause()
             assert toasts(apps["Bob"]) == []
+
+
+async def test_moves_may_be_made_to_wait_as_the_other_calls_do(tmp_path):
+    """(`CRIB3_MOVES_WAIT=1` in a worker: to measure the two ways.)"""
+    room, pipe, feed, heard = _started(tmp_path)
+    pipe.replica.moves_wait = True
+    with as_caller(1):
+        assert not feed.send(feed.view.legal[0], heard.append)
+    assert not pipe.sent

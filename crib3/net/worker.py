@@ -45,6 +45,9 @@ from crib3.room.replica import CALLER, ReplicaPresence, ReplicaRoom
 
 log = logging.getLogger("crib3.serve")
 STARTED = START.encode()  # what a driver writes first, before any screen
+# "1": a move waits for the room's answer, as before moves went without
+# waiting (to measure one way against the other on the same machine).
+MOVES_WAIT = "CRIB3_MOVES_WAIT"
 
 
 class WorkerLink:
@@ -197,6 +200,7 @@ class Worker:
         self.stats: WorkerStats | None = from_environment()
         self.link = WorkerLink(sock, self)
         self.room = ReplicaRoom(self.link)
+        self.room.moves_wait = os.environ.get(MOVES_WAIT) == "1"
         self.sessions: dict[int, Session] = {}
         self.collector = Collector()
 

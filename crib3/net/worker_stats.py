@@ -6,8 +6,8 @@ Off unless that variable names a folder; then each worker writes
 the time from its arrival in the worker to the first output of that
 session (the worker's share of key -> screen); each synchronous call to
 the room, how long the loop waited for it; each move sent without
-waiting, how long its answer took (`moves`: the loop did not wait); each garbage collection, the CPU time it
-took (CPU, not wall-clock: on a shared machine the wall-clock pause also
+waiting, how long its answer took (`moves`: the loop did not wait); each
+garbage collection, the CPU time it took (CPU, not wall-clock: on a shared machine the wall-clock pause also
 counts the time other programs had the core). Recording is a clock read and a list append, so
 the numbers are taken under the load they describe.
 

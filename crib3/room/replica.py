@@ -161,7 +161,7 @@ class ReplicaFeed:
         offer it or a move of this seat is still unanswered: then
         `dispatch` it, and the room says why it is refused, or takes it."""
         view = self.view
-        if self.seat is None or view is None or self._unanswered or \
+        if self.table.room.moves_wait or self.seat is None or view is None or self._unanswered or \
                 getattr(command, "seat", None) != self.seat or command not in view.legal:
             return False
 
@@ -288,6 +288,9 @@ class ReplicaRoom:
     def __init__(self, link: Link, think: float = 0.6) -> None:
         self.link = link
         self.think = think
+        # Every move waits for the room, as the other calls do (`ReplicaFeed.send`
+        # sends none): for measuring the two ways against each other.
+        self.moves_wait = False
         self.patience = 60.0
         self.tables: dict[int, ReplicaTable] = {}
         self.shelved: dict[int, list[Seat]] = {}
