@@ -356,6 +356,7 @@ def _started(tmp_path, bots=("easy", "easy")):
     discard: her seat's feed, followed, with what it heard (events and
     answers, in the order they came)."""
     room, host, pipes = joined(tmp_path)
+    room.think = 3600  # the computer players never get to move
     pipe = pipes["w1"]
     _, ann = session(room, host, pipe, "Ann", 1)
     heard: list[object] = []
@@ -427,6 +428,7 @@ async def test_a_late_refusal_reaches_the_right_sessions_screen_which_may_move_a
     from crib3.tui.words import Mode
 
     room, host, pipes = joined(tmp_path)
+    room.think = 3600  # the computer player never gets to move
     pipe = pipes["w1"]
     _, ann = session(room, host, pipe, "Ann", 1)
     _, bob = session(room, host, pipe, "Bob", 2)
