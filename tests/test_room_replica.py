@@ -11,7 +11,8 @@ import random
 import pytest
 
 from crib3.engine import IllegalMove, Rules, SeatFeed
-from crib3.engine.events import CardsDealt
+from crib3.engine import Discard
+from crib3.engine.events import CardDiscarded, CardsDealt
 from crib3.players.easy import EasyPlayer
 from crib3.room import Room, RoomError, wire
 from crib3.room.host import RoomHost
@@ -39,8 +40,9 @@ class Pipe:
         reply = None
         while self.waiting:
             message = self.waiting.pop(0)
-            if isinstance(message, wire.Reply):
-                reply = message
+            if isinstance(message, wire.Reply) and message.call not in \
+                    self.replica._unanswered:
+                reply = message  # (a move sent without waiting is the replica's)
             else:
                 assert self.replica.receive(message), message
         return reply
@@ -51,10 +53,27 @@ class Pipe:
         assert reply is not None and reply.call == call.call
         return reply
 
+    held = False  # moves sent without waiting stay in `sent` until `release()`
+    refuse: str | None = None  # the next move is refused with this line, not carried out
+
     def send(self, message: object) -> None:
         self.sent.append(message)
         if isinstance(message, wire.Unfollow):
             self.host.unfollow(message.sub)
+        elif isinstance(message, wire.Call) and not self.held:
+            self.release()
+
+    def release(self) -> None:
+        """The host answers the moves sent so far, in order."""
+        self.held = False
+        calls = [m for m in self.sent if isinstance(m, wire.Call)]
+        self.sent = [m for m in self.sent if not isinstance(m, wire.Call)]
+        for call in calls:
+            if self.refuse is not None:
+                self.deliver(wire.Reply(call.call, error=self.refuse, illegal=True))
+                self.refuse = None
+            else:
+                self.host.answer(self.name, pickle.loads(pickle.dumps(call)))
 
 
 def joined(tmp_path, workers=("w1",)) -> tuple[Room, RoomHost, dict[str, Pipe]]:
@@ -330,3 +349,137 @@ async def test_a_table_is_told_whole_only_to_the_workers_with_someone_at_it(tmp_
     assert theirs.watcher_names() == ["Bob"]
     three.pump()
     assert not three.replica.tables[1].chat.lines and three.replica.tables[1].watchers == []
+
+
+def _started(tmp_path, bots=("easy", "easy")):
+    """Ann (session 1, worker w1) at a started table of 61 points, in the
+    discard: her seat's feed, followed, with what it heard (events and
+    answers, in the order they came)."""
+    room, host, pipes = joined(tmp_path)
+    room.think = 3600  # the computer players never get to move
+    pipe = pipes["w1"]
+    _, ann = session(room, host, pipe, "Ann", 1)
+    heard: list[object] = []
+    with as_caller(1):
+        table = pipe.replica.open_table(ann, Rules(target=61), bots)
+        table.start("Ann")
+        feed = table.feed(0)
+        feed.follow(lambda event, state, view: heard.append(event))
+    assert feed.view is not None and feed.view.legal  # Ann is to throw
+    return room, pipe, feed, heard
+
+
+async def test_a_move_is_sent_without_waiting_and_answered_after_its_events(tmp_path):
+    room, pipe, feed, heard = _started(tmp_path)
+    real = room.tables[1].game
+    pipe.held = True  # the main process has not read it yet
+    move = feed.view.legal[0]
+    with as_caller(1):
+        assert feed.send(move, heard.append)
+        # a second move while the first is unanswered is not sent: `dispatch` it
+        assert not feed.send(feed.view.legal[1], heard.append)
+    assert 0 in real.to_act() and move.card in real.state.hands[0]  # not carried out yet
+    heard.clear()
+    pipe.release()
+    pipe.pump()
+    thrown = [i for i, e in enumerate(heard) if isinstance(e, CardDiscarded) and e.seat == 0]
+    assert thrown and heard[-1] is None and heard.index(None) > thrown[0]
+    assert move.card not in real.state.hands[0] and not feed._unanswered
+
+
+async def test_a_move_the_seats_view_does_not_offer_is_not_sent(tmp_path):
+    room, pipe, feed, heard = _started(tmp_path)
+    other = room.tables[1].game.view(1).legal[0]  # seat 1's, not Ann's
+    with as_caller(1):
+        assert not feed.send(other, heard.append)
+        assert not feed.send(Discard(0, other.card), heard.append)  # a card not hers
+    assert not pipe.sent
+
+
+async def test_a_move_the_room_refuses_later_is_answered_with_its_one_line(tmp_path):
+    """The seat's view offered the move, but by the time the main process
+    read it the game had gone on (here: the same throw, made elsewhere
+    first): the answer is the room's refusal, after the events that came
+    first, and nothing of the seat's is left unanswered."""
+    room, pipe, feed, heard = _started(tmp_path)
+    real = room.tables[1]
+    pipe.held = True
+    move = feed.view.legal[0]
+    with as_caller(1):
+        assert feed.send(move, heard.append)
+    real.feed(0).dispatch(move)  # the race
+    heard.clear()
+    pipe.release()
+    pipe.pump()
+    refusals = [h for h in heard if isinstance(h, str)]
+    assert len(refusals) == 1 and heard[-1] == refusals[0] \
+        and refusals[0] == "seat 0 has already discarded"
+    assert any(isinstance(e, CardDiscarded) for e in heard[:-1])
+    assert not feed._unanswered
+
+
+async def test_a_late_refusal_reaches_the_right_sessions_screen_which_may_move_again(tmp_path):
+    """Ann and Bob play at one table from two sessions of one worker. The
+    room refuses a throw of Ann's after it was sent: her screen says so,
+    once, and offers the throw again, which then goes; Bob's says nothing."""
+    from tui_support import wait_for
+
+    from crib3.tui.room_app import CardRoomApp
+    from crib3.tui.words import Mode
+
+    room, host, pipes = joined(tmp_path)
+    room.think = 3600  # the computer player never gets to move
+    pipe = pipes["w1"]
+    _, ann = session(room, host, pipe, "Ann", 1)
+    _, bob = session(room, host, pipe, "Bob", 2)
+    with as_caller(1):
+        table = pipe.replica.open_table(ann, Rules(target=61), ("easy", "easy"))
+    with as_caller(2):
+        table.sit(bob)
+    with as_caller(1):
+        table.start("Ann")
+    pipe.auto = True
+    real = room.tables[1].game
+    apps = {n: CardRoomApp(pipe.replica, p, think=0.0) for n, p in (("Ann", ann), ("Bob", bob))}
+
+    def toasts(app) -> list[str]:
+        return [str(n.message) for n in app._notifications]
+
+    CALLER.set(1)
+    async with apps["Ann"].run_test(size=(80, 24)) as ann_pilot:
+        CALLER.set(2)
+        async with apps["Bob"].run_test(size=(80, 24)) as bob_pilot:
+            screens = {n: a.screen for n, a in apps.items()}
+            for name, pilot in (("Ann", ann_pilot), ("Bob", bob_pilot)):
+                await wait_for(pilot, lambda: getattr(pilot.app.screen, "mode", None)
+                               == Mode.YOUR_TURN)
+            mine = screens["Ann"]
+            held = list(mine.view.hand)
+            pipe.refuse = "the room says no"
+            await ann_pilot.press("1")
+            await wait_for(ann_pilot, lambda: toasts(apps["Ann"]))
+            assert toasts(apps["Ann"]) == ["the room says no"]
+            assert mine.mode == Mode.YOUR_TURN and list(mine.view.hand) == held
+            assert held[0] in real.state.hands[0]  # nothing was thrown
+            pipe.auto = False  # (what the room sends back is applied below, by hand)
+            await ann_pilot.press("1")  # again: this time the room takes it
+            assert mine._moving and mine.mode == Mode.YOUR_TURN
+            pipe.pump()
+            # her own move's events are being shown as they come, not after
+            # a turn of her screen's queue (as a local move's are)
+            assert mine.mode == Mode.PRESENTING and not mine._moving
+            pipe.auto = True
+            await wait_for(ann_pilot, lambda: held[0] not in mine.view.hand)
+            assert held[0] not in real.state.hands[0]
+            assert toasts(apps["Ann"]) == ["the room says no"]
+            await bob_pilot.pause()
+            assert toasts(apps["Bob"]) == []
+
+
+async def test_moves_may_be_made_to_wait_as_the_other_calls_do(tmp_path):
+    """(`CRIB3_MOVES_WAIT=1` in a worker: to measure the two ways.)"""
+    room, pipe, feed, heard = _started(tmp_path)
+    pipe.replica.moves_wait = True
+    with as_caller(1):
+        assert not feed.send(feed.view.legal[0], heard.append)
+    assert not pipe.sent

@@ -36,6 +36,9 @@ from crib3.net.bounds import (BYTE_BURST, BYTES_PER_SECOND, KEY_BURST, KEYS_PER_
 START = ("\x1b[?1049h\x1b[?1000h\x1b[?1003h\x1b[?1015h\x1b[?1006h\x1b[?25l"
          "\x1b[?2004h\x1b[?2026$p")
 STOP = "\x1b[?2004l\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?25h\x1b[?1049l"
+# How Textual begins a frame for a terminal that has synchronized output
+# (`App._begin_update`); it then writes the frame and its end, and flushes.
+SYNC_START = "\x1b[?2026h"
 
 
 class Channel(Protocol):
@@ -65,6 +68,7 @@ class ChannelDriver(Driver):
         self._keys = TokenBucket(KEYS_PER_SECOND, KEY_BURST)
         self._bytes = TokenBucket(BYTES_PER_SECOND, BYTE_BURST)
         self._resize_timer: asyncio.TimerHandle | None = None
+        self._frame: list[str] | None = None  # a synchronized frame's pieces, till the flush
         self.count = InputCount()
 
     @classmethod
@@ -77,18 +81,35 @@ class ChannelDriver(Driver):
     # --- output -----------------------------------------------------------------
 
     def write(self, data: str) -> None:
+        """Written at once (the channel buffers and sends), but for a
+        synchronized frame: Textual writes its start, the frame and its end
+        apart, and each write to a channel is a message to the main process
+        (in a session worker) and an SSH packet; so they are joined, and
+        sent as one when Textual flushes the frame."""
         if self._stopped:
             return
         if self._behind:  # drawn afresh when the client has caught up
             self.count.frames_skipped += 1
             return
+        if data == SYNC_START:
+            self._frame = [data]
+        elif self._frame is not None:
+            self._frame.append(data)
+        else:
+            self._send(data)
+
+    def flush(self) -> None:
+        """The end of a frame (Textual flushes after each)."""
+        if self._frame is not None:
+            frame, self._frame = self._frame, None
+            if not self._stopped:
+                self._send("".join(frame))
+
+    def _send(self, data: str) -> None:
         try:
             self.channel.write(data.encode("utf-8"))
         except OSError:  # the client is gone; the session's end closes the app
             self._stopped = True
-
-    def flush(self) -> None:
-        """Written at once: the channel buffers and sends."""
 
     def output_paused(self) -> None:
         """The channel holds more unsent bytes than it should (the client is
@@ -151,6 +172,7 @@ class ChannelDriver(Driver):
             if timer is not None:
                 timer.cancel()
         self._behind = False  # the terminal is put back even when frames were skipped
+        self.flush()
         self.write(STOP)
         self._stopped = True
 

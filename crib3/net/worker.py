@@ -12,7 +12,8 @@ goes over that socket as `crib3.room.wire` messages:
   input bounds (key rate, byte rate, backlog) work as they do there, and
   output is skipped while the main process says the client is behind;
 - the room, as `ReplicaRoom` (`crib3.room.replica`): deltas and seat
-  feeds come in, calls go out and wait for their reply.
+  feeds come in, calls go out and wait for their reply; a move goes out
+  without waiting, and its reply comes in as the room's messages do.
 
 It ignores SIGINT (Ctrl-C at the server's terminal reaches the whole
 process group): the main process decides when sessions end, says
@@ -46,13 +47,17 @@ from crib3.room.replica import CALLER, ReplicaPresence, ReplicaRoom
 log = logging.getLogger("crib3.serve")
 STARTED = START.encode()  # what a driver writes first, before any screen
 FRAME_AT_LEAST = 256  # bytes: any write longer is a screen drawn (80x24: thousands)
+# "1": a move waits for the room's answer, as before moves went without
+# waiting (to measure one way against the other on the same machine).
+MOVES_WAIT = "CRIB3_MOVES_WAIT"
 
 
 class WorkerLink:
     """The worker's end of the socket: frames out (buffered, never
     blocking the loop except inside a call), frames in (handed to the
     worker in order). A call blocks until its reply, applying the room's
-    messages that come first and queuing the sessions' for the loop."""
+    messages that come first (a move's reply among them) and queuing the
+    sessions' for the loop."""
 
     def __init__(self, sock: socket.socket, worker: Worker) -> None:
         self.sock = sock
@@ -68,6 +73,8 @@ class WorkerLink:
     def send(self, message: object) -> None:
         if self.closed.is_set():
             return
+        if self.worker.stats is not None and isinstance(message, wire.Call):
+            self.worker.stats.move_sent(message.call)  # (a call sent so is a move)
         self.out += wire.frame(message)
         self._write()
 
@@ -195,12 +202,15 @@ class Worker:
         self.stats: WorkerStats | None = from_environment()
         self.link = WorkerLink(sock, self)
         self.room = ReplicaRoom(self.link)
+        self.room.moves_wait = os.environ.get(MOVES_WAIT) == "1"
         self.sessions: dict[int, Session] = {}
         self.collector = Collector()
 
     def receive(self, message: object, later: bool) -> None:
         """A message from the main process. The room's are applied now;
         while a call waits (`later`), a session's wait for the loop."""
+        if self.stats is not None and isinstance(message, wire.Reply):
+            self.stats.move_answered(message.call)
         if self.room.receive(message):
             return
         if later:

@@ -5,8 +5,9 @@ Off unless that variable names a folder; then each worker writes
 `worker-PID.json` there when it stops: for each key (a session's input),
 the time from its arrival in the worker to the first output of that
 session (the worker's share of key -> screen); each synchronous call to
-the room, how long the loop waited for it; each garbage collection, the CPU time it
-took (CPU, not wall-clock: on a shared machine the wall-clock pause also
+the room, how long the loop waited for it; each move sent without
+waiting, how long its answer took (`moves`: the loop did not wait); each
+garbage collection, the CPU time it took (CPU, not wall-clock: on a shared machine the wall-clock pause also
 counts the time other programs had the core). Recording is a clock read and a list append, so
 the numbers are taken under the load they describe.
 
@@ -37,6 +38,9 @@ class WorkerStats:
         self.folder = folder
         self.keys: list[float] = []   # seconds, key arrival -> first output
         self.calls: list[tuple[str, float]] = []  # method, seconds the loop waited
+        # seconds from a move sent without waiting (`ReplicaFeed.send`) to its answer
+        self.moves: list[float] = []
+        self._moving: dict[int, float] = {}  # call -> when it was sent
         # generation, CPU seconds, objects freed:
         self.collections: list[tuple[int, float, int]] = []
         self.garbage: dict[str, int] = {}
@@ -70,6 +74,14 @@ class WorkerStats:
     def call_took(self, method: str, seconds: float) -> None:
         self.calls.append((method, seconds))
 
+    def move_sent(self, call: int) -> None:
+        self._moving[call] = time.perf_counter()
+
+    def move_answered(self, call: int) -> None:
+        sent = self._moving.pop(call, None)
+        if sent is not None:
+            self.moves.append(time.perf_counter() - sent)
+
     def _gc(self, phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             self._gc_started = time.thread_time()
@@ -81,7 +93,7 @@ class WorkerStats:
     def write(self) -> None:
         """The numbers, as JSON, in the folder (one file per worker)."""
         path = self.folder / f"worker-{os.getpid()}.json"
-        path.write_text(json.dumps({"keys": self.keys, "calls": self.calls,
+        path.write_text(json.dumps({"keys": self.keys, "calls": self.calls, "moves": self.moves,
                                     "collections": self.collections,
                                     "garbage": self.garbage, "frozen": gc.get_freeze_count()}))
 

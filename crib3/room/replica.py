@@ -14,11 +14,23 @@ the `RoomError` (or `IllegalMove`) it raised.
 
 Calls are synchronous: the screens call the room from key handlers and
 use the answer at once (a seat number, a refusal to show), as they do
-with a room in the same process. The link waits for the reply (the main
-process answers in well under a millisecond and does little else), and
-the messages that arrive meanwhile are applied in order, so when a call
-returns the replica already shows what it changed, and a move's events
-have reached the screen, as with a local game.
+with a room in the same process. The link waits for the reply, and the
+messages that arrive meanwhile are applied in order, so when a call
+returns the replica already shows what it changed.
+
+A move is the exception, because it is the one call made all the time
+(at 30 tables a worker makes about 30 a second, and a wait for the main
+process on a busy machine held every other session of the worker for
+10-40 ms each). `ReplicaFeed.send` checks the move against the seat's
+own latest view (the screens offer only legal moves, so the room
+seldom refuses one), sends it and returns at once: its events come back
+as another seat's do, then its `Reply`, which calls the screen's
+`answered` (None, or the refusal's one line). A move the view does not
+offer, or one made while the seat's last move is still unanswered, goes
+the synchronous way (`dispatch`), so the room's own words refuse it.
+Everything goes to the main process over one ordered link and is
+carried out there in order: a seat's moves stay in the order they were
+made.
 
 A game reaches a screen only as `ReplicaFeed`: the events redacted to its
 seat (public ones for a spectator) and the seat's view, as `SeatFeed`
@@ -101,6 +113,10 @@ class ReplicaFeed:
         self.table = table
         self.seat = seat
         self.game = table.game
+        # The seat's latest view as the room sent it (None until followed):
+        # what `send` checks a move against.
+        self.view: SeatView | None = None
+        self._unanswered = 0  # moves sent and not yet answered
 
     def follow(self, callback: Callable[[Event, State, SeatView], None]
                ) -> tuple[list[FeedItem], Callable[[], None]]:
@@ -111,11 +127,14 @@ class ReplicaFeed:
         for event, view in so_far:
             seen = apply(seen, event)
             history.append((event, seen, view))
+        if history:
+            self.view = history[-1][2]
 
         def on_items(items: tuple[tuple[Event, SeatView], ...]) -> None:
             nonlocal seen
             for event, view in items:
                 seen = apply(seen, event)
+                self.view = view
                 callback(event, seen, view)
 
         room._follows[sub] = on_items
@@ -127,11 +146,36 @@ class ReplicaFeed:
         return history, unsubscribe
 
     def dispatch(self, command: Command) -> None:
+        """The move, waiting for the room's word (as `SeatFeed.dispatch`)."""
         if self.seat is None:
             raise IllegalMove("a spectator cannot move")
         if getattr(command, "seat", None) != self.seat:
             raise IllegalMove(f"seat {self.seat} may only move for itself")
         self.table._call("dispatch", self.seat, command)
+
+    def send(self, command: Command, answered: Callable[[str | None], None]) -> bool:
+        """The move, without waiting (see the module's docstring): True when
+        it was sent, and `answered` is called once the room has carried it
+        out (None, after its events) or refused it (the one line why).
+        False when it was not sent, because the seat's latest view does not
+        offer it or a move of this seat is still unanswered: then
+        `dispatch` it, and the room says why it is refused, or takes it."""
+        view = self.view
+        if self.table.room.moves_wait or self.seat is None or view is None or self._unanswered or \
+                getattr(command, "seat", None) != self.seat or command not in view.legal:
+            return False
+
+        def done(refused: str | None) -> None:
+            self._unanswered -= 1
+            answered(refused)
+
+        self._unanswered += 1
+        try:
+            self.table.room._send(self.table.uid, "dispatch", (self.seat, command), done)
+        except BaseException:
+            self._unanswered -= 1
+            raise
+        return True
 
 
 class ReplicaTable(SeatLookup):
@@ -244,6 +288,9 @@ class ReplicaRoom:
     def __init__(self, link: Link, think: float = 0.6) -> None:
         self.link = link
         self.think = think
+        # Every move waits for the room, as the other calls do (`ReplicaFeed.send`
+        # sends none): for measuring the two ways against each other.
+        self.moves_wait = False
         self.patience = 60.0
         self.tables: dict[int, ReplicaTable] = {}
         self.shelved: dict[int, list[Seat]] = {}
@@ -254,6 +301,8 @@ class ReplicaRoom:
         self._mine: dict[str, ReplicaPresence] = {}  # this process's sessions, by name
         self._follows: dict[int, Callable[[tuple[tuple[Event, SeatView], ...]], None]] = {}
         self._calls = itertools.count(1)
+        # call -> who is told its answer: the moves sent without waiting (`send`)
+        self._unanswered: dict[int, Callable[[str | None], None]] = {}
 
     # --- kept up to date ------------------------------------------------------------------
 
@@ -275,6 +324,8 @@ class ReplicaRoom:
             follower = self._follows.get(message.sub)
             if follower is not None:
                 follower(message.items)
+        elif isinstance(message, wire.Reply) and message.call in self._unanswered:
+            self._unanswered.pop(message.call)(message.error)
         else:
             return False
         return True
@@ -342,6 +393,17 @@ class ReplicaRoom:
         if reply.error is not None:
             raise (IllegalMove if reply.illegal else RoomError)(reply.error)
         return reply.value
+
+    def _send(self, target: int | str, method: str, args: tuple[Any, ...],
+              answered: Callable[[str | None], None]) -> None:
+        """A call whose `Reply` is not waited for: `answered` is given its
+        error (None: done) when it comes (see `ReplicaFeed.send`)."""
+        session = CALLER.get()
+        if session is None:
+            raise RoomError("no session is calling")
+        number = next(self._calls)
+        self._unanswered[number] = answered
+        self.link.send(wire.Call(number, session, target, method, args))
 
     def _table(self, uid: int | None) -> ReplicaTable | None:
         return None if uid is None else self._by_uid.get(uid)

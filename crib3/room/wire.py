@@ -147,7 +147,8 @@ ME = "<the caller>"  # stands for the calling session's own presence in `Call.ar
 @dataclass(frozen=True)
 class Call:
     """A screen asks the room to do something: `target` is "room" or a
-    table's uid; the worker waits for the `Reply` (see `crib3.room.replica`)."""
+    table's uid; the worker waits for the `Reply`, but for a move, whose
+    reply comes after its events (see `crib3.room.replica`)."""
 
     call: int
     session: int

@@ -16,6 +16,7 @@ a bot fails) is the driver's. A card-room table drives its own bots.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import random
 from collections import deque
 from collections.abc import Callable
@@ -114,6 +115,8 @@ class TableScreen(QuietBindings, Screen):
         self._continue = asyncio.Event()
         self._unsubscribe: Callable[[], None] = lambda: None  # set on mount
         self._driver: asyncio.Task[None] | None = None  # see `_start_driver`
+        self._moving = False  # a move sent, not yet answered (see `_act`)
+        self._moved_in: contextvars.Context | None = None  # ... and the key's context
 
     @property
     def waiting_for_enter(self) -> bool:
@@ -165,8 +168,19 @@ class TableScreen(QuietBindings, Screen):
 
     def _on_engine_event(self, event: Event, state: State, view: SeatView) -> None:
         self.pending.append((event, state, view))
-        if self.mode in IDLE:  # a person at another seat moved: wake up and show it
-            self.call_later(self._wake)
+        if self.mode not in IDLE:
+            return
+        if self._moving and self._moved_in is not None:
+            # This seat's own move, sent without waiting, has come back:
+            # shown now, in the context of the key that made it, as a local
+            # move is, not after a turn of this screen's queue (in a busy
+            # session worker, a turn of every session's).
+            try:
+                self._moved_in.run(self._wake)
+                return
+            except RuntimeError:  # (that context is running: the queue it is)
+                pass
+        self.call_later(self._wake)  # a person at another seat moved: wake up and show it
 
     def _wake(self) -> None:
         if self.mode in IDLE and self.pending:
@@ -285,15 +299,51 @@ class TableScreen(QuietBindings, Screen):
 
     def _act(self, command: object) -> bool:
         """Give the feed this seat's command; False (and a warning) when it
-        is refused."""
+        is refused.
+
+        A feed that can take a move without waiting (a session worker's
+        replica of the room, `ReplicaFeed.send`) is given it so: the
+        screen stays as it is until the move's events come back, as
+        another seat's do, or its refusal comes (`_answered_later`); a
+        move made meanwhile is ignored, as keys are while presenting."""
+        if self._moving:
+            return True
+        send = getattr(self.feed, "send", None)
         try:
+            if send is not None and send(command, self._answer_for(command)):
+                self._moving, self._moved_in = True, contextvars.copy_context()
+                return True
             self.feed.dispatch(command)  # type: ignore[arg-type]
         except IllegalMove as exc:
-            said = refusal(command, self.view, str(exc), self.ascii)
-            self.notify(said, severity="warning", markup=False)
+            self._refused(command, str(exc))
             return False
         self._start_driver()
         return True
+
+    def _refused(self, command: object, reason: str) -> None:
+        said = refusal(command, self.view, reason, self.ascii)
+        self.notify(said, severity="warning", markup=False)
+
+    def _answer_for(self, command: object) -> Callable[[str | None], None]:
+        """What the feed calls when the room has answered `command` (from
+        the worker's reader, so a refusal is shown in turn, on the screen's
+        own queue: after the events that came before it)."""
+
+        def answered(refused: str | None) -> None:
+            self._moving, self._moved_in = False, None
+            if refused is not None:
+                self.call_later(self._answered_later, command, refused)
+
+        return answered
+
+    def _answered_later(self, command: object, reason: str) -> None:
+        """The room refused a move sent without waiting: say why, and ask
+        again (the prompt, or the count's dialog), as `_act` does at once."""
+        if not self.is_attached:
+            return
+        self._refused(command, reason)
+        if self.mode in IDLE:
+            self._start_driver()
 
     def _ask_if_needed(self) -> None:
         """Counting (muggins) and calling muggins are asked in a dialog."""
