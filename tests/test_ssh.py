@@ -60,7 +60,6 @@ async def test_no_byte_sent_to_a_player_holds_a_card_hidden_from_them(tmp_path, 
     for name, shown, data in _joined(recorder.sent):
         seat = seats[name]
         text = plain(data)
-        state = states[shown]
         leaked = [c.label() for c in recorder.hidden(states, shown, hidden[seat], seen[seat])
                   if c.label() in text]
         assert not leaked, (name, shown, events[shown - 1].type if shown else None, leaked,

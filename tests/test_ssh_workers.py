@@ -4,7 +4,6 @@ process; the workers are real processes."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 import signal
