@@ -18,19 +18,17 @@ with a room in the same process. The link waits for the reply, and the
 messages that arrive meanwhile are applied in order, so when a call
 returns the replica already shows what it changed.
 
-A move is the exception, because it is the one call made all the time
-(at 30 tables a worker makes about 30 a second, and a wait for the main
-process on a busy machine held every other session of the worker for
-10-40 ms each). `ReplicaFeed.send` checks the move against the seat's
-own latest view (the screens offer only legal moves, so the room
-seldom refuses one), sends it and returns at once: its events come back
-as another seat's do, then its `Reply`, which calls the screen's
-`answered` (None, or the refusal's one line). A move the view does not
-offer, or one made while the seat's last move is still unanswered, goes
-the synchronous way (`dispatch`), so the room's own words refuse it.
-Everything goes to the main process over one ordered link and is
-carried out there in order: a seat's moves stay in the order they were
-made.
+A move may be the exception (`ReplicaRoom.moves_wait` False; the session
+worker's default is to wait, see `crib3.net.worker.MOVES_WAIT` for why):
+`ReplicaFeed.send` checks the move against the seat's own latest view
+(the screens offer only legal moves, so the room seldom refuses one),
+sends it and returns at once: its events come back as another seat's do,
+then its `Reply`, which calls the screen's `answered` (None, or the
+refusal's one line). A move the view does not offer, or one made while
+the seat's last move is still unanswered, goes the synchronous way
+(`dispatch`), so the room's own words refuse it. Everything goes to the
+main process over one ordered link and is carried out there in order: a
+seat's moves stay in the order they were made.
 
 A game reaches a screen only as `ReplicaFeed`: the events redacted to its
 seat (public ones for a spectator) and the seat's view, as `SeatFeed`
@@ -288,8 +286,9 @@ class ReplicaRoom:
     def __init__(self, link: Link, think: float = 0.6) -> None:
         self.link = link
         self.think = think
-        # Every move waits for the room, as the other calls do (`ReplicaFeed.send`
-        # sends none): for measuring the two ways against each other.
+        # True: every move waits for the room, as the other calls do
+        # (`ReplicaFeed.send` sends none); a session worker sets it from
+        # `CRIB3_MOVES_WAIT` (waiting unless "0", see crib3.net.worker).
         self.moves_wait = False
         self.patience = 60.0
         self.tables: dict[int, ReplicaTable] = {}
