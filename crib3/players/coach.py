@@ -55,6 +55,7 @@ from crib3.players.endgame import (
 from crib3.players.keeps import keep_weight
 from crib3.players.reading import Reader
 from crib3.players.rivals import rival_weights
+from crib3.players.seatplay import PLACE_PLAY
 from crib3.players.rollout import wary_code
 from crib3.scoring import hand_points, score_play
 from crib3.speech import say_play
@@ -107,11 +108,16 @@ class Style:
     # better (duplicate against the expert: +1.8% [-1.6, +5.2] over 1,338
     # games, then -2.7% [-5.5, 0.0] over 1,968).
     wary_self: bool = False
+    # Near the end, each seat's play is its place's measured distribution
+    # (`crib3.players.seatplay`: left of the dealer pegs 1.83 a hand, the
+    # dealer 3.55, with long tails), the seat's own moved by the kept
+    # four's play margin; off: every seat a Poisson around PLAY_POINTS.
+    seat_play: bool = True
 
 
 CURRENT = Style()
 DECEMBER_2026 = Style(peg_discard=False, score_discard=False, read_plays=False, peg_out=False,
-                      skunk_discard=False, rivals=False)
+                      skunk_discard=False, rivals=False, seat_play=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,11 +239,14 @@ def rank_discards(view: SeatView, style: Style = CURRENT) -> list[DiscardOption]
         # full, whatever play_weight the margin gets), and pegging out wins
         # before any count; without it, the December 2026 guess: every four
         # pegs alike, and only the show's chance counts.
-        mean = PLAY_POINTS
+        at = place_of(seat, dealer)
+        base = PLACE_PLAY[at] if style.seat_play else PLAY_POINTS
+        mean = base
         if style.peg_out:
-            mean = max(0.5, PLAY_POINTS + kept_play(o.kept, place_of(seat, dealer)))
+            mean = max(0.5, base + kept_play(o.kept, at))
         s = stakes(o.kept, view.hand, seat, dealer, view.scores, rules.target, lines,
-                   o.crib if own else 0.0, mean, WIN_BONUS, peg_first=style.peg_out)
+                   o.crib if own else 0.0, mean, WIN_BONUS, peg_first=style.peg_out,
+                   by_place=style.seat_play)
         weighed.append(replace(o, net=o.net + s.bonus, out=s.win, clear=s.clear))
     weighed.sort(key=lambda o: (-o.net, o.card.index))
     return weighed

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from crib3.cards import DECK, Card
+from crib3.players.seatplay import hand_at_least, play_at_least_at
 from crib3.scoring import hand_points
 
 PLAY_POINTS = 3.0  # a seat's mean points in one hand's play, three-handed
@@ -75,9 +76,15 @@ def hand_spread(kept: Sequence[Card], hand: Sequence[Card]) -> list[int]:
 
 
 def reach_chance(spread: Sequence[int], need: float, extra: float = 0.0,
-                 play_mean: float = PLAY_POINTS) -> float:
+                 play_mean: float = PLAY_POINTS, place: int | None = None) -> float:
     """The chance that the play's points, plus the hand (one of `spread`,
-    each as likely), plus `extra` (the dealer's crib) reach `need`."""
+    each as likely), plus `extra` (the dealer's crib) reach `need`. With a
+    `place` (see `analysis.place_of`), the play's points are that place's
+    measured distribution (`crib3.players.seatplay`) moved to `play_mean`;
+    without, a Poisson around `play_mean` (the December 2026 guess)."""
+    if place is not None:
+        return sum(play_at_least_at(need - extra - h, place, play_mean)
+                   for h in spread) / len(spread)
     return sum(play_at_least(need - extra - h, play_mean) for h in spread) / len(spread)
 
 
@@ -91,27 +98,35 @@ def count_out_chance(kept: Sequence[Card], hand: Sequence[Card], need: int,
 
 def before_the_end(spread: Sequence[int], need: float, first: float, extra: float = 0.0,
                    play_mean: float = PLAY_POINTS, peg_first: bool = True,
-                   race: float = 1.0) -> float:
+                   race: float = 1.0, place: int | None = None) -> float:
     """The chance of `need` points before anybody else ends the game: in
     the play (which comes before every count; `race` is the chance that no
     other seat pegs out before us), or in the show when nobody counting
     earlier has gone out (`first`). Without `peg_first`, the December 2026
-    guess: only the show's chance, times `first`."""
-    show = reach_chance(spread, need, extra, play_mean)
+    guess: only the show's chance, times `first`. `place` as for
+    `reach_chance`."""
+    show = reach_chance(spread, need, extra, play_mean, place)
     if not peg_first:
         return first * show
-    peg = play_at_least(need, play_mean)
+    peg = play_at_least(need, play_mean) if place is None \
+        else play_at_least_at(need, place, play_mean)
     return race * peg + first * max(0.0, show - peg)
 
 
-def peg_race(seat: int, scores: Sequence[int], target: int) -> float:
+def peg_race(seat: int, scores: Sequence[int], target: int,
+             dealer: int | None = None) -> float:
     """A rough chance that no other seat pegs out in the play before
     `seat` gets its points there: each other seat that can peg out at all
-    gets there first half of the time."""
+    gets there first half of the time. With the `dealer`, each seat pegs as
+    its place does (`crib3.players.seatplay`), else as the December 2026
+    guess had it (a Poisson around PLAY_POINTS)."""
     chance = 1.0
     for other in range(3):
         if other != seat:
-            chance *= 1.0 - 0.5 * play_at_least(target - scores[other])
+            need = target - scores[other]
+            peg = play_at_least(need) if dealer is None \
+                else play_at_least_at(need, (other - dealer - 1) % 3)
+            chance *= 1.0 - 0.5 * peg
     return chance
 
 
@@ -123,24 +138,32 @@ def others_reach_chance(need: int) -> float:
     return 0.5 * math.erfc((need - 0.5 - mean) / (spread * math.sqrt(2)))
 
 
-def first_chance(seat: int, dealer: int, scores: Sequence[int], target: int) -> float:
+def first_chance(seat: int, dealer: int, scores: Sequence[int], target: int,
+                 by_place: bool = False) -> float:
     """The chance that nobody who counts before `seat` in this hand's show
     reaches the target first (their play and hand; the play also runs
-    before anyone counts, so every other seat may peg out first)."""
+    before anyone counts, so every other seat may peg out first). With
+    `by_place`, from each seat's measured play and hand at its place
+    (`crib3.players.seatplay`), else the December 2026 normal guess."""
     order = ((dealer + 1) % 3, (dealer + 2) % 3, dealer)
     chance = 1.0
-    for other in order[:order.index(seat)]:
-        chance *= 1.0 - others_reach_chance(target - scores[other])
+    for place, other in enumerate(order[:order.index(seat)]):
+        need = target - scores[other]
+        chance *= 1.0 - (hand_at_least(need, place) if by_place else others_reach_chance(need))
     return chance
 
 
-def ends_this_hand(seat: int, scores: Sequence[int], target: int) -> float:
+def ends_this_hand(seat: int, scores: Sequence[int], target: int,
+                   dealer: int | None = None) -> float:
     """A rough chance that one of the other seats reaches the target this
-    hand (their play and hand, the crib left out)."""
+    hand (their play and hand, the crib left out); with the `dealer`, from
+    each seat's measured play and hand at its place."""
     stays = 1.0
     for other in range(3):
         if other != seat:
-            stays *= 1.0 - others_reach_chance(target - scores[other])
+            need = target - scores[other]
+            stays *= 1.0 - (others_reach_chance(need) if dealer is None
+                            else hand_at_least(need, (other - dealer - 1) % 3))
     return 1.0 - stays
 
 
@@ -163,25 +186,29 @@ class Stakes:
 def stakes(kept: Sequence[Card], hand: Sequence[Card], seat: int, dealer: int,
            scores: Sequence[int], target: int, skunk_lines: Sequence[int],
            extra: float, play_mean: float, win_bonus: float,
-           peg_first: bool = True) -> Stakes:
+           peg_first: bool = True, by_place: bool = False) -> Stakes:
     """The end-of-game terms of keeping `kept`, for `seat` (see the module
-    docstring); `skunk_lines` empty when skunks are off (or not weighed)."""
+    docstring); `skunk_lines` empty when skunks are off (or not weighed).
+    With `by_place`, every seat's play (and the others' play and hand) is
+    its place's measured distribution (`crib3.players.seatplay`), the
+    seat's own moved to `play_mean`; without, the December 2026 guesses."""
     need = target - scores[seat]
-    first = first_chance(seat, dealer, scores, target)
-    race = peg_race(seat, scores, target)
+    first = first_chance(seat, dealer, scores, target, by_place)
+    race = peg_race(seat, scores, target, dealer if by_place else None)
+    place = (seat - dealer - 1) % 3 if by_place else None
     spread: list[int] | None = None
     win = clear = None
     bonus = 0.0
     if need <= ENDGAME_NEED:
         spread = hand_spread(kept, hand)
-        win = before_the_end(spread, need, first, extra, play_mean, peg_first, race)
+        win = before_the_end(spread, need, first, extra, play_mean, peg_first, race, place)
         bonus += win_bonus * win
     line = min((line for line in skunk_lines if scores[seat] < line), default=None)
     if line is not None and line - scores[seat] <= ENDGAME_NEED:  # the next line up
-        end = ends_this_hand(seat, scores, target)
+        end = ends_this_hand(seat, scores, target, dealer if by_place else None)
         if spread is None:
             spread = hand_spread(kept, hand)
         clear = before_the_end(spread, line - scores[seat], first, extra, play_mean, peg_first,
-                               race)
+                               race, place)
         bonus += win_bonus / 2 * end * clear
     return Stakes(win, clear, bonus)
