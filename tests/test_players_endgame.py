@@ -195,3 +195,43 @@ def test_each_place_pegs_as_measured_and_the_stretched_play_keeps_its_mean():
         assert play_at_least_at(5, place, PLACE_PLAY[place] + 1) > play_at_least_at(5, place)
         assert hand_at_least(10, place) > hand_at_least(14, place) > 0.0
     assert play_at_least_at(2, 0) < 0.5 < play_at_least(2)
+
+
+def test_the_crib_given_to_a_dealer_near_the_end_weighs_his_chance_to_count_out():
+    """Left of the dealer at 92 (29 to go: out of reach this hand), the
+    dealer at 102 needs 19 from his play, hand and crib. Keeping 4 4 Q Q
+    (throwing the 8) is worth two more points of hand, but an 8 in his crib
+    gives him a 24% chance of the game where a queen gives him 20%
+    (`seatplay.dealer_reach`): it throws a queen. Points alone (deny_crib
+    off) throw the 8."""
+    view = _view("4H 4D 8H QH QD", seat=0, dealer=2, scores=(92, 75, 102))
+    assert rank_discards(view)[0].card.code in ("QH", "QD")
+    assert rank_discards(view, replace(CURRENT, deny_crib=False))[0].card.code == "8H"
+    # Far from the end, or his own crib: no such weight.
+    assert rank_discards(_view("4H 4D 8H QH QD", 0, 2, (92, 75, 60)))[0].card.code == "8H"
+
+
+def test_a_dealer_who_needs_more_than_his_average_counts_his_crib_as_a_spread():
+    """The dealer at 106 needs 15, more than his play, hand and crib make
+    on average, with the next seat at 104 counting first. How often he gets
+    there is what counts, and a crib is spread wide (worth 4.4 on average,
+    it makes 8 or more one time in six): counting the crib as its
+    distribution, the 8 in his own crib (4.9 on average, keeping A 4 6 Q)
+    gets there 37% of the time, the queen 34% (keeping A 4 6 8, a better
+    hand); counting it as its mean alone (crib_spread off), the queen."""
+    view = _view("AD 4D 6C 8H QD", seat=0, dealer=0, scores=(106, 104, 75))
+    by = _by_card(rank_discards(view))
+    assert rank_discards(view)[0].card.code == "8H"
+    assert by["8H"].out > by["QD"].out
+    assert rank_discards(view, replace(CURRENT, crib_spread=False))[0].card.code == "QD"
+
+
+def test_the_crib_spread_keeps_the_cribs_mean():
+    """The crib's distribution shifted to a mean keeps that mean, and a
+    dealer's chance to count out grows with what he needs falling."""
+    from crib3.players.seatplay import CRIB_MEAN, crib_at_least, dealer_reach
+
+    for mean in (CRIB_MEAN, 3.0, 6.5):
+        assert sum(crib_at_least(k, mean) for k in range(1, 40)) == pytest.approx(mean, abs=0.15)
+    assert dealer_reach(25, 4.0) < dealer_reach(20, 4.0) < dealer_reach(20, 6.0) < 1.0
+    assert dealer_reach(0, 4.0) == pytest.approx(1.0)

@@ -56,6 +56,15 @@ HAND_TAIL: tuple[tuple[float, ...], ...] = (
 )
 
 
+# The crib's points, three standard discards, the deck's card and the
+# starter (100,000 deals): its mean, and P(crib >= k), k = 0, 1, ...
+CRIB_MEAN = 4.422
+CRIB_TAIL: tuple[float, ...] = (
+    1.0, 0.9041, 0.8976, 0.6356, 0.5946, 0.391, 0.3383, 0.208, 0.1635, 0.0846, 0.0656, 0.0432,
+    0.0411, 0.0143, 0.0134, 0.0088, 0.0081, 0.0026, 0.002, 0.0018, 0.0018, 0.0008, 0.0005,
+    0.0005, 0.0004)
+
+
 def _tail_at(tail: tuple[float, ...], x: float) -> float:
     """A tail table read at a real number of points (linear between the
     integer points; 1 at or below 0, 0 past the table)."""
@@ -91,6 +100,27 @@ def hand_at_least(points: float, place: int) -> float:
         return 1.0
     tail = HAND_TAIL[place]
     return tail[need] if need < len(tail) else 0.0
+
+
+def crib_at_least(points: float, mean: float) -> float:
+    """The chance that a crib whose expected points are `mean` (the card
+    thrown and the cards kept known: `analysis.crib_value`) makes at least
+    `points`: the measured crib's distribution shifted to that mean."""
+    return _tail_at(CRIB_TAIL, points - (mean - CRIB_MEAN))
+
+
+def dealer_reach(need: float, crib_mean: float) -> float:
+    """The chance that a dealer whose cards are hidden gets `need` points
+    from the play, his hand and his crib (its expected points `crib_mean`)."""
+    total = 0.0
+    above = 1.0  # P(crib >= c) for the c before
+    for c in range(len(CRIB_TAIL) + 1):
+        next_above = crib_at_least(c + 1, crib_mean)
+        total += (above - next_above) * hand_at_least(need - c, 2)
+        above = next_above
+        if above <= 0.0:
+            break
+    return total
 
 
 def measure(deals: int, seed: int) -> tuple[list[list[float]], list[list[float]], list[float]]:
