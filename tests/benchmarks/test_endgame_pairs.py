@@ -81,7 +81,7 @@ def _game(args: tuple[str, str, int]) -> list[float]:
         view = game.view(seat)
         early = seat == hero and max(view.scores) < EARLY
         command = (cheap if early else bots[seat]).choose(view)
-        if seat == hero and view.phase == Phase.DISCARD:
+        if seat == hero and view.phase == Phase.DISCARD and not early:
             card_a = rank_discards(view, style_a)[0].card
             if card_a != command.card:  # type: ignore[attr-defined]
                 futures = [seed * 1000 + len(out) * 50 + k for k in range(FUTURES)]
