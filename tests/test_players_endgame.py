@@ -202,13 +202,15 @@ def test_the_crib_given_to_a_dealer_near_the_end_weighs_his_chance_to_count_out(
     dealer at 102 needs 19 from his play, hand and crib. Keeping 4 4 Q Q
     (throwing the 8) is worth two more points of hand, but an 8 in his crib
     gives him a 24% chance of the game where a queen gives him 20%
-    (`seatplay.dealer_reach`): it throws a queen. Points alone (deny_crib
-    off) throw the 8."""
+    (`seatplay.dealer_reach`): with `Style.deny_crib` it throws a queen.
+    Points alone (the expert: deny_crib is off, measured no better) throw
+    the 8."""
+    deny = replace(CURRENT, deny_crib=True)
     view = _view("4H 4D 8H QH QD", seat=0, dealer=2, scores=(92, 75, 102))
-    assert rank_discards(view)[0].card.code in ("QH", "QD")
-    assert rank_discards(view, replace(CURRENT, deny_crib=False))[0].card.code == "8H"
-    # Far from the end, or his own crib: no such weight.
-    assert rank_discards(_view("4H 4D 8H QH QD", 0, 2, (92, 75, 60)))[0].card.code == "8H"
+    assert rank_discards(view, deny)[0].card.code in ("QH", "QD")
+    assert rank_discards(view)[0].card.code == "8H"
+    # Far from the end: no such weight.
+    assert rank_discards(_view("4H 4D 8H QH QD", 0, 2, (92, 75, 60)), deny)[0].card.code == "8H"
 
 
 def test_a_dealer_who_needs_more_than_his_average_counts_his_crib_as_a_spread():
