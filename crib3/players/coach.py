@@ -114,6 +114,9 @@ class Style:
     # (`crib3.players.seatplay`: left of the dealer pegs 1.83 a hand, the
     # dealer 3.55, with long tails), the seat's own moved by the kept
     # four's play margin; off: every seat a Poisson around PLAY_POINTS.
+    # On as sound and not losing: endgame pairs against the expert (3,000
+    # games, 243 differing discards), +0.006 [-0.019, +0.031] wins a
+    # differing discard.
     seat_play: bool = True
     # When the dealer is an opponent near the end, a discard also weighs
     # his chance of counting out with the crib it gives him (his play, hand
@@ -126,7 +129,9 @@ class Style:
     deny_crib: bool = False
     # Near the end, the dealer's own crib counts in his chance to count out
     # as its measured distribution around its expected points, not as that
-    # mean alone (needs seat_play).
+    # mean alone (needs seat_play). On as sound and not losing: endgame
+    # pairs against the expert (2,000 games, 62 differing discards),
+    # +0.034 [-0.011, +0.080] wins a differing discard.
     crib_spread: bool = True
 
 
