@@ -10,12 +10,14 @@ chance to win is
 
     peg + first * (show - peg)
 
-where `peg` is the chance of pegging out with the four kept (a Poisson
-guess around PLAY_POINTS, moved by the discard table's play margin for
-those four), `show` the chance that the play, the hand (over the 46
-starters) and the dealer's crib expectation reach the target, and `first`
-the chance that nobody counting earlier gets there first. This chance,
-weighed as a win, is added to the discard's net.
+where `peg` is the chance of pegging out with the four kept (the seat's
+place's measured play, `crib3.players.seatplay`, moved by the discard
+table's play margin for those four; the December 2026 expert guessed a
+Poisson around PLAY_POINTS for every seat), `show` the chance that the
+play, the hand (over the 46 starters) and the dealer's crib (its measured
+spread around its expectation) reach the target, and `first` the chance
+that nobody counting earlier gets there first. This chance, weighed as a
+win, is added to the discard's net.
 
 With skunks on (R8.1), a seat that may lose this hand below a skunk line
 also weighs its chance of getting over the line before the game ends,
