@@ -96,6 +96,13 @@ def discard_table() -> tuple[tuple[dict[int, float], ...], tuple[tuple[float, ..
     return play, tuple(given)
 
 
+def crib_value(card: Card, kept: Sequence[Card]) -> float:
+    """The expected points of the crib `card` goes into, the seat keeping
+    `kept`: the crib table's value for its rank, moved by the cards kept."""
+    shift = discard_table()[1][card.rank]
+    return crib_table()[card.rank] + sum(shift[c.rank] for c in kept)
+
+
 def kept_play(kept: Sequence[Card], place: int) -> float:
     """The discard table's play margin for keeping `kept` at `place`."""
     return discard_table()[0][place].get(pack_ranks(sorted(c.rank for c in kept)), 0.0)
