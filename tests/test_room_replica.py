@@ -491,3 +491,40 @@ def test_a_workers_moves_wait_unless_told_otherwise():
 
     assert moves_wait({}) and moves_wait({"CRIB3_MOVES_WAIT": "1"})
     assert not moves_wait({"CRIB3_MOVES_WAIT": "0"})
+
+
+async def test_a_move_the_room_turns_away_as_a_room_matter_is_one_line_not_a_crash(tmp_path):
+    """An admin closes Ann's table while her throw is on its way (her
+    worker has not yet heard of the closing): the room answers the move
+    with a `RoomError` ("that table is gone"), not an illegal move. Her
+    screen says it in one line and her session goes on, back in the lobby
+    once the closing reaches it; it used to end her app with the error."""
+    from tui_support import wait_for
+
+    from crib3.tui.room_app import CardRoomApp
+    from crib3.tui.words import Mode
+
+    room, host, pipes = joined(tmp_path)
+    room.think = 3600
+    pipe = pipes["w1"]
+    pipe.replica.moves_wait = True  # (a session worker's default)
+    _, ann = session(room, host, pipe, "Ann", 1)
+    with as_caller(1):
+        table = pipe.replica.open_table(ann, Rules(target=61), ("easy", "easy"))
+        table.start("Ann")
+    pipe.auto = True
+    app = CardRoomApp(pipe.replica, ann, think=0.0)
+    CALLER.set(1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: getattr(app.screen, "mode", None) == Mode.YOUR_TURN)
+        pipe.auto = False  # the closing is not yet read when she throws
+        admin = room.sign_in("Root", None, lambda reason: None)
+        admin.admin = True
+        room.close_by_admin(room.tables[1], admin)
+        host.flush()
+        await pilot.press("1")
+        pipe.auto = True
+        pipe.pump()
+        await wait_for(pilot, lambda: any("table is gone" in str(n.message)
+                                          for n in app._notifications))
+        assert app.is_running and app.return_code is None

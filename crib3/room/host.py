@@ -249,7 +249,7 @@ class RoomHost:
 
     def _table(self, uid: object) -> Table:
         table = self._by_uid.get(uid) if isinstance(uid, int) else None
-        if table is None:
+        if table is None or table.closed:  # (closed: a worker may not have heard yet)
             raise RoomError("that table is gone")
         return table
 

@@ -107,6 +107,11 @@ class ReplicaFeed:
     """A seat's (or a spectator's) side of a replica table's game: the
     same `follow` and `dispatch` as `SeatFeed`."""
 
+    # What a move may meet here beyond an illegal move: the room's own
+    # refusals (the table closed meanwhile, the seat given away), which the
+    # table screen says in one line.
+    room_errors = (RoomError,)
+
     def __init__(self, table: ReplicaTable, seat: int | None) -> None:
         self.table = table
         self.seat = seat

@@ -317,6 +317,13 @@ class TableScreen(QuietBindings, Screen):
         except IllegalMove as exc:
             self._refused(command, str(exc))
             return False
+        except Exception as exc:
+            # The card room's own refusals ("that table is gone"), which its
+            # feed names, so that the local game never imports the room.
+            if not isinstance(exc, getattr(self.feed, "room_errors", ())):
+                raise
+            self.notify(str(exc), severity="warning", markup=False)
+            return False
         self._start_driver()
         return True
 
