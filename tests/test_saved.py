@@ -218,6 +218,27 @@ async def test_the_new_game_screen_offers_the_unfinished_game(home):
         assert app.resume_path is not None and app.resume_path.name.startswith("2026-01-02")
 
 
+async def test_the_new_game_box_fits_80x24_with_the_offer_and_a_blank_before_each_label(home):
+    """Each field's label has a blank line above it ("Your name" and the
+    seed's alike); with an unfinished game offered the whole box, its
+    bottom border included, still fits 80x24 without a scrollbar."""
+    from crib3.tui.app import Crib3App
+    from crib3.tui.screens.new_game import NewGameScreen
+    from tui_support import screen_text, wait_for
+
+    app = Crib3App(think=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await wait_for(pilot, lambda: "resume your unfinished game" in screen_text(app))
+        await pilot.pause()
+        rows = screen_text(app).splitlines()
+        for label in ("Your name", "Seed (blank"):
+            at = next(i for i, row in enumerate(rows) if label in row)
+            assert rows[at - 1].strip(" │") == "", rows[at - 1]
+        assert any(row.strip().startswith("╰") for row in rows), "\n".join(rows)
+        assert "▇" not in "".join(rows) and "▆" not in "".join(rows)
+
+
 async def test_the_statistics_screen(home):
     from crib3.tui.app import Crib3App
     from crib3.tui.screens.new_game import NewGameScreen

@@ -208,6 +208,7 @@ class NewGameScreen(Screen[GameChoices | Path]):
         self.unfinished = path
         notice = Static(line, id="unfinished", classes="hint offered", markup=False)  # a file's name
         self.query_one(Vertical).mount(notice)
+        self.add_class("offering")  # one line more: the box gives up its top blank (80x24)
         self.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
