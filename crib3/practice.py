@@ -68,7 +68,7 @@ def own_positions(paths: Iterable[Path], kind: str, limit: int = 20,
     `saved_paths` lists them), costliest first. Logs that cannot be read
     are passed over: they are not this trainer's to report."""
     from crib3.engine.log import LogError, load_log
-    from crib3.review import review_events
+    from crib3.review import cost_phrase, review_events
 
     found = []
     for path in list(paths)[-games:]:
@@ -82,5 +82,6 @@ def own_positions(paths: Iterable[Path], kind: str, limit: int = 20,
                 if d.kind == kind and not d.matched:
                     found.append((d.cost, path.name, d))
     found.sort(key=lambda x: (-x[0], x[1], x[2].index))
-    return [Position(kind, d.view, f"your game {name}, hand {d.hand} (you gave up {cost:.2f})")
-            for cost, name, d in found[:limit]]
+    return [Position(kind, d.view, f"your game {name}, hand {d.hand} (you gave up "
+                                   f"{cost_phrase(d)})")
+            for _, name, d in found[:limit]]

@@ -437,3 +437,22 @@ def test_the_packed_greedy_choice_is_the_standard_players_choice(hand, pile):
         _greedy.__wrapped__(tuple(hand), tuple(pile), count)
     if pile:
         assert pile_points_code(pack_pile(pile), count) == rank_points(pile, count)
+
+
+def test_near_the_end_the_coachs_lines_say_points_and_the_chance_to_win_apart():
+    """The coach's panel at the table: a late play of easy-121 (seat 1,
+    event 419) once read "margin +56.49" for the queen (its margin with a
+    whole win counted as 100 points); it says the points and the chance."""
+    from test_review import ASSETS
+
+    from crib3.engine.log import load_log
+    from crib3.review import review_events
+
+    late = next(d for d in review_events(load_log(ASSETS / "easy-121.jsonl").events, 1)
+                .decisions if d.index == 419)
+    advice = advise(late.view)
+    queen = next(p for p in advice.plays if str(p.card) == "QS")
+    assert queen.win_edge > 0.5 and queen.margin > 50 and abs(queen.points) < 5
+    line = next(line for line in advice.lines() if line.startswith("play Q♠"))
+    assert f"margin {queen.points:+5.2f} win {queen.win_edge:+.0%}" in line, line
+    assert f"{queen.margin:.2f}" not in line

@@ -8,7 +8,7 @@ import pytest
 
 from crib3.engine.log import load_log, write_log
 from crib3.practice import dealt_positions, own_positions
-from crib3.review import review_events
+from crib3.review import cost_phrase, review_events
 from crib3.tui.practice_app import PracticeApp
 from crib3.tui.screens.practice import PracticeScreen
 from games import random_game
@@ -44,10 +44,10 @@ def test_own_positions_are_the_persons_costliest_decisions(tmp_path):
         paths.append(path)
     positions = own_positions(paths, "discard", limit=5)
     assert len(positions) == 5
-    costs = sorted((d.cost for path in paths for d in review_events(load_log(path).events, 0)
-                    .decisions if d.kind == "discard"), reverse=True)[:5]
-    assert [float(p.source.rsplit("gave up ", 1)[1].rstrip(")")) for p in positions] == \
-        [round(c, 2) for c in costs]
+    costliest = sorted((d for path in paths for d in review_events(load_log(path).events, 0)
+                        .decisions if d.kind == "discard"), key=lambda d: -d.cost)[:5]
+    assert [p.source.rsplit("(you gave up ", 1)[1] for p in positions] == \
+        [f"{cost_phrase(d)})" for d in costliest]
     assert all(p.view.seat == 0 for p in positions)
 
 
@@ -74,6 +74,32 @@ async def test_the_discard_trainer_answers_and_keeps_score():
         assert len(screen.answered) == 2
         total = sum(d.cost for d in screen.answered)
         assert f"points given up {total:.2f}" in screen_text(app)
+        # the whole status on its one row at 80 columns (the average was cut)
+        assert f"as the coach · points given up {total:.2f} ({total / 2:.2f} each)" \
+            in screen_text(app)
+
+
+async def test_near_the_end_practice_counts_points_and_says_the_chance_to_win_apart():
+    """A late play of a saved game (easy-121, seat 1, event 419) cost 59.54
+    in the coach's one measure (a whole win counts as 100 points): 1.21
+    points and a 58% chance to win. The trainer's running score is points,
+    with the chance said apart; it once added the 59.54 as points."""
+    from crib3.practice import Position
+    from test_review import ASSETS
+
+    late = next(d for d in review_events(load_log(ASSETS / "easy-121.jsonl").events, 1)
+                .decisions if d.index == 419)
+    app = PracticeApp("play", iter([Position("play", late.view, "late")]))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, PracticeScreen))
+        number = next(i for i, c in enumerate(late.view.hand, 1) if str(c) == late.taken)
+        await pilot.press(str(number))
+        assert app.screen.answer is not None
+        text = screen_text(app)
+        assert "0 of 1 as the coach · points given up 1.21 and 58% of a win" in text, text
+        assert "59.54" not in text
+        # the ranking in points and chances too, not the one measure's +56.49
+        assert "1. Q♠ +2.32 +54% win · 2. 10♦ +1.11 -4% win" in text
 
 
 def _with_a_card_over_31():

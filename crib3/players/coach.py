@@ -213,8 +213,12 @@ class Advice:
             out.append((f"throw {o.card.label(ascii):<3} hand {o.hand:5.2f} "
                         f"crib {o.crib:+5.2f} net {o.net:5.2f}", why))
         for p in self.plays:
+            # Near the end the margin is said in points, and the chance to
+            # win apart (`margin` counts a whole win as WIN_BONUS points).
+            edge = p.win_edge
+            chance = f" win {edge:+.0%}" if abs(edge) >= 0.005 else ""
             out.append((f"play {p.card.label(ascii):<3} now {p.now} expect {p.expected:5.2f} "
-                        f"margin {p.margin:+5.2f}", p.reason))
+                        f"margin {p.points:+5.2f}{chance}", p.reason))
         return out
 
 

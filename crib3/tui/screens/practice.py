@@ -58,7 +58,15 @@ class PracticeScreen(Screen[None]):
 
     @property
     def given_up(self) -> float:
-        return sum(d.cost for d in self.answered)
+        """Points given up. Near the end the coach's one measure counts a
+        whole win as `WIN_BONUS` points; that chance is said apart
+        (`chance_given_up`), as the review says it."""
+        return sum(d.points_cost for d in self.answered)
+
+    @property
+    def chance_given_up(self) -> float:
+        """The chances to win given up near the end, summed."""
+        return sum(d.win_cost for d in self.answered)
 
     def action_next(self) -> None:
         if self.position is not None and self.answer is None:
@@ -104,7 +112,11 @@ class PracticeScreen(Screen[None]):
     def _update_status(self) -> None:
         n = len(self.answered)
         matched = sum(1 for d in self.answered if d.matched)
+        # One row of 78 at 80 columns ("1 answered, 0 as the coach" was cut there).
+        if self.chance_given_up >= 0.005:
+            each = f" and {self.chance_given_up:.0%} of a win"
+        else:
+            each = f" ({self.given_up / n:.2f} each)" if n else ""
         self.query_one("#status", Static).update(
-            f"{TRAINERS[self.kind]} · {n} answered, {matched} as the coach · "
-            f"points given up {self.given_up:.2f}"
-            + (f" ({self.given_up / n:.2f} each)" if n else ""))
+            f"{TRAINERS[self.kind]} · {matched} of {n} as the coach · "
+            f"points given up {self.given_up:.2f}{each}")

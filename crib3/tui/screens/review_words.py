@@ -48,9 +48,14 @@ def cost_words(cost: float | Decision) -> str:
 
 
 def _value(choice: Choice, kind: str) -> str:
+    """A choice's value: its points, and near the end its chance to win (the
+    coach's one measure counts a whole win as `WIN_BONUS` points: "+56.49"
+    meant 1.21 points behind and 58% more likely to win)."""
     if kind == "count":
         return ""
-    return f"{choice.value:+.2f}"
+    if abs(choice.win) < 0.005:
+        return f"{choice.value:+.2f}"
+    return f"{choice.points:+.2f} {choice.win:+.0%} win"
 
 
 def coach_panel(decision: Decision, name: str, threshold: float, ascii: bool = False,
