@@ -599,3 +599,40 @@ def test_a_strip_makes_its_caches_as_it_uses_them():
     assert [s.text for s in strip.divide([7, 22])] == ["fifteen", " two and a pair"]
     assert strip.crop_extend(0, 25, None).cell_length == 25
     assert strip.adjust_cell_length(5).text == "fifte"
+
+
+async def test_a_line_filtered_again_is_not_looked_up_by_its_segments(monkeypatch):
+    """Before: a widget's lines went through the shared filter at every
+    frame that repainted any line beside them, each time keyed anew by
+    its segments (a hash of every style), though most were the very strips
+    filtered the frame before. Now a strip keeps what a shared filter
+    made of it, and a line the widget kept is found at once."""
+    from rich.segment import Segment
+    from rich.style import Style
+    from textual.app import App
+    from textual.color import Color
+    from textual.strip import Strip
+    from textual.widgets import Static
+
+    many_terminals_in_one_process()
+    app = App()
+    async with app.run_test(size=(40, 5)):
+        await app.mount(Static("x"))
+        shared = app.query_one(Static).get_line_filters()
+        assert shared
+        line = Strip([Segment("fifteen two", Style(color="red", bold=True)), Segment(" and a pair")])
+        first = line.apply_filter(shared[0], Color(18, 18, 18))
+        hashed = []
+        real_hash = Style.__hash__
+
+        def counted(style: Style) -> int:
+            hashed.append(style)
+            return real_hash(style)
+
+        monkeypatch.setattr(Style, "__hash__", counted)
+        again = line.apply_filter(shared[0], Color(18, 18, 18))
+        monkeypatch.undo()
+        assert again is first and again.text == "fifteen two and a pair"
+        assert hashed == []  # found on the strip, not by its segments
+        # Another strip of the same segments still finds the shared line.
+        assert Strip(list(line)).apply_filter(shared[0], Color(18, 18, 18)) is first

@@ -216,6 +216,14 @@ def _shared_filtering(shared: dict[tuple[object, ...], Any]) -> None:
 
     apply_filter = Strip.apply_filter
     done: OrderedDict[tuple[object, ...], Strip] = OrderedDict()
+    # A strip also keeps what the shared filter made of it, in the slot
+    # Textual keeps its own filter cache in (unused by a shared filter): a
+    # widget's lines are filtered again at every frame that repaints any
+    # line beside them, and most are the same strips as at the last frame.
+    # Found so, a line costs no key of its segments (hashing every style).
+    # (The same cache as Textual's: a filter of the app's own uses it too.)
+    slot = Strip._filter_cache  # type: ignore[attr-defined]
+    filtered_of, keep_filtered = slot.__get__, slot.__set__
     styles: dict[Any, Any] = {}
 
     def one_of_each(segments: list[Segment]) -> list[Segment]:
@@ -232,6 +240,11 @@ def _shared_filtering(shared: dict[tuple[object, ...], Any]) -> None:
     def apply_shared_filter(self: Strip, line_filter: Any, background: Any) -> Strip:
         if not any(line_filter is f for f in shared.values()):
             return apply_filter(self, line_filter, background)
+        mine = filtered_of(self)
+        if mine is not None:
+            found = mine.get((line_filter, background))
+            if found is not None:
+                return found  # this very strip, filtered before (a line the widget kept)
         try:
             key = (line_filter, background, tuple(self._segments))
             found = done.get(key)
@@ -249,6 +262,11 @@ def _shared_filtering(shared: dict[tuple[object, ...], Any]) -> None:
                 done.popitem(last=False)
         else:
             done.move_to_end(key)
+        if found is not self:  # (never a strip that holds itself: a cycle)
+            if mine is None:
+                mine = {}  # (as Textual's cache is used: `get` and set; a handful)
+                keep_filtered(self, mine)
+            mine[(line_filter, background)] = found
         return found
 
     Strip.apply_filter = apply_shared_filter  # type: ignore[method-assign]
