@@ -40,12 +40,18 @@ version for its tests (`tests/test_ssh.py` checks the result).
   of its own of the same segments), in a bounded cache: the second and
   third seats find the first one's results. A filter that keeps state of
   its own (crib3's ASCII filter notes the glyphs it could not spell) stays
-  the app's, and is applied as before.
+  the app's, and is applied as before. A strip also keeps what a shared
+  filter made of it, as Textual's own cache does: a widget's unchanged
+  lines are filtered again at many frames, found so without a key.
 - A `Strip` makes seven small caches as it is made (for its crops, its
   divisions, its styles, its filters, ...), some 130 bytes each, though
   most strips never use most of them, and a session holds thousands of
   strips (its widgets' lines, the compositor's cuts). Here a strip makes
   each cache the first time it uses it (`_strips_with_lazy_caches`).
+
+It also has a frame draw only the widgets it changes
+(`crib3.net.partial_updates`): not a sharing, but what every frame of
+every session costs.
 """
 
 from __future__ import annotations
