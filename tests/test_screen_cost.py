@@ -599,3 +599,86 @@ def test_a_strip_makes_its_caches_as_it_uses_them():
     assert [s.text for s in strip.divide([7, 22])] == ["fifteen", " two and a pair"]
     assert strip.crop_extend(0, 25, None).cell_length == 25
     assert strip.adjust_cell_length(5).text == "fifte"
+
+
+async def test_a_line_filtered_again_is_not_looked_up_by_its_segments(monkeypatch):
+    """Before: a widget's lines went through the shared filter at every
+    frame that repainted any line beside them, each time keyed anew by
+    its segments (a hash of every style), though most were the very strips
+    filtered the frame before. Now a strip keeps what a shared filter
+    made of it, and a line the widget kept is found at once."""
+    from rich.segment import Segment
+    from rich.style import Style
+    from textual.app import App
+    from textual.color import Color
+    from textual.strip import Strip
+    from textual.widgets import Static
+
+    many_terminals_in_one_process()
+    app = App()
+    async with app.run_test(size=(40, 5)):
+        await app.mount(Static("x"))
+        shared = app.query_one(Static).get_line_filters()
+        assert shared
+        line = Strip([Segment("fifteen two", Style(color="red", bold=True)), Segment(" and a pair")])
+        first = line.apply_filter(shared[0], Color(18, 18, 18))
+        hashed = []
+        real_hash = Style.__hash__
+
+        def counted(style: Style) -> int:
+            hashed.append(style)
+            return real_hash(style)
+
+        monkeypatch.setattr(Style, "__hash__", counted)
+        again = line.apply_filter(shared[0], Color(18, 18, 18))
+        monkeypatch.undo()
+        assert again is first and again.text == "fifteen two and a pair"
+        assert hashed == []  # found on the strip, not by its segments
+        # Another strip of the same segments still finds the shared line.
+        assert Strip(list(line)).apply_filter(shared[0], Color(18, 18, 18)) is first
+
+
+def test_a_frame_asks_only_the_widgets_it_changes_and_sends_what_textual_would(monkeypatch):
+    """Before: a frame asked every widget in the box around all the changed
+    regions for its lines (at a table, the board at the top and the prompt
+    at the bottom: the whole screen), though only the changed regions are
+    sent. Now only the widgets that overlap a changed region are asked,
+    for those rows; every frame is, byte for byte, what Textual's own
+    partial update makes of the same changes."""
+    from rich.console import Console
+    from textual._compositor import Compositor
+    from textual.widget import Widget
+
+    from crib3.net import partial_updates
+
+    many_terminals_in_one_process()
+    ours, original = Compositor.render_partial_update, partial_updates.TEXTUALS
+    assert original is not None and ours is not original
+    console = Console(width=80, color_system="truecolor", force_terminal=True, legacy_windows=False)
+    asked = {"ours": 0, "textual's": 0}
+    frames = {"ours": [], "textual's": []}
+    real_lines = Widget.render_lines
+    counting = [""]
+
+    def render_lines(widget, crop):
+        if counting[0]:
+            asked[counting[0]] += 1
+        return real_lines(widget, crop)
+
+    def both(self):
+        dirty = self._dirty_regions.copy()
+        counting[0] = "textual's"
+        theirs = original(self)
+        self._dirty_regions.update(dirty)
+        counting[0] = "ours"
+        mine = ours(self)
+        counting[0] = ""
+        for name, update in (("textual's", theirs), ("ours", mine)):
+            frames[name].append(None if update is None else update.render_segments(console))
+        return mine
+
+    monkeypatch.setattr(Widget, "render_lines", render_lines)
+    monkeypatch.setattr(Compositor, "render_partial_update", both)
+    costs, sizes, _ = asyncio.run(measure(events=40))
+    assert len(frames["ours"]) >= 40 and frames["ours"] == frames["textual's"]
+    assert asked["ours"] < asked["textual's"] * 0.8, asked

@@ -40,12 +40,18 @@ version for its tests (`tests/test_ssh.py` checks the result).
   of its own of the same segments), in a bounded cache: the second and
   third seats find the first one's results. A filter that keeps state of
   its own (crib3's ASCII filter notes the glyphs it could not spell) stays
-  the app's, and is applied as before.
+  the app's, and is applied as before. A strip also keeps what a shared
+  filter made of it, as Textual's own cache does: a widget's unchanged
+  lines are filtered again at many frames, found so without a key.
 - A `Strip` makes seven small caches as it is made (for its crops, its
   divisions, its styles, its filters, ...), some 130 bytes each, though
   most strips never use most of them, and a session holds thousands of
   strips (its widgets' lines, the compositor's cuts). Here a strip makes
   each cache the first time it uses it (`_strips_with_lazy_caches`).
+
+It also has a frame draw only the widgets it changes
+(`crib3.net.partial_updates`): not a sharing, but what every frame of
+every session costs.
 """
 
 from __future__ import annotations
@@ -56,6 +62,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
+
+from crib3.net.partial_updates import draw_only_what_changed
 
 _DONE = False
 
@@ -103,6 +111,7 @@ def many_terminals_in_one_process() -> None:
     _strips_without_cycles()
     _strips_with_lazy_caches()
     _shared_line_filters()  # (after: a line a shared filter made needs no cache of its own)
+    draw_only_what_changed()  # (not a sharing: what every frame of every session costs)
     _DONE = True
 
 
@@ -216,6 +225,14 @@ def _shared_filtering(shared: dict[tuple[object, ...], Any]) -> None:
 
     apply_filter = Strip.apply_filter
     done: OrderedDict[tuple[object, ...], Strip] = OrderedDict()
+    # A strip also keeps what the shared filter made of it, in the slot
+    # Textual keeps its own filter cache in (unused by a shared filter): a
+    # widget's lines are filtered again at every frame that repaints any
+    # line beside them, and most are the same strips as at the last frame.
+    # Found so, a line costs no key of its segments (hashing every style).
+    # (The same cache as Textual's: a filter of the app's own uses it too.)
+    slot = Strip._filter_cache  # type: ignore[attr-defined]
+    filtered_of, keep_filtered = slot.__get__, slot.__set__
     styles: dict[Any, Any] = {}
 
     def one_of_each(segments: list[Segment]) -> list[Segment]:
@@ -232,6 +249,11 @@ def _shared_filtering(shared: dict[tuple[object, ...], Any]) -> None:
     def apply_shared_filter(self: Strip, line_filter: Any, background: Any) -> Strip:
         if not any(line_filter is f for f in shared.values()):
             return apply_filter(self, line_filter, background)
+        mine = filtered_of(self)
+        if mine is not None:
+            found = mine.get((line_filter, background))
+            if found is not None:
+                return found  # this very strip, filtered before (a line the widget kept)
         try:
             key = (line_filter, background, tuple(self._segments))
             found = done.get(key)
@@ -249,6 +271,11 @@ def _shared_filtering(shared: dict[tuple[object, ...], Any]) -> None:
                 done.popitem(last=False)
         else:
             done.move_to_end(key)
+        if found is not self:  # (never a strip that holds itself: a cycle)
+            if mine is None:
+                mine = {}  # (as Textual's cache is used: `get` and set; a handful)
+                keep_filtered(self, mine)
+            mine[(line_filter, background)] = found
         return found
 
     Strip.apply_filter = apply_shared_filter  # type: ignore[method-assign]

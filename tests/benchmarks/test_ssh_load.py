@@ -465,6 +465,7 @@ def _one_point(tables: int, folder: Path) -> dict[str, float]:
             await asyncio.gather(*(_play(p, until, random.Random(rng.random()))
                                    for p in players))
             played = time.monotonic() - play_started
+            found["played_s"] = played
             found["server_cpu"] = (_cpu_seconds(server.pid) - cpu) / played
             found["main_cpu"] = (_own_cpu_seconds(server.pid) - main_cpu) / played
             # The clients share the machine: when they are busy, so is the latency.
@@ -568,6 +569,13 @@ def test_load_curve_at_human_pace(benchmark, tmp_path):
                   f"  {p['main_cpu']:13.0%} {int(p['processes']):10d}"
                   f"{p['seating_s']:11.0f} {int(p['events']):7d} {int(p['unanswered']):10d}"
                   f"  {p['client_cpu']:12.0%}")
+        # The server's CPU for each key and each logged event: what a change
+        # to the drawing saves, where the latency is mostly the shared machine.
+        print("server CPU: tables  ms a key  ms a logged event")
+        for p in points:
+            cpu_s = p["server_cpu"] * p.get("played_s", PLAY_SECONDS)
+            print(f"{int(p['tables']):18d} {cpu_s * 1000 / max(1, p['keys']):9.1f}"
+                  f" {cpu_s * 1000 / max(1, p['events']):18.1f}")
         print("memory MB: tables  idle (main + workers)  seated  playing (main + workers)"
               "  a session (main + workers)")
         for p in points:
