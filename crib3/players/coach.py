@@ -133,6 +133,13 @@ class Style:
     # pairs against the expert (2,000 games, 62 differing discards),
     # +0.034 [-0.011, +0.080] wins a differing discard.
     crib_spread: bool = True
+    # What a whole win (reaching the target first) counts as, in points of
+    # margin, in the play's look-ahead and the end-of-game discard.
+    win_bonus: float = WIN_BONUS
+    # Playouts for one play decision, all options together, and deals at
+    # most (see PLAY_BUDGET, PLAY_SAMPLES): fields so a sweep needs no edit.
+    play_budget: float = PLAY_BUDGET
+    play_samples: float = PLAY_SAMPLES
 
 
 CURRENT = Style()
@@ -265,7 +272,7 @@ def rank_discards(view: SeatView, style: Style = CURRENT) -> list[DiscardOption]
         if deny:
             loss = dealer_first * dealer_reach(rules.target - view.scores[dealer],
                                                crib_value(o.card, o.kept))
-            o = replace(o, net=o.net - WIN_BONUS * loss)
+            o = replace(o, net=o.net - style.win_bonus * loss)
         if not mine:
             weighed.append(o)
             continue
@@ -279,7 +286,7 @@ def rank_discards(view: SeatView, style: Style = CURRENT) -> list[DiscardOption]
         if style.peg_out:
             mean = max(0.5, base + kept_play(o.kept, at))
         s = stakes(o.kept, view.hand, seat, dealer, view.scores, rules.target, lines,
-                   o.crib if own else 0.0, mean, WIN_BONUS, peg_first=style.peg_out,
+                   o.crib if own else 0.0, mean, style.win_bonus, peg_first=style.peg_out,
                    by_place=style.seat_play, crib_spread=style.crib_spread and own)
         weighed.append(replace(o, net=o.net + s.bonus, out=s.win, clear=s.clear))
     weighed.sort(key=lambda o: (-o.net, o.card.index))
@@ -346,8 +353,8 @@ def _rank_plays(view: SeatView, samples: int, style: Style = CURRENT) -> list[Pl
     if len(ranks) == 1:  # forced: nothing to weigh
         totals = {ranks[0]: (0.0, 0.0, None, None)}
     else:  # at most PLAY_BUDGET playouts in all, so no decision keeps a table waiting
-        totals = _look_ahead(view, me, ranks, pile, min(samples, PLAY_BUDGET // len(ranks)),
-                             style)
+        budget = min(samples, int(style.play_samples), int(style.play_budget) // len(ranks))
+        totals = _look_ahead(view, me, ranks, pile, budget, style)
     options = []
     for stand_in in ranks:
         expected, margin, win, lose = totals[stand_in]
@@ -430,7 +437,7 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
         for card in cards:
             got, margin, outcome = _play_out(card, me, ranks, held, table, view.count,
                                              view.scores, target, show, crib_rest, choose,
-                                             weights, mine)
+                                             weights, mine, style.win_bonus)
             points[card] += weight * got if dealt_weights is not None else got
             margins[card].append(margin)
             if outcome:
@@ -514,14 +521,16 @@ def _play_out(card: Card, me: int, ranks: list[int], held: Sequence[Sequence[Car
               show: _Show | None = None, crib_rest: Sequence[Card] = (),
               choose: Callable[[int, int, int], int] = greedy_code,
               weights: Sequence[float] = _MEAN,
-              mine: Callable[[int, int, int], int] | None = None) -> tuple[int, float, int]:
+              mine: Callable[[int, int, int], int] | None = None,
+              bonus: float = WIN_BONUS) -> tuple[int, float, int]:
     """Play `card`, then the rest of the play (this count and the next ones)
     with every seat playing by `choose` (the `standard` way unless told
     otherwise: see `crib3.players.rollout`), then, near the end of the
     game, the show. Returns (my points in the play, my margin over the
     opponents' points, each weighed by `weights`: their mean unless told
     otherwise, see `crib3.players.rivals`); reaching the target first is
-    worth WIN_BONUS, an opponent reaching it first costs as much; and
+    worth `bonus` (WIN_BONUS unless told), an opponent reaching it first
+    costs as much; and
     who did (1: I did, -1: an opponent did, 0: nobody this hand).
 
     With `mine`, the seat `me` plays its later cards by `mine` instead.
@@ -584,7 +593,7 @@ def _play_out(card: Card, me: int, ranks: list[int], held: Sequence[Sequence[Car
         winner = _show_winner(show, held, crib_rest, [scores[s] + points[s] for s in range(3)],
                               target)
     if winner >= 0:
-        margin += WIN_BONUS if winner == me else -WIN_BONUS
+        margin += bonus if winner == me else -bonus
         return points[me], margin, 1 if winner == me else -1
     return points[me], margin, 0
 
