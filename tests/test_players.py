@@ -274,9 +274,12 @@ def test_the_look_ahead_often_stops_early_and_never_overspends(monkeypatch):
             continue
         calls.clear()
         coach._rank_plays(view, coach.PLAY_SAMPLES)
-        spent.append((len(calls), ranks))
-    assert all(n <= coach.PLAY_BUDGET for n, _ in spent)
-    full = [n for n, r in spent if n == r * min(coach.PLAY_SAMPLES, coach.PLAY_BUDGET // r)]
+        # Near the end the budget is end_scale times larger (Style.end_scale).
+        near = max(view.scores) + coach.ENDGAME >= view.rules.target
+        budget = int(coach.PLAY_BUDGET * (coach.CURRENT.end_scale if near else 1.0))
+        spent.append((len(calls), ranks, budget))
+    assert all(n <= budget for n, _, budget in spent)
+    full = [n for n, r, budget in spent if n == r * min(coach.PLAY_SAMPLES, budget // r)]
     early = len(spent) - len(full)
     assert early >= 0.4 * len(spent)           # (about half) stop well before the budget
 

@@ -16,7 +16,11 @@ from crib3.players.rivals import rival_weights
 from helpers import hand_set_up
 from test_players import _discard_view
 
-MEAN_ONLY = replace(CURRENT, rivals=False)
+# The opponents as their mean, at the budget the comparison was measured
+# with: at 1.5 times it (Style.end_scale) the mean-only look-ahead stops
+# within INDIFFERENT of a tie in the lead below (two 0.05 ahead of the five,
+# which 3,000 deals put 0.19 ahead), and the comparison would be noise.
+MEAN_ONLY = replace(CURRENT, rivals=False, end_scale=1.0)
 
 
 @given(me=st.integers(0, 2), scores=st.tuples(*[st.integers(0, 120)] * 3))
