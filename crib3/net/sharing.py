@@ -63,8 +63,6 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from crib3.net.partial_updates import draw_only_what_changed
-
 _DONE = False
 
 
@@ -111,7 +109,6 @@ def many_terminals_in_one_process() -> None:
     _strips_without_cycles()
     _strips_with_lazy_caches()
     _shared_line_filters()  # (after: a line a shared filter made needs no cache of its own)
-    draw_only_what_changed()  # (not a sharing: what every frame of every session costs)
     _DONE = True
 
 
