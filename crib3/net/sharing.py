@@ -48,10 +48,6 @@ version for its tests (`tests/test_ssh.py` checks the result).
   most strips never use most of them, and a session holds thousands of
   strips (its widgets' lines, the compositor's cuts). Here a strip makes
   each cache the first time it uses it (`_strips_with_lazy_caches`).
-
-It also has a frame draw only the widgets it changes
-(`crib3.net.partial_updates`): not a sharing, but what every frame of
-every session costs.
 """
 
 from __future__ import annotations
