@@ -165,4 +165,14 @@ def shut_down() -> None:
     global _pool
     if _pool is not None:
         _pool.shutdown(wait=False, cancel_futures=True)
+        # Python 3.11's exit wakes every pool's manager thread through a
+        # pipe that thread may be closing meanwhile (a race fixed in 3.12):
+        # now and then "OSError: Bad file descriptor" and a traceback on the
+        # server's way out. This pool's manager is already told to stop.
+        try:
+            from concurrent.futures import process
+
+            process._threads_wakeups.pop(_pool._executor_manager_thread, None)  # type: ignore[attr-defined]
+        except (AttributeError, ImportError, TypeError):
+            pass
         _pool = None
