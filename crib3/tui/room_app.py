@@ -42,6 +42,7 @@ class CardRoomApp(BaseApp):
         self.seat: int | None = None
 
     def open_first_screen(self) -> None:
+        from crib3.room import RoomError
         from crib3.tui.screens.room import LobbyScreen
 
         place = self.room.place_of(self.presence)
@@ -49,6 +50,12 @@ class CardRoomApp(BaseApp):
             table, seat = place
             table.sit(self.presence)
             self.sit_at(table, seat)
+        elif getattr(self.presence, "watching", None) is not None:
+            # A spectator moved to its table's worker (crib3.net.placement).
+            try:
+                self.watch(self.presence.watching)  # type: ignore[attr-defined]
+            except RoomError:  # (the game ended meanwhile)
+                self.push_screen(LobbyScreen(self.room, self.presence))
         else:
             self.push_screen(LobbyScreen(self.room, self.presence))
 

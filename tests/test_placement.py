@@ -1,0 +1,81 @@
+"""A table's sessions run in one session worker (`crib3 serve --workers 2`):
+what its seats draw alike is then drawn once (`crib3.net.placement`).
+Headless asyncssh clients in this process; the workers are real processes."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from crib3.engine import events as ev
+from crib3.net import placement
+from ssh_support import Client, plain, press_on, seat_three, serving, until
+from test_properties import public_cards
+
+pytestmark = pytest.mark.slow
+
+
+def worker_pids(server) -> dict[str, int]:
+    """Whose session runs in which worker process (by pid)."""
+    return {remote.name: worker.pid for worker in server.pool.workers
+            for remote in worker.sessions.values()}
+
+
+def settled(server) -> bool:
+    """No session is on its way from one worker to another."""
+    return not any(w.leaving for w in server.pool.workers)
+
+
+async def test_a_tables_sessions_that_connected_alternately_end_up_in_one_worker(tmp_path):
+    async with serving(tmp_path, workers=2) as server:
+        clients = [await Client.connect(server.port, name) for name in ("ann", "bob", "cat")]
+        for client in clients:
+            await client.shows("open a table of your own")
+        before = worker_pids(server)
+        assert len(set(before.values())) == 2  # a new session: the emptier worker (2 and 1)
+        for client in clients:
+            client.close()
+        await until(lambda: not worker_pids(server), what="the sessions ended")
+
+        clients, table = await seat_three(server.port, server.room)
+        await until(lambda: settled(server) and len(worker_pids(server)) == 3,
+                    what="the moves done")
+        pids = worker_pids(server)
+        assert len(set(pids.values())) == 1, pids  # the table's three seats: one worker
+        for client in clients:
+            await client.shows("deals first")
+        # The next person in the lobby goes to the other worker: still balanced.
+        dee = await Client.connect(server.port, "dee")
+        await dee.shows("open a table of your own")
+        assert worker_pids(server)["dee"] != pids["ann"]
+        # and the table plays on
+        await press_on(clients, table, hands=1, limit=60)
+        assert table.game.state.hand_number >= 2
+        for client in [*clients, dee]:
+            client.close()
+
+
+async def test_the_moved_session_shows_its_own_seat_and_only_its_own_cards(tmp_path):
+    async with serving(tmp_path, workers=2) as server:
+        clients, table = await seat_three(server.port, server.room)
+        moved = [r for w in server.pool.workers for r in w.sessions.values() if r.moves]
+        assert [r.name for r in moved] == ["bob"]  # (ann and cat: 1st and 3rd, one worker)
+        bob = clients[1]
+        await until(lambda: "Hand 1" in bob.terminal.text() or "Go on" in bob.terminal.text(),
+                    what="bob's table")
+        if "Hand 1" not in bob.terminal.text():
+            bob.press("\r")  # (past who deals first)
+        await bob.shows("Hand 1")
+        dealt = next(e for e in table.game.events if isinstance(e, ev.CardsDealt))
+        seat = table.seat_of("bob")
+        mine = {c.label() for c in dealt.hands[seat]}
+        for label in mine:
+            await bob.shows(label)
+        text = plain(bytes(bob.terminal.received))
+        since_deal = text[text.index("Hand 1"):]
+        others = {c.label() for s in range(3) if s != seat for c in dealt.hands[s]}
+        public = {c.label() for c in public_cards(table.game.state)}
+        assert not (others - mine - public) & {w for w in others if w in since_deal}
+        for client in clients:
+            client.close()
