@@ -79,3 +79,55 @@ async def test_the_moved_session_shows_its_own_seat_and_only_its_own_cards(tmp_p
         assert not (others - mine - public) & {w for w in others if w in since_deal}
         for client in clients:
             client.close()
+
+
+def past_the_throw(text: str) -> bool:
+    """The footer drawn last offers no throw."""
+    last = text.rfind("f Feed")
+    return last > 0 and "Throw" not in text[max(0, last - 40):last]
+
+
+async def _at_the_throw(client) -> None:
+    """Past who deals first, to the throw of hand 1."""
+    await until(lambda: "Throw one card" in client.terminal.text()[-3000:]
+                or "Go on" in client.terminal.text()[-3000:], what="the table")
+    if "Throw one card" not in client.terminal.text()[-3000:]:
+        client.press("\r")
+    await client.shows("Throw one card")
+
+
+async def test_a_move_typed_across_the_switch_is_carried_out_once(tmp_path):
+    """A key sent just before a session moves (to its old app) and one sent
+    as it moves (held for its new app) are each carried out once, and the
+    new app shows it."""
+    async with serving(tmp_path, workers=2) as server:
+        clients, table = await seat_three(server.port, server.room)
+        await until(lambda: settled(server), what="the moves done")
+        pool = server.pool
+        for client in clients:
+            await _at_the_throw(client)
+        remotes = {r.name: r for w in pool.workers for r in w.sessions.values()}
+        bob, cat = clients[1], clients[2]
+        other = next(w for w in pool.workers if w is not remotes["bob"].worker)
+
+        remotes["bob"].feed(b"1")  # on its way to the old app as the move begins
+        pool.move(remotes["bob"], other)
+        pool.move(remotes["cat"], other)
+        cat.press("1")  # held while it moves, for the new app
+        await until(lambda: settled(server), what="the moves done")
+        await until(lambda: all(table.game.state.discards[table.seat_of(n)] is not None
+                                for n in ("bob", "cat")), what="both throws")
+        thrown = [e.seat for e in table.game.events if isinstance(e, ev.CardDiscarded)]
+        assert sorted(thrown) == sorted([table.seat_of("bob"), table.seat_of("cat")])
+        assert worker_pids(server)["bob"] == worker_pids(server)["cat"] == other.pid
+        for name, client in (("bob", bob), ("cat", cat)):
+            seat = table.seat_of(name)
+            card = table.game.state.discards[seat].label()
+            await client.shows(card)  # the new app shows it (in the crib, face down or own)
+            await until(lambda: past_the_throw(client.terminal.text()),
+                        what=f"{name}'s screen past the throw")
+        clients[0].press("1")  # and the game goes on
+        await until(lambda: table.game.state.hand_number == 1 and all(
+            d is not None for d in table.game.state.discards), what="the third throw")
+        for client in clients:
+            client.close()

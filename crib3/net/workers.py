@@ -35,6 +35,8 @@ from crib3.room.host import RoomHost
 log = logging.getLogger("crib3.serve")
 
 HELD_AT_MOST = 4096  # bytes of a moving session's input kept for its new app
+HOLD_AT_MOST = 5.0  # seconds it is kept at most, should the new app draw nothing
+FRAME_AT_LEAST = 256  # bytes: any output longer is a screen drawn (as in crib3.net.worker)
 LOST = ("the card room lost your session (a server process stopped); your table is "
         "saved: connect again")
 
@@ -62,7 +64,11 @@ class RemoteSession:
         self.paused = False
         self.moving: Worker | None = None  # where it goes, while its old app ends
         self.watching: int | None = None  # ... as a spectator of this table (its uid)
+        self.from_start = False  # ... waiting for its table's game (`wire.OpenSession`)
         self.held: list[bytes] = []  # what the client sent meanwhile
+        # The new app has not drawn its first screen yet: input is still held
+        # (keys given to an app before its screen is up were lost).
+        self.starting = False
         self.ended = False  # the client left, or the session was ended (kicked)
         self.hung_up = False
         self.moves = 0
@@ -70,7 +76,7 @@ class RemoteSession:
             asyncio.get_running_loop().create_future()
 
     def feed(self, data: bytes) -> None:
-        if self.moving is not None:
+        if self.moving is not None or self.starting:
             if sum(map(len, self.held)) < HELD_AT_MOST:
                 self.held.append(data)
             return
@@ -105,6 +111,18 @@ class RemoteSession:
     def output(self, data: bytes) -> None:
         with contextlib.suppress(Exception):  # the client may be gone already
             self.chan.write(data)
+        if self.starting and len(data) > FRAME_AT_LEAST:  # the new app's first screen
+            self.let_go()
+
+    def let_go(self) -> None:
+        """Give the new app (after a move) what the client sent meanwhile."""
+        if not self.starting:
+            return
+        self.starting = False
+        held, self.held = self.held, []
+        if not self.ended:
+            for data in held:
+                self.worker.send(wire.Input(self.number, data))
 
     def done(self, failure: str | None, lost: bool = False) -> None:
         if not self.finished.done():
@@ -229,7 +247,8 @@ class WorkerPool:
                  worker.pid)
         return remote
 
-    def _start(self, remote: RemoteSession, worker: Worker, watching: int | None = None) -> None:
+    def _start(self, remote: RemoteSession, worker: Worker, watching: int | None = None,
+               from_start: bool = False) -> None:
         """Start `remote`'s app (a new one, with a new number) in `worker`."""
         number = next(self._numbers)
         remote.number, remote.worker = number, worker
@@ -239,7 +258,7 @@ class WorkerPool:
         self.host.flush()  # the worker knows them before their app asks the room
         worker.send(wire.OpenSession(number, presence.name, presence.key, presence.admin,
                                      **{**remote.opened, "size": remote.size},
-                                     watching=watching))
+                                     watching=watching, from_start=from_start))
 
     def _where(self) -> dict[str, list[Worker]]:
         """Each person's sessions' workers (where a moving one goes)."""
@@ -278,6 +297,7 @@ class WorkerPool:
         table = placement.table_of(self.host.room, remote.presence)
         watching = table is not None and remote.presence in table.watchers
         remote.watching = self.host.uid_of(table) if watching else None
+        remote.from_start = table is not None and not table.started
         del old.sessions[remote.number]
         old.leaving[remote.number] = remote
         remote.moving = to
@@ -304,12 +324,11 @@ class WorkerPool:
                 remote.done(None, lost=True)
                 return
             to = min(live, key=lambda w: len(w.sessions))
-        self._start(remote, to, remote.watching)
-        held, remote.held = remote.held, []
-        for data in held:
-            to.send(wire.Input(remote.number, data))
+        self._start(remote, to, remote.watching, remote.from_start)
         if remote.paused:
             to.send(wire.Flow(remote.number, True))
+        remote.starting = True  # input waits for its first screen (`RemoteSession.output`)
+        asyncio.get_running_loop().call_later(HOLD_AT_MOST, remote.let_go)
 
     def lost(self, worker: Worker) -> None:
         """A worker's socket closed: it stopped (or died). Its sessions end

@@ -199,6 +199,9 @@ class OpenSession:
     # of this table (its uid): the app opens watching it (a seat needs no
     # word: the room's `place_of` says where the person sits).
     watching: int | None = None
+    # Moved as it waited for its table's game to start: it shows the game
+    # from its first event (it may have started meanwhile), as the others do.
+    from_start: bool = False
 
 
 @dataclass(frozen=True)
