@@ -131,3 +131,33 @@ async def test_a_move_typed_across_the_switch_is_carried_out_once(tmp_path):
             d is not None for d in table.game.state.discards), what="the third throw")
         for client in clients:
             client.close()
+
+
+async def test_a_spectator_moves_to_the_tables_worker_and_watches_there(tmp_path):
+    async with serving(tmp_path, workers=2) as server:
+        ann = await Client.connect(server.port, "ann")
+        await ann.shows("Open a table")
+        ann.press("o")
+        await ann.shows("Second seat")
+        ann.press("\r")
+        await until(lambda: server.room.tables, what="the table")
+        await ann.shows("start the game")
+        ann.press("\r")  # computer players in the other seats
+        table = next(iter(server.room.tables.values()))
+        await until(lambda: table.started, what="the start")
+        dan = await Client.connect(server.port, "dan")
+        await dan.shows("hand 1")
+        assert worker_pids(server)["dan"] != worker_pids(server)["ann"]  # the emptier one
+        dan.press("w")
+        await until(lambda: settled(server) and "dan" in worker_pids(server)
+                    and worker_pids(server)["dan"] == worker_pids(server)["ann"],
+                    what="dan moved to the table's worker")
+        # (what the old app drew after the move began is dropped: this is the new one's)
+        await dan.shows("(you are watching)")
+        assert [p.name for p in table.watchers] == ["dan"]
+        ann.press("c")
+        await ann.shows("Say at table 1")
+        ann.press("hello dan\r")
+        await dan.shows("ann: hello dan")
+        for client in (ann, dan):
+            client.close()
