@@ -11,9 +11,22 @@ channel (`RemoteSession`, which a `PlaySession` drives as it would a
 `ChannelDriver`). The room reaches the workers through `RoomHost`.
 
 A worker is spawned at the start (a fresh interpreter: `python -m`), a new
-session goes to the one with the fewest sessions, and a worker that dies
-is noticed when its socket closes: each of its sessions is ended with its
-terminal put back and one line, and the worker is started again.
+session goes to the one with the fewest sessions (or, coming back to its
+table, to that table's), and a worker that dies is noticed when its socket
+closes: each of its sessions is ended with its terminal put back and one
+line, and the worker is started again.
+
+A table's sessions run in one worker (`crib3.net.placement` says which,
+and why): after a call that sat a session at a table, or had it watch one,
+whose other sessions run in another worker, the session moves there
+(`WorkerPool.move`). Its old app is told to `Leave` (it handles the keys
+it has, then ends; its output is dropped from then on, so the terminal is
+not touched); once it has `Ended`, a new app starts in the table's worker
+with a new session number, at the session's current size, straight at
+its seat as a reconnect does (or watching), and draws the whole screen.
+What the client typed meanwhile is held and given to the new app once it
+has drawn its first screen. Should the table's worker be gone by then, the
+new app starts in the old one: the session stays where it was, and works.
 """
 
 from __future__ import annotations
