@@ -5,6 +5,8 @@ Headless asyncssh clients in this process; the workers are real processes."""
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 
 import pytest
 
@@ -160,4 +162,47 @@ async def test_a_spectator_moves_to_the_tables_worker_and_watches_there(tmp_path
         ann.press("hello dan\r")
         await dan.shows("ann: hello dan")
         for client in (ann, dan):
+            client.close()
+
+
+async def test_a_session_whose_move_fails_stays_where_it_was_and_plays_on(tmp_path):
+    """The table's worker dies as a session moves there: the session gets a
+    new app where it was (no "lost your session" line), at its seat, and
+    what it types is carried out."""
+    async with serving(tmp_path, workers=2) as server:
+        clients, table = await seat_three(server.port, server.room)
+        await until(lambda: settled(server), what="the moves done")
+        pool = server.pool
+        bob = clients[1]
+        await _at_the_throw(bob)
+        remote = next(r for w in pool.workers for r in w.sessions.values() if r.name == "bob")
+        here = remote.worker
+        there = next(w for w in pool.workers if w is not here)
+        pool.move(remote, there)
+        os.kill(there.pid, signal.SIGKILL)
+        await until(lambda: settled(server) and not remote.starting
+                    and remote.worker is here, what="bob back where he was")
+        await until(lambda: len([w for w in pool.workers if w.alive]) == 2,
+                    what="the worker started again")
+        assert not remote.finished.done()
+        assert "lost your session" not in bob.terminal.text()
+        bob.press("1")
+        seat = table.seat_of("bob")
+        await until(lambda: table.game.state.discards[seat] is not None, what="bob's throw")
+        await until(lambda: past_the_throw(bob.terminal.text()), what="bob's screen")
+
+        # Again, but the table's worker dies after the new app was sent there,
+        # before it drew anything (stopped, then killed): back where it was.
+        there = next(w for w in pool.workers if w is not here)
+        os.kill(there.pid, signal.SIGSTOP)
+        pool.move(remote, there)
+        await until(lambda: remote.worker is there, what="the new app sent there")
+        assert remote.starting
+        os.kill(there.pid, signal.SIGKILL)
+        await until(lambda: remote.worker is here and not remote.starting, what="bob back")
+        await until(lambda: len([w for w in pool.workers if w.alive]) == 2,
+                    what="the worker started again")
+        assert not remote.finished.done()
+        assert "lost your session" not in bob.terminal.text()
+        for client in clients:
             client.close()

@@ -78,10 +78,12 @@ class RemoteSession:
         self.moving: Worker | None = None  # where it goes, while its old app ends
         self.watching: int | None = None  # ... as a spectator of this table (its uid)
         self.from_start = False  # ... waiting for its table's game (`wire.OpenSession`)
+        self.came_from: Worker | None = None  # the worker of its last move's old app
         self.held: list[bytes] = []  # what the client sent meanwhile
         # The new app has not drawn its first screen yet: input is still held
         # (keys given to an app before its screen is up were lost).
         self.starting = False
+        self.holding: asyncio.TimerHandle | None = None  # lets go at the latest (`HOLD_AT_MOST`)
         self.ended = False  # the client left, or the session was ended (kicked)
         self.hung_up = False
         self.moves = 0
@@ -324,6 +326,7 @@ class WorkerPool:
         it was going, or, should that worker be gone, stays in `old` (a new
         app there, at its seat); or on the emptiest if both are gone."""
         to, remote.moving = remote.moving, None
+        remote.came_from = old
         if remote.ended:  # the client left (or was sent away) during the move
             if not remote.hung_up:
                 remote.output(STOP.encode())  # (the old app's was dropped)
@@ -341,7 +344,9 @@ class WorkerPool:
         if remote.paused:
             to.send(wire.Flow(remote.number, True))
         remote.starting = True  # input waits for its first screen (`RemoteSession.output`)
-        asyncio.get_running_loop().call_later(HOLD_AT_MOST, remote.let_go)
+        if remote.holding is not None:
+            remote.holding.cancel()
+        remote.holding = asyncio.get_running_loop().call_later(HOLD_AT_MOST, remote.let_go)
 
     def lost(self, worker: Worker) -> None:
         """A worker's socket closed: it stopped (or died). Its sessions end
@@ -353,7 +358,13 @@ class WorkerPool:
                 worker.process.kill()
             asyncio.get_running_loop().run_in_executor(None, worker.process.wait)  # (reaped)
         for session in list(worker.sessions.values()):
-            session.done(None, lost=True)
+            if session.starting and session.came_from is not None and not self.stopping:
+                # Moved here, its new app not yet drawn: its move failed, and
+                # it starts again where it came from (what it typed is held).
+                session.moving = session.came_from
+                self.arrive(session, session.came_from)
+            else:
+                session.done(None, lost=True)
         worker.sessions.clear()
         leaving, worker.leaving = list(worker.leaving.values()), {}
         for session in leaving:  # its old app is gone anyway: the new one starts
