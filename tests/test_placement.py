@@ -4,7 +4,6 @@ Headless asyncssh clients in this process; the workers are real processes."""
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 
@@ -206,3 +205,29 @@ async def test_a_session_whose_move_fails_stays_where_it_was_and_plays_on(tmp_pa
         assert "lost your session" not in bob.terminal.text()
         for client in clients:
             client.close()
+
+
+class _Table:
+    """What `placement` reads of a table."""
+
+    def __init__(self, owner: str, seated: list[str], watchers: list[str] = ()) -> None:
+        from crib3.room.seats import Seat
+
+        self.owner = owner
+        self.seats = [Seat(name, None) for name in seated]
+        self.watchers = list(watchers)
+
+    def watcher_names(self) -> list[str]:
+        return self.watchers
+
+
+def test_a_tables_worker_is_where_most_of_its_others_are_then_the_owners():
+    table = _Table("Ann", ["Ann", "bob", "cat"], ["dan"])
+    # most of the others
+    assert placement.home_of(table, {"ann": ["A"], "cat": ["B"], "dan": ["B"]}, "bob") == "B"
+    # a tie: the owner's, unless the session is in one of the tied already
+    assert placement.home_of(table, {"ann": ["A"], "cat": ["B"]}, "bob") == "A"
+    assert placement.home_of(table, {"ann": ["A"], "cat": ["B"]}, "bob", here="B") == "B"
+    # one's own sessions do not count; nobody else there: no table's worker
+    assert placement.home_of(table, {"bob": ["B"]}, "BOB") is None
+    assert placement.people_at(table) == ["ann", "bob", "cat", "dan"]
