@@ -276,6 +276,11 @@ class Worker:
         elif isinstance(message, wire.Flow):
             if driver is not None:
                 (driver.output_paused if message.paused else driver.output_resumed)()
+        elif isinstance(message, wire.Leave):
+            session.ended = True  # (no more input comes: the main process keeps it)
+            session.early.clear()
+            if driver is not None:
+                self.link.loop.create_task(self._leave(driver))
         elif isinstance(message, wire.End):
             session.ended = True
             session.hung_up = session.hung_up or message.hang_up
@@ -283,8 +288,25 @@ class Worker:
             if driver is not None:
                 (driver.hang_up if message.hang_up else driver.end_app)()
 
+    @staticmethod
+    async def _leave(driver: ChannelDriver, patience: float = 1.0) -> None:
+        """End a session's app that moves to another worker (`wire.Leave`),
+        once the keys it was given before are handled (two looks a moment
+        apart find nothing waiting), or after `patience` seconds: a key typed
+        just before the move is carried out here, and the new app shows it."""
+        quiet = 0
+        for _ in range(int(patience / 0.01)):
+            quiet = quiet + 1 if driver.backlog() == 0 else 0
+            if quiet >= 2:
+                break
+            await asyncio.sleep(0.01)
+        driver.end_app()
+
     def _open(self, opened: wire.OpenSession) -> None:
         presence = self.room.presence(opened.name, opened.key, opened.admin, opened.session)
+        if opened.watching is not None:  # moved here to watch its table with the others
+            presence.watching = self.room._table(opened.watching)
+        presence.from_start = opened.from_start
         session = Session(opened, presence)
         self.sessions[opened.session] = session
         app = self.make_app(self.room, presence, ascii=opened.ascii, think=opened.think)

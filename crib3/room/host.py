@@ -42,6 +42,9 @@ from crib3.room.table import Table
 log = logging.getLogger("crib3.serve")
 
 Send = Callable[[Hashable, object], None]
+# The calls after which a session may be at a table whose other sessions
+# run in another worker (see `RoomHost.placed`).
+PLACING = frozenset({"sit", "watch", "bring_back"})
 
 
 class RoomHost:
@@ -67,6 +70,10 @@ class RoomHost:
         # sub -> worker, session, unsubscribe, the table's uid
         self.follows: dict[int, tuple[Hashable, int, Callable[[], None], int]] = {}
         self._told: dict[Hashable, set[int]] = {}  # worker -> tables it was told whole
+        # Told the session's number after a call that may have put it at a
+        # table (sat, watched, came back), once its reply is sent: the
+        # workers' pool may then move it to its table's worker.
+        self.placed: Callable[[int], None] | None = None
         room.listeners.append(self.changed)
 
     # --- telling the workers -------------------------------------------------------
@@ -235,6 +242,12 @@ class RoomHost:
                                                 "logged)")
         self.flush()
         self.send(worker, reply)
+        if reply.error is None and call.method in PLACING and self.placed is not None:
+            self.placed(call.session)
+
+    def uid_of(self, table: Table) -> int:
+        """How the workers know `table`."""
+        return self._uid(table)
 
     def _carry_out(self, worker: Hashable, call: wire.Call) -> Any:
         found = self.sessions.get(call.session)

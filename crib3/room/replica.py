@@ -81,6 +81,12 @@ class ReplicaPresence:
     session: int = 0
     address: str | None = None
     chat: Any = field(default=None, repr=False)  # the room keeps the real allowance
+    # The table this session watched as it moved here from another worker
+    # (`crib3.net.placement`): its app opens watching it.
+    watching: Any = field(default=None, repr=False)
+    # ... moved as it waited for its table's game, which may have started
+    # since: its app shows the game from its first event.
+    from_start: bool = False
 
     def kick(self, reason: str) -> None:
         """The main process ends sessions; nothing to do here."""

@@ -32,7 +32,7 @@ from crib3.engine import Event, Rules, SeatView
 from crib3.room.chat import ChatLine
 from crib3.room.seats import Seat
 
-VERSION = 2
+VERSION = 3
 HEADER = struct.Struct("!I")
 MAX_FRAME = 64 * 1024 * 1024  # a resumed game's history is the largest: far below this
 
@@ -195,6 +195,13 @@ class OpenSession:
     term: str
     env: dict[str, str] = field(default_factory=dict)  # COLORTERM, NO_COLOR: the client's
     size: tuple[int, int] = (80, 24)
+    # A session moved here to join its table's other sessions, as a spectator
+    # of this table (its uid): the app opens watching it (a seat needs no
+    # word: the room's `place_of` says where the person sits).
+    watching: int | None = None
+    # Moved as it waited for its table's game to start: it shows the game
+    # from its first event (it may have started meanwhile), as the others do.
+    from_start: bool = False
 
 
 @dataclass(frozen=True)
@@ -224,6 +231,16 @@ class End:
 
     session: int
     hang_up: bool
+
+
+@dataclass(frozen=True)
+class Leave:
+    """End the session's app, which moves to another worker (its table's):
+    keys it has been given are handled first (so a move typed just before
+    is carried out, not lost), and the main process drops its output from
+    now on, so the terminal is not touched. Answered by `Ended`."""
+
+    session: int
 
 
 @dataclass(frozen=True)

@@ -42,13 +42,22 @@ class CardRoomApp(BaseApp):
         self.seat: int | None = None
 
     def open_first_screen(self) -> None:
+        from crib3.room import RoomError
         from crib3.tui.screens.room import LobbyScreen
 
         place = self.room.place_of(self.presence)
         if place is not None:  # back after a dropped connection: straight to the seat
             table, seat = place
             table.sit(self.presence)
-            self.sit_at(table, seat)
+            # (moved to its table's worker as it waited, the game starting
+            # meanwhile: from its first event, as for the others)
+            self.sit_at(table, seat, fresh=getattr(self.presence, "from_start", False))
+        elif getattr(self.presence, "watching", None) is not None:
+            # A spectator moved to its table's worker (crib3.net.placement).
+            try:
+                self.watch(self.presence.watching)  # type: ignore[attr-defined]
+            except RoomError:  # (the game ended meanwhile)
+                self.push_screen(LobbyScreen(self.room, self.presence))
         else:
             self.push_screen(LobbyScreen(self.room, self.presence))
 
@@ -66,12 +75,13 @@ class CardRoomApp(BaseApp):
         else:
             self.push_screen(screen)
 
-    def sit_at(self, table: Table, seat: int) -> None:
+    def sit_at(self, table: Table, seat: int, fresh: bool = False) -> None:
         """Show `table` from `seat`: the waiting list, or the game (from its
-        first event when it has just started, else where it stands)."""
+        first event when it has just started, or when `fresh`, else where it
+        stands)."""
         from crib3.tui.screens.room import RoomTableScreen, WaitingScreen
 
-        resumed = not isinstance(self.screen, WaitingScreen)
+        resumed = not fresh and not isinstance(self.screen, WaitingScreen)
         self.table, self.seat = table, seat
         if table.game is None:
             screen: Screen[None] = WaitingScreen(table, seat)
