@@ -60,6 +60,9 @@ async def test_a_tables_sessions_that_connected_alternately_end_up_in_one_worker
 async def test_the_moved_session_shows_its_own_seat_and_only_its_own_cards(tmp_path):
     async with serving(tmp_path, workers=2) as server:
         clients, table = await seat_three(server.port, server.room)
+        # (bob's move may still be on its way when the game starts)
+        await until(lambda: settled(server) and len(worker_pids(server)) == 3,
+                    what="the moves done")
         moved = [r for w in server.pool.workers for r in w.sessions.values() if r.moves]
         assert [r.name for r in moved] == ["bob"]  # (ann and cat: 1st and 3rd, one worker)
         bob = clients[1]
