@@ -308,3 +308,36 @@ async def test_the_result_chart_sets_the_winner_apart_from_a_close_second(ascii)
         won, close = rows[winner], rows[second]
         assert won.endswith("121 won") and close.endswith("120")
         assert won.split()[-3][-2:] != close.split()[-2][-2:], rows   # the last bars differ
+
+
+# --- a driver that loses its widgets as its screen goes ----------------------
+
+async def test_a_driver_that_finds_no_widget_on_a_screen_being_closed_is_not_an_error():
+    """The driver may be between two awaits when its session ends and look
+    for a seat panel already taken down (seen as "unexpected error:
+    NoMatches '#seat-left'" in a card room's log as it closed). On a screen
+    going away that is no failure; on the screen in use it still ends the
+    app, as any failure of the driver does."""
+    import asyncio
+
+    from textual.css.query import NoMatches
+    from textual.worker import WorkerFailed
+
+    from crib3.tui.screens.table import TableScreen, _failed
+
+    async def lost() -> None:
+        raise NoMatches("No nodes match '#seat-left'")
+
+    app = app_for(3)
+    with pytest.raises(WorkerFailed, match="seat-left"):  # (the second call's)
+        async with app.run_test(size=SIZE) as pilot:
+            screen = await until(pilot, lambda s: isinstance(s, TableScreen))
+            task = asyncio.get_running_loop().create_task(lost())
+            await asyncio.wait([task])
+            screen._pruning = True  # as Textual marks a screen it is taking down
+            _failed(app, task, screen)
+            await pilot.pause()
+            assert app._exception is None and app.is_running
+            screen._pruning = False
+            _failed(app, task, screen)  # the screen in use: a real failure
+            await pilot.pause()

@@ -224,7 +224,7 @@ class TableScreen(QuietBindings, Screen):
             self._driver.cancel()
         app = self.app
         self._driver = driver = asyncio.get_running_loop().create_task(self._driven(app))
-        driver.add_done_callback(lambda task: _failed(app, task))
+        driver.add_done_callback(lambda task: _failed(app, task, self))
 
     async def _driven(self, app: App[object]) -> None:
         with app._context():  # as a Worker runs: in this app's context
@@ -439,8 +439,24 @@ class TableScreen(QuietBindings, Screen):
         self.toggle_class("feed-off" if beside else "feed-on")
 
 
-def _failed(app: App[object], task: asyncio.Task[None]) -> None:
+def _failed(app: App[object], task: asyncio.Task[None], screen: Screen[object]) -> None:
     """A driver that failed ends the app, as a Textual worker's failure does
-    (the command then says what happened in one line)."""
-    if not task.cancelled() and task.exception() is not None:
-        app._handle_exception(WorkerFailed(task.exception()))  # type: ignore[arg-type]
+    (the command then says what happened in one line).
+
+    Except a widget not found on a screen that is being taken down: the
+    driver may be between two awaits of a presentation when its session
+    ends (a card room closing, a player leaving) and look for a seat panel
+    already removed before its cancellation arrives. That is the end it
+    was going to have anyway, not an error to log as unexpected."""
+    if task.cancelled() or task.exception() is None:
+        return
+    exc = task.exception()
+    if isinstance(exc, NoMatches) and _going_away(app, screen):
+        return
+    app._handle_exception(WorkerFailed(exc))  # type: ignore[arg-type]
+
+
+def _going_away(app: App[object], screen: Screen[object]) -> bool:
+    """Whether `screen` (or its whole app) is being closed or was removed."""
+    return bool(getattr(app, "_exit", False) or screen._closing or screen._closed
+                or screen._pruning or not screen.is_attached)
