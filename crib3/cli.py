@@ -9,6 +9,7 @@ non-zero exit code, never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -616,7 +617,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot use the host key {options.host_key}: {exc}") from None
 
     def say(line: str) -> None:
-        print(line, file=sys.stderr, flush=True)
+        try:
+            print(line, file=sys.stderr, flush=True)
+        except OSError:  # the console is gone: players still get their farewells
+            _console_gone()
 
     room = Room(data_dir() / "tables", think=args.think, patience=args.patience,
                 idle_close=args.idle_close, tables_per_key=args.tables_per_key,
@@ -626,6 +630,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except CannotServe as exc:
         raise CannotRun(str(exc)) from None
     return EXIT_OK
+
+
+def _console_gone() -> None:
+    """The server's console can no longer be written to (`crib3 serve 2>&1 |
+    tee log`, then Ctrl-C: the shell's SIGINT ends tee too). From now on what
+    the server would say, its log lines included, goes nowhere, rather than
+    raising in the middle of saying goodbye to every player."""
+    nowhere = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(nowhere, sys.stderr.fileno())
+    finally:
+        os.close(nowhere)
 
 
 # --- the parser --------------------------------------------------------------------

@@ -225,3 +225,43 @@ async def test_the_farewell_after_the_terminal_is_put_back_and_table_only_if_pla
             said = bytes(client.terminal.received).decode()
             assert said.endswith(STOP + "crib3: the card room is closing\r\n"), said[-200:]
             assert client.chan.get_exit_status() == 0
+
+
+def test_a_player_is_told_even_when_the_servers_own_console_is_gone(tmp_path, keys,
+                                                                      terminals):
+    """`crib3 serve 2>&1 | tee serve.log`, then Ctrl-C: the shell's SIGINT
+    ends tee too, so the server's own farewell line meets a closed pipe.
+    That must not cost the players theirs (it did: the server died on the
+    broken pipe, and each player's terminal was left on the table's
+    screen, in the alternate screen, with no line)."""
+    import os
+    import sys
+    import time
+
+    made, authorized = keys
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-c", "from crib3.cli import main; raise SystemExit(main())",
+         "serve", "--port", str(port), "--authorized-keys", str(authorized), "--think", "0.05"],
+        env={**os.environ, "CRIB3_HOME": str(tmp_path / "home")}, stderr=subprocess.PIPE)
+    try:
+        seen = b""
+        deadline = time.monotonic() + 20
+        while b"listening on" not in seen:
+            assert time.monotonic() < deadline, seen
+            seen += server.stderr.readline()
+        terminals.open("ann", login(port, "ann", made["ann"]))
+        terminals.wait_for("ann", "Open a table")
+        server.stderr.close()  # tee is gone
+        server.send_signal(signal.SIGINT)
+        screen = terminals.wait_for("ann", "prompt>")
+        said = [line for line in screen.splitlines() if line.startswith("crib3:")]
+        assert said == ["crib3: the card room is closing"], screen
+        assert "rc=0" in screen
+        state = terminals.run("display-message", "-p", "-t", "ann", "#{alternate_on}").split()
+        assert state == ["0"], state
+        assert server.wait(timeout=20) == 0
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
