@@ -60,3 +60,23 @@ async def test_an_error_while_looking_for_the_too_small_notice_is_not_hidden(cri
             await pilot.resize_terminal(60, 20)
             await pilot.pause()
     assert isinstance(app.crash, RuntimeError)
+
+
+@pytest.mark.parametrize("size", [(30, 8), (50, 30), (79, 24)])
+async def test_the_too_small_notice_is_all_there_is_on_the_screen(crib3_home, size):
+    """Behind the notice the screen's own content overflows a small
+    terminal, and its scrollbars were drawn at the notice's right edge
+    (seen in tmux at 30x8: two bars, "▃▃" and "▅▅")."""
+    from tui_support import screen_text
+
+    app = Crib3App(think=0.0)
+    async with app.run_test(size=size) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        await pilot.pause()
+        words = screen_text(app).split()
+        assert "Make" in words, screen_text(app)
+        notice = f"crib3 needs 80×24; this terminal is {size[0]}×{size[1]}. Make it larger."
+        assert " ".join(words) == notice, screen_text(app)
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert "Your name" in screen_text(app)

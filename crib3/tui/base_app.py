@@ -68,6 +68,9 @@ class BaseApp(App[None]):
         background: $error 20%; content-align: center middle; text-style: bold;
     }
     Screen.too-small #too-small { display: block; }
+    /* The screen behind the notice would scroll, its scrollbars drawn
+       beside the notice: nothing of it shows while it is too small. */
+    Screen.too-small { overflow: hidden hidden; }
     """ + ASCII_CSS
     BINDINGS = [
         Binding("ctrl+q", "quit_game", "Quit", priority=True, show=False),
