@@ -418,3 +418,28 @@ async def test_a_dealer_to_play_is_said_on_one_line_of_the_box(size):
         role = next(line for line in lines if "to play" in line)
         assert role.strip().startswith("dealer") and len(role) <= acting[0].content_size.width
         assert not any(line.strip() == "play" for line in lines)
+
+
+# --- the feed's newest line is never under the footer ----------------------
+
+@pytest.mark.parametrize("size,open_feed", [((120, 36), False), ((200, 60), False),
+                                            ((80, 24), True)])
+async def test_the_feeds_newest_line_is_above_the_footer(size, open_feed):
+    """Docked beside the table the feed was the screen's height, so its
+    last row, where the newest line ends, was under the footer (seen in
+    tmux at 120x36: "Cal's crib A♠ 7♠ 9♥ J♣ with 2♣:" and no "nobs is
+    one; Cal has 14."). At 80 columns, opened under the table, the same."""
+    from crib3.tui.widgets.feed import Feed
+    from crib3.tui.widgets.footer import TidyFooter
+
+    app = app_for(5)
+    async with app.run_test(size=size) as pilot:
+        screen = await until(pilot, lambda s: s.shown.phase == Phase.SHOW)
+        if open_feed:
+            await pilot.press("f")
+            screen = await settled(pilot)
+        feed, footer = screen.query_one(Feed), screen.query_one(TidyFooter)
+        assert feed.region.width > 0 and feed.scroll_y == feed.max_scroll_y
+        assert feed.scrollable_content_region.bottom <= footer.region.y
+        last = feed.lines[-1].text.strip()
+        assert last in screen_text(app), (last, screen_text(app))
