@@ -458,5 +458,5 @@ def _failed(app: App[object], task: asyncio.Task[None], screen: Screen[object]) 
 
 def _going_away(app: App[object], screen: Screen[object]) -> bool:
     """Whether `screen` (or its whole app) is being closed or was removed."""
-    return bool(getattr(app, "_exit", False) or screen._closing or screen._closed
-                or screen._pruning or not screen.is_attached)
+    return (app._exit or screen._closing or screen._closed or screen._pruning
+            or not screen.is_attached)
