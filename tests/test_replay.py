@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+import textual._wait as textual_wait
 
 from crib3.engine.log import load_log
 from crib3.replay import Replay
@@ -31,8 +32,18 @@ def test_hands_and_boundaries(replay):
     assert replay.states[-1].winner is not None
 
 
-async def test_forwards_and_back_draw_the_same_screens(replay):
+async def test_forwards_and_back_draw_the_same_screens(replay, monkeypatch):
+    # 310 key presses: Pilot waits for the app to go idle after each, looking
+    # every 20 ms, which was most of this test's 20 s. It looks every 4 ms
+    # here (the same test of idleness: under a twentieth of the time busy),
+    # and each screen is read only once its status line names its event.
+    monkeypatch.setattr(textual_wait, "SLEEP_GRANULARITY", 1 / 250)
+    monkeypatch.setattr(textual_wait, "SLEEP_IDLE", 1 / 250 / 20)
     app = Crib3App(replay=replay, autosave=False)
+
+    def at(index: int) -> bool:
+        return f"event {index + 1} of" in screen_text(app)
+
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         await pilot.pause()
@@ -40,11 +51,13 @@ async def test_forwards_and_back_draw_the_same_screens(replay):
         for _ in range(len(replay) - 1):
             forwards[app.screen.index] = screen_text(app)
             await pilot.press("right")
+            await wait_for(pilot, lambda: at(app.screen.index))
         forwards[app.screen.index] = screen_text(app)
         assert app.screen.index == len(replay) - 1
         await wait_for(pilot, lambda: "wins" in screen_text(app))
         for _ in range(len(replay) - 1):
             await pilot.press("left")
+            await wait_for(pilot, lambda: at(app.screen.index))
             assert screen_text(app) == forwards[app.screen.index]
         assert app.screen.index == 0
 
