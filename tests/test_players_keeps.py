@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from itertools import combinations
 
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from crib3.cards import parse_card
@@ -84,3 +84,53 @@ def test_the_seats_own_policy_plays_only_its_own_later_cards():
     mine_left = {pack_ranks(h) for h in ([3, 7, 9], [3, 7], [3, 9], [7, 9], [3], [7], [9])}
     assert len(asked) == 3 and set(asked) <= mine_left
     assert mixed == plain
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(1, 13), min_size=4, max_size=4))
+def test_the_keep_chance_is_kept_with_averaged_over_the_fifth_card(four):
+    """`kept_with` (one thrown card) and `keep_chance` (any fifth card, each
+    rank as many as are left of it) say the same belief."""
+    from crib3.players.keeps import kept_with
+
+    assume(all(four.count(r) <= 4 for r in four))
+    left = {r: 4 - four.count(r) for r in range(1, 14)}
+    total = sum(left.values())
+    mean = sum(n * kept_with(four, r) for r, n in left.items() if n) / total
+    assert abs(mean - keep_chance(four)) < 1e-9
+
+
+def test_a_standard_seat_is_dealt_only_fours_it_would_have_kept(monkeypatch):
+    """With `deal_keeps`, every deal the look-ahead plays out gives each
+    standard bot's seat a four it would have kept from some five; a human's
+    seat is dealt as before (here four cards no five would keep come up)."""
+    from dataclasses import replace as changed
+
+    from helpers import hand_set_up
+
+    from crib3.engine import PlayerInfo, project
+    from crib3.players import coach
+    from crib3.players.keeps import kept_with
+
+    players = [PlayerInfo("Ann", "expert"), PlayerInfo("Bea", "standard"),
+               PlayerInfo("Cal", "human")]
+    _, state = hand_set_up(2, {0: "KS 5H 4C 3D", 1: "9D 6S 3S 7C", 2: "QC 6D 4D 8H"}, "7D",
+                           players=players)
+    view = project(state, 0)
+    dealt: dict[int, list[tuple[int, ...]]] = {1: [], 2: []}
+    real = coach._play_out
+
+    def watching(card, me, ranks, held, *rest, **kw):
+        for s in (1, 2):
+            dealt[s].append(tuple(c.rank for c in held[s]))
+        return real(card, me, ranks, held, *rest, **kw)
+
+    monkeypatch.setattr(coach, "_play_out", watching)
+    coach._rank_plays(view, 128, changed(coach.CURRENT, deal_keeps=True))
+
+    def keepable(four: tuple[int, ...]) -> bool:
+        return any(kept_with(four, r) > 0 for r in range(1, 14)
+                   if four.count(r) < 4)
+    # (A deal no draw of KEEP_TRIES fits is played out all the same.)
+    assert dealt[1] and sum(map(keepable, dealt[1])) >= 0.95 * len(dealt[1])
+    assert sum(map(keepable, dealt[2])) < 0.9 * len(dealt[2])

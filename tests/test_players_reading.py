@@ -189,3 +189,29 @@ def test_the_december_2026_expert_plays_exactly_as_it_did():
                                                 coach.DECEMBER_2026)[0].card.code)
             game.dispatch(players[seat].choose(view))
     assert " ".join(chosen) == DECEMBER_PLAYS
+
+
+def test_a_seat_the_table_names_the_standard_bot_may_be_read_as_one():
+    """With `read_standard`, a seat whose kind is `standard` (public: the
+    seat labels say it) is read as making the standard choice that often;
+    anybody else, and every seat without it, by the usual mix. The sharper
+    reading makes seat 1's five (a surprise for a standard player, who would
+    have made fifteen) far less likely than the mix does."""
+    from crib3.players.reading import SHARES
+
+    sharp = replace(coach.CURRENT, read_standard=0.95)
+    assert coach._read_shares("standard", sharp) == (0.95, 0.0)
+    assert coach._read_shares("human", sharp) == SHARES
+    assert coach._read_shares("expert", sharp) == SHARES
+    assert coach._read_shares("standard", coach.CURRENT) == SHARES
+    view = _lead_after_a_nine()
+    made = choices_by_seat(view.hand_plays, [1])
+    ratio = {}
+    for shares in (SHARES, (0.95, 0.0)):
+        plain = deal_weight({1: made[1]}, {1: cards("6S 3S 7C")}, shares)
+        with_five = deal_weight({1: made[1]}, {1: cards("5S 3S 7C")}, shares)
+        ratio[shares] = plain / with_five
+    assert ratio[(0.95, 0.0)] > 3 * ratio[SHARES]
+    keeps = replace(coach.CURRENT, read_standard_keeps=0.9)
+    assert coach._keep_belief("standard", keeps) == 0.9
+    assert coach._keep_belief("human", keeps) == coach.CURRENT.read_keeps

@@ -31,15 +31,15 @@ from crib3.engine.state import Phase, turn_order
 from crib3.names import shown_name
 from crib3.players.analysis import (
     OPPONENT_CRIB_WEIGHT,
+    PILE_MASK,
     DiscardOption,
+    crib_value,
     discard_options,
     draw_hands,
     gift_risk,
     greedy_code,
     kept_play,
     min_values,
-    PILE_MASK,
-    crib_value,
     pack_pile,
     pack_ranks,
     pile_points_code,
@@ -54,11 +54,11 @@ from crib3.players.endgame import (
     first_chance,
     stakes,
 )
-from crib3.players.keeps import keep_weight
-from crib3.players.reading import Reader
+from crib3.players.keeps import keep_weight, kept_with
+from crib3.players.reading import GREEDY_SHARE, WARY_SHARE, Reader
 from crib3.players.rivals import rival_weights
-from crib3.players.seatplay import PLACE_PLAY, dealer_reach
 from crib3.players.rollout import wary_code
+from crib3.players.seatplay import PLACE_PLAY, dealer_reach
 from crib3.scoring import hand_points, score_play
 from crib3.speech import say_play
 
@@ -173,6 +173,33 @@ class Style:
     # games, 3,032 differing plays: -0.011 [-0.115, +0.094] points a
     # differing play, mid-game -0.115 [-0.254, +0.024]), and 1.6x the cost.
     search_self: bool = False
+    # How the look-ahead reads the other seats' earlier plays this hand
+    # (see `crib3.players.reading`): how often its model player makes the
+    # standard player's choice, and the wary one; otherwise any legal card.
+    # A sharper reading (0.85 and 0.05) measured no stronger against two
+    # standard players: the same 5,636 games with each expert, +0.14% [-0.77,
+    # +0.77] wins, -0.06 [-0.26, +0.14] final margin.
+    read_greedy: float = GREEDY_SHARE
+    read_wary: float = WARY_SHARE
+    # A seat the table says is the `standard` bot (its kind is public: the
+    # menus and the seat labels show it, as a person knows the habits of
+    # the people they play) is read as making the standard choice this
+    # often, never the wary one; 0: read like anybody else.
+    read_standard: float = 0.0
+    # And believed to have kept its best four (by expected hand) this far
+    # (as `read_keeps`, for the standard bot's seats alone; 0: as anybody).
+    # Against two standard players, the same games with each expert: 0.9
+    # measured -0.55% [-1.91, +0.81] wins over 2,568 (margin -0.33 [-0.69,
+    # +0.03]); with read_standard 0.95 and this at 1 (the standard bot's
+    # exact habits), -3.2% [-5.0, -1.5] over 1,736, margin -0.85 [-1.34,
+    # -0.36]: significantly weaker. A belief this sharp, as an importance
+    # weight, leaves a few deals carrying a decision (see deal_keeps).
+    read_standard_keeps: float = 0.0
+    # A standard bot's seat is dealt, in the look-ahead, only fours it would
+    # have kept from five (the fifth, the card it threw, drawn from the
+    # unseen cards too): the same belief as `read_standard_keeps` at 1, by
+    # rejection rather than by weight.
+    deal_keeps: bool = False
 
 
 CURRENT = Style()
@@ -407,8 +434,25 @@ def _rank_plays(view: SeatView, samples: int, style: Style = CURRENT) -> list[Pl
     return options
 
 
+def _read_shares(kind: str, style: Style) -> tuple[float, float]:
+    """How the look-ahead reads a seat of this kind: how often it makes the
+    standard player's choice, and the wary one (see `Style.read_standard`)."""
+    if kind == "standard" and style.read_standard > 0.0:
+        return (style.read_standard, 0.0)
+    return (style.read_greedy, style.read_wary)
+
+
+def _keep_belief(kind: str, style: Style) -> float:
+    """How far the look-ahead believes a seat of this kind kept its best four
+    (see `Style.read_keeps`, `Style.read_standard_keeps`)."""
+    if kind == "standard" and style.read_standard_keeps > 0.0:
+        return style.read_standard_keeps
+    return style.read_keeps
+
+
 MIN_SAMPLES = 24  # samples before an early stop is considered
 READ_TRIES = 6  # deals drawn, at most, for each one the look-ahead plays out
+KEEP_TRIES = 32  # deals drawn, at most, for one a standard seat would have kept (deal_keeps)
 READ_SPARE = 2  # deals thrown away, at most, for each one it may play out
 SAMPLE_BATCH = 8
 
@@ -437,21 +481,49 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
     wins = {c: 0 for c in cards}
     losses = {c: 0 for c in cards}
     margins: dict[Card, list[float]] = {c: [] for c in cards}
-    reader = Reader(view.hand_plays, list(others), spare=READ_SPARE * samples) \
+    reader = Reader(view.hand_plays, list(others), spare=READ_SPARE * samples,
+                    shares={s: _read_shares(view.players[s].kind, style) for s in others}) \
         if style.read_plays else None
 
     deal = draw_hands if style.read_plays else sample_hands  # as December 2026 drew
 
     def draw() -> dict[int, list[Card]] | None:
         return deal(pool, others, floors, rng) or deal(pool, others, {}, rng)
+
+    # Style.deal_keeps: a standard bot's seat is dealt only the cards it
+    # would have kept, with the card it would have thrown (rejection).
+    standard = [s for s in others if view.players[s].kind == "standard"] \
+        if style.deal_keeps else []
+    if standard:
+        plain_draw = draw
+        shown = {s: [c.rank for c in view.played[s]] for s in standard}
+
+        def draw() -> dict[int, list[Card]] | None:
+            found = None
+            for _ in range(KEEP_TRIES):
+                found = plain_draw()
+                if found is None:
+                    return None
+                taken = {c for hand in found.values() for c in hand}
+                rest = [c for c in pool if c not in taken]
+                if len(rest) < len(standard):
+                    return found
+                throws = rng.sample(rest, len(standard))
+                chance = 1.0
+                for s, thrown in zip(standard, throws):
+                    chance *= kept_with([*shown[s], *(c.rank for c in found[s])], thrown.rank)
+                if chance > 0.0 and rng.random() <= chance:
+                    return found
+            return found
     choose = wary_code if style.wary_playouts else greedy_code
     mine = wary_code if style.wary_self else None
     weights = rival_weights(me, view.scores, target) if style.rivals else _MEAN
     table = tuple(c.rank for c in pile)
     runs = 0
-    keeps = style.read_keeps if others else 0.0
+    # How far each other seat is believed to have kept its best four.
+    keeps = {s: _keep_belief(view.players[s].kind, style) for s in others}
     # Each deal's importance weight, when the keeps are read (else None: every deal counts 1).
-    dealt_weights: list[float] | None = [] if keeps > 0.0 else None
+    dealt_weights: list[float] | None = [] if any(k > 0.0 for k in keeps.values()) else None
     played = {s: [c.rank for c in view.played[s]] for s in others}
     for _ in range(samples if others else 1):
         dealt: dict[int, list[Card]] = {}
@@ -468,7 +540,7 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
         weight = 1.0
         if dealt_weights is not None:
             for s, hand in dealt.items():
-                weight *= keep_weight([*played[s], *(c.rank for c in hand)], keeps)
+                weight *= keep_weight([*played[s], *(c.rank for c in hand)], keeps[s])
             dealt_weights.append(weight)
         held = [tuple(view.hand) if s == me else tuple(dealt.get(s, ())) for s in range(3)]
         ranks = [pack_ranks(sorted(c.rank for c in hand)) for hand in held]  # sorted: fewer positions

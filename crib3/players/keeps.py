@@ -90,3 +90,28 @@ def keep_weight(ranks: Iterable[int], strength: float) -> float:
     if strength <= 0.0:
         return 1.0
     return (1.0 - strength) + strength * keep_chance(ranks)
+
+
+_BEST: dict[int, float] = {}
+
+
+def kept_with(four: Iterable[int], thrown: int) -> float:
+    """Whether a seat keeping its best four (by expected hand, ranks alone)
+    dealt these four ranks and `thrown` keeps the four: 1 when they are its
+    one best keep, 1/n when n keeps tie for best, else 0. A look-ahead that
+    deals a seat its cards and the card it threw can keep each deal with
+    this chance (rejection, not weighing: every deal played out counts in
+    full, so no decision rests on a few heavy deals)."""
+    kept = tuple(sorted(four))
+    key = (pack_ranks(kept) << 4) | thrown
+    got = _BEST.get(key)
+    if got is not None:
+        return got
+    five = tuple(sorted((*kept, thrown)))
+    mine = _expected(kept, five)
+    values = [_expected(other, five) for other in set(combinations(five, 4)) if other != kept]
+    got = 0.0
+    if all(v <= mine + 1e-9 for v in values):
+        got = 1.0 / (1 + sum(1 for v in values if v >= mine - 1e-9))
+    _BEST[key] = got
+    return got

@@ -23,7 +23,7 @@ a deal's weight costs a few cached dictionary lookups a seat.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from crib3.cards import Card
@@ -73,18 +73,26 @@ def choices_by_seat(history: Sequence[tuple[int, Card, int]],
     return {s: tuple(choices) for s, choices in out.items()}
 
 
-_CHANCE: dict[int, float] = {}
+SHARES = (GREEDY_SHARE, WARY_SHARE)
+# play_chance's answers, by the model's shares (one table for each model in use).
+_CHANCES: dict[tuple[float, float], dict[int, float]] = {}
 
 
-def play_chance(hand: int, pile: int, count: int, rank: int) -> float:
+def play_chance(hand: int, pile: int, count: int, rank: int,
+                shares: tuple[float, float] = SHARES) -> float:
     """How likely the model player, holding the packed sorted `hand`, plays
-    `rank` on the packed `pile` at `count` (see GREEDY_SHARE, WARY_SHARE)."""
+    `rank` on the packed `pile` at `count`: `shares` are how often it makes
+    the standard choice and the wary one (GREEDY_SHARE, WARY_SHARE unless
+    told), otherwise any legal rank alike."""
     key = (hand << 40) | ((pile & _TAIL6) << 13) | (count << 4) | rank
-    got = _CHANCE.get(key)
+    chances = _CHANCES.get(shares)
+    if chances is None:
+        chances = _CHANCES[shares] = {}
+    got = chances.get(key)
     if got is not None:
         return got
-    if len(_CHANCE) >= CACHE_LIMIT:
-        _CHANCE.clear()
+    if len(chances) >= CACHE_LIMIT:
+        chances.clear()
     room = 31 - count
     legal = set()
     code = hand
@@ -97,13 +105,15 @@ def play_chance(hand: int, pile: int, count: int, rank: int) -> float:
     if rank in legal:
         greedy = (hand >> (4 * greedy_code(hand, pile, count))) & 15
         wary = (hand >> (4 * wary_code(hand, pile, count))) & 15
-        got = (GREEDY_SHARE if rank == greedy else 0.0) + (WARY_SHARE if rank == wary else 0.0) \
-            + (1 - GREEDY_SHARE - WARY_SHARE) / len(legal)
-    _CHANCE[key] = got
+        greedy_share, wary_share = shares
+        got = (greedy_share if rank == greedy else 0.0) + (wary_share if rank == wary else 0.0) \
+            + (1 - greedy_share - wary_share) / len(legal)
+    chances[key] = got
     return got
 
 
-def deal_weight(choices: dict[int, tuple[Choice, ...]], dealt: dict[int, list[Card]]) -> float:
+def deal_weight(choices: dict[int, tuple[Choice, ...]], dealt: dict[int, list[Card]],
+                shares: tuple[float, float] = SHARES) -> float:
     """How likely the seats' earlier plays were had they held `dealt` (the
     cards they hold now): the product of `play_chance` over every play."""
     weight = 1.0
@@ -113,7 +123,7 @@ def deal_weight(choices: dict[int, tuple[Choice, ...]], dealt: dict[int, list[Ca
         held = [c.rank for c in dealt.get(seat, ())]
         for choice in made:
             hand = pack_ranks(sorted((*choice.later, *held, choice.rank)))
-            weight *= play_chance(hand, choice.pile, choice.count, choice.rank)
+            weight *= play_chance(hand, choice.pile, choice.count, choice.rank, shares)
     return weight
 
 
@@ -123,15 +133,18 @@ class Reader:
     ranks it is dealt (kept as the decision draws: many deals give a seat
     the same ranks)."""
 
-    __slots__ = ("choices", "top", "spare", "_seat_weights")
+    __slots__ = ("_seat_weights", "choices", "shares", "spare", "top")
 
     def __init__(self, history: Sequence[tuple[int, Card, int]], seats: Sequence[int],
-                 spare: int = 1 << 30) -> None:
+                 spare: int = 1 << 30,
+                 shares: Mapping[int, tuple[float, float]] | None = None) -> None:
         self.choices = {s: made for s, made in choices_by_seat(history, seats).items() if made}
         self.top = 0.0  # the most weight a deal drawn so far had
         # Deals this decision may still throw away: past them, every deal
         # drawn is kept, so a decision's cost has a ceiling.
         self.spare = spare
+        # Each seat's model player (see `play_chance`): SHARES unless told.
+        self.shares = {s: (shares or {}).get(s, SHARES) for s in seats}
         self._seat_weights: dict[int, float] = {}
 
     def __bool__(self) -> bool:
@@ -147,7 +160,8 @@ class Reader:
             key = (pack_ranks(held) << 2) | seat
             part = known.get(key)
             if part is None:
-                part = known[key] = deal_weight({seat: made}, {seat: dealt.get(seat, [])})
+                part = known[key] = deal_weight({seat: made}, {seat: dealt.get(seat, [])},
+                                                   self.shares[seat])
             weight *= part
         return weight
 
