@@ -183,6 +183,11 @@ async def test_the_owner_leaving_a_started_table_passes_it_on_and_the_seat_waits
         assert "Ann has left the table" not in toasts(ann_app)  # told once, in her words
         await wait_for(bob, lambda: "Ann left: you own table 1 now (x closes it for everyone)."
                        in toasts(bob_app))
+        # Bob is told who went back to the lobby and whose session ended.
+        await wait_for(bob, lambda: "Ann has left the table; their seat waits." in toasts(bob_app))
+        assert "Cat has left the room; their seat waits." \
+            in toasts(bob_app)
+        assert "Ann has left the room" not in toasts(bob_app)
         assert bob_app.screen.check_action("close_table", ())
 
 

@@ -96,6 +96,27 @@ def _joined(sent):
     return merged
 
 
+async def test_the_table_is_told_who_went_to_the_lobby_and_who_left_the_room(tmp_path,
+                                                                             room_workers):
+    """Going back to the lobby (l) and leaving the room (the session ends:
+    a quit, or a dropped connection) are told apart at the table, also when
+    the sessions run in worker processes (the seat's why crosses the wire)."""
+    async with serving(tmp_path, workers=room_workers) as server:
+        clients, table = await seat_three(server.port, server.room)
+        ann, bob, cat = clients
+        await ann.shows("Enter: go on")
+        bob.press("l")
+        await until(lambda: table.away(1) is not None, what="bob back in the lobby")
+        await ann.shows("bob has left the table;")  # (the toast wraps "their seat waits.")
+        await bob.shows("Open a table")  # in the lobby, still in the room
+        cat.close()
+        await until(lambda: table.away(2) is not None, what="cat gone")
+        await ann.shows("cat has left the room;")
+        assert "bob has left the room" not in ann.terminal.text()
+        for client in (ann, bob):
+            client.close()
+
+
 async def test_a_player_who_drops_mid_turn_can_be_replaced_and_the_game_goes_on(tmp_path):
     async with serving(tmp_path, patience=0.5) as server:
         clients, table = await seat_three(server.port, server.room)
@@ -104,7 +125,7 @@ async def test_a_player_who_drops_mid_turn_can_be_replaced_and_the_game_goes_on(
         await until(lambda: 1 in game.to_act(), what="bob's turn")
         bob.close()  # gone in the middle of his discard
         await until(lambda: table.away(1) is not None, what="bob away")
-        await ann.shows("bob has left the table")
+        await ann.shows("bob has left the room")
         await until(lambda: table.replaceable(1), what="patience")
         for _ in range(50):  # ann presses b as soon as the footer offers it
             ann.press("b")

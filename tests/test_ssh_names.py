@@ -66,8 +66,8 @@ async def test_markup_names_at_a_table_in_titles_and_toasts(tmp_path):
         await second.shows("[/] · human")
         # The toast when someone goes away names them literally too.
         second.close()
-        await first.shows("[b]BOLD has left the table")
-        await third.shows("[b]BOLD has left the table")
+        await first.shows("[b]BOLD has left the room")
+        await third.shows("[b]BOLD has left the room")
         first.press("\r")
         assert not first.terminal.closed.is_set() and not third.terminal.closed.is_set()
         first.close()

@@ -199,6 +199,7 @@ class ReplicaTable(SeatLookup):
         self.seats: list[Seat] = [Seat() for _ in range(SEATS)]
         self.online: set[int] = set()
         self.away_since: dict[int, float] = {}
+        self.in_lobby: set[int] = set()
         self.started = False
         self._over = False
         self.closed = False
@@ -215,6 +216,7 @@ class ReplicaTable(SeatLookup):
         self.number, self.owner, self.rules = snap.number, snap.owner, snap.rules
         self.seats = list(snap.seats)
         self.online = set(snap.online)
+        self.in_lobby = set(snap.in_lobby)
         self.started, self._over, self.closed = snap.started, snap.over, snap.closed
         self.closed_by, self.passed_from = snap.closed_by, snap.passed_from
         self.state = snap.standing
@@ -267,9 +269,9 @@ class ReplicaTable(SeatLookup):
     def sit(self, presence: Any) -> int:
         return int(self._call("sit", wire.ME))
 
-    def leave(self, seat: int) -> None:
+    def leave(self, seat: int, to_lobby: bool = False) -> None:
         if not self.closed:
-            self._call("leave", seat)
+            self._call("leave", seat, to_lobby)
 
     def start(self, by: str) -> None:
         self._call("start", by)
