@@ -100,7 +100,8 @@ async def test_the_table_is_told_who_went_to_the_lobby_and_who_left_the_room(tmp
                                                                              room_workers):
     """Going back to the lobby (l) and leaving the room (the session ends:
     a quit, or a dropped connection) are told apart at the table, also when
-    the sessions run in worker processes (the seat's why crosses the wire)."""
+    the sessions run in worker processes (who is still in the room is in the
+    same delta as the seat left waiting)."""
     async with serving(tmp_path, workers=room_workers) as server:
         clients, table = await seat_three(server.port, server.room)
         ann, bob, cat = clients

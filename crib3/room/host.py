@@ -287,7 +287,7 @@ class RoomHost:
             return getattr(table, method)(me, *args[1:])
         if method == "leave":
             self._check_seat(table, me, args[0])
-            table.leave(args[0], bool(args[1]) if len(args) > 1 else False)
+            table.leave(args[0])
             return None
         if method in ("start", "close_by"):  # as the caller: the room checks who may
             getattr(table, method)(me.name)
@@ -339,8 +339,7 @@ def snap(uid: int, table: Table, in_room: bool) -> wire.TableSnap:
     return wire.TableSnap(
         uid=uid, number=table.number, owner=table.owner, rules=table.rules,
         seats=tuple(dataclasses.replace(s) for s in table.seats),
-        online=frozenset(table.online), in_lobby=frozenset(table.in_lobby),
-        away_since=tuple(sorted(table.away_since.items())),
+        online=frozenset(table.online), away_since=tuple(sorted(table.away_since.items())),
         started=table.started, over=table.over, closed=table.closed,
         closed_by=table.closed_by, passed_from=table.passed_from,
         watchers=tuple(table.watcher_names()), chat=tuple(table.chat.lines),

@@ -199,7 +199,6 @@ class ReplicaTable(SeatLookup):
         self.seats: list[Seat] = [Seat() for _ in range(SEATS)]
         self.online: set[int] = set()
         self.away_since: dict[int, float] = {}
-        self.in_lobby: set[int] = set()
         self.started = False
         self._over = False
         self.closed = False
@@ -216,7 +215,6 @@ class ReplicaTable(SeatLookup):
         self.number, self.owner, self.rules = snap.number, snap.owner, snap.rules
         self.seats = list(snap.seats)
         self.online = set(snap.online)
-        self.in_lobby = set(snap.in_lobby)
         self.started, self._over, self.closed = snap.started, snap.over, snap.closed
         self.closed_by, self.passed_from = snap.closed_by, snap.passed_from
         self.state = snap.standing
@@ -269,9 +267,9 @@ class ReplicaTable(SeatLookup):
     def sit(self, presence: Any) -> int:
         return int(self._call("sit", wire.ME))
 
-    def leave(self, seat: int, to_lobby: bool = False) -> None:
+    def leave(self, seat: int) -> None:
         if not self.closed:
-            self._call("leave", seat, to_lobby)
+            self._call("leave", seat)
 
     def start(self, by: str) -> None:
         self._call("start", by)

@@ -57,9 +57,6 @@ class Table(SeatLookup):
         self.game: Game | None = None
         self.online: set[int] = set()  # seats whose person is connected now
         self.away_since: dict[int, float] = {}  # seat -> time.monotonic() they left
-        # Seats whose person went back to the lobby (still in the room), as
-        # against those whose session ended: they quit, or the line dropped.
-        self.in_lobby: set[int] = set()
         self.holders: dict[int, str] = {}  # seat -> who sat there (`Presence.holder`)
         self.passed_from: str | None = None  # the owner before the last change, if any
         self.listeners: list[Listener] = []
@@ -154,7 +151,6 @@ class Table(SeatLookup):
                     f"{shown_name(seat.name)} sits at table {self.number} with another key")
             self.online.add(mine)
             self.away_since.pop(mine, None)
-            self.in_lobby.discard(mine)
             self._arrived(mine, presence)
             self._changed()
             return mine
@@ -181,10 +177,9 @@ class Table(SeatLookup):
         if owner is None or not self.present(owner):
             self._pass_ownership_to(seat)
 
-    def leave(self, seat: int, to_lobby: bool = False) -> None:
+    def leave(self, seat: int) -> None:
         """The person of `seat` goes (quits, leaves the table, or their
-        connection drops; `to_lobby`: they went back to the room's lobby).
-        Before the start their chair is freed; during the
+        connection drops). Before the start their chair is freed; during the
         game the seat waits for them. If they owned the table the next
         person here owns it; before the start, the table is put away when
         nobody is left."""
@@ -203,10 +198,6 @@ class Table(SeatLookup):
             self.save()
         elif self.seats[seat].person:
             self.away_since[seat] = time.monotonic()
-            if to_lobby:
-                self.in_lobby.add(seat)
-            else:
-                self.in_lobby.discard(seat)
             if was_owner:
                 self._pass_ownership(seat)
             self._nobody_here()

@@ -32,7 +32,7 @@ from crib3.engine import Event, Rules, SeatView
 from crib3.room.chat import ChatLine
 from crib3.room.seats import Seat
 
-VERSION = 4
+VERSION = 3
 HEADER = struct.Struct("!I")
 MAX_FRAME = 64 * 1024 * 1024  # a resumed game's history is the largest: far below this
 
@@ -94,7 +94,6 @@ class TableSnap:
     rules: Rules
     seats: tuple[Seat, ...]
     online: frozenset[int]
-    in_lobby: frozenset[int]  # seats whose person went back to the lobby (not gone)
     away_since: tuple[tuple[int, float], ...]  # seat -> when they left (`clock` of the delta)
     started: bool
     over: bool

@@ -96,8 +96,7 @@ class CardRoomApp(BaseApp):
 
         if self.table is not None and self.seat is not None and self.table.started \
                 and not self.table.over:
-            # away: the seat waits; after patience, a bot may take it
-            self.table.leave(self.seat, to_lobby=True)
+            self.table.leave(self.seat)  # away: the seat waits; after patience, a bot may take it
         self.table = self.seat = None
         self.game = None
         while len(self.screen_stack) > 2 and not isinstance(self.screen, LobbyScreen):

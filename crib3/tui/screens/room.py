@@ -443,7 +443,7 @@ class WaitingScreen(QuietBindings, Screen[None]):
             self.table.start(self.table.owner)
 
     def action_leave(self) -> None:
-        self.table.leave(self.seat, to_lobby=True)
+        self.table.leave(self.seat)
         if not self.table.closed:
             self.app.back_to_lobby()  # type: ignore[attr-defined]
 
@@ -588,11 +588,14 @@ class RoomTableScreen(TableScreen):
         self._owner = tell_new_owner(self, table, self.me, self._owner)
         away = self._absent() - {self.me}  # (this screen's person is told as they leave)
         for seat in away - self._away:
-            name = shown_name(self.table.seats[seat].name)
-            # Back in the lobby by choice, or gone from the room: they quit,
-            # or their connection dropped (the seat waits either way).
-            where = "table" if seat in self.table.in_lobby else "room"
-            self.notify(f"{name} has left the {where}; their seat waits.", markup=False)
+            name = self.table.seats[seat].name or ""
+            # Still signed in: back in the lobby by choice. Else gone from the
+            # room: they quit, or their connection dropped (the seat waits
+            # either way). The room's people are in the same change (one
+            # delta), and this runs after it (`_table_changed`).
+            where = "table" if name.lower() in self.table.room.people else "room"
+            self.notify(f"{shown_name(name)} has left the {where}; their seat waits.",
+                        markup=False)
         for seat in self._away - away:
             person = self.table.seats[seat]
             if person.replaced:
