@@ -495,13 +495,13 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
     def draw() -> dict[int, list[Card]] | None:
         return deal(pool, others, floors, rng) or deal(pool, others, {}, rng)
 
+    played = {s: [c.rank for c in view.played[s]] for s in others}
     # Style.deal_keeps: a standard bot's seat is dealt only the cards it
     # would have kept, with the card it would have thrown (rejection).
     standard = [s for s in others if view.players[s].kind == "standard"] \
         if style.deal_keeps else []
     if standard:
         plain_draw = draw
-        shown = {s: [c.rank for c in view.played[s]] for s in standard}
 
         def draw() -> dict[int, list[Card]] | None:
             found = None
@@ -516,7 +516,7 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
                 throws = rng.sample(rest, len(standard))
                 chance = 1.0
                 for s, thrown in zip(standard, throws):
-                    chance *= kept_with([*shown[s], *(c.rank for c in found[s])], thrown.rank)
+                    chance *= kept_with([*played[s], *(c.rank for c in found[s])], thrown.rank)
                 if chance > 0.0 and rng.random() <= chance:
                     return found
             return found
@@ -529,7 +529,6 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
     keeps = {s: _keep_belief(view.players[s].kind, style) for s in others}
     # Each deal's importance weight, when the keeps are read (else None: every deal counts 1).
     dealt_weights: list[float] | None = [] if any(k > 0.0 for k in keeps.values()) else None
-    played = {s: [c.rank for c in view.played[s]] for s in others}
     for _ in range(samples if others else 1):
         dealt: dict[int, list[Card]] = {}
         if others:

@@ -30,6 +30,7 @@ import os
 import random
 import time
 
+from benchmarks.test_play_pairs import _interval  # (the mean and its 95% interval)
 from crib3.engine import Game, Play, PlayerInfo, Rules
 from crib3.players import make_player
 from crib3.players.analysis import greedy_code, pack_ranks
@@ -39,7 +40,6 @@ from crib3.players.rivals import rival_weights
 MODE = os.environ.get("CRIB3_ORACLE", "greedy")
 SECONDS = float(os.environ.get("CRIB3_ORACLE_SECONDS", "60"))
 SEED = int(os.environ.get("CRIB3_ORACLE_SEED", "11004"))
-Z95 = 1.959964
 
 
 def oracle_play(game: Game, seat: int, search: bool) -> Play | None:
@@ -99,11 +99,9 @@ def bound(mode: str, seed: int, seconds: float) -> dict:
         pairs.append((expert, oracle))
         number += 1
     n = len(pairs)
-    diffs = [int(o[0]) - int(e[0]) for e, o in pairs]
-    mean = sum(diffs) / n
-    half = Z95 * math.sqrt(sum((d - mean) ** 2 for d in diffs) / max(1, n - 1) / n)
     return {"games": n, "expert": sum(e[0] for e, _ in pairs) / n,
-            "oracle": sum(o[0] for _, o in pairs) / n, "gain": (mean, mean - half, mean + half),
+            "oracle": sum(o[0] for _, o in pairs) / n,
+            "gain": _interval([int(o[0]) - int(e[0]) for e, o in pairs]),
             "pegging": (sum(e[1] for e, _ in pairs) / n, sum(o[1] for _, o in pairs) / n)}
 
 

@@ -35,11 +35,11 @@ The expert itself (A) over these 20,302 games: 43.6% [42.9, 44.3].
 
 from __future__ import annotations
 
-import math
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from benchmarks.test_play_pairs import _interval  # (the mean and its 95% interval)
 from crib3.engine import Rules
 from crib3.sim import play_one
 
@@ -48,7 +48,6 @@ B = os.environ.get("CRIB3_PAIRED_B", "expert:read_greedy=0.85:read_wary=0.05")
 SECONDS = float(os.environ.get("CRIB3_PAIRED_SECONDS", "60"))
 SEED = int(os.environ.get("CRIB3_PAIRED_SEED", "11001"))
 JOBS = int(os.environ.get("CRIB3_PAIRED_JOBS", "1"))
-Z95 = 1.959964
 
 
 def pair(a: str, b: str, seed: int, number: int) -> tuple[tuple[bool, int], tuple[bool, int]]:
@@ -59,13 +58,6 @@ def pair(a: str, b: str, seed: int, number: int) -> tuple[tuple[bool, int], tupl
         result = play_one([level, "standard", "standard"], Rules(), seed, number)
         out.append((result.winner == 0, result.scores[0] - max(result.scores[1:])))
     return out[0], out[1]
-
-
-def _interval(values: list[float]) -> tuple[float, float, float]:
-    n = len(values)
-    mean = sum(values) / n
-    half = Z95 * math.sqrt(sum((v - mean) ** 2 for v in values) / max(1, n - 1) / n)
-    return mean, mean - half, mean + half
 
 
 def paired(a: str, b: str, seed: int, seconds: float, jobs: int) -> dict:
