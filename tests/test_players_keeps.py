@@ -101,7 +101,7 @@ def test_the_keep_chance_is_kept_with_averaged_over_the_fifth_card(four):
 
 
 def test_a_standard_seat_is_dealt_only_fours_it_would_have_kept(monkeypatch):
-    """With `deal_keeps`, every deal the look-ahead plays out gives each
+    """With `deal_keeps` (and the Reader's deals, not the posterior's), every deal the look-ahead plays out gives each
     standard bot's seat a four it would have kept from some five; a human's
     seat is dealt as before (here four cards no five would keep come up)."""
     from dataclasses import replace as changed
@@ -126,7 +126,7 @@ def test_a_standard_seat_is_dealt_only_fours_it_would_have_kept(monkeypatch):
         return real(card, me, ranks, held, *rest, **kw)
 
     monkeypatch.setattr(coach, "_play_out", watching)
-    coach._rank_plays(view, 128, changed(coach.CURRENT, deal_keeps=True))
+    coach._rank_plays(view, 128, changed(coach.CURRENT, posterior=False, deal_keeps=True))
 
     def keepable(four: tuple[int, ...]) -> bool:
         return any(kept_with(four, r) > 0 for r in range(1, 14)
@@ -134,3 +134,20 @@ def test_a_standard_seat_is_dealt_only_fours_it_would_have_kept(monkeypatch):
     # (A deal no draw of KEEP_TRIES fits is played out all the same.)
     assert dealt[1] and sum(map(keepable, dealt[1])) >= 0.95 * len(dealt[1])
     assert sum(map(keepable, dealt[2])) < 0.9 * len(dealt[2])
+
+
+def test_every_fours_keep_chance_at_once_is_the_same_as_one_at_a_time(monkeypatch):
+    """`warm_keep_chances` (whole-number sums, all 1,820 fours in one pass)
+    gives exactly what `keep_chance` works out for each four alone."""
+    from itertools import combinations_with_replacement
+
+    from crib3.players import keeps
+    from crib3.players.analysis import pack_ranks
+
+    fours = list(combinations_with_replacement(range(1, 14), 4))
+    monkeypatch.setattr(keeps, "_KEEP", {})
+    one_at_a_time = {four: keep_chance(four) for four in fours}
+    monkeypatch.setattr(keeps, "_KEEP", {})
+    keeps.warm_keep_chances()
+    assert len(keeps._KEEP) == len(fours)
+    assert all(keeps._KEEP[pack_ranks(four)] == one_at_a_time[four] for four in fours)

@@ -67,19 +67,27 @@ def test_the_styles_budget_and_samples_cap_the_look_ahead(monkeypatch):
 
 def test_near_the_end_a_larger_budget_finds_the_safer_card():
     """Seat 0 holds AD 4H QD KH at 72-66-105 (seat 2 needs 16), starter
-    2D, after 2H and 2C. Over 128 deals at most, 72 each with four
-    options, the old budget plays the four; with 1.5 times the budget near
-    the end, the king. Over 3,000 deals each (no early stop) the king is
-    the best (margin -5.95, seat 2 winning first 6.8%) and the four the
-    worst (-10.19, 9.9%)."""
+    2D, after 2H and 2C. With the deals drawn by the Reader's rejection
+    (the expert before the posterior), over 128 deals at most, 72 each with
+    four options, the old budget plays the four; with 1.5 times the budget
+    near the end, the king. Over 3,000 deals each (no early stop) the king
+    was the best (margin -5.95, seat 2 winning first 6.8%) and the four the
+    worst (-10.19, 9.9%). With the deals drawn from the posterior (the
+    expert now), 3,000 deals put the queen and the king first (-6.65 and
+    -6.95, seat 2 first 7.4% and 7.6%) and the four last (-11.10, 10.7%),
+    and the expert plays the queen at either budget."""
     _, state = hand_set_up(0, {0: "AD 4H QD KH", 1: "2H 3C 5D 8C", 2: "2C 3H 4S 6H"}, "2D",
                            scores=(72, 66, 105))
     _, state = plays(state, "1:2H 2:2C")
     view = project(state, 0)
-    old = replace(coach.CURRENT, end_scale=1.0)
+    rejection = replace(coach.CURRENT, posterior=False)
+    old = replace(rejection, end_scale=1.0)
     assert coach._rank_plays(view, coach.PLAY_SAMPLES, old)[0].card == parse_card("4H")
-    assert coach._rank_plays(view, coach.PLAY_SAMPLES, coach.CURRENT)[0].card == parse_card("KH")
-    assert coach.rank_plays(view)[0].card == parse_card("KH")  # the coach says the same
+    assert coach._rank_plays(view, coach.PLAY_SAMPLES, rejection)[0].card == parse_card("KH")
+    now = replace(coach.CURRENT, end_scale=1.0)
+    assert coach._rank_plays(view, coach.PLAY_SAMPLES, now)[0].card == parse_card("QD")
+    assert coach._rank_plays(view, coach.PLAY_SAMPLES, coach.CURRENT)[0].card == parse_card("QD")
+    assert coach.rank_plays(view)[0].card == parse_card("QD")  # the coach says the same
 
 
 def test_the_end_budget_applies_only_near_the_end(monkeypatch):

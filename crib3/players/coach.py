@@ -55,7 +55,8 @@ from crib3.players.endgame import (
     stakes,
 )
 from crib3.players.keeps import keep_weight, kept_with
-from crib3.players.reading import GREEDY_SHARE, WARY_SHARE, Reader
+from crib3.players.posterior import Posterior
+from crib3.players.reading import GREEDY_SHARE, WARY_SHARE, Reader, choices_by_seat
 from crib3.players.rivals import rival_weights
 from crib3.players.rollout import wary_code
 from crib3.players.seatplay import PLACE_PLAY, dealer_reach
@@ -187,7 +188,7 @@ class Style:
     # often, never the wary one; 0: read like anybody else. At 0.95, no
     # stronger against two standard players (the same 5,745 games with each
     # expert: +0.24% [-0.55, +1.04] wins, -0.01 [-0.21, +0.19] margin).
-    read_standard: float = 0.0
+    read_standard: float = 0.97
     # And believed to have kept its best four (by expected hand) this far
     # (as `read_keeps`, for the standard bot's seats alone; 0: as anybody).
     # Against two standard players, the same games with each expert: 0.9
@@ -196,7 +197,7 @@ class Style:
     # exact habits), -3.2% [-5.0, -1.5] over 1,736, margin -0.85 [-1.34,
     # -0.36]: significantly weaker. A belief this sharp, as an importance
     # weight, leaves a few deals carrying a decision (see deal_keeps).
-    read_standard_keeps: float = 0.0
+    read_standard_keeps: float = 0.95
     # A standard bot's seat is dealt, in the look-ahead, only fours it would
     # have kept from five (the fifth, the card it threw, drawn from the
     # unseen cards too): the same belief as `read_standard_keeps` at 1, by
@@ -205,12 +206,20 @@ class Style:
     # [-3.05, +0.30] wins, +0.11 [-0.35, +0.56] final margin), at 3.7x the
     # expert's time a game.
     deal_keeps: bool = False
+    # The look-ahead draws each deal from every other seat's belief worked
+    # out whole (`crib3.players.posterior`: each multiset of ranks it may
+    # hold, weighed by the unseen cards, its gos, its earlier plays as
+    # `read_greedy`/`read_wary`/`read_standard` model it, and its keep as
+    # `read_keeps`/`read_standard_keeps` do), not blind deals kept or
+    # weighed by the reading: a sharp belief then costs no more deals.
+    posterior: bool = True
 
 
 CURRENT = Style()
 DECEMBER_2026 = Style(peg_discard=False, score_discard=False, read_plays=False, peg_out=False,
                       skunk_discard=False, rivals=False, seat_play=False,
-                      deny_crib=False, crib_spread=False, end_scale=1.0)
+                      deny_crib=False, crib_spread=False, end_scale=1.0, posterior=False,
+                      read_standard=0.0, read_standard_keeps=0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -486,9 +495,10 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
     wins = {c: 0 for c in cards}
     losses = {c: 0 for c in cards}
     margins: dict[Card, list[float]] = {c: [] for c in cards}
-    reader = Reader(view.hand_plays, list(others), spare=READ_SPARE * samples,
-                    shares={s: _read_shares(view.players[s].kind, style) for s in others}) \
-        if style.read_plays else None
+    shares = {s: _read_shares(view.players[s].kind, style) for s in others}
+    reader = Reader(view.hand_plays, list(others), spare=READ_SPARE * samples, shares=shares) \
+        if style.read_plays and not style.posterior else None
+    read_whole = style.posterior and style.read_plays
 
     deal = draw_hands if style.read_plays else sample_hands  # as December 2026 drew
 
@@ -527,12 +537,20 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
     runs = 0
     # How far each other seat is believed to have kept its best four.
     keeps = {s: _keep_belief(view.players[s].kind, style) for s in others}
-    # Each deal's importance weight, when the keeps are read (else None: every deal counts 1).
-    dealt_weights: list[float] | None = [] if any(k > 0.0 for k in keeps.values()) else None
+    posterior = Posterior(pool, others, floors, played,
+                          choices_by_seat(view.hand_plays, list(others)), shares, keeps) \
+        if read_whole and others else None
+    # Each deal's importance weight, when the keeps are read (else None:
+    # every deal counts 1; the posterior's deals hold the keeps already).
+    dealt_weights: list[float] | None = [] \
+        if posterior is None and any(k > 0.0 for k in keeps.values()) else None
     for _ in range(samples if others else 1):
         dealt: dict[int, list[Card]] = {}
         if others:
-            found = reader.deal(draw, rng, READ_TRIES) if reader else draw()
+            if posterior is not None:
+                found = posterior.deal(rng)
+            else:
+                found = reader.deal(draw, rng, READ_TRIES) if reader else draw()
             if found is None:
                 break
             dealt = found

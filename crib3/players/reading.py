@@ -12,9 +12,14 @@ wary one (`rollout.wary_code`), and otherwise any legal rank alike; and
 weight: it is a hard limit, already kept by the floors of
 `analysis.min_values`.
 
-What it does not read (yet): the kept four's hint about the card thrown.
-A weight by the kept four's expected hand (a player keeps the best four of
-five) was tried and measured no better, against the standard player worse.
+The expert now draws its deals from `crib3.players.posterior`, which works
+each seat's belief out whole with this module's `play_chance` (and the
+keep, `crib3.players.keeps`). `Reader.deal`'s rejection throws away at most
+a few blind deals for each one it keeps: a sharp model (a seat read as the
+standard bot) rules out most blind deals, its spare runs out, and the rest
+are kept unread, which is why a sharper reading measured no stronger here
+and stronger there. `Reader` stays for `crib3 sim` variants
+(`expert:posterior=off`) and the December 2026 comparisons.
 
 Works on ints, like the look-ahead's playouts (see `analysis.pack_ranks`):
 a deal's weight costs a few cached dictionary lookups a seat.

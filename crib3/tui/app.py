@@ -52,11 +52,13 @@ def _warm_up() -> None:
     import crib3.players.coach  # noqa: F401
     import crib3.tui.screens.table  # noqa: F401
     from crib3.players.analysis import crib_table, discard_table
+    from crib3.players.keeps import warm_keep_chances
     from crib3.scoring import rank_table
 
     rank_table()
     crib_table()
     discard_table()
+    warm_keep_chances()
 
 
 class Crib3App(BaseApp):

@@ -21,6 +21,7 @@ from crib3.engine import Game, PlayerInfo, Rules
 from crib3.players import make_player
 from crib3.players.analysis import crib_table, discard_options, discard_table
 from crib3.players.coach import advise
+from crib3.players.keeps import warm_keep_chances
 from crib3.scoring import rank_table
 
 GAMES = int(os.environ.get("CRIB3_BENCH_GAMES", "3000"))
@@ -120,6 +121,7 @@ def test_think_time(benchmark, who):
     crib_table()  # the tables are loaded once per process (the app warms them up
     rank_table()  # while the new-game screen is up), before the clock
     discard_table()
+    warm_keep_chances()
     times = benchmark.pedantic(lambda: _think_times(choose), rounds=1)
     report = {k: {"n": len(v), "median_ms": round(statistics.median(v), 2),
                   "p95_ms": round(_p95(v), 2), "max_ms": round(max(v), 2)}

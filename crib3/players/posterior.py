@@ -1,0 +1,187 @@
+"""The other seats' hidden ranks, worked out whole rather than drawn blind
+(issue 13, point 4).
+
+`reading.Reader` draws deals blind and keeps each with the chance its seat's
+earlier plays give it (rejection), throwing away at most a few deals for
+each one played out: a sharp model of a seat (the `standard` bot, whose
+plays and keep are all but certain) rules out most blind deals, so the
+spare runs out and the rest of the deals are kept unread. Here each seat's
+belief is worked out over every multiset of ranks it may hold (at most
+1,820 for four cards), from:
+
+- the prior: how many ways the unseen cards give it those ranks;
+- its gos (`analysis.min_values`): every card it holds is above the floor;
+- its earlier plays this hand (`reading.play_chance`, by the seat's model);
+- its keep (`keeps.keep_weight`): how far it is believed to have kept its
+  best four.
+
+A deal draws each seat's ranks from its belief and then the cards of
+those ranks from the unseen ones; two seats' ranks are drawn apart and the
+pair kept with the chance that the unseen cards hold both (a rejection
+that is exact for the joint deal and rarely rejects). So however sharp the
+belief, every deal played out counts in full and costs the same.
+"""
+
+from __future__ import annotations
+
+import bisect
+import random
+from collections.abc import Mapping, Sequence
+from itertools import combinations_with_replacement
+
+from crib3.cards import Card
+from crib3.players.analysis import pack_ranks
+from crib3.players.keeps import keep_chance, warm_keep_chances
+from crib3.players.reading import SHARES, Choice, play_chance
+
+# C(n, k) for the few n and k a rank can have (at most 4 of a rank).
+_CHOOSE = ((1, 0, 0, 0, 0), (1, 1, 0, 0, 0), (1, 2, 1, 0, 0), (1, 3, 3, 1, 0), (1, 4, 6, 4, 1))
+# (C(n, k) is 0 past n: a seat cannot hold more of a rank than are unseen.)
+TRIES = 64  # pairs of ranks drawn, at most, for one deal of two seats
+
+
+class SeatBelief:
+    """One seat's belief: the rank multisets it may hold, and the running
+    total of their weights (for drawing one by bisection)."""
+
+    __slots__ = ("hands", "totals")
+
+    def __init__(self, hands: list[tuple[int, ...]], totals: list[float]) -> None:
+        self.hands = hands
+        self.totals = totals
+
+    def draw(self, rng: random.Random) -> tuple[int, ...]:
+        at = bisect.bisect_right(self.totals, rng.random() * self.totals[-1])
+        return self.hands[min(at, len(self.hands) - 1)]
+
+
+def _multisets(size: int) -> tuple[tuple[tuple[int, ...], tuple[tuple[int, int], ...], int], ...]:
+    """Every multiset of `size` ranks (sorted), with its ranks and how many
+    of each, and its lowest card's value (for a go's floor)."""
+    out = []
+    for hand in combinations_with_replacement(range(1, 14), size):
+        pairs = tuple((r, hand.count(r)) for r in sorted(set(hand)))
+        out.append((hand, pairs, min(hand[0], 10) if hand else 10))
+    return tuple(out)
+
+
+_MULTISETS = tuple(_multisets(size) for size in range(5))
+# keep_chance of each multiset of _MULTISETS[4 - len(played)] with the
+# ranks played, by the sorted ranks played (worked out once per process).
+_KEEPS: dict[tuple[int, ...], tuple[float, ...]] = {}
+
+
+def _keep_chances(played: Sequence[int]) -> tuple[float, ...]:
+    key = tuple(sorted(played))
+    got = _KEEPS.get(key)
+    if got is None:
+        if not _KEEPS:
+            warm_keep_chances()  # all 1,820 at once: 50 ms, not 0.44 s
+        got = _KEEPS[key] = tuple(keep_chance((*key, *hand))
+                                  for hand, _, _ in _MULTISETS[4 - len(key)])
+    return got
+
+
+def seat_belief(counts: Sequence[int], size: int, floor: int, played: Sequence[int],
+                choices: Sequence[Choice], shares: tuple[float, float] = SHARES,
+                keeps: float = 0.0) -> SeatBelief | None:
+    """The belief about a seat holding `size` hidden cards, the unseen cards
+    being `counts[rank]` of each rank (see the module's docstring); None
+    when no multiset is possible."""
+    ways = [_CHOOSE[n] for n in counts]  # ways[rank][k]: C(unseen of rank, k)
+    chances = _keep_chances(played) if keeps > 0.0 and len(played) + size == 4 else None
+    flat = 1.0 - keeps
+    hands: list[tuple[int, ...]] = []
+    totals: list[float] = []
+    total = 0.0
+    for index, (hand, pairs, lowest) in enumerate(_MULTISETS[size]):
+        if lowest < floor:
+            continue
+        weight = 1.0
+        for rank, same in pairs:
+            weight *= ways[rank][same]
+        if not weight:
+            continue
+        for choice in choices:
+            weight *= play_chance(pack_ranks(sorted((*choice.later, *hand, choice.rank))),
+                                  choice.pile, choice.count, choice.rank, shares)
+            if not weight:
+                break
+        if chances is not None and weight:
+            weight *= flat + keeps * chances[index]  # keeps.keep_weight
+        if not weight:
+            continue
+        total += weight
+        hands.append(hand)
+        totals.append(total)
+    if not hands:
+        return None
+    return SeatBelief(hands, totals)
+
+
+class Posterior:
+    """One decision's beliefs about the other seats, and deals drawn from them."""
+
+    __slots__ = ("beliefs", "by_rank", "counts")
+
+    def __init__(self, pool: Sequence[Card], sizes: Mapping[int, int],
+                 floors: Mapping[int, int], played: Mapping[int, Sequence[int]],
+                 choices: Mapping[int, Sequence[Choice]],
+                 shares: Mapping[int, tuple[float, float]],
+                 keeps: Mapping[int, float]) -> None:
+        self.by_rank: list[list[Card]] = [[] for _ in range(14)]
+        for card in pool:
+            self.by_rank[card.rank].append(card)
+        self.counts = [len(cards) for cards in self.by_rank]
+        self.beliefs: dict[int, SeatBelief | None] = {}
+        for s, size in sizes.items():
+            if not size:
+                continue
+            floor = floors.get(s, 1)
+            belief = seat_belief(self.counts, size, floor, played.get(s, ()),
+                                 choices.get(s, ()), shares.get(s, SHARES), keeps.get(s, 0.0))
+            if belief is None:
+                # A seat that played against its model throughout (a person
+                # named as a bot, say): read its gos alone, never stall.
+                belief = seat_belief(self.counts, size, floor, (), ())
+            self.beliefs[s] = belief
+
+    def deal(self, rng: random.Random) -> dict[int, list[Card]] | None:
+        """The other seats' hidden cards, drawn from the beliefs; None when
+        a seat has no possible hand."""
+        if any(b is None for b in self.beliefs.values()):
+            return None
+        seats = list(self.beliefs)
+        drawn: dict[int, tuple[int, ...]] = {}
+        for _ in range(TRIES):
+            drawn = {s: self.beliefs[s].draw(rng) for s in seats}  # type: ignore[union-attr]
+            if len(seats) < 2 or rng.random() <= self._both(drawn[seats[0]], drawn[seats[1]]):
+                break
+        # Which cards of each rank: a random few of the unseen ones (the
+        # suits count only in the show).
+        need = [0] * 14
+        for s in seats:
+            for rank in drawn[s]:
+                need[rank] += 1
+        picked: dict[int, list[Card]] = {}
+        for rank in range(1, 14):
+            if need[rank]:
+                if need[rank] > self.counts[rank]:
+                    return None  # the last of the tries could not be kept
+                picked[rank] = rng.sample(self.by_rank[rank], need[rank])
+        return {s: [picked[rank].pop() for rank in drawn[s]] for s in seats}
+
+    def _both(self, first: tuple[int, ...], second: tuple[int, ...]) -> float:
+        """The chance that the unseen cards that gave the first seat its
+        ranks still give the second its own, against the chance they give
+        it them alone: the correction that makes two independent draws one
+        joint deal."""
+        chance = 1.0
+        for rank in set(second):
+            need = second.count(rank)
+            n = self.counts[rank]
+            left = n - first.count(rank)
+            if left < need:
+                return 0.0
+            chance *= _CHOOSE[left][need] / _CHOOSE[n][need]
+        return chance

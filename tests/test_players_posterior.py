@@ -1,0 +1,146 @@
+"""The look-ahead's beliefs about the other seats, worked out whole
+(`crib3.players.posterior`, issue 13 point 4)."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from itertools import combinations
+
+from helpers import hand_set_up, plays
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from crib3.cards import DECK, parse_card
+from crib3.engine import project
+from crib3.players.analysis import greedy_code, min_values, pack_ranks
+from crib3.players.posterior import Posterior, seat_belief
+from crib3.players.reading import choices_by_seat
+
+
+def _counts(pool):
+    counts = [0] * 14
+    for card in pool:
+        counts[card.rank] += 1
+    return counts
+
+
+@settings(max_examples=100, deadline=None)
+@given(seed=st.integers(0, 2**32), pool_size=st.integers(4, 40), size=st.integers(1, 4))
+def test_with_nothing_to_read_the_belief_is_the_blind_deal(seed, pool_size, size):
+    """No plays, gos or keeps: a multiset's weight is the number of ways the
+    unseen cards give it, so the weights add up to C(unseen, size)
+    (Vandermonde) and each is that count exactly."""
+    pool = random.Random(seed).sample(DECK, pool_size)
+    counts = _counts(pool)
+    belief = seat_belief(counts, size, 1, (), ())
+    assert belief is not None
+    assert math.isclose(belief.totals[-1], math.comb(pool_size, size))
+    ways = Counter(tuple(sorted(c.rank for c in hand)) for hand in combinations(pool, size)) \
+        if pool_size <= 20 else None
+    if ways is not None:
+        previous = 0.0
+        for hand, total in zip(belief.hands, belief.totals):
+            assert math.isclose(total - previous, ways[hand])
+            previous = total
+
+
+def _lead_after_a_ten_and_a_four():
+    """Seat 0 leads the second count. Seat 2 answered the pair of threes
+    (count 6) with a ten, and at 26 played a four; seat 1 said go at 26."""
+    _, state = hand_set_up(2, {0: "QD 5H 3S JS", 1: "9S 6S 7S 3D", 2: "QC 4D 10S 10H"}, "2S")
+    _, state = plays(state, "0:3S 1:3D 2:10S 0:JS 2:4D")
+    view = project(state, 0)
+    assert view.my_turn and view.count == 0 and view.held == (2, 3, 2)
+    return view
+
+
+def test_a_seat_read_as_the_standard_bot_holds_only_what_its_plays_allow():
+    """Read as making the standard choice every time (shares 1 and 0),
+    seat 2 is believed to hold only ranks with which its ten and its four
+    were the standard choice, and seat 1 (a go at 26) nothing under 6; the
+    deals drawn keep both, and every card once."""
+    view = _lead_after_a_ten_and_a_four()
+    pool = sorted(view.unseen())
+    made = choices_by_seat(view.hand_plays, [1, 2])
+    played = {s: [c.rank for c in view.played[s]] for s in (1, 2)}
+    exact = {1: (1.0, 0.0), 2: (1.0, 0.0)}
+    posterior = Posterior(pool, {1: 3, 2: 2}, min_values(view.hand_gos), played, made,
+                          exact, {})
+    belief = posterior.beliefs[2]
+    assert belief is not None and belief.hands
+    for hand in belief.hands:
+        for choice in made[2]:
+            held = sorted((*choice.later, *hand, choice.rank))
+            code = pack_ranks(held)
+            assert held[greedy_code(code, choice.pile, choice.count)] == choice.rank
+    rng = random.Random(5)
+    for _ in range(300):
+        dealt = posterior.deal(rng)
+        assert dealt is not None
+        assert [len(dealt[1]), len(dealt[2])] == [3, 2]
+        everything = dealt[1] + dealt[2]
+        assert len(set(everything)) == 5 and set(everything) <= set(pool)
+        assert all(c.value >= 6 for c in dealt[1])
+        assert tuple(sorted(c.rank for c in dealt[2])) in belief.hands
+
+
+def test_two_seats_are_dealt_as_one_joint_deal():
+    """Two seats' ranks drawn apart and kept with `_both`'s chance give the
+    joint deal: on a small pool (three fives, two kings, a nine; two cards
+    each), the chance of each pair of hands matches the exact count of
+    ways within sampling error."""
+    pool = [parse_card(c) for c in ("5S", "5H", "5D", "KS", "KH", "9C")]
+    posterior = Posterior(pool, {1: 2, 2: 2}, {}, {}, {}, {}, {})
+    exact: Counter = Counter()
+    for first in combinations(pool, 2):
+        rest = [c for c in pool if c not in first]
+        for second in combinations(rest, 2):
+            exact[(tuple(sorted(c.rank for c in first)),
+                   tuple(sorted(c.rank for c in second)))] += 1
+    total = sum(exact.values())
+    rng = random.Random(11)
+    draws = 20000
+    seen: Counter = Counter()
+    for _ in range(draws):
+        dealt = posterior.deal(rng)
+        assert dealt is not None
+        seen[(tuple(sorted(c.rank for c in dealt[1])),
+              tuple(sorted(c.rank for c in dealt[2])))] += 1
+    assert set(seen) <= set(exact)
+    for key, ways in exact.items():
+        p = ways / total
+        assert abs(seen[key] / draws - p) < 4 * math.sqrt(p * (1 - p) / draws) + 1e-3, key
+
+
+def test_a_belief_the_keep_rules_out_is_never_dealt():
+    """Believed to have kept its best four in full (`keeps` 1), a seat that
+    has played a five and a five is never dealt a four its best keep would
+    not be; without the keep it is."""
+    from crib3.players.keeps import keep_chance
+
+    pool = [c for c in DECK if c.rank != 5][:40]
+    counts = _counts(pool)
+    kept = seat_belief(counts, 2, 1, (5, 5), (), keeps=1.0)
+    blind = seat_belief(counts, 2, 1, (5, 5), ())
+    assert kept is not None and blind is not None
+    assert all(keep_chance((5, 5, *hand)) > 0 for hand in kept.hands)
+    assert any(keep_chance((5, 5, *hand)) == 0 for hand in blind.hands)
+
+
+def test_a_seat_that_played_against_its_model_is_still_dealt_cards():
+    """Read as the standard bot without fail, a seat whose plays no hand
+    explains still gets a belief: its gos and the unseen cards alone, so
+    the look-ahead never stalls. Here only threes, fives and nines are left
+    unseen: with a nine or a three seat 2 would have made fifteen or a pair
+    royal at 6, and with two fives it would have made 31 at 26."""
+    view = _lead_after_a_ten_and_a_four()
+    made = choices_by_seat(view.hand_plays, [1, 2])
+    pool = [c for c in sorted(view.unseen()) if c.rank in (3, 5, 9)]
+    counts = _counts(pool)
+    assert seat_belief(counts, 2, 1, (10, 4), made[2], (1.0, 0.0)) is None
+    posterior = Posterior(pool, {1: 3, 2: 2}, min_values(view.hand_gos), {}, made,
+                          {1: (1.0, 0.0), 2: (1.0, 0.0)}, {})
+    assert all(b is not None for b in posterior.beliefs.values())
+    assert posterior.deal(random.Random(1)) is not None
