@@ -144,3 +144,45 @@ def test_a_seat_that_played_against_its_model_is_still_dealt_cards():
                           {1: (1.0, 0.0), 2: (1.0, 0.0)}, {})
     assert all(b is not None for b in posterior.beliefs.values())
     assert posterior.deal(random.Random(1)) is not None
+
+
+@settings(max_examples=150, deadline=None)
+@given(pile=st.lists(st.integers(1, 13), max_size=6), played=st.integers(1, 13),
+       later=st.lists(st.integers(1, 13), max_size=2), size=st.integers(1, 3),
+       shares=st.sampled_from([(0.3, 0.3), (0.97, 0.0), (1.0, 0.0), (0.0, 0.0), (0.5, 0.4)]))
+def test_a_plays_chance_from_bits_is_the_readers_play_chance(pile, played, later, size, shares):
+    """The belief scores each earlier play from bit masks worked out once
+    for the choice (the standard and the wary choice each rank a card by
+    itself alone); that is `reading.play_chance` of the hand held then,
+    for every multiset the belief keeps, and every multiset it drops is one
+    under which the play had no chance."""
+    from hypothesis import assume
+
+    from crib3.players.analysis import pack_pile
+    from crib3.players.reading import Choice, play_chance
+
+    values = [min(10, r) for r in pile]
+    while sum(values) > 31:
+        pile, values = pile[:-1], values[:-1]
+    count = sum(values)
+    assume(count + (min(10, played)) <= 31)
+    choice = Choice(tuple(later), pack_pile(pile), count, played)
+    counts = [0] + [4] * 13
+    belief = seat_belief(counts, size, 1, (), (choice,), shares)
+    kept = {}
+    previous = 0.0
+    for hand, total in zip(belief.hands, belief.totals) if belief else ():
+        kept[hand] = total - previous
+        previous = total
+    from itertools import combinations_with_replacement
+
+    for hand in combinations_with_replacement(range(1, 14), size):
+        prior = 1
+        for rank in set(hand):
+            prior *= math.comb(4, hand.count(rank))
+        chance = play_chance(pack_ranks(sorted((*later, *hand, played))), choice.pile, count,
+                             played, shares)
+        if chance == 0.0:
+            assert hand not in kept
+        else:
+            assert math.isclose(kept[hand], prior * chance, rel_tol=1e-9), hand

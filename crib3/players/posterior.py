@@ -27,12 +27,14 @@ from __future__ import annotations
 import bisect
 import random
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from crib3.cards import Card
-from crib3.players.analysis import pack_ranks
+from crib3.players.analysis import _BONUS, PILE_MASK, pile_points_code
 from crib3.players.keeps import keep_chance, warm_keep_chances
-from crib3.players.reading import SHARES, Choice, play_chance
+from crib3.players.reading import SHARES, Choice
+from crib3.players.rollout import reply_risk
 
 # C(n, k) for the few n and k a rank can have (at most 4 of a rank).
 _CHOOSE = ((1, 0, 0, 0, 0), (1, 1, 0, 0, 0), (1, 2, 1, 0, 0), (1, 3, 3, 1, 0), (1, 4, 6, 4, 1))
@@ -55,13 +57,18 @@ class SeatBelief:
         return self.hands[min(at, len(self.hands) - 1)]
 
 
-def _multisets(size: int) -> tuple[tuple[tuple[int, ...], tuple[tuple[int, int], ...], int], ...]:
+def _multisets(size: int) -> tuple[tuple[tuple[int, ...], tuple[tuple[int, int], ...], int, int],
+                                    ...]:
     """Every multiset of `size` ranks (sorted), with its ranks and how many
-    of each, and its lowest card's value (for a go's floor)."""
+    of each, its lowest card's value (for a go's floor), and its ranks as
+    bits (1 << rank)."""
     out = []
     for hand in combinations_with_replacement(range(1, 14), size):
         pairs = tuple((r, hand.count(r)) for r in sorted(set(hand)))
-        out.append((hand, pairs, min(hand[0], 10) if hand else 10))
+        bits = 0
+        for r in hand:
+            bits |= 1 << r
+        out.append((hand, pairs, min(hand[0], 10) if hand else 10, bits))
     return tuple(out)
 
 
@@ -78,8 +85,52 @@ def _keep_chances(played: Sequence[int]) -> tuple[float, ...]:
         if not _KEEPS:
             warm_keep_chances()  # all 1,820 at once: 50 ms, not 0.44 s
         got = _KEEPS[key] = tuple(keep_chance((*key, *hand))
-                                  for hand, _, _ in _MULTISETS[4 - len(key)])
+                                  for hand, _, _, _ in _MULTISETS[4 - len(key)])
     return got
+
+
+def _scores(pile: int, count: int) -> tuple[list[int], list[int]]:
+    """For each rank (index 1..13; None where it does not fit), the score
+    by which the standard choice (`analysis.greedy_code`) and the wary one
+    (`rollout.wary_code`) rank a card of it on the packed `pile` at
+    `count`. Each depends on the card alone, not on the rest of the hand:
+    so a choice is the best-scoring rank held, the lowest on a tie."""
+    bonus = _BONUS[count][0 if pile else 1]
+    greedy: list[int] = [0] * 14
+    wary: list[int] = [0] * 14
+    for rank in range(1, 14):
+        new = count + (rank if rank < 10 else 10)
+        if new > 31:
+            continue
+        after = ((pile << 4) | rank) & PILE_MASK
+        points = pile_points_code(after, new)
+        greedy[rank] = 100 * points + bonus[rank]
+        wary[rank] = 100 * (100 * points - (reply_risk(after, new) if new != 31 else 0)) \
+            + bonus[rank]
+    return greedy, wary
+
+
+def choice_masks(choice: Choice) -> tuple[int, int, int, int]:
+    """What a multiset of ranks must not hold for `choice` to have been the
+    standard choice, and the wary one (the ranks, as bits, that would have
+    been chosen before it), the ranks that fitted, and the ranks the seat
+    is known to have held then (its later plays and this one)."""
+    played = choice.rank
+    greedy, wary = _scores(choice.pile, choice.count)
+    fits = beat_greedy = beat_wary = 0
+    for rank in range(1, 14):
+        if choice.count + (rank if rank < 10 else 10) > 31:
+            continue
+        bit = 1 << rank
+        fits |= bit
+        if greedy[rank] > greedy[played] or (greedy[rank] == greedy[played] and rank < played):
+            beat_greedy |= bit
+        if wary[rank] > wary[played] or (wary[rank] == wary[played] and rank < played):
+            beat_wary |= bit
+    held = 1 << played
+    for rank in choice.later:
+        held |= 1 << rank
+    return beat_greedy, beat_wary, fits, held
 
 
 def seat_belief(counts: Sequence[int], size: int, floor: int, played: Sequence[int],
@@ -87,14 +138,27 @@ def seat_belief(counts: Sequence[int], size: int, floor: int, played: Sequence[i
                 keeps: float = 0.0) -> SeatBelief | None:
     """The belief about a seat holding `size` hidden cards, the unseen cards
     being `counts[rank]` of each rank (see the module's docstring); None
-    when no multiset is possible."""
+    when no multiset is possible. The last few are kept: at the lead both
+    other seats of the same kind have the same belief, and the coach and
+    the expert ask about the same view."""
+    return _seat_belief(tuple(counts), size, floor, tuple(played), tuple(choices),
+                        tuple(shares), keeps)
+
+
+@lru_cache(maxsize=32)
+def _seat_belief(counts: tuple[int, ...], size: int, floor: int, played: tuple[int, ...],
+                 choices: tuple[Choice, ...], shares: tuple[float, float],
+                 keeps: float) -> SeatBelief | None:
     ways = [_CHOOSE[n] for n in counts]  # ways[rank][k]: C(unseen of rank, k)
     chances = _keep_chances(played) if keeps > 0.0 and len(played) + size == 4 else None
     flat = 1.0 - keeps
+    greedy_share, wary_share = shares
+    other_share = 1.0 - greedy_share - wary_share
+    masks = [choice_masks(choice) for choice in choices]
     hands: list[tuple[int, ...]] = []
     totals: list[float] = []
     total = 0.0
-    for index, (hand, pairs, lowest) in enumerate(_MULTISETS[size]):
+    for index, (hand, pairs, lowest, bits) in enumerate(_MULTISETS[size]):
         if lowest < floor:
             continue
         weight = 1.0
@@ -102,9 +166,16 @@ def seat_belief(counts: Sequence[int], size: int, floor: int, played: Sequence[i
             weight *= ways[rank][same]
         if not weight:
             continue
-        for choice in choices:
-            weight *= play_chance(pack_ranks(sorted((*choice.later, *hand, choice.rank))),
-                                  choice.pile, choice.count, choice.rank, shares)
+        # Each earlier play's chance under the seat's model (as
+        # `reading.play_chance`, from the ranks it held then).
+        for beat_greedy, beat_wary, fits, held in masks:
+            then = bits | held
+            chance = other_share / (then & fits).bit_count()
+            if not then & beat_greedy:
+                chance += greedy_share
+            if not then & beat_wary:
+                chance += wary_share
+            weight *= chance
             if not weight:
                 break
         if chances is not None and weight:
