@@ -144,10 +144,17 @@ def run_batches(play: Callable[[Work], list[Done]], work: Sequence[Work], jobs: 
         return
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending: set[Future[list[Done]]] = {pool.submit(play, batch) for batch in work}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                finished(future.result())
+        try:
+            while pending:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    finished(future.result())
+        except BaseException:
+            # A batch that failed (or ^C) ends the run now: leaving the
+            # `with` would otherwise wait for every batch still queued, a
+            # whole run's worth, before the error was ever told.
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
 
 
 class Reporter:

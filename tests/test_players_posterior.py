@@ -166,8 +166,10 @@ def test_a_plays_chance_from_bits_is_the_readers_play_chance(pile, played, later
         pile, values = pile[:-1], values[:-1]
     count = sum(values)
     assume(count + (min(10, played)) <= 31)
+    known = [*pile, *later, played]
+    assume(all(known.count(r) <= 4 for r in known))  # one deck
     choice = Choice(tuple(later), pack_pile(pile), count, played)
-    counts = [0] + [4] * 13
+    counts = [0] + [4 - known.count(r) for r in range(1, 14)]  # the unseen cards
     belief = seat_belief(counts, size, 1, (), (choice,), shares)
     kept = {}
     previous = 0.0
@@ -177,12 +179,45 @@ def test_a_plays_chance_from_bits_is_the_readers_play_chance(pile, played, later
     from itertools import combinations_with_replacement
 
     for hand in combinations_with_replacement(range(1, 14), size):
+        if any(hand.count(r) > counts[r] for r in hand):
+            continue
         prior = 1
         for rank in set(hand):
-            prior *= math.comb(4, hand.count(rank))
+            prior *= math.comb(counts[rank], hand.count(rank))
         chance = play_chance(pack_ranks(sorted((*later, *hand, played))), choice.pile, count,
                              played, shares)
         if chance == 0.0:
             assert hand not in kept
         else:
             assert math.isclose(kept[hand], prior * chance, rel_tol=1e-9), hand
+
+
+def test_a_play_after_four_of_a_kind_is_read_without_trying_a_fifth():
+    """After 2 2 2 2 (count 8) a seat plays a 5: nobody holds a fifth two,
+    and the reading must not score one (scoring it once raised an
+    IndexError inside an E,E,S game). The belief is worked out, and the
+    same as `play_chance` says."""
+    from crib3.players.analysis import pack_pile
+    from crib3.players.reading import Choice, play_chance
+
+    choice = Choice((), pack_pile([2, 2, 2, 2]), 8, 5)
+    counts = [0, 4, 0, 4, 4, 3, 4, 4, 4, 4, 4, 4, 4, 4]
+    for shares in ((0.97, 0.0), (0.3, 0.3)):
+        belief = seat_belief(counts, 2, 1, (), (choice,), shares)
+        assert belief is not None
+        previous = 0.0
+        for hand, total in zip(belief.hands, belief.totals):
+            prior = math.prod(math.comb(counts[r], hand.count(r)) for r in set(hand))
+            chance = play_chance(pack_ranks(sorted((*hand, 5))), choice.pile, 8, 5, shares)
+            assert math.isclose(total - previous, prior * chance, rel_tol=1e-9)
+            previous = total
+
+
+def test_every_expert_decision_of_a_game_that_once_crashed_is_made():
+    """E,E,S, seed 12301, game 29: an expert read a seat's play after four
+    of a kind and raised an IndexError (see above). It plays to the end."""
+    from crib3.engine import Rules
+    from crib3.sim import play_one
+
+    result = play_one(["expert", "expert", "standard"], Rules(), 12301, 29)
+    assert max(result.scores) >= 121

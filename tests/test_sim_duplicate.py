@@ -182,3 +182,28 @@ def test_a_run_past_its_deadline_starts_nothing_and_says_so():
     assert cut.games == 0 and cut.stopped_early and not full.stopped_early
     dup = duplicate.run("standard", "easy", 2, seed=9, jobs=1, max_seconds=0)
     assert dup.sets == [] and dup.stopped_early and dup.difference() == (0.0, 0.0, 0.0)
+
+
+def _fail_the_first(numbers: list[int]) -> list[int]:
+    """A batch of a run: the first fails at once, every other takes a while
+    and leaves a mark that it ran (in the folder CRIB3_TEST_MARKS names)."""
+    import time
+
+    if numbers[0] == 0:
+        raise RuntimeError("a bot failed")
+    time.sleep(0.05)
+    mark = os.path.join(os.environ["CRIB3_TEST_MARKS"], str(numbers[0]))
+    with open(mark, "w"):
+        pass
+    return numbers
+
+
+def test_a_batch_that_fails_ends_the_run_without_playing_the_rest(tmp_path, monkeypatch):
+    """A worker's error reaches the caller at once: the batches still
+    queued are not played first (a run with a crashing bot went on for its
+    whole --max-seconds, silent, before the error was told)."""
+    monkeypatch.setenv("CRIB3_TEST_MARKS", str(tmp_path))
+    work = [[n] for n in range(400)]
+    with pytest.raises(RuntimeError, match="a bot failed"):
+        sim.run_batches(_fail_the_first, work, 2, lambda done: None)
+    assert len(list(tmp_path.iterdir())) < 100

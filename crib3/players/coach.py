@@ -185,33 +185,41 @@ class Style:
     # A seat the table says is the `standard` bot (its kind is public: the
     # menus and the seat labels show it, as a person knows the habits of
     # the people they play) is read as making the standard choice this
-    # often, never the wary one; 0: read like anybody else. At 0.95, no
-    # stronger against two standard players (the same 5,745 games with each
-    # expert: +0.24% [-0.55, +1.04] wins, -0.01 [-0.21, +0.19] margin).
+    # often, never the wary one; 0: read like anybody else. (The standard
+    # bot's hands are sorted, so `analysis.greedy_code` is its choice
+    # exactly; 0.97 leaves room for a person seated under its name.) With
+    # the Reader's deals (posterior off) 0.95 measured no stronger: its
+    # rejection runs out of spare deals under a belief this sharp.
     read_standard: float = 0.97
-    # And believed to have kept its best four (by expected hand) this far
-    # (as `read_keeps`, for the standard bot's seats alone; 0: as anybody).
-    # Against two standard players, the same games with each expert: 0.9
-    # measured -0.55% [-1.91, +0.81] wins over 2,568 (margin -0.33 [-0.69,
-    # +0.03]); with read_standard 0.95 and this at 1 (the standard bot's
-    # exact habits), -3.2% [-5.0, -1.5] over 1,736, margin -0.85 [-1.34,
-    # -0.36]: significantly weaker. A belief this sharp, as an importance
-    # weight, leaves a few deals carrying a decision (see deal_keeps).
+    # And believed to have kept its best four (by expected hand, ranks
+    # alone: `keeps.keep_chance`) this far (as `read_keeps`, for the
+    # standard bot's seats alone; 0: as anybody). Not 1: the bot keeps by
+    # suits too (a flush), which the ranks-alone keep does not see. With
+    # the Reader's deals, as an importance weight, this measured weaker
+    # (at 1 with read_standard 0.95: -3.2% [-5.0, -1.5] wins over 1,736
+    # paired games): a few deals carried each decision.
     read_standard_keeps: float = 0.95
     # A standard bot's seat is dealt, in the look-ahead, only fours it would
     # have kept from five (the fifth, the card it threw, drawn from the
     # unseen cards too): the same belief as `read_standard_keeps` at 1, by
-    # rejection rather than by weight. Off: no stronger against two
-    # standard players (the same 1,749 games with each expert: -1.37%
-    # [-3.05, +0.30] wins, +0.11 [-0.35, +0.56] final margin), at 3.7x the
-    # expert's time a game.
+    # rejection rather than by weight, with the Reader's deals alone
+    # (posterior off). Off: no stronger against two standard players (the
+    # same 1,749 games with each expert: -1.37% [-3.05, +0.30] wins), at
+    # 3.7x the expert's time a game.
     deal_keeps: bool = False
     # The look-ahead draws each deal from every other seat's belief worked
     # out whole (`crib3.players.posterior`: each multiset of ranks it may
     # hold, weighed by the unseen cards, its gos, its earlier plays as
     # `read_greedy`/`read_wary`/`read_standard` model it, and its keep as
-    # `read_keeps`/`read_standard_keeps` do), not blind deals kept or
-    # weighed by the reading: a sharp belief then costs no more deals.
+    # `read_keeps`/`read_standard_keeps` do), not blind deals kept by the
+    # Reader's rejection: a sharp belief then costs no more deals, and
+    # every deal counts in full. With read_standard 0.97 and
+    # read_standard_keeps 0.95, against the expert with the Reader's deals
+    # and neither (the same 3,500 games against two standard players, seed
+    # 12002): +2.54% [+1.38, +3.71] wins, +1.13 [+0.81, +1.44] final
+    # margin; the expert against two standard players 45.9% [44.9, 46.9]
+    # over 9,347 games (seed 12201), where it had 43.9% [43.5, 44.4] over
+    # 43,052. Needs read_plays (off, the deals are blind).
     posterior: bool = True
 
 

@@ -100,7 +100,7 @@ def _scores(pile: int, count: int) -> tuple[list[int], list[int]]:
     wary: list[int] = [0] * 14
     for rank in range(1, 14):
         new = count + (rank if rank < 10 else 10)
-        if new > 31:
+        if new > 31 or pile & 0xFFFF == rank * 0x1111:  # it fits no more, or all four are out
             continue
         after = ((pile << 4) | rank) & PILE_MASK
         points = pile_points_code(after, new)
@@ -119,7 +119,8 @@ def choice_masks(choice: Choice) -> tuple[int, int, int, int]:
     greedy, wary = _scores(choice.pile, choice.count)
     fits = beat_greedy = beat_wary = 0
     for rank in range(1, 14):
-        if choice.count + (rank if rank < 10 else 10) > 31:
+        if choice.count + (rank if rank < 10 else 10) > 31 \
+                or choice.pile & 0xFFFF == rank * 0x1111:  # nobody holds a fifth
             continue
         bit = 1 << rank
         fits |= bit
