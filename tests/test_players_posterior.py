@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from crib3.cards import DECK, parse_card
 from crib3.engine import project
 from crib3.players.analysis import greedy_code, min_values, pack_ranks
-from crib3.players.posterior import Posterior, seat_belief
+from crib3.players.posterior import Posterior, SeatBelief, seat_belief
 from crib3.players.reading import choices_by_seat
 
 
@@ -221,3 +221,18 @@ def test_every_expert_decision_of_a_game_that_once_crashed_is_made():
 
     result = play_one(["expert", "expert", "standard"], Rules(), 12301, 29)
     assert max(result.scores) >= 121
+
+
+def test_two_beliefs_that_rule_each_other_out_still_give_a_deal():
+    """Both seats read as holding the one unseen five (each belief has
+    nothing else): no joint deal fits both, so the deal is one the gos
+    allow, every card once, and the look-ahead goes on."""
+    pool = [parse_card(c) for c in ("5S", "KH", "QD", "JC")]
+    posterior = Posterior(pool, {1: 1, 2: 1}, {}, {}, {}, {}, {})
+    for seat in (1, 2):
+        posterior.beliefs[seat] = SeatBelief([(5,)], [1.0])
+    rng = random.Random(2)
+    for _ in range(50):
+        dealt = posterior.deal(rng)
+        assert dealt is not None and len(dealt[1]) == len(dealt[2]) == 1
+        assert dealt[1][0] != dealt[2][0] and {dealt[1][0], dealt[2][0]} <= set(pool)

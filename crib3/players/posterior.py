@@ -31,7 +31,7 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from crib3.cards import Card
-from crib3.players.analysis import _BONUS, PILE_MASK, pile_points_code
+from crib3.players.analysis import _BONUS, PILE_MASK, draw_hands, pile_points_code
 from crib3.players.keeps import keep_chance, warm_keep_chances
 from crib3.players.reading import SHARES, Choice
 from crib3.players.rollout import reply_risk
@@ -194,13 +194,14 @@ def _seat_belief(counts: tuple[int, ...], size: int, floor: int, played: tuple[i
 class Posterior:
     """One decision's beliefs about the other seats, and deals drawn from them."""
 
-    __slots__ = ("beliefs", "by_rank", "counts")
+    __slots__ = ("beliefs", "by_rank", "counts", "floors", "pool", "sizes")
 
     def __init__(self, pool: Sequence[Card], sizes: Mapping[int, int],
                  floors: Mapping[int, int], played: Mapping[int, Sequence[int]],
                  choices: Mapping[int, Sequence[Choice]],
                  shares: Mapping[int, tuple[float, float]],
                  keeps: Mapping[int, float]) -> None:
+        self.pool, self.sizes, self.floors = pool, dict(sizes), dict(floors)
         self.by_rank: list[list[Card]] = [[] for _ in range(14)]
         for card in pool:
             self.by_rank[card.rank].append(card)
@@ -229,6 +230,10 @@ class Posterior:
             drawn = {s: self.beliefs[s].draw(rng) for s in seats}  # type: ignore[union-attr]
             if len(seats) < 2 or rng.random() <= self._both(drawn[seats[0]], drawn[seats[1]]):
                 break
+        else:
+            # The two beliefs all but rule each other out (both seats read
+            # as holding the same last cards): a deal the gos allow.
+            return draw_hands(self.pool, self.sizes, self.floors, rng)
         # Which cards of each rank: a random few of the unseen ones (the
         # suits count only in the show).
         need = [0] * 14
@@ -238,8 +243,6 @@ class Posterior:
         picked: dict[int, list[Card]] = {}
         for rank in range(1, 14):
             if need[rank]:
-                if need[rank] > self.counts[rank]:
-                    return None  # the last of the tries could not be kept
                 picked[rank] = rng.sample(self.by_rank[rank], need[rank])
         return {s: [picked[rank].pop() for rank in drawn[s]] for s in seats}
 

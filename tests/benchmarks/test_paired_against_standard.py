@@ -31,6 +31,18 @@ Measured in session 11 (A the expert; seeds 11001-11007):
 | read_standard=0.95 | 5,745 | +0.24% [-0.55, +1.04] | -0.01 [-0.21, +0.19] |
 
 The expert itself (A) over these 20,302 games: 43.6% [42.9, 44.3].
+
+Session 12 found why the sharper readings bought nothing: the Reader's
+rejection throws away at most two blind deals for each one it plays out,
+and under a belief this sharp that spare runs out, so most deals were kept
+unread. `crib3.players.posterior` works each seat's belief out whole and
+draws from it. A the expert of session 11 (`expert:posterior=off:
+read_standard=0:read_standard_keeps=0`, as it was), B the expert with the
+posterior, a standard seat read at 0.97 (plays) and 0.95 (keep), seed 12002:
+
+| B | pairs | B - A wins | B - A margin |
+|---|---|---|---|
+| posterior=on:read_standard=0.97:read_standard_keeps=0.95 | 3,500 | +2.54% [+1.38, +3.71] | +1.13 [+0.81, +1.44] |
 """
 
 from __future__ import annotations
