@@ -8,12 +8,11 @@ import random
 from collections import Counter
 from itertools import combinations
 
-from helpers import hand_set_up, plays
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_players_reading import _lead_after_a_ten_and_a_four
 
 from crib3.cards import DECK, parse_card
-from crib3.engine import project
 from crib3.players.analysis import greedy_code, min_values, pack_ranks
 from crib3.players.posterior import Posterior, SeatBelief, seat_belief
 from crib3.players.reading import choices_by_seat
@@ -44,16 +43,6 @@ def test_with_nothing_to_read_the_belief_is_the_blind_deal(seed, pool_size, size
         for hand, total in zip(belief.hands, belief.totals):
             assert math.isclose(total - previous, ways[hand])
             previous = total
-
-
-def _lead_after_a_ten_and_a_four():
-    """Seat 0 leads the second count. Seat 2 answered the pair of threes
-    (count 6) with a ten, and at 26 played a four; seat 1 said go at 26."""
-    _, state = hand_set_up(2, {0: "QD 5H 3S JS", 1: "9S 6S 7S 3D", 2: "QC 4D 10S 10H"}, "2S")
-    _, state = plays(state, "0:3S 1:3D 2:10S 0:JS 2:4D")
-    view = project(state, 0)
-    assert view.my_turn and view.count == 0 and view.held == (2, 3, 2)
-    return view
 
 
 def test_a_seat_read_as_the_standard_bot_holds_only_what_its_plays_allow():

@@ -89,25 +89,29 @@ def _keep_chances(played: Sequence[int]) -> tuple[float, ...]:
     return got
 
 
-def _scores(pile: int, count: int) -> tuple[list[int], list[int]]:
-    """For each rank (index 1..13; None where it does not fit), the score
-    by which the standard choice (`analysis.greedy_code`) and the wary one
-    (`rollout.wary_code`) rank a card of it on the packed `pile` at
-    `count`. Each depends on the card alone, not on the rest of the hand:
-    so a choice is the best-scoring rank held, the lowest on a tie."""
+def _scores(pile: int, count: int) -> tuple[list[int], list[int], int]:
+    """For each rank (index 1..13), the score by which the standard choice
+    (`analysis.greedy_code`) and the wary one (`rollout.wary_code`) rank a
+    card of it on the packed `pile` at `count`, and the ranks (as bits)
+    that fit there: not over 31, and not a fifth of a kind (all four on the
+    pile: nobody holds one). Each score depends on the card alone, not on
+    the rest of the hand: so a choice is the best-scoring rank held that
+    fits, the lowest on a tie."""
     bonus = _BONUS[count][0 if pile else 1]
     greedy: list[int] = [0] * 14
     wary: list[int] = [0] * 14
+    fits = 0
     for rank in range(1, 14):
         new = count + (rank if rank < 10 else 10)
-        if new > 31 or pile & 0xFFFF == rank * 0x1111:  # it fits no more, or all four are out
+        if new > 31 or pile & 0xFFFF == rank * 0x1111:
             continue
+        fits |= 1 << rank
         after = ((pile << 4) | rank) & PILE_MASK
         points = pile_points_code(after, new)
         greedy[rank] = 100 * points + bonus[rank]
         wary[rank] = 100 * (100 * points - (reply_risk(after, new) if new != 31 else 0)) \
             + bonus[rank]
-    return greedy, wary
+    return greedy, wary, fits
 
 
 def choice_masks(choice: Choice) -> tuple[int, int, int, int]:
@@ -116,14 +120,12 @@ def choice_masks(choice: Choice) -> tuple[int, int, int, int]:
     been chosen before it), the ranks that fitted, and the ranks the seat
     is known to have held then (its later plays and this one)."""
     played = choice.rank
-    greedy, wary = _scores(choice.pile, choice.count)
-    fits = beat_greedy = beat_wary = 0
+    greedy, wary, fits = _scores(choice.pile, choice.count)
+    beat_greedy = beat_wary = 0
     for rank in range(1, 14):
-        if choice.count + (rank if rank < 10 else 10) > 31 \
-                or choice.pile & 0xFFFF == rank * 0x1111:  # nobody holds a fifth
-            continue
         bit = 1 << rank
-        fits |= bit
+        if not fits & bit:
+            continue
         if greedy[rank] > greedy[played] or (greedy[rank] == greedy[played] and rank < played):
             beat_greedy |= bit
         if wary[rank] > wary[played] or (wary[rank] == wary[played] and rank < played):
