@@ -82,9 +82,10 @@ async def test_the_discard_trainer_answers_and_keeps_score():
 async def test_near_the_end_practice_counts_points_and_says_the_chance_to_win_apart():
     """A late play of a saved game (easy-121, seat 1, event 419) cost 59.54
     in the coach's one measure (a whole win counts as 100 points) when the
-    look-ahead read by rejection, 31.96 now it reads the posterior: 0.71
-    points and a 31% chance to win. The trainer's running score is points,
-    with the chance said apart; it once added the 59.54 as points."""
+    look-ahead read by rejection, 31.96 when it read the posterior, 30.63
+    now it reads the easy seats as the easy bot: 1.46 points and a 29%
+    chance to win. The trainer's running score is points, with the chance
+    said apart; it once added the 59.54 as points."""
     from crib3.practice import Position
     from test_review import ASSETS
 
@@ -97,10 +98,11 @@ async def test_near_the_end_practice_counts_points_and_says_the_chance_to_win_ap
         await pilot.press(str(number))
         assert app.screen.answer is not None
         text = screen_text(app)
-        assert "0 of 1 as the coach · points given up 0.71 and 31% of a win" in text, text
+        assert "0 of 1 as the coach · points given up 1.46 and 29% of a win" in text, text
         assert "59.54" not in text
-        # the ranking in points and chances too, not the one measure's +56.49
-        assert "1. Q♠ +2.32 +56% win · 2. 10♦ +1.61 +25% win" in text
+        # the ranking in points and chances too, not the one measure (a whole
+        # win as 100 points): 1.46 and 29% apart, as said above
+        assert "1. Q♠ +2.32 +54% win · 2. 10♦ +0.86 +25% win" in text
 
 
 def _with_a_card_over_31():

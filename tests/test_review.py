@@ -243,8 +243,9 @@ def test_near_the_end_the_review_says_points_and_the_chance_to_win_apart():
     """The coach weighs a play near the end by its margin plus WIN_BONUS for
     a whole win: seat 1's 10D late in easy-121 cost 59.54 in that measure,
     which the review once called points (31.96 since the look-ahead reads
-    the posterior). It is 0.71 points and a 31% chance to win, said so;
-    the summary's points are points."""
+    the posterior, 30.63 since it reads the easy seats as the easy bot). It
+    is 1.46 points and a 29% chance to win, said so; the summary's points
+    are points."""
     from crib3.players.coach import WIN_BONUS
     from crib3.review import describe, format_review
 
@@ -253,7 +254,7 @@ def test_near_the_end_the_review_says_points_and_the_chance_to_win_apart():
     assert late.cost == pytest.approx(late.points_cost + WIN_BONUS * late.win_cost)
     assert late.points_cost < 2 and WIN_BONUS * late.win_cost > 10 * late.points_cost
     said = describe(late)
-    assert "(gives up 0.71 points and a 31% chance to win)" in said and "59.54" not in said
+    assert "(gives up 1.46 points and a 29% chance to win)" in said and "59.54" not in said
     assert review.given_up("play") < sum(d.cost for d in review.decisions if d.kind == "play") - 50
     text = format_review(review, ["P0", "P1", "P2"])
     assert "Chance to win given up near the end:" in text

@@ -21,7 +21,7 @@ what the strongest bot would do. Both are deterministic for a given view.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -221,13 +221,39 @@ class Style:
     # over 9,347 games (seed 12201), where it had 43.9% [43.5, 44.4] over
     # 43,052. Needs read_plays (off, the deals are blind).
     posterior: bool = True
+    # A seat the table says is the `expert` bot is read by the expert's own
+    # habits, not as anybody: its plays as making the standard choice
+    # `read_expert_greedy` of the time and the wary one `read_expert_wary`
+    # (the most likely shares for the expert's plays: over 1,509 of its
+    # plays with a choice of ranks, 0 and 0.25; the usual 0.3 and 0.3 fit
+    # them worse than any legal card alike), and its keep as kept best
+    # `read_expert_keeps` (it keeps the best four by ranks alone 82% of the
+    # time; a seat that does so 83% of the time and keeps one of its other
+    # four fours otherwise weighs a four as 0.05 flat and 0.95 of
+    # `keep_chance`, so 0.95, as for the standard bot). Off: read like
+    # anybody else.
+    read_expert: bool = True
+    read_expert_greedy: float = 0.0
+    read_expert_wary: float = 0.25
+    read_expert_keeps: float = 0.95
+    # In the playouts, a seat the table says is the `expert` bot plays its
+    # later cards the wary way (`rollout.wary_code`), the others the
+    # standard way: over 1,509 of the expert's plays, the wary card is its
+    # card more often than the standard one (55% against 54%, and the most
+    # likely shares of the two are 0 and 0.25).
+    wary_experts: bool = True
+    # A seat the table says is the `easy` bot plays and throws any legal
+    # card alike (`crib3.players.easy`), and is read so: its plays and its
+    # keep tell nothing. Off: read like anybody else.
+    read_easy: bool = True
 
 
 CURRENT = Style()
 DECEMBER_2026 = Style(peg_discard=False, score_discard=False, read_plays=False, peg_out=False,
                       skunk_discard=False, rivals=False, seat_play=False,
                       deny_crib=False, crib_spread=False, end_scale=1.0, posterior=False,
-                      read_standard=0.0, read_standard_keeps=0.0)
+                      read_standard=0.0, read_standard_keeps=0.0, read_expert=False,
+                      wary_experts=False, read_easy=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -461,6 +487,10 @@ def _read_shares(kind: str, style: Style) -> tuple[float, float]:
     standard player's choice, and the wary one (see `Style.read_standard`)."""
     if kind == "standard" and style.read_standard > 0.0:
         return (style.read_standard, 0.0)
+    if kind == "expert" and style.read_expert:
+        return (style.read_expert_greedy, style.read_expert_wary)
+    if kind == "easy" and style.read_easy:
+        return (0.0, 0.0)
     return (style.read_greedy, style.read_wary)
 
 
@@ -469,6 +499,10 @@ def _keep_belief(kind: str, style: Style) -> float:
     (see `Style.read_keeps`, `Style.read_standard_keeps`)."""
     if kind == "standard" and style.read_standard_keeps > 0.0:
         return style.read_standard_keeps
+    if kind == "expert" and style.read_expert:
+        return style.read_expert_keeps
+    if kind == "easy" and style.read_easy:
+        return 0.0
     return style.read_keeps
 
 
@@ -540,6 +574,9 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
             return found
     choose = wary_code if style.wary_playouts else greedy_code
     mine = wary_code if style.wary_self else None
+    # Style.wary_experts: a seat named as the expert plays the wary way.
+    by_seat = {s: wary_code for s in others if view.players[s].kind == "expert"} \
+        if style.wary_experts else None
     weights = rival_weights(me, view.scores, target) if style.rivals else _MEAN
     table = tuple(c.rank for c in pile)
     runs = 0
@@ -582,7 +619,7 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
             else:
                 got, margin, outcome = _play_out(card, me, ranks, held, table, view.count,
                                                  view.scores, target, show, crib_rest, choose,
-                                                 weights, mine, style.win_bonus)
+                                                 weights, mine, style.win_bonus, by_seat)
             points[card] += weight * got if dealt_weights is not None else got
             margins[card].append(margin)
             if outcome:
@@ -667,7 +704,9 @@ def _play_out(card: Card, me: int, ranks: list[int], held: Sequence[Sequence[Car
               choose: Callable[[int, int, int], int] = greedy_code,
               weights: Sequence[float] = _MEAN,
               mine: Callable[[int, int, int], int] | None = None,
-              bonus: float = WIN_BONUS) -> tuple[int, float, int]:
+              bonus: float = WIN_BONUS,
+              by_seat: Mapping[int, Callable[[int, int, int], int]] | None = None
+              ) -> tuple[int, float, int]:
     """Play `card`, then the rest of the play (this count and the next ones)
     with every seat playing by `choose` (the `standard` way unless told
     otherwise: see `crib3.players.rollout`), then, near the end of the
@@ -678,13 +717,20 @@ def _play_out(card: Card, me: int, ranks: list[int], held: Sequence[Sequence[Car
     costs as much; and
     who did (1: I did, -1: an opponent did, 0: nobody this hand).
 
-    With `mine`, the seat `me` plays its later cards by `mine` instead.
+    With `mine`, the seat `me` plays its later cards by `mine` instead;
+    with `by_seat`, each seat named there by its own policy.
 
     The play needs ranks alone (suits count only in the show): `ranks` are
     the hands' ranks packed by `pack_ranks`, each sorted lowest first, `held`
     the hands as cards for the show, `table` the ranks of the count so far.
     The position is kept in ints (see `analysis.pack_ranks`)."""
     points = [0, 0, 0]
+    policies = [choose, choose, choose]
+    if mine is not None:
+        policies[me] = mine
+    if by_seat:
+        for s, policy in by_seat.items():
+            policies[s] = policy
     hands = list(ranks)
     hand = hands[me]
     shift = 0
@@ -724,8 +770,7 @@ def _play_out(card: Card, me: int, ranks: list[int], held: Sequence[Sequence[Car
                 break  # every card is played
             pile = count = 0
         hand = hands[mover]
-        index = choose(hand, pile, count) if mine is None or mover != me \
-            else mine(hand, pile, count)
+        index = policies[mover](hand, pile, count)
         chosen = (hand >> (4 * index)) & 15
         hands[mover] = remove_at(hand, index)
         pile = ((pile << 4) | chosen) & PILE_MASK
