@@ -3,6 +3,7 @@ plays, and plays its playouts warily (issue 13, point 4)."""
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import replace
 
@@ -10,10 +11,11 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from crib3.cards import parse_card
-from crib3.engine import project
-from crib3.players import coach
+from crib3.engine import Game, PlayerInfo, Rules, project
+from crib3.players import coach, make_player
 from crib3.players.analysis import pack_pile, pack_ranks
-from crib3.players.reading import Choice, choices_by_seat, deal_weight, play_chance
+from crib3.players.keeps import kept_with
+from crib3.players.reading import SHARES, Choice, choices_by_seat, deal_weight, play_chance
 from crib3.players.rollout import wary_code
 from helpers import cards, hand_set_up, plays
 
@@ -48,7 +50,6 @@ def test_an_opponents_earlier_plays_make_holdings_unlikely():
     """Reading seat 2's ten and four, the look-ahead deals it a nine, a
     five or a three about a quarter as often as the blind deal does; seat
     1's one play (a pair, which any player makes) reads nothing."""
-    import random
 
     from crib3.players.analysis import draw_hands, min_values
     from crib3.players.reading import Reader
@@ -145,7 +146,6 @@ def test_the_faster_deal_keeps_every_floor_and_deals_each_card_once(seed, floor_
                                                                      size_1, size_2):
     """`draw_hands` deals what `sample_hands` deals: the sizes asked, from
     the pool, no card twice, nobody below its floor; None when impossible."""
-    import random
 
     from crib3.cards import DECK
     from crib3.players.analysis import draw_hands
@@ -187,10 +187,6 @@ def test_the_december_2026_expert_plays_exactly_as_it_did():
     """The yardstick does not move: expert-2026-12's look-ahead draws its
     deals and plays its playouts as before the reading (same cards, same
     random draws)."""
-    import random
-
-    from crib3.engine import Game, PlayerInfo, Rules
-    from crib3.players import make_player
 
     chosen: list[str] = []
     for seed in (0, 1):
@@ -212,7 +208,6 @@ def test_a_seat_the_table_names_the_standard_bot_may_be_read_as_one():
     anybody else, and every seat without it, by the usual mix. The sharper
     reading makes seat 1's five (a surprise for a standard player, who would
     have made fifteen) far less likely than the mix does."""
-    from crib3.players.reading import SHARES
 
     sharp = replace(coach.CURRENT, read_standard=0.95)
     assert coach._read_shares("standard", sharp) == (0.95, 0.0)
@@ -237,7 +232,6 @@ def test_a_seat_the_table_names_a_bot_is_read_by_that_bots_habits():
     """An `expert` seat is read by the expert's own shares and keep, an
     `easy` seat as playing and throwing any legal card alike, a person by the
     usual mix; with `read_expert` or `read_easy` off, that bot as a person."""
-    from crib3.players.reading import SHARES
 
     style = coach.CURRENT
     assert coach._read_shares("expert", style) == (style.read_expert_greedy,
@@ -256,8 +250,6 @@ def test_a_seat_the_table_names_a_bot_is_read_by_that_bots_habits():
 def _expert_plays(games: int) -> list[tuple[int, int, int, int]]:
     """(packed hand, packed pile, count, rank played) at each play of the
     expert's own games where it had a choice of ranks."""
-    from crib3.engine import Game, PlayerInfo, Rules
-    from crib3.players import make_player
 
     out = []
     for seed in range(games):
@@ -283,9 +275,6 @@ def test_the_experts_shares_fit_its_plays_better_than_the_usual_mix():
     log-likelihood a play, over 1,509 plays of 20 games: these shares
     -0.93, any card alike -0.98, the usual mix -1.03; the usual mix does
     better on other games, as on these four, but never as well as these.)"""
-    import math
-
-    from crib3.players.reading import SHARES
 
     plays = _expert_plays(4)
     assert len(plays) > 250
@@ -303,8 +292,6 @@ def test_the_expert_mostly_keeps_the_best_four_by_ranks():
     """What `read_expert_keeps` rests on: the expert's discard keeps the
     four with the best expected hand by ranks alone (the four
     `keeps.keep_chance` believes in) in most deals."""
-    from crib3.engine import Game, PlayerInfo, Rules
-    from crib3.players.keeps import kept_with
 
     kept_best = deals = 0
     for seed in range(150):
@@ -322,7 +309,6 @@ def test_the_playouts_play_a_seat_named_as_the_expert_the_wary_way(monkeypatch):
     """With `wary_experts`, the look-ahead's playouts move a seat the table
     names as the expert by `rollout.wary_code` and a standard seat by the
     standard choice; off, every other seat the standard way."""
-    from crib3.engine import PlayerInfo
 
     asked: list[int] = []
     real = coach.wary_code
