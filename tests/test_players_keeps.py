@@ -151,3 +151,56 @@ def test_every_fours_keep_chance_at_once_is_the_same_as_one_at_a_time(monkeypatc
     keeps.warm_keep_chances()
     assert len(keeps._KEEP) == len(fours)
     assert all(keeps._KEEP[pack_ranks(four)] == one_at_a_time[four] for four in fours)
+
+
+def _best_throws(five: tuple[int, ...], crib_weight: float) -> list[int]:
+    """The ranks a seat weighing the crib by `crib_weight` may throw from
+    `five` (more than one on a tie), worked out plainly."""
+    from crib3.players.analysis import crib_table
+
+    crib = crib_table()
+    values = {}
+    for i, thrown in enumerate(five):
+        kept = five[:i] + five[i + 1:]
+        values[thrown] = _expected(kept, five) + crib_weight * crib[thrown]
+    best = max(values.values())
+    return [r for r, v in values.items() if v >= best - 1e-9]
+
+
+@settings(max_examples=60, deadline=None)
+@given(four=st.lists(st.integers(1, 13), min_size=4, max_size=4),
+       crib_weight=st.sampled_from([1.0, -0.5]))
+def test_a_keep_chance_that_weighs_the_crib_is_the_plain_share_of_fifth_cards(four, crib_weight):
+    """`crib_keep_chance` (all 1,820 fours at once, by whole-number sums)
+    is the share of the fifth cards for which a seat choosing by expected
+    hand plus `crib_weight` x the crib table keeps these four, ties shared:
+    the same sum worked out one five at a time."""
+    from crib3.players.keeps import crib_keep_chance
+
+    assume(all(four.count(r) <= 4 for r in four))
+    four = tuple(sorted(four))
+    share = 0.0
+    fifths = 0
+    for thrown in range(1, 14):
+        left = 4 - four.count(thrown)
+        if not left:
+            continue
+        fifths += left
+        five = tuple(sorted((*four, thrown)))
+        best = _best_throws(five, crib_weight)
+        if thrown in best:
+            # ties between throws of one rank are one keep
+            share += left / len(best)
+    assert abs(crib_keep_chance(four, crib_weight) - share / fifths) < 1e-9
+
+
+def test_a_keep_chance_without_the_crib_is_the_plain_one():
+    from crib3.players.keeps import crib_keep_chance
+
+    for four in ((5, 5, 10, 11), (1, 7, 9, 13), (5, 6, 7, 8)):
+        assert crib_keep_chance(four, 0.0) == keep_chance(four)
+    # A dealer dealt 5 7 8 9 and one more throws the five to its own crib
+    # far more readily than a seat throwing to another's; the hand alone
+    # lies between.
+    assert crib_keep_chance((5, 7, 8, 9), -0.5) > keep_chance((5, 7, 8, 9)) \
+        > crib_keep_chance((5, 7, 8, 9), 1.0)

@@ -15,7 +15,7 @@ from test_players_reading import _lead_after_a_ten_and_a_four
 from crib3.cards import DECK, parse_card
 from crib3.players.analysis import greedy_code, min_values, pack_ranks
 from crib3.players.posterior import Posterior, SeatBelief, seat_belief
-from crib3.players.reading import choices_by_seat
+from crib3.players.reading import EXPERT_HABIT, choices_by_seat
 
 
 def _counts(pool):
@@ -138,7 +138,8 @@ def test_a_seat_that_played_against_its_model_is_still_dealt_cards():
 @settings(max_examples=150, deadline=None)
 @given(pile=st.lists(st.integers(1, 13), max_size=6), played=st.integers(1, 13),
        later=st.lists(st.integers(1, 13), max_size=2), size=st.integers(1, 3),
-       shares=st.sampled_from([(0.3, 0.3), (0.97, 0.0), (1.0, 0.0), (0.0, 0.0), (0.5, 0.4)]))
+       shares=st.sampled_from([(0.3, 0.3), (0.97, 0.0), (1.0, 0.0), (0.0, 0.0), (0.5, 0.4),
+                               EXPERT_HABIT]))
 def test_a_plays_chance_from_bits_is_the_readers_play_chance(pile, played, later, size, shares):
     """The belief scores each earlier play from bit masks worked out once
     for the choice (the standard and the wary choice each rank a card by
@@ -191,7 +192,7 @@ def test_a_play_after_four_of_a_kind_is_read_without_trying_a_fifth():
 
     choice = Choice((), pack_pile([2, 2, 2, 2]), 8, 5)
     counts = [0, 4, 0, 4, 4, 3, 4, 4, 4, 4, 4, 4, 4, 4]
-    for shares in ((0.97, 0.0), (0.3, 0.3)):
+    for shares in ((0.97, 0.0), (0.3, 0.3), EXPERT_HABIT):
         belief = seat_belief(counts, 2, 1, (), (choice,), shares)
         assert belief is not None
         previous = 0.0
@@ -225,3 +226,29 @@ def test_two_beliefs_that_rule_each_other_out_still_give_a_deal():
         dealt = posterior.deal(rng)
         assert dealt is not None and len(dealt[1]) == len(dealt[2]) == 1
         assert dealt[1][0] != dealt[2][0] and {dealt[1][0], dealt[2][0]} <= set(pool)
+
+
+def test_a_seat_read_as_weighing_the_crib_is_believed_to_keep_fives_from_anothers_crib():
+    """With a crib weight (`keeps.crib_keep_chance`), a seat that threw to
+    another's crib is believed to hold 5 7 8 9 far more often than a dealer
+    (who would have thrown the five to its own crib), and the belief weighs
+    each four by that keep chance exactly."""
+    from crib3.players.keeps import crib_keep_chance
+
+    counts = [0] + [4] * 13
+    beliefs = {w: seat_belief(counts, 4, 1, (), (), keeps=0.95, crib_weight=w)
+               for w in (1.0, 0.0, -0.5)}
+    chance_of = {}
+    for w, belief in beliefs.items():
+        previous = 0.0
+        weights = {}
+        for hand, total in zip(belief.hands, belief.totals):
+            weights[hand] = total - previous
+            previous = total
+        for hand in ((5, 7, 8, 9), (2, 3, 9, 13)):
+            prior = math.prod(math.comb(4, hand.count(r)) for r in set(hand))
+            assert math.isclose(weights[hand], prior * (0.05 + 0.95 * crib_keep_chance(hand, w)),
+                                rel_tol=1e-9)
+        chance_of[w] = weights[(5, 7, 8, 9)] / belief.totals[-1]
+    assert chance_of[-0.5] > 3 * chance_of[1.0]
+    assert chance_of[0.0] > 3 * chance_of[1.0]

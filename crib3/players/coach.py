@@ -56,7 +56,14 @@ from crib3.players.endgame import (
 )
 from crib3.players.keeps import keep_weight, kept_with
 from crib3.players.posterior import Posterior
-from crib3.players.reading import GREEDY_SHARE, WARY_SHARE, Reader, choices_by_seat
+from crib3.players.reading import (
+    EXPERT_HABIT,
+    GREEDY_SHARE,
+    WARY_SHARE,
+    Model,
+    Reader,
+    choices_by_seat,
+)
 from crib3.players.rivals import rival_weights
 from crib3.players.rollout import wary_code
 from crib3.players.seatplay import PLACE_PLAY, dealer_reach
@@ -234,11 +241,40 @@ class Style:
     # anybody else. Play pairs against two expert-2026-12 (10,202 differing
     # plays, two seeds): +0.0034 [-0.0002, +0.0070] wins and +0.04 points a
     # differing play; at 1.0 for the keep, no better (-0.0008 [-0.0064,
-    # +0.0049] wins over 3,956).
+    # +0.0049] wins over 3,956); at 0, worse (seed 14600, 4,347 plays:
+    # -0.051 [-0.135, +0.034] points, -0.0048 [-0.0100, +0.0003] wins).
     read_expert: bool = True
     read_expert_greedy: float = 0.0
     read_expert_wary: float = 0.25
     read_expert_keeps: float = 0.95
+    # ... and its plays by `reading.EXPERT_HABIT` rather than by the shares:
+    # each legal card as likely as its points, its risk and its pips make
+    # it for the expert (fitted to 23,588 of its plays: -0.743 a play in
+    # log-likelihood, where the shares score -0.933). The belief is truer
+    # (at 16,837 real plays of all-expert games, the true hidden ranks of a
+    # seat: -4.40 nats against -4.53) but the play no stronger: play pairs
+    # against two expert-2026-12 (seed 14100, 3,552 differing plays),
+    # +0.012 [-0.077, +0.101] points and -0.0020 [-0.0076, +0.0036] wins a
+    # differing play; and +0.8 ms at the p95 among experts. So off.
+    # Playouts that played an expert seat by the habit (tried, not kept) did
+    # no better: its likeliest card, with the reading, -0.0040 [-0.0090,
+    # +0.0011] wins a differing play (4,537 plays); a card drawn by its
+    # chance, +0.0036 [-0.0022, +0.0094] (3,595) at twice the think time
+    # (p95 29 ms). Needs read_expert.
+    expert_habit: bool = False
+    # ... and its keep as chosen by the expected hand and the crib (its
+    # throw's value in the crib table, +1 to its own crib, -0.5 to
+    # another's: `keeps.crib_keep_chance`), not the hand alone: over 5,600
+    # of the expert's discards, that is its throw 88-94% of the time, the
+    # hand alone 73-75%, and the belief is truer (-4.45 nats against
+    # -4.53, as above). Yet the play is weaker, on two seeds: -0.132
+    # [-0.225, -0.039] points and -0.0044 [-0.0100, +0.0013] wins a
+    # differing play (seed 14300, 3,898 plays), -0.129 [-0.231, -0.027]
+    # and -0.0061 [-0.0120, -0.0001] (seed 14400, 3,298). A truer belief
+    # that plays worse says the look-ahead leans on something the belief
+    # only hid (its standard-way playouts, say): worth finding. Off.
+    # Needs read_expert.
+    expert_crib: bool = False
     # In the playouts, a seat the table says is the `expert` bot plays its
     # later cards the wary way (`rollout.wary_code`), the others the
     # standard way: over 1,509 of the expert's plays, the wary card is its
@@ -260,7 +296,8 @@ DECEMBER_2026 = Style(peg_discard=False, score_discard=False, read_plays=False, 
                       skunk_discard=False, rivals=False, seat_play=False,
                       deny_crib=False, crib_spread=False, end_scale=1.0, posterior=False,
                       read_standard=0.0, read_standard_keeps=0.0, read_expert=False,
-                      wary_experts=False, read_easy=False)
+                      expert_habit=False, expert_crib=False, wary_experts=False,
+                      read_easy=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -489,12 +526,14 @@ def _rank_plays(view: SeatView, samples: int, style: Style = CURRENT) -> list[Pl
     return options
 
 
-def _read_shares(kind: str, style: Style) -> tuple[float, float]:
+def _read_shares(kind: str, style: Style) -> Model:
     """How the look-ahead reads a seat of this kind: how often it makes the
     standard player's choice, and the wary one (see `Style.read_standard`)."""
     if kind == "standard" and style.read_standard > 0.0:
         return (style.read_standard, 0.0)
     if kind == "expert" and style.read_expert:
+        if style.expert_habit:
+            return EXPERT_HABIT
         return (style.read_expert_greedy, style.read_expert_wary)
     if kind == "easy" and style.read_easy:
         return (0.0, 0.0)
@@ -511,6 +550,16 @@ def _keep_belief(kind: str, style: Style) -> float:
     if kind == "easy" and style.read_easy:
         return 0.0
     return style.read_keeps
+
+
+def _crib_belief(kind: str, dealer: bool, style: Style) -> float:
+    """How the look-ahead believes a seat of this kind weighed the crib when
+    it chose its four (see `keeps.crib_keep_chance`): the expert adds the
+    crib table's value of its throw to its own crib, and takes
+    OPPONENT_CRIB_WEIGHT of it off when the crib is another's."""
+    if kind == "expert" and style.read_expert and style.expert_crib:
+        return 1.0 if dealer else -OPPONENT_CRIB_WEIGHT
+    return 0.0
 
 
 MIN_SAMPLES = 24  # samples before an early stop is considered
@@ -589,8 +638,11 @@ def _look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
     runs = 0
     # How far each other seat is believed to have kept its best four.
     keeps = {s: _keep_belief(view.players[s].kind, style) for s in others}
+    crib_weights = {s: _crib_belief(view.players[s].kind, s == view.dealer, style)
+                    for s in others}
     posterior = Posterior(pool, others, floors, played,
-                          choices_by_seat(view.hand_plays, list(others)), shares, keeps) \
+                          choices_by_seat(view.hand_plays, list(others)), shares, keeps,
+                          crib_weights) \
         if read_whole and others else None
     # Each deal's importance weight, when the keeps are read (else None:
     # every deal counts 1; the posterior's deals hold the keeps already).

@@ -13,7 +13,8 @@ belief is worked out over every multiset of ranks it may hold (at most
 - its gos (`analysis.min_values`): every card it holds is above the floor;
 - its earlier plays this hand (`reading.play_chance`, by the seat's model);
 - its keep (`keeps.keep_weight`): how far it is believed to have kept its
-  best four.
+  best four (by the hand alone, or with the crib weighed: see
+  `keeps.crib_keep_chance`).
 
 A deal draws each seat's ranks from its belief and then the cards of
 those ranks from the unseen ones; two seats' ranks are drawn apart and the
@@ -26,14 +27,14 @@ from __future__ import annotations
 
 import bisect
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from itertools import combinations_with_replacement
 
 from crib3.cards import Card
 from crib3.players.analysis import _BONUS, PILE_MASK, draw_hands, pile_points_code
-from crib3.players.keeps import keep_chance, warm_keep_chances
-from crib3.players.reading import SHARES, Choice
+from crib3.players.keeps import crib_keep_chance, warm_keep_chances
+from crib3.players.reading import SHARES, Choice, Habit, Model
 from crib3.players.rollout import reply_risk
 
 # C(n, k) for the few n and k a rank can have (at most 4 of a rank).
@@ -75,17 +76,19 @@ def _multisets(size: int) -> tuple[tuple[tuple[int, ...], tuple[tuple[int, int],
 _MULTISETS = tuple(_multisets(size) for size in range(5))
 # keep_chance of each multiset of _MULTISETS[4 - len(played)] with the
 # ranks played, by the sorted ranks played (worked out once per process).
-_KEEPS: dict[tuple[int, ...], tuple[float, ...]] = {}
+# And by the seat's crib weight (see `keeps.crib_keep_chance`).
+_KEEPS: dict[tuple[tuple[int, ...], float], tuple[float, ...]] = {}
 
 
-def _keep_chances(played: Sequence[int]) -> tuple[float, ...]:
+def _keep_chances(played: Sequence[int], crib_weight: float = 0.0) -> tuple[float, ...]:
     key = tuple(sorted(played))
-    got = _KEEPS.get(key)
+    got = _KEEPS.get((key, crib_weight))
     if got is None:
         if not _KEEPS:
             warm_keep_chances()  # all 1,820 at once: 50 ms, not 0.44 s
-        got = _KEEPS[key] = tuple(keep_chance((*key, *hand))
-                                  for hand, _, _, _ in _MULTISETS[4 - len(key)])
+        got = _KEEPS[key, crib_weight] = tuple(
+            crib_keep_chance((*key, *hand), crib_weight)
+            for hand, _, _, _ in _MULTISETS[4 - len(key)])
     return got
 
 
@@ -137,27 +140,56 @@ def choice_masks(choice: Choice) -> tuple[int, int, int, int]:
 
 
 def seat_belief(counts: Sequence[int], size: int, floor: int, played: Sequence[int],
-                choices: Sequence[Choice], shares: tuple[float, float] = SHARES,
-                keeps: float = 0.0) -> SeatBelief | None:
+                choices: Sequence[Choice], shares: Model = SHARES,
+                keeps: float = 0.0, crib_weight: float = 0.0) -> SeatBelief | None:
     """The belief about a seat holding `size` hidden cards, the unseen cards
     being `counts[rank]` of each rank (see the module's docstring); None
     when no multiset is possible. The last few are kept: at the lead both
     other seats of the same kind have the same belief, and the coach and
     the expert ask about the same view."""
     return _seat_belief(tuple(counts), size, floor, tuple(played), tuple(choices),
-                        tuple(shares), keeps)
+                        shares if isinstance(shares, Habit) else tuple(shares), keeps,
+                        crib_weight)
+
+
+def _habit_chances(habit: Habit, choice: Choice) -> Callable[[int], float]:
+    """For one earlier play, its chance under `habit` given the ranks (as
+    bits) the seat held then that fitted, as `reading.play_chance` works it
+    out: many multisets share those bits, so each answer is kept."""
+    scores = habit.scores(choice.pile, choice.count)
+    mine = scores[choice.rank]
+    known: dict[int, float] = {}
+
+    def chance_of(held: int) -> float:
+        got = known.get(held)
+        if got is None:
+            total = 0.0
+            size = 0
+            rest = held
+            while rest:
+                low = rest & -rest
+                total += scores[low.bit_length() - 1]
+                size += 1
+                rest ^= low
+            got = known[held] = habit.stray / size + (1 - habit.stray) * mine / total
+        return got
+
+    return chance_of
 
 
 @lru_cache(maxsize=32)
 def _seat_belief(counts: tuple[int, ...], size: int, floor: int, played: tuple[int, ...],
-                 choices: tuple[Choice, ...], shares: tuple[float, float],
-                 keeps: float) -> SeatBelief | None:
+                 choices: tuple[Choice, ...], shares: Model,
+                 keeps: float, crib_weight: float) -> SeatBelief | None:
     ways = [_CHOOSE[n] for n in counts]  # ways[rank][k]: C(unseen of rank, k)
-    chances = _keep_chances(played) if keeps > 0.0 and len(played) + size == 4 else None
+    chances = _keep_chances(played, crib_weight) \
+        if keeps > 0.0 and len(played) + size == 4 else None
     flat = 1.0 - keeps
-    greedy_share, wary_share = shares
+    greedy_share, wary_share = (0.0, 0.0) if isinstance(shares, Habit) else shares
     other_share = 1.0 - greedy_share - wary_share
     masks = [choice_masks(choice) for choice in choices]
+    habits = [_habit_chances(shares, choice) for choice in choices] \
+        if isinstance(shares, Habit) else None
     hands: list[tuple[int, ...]] = []
     totals: list[float] = []
     total = 0.0
@@ -171,16 +203,22 @@ def _seat_belief(counts: tuple[int, ...], size: int, floor: int, played: tuple[i
             continue
         # Each earlier play's chance under the seat's model (as
         # `reading.play_chance`, from the ranks it held then).
-        for beat_greedy, beat_wary, fits, held in masks:
-            then = bits | held
-            chance = other_share / (then & fits).bit_count()
-            if not then & beat_greedy:
-                chance += greedy_share
-            if not then & beat_wary:
-                chance += wary_share
-            weight *= chance
-            if not weight:
-                break
+        if habits is not None:
+            for (_, _, fits, held), chance_of in zip(masks, habits):
+                weight *= chance_of((bits | held) & fits)
+                if not weight:
+                    break
+        else:
+            for beat_greedy, beat_wary, fits, held in masks:
+                then = bits | held
+                chance = other_share / (then & fits).bit_count()
+                if not then & beat_greedy:
+                    chance += greedy_share
+                if not then & beat_wary:
+                    chance += wary_share
+                weight *= chance
+                if not weight:
+                    break
         if chances is not None and weight:
             weight *= flat + keeps * chances[index]  # keeps.keep_weight
         if not weight:
@@ -201,8 +239,9 @@ class Posterior:
     def __init__(self, pool: Sequence[Card], sizes: Mapping[int, int],
                  floors: Mapping[int, int], played: Mapping[int, Sequence[int]],
                  choices: Mapping[int, Sequence[Choice]],
-                 shares: Mapping[int, tuple[float, float]],
-                 keeps: Mapping[int, float]) -> None:
+                 shares: Mapping[int, Model],
+                 keeps: Mapping[int, float],
+                 crib_weights: Mapping[int, float] | None = None) -> None:
         self.pool, self.sizes, self.floors = pool, dict(sizes), dict(floors)
         self.by_rank: list[list[Card]] = [[] for _ in range(14)]
         for card in pool:
@@ -214,7 +253,8 @@ class Posterior:
                 continue
             floor = floors.get(s, 1)
             belief = seat_belief(self.counts, size, floor, played.get(s, ()),
-                                 choices.get(s, ()), shares.get(s, SHARES), keeps.get(s, 0.0))
+                                 choices.get(s, ()), shares.get(s, SHARES), keeps.get(s, 0.0),
+                                 (crib_weights or {}).get(s, 0.0))
             if belief is None:
                 # A seat that played against its model throughout (a person
                 # named as a bot, say): read its gos alone, never stall.
