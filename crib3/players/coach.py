@@ -270,10 +270,10 @@ class Style:
     # -4.53, as above). Yet the play is weaker, on two seeds: -0.132
     # [-0.225, -0.039] points and -0.0044 [-0.0100, +0.0013] wins a
     # differing play (seed 14300, 3,898 plays), -0.129 [-0.231, -0.027]
-    # and -0.0061 [-0.0120, -0.0001] (seed 14400, 3,298). A truer belief
-    # that plays worse says the look-ahead leans on something the belief
-    # only hid (its standard-way playouts, say): worth finding. Off.
-    # Needs read_expert.
+    # and -0.0061 [-0.0120, -0.0001] (seed 14400, 3,298). Truer overall,
+    # it is less true about fives, the card most pegging turns on: a
+    # dealer holds one at 22% of decisions, this belief says 19%, the hand
+    # alone 22% (25 games). Off. Needs read_expert.
     expert_crib: bool = False
     # In the playouts, a seat the table says is the `expert` bot plays its
     # later cards the wary way (`rollout.wary_code`), the others the
