@@ -38,6 +38,10 @@ from crib3.scoring import rank_table
 
 _BIT = [0] + [1 << (3 * (r - 1)) for r in range(1, 14)]
 _KEEP: dict[int, float] = {}
+# keep_chance's answers for a seat weighing the crib, by its crib weight
+# (see crib_keep_chance).
+_CRIB_KEEP: dict[float, dict[int, float]] = {}
+_TIE = 1e-9  # whole numbers tie exactly; with the crib's share, this close
 
 
 def _expected(kept: tuple[int, ...], five: tuple[int, ...]) -> float:
@@ -101,10 +105,9 @@ def warm_keep_chances(crib_weight: float = 0.0) -> None:
 
     known = _keep_table(crib_weight)
     table = rank_table()
-    crib = crib_table() if crib_weight else {}
+    crib = crib_table()
     # 47 x the crib's share of a throw, so that it adds to the sums below.
-    bonus = [47 * crib_weight * crib[r] if r else 0.0 for r in range(14)] \
-        if crib_weight else [0] * 14
+    bonus = [0.0] + [47 * crib_weight * crib[r] for r in range(1, 14)]
     fours = list(combinations_with_replacement(range(1, 14), 4))
     bases = {four: sum(_BIT[r] for r in four) for four in fours}
     sums = {four: sum(table[bases[four] + _BIT[r]] * (4 - four.count(r))
@@ -135,10 +138,6 @@ def warm_keep_chances(crib_weight: float = 0.0) -> None:
                 kept_share += left / (1 + ties)
         known[code] = kept_share / fifths
 
-
-_TIE = 1e-9  # whole numbers tie exactly; with the crib's share, this close
-# keep_chance's answers for a seat weighing the crib (see crib_keep_chance).
-_CRIB_KEEP: dict[float, dict[int, float]] = {}
 
 
 def _keep_table(crib_weight: float) -> dict[int, float]:

@@ -157,21 +157,13 @@ def _habit_chances(habit: Habit, choice: Choice) -> Callable[[int], float]:
     bits) the seat held then that fitted, as `reading.play_chance` works it
     out: many multisets share those bits, so each answer is kept."""
     scores = habit.scores(choice.pile, choice.count)
-    mine = scores[choice.rank]
     known: dict[int, float] = {}
 
     def chance_of(held: int) -> float:
         got = known.get(held)
         if got is None:
-            total = 0.0
-            size = 0
-            rest = held
-            while rest:
-                low = rest & -rest
-                total += scores[low.bit_length() - 1]
-                size += 1
-                rest ^= low
-            got = known[held] = habit.stray / size + (1 - habit.stray) * mine / total
+            ranks = [rank for rank in range(1, 14) if held >> rank & 1]
+            got = known[held] = habit.chance(scores, choice.rank, ranks)
         return got
 
     return chance_of

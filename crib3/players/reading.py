@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from crib3.cards import Card
@@ -118,6 +118,13 @@ class Habit:
                                  - self.risk * risk + self.pips * value)
         return out
 
+    def chance(self, scores: Sequence[float], rank: int, legal: Iterable[int]) -> float:
+        """The chance of playing `rank` among the distinct `legal` ranks,
+        given their `scores` (see `scores`)."""
+        legal = list(legal)
+        return self.stray / len(legal) \
+            + (1 - self.stray) * scores[rank] / sum(scores[r] for r in legal)
+
 
 # The expert bot's habits, fitted by maximum likelihood to 23,588 of its
 # plays with a choice of ranks (true hands known; 150 games of the expert
@@ -158,9 +165,7 @@ def play_chance(hand: int, pile: int, count: int, rank: int,
         code >>= 4
     got = 0.0
     if rank in legal and isinstance(shares, Habit):
-        scores = shares.scores(pile, count)
-        got = shares.stray / len(legal) \
-            + (1 - shares.stray) * scores[rank] / sum(scores[r] for r in legal)
+        got = shares.chance(shares.scores(pile, count), rank, legal)
     elif rank in legal:
         greedy = (hand >> (4 * greedy_code(hand, pile, count))) & 15
         wary = (hand >> (4 * wary_code(hand, pile, count))) & 15
