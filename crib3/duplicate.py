@@ -88,8 +88,9 @@ def _play_batch(args: tuple[str, str, Rules, int, Sequence[int], str | None, flo
     return out
 
 
-def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
-    """The mean with a 95% normal interval (the values are independent)."""
+def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """The mean with a normal interval, 95% unless `z` says otherwise (the
+    values are independent)."""
     n = len(values)
     if n == 0:
         return (0.0, 0.0, 0.0)
@@ -97,7 +98,7 @@ def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:
     if n < 2:
         return (mean, mean, mean)
     variance = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = Z95 * math.sqrt(variance / n)
+    half = z * math.sqrt(variance / n)
     return (mean, mean - half, mean + half)
 
 
@@ -119,15 +120,16 @@ class DuplicateSummary:
     def games(self) -> int:
         return len(self.sets) * len(SEATINGS)
 
-    def a_share(self) -> tuple[float, float, float]:
+    def a_share(self, z: float = Z95) -> tuple[float, float, float]:
         """A's share of all the games (0.5 for equal levels), with its interval."""
-        return mean_interval([sum(s.a_won) / len(SEATINGS) for s in self.sets])
+        return mean_interval([sum(s.a_won) / len(SEATINGS) for s in self.sets], z)
 
-    def difference(self) -> tuple[float, float, float]:
-        """A's share minus B's share (0 for equal levels), with its interval."""
+    def difference(self, z: float = Z95) -> tuple[float, float, float]:
+        """A's share minus B's share (0 for equal levels), with its interval
+        (95%, or as wide as `z` standard errors)."""
         if not self.sets:
             return (0.0, 0.0, 0.0)
-        share, low, high = self.a_share()
+        share, low, high = self.a_share(z)
         return (2 * share - 1, 2 * low - 1, 2 * high - 1)
 
     def alone_share(self, level_a: bool) -> tuple[float, float, float]:
