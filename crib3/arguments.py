@@ -18,6 +18,26 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        """As argparse, but an argument no command takes is reported by the
+        command it was given to ("crib3 sim: unrecognized arguments: x (see
+        crib3 sim --help)"), not by `crib3`, whose help does not list the
+        command's own options. (argparse hands a subcommand's leftovers up
+        to the top parser, which would say "crib3: ...".)"""
+        parsed, extras = self.parse_known_args(args, namespace)
+        if extras:
+            self._command_parser(parsed).error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed
+
+    def _command_parser(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+        """The parser of the command `parsed` names, or this one."""
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                chosen = action.choices.get(getattr(parsed, action.dest, None) or "")
+                if isinstance(chosen, argparse.ArgumentParser):
+                    return chosen
+        return self
+
 
 def seconds(text: str) -> float:
     """A number of seconds: finite and not negative (no inf, nan or -1)."""

@@ -59,6 +59,11 @@ def test_score_json_and_crib():
     (("sim", "--players", "easy,wizard,easy"), "wizard"),
     (("sim", "--players", "easy,easy"), "three"),
     (("sim", "--games", "0"), "--games"),
+    # A stray argument is the command's mistake, named by the command.
+    (("sim", "expert,standard,standard"),
+     "crib3 sim: unrecognized arguments: expert,standard,standard (see crib3 sim --help)"),
+    (("--seed", "4", "extra"), "crib3 play: unrecognized arguments: extra"),
+    (("bogus",), "crib3: argument COMMAND: invalid choice"),
 ])
 def test_bad_input_gets_one_line_and_exit_2(args, words):
     result = run(*args)
