@@ -33,6 +33,7 @@ SEATINGS: tuple[tuple[bool, bool, bool], ...] = (
     (True, True, False), (True, False, True), (False, True, True),
 )
 Z95 = 1.959964
+Z99 = 2.575829  # a 99% interval's half-width in standard errors
 
 
 @dataclass(frozen=True)

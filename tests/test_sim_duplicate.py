@@ -40,18 +40,18 @@ def test_duplicate_reports_shares_and_difference_with_intervals():
 
 def test_a_wider_interval_is_wider_by_its_z_around_the_same_mean():
     """The benchmark that asks a 99% interval of a duplicate's gain gets one
-    that is 2.576/1.960 as wide as the 95% one, about the same value."""
+    that is Z99/Z95 (2.576/1.960) as wide as the 95% one, around the same value."""
     values = [0.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0]
     mean, low, high = duplicate.mean_interval(values)
-    mean99, low99, high99 = duplicate.mean_interval(values, z=2.575829)
+    mean99, low99, high99 = duplicate.mean_interval(values, z=duplicate.Z99)
     assert mean99 == mean == 0.625
-    assert (high99 - low99) / (high - low) == pytest.approx(2.575829 / duplicate.Z95)
+    assert (high99 - low99) / (high - low) == pytest.approx(duplicate.Z99 / duplicate.Z95)
     sets = [duplicate.DealSet(n, tuple(won), (0.0,) * 6) for n, won in enumerate(
         [(True, False, True, True, True, False), (False, False, True, True, False, True),
          (True, True, True, False, True, True)])]
     summary = duplicate.DuplicateSummary("a", "b", Rules(), 5, sets=sets)
     value, lo95, hi95 = summary.difference()
-    value99, lo99, hi99 = summary.difference(2.575829)
+    value99, lo99, hi99 = summary.difference(duplicate.Z99)
     assert value99 == value and lo99 < lo95 <= value <= hi95 < hi99
 
 
