@@ -17,7 +17,7 @@ from crib3.engine import Rules
 from crib3.engine.log import load_log
 from crib3.engine.state import Phase
 from crib3.room import Room
-from crib3.replay import Replay
+from crib3.saved.replay import Replay
 from crib3.tui.app import Crib3App
 from crib3.tui.ascii import AsciiFilter, to_ascii
 from crib3.tui.room_app import CardRoomApp

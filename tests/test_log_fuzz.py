@@ -22,8 +22,9 @@ from hypothesis import strategies as st
 from commands import crib3_argv
 from crib3.cli import main
 from crib3.engine.log import LogError, load_log, parse_log
-from crib3.listing import glance
-from crib3.saved import open_for_resume, summarise_log
+from crib3.saved.listing import glance
+from crib3.saved.games import open_for_resume
+from crib3.saved.summary import summarise_log
 
 ASSETS = Path(__file__).parent.parent / "assets" / "logs"
 SAMPLES = sorted(ASSETS.glob("*.jsonl"))

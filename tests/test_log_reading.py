@@ -7,7 +7,7 @@ import tracemalloc
 from logfiles import tied_cuts_log
 
 from crib3.engine.log import load_log
-from crib3.replay import Replay
+from crib3.saved.replay import Replay
 
 
 def test_a_long_log_is_folded_without_copying_what_came_before(tmp_path):
@@ -39,7 +39,7 @@ import pytest  # noqa: E402
 from commands import crib3_argv  # noqa: E402
 from crib3.engine import fold  # noqa: E402
 from crib3.engine.log import make_header, write_log  # noqa: E402
-from crib3.listing import glance  # noqa: E402
+from crib3.saved.listing import glance  # noqa: E402
 from games import random_game  # noqa: E402
 
 ASSETS = Path(__file__).parent.parent / "assets" / "logs"
@@ -191,7 +191,7 @@ async def test_quitting_the_new_game_screen_does_not_wait_for_the_scan(tmp_path,
     for on quitting; it now stops at the first file after `q`."""
     import time
 
-    import crib3.saved
+    import crib3.saved.games
     from crib3.tui.app import Crib3App
     from crib3.tui.screens.new_game import NewGameScreen
     from tui_support import wait_for
@@ -204,14 +204,14 @@ async def test_quitting_the_new_game_screen_does_not_wait_for_the_scan(tmp_path,
     for n in range(1, 200):
         shutil.copy(folder / "g0000.jsonl", folder / f"g{n:04}.jsonl")
     seen: list[Path] = []
-    real = crib3.saved.glance
+    real = crib3.saved.games.glance
 
     def slow(path):
         seen.append(path)
         time.sleep(0.05)  # a slow disk: 200 files take 10 s
         return real(path)
 
-    monkeypatch.setattr(crib3.saved, "glance", slow)
+    monkeypatch.setattr(crib3.saved.games, "glance", slow)
     app = Crib3App(think=0.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen) and seen)
@@ -249,7 +249,7 @@ def test_resume_says_the_latest_game_is_damaged_and_goes_on_with_it(damaged_home
     assert lines[0].startswith(f"crib3 resume: warning: {damaged}:60: ")
     assert lines[1].startswith("crib3 resume: needs a full-screen terminal (")
     assert damaged.read_bytes() == before                      # left as it was
-    from crib3.saved import open_for_resume
+    from crib3.saved.games import open_for_resume
 
     game = open_for_resume(damaged)
     assert game.problem == lines[0].removeprefix("crib3 resume: warning: ")
@@ -349,7 +349,7 @@ async def test_closing_the_statistics_screen_stops_its_count(tmp_path, monkeypat
     closing the screen stops the count at the next file."""
     import time
 
-    import crib3.saved
+    import crib3.saved.games
     from crib3.tui.app import Crib3App
     from crib3.tui.screens.new_game import NewGameScreen
     from crib3.tui.screens.stats import StatsScreen
@@ -361,14 +361,14 @@ async def test_closing_the_statistics_screen_stops_its_count(tmp_path, monkeypat
     for n in range(200):
         shutil.copy(SAMPLE, folder / f"g{n:04}.jsonl")
     counted: list[Path] = []
-    real = crib3.saved.summarise_log
+    real = crib3.saved.games.summarise_log
 
     def slow(path):
         counted.append(path)
         time.sleep(0.05)
         return real(path)
 
-    monkeypatch.setattr(crib3.saved, "summarise_log", slow)
+    monkeypatch.setattr(crib3.saved.games, "summarise_log", slow)
     app = Crib3App(think=0.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))

@@ -20,7 +20,7 @@ from rich.cells import cell_len
 from crib3.engine import Game, PlayerInfo, Rules
 from crib3.engine.log import load_log, make_header, write_log
 from crib3.engine.state import Phase
-from crib3.names import MAX_LENGTH, check_name, shown_name
+from crib3.common.names import MAX_LENGTH, check_name, shown_name
 from crib3.players.easy import EasyPlayer
 from test_cli import CRIB3
 from tui_support import screen_text, settled, wait_for
@@ -71,7 +71,7 @@ def test_a_shown_name_is_printable_and_fits(name, width):
 def test_any_names_in_a_log_print_no_control_character(names):
     """Whatever a log names its players: the words, the board and the
     result's chart are printable (no escape reaches the terminal)."""
-    from crib3.narrate import describe
+    from crib3.words.narrate import describe
     from crib3.tui.screens.game_over import score_chart
     from crib3.tui.widgets.board import board_lines
 
@@ -214,7 +214,7 @@ async def test_named_game_resumes_and_plays_on_with_every_name_literal(home, whi
 
 @pytest.mark.parametrize("which", NAME_SETS)
 async def test_named_game_replays_with_every_name_literal(which):
-    from crib3.replay import Replay
+    from crib3.saved.replay import Replay
     from crib3.tui.app import Crib3App
     from crib3.tui.screens.replay import ReplayScreen
 

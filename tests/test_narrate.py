@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from crib3.engine import Game, PlayerInfo, Rules, State, apply
 from crib3.engine import events as ev
-from crib3.narrate import describe
-from crib3.saved import transcript
+from crib3.words.narrate import describe
+from crib3.saved.games import transcript
 from crib3.players.easy import EasyPlayer
 
 import random

@@ -450,7 +450,7 @@ def test_near_the_end_the_coachs_lines_say_points_and_the_chance_to_win_apart():
     from test_review import ASSETS
 
     from crib3.engine.log import load_log
-    from crib3.review import review_events
+    from crib3.study.review import review_events
 
     late = next(d for d in review_events(load_log(ASSETS / "easy-121.jsonl").events, 1)
                 .decisions if d.index == 419)

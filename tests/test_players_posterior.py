@@ -207,7 +207,7 @@ def test_every_expert_decision_of_a_game_that_once_crashed_is_made():
     """E,E,S, seed 12301, game 29: an expert read a seat's play after four
     of a kind and raised an IndexError (see above). It plays to the end."""
     from crib3.engine import Rules
-    from crib3.sim import play_one
+    from crib3.study.sim import play_one
 
     result = play_one(["expert", "expert", "standard"], Rules(), 12301, 29)
     assert max(result.scores) >= 121

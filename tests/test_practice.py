@@ -7,8 +7,8 @@ import itertools
 import pytest
 
 from crib3.engine.log import load_log, write_log
-from crib3.practice import dealt_positions, own_positions
-from crib3.review import cost_phrase, review_events
+from crib3.study.practice import dealt_positions, own_positions
+from crib3.study.review import cost_phrase, review_events
 from crib3.tui.practice_app import PracticeApp
 from crib3.tui.screens.practice import PracticeScreen
 from games import random_game
@@ -86,7 +86,7 @@ async def test_near_the_end_practice_counts_points_and_says_the_chance_to_win_ap
     now it reads the easy seats as the easy bot: 1.46 points and a 29%
     chance to win. The trainer's running score is points, with the chance
     said apart; it once added the 59.54 as points."""
-    from crib3.practice import Position
+    from crib3.study.practice import Position
     from test_review import ASSETS
 
     late = next(d for d in review_events(load_log(ASSETS / "easy-121.jsonl").events, 1)

@@ -11,10 +11,10 @@ import subprocess
 import pytest
 
 from commands import crib3_argv
-from crib3 import progress
+from crib3.saved import progress
 from crib3.engine.log import load_log, write_log
-from crib3.progress import format_progress, progress_from_files, sparkline
-from crib3.review import review_events
+from crib3.saved.progress import format_progress, progress_from_files, sparkline
+from crib3.study.review import review_events
 from games import random_game
 
 

@@ -9,7 +9,7 @@ import pytest
 import textual._wait as textual_wait
 
 from crib3.engine.log import load_log
-from crib3.replay import Replay
+from crib3.saved.replay import Replay
 from crib3.tui.app import Crib3App
 from crib3.tui.screens.replay import ReplayScreen
 from tui_support import screen_text, wait_for

@@ -11,7 +11,7 @@ import pytest
 from crib3.engine import Game, Rules
 from crib3.engine import events as ev
 from crib3.engine.log import load_log
-from crib3.replay import Replay
+from crib3.saved.replay import Replay
 from crib3.tui.app import Crib3App
 from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.replay import ReplayScreen
@@ -153,7 +153,7 @@ async def test_replay_with_the_coach(svg_snapshot, size, replay):
 
 
 async def test_the_coach_and_practice_draw_nothing_above_127_in_ascii_mode(replay):
-    from crib3.practice import dealt_positions
+    from crib3.study.practice import dealt_positions
     from crib3.tui.practice_app import PracticeApp
     from crib3.tui.screens.practice import PracticeScreen
     from test_ascii_screens import assert_7bit

@@ -1,4 +1,4 @@
-"""The coach looks back (issue 14): `crib3.review` on positions whose best
+"""The coach looks back (issue 14): `crib3.study.review` on positions whose best
 choice is known by hand, on real games, and the invariant that a seat's
 review never depends on another seat's hidden cards."""
 
@@ -16,7 +16,7 @@ from crib3.engine import Count, Discard, Event, PlayerInfo, Rules, Shuffle, Stat
 from crib3.engine import events as ev
 from crib3.engine.log import command_for, load_log
 from crib3.engine.rules import begin, next_automatic, step, to_act
-from crib3.review import review_events, review_json, reviewed_seats
+from crib3.study.review import review_events, review_json, reviewed_seats
 from games import random_game
 from helpers import card, dealt, hand_set_up, play_out, plays
 
@@ -236,7 +236,7 @@ def test_the_review_never_depends_on_another_seats_hidden_cards(seed, seat, shuf
 def test_the_review_practice_and_progress_import_no_screen_and_no_network():
     from test_layers import UI_AND_NETWORK, files, offenders
 
-    assert offenders(files("review.py", "practice.py", "progress.py"), UI_AND_NETWORK) == []
+    assert offenders(files("study/review.py", "study/practice.py", "saved/progress.py"), UI_AND_NETWORK) == []
 
 
 def test_near_the_end_the_review_says_points_and_the_chance_to_win_apart():
@@ -247,7 +247,7 @@ def test_near_the_end_the_review_says_points_and_the_chance_to_win_apart():
     is 1.46 points and a 29% chance to win, said so; the summary's points
     are points."""
     from crib3.players.coach import WIN_BONUS
-    from crib3.review import describe, format_review
+    from crib3.study.review import describe, format_review
 
     review = review_events(load_log(ASSETS / "easy-121.jsonl").events, 1)
     late = next(d for d in review.decisions if d.index == 419)

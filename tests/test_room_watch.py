@@ -8,7 +8,8 @@ import pytest
 from crib3.engine import Rules
 from crib3.engine.log import load_log
 from crib3.room import Room, RoomError
-from crib3.room.chat import MAX_CHARS, Allowance
+from crib3.common.rates import TokenBucket
+from crib3.room.chat import MAX_CHARS
 
 
 def playing_room(tmp_path):
@@ -65,7 +66,7 @@ async def test_chat_is_for_the_table_limited_and_never_in_the_game_log(tmp_path)
 
 def test_a_session_may_say_a_line_a_second_after_a_small_burst():
     now = [0.0]
-    allowance = Allowance(rate=1.0, burst=3, clock=lambda: now[0])
+    allowance = TokenBucket(1.0, 3, clock=lambda: now[0])
     assert [allowance.take() for _ in range(4)] == [True, True, True, False]
     now[0] += 1.0
     assert allowance.take() and not allowance.take()

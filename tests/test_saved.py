@@ -13,14 +13,8 @@ import pytest
 
 from crib3.engine import Game, fold
 from crib3.engine.log import load_log, make_header, write_log
-from crib3.saved import (
-    GameSummary,
-    game_stats,
-    latest_unfinished,
-    list_games,
-    summarise_log,
-    transcript,
-)
+from crib3.saved.games import game_stats, latest_unfinished, list_games, transcript
+from crib3.saved.summary import GameSummary, summarise_log
 from games import random_game
 from test_cli import CRIB3
 
@@ -158,7 +152,7 @@ def test_kill_9_loses_nothing_that_was_on_screen(tmp_path, run):
 
     from crib3.engine import apply, redact
     from crib3.engine.state import State
-    from crib3.narrate import describe
+    from crib3.words.narrate import describe
     from commands import crib3_command
     from test_terminal_e2e import Tmux
 

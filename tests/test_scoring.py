@@ -12,7 +12,7 @@ from crib3.scoring import (
     score_hand,
     score_play,
 )
-from crib3.speech import say_hand_line, say_play
+from crib3.words.speech import say_hand_line, say_play
 
 
 def hand(text):

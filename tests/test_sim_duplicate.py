@@ -10,9 +10,9 @@ import subprocess
 import pytest
 
 from commands import crib3_argv
-from crib3 import duplicate, sim
+from crib3.study import duplicate, sim
 from crib3.engine import Rules
-from crib3.levels import BOT_LEVELS, SIM_ONLY_LEVELS
+from crib3.common.levels import BOT_LEVELS, SIM_ONLY_LEVELS
 from crib3.players import make_player
 
 

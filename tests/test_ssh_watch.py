@@ -16,7 +16,8 @@ import pytest
 
 from crib3.cards import parse_card
 from crib3.engine import State, apply
-from crib3.room.chat import Allowance
+from crib3.common.rates import TokenBucket
+from crib3.room.chat import PER_SECOND
 from ssh_support import Client, Recorder, plain, press_on, seat_three, serving, until
 from test_properties import public_cards
 from test_ssh import _joined
@@ -67,7 +68,7 @@ async def test_a_spectator_is_sent_no_hidden_card_and_chat_is_shown_literally(tm
         watcher.press("w")
         await watcher.shows("(you are watching)")
         await clients[0].shows("watching: spectator")
-        server.room.people["spectator"].chat = Allowance(burst=len(SAID))  # no waiting here
+        server.room.people["spectator"].chat = TokenBucket(PER_SECOND, len(SAID))  # no waiting here
         for count, line in enumerate(SAID, 1):
             mark = len(watcher.terminal.received)
             watcher.press("c")

@@ -1,6 +1,6 @@
 """The way from typing `crib3` to its first screen (issue 12, point 18):
 the cyclic garbage collector is paused until the first screen is drawn
-(crib3/startup_gc.py), and then runs as always; a command without a screen
+(crib3/common/startup_gc.py), and then runs as always; a command without a screen
 never touches it. `crib3` alone is read by play's options only, which must
 read it as the whole parser reads `crib3 play`."""
 

@@ -362,7 +362,7 @@ async def test_the_replay_grows_its_table_as_the_table_screen_does(size):
     """The replay at 120x40 left 13 blank rows under a table drawn as at
     80x24: its table takes the rows, its lines under it a few."""
     from crib3.engine.log import load_log
-    from crib3.replay import Replay
+    from crib3.saved.replay import Replay
     from crib3.tui.screens.replay import ReplayScreen
     from test_replay import SAMPLE
 
@@ -380,7 +380,7 @@ async def test_the_replay_grows_its_table_as_the_table_screen_does(size):
 
 
 async def test_practice_grows_its_table_as_the_table_screen_does():
-    from crib3.practice import dealt_positions
+    from crib3.study.practice import dealt_positions
     from crib3.tui.practice_app import PracticeApp
 
     app = PracticeApp("play", dealt_positions("play", 5))
@@ -397,7 +397,7 @@ async def test_a_dealer_to_play_is_said_on_one_line_of_the_box(size):
     """"dealer · crib · to play" wrapped in a 26-column box ("to" / "play"),
     pushing what is under it down (out of the short box at 80x24)."""
     from crib3.engine.log import load_log
-    from crib3.replay import Replay
+    from crib3.saved.replay import Replay
     from crib3.tui.screens.replay import ReplayScreen
     from test_replay import SAMPLE
 

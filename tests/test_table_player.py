@@ -100,7 +100,7 @@ async def test_replay_face_up_names_the_discards_and_shows_the_crib():
 
     from crib3.engine import events as ev
     from crib3.engine.log import load_log
-    from crib3.replay import Replay
+    from crib3.saved.replay import Replay
     from crib3.tui.screens.replay import ReplayScreen
 
     sample = Path(__file__).parent.parent / "assets" / "logs" / "short-61.jsonl"

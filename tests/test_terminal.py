@@ -1,5 +1,5 @@
 """The terminal's locale decides ASCII mode, and a screen needs a terminal:
-the rules (crib3/terminal.py), and the real command under each locale."""
+the rules (crib3/common/terminal.py), and the real command under each locale."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import time
 import pytest
 
 from commands import crib3_argv, crib3_command
-from crib3.terminal import full_screen_problem, is_utf8_locale, locale_name, speaks_utf8
+from crib3.common.terminal import full_screen_problem, is_utf8_locale, locale_name, speaks_utf8
 
 
 def test_locale_precedence_is_posix():

@@ -6,7 +6,8 @@ keys only for an admin."""
 from __future__ import annotations
 
 from crib3.engine.state import Phase
-from crib3.room.chat import Allowance
+from crib3.common.rates import TokenBucket
+from crib3.room.chat import BURST, PER_SECOND
 from crib3.tui.screens.room import LobbyScreen, RoomTableScreen
 from crib3.tui.screens.watch import ChatPrompt, SpectatorScreen
 from crib3.tui.widgets.chat import ChatPanel
@@ -74,7 +75,7 @@ async def test_chat_is_shown_literally_to_the_table_and_limited(tmp_path):
         assert "pts" in text and text.index("pts") < text.index(said)
         assert ann_app.screen.query_one(ChatPanel).region.height == 2
         # Ann, seated, talks too (the same key); beyond the rate: one line, refused.
-        ann_app.presence.chat = Allowance(clock=lambda: 0.0)  # time stands still
+        ann_app.presence.chat = TokenBucket(PER_SECOND, BURST, clock=lambda: 0.0)  # time stands still
         for n in range(4):
             await ann.press("c")
             await wait_for(ann, lambda: isinstance(ann_app.screen, ChatPrompt))

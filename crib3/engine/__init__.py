@@ -26,8 +26,8 @@ from crib3.engine.events import (
     Rules,
     ScoringEvent,
 )
-from crib3.engine.game import Game
 from crib3.engine.feed import SeatFeed, seat_view
+from crib3.engine.game import Game
 from crib3.engine.rules import IllegalMove, decide, legal_moves, next_automatic, to_act
 from crib3.engine.state import Phase, State, apply, fold
 from crib3.engine.views import SeatView, project, redact

@@ -24,11 +24,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from crib3.engine.commands import Command, Count
+from crib3.engine.events import Event
 from crib3.engine.game import Game
 from crib3.engine.rules import IllegalMove
 from crib3.engine.state import State, apply
 from crib3.engine.views import SeatView, project, redact
-from crib3.engine.events import Event
 
 FeedItem = tuple[Event, State, SeatView]
 FeedSubscriber = Callable[[Event, State, SeatView], None]

@@ -8,9 +8,8 @@ is the business of `crib3.engine.rules`, which is also how logs are verified.
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from collections.abc import Iterable
+from enum import StrEnum
 from typing import NamedTuple
 
 from crib3.cards import Card

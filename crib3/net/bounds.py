@@ -1,5 +1,5 @@
-"""How much one SSH session may ask of the server: the limits, and the
-token bucket that keeps input to them.
+"""How much one SSH session may ask of the server: the limits (the token
+bucket that keeps input to them is `crib3.common.rates`).
 
 Every session runs on the server's one event loop, so a session that sends
 keys faster than anyone types (a flood, a paste held down, a broken
@@ -14,8 +14,6 @@ size that is drawn is capped.
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 KEYS_PER_SECOND = 30.0      # sustained input events (keys, clicks, pastes)
@@ -27,25 +25,6 @@ OUTPUT_HIGH_WATER = 256 * 1024  # unsent bytes before frames are skipped
 OUTPUT_LOW_WATER = 32 * 1024    # ... and when they are drawn again (afresh)
 MAX_COLUMNS, MAX_ROWS = 300, 100  # the largest screen drawn; a bigger one is drawn at this
 RESIZE_QUIET = 0.05         # seconds without a resize before the latest one is drawn
-
-
-class TokenBucket:
-    """`rate` tokens a second, at most `burst` saved up: `take(n)` says how
-    many of `n` wanted tokens there are (and spends them)."""
-
-    def __init__(self, rate: float, burst: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self.tokens = float(burst)
-        self.when = clock()
-
-    def take(self, wanted: int = 1) -> int:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.when) * self.rate)
-        self.when = now
-        granted = min(wanted, int(self.tokens))
-        self.tokens -= granted
-        return granted
 
 
 @dataclass

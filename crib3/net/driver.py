@@ -27,9 +27,17 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.messages import Message
 
-from crib3.net.bounds import (BYTE_BURST, BYTES_PER_SECOND, KEY_BURST, KEYS_PER_SECOND,
-                              MAX_BACKLOG, RESIZE_QUIET, InputCount, TokenBucket,
-                              capped_size)
+from crib3.common.rates import TokenBucket
+from crib3.net.bounds import (
+    BYTE_BURST,
+    BYTES_PER_SECOND,
+    KEY_BURST,
+    KEYS_PER_SECOND,
+    MAX_BACKLOG,
+    RESIZE_QUIET,
+    InputCount,
+    capped_size,
+)
 
 # Alternate screen, mouse (any-event, SGR), no cursor, bracketed paste, and
 # a query for synchronized output, as Textual's Linux driver sends them.

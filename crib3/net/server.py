@@ -35,12 +35,12 @@ from typing import Any, Protocol
 import asyncssh
 from textual.app import App
 
-from crib3 import crash
+from crib3.common import crash
 from crib3.net.bounds import OUTPUT_HIGH_WATER, OUTPUT_LOW_WATER, capped_size
 from crib3.net.console import client_console  # (also here: where it was)
 from crib3.net.driver import STOP, ChannelDriver
-from crib3.net.workers import LOST, WorkerPool
 from crib3.net.sharing import many_terminals_in_one_process
+from crib3.net.workers import LOST, WorkerPool
 from crib3.room import Presence, Room, RoomError
 from crib3.room.host import RoomHost
 
@@ -102,7 +102,7 @@ def wants_ascii(env: dict[str, str]) -> bool:
     (sent as LANG or LC_*, as OpenSSH does by default) says UTF-8; the same
     rule as at the command line, except that a client that sent no locale
     at all told us nothing, and today's terminals speak UTF-8."""
-    from crib3.terminal import speaks_utf8
+    from crib3.common.terminal import speaks_utf8
 
     return not speaks_utf8(env, unset=True)
 

@@ -37,7 +37,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from crib3 import crash
+from crib3.common import crash
 from crib3.net.collector import Collector
 from crib3.net.console import client_console  # (not from the server: no asyncssh here)
 from crib3.net.driver import START, ChannelDriver

@@ -15,7 +15,7 @@ import asyncio
 import logging
 from collections.abc import Callable, Mapping
 
-from crib3 import crash
+from crib3.common import crash
 from crib3.engine import Command, Game, IllegalMove, SeatView
 from crib3.players import Player, workers
 

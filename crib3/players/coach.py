@@ -26,9 +26,9 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from crib3.cards import Card
+from crib3.common.names import shown_name
 from crib3.engine import Play, SeatView
 from crib3.engine.state import Phase, turn_order
-from crib3.names import shown_name
 from crib3.players.analysis import (
     OPPONENT_CRIB_WEIGHT,
     PILE_MASK,
@@ -68,7 +68,7 @@ from crib3.players.rivals import rival_weights
 from crib3.players.rollout import wary_code
 from crib3.players.seatplay import PLACE_PLAY, dealer_reach
 from crib3.scoring import hand_points, score_play
-from crib3.speech import say_play
+from crib3.words.speech import say_play
 
 PLAY_SAMPLES = 128  # deals of the unseen cards to play out, at most
 PLAY_BUDGET = 288  # playouts for one decision, all options together (4 ranks: 72 deals)

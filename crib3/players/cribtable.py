@@ -22,8 +22,8 @@ import random
 import sys
 from pathlib import Path
 
-from crib3.arguments import Parser, at_least_one
 from crib3.cards import DECK, RANKS
+from crib3.common.arguments import Parser, at_least_one
 from crib3.players.analysis import discard_options
 from crib3.scoring import hand_points
 

@@ -29,9 +29,8 @@ import random
 import sys
 from pathlib import Path
 
-from crib3.arguments import Parser, at_least_one
 from crib3.cards import DECK, RANKS
-from crib3.players.cribtable import TooFewSamples, refuse_packaged, write_table
+from crib3.common.arguments import Parser, at_least_one
 from crib3.players.analysis import (
     discard_options,
     greedy_code,
@@ -40,6 +39,7 @@ from crib3.players.analysis import (
     push_rank,
     remove_at,
 )
+from crib3.players.cribtable import TooFewSamples, refuse_packaged, write_table
 from crib3.scoring import hand_points
 
 PACKAGED = Path(__file__).with_name("discard_table.json")

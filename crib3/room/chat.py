@@ -11,12 +11,11 @@ table's screens.
 
 from __future__ import annotations
 
-import time
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from crib3.room.seats import Listener, RoomError, notify
+from crib3.common.rates import TokenBucket
+from crib3.room.basics import Listener, RoomError, notify
 
 MAX_CHARS = 200   # a line of chat, at most
 PER_SECOND = 1.0  # lines a session may say, sustained
@@ -24,24 +23,9 @@ BURST = 3         # ... and at once
 KEPT = 50         # lines a table remembers (a screen shows the last few)
 
 
-class Allowance:
-    """A token bucket: `PER_SECOND` lines a second, `BURST` saved up.
-    (The SSH side has its own for keys; the room imports nothing of it.)"""
-
-    def __init__(self, rate: float = PER_SECOND, burst: int = BURST,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate, self.burst, self.clock = rate, burst, clock
-        self.tokens = float(burst)
-        self.when = clock()
-
-    def take(self) -> bool:
-        now = self.clock()
-        self.tokens = min(self.burst, self.tokens + (now - self.when) * self.rate)
-        self.when = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+def chat_allowance() -> TokenBucket:
+    """A session's allowance of chat lines: `PER_SECOND`, `BURST` at once."""
+    return TokenBucket(PER_SECOND, BURST)
 
 
 @dataclass(frozen=True)
@@ -73,7 +57,7 @@ class TableChat:
         self.lines: deque[ChatLine] = deque(maxlen=KEPT)
         self.listeners: list[Listener] = []
 
-    def say(self, name: str, text: str, allowance: Allowance) -> ChatLine:
+    def say(self, name: str, text: str, allowance: TokenBucket) -> ChatLine:
         """Add a line from `name`, if it is one and `allowance` lets them
         speak now; else RoomError (nothing is added)."""
         text = checked_text(text)

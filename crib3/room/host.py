@@ -32,11 +32,12 @@ import weakref
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from crib3 import crash
+from crib3.common import crash
 from crib3.engine import IllegalMove
 from crib3.room import wire
+from crib3.room.basics import RoomError
 from crib3.room.room import Room
-from crib3.room.seats import Presence, RoomError
+from crib3.room.seats import Presence
 from crib3.room.table import Table
 
 log = logging.getLogger("crib3.serve")

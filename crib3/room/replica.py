@@ -53,8 +53,9 @@ from typing import Any, Protocol
 from crib3.engine import Command, Event, IllegalMove, Rules, SeatView, State
 from crib3.engine.state import apply
 from crib3.room import wire
+from crib3.room.basics import Listener, RoomError, notify
 from crib3.room.chat import ChatLine
-from crib3.room.seats import SEATS, Listener, RoomError, Seat, SeatLookup, notify
+from crib3.room.seats import SEATS, Seat, SeatLookup
 
 CALLER: ContextVar[int | None] = ContextVar("crib3_room_caller", default=None)
 FeedItem = tuple[Event, State, SeatView]

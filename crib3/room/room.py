@@ -21,12 +21,19 @@ import logging
 from collections.abc import Callable
 from pathlib import Path
 
+from crib3.common.levels import BOT_LEVELS
+from crib3.common.names import check_name, shown_name
 from crib3.engine import Rules
-from crib3.levels import BOT_LEVELS
-from crib3.names import check_name, shown_name
-from crib3.room.seats import Listener, Presence, RoomError, Seat, notify
-from crib3.room.storage import (CLOSED, SHELVED, UnreadableTable, numbers_on_disk, read_table,
-                                stored_tables)
+from crib3.room.basics import Listener, RoomError, notify
+from crib3.room.seats import Presence, Seat
+from crib3.room.storage import (
+    CLOSED,
+    SHELVED,
+    UnreadableTable,
+    numbers_on_disk,
+    read_table,
+    stored_tables,
+)
 from crib3.room.table import Table
 
 log = logging.getLogger("crib3.serve")

@@ -3,25 +3,13 @@
 from __future__ import annotations
 
 import ipaddress
-import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from crib3 import crash
-
-if TYPE_CHECKING:
-    from crib3.room.chat import Allowance
-
-log = logging.getLogger("crib3.serve")
+from crib3.common.rates import TokenBucket
+from crib3.room.chat import chat_allowance
 
 SEATS = 3
-Listener = Callable[[], None]
-
-
-class RoomError(Exception):
-    """Something a person asked that the room cannot do; the message says
-    why in one line, fit to show them."""
 
 
 @dataclass
@@ -68,7 +56,7 @@ class Presence:
     key: str | None
     kick: Callable[[str], None] = field(repr=False, default=lambda reason: None)
     admin: bool = False
-    chat: Allowance = field(repr=False, default_factory=lambda: _allowance())
+    chat: TokenBucket = field(repr=False, default_factory=chat_allowance)
     address: str | None = None  # where they connect from (it stands for a key under --open)
 
     @property
@@ -80,12 +68,6 @@ class Presence:
         tunnel or a jump host, or from the host itself, and tell nobody
         apart. None: nothing to count by, no limit."""
         return holder_of(self.key, self.address)
-
-
-def _allowance() -> Allowance:
-    from crib3.room.chat import Allowance  # chat imports this module
-
-    return Allowance()
 
 
 def holder_of(key: str | None, address: str | None) -> str | None:
@@ -100,13 +82,3 @@ def holder_of(key: str | None, address: str | None) -> str | None:
     except ValueError:
         pass  # not an IP address (a test's, or a Unix socket's): counted as it is
     return f"address {address}"
-
-
-def notify(listeners: list[Listener]) -> None:
-    """Tell every listener (a screen) that something changed. Each is
-    called on its own: one broken screen must not stop the others."""
-    for listener in list(listeners):
-        try:
-            listener()
-        except Exception as exc:
-            crash.report(log, exc, "a room listener")

@@ -25,7 +25,14 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from crib3.engine import Event, Rules
-from crib3.engine.log import LogError, LogWriter, load_log, make_header, open_private, private_folder
+from crib3.engine.log import (
+    LogError,
+    LogWriter,
+    load_log,
+    make_header,
+    open_private,
+    private_folder,
+)
 from crib3.room.seats import Seat
 
 OPEN, SHELVED, CLOSED = "open", "shelved", "closed"

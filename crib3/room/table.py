@@ -31,13 +31,14 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from crib3.common.levels import HUMAN, bot_names
+from crib3.common.names import shown_name
 from crib3.engine import Event, Game, PlayerInfo, Rules, SeatFeed, State
-from crib3.levels import HUMAN, bot_names
-from crib3.names import shown_name
 from crib3.players import make_player
 from crib3.players.autoplay import BotDriver
+from crib3.room.basics import Listener, RoomError, notify
 from crib3.room.chat import ChatLine, TableChat
-from crib3.room.seats import SEATS, Listener, Presence, RoomError, Seat, SeatLookup, holder_of, notify
+from crib3.room.seats import SEATS, Presence, Seat, SeatLookup, holder_of
 from crib3.room.storage import OPEN, StoredTable, TableFiles
 
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from crib3.levels import bot_names
-from crib3.paths import games_dir
+from crib3.common.levels import bot_names
+from crib3.common.paths import games_dir
 from crib3.tui.base_app import BaseApp
 from crib3.tui.settings import GameChoices, load_choices, save_choices
 
@@ -75,7 +75,7 @@ class Crib3App(BaseApp):
         self.start_choices = choices
         self.start_game_object = game
         self.resume_path = resume_path  # a resumed game goes on in its own file
-        self.replay = replay  # a crib3.replay.Replay to step through
+        self.replay = replay  # a crib3.saved.replay.Replay to step through
         self.replay_coach = False  # open the replay with the coach on (crib3 replay --coach)
         self.log_writer: LogWriter | None = None
         self.log_path: Path | None = None
@@ -153,7 +153,7 @@ class Crib3App(BaseApp):
         """Go on with a saved game, where it stood, in its own file."""
         from crib3.engine import Game
         from crib3.engine.log import LogError
-        from crib3.saved import open_for_resume
+        from crib3.saved.games import open_for_resume
 
         try:
             game = open_for_resume(path)
@@ -273,7 +273,7 @@ class Crib3App(BaseApp):
     def _review_game(self, state: State) -> None:
         """The game just played in the replay with the coach on; q there
         comes back to the result screen."""
-        from crib3.replay import Replay
+        from crib3.saved.replay import Replay
         from crib3.tui.screens.replay import ReplayScreen
 
         assert self.game is not None

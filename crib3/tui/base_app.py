@@ -92,7 +92,7 @@ class BaseApp(App[None]):
         # How the app ended, when not as asked: the command reports it.
         self.crash: BaseException | None = None
         # Textual prints a traceback with local variables when an app fails;
-        # crib3 says one line instead (see crib3.crash), so that is dropped.
+        # crib3 says one line instead (see crib3.common.crash), so that is dropped.
         self.error_console = Console(file=io.StringIO(), markup=False, highlight=False)
 
     # --- starting ------------------------------------------------------------------
@@ -100,7 +100,7 @@ class BaseApp(App[None]):
     def run(self, *args: Any, **kwargs: Any) -> Any:
         """The command's start: Textual's parse of the CSS is kept between
         runs (`crib3.tui.css_cache`), and saved once the first screen is up."""
-        from crib3 import startup_gc
+        from crib3.common import startup_gc
         from crib3.tui import css_cache
 
         css_cache.install()
@@ -119,7 +119,7 @@ class BaseApp(App[None]):
             # ScreenResume of a pushed screen checks again.
             self.call_after_refresh(lambda: self._check_size(self.size))
         # The first screen is drawn: the collector the command paused runs
-        # again (crib3/startup_gc.py).
+        # again (crib3/common/startup_gc.py).
         self.call_after_refresh(_resume_gc)
         if sys.modules.get("crib3.tui.css_cache") is not None:
             # After the first screen and the warm-up's start: a terminal
@@ -301,7 +301,7 @@ class BaseApp(App[None]):
 
 
 def _resume_gc() -> None:
-    from crib3 import startup_gc
+    from crib3.common import startup_gc
 
     startup_gc.resume()
 

@@ -60,7 +60,7 @@ Key = tuple[object, ...]
 
 
 def cache_file() -> Path:
-    from crib3.paths import cache_dir
+    from crib3.common.paths import cache_dir
 
     return cache_dir() / "parsed-css.pickle"
 

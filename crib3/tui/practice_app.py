@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from crib3.practice import Position
+from crib3.study.practice import Position
 from crib3.tui.base_app import BaseApp
 
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
-from crib3.levels import BOT_LEVELS
-from crib3.names import check_name
-from crib3.paths import config_dir
+from crib3.common.levels import BOT_LEVELS
+from crib3.common.names import check_name
+from crib3.common.paths import config_dir
 
 if TYPE_CHECKING:
     from crib3.engine import Rules

@@ -15,13 +15,13 @@ from enum import StrEnum
 from rich.text import Text
 
 from crib3.cards import Card
+from crib3.common.names import shown_name
 from crib3.engine import Discard, Event, Play, SeatView, State
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
-from crib3.names import shown_name
-from crib3.narrate import Voice, describe
 from crib3.scoring import Score
-from crib3.speech import say_play
+from crib3.words.narrate import Voice, describe
+from crib3.words.speech import say_play
 
 # Events whose announcement is their sentence in the feed.
 _SAID_AS_NARRATED = (ev.GoScored, ev.HisHeels, ev.MugginsCalled,

@@ -16,7 +16,7 @@ from crib3.cards import DECK
 from crib3.engine import fold
 from crib3.engine.log import load_log, parse_log
 from crib3.scoring import hand_points, rank_table, score_hand
-from crib3 import sim
+from crib3.study import sim
 
 HANDS = 10_000
 

@@ -53,7 +53,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from benchmarks.test_play_pairs import _interval  # (the mean and its 95% interval)
 from crib3.engine import Rules
-from crib3.sim import play_one
+from crib3.study.sim import play_one
 
 A = os.environ.get("CRIB3_PAIRED_A", "expert")
 B = os.environ.get("CRIB3_PAIRED_B", "expert:read_greedy=0.85:read_wary=0.05")

@@ -38,7 +38,7 @@ from crib3.engine import Game, Play, PlayerInfo, Rules
 from crib3.engine.state import Phase
 from crib3.players import make_player
 from crib3.players.coach import rank_plays
-from crib3.sim import engine_kind
+from crib3.study.sim import engine_kind
 
 A = os.environ.get("CRIB3_PLAYPAIR_A", "expert:play_budget=576:play_samples=256")
 B = os.environ.get("CRIB3_PLAYPAIR_B", "expert")

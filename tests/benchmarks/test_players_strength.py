@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from crib3 import sim
+from crib3.study import sim
 from crib3.cards import DECK
 from crib3.engine import Game, PlayerInfo, Rules
 from crib3.players import make_player
@@ -173,7 +173,7 @@ def test_expert_gains_on_the_december_2026_expert(benchmark):
     """Issue 13: the expert against the expert it was (expert-2026-12), on
     the same shuffles in all six seatings: a gain whose 99% interval is
     above zero. 3,000 deal sets are 18,000 games, about an hour on two cores."""
-    from crib3 import duplicate
+    from crib3.study import duplicate
 
     summary = benchmark.pedantic(
         lambda: duplicate.run("expert", "expert-2026-12", DEAL_SETS, seed=2026,

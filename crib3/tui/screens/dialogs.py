@@ -12,9 +12,9 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
 from crib3.cards import Card
+from crib3.common.names import shown_name
 from crib3.engine import SeatView
 from crib3.engine.state import Phase
-from crib3.names import shown_name
 from crib3.players.coach import advise
 from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.tui.css import STYLESHEET

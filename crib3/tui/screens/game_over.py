@@ -11,12 +11,12 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Static
 
+from crib3.common.names import shown_name
 from crib3.engine import State
 from crib3.engine.state import SOURCES
 from crib3.tui.ascii import app_is_ascii
-from crib3.names import shown_name
-from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.css import STYLESHEET
+from crib3.tui.widgets.footer import TidyFooter
 
 SPARK_COLOURS = ("green", "cyan", "magenta")
 BARS = "▁▂▃▄▅▆▇█"

@@ -9,8 +9,8 @@ shown as such: a name may look like markup.
 
 from __future__ import annotations
 
+from crib3.common.names import MAX_LENGTH, shown_name
 from crib3.engine import Rules
-from crib3.names import MAX_LENGTH, shown_name
 from crib3.room import Table
 
 

@@ -6,23 +6,23 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rich.text import Text
-from textual.content import Content
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from crib3.levels import BOT_LEVELS
+from crib3.common.levels import BOT_LEVELS
+from crib3.common.names import MAX_LENGTH, check_name
 from crib3.tui.ascii import app_is_ascii, in_words
-from crib3.names import MAX_LENGTH, check_name
+from crib3.tui.css import STYLESHEET
 from crib3.tui.settings import GameChoices
 from crib3.tui.widgets.footer import TidyFooter
-from crib3.tui.css import STYLESHEET
 
 # The pace of the computer players: seconds a move, as `--think` takes them.
 PACES = {0.0: "at once", 0.3: "brisk", 0.6: "steady", 1.0: "unhurried", 2.0: "slow"}
@@ -189,7 +189,7 @@ class NewGameScreen(Screen[GameChoices | Path]):
         threads), and reads each log's first lines and end only."""
         from textual.worker import get_current_worker
 
-        from crib3.saved import latest_unfinished, read_saved
+        from crib3.saved.games import latest_unfinished, read_saved
 
         worker = get_current_worker()
         path = latest_unfinished(cancelled=lambda: worker.is_cancelled)

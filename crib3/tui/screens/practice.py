@@ -14,8 +14,8 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from crib3.engine import Discard, Play
-from crib3.practice import Position
-from crib3.review import Decision, assess
+from crib3.study.practice import Position
+from crib3.study.review import Decision, assess
 from crib3.tui.css import STYLESHEET
 from crib3.tui.screens.review_words import coach_panel
 from crib3.tui.widgets.footer import TidyFooter

@@ -4,7 +4,7 @@ What is on screen is a function of (event number, viewpoint) alone, so a
 step back draws exactly what was drawn going forwards.
 
 With the coach on (`c`, `crib3 replay --coach`, or `r` on the result
-screen) the replay is also a review (issue 14, `crib3.review`): beside each
+screen) the replay is also a review (issue 14, `crib3.study.review`): beside each
 decision of the reviewed seat, what it cost and the coach's ranking from
 that seat's own view; the cost on the feed; `n`/`p` to the next or previous
 costly decision, `t` to change what counts as costly. Face up, the people
@@ -21,16 +21,16 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
+from crib3.common.names import shown_name
 from crib3.engine import Event, project, redact
 from crib3.engine.state import Phase
-from crib3.names import shown_name
-from crib3.narrate import describe
-from crib3.replay import Replay
-from crib3.review import Decision, Review, review_events, reviewed_seats
+from crib3.saved.replay import Replay
+from crib3.study.review import Decision, Review, review_events, reviewed_seats
 from crib3.tui.css import STYLESHEET
 from crib3.tui.screens.review_words import THRESHOLDS, coach_panel, cost_words, review_status
 from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.table_view import TableView, opponents
+from crib3.words.narrate import describe
 
 SPEEDS = (2.0, 1.0, 0.5, 0.25, 0.1)  # seconds per event in autoplay
 

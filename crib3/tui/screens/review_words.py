@@ -1,7 +1,7 @@
 """What the replay's coach says of a decision (issue 14): the option taken,
 its cost, and the coach's ranking, in as many lines as there is room for.
 
-Pure functions of a `crib3.review.Decision`, kept beside the replay screen
+Pure functions of a `crib3.study.review.Decision`, kept beside the replay screen
 that shows them. They return `rich.text.Text` built piece by piece, never
 markup: a name may look like markup. Everything here comes from the
 decision's own seat view, so in one seat's view the panel shows nothing
@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from crib3.cards import parse_card
-from crib3.names import shown_name
-from crib3.review import Choice, Decision, cost_phrase
+from crib3.common.names import shown_name
+from crib3.study.review import Choice, Decision, cost_phrase
 
 THRESHOLDS = (0.5, 1.0, 2.0, 4.0)  # points given up from which a decision is "costly"
 

@@ -23,10 +23,10 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
-from crib3.levels import BOT_LEVELS
-from crib3.tui.ascii import app_is_ascii, in_words
-from crib3.names import shown_name
+from crib3.common.levels import BOT_LEVELS
+from crib3.common.names import shown_name
 from crib3.room import SEATS, Presence, Room, RoomError, Table
+from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.tui.bindings import QuietBindings
 from crib3.tui.screens.dialogs import ConfirmQuit, Dialog
 from crib3.tui.screens.game_over import GameOverScreen

@@ -1,6 +1,6 @@
 """Statistics over the saved games, folded from the logs when asked for;
 under them, the people's points given up to the coach per hand, game by
-game (crib3.progress), worked out after the table (a review costs more)."""
+game (crib3.saved.progress), worked out after the table (a review costs more)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ class StatsScreen(ModalScreen[None]):
         (or the app) goes away: the app waits for its threads on quitting."""
         from textual.worker import get_current_worker
 
-        from crib3.saved import format_stats, saved_paths, stats_cache_file, stats_from_files
+        from crib3.saved.games import format_stats, saved_paths, stats_cache_file, stats_from_files
 
         worker = get_current_worker()
         stats, problems = stats_from_files(saved_paths(), lambda: worker.is_cancelled,
@@ -45,7 +45,7 @@ class StatsScreen(ModalScreen[None]):
         self.app.call_from_thread(self.query_one("#table", Static).update, text)
         if not stats:
             return
-        from crib3.progress import format_progress, progress_cache_file, progress_from_files
+        from crib3.saved.progress import format_progress, progress_cache_file, progress_from_files
         from crib3.tui.ascii import app_is_ascii
 
         self.app.call_from_thread(self.query_one("#progress", Static).update,

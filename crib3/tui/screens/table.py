@@ -22,19 +22,28 @@ from collections import deque
 from collections.abc import Callable
 
 from textual.app import App, ComposeResult
-from textual.css.query import NoMatches
 from textual.binding import Binding
+from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import WorkerFailed
 
 from crib3.engine import (
-    Count, CutStarter, Discard, Event, Game, IllegalMove, Muggins, Play, SeatFeed, SeatView,
-    State, project,
+    Count,
+    CutStarter,
+    Discard,
+    Event,
+    Game,
+    IllegalMove,
+    Muggins,
+    Play,
+    SeatFeed,
+    SeatView,
+    State,
+    project,
 )
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
-from crib3.narrate import Voice, describe
 from crib3.players.autoplay import BotDriver
 from crib3.tui.ascii import in_words
 from crib3.tui.bindings import QuietBindings
@@ -46,6 +55,7 @@ from crib3.tui.widgets.redraw import redraw_line
 from crib3.tui.widgets.table_view import TableView
 from crib3.tui.widgets.turn_marker import PromptLine
 from crib3.tui.words import ENTER_GOES_ON, IDLE, Mode, announcement, prompt, refusal
+from crib3.words.narrate import Voice, describe
 
 # Events after which the table waits for Enter, so a person can read them.
 PAUSE_AFTER = (ev.DealerChosen, ev.HandCounted, ev.MugginsCalled, ev.HandEnded, ev.GameWon)

@@ -29,9 +29,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from crib3.engine import Event, SeatView, State, events as ev, project
+from crib3.common.names import shown_name
+from crib3.engine import Event, SeatView, State, project
+from crib3.engine import events as ev
 from crib3.engine.state import Phase
-from crib3.names import shown_name
 from crib3.room.chat import MAX_CHARS
 from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.tui.screens.dialogs import HELP_TEXT, Dialog, HelpScreen

@@ -39,7 +39,7 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.widget import Widget
 
-from crib3.names import shown_name
+from crib3.common.names import shown_name
 from crib3.tui.widgets.shared_render import SharedRender
 
 __all__ = [

@@ -10,25 +10,35 @@ ended), so replay, forwards or back, draws each moment as it was."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from typing import NamedTuple
-
 from crib3.cards import Card
+from crib3.common.names import shown_name
 from crib3.engine import SeatView
-from crib3.engine.state import Phase
-from crib3.names import shown_name
-from crib3.narrate import Voice
 from crib3.engine.rules import left_of
+from crib3.engine.state import Phase
 from crib3.scoring import hand_points, score_play
 from crib3.tui.widgets.cards import (
-    FACE_WIDTH, backs, big_face_lines, big_number, big_number_width, card_label, cards_label, face_lines, fanned,
-    fanned_width, large_face_lines, small_face_lines,
+    FACE_WIDTH,
+    backs,
+    big_face_lines,
+    big_number,
+    big_number_width,
+    card_label,
+    cards_label,
+    face_lines,
+    fanned,
+    fanned_width,
+    large_face_lines,
+    small_face_lines,
 )
 from crib3.tui.widgets.shared_render import SharedStatic
 from crib3.tui.words import cut_rounds, go_label, pile_label
+from crib3.words.narrate import Voice
 
 # Who played each card of the count, as seen from your seat: you below, the
 # opponent on your left at the upper left, the next one at the upper right.

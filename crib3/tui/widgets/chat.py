@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from rich.text import Text
 from textual.widgets import Static
 
-from crib3.names import shown_name
+from crib3.common.names import shown_name
 
 if TYPE_CHECKING:
     from crib3.room.chat import ChatLine

@@ -13,7 +13,11 @@ from crib3.cards import Card
 from crib3.engine import Discard, Play, SeatView
 from crib3.engine.state import Phase
 from crib3.tui.widgets.cards import (
-    big_face_lines, card_style, face_lines, large_face_lines, row_of_faces,
+    big_face_lines,
+    card_style,
+    face_lines,
+    large_face_lines,
+    row_of_faces,
 )
 from crib3.tui.widgets.shared_render import SharedRender
 from crib3.tui.widgets.turn_marker import TurnMarked

@@ -14,11 +14,17 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from crib3.cards import Card
+from crib3.common.names import shown_name
 from crib3.engine import SeatView
 from crib3.engine.state import SOURCES, Phase
-from crib3.names import shown_name
 from crib3.tui.widgets.cards import (
-    FACE_WIDTH, backs, card_label, cards_label, face_lines, fanned, fanned_width,
+    FACE_WIDTH,
+    backs,
+    card_label,
+    cards_label,
+    face_lines,
+    fanned,
+    fanned_width,
     small_face_lines,
 )
 from crib3.tui.widgets.shared_render import SharedStatic

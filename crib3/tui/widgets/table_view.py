@@ -21,13 +21,13 @@ from crib3.engine import SeatView
 from crib3.engine.events import HandCounted
 from crib3.engine.rules import left_of
 from crib3.scoring import Score
-from crib3.speech import hand_phrases
 from crib3.tui.widgets.board import CribBoard
 from crib3.tui.widgets.center import TableCenter
 from crib3.tui.widgets.hand import HandView, ShownCount
 from crib3.tui.widgets.redraw import redraw_line
 from crib3.tui.widgets.seat import SeatPanel
 from crib3.tui.words import seat_line
+from crib3.words.speech import hand_phrases
 
 
 def opponents(me: int) -> tuple[int, int]:
@@ -73,7 +73,7 @@ class TableView(Vertical):
             yield TableCenter(self.ascii, id="center")
             yield SeatPanel(right, self.ascii, id="seat-right")
         # Lines with names in them are plain text, never markup: a player may
-        # be called "[/]" (see crib3.names).
+        # be called "[/]" (see crib3.common.names).
         yield Static("", id="announce", markup=False)
         yield CribBoard(ascii=self.ascii, id="board")
         yield HandView(self.ascii, self.interactive, id="hand")

@@ -1,5 +1,5 @@
 """Positions to practise on (issue 14, point 3): discards and plays, the
-player chooses and the coach answers (`crib3.review.assess`).
+player chooses and the coach answers (`crib3.study.review.assess`).
 
 A position is a seat's view taken from a real game, never made up: either
 a game dealt here from a seed (the other seats played by the `easy` bot, so
@@ -68,7 +68,7 @@ def own_positions(paths: Iterable[Path], kind: str, limit: int = 20,
     `saved_paths` lists them), costliest first. Logs that cannot be read
     are passed over: they are not this trainer's to report."""
     from crib3.engine.log import LogError, load_log
-    from crib3.review import cost_phrase, review_events
+    from crib3.study.review import cost_phrase, review_events
 
     found = []
     for path in list(paths)[-games:]:

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from crib3.cards import Card, format_cards
+from crib3.common.names import shown_name
 from crib3.engine import events as ev
 from crib3.engine.state import State
 from crib3.engine.views import SeatView
-from crib3.names import shown_name
 from crib3.scoring import Score
-from crib3.speech import say_hand_line, say_play
+from crib3.words.speech import say_hand_line, say_play
 
 
 class Voice:

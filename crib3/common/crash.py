@@ -26,7 +26,7 @@ def record(exc: BaseException, context: str = "") -> Path | None:
     when the data folder cannot be written. Returns where it went, or None
     when it could be written nowhere."""
     from crib3 import __version__
-    from crib3.paths import data_dir
+    from crib3.common.paths import data_dir
 
     when = datetime.now(timezone.utc).isoformat(timespec="seconds")
     text = (f"--- {when} crib3 {__version__} {context}".rstrip() + "\n"
@@ -50,7 +50,7 @@ def printable(text: str) -> str:
     """`text` safe for one line of a terminal or a log: white space folded,
     and control characters written out as names are (an escape sequence in
     a name must not reach the host's terminal)."""
-    from crib3.names import shown_name
+    from crib3.common.names import shown_name
 
     return shown_name(" ".join(text.split()))
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from crib3.engine import Rules
 from crib3.engine.log import make_header, write_log
 from crib3.players import make_player
-from crib3.sim import Reporter, _play_seated, deadline_after, game_seed, past, run_batches
+from crib3.study.sim import Reporter, _play_seated, deadline_after, game_seed, past, run_batches
 
 # Who sits where in the six games of a deal set: True for level A.
 SEATINGS: tuple[tuple[bool, bool, bool], ...] = (

@@ -1,11 +1,11 @@
 """Progress (issue 14, point 4): the points a person gave up to the coach,
 per hand, game by game, from their saved games.
 
-Each game's figures are its review (`crib3.review`) summed by phase, for
+Each game's figures are its review (`crib3.study.review`) summed by phase, for
 each person at the table (computer players are not reviewed here). A
 review costs a fraction of a second a game, so only the last `RECENT`
 games are looked at, and each game's figures are kept between runs the
-way the statistics keep their summaries (crib3/stats_cache.py): keyed by
+way the statistics keep their summaries (crib3/saved/stats_cache.py): keyed by
 the file's name, size and modification time, rebuilt from the logs when
 the cache is missing, stale or foreign, never an error when it cannot be
 written. A log that cannot be read is left out here (statistics tell it).
@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from crib3.derived_cache import DerivedCache, file_key
+from crib3.saved.derived_cache import DerivedCache, file_key
 
 FORMAT = "crib3-progress-cache"
 VERSION = 1
@@ -57,7 +57,7 @@ def game_progress(path: Path) -> list[GameProgress]:
     """The figures of each person at the table of one saved game. Raises
     LogError for a log that cannot be read."""
     from crib3.engine.log import load_log
-    from crib3.review import review_events
+    from crib3.study.review import review_events
 
     loaded = load_log(path)
     players = loaded.state.players
@@ -93,7 +93,7 @@ class ProgressCache(DerivedCache):
 
 
 def progress_cache_file() -> Path:
-    from crib3.paths import data_dir
+    from crib3.common.paths import data_dir
 
     return data_dir() / "progress-cache.json"
 
@@ -148,7 +148,7 @@ def format_progress(games: Sequence[GameProgress], ascii: bool = False) -> str:
     """The text for `crib3 stats` and the statistics screen: per person, a
     sparkline of points given up per hand, game by game (oldest first),
     and the means by phase."""
-    from crib3.names import shown_name
+    from crib3.common.names import shown_name
 
     people = by_person(games)
     if not people:

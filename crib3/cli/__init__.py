@@ -15,7 +15,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from crib3 import __version__, startup_gc
+from crib3 import __version__
+from crib3.common import startup_gc
+from crib3.common.exits import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 
 if TYPE_CHECKING:
     import argparse
@@ -26,7 +28,6 @@ if TYPE_CHECKING:
 # argparse is imported where parsers are built: `crib3` alone, the usual
 # start, needs none (importing it and building play's parser took ~9 ms of
 # the time to the first screen, issue 12 point 18).
-EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
 
 class UsageError(Exception):
@@ -52,7 +53,7 @@ def _check_can_save(folder: Path, file: Path | None = None) -> None:
     """Refuse to start a game that could not be saved, before it starts: a
     new game in `folder`, or (with `file`) one that goes on in that file
     (tried for appending when it is there, never made empty when not)."""
-    from crib3.paths import unwritable
+    from crib3.common.paths import unwritable
 
     reason = unwritable(folder, file if file is not None and file.exists() else None)
     if reason:
@@ -82,7 +83,7 @@ def _ascii_wanted(args: argparse.Namespace) -> bool:
     """--ascii, or a terminal whose locale is not UTF-8 (decided from the
     locale the shell set, not from Python's stream encoding: with LANG=C
     Python itself writes UTF-8, which such a terminal cannot show)."""
-    from crib3.terminal import speaks_utf8, startup_environ
+    from crib3.common.terminal import speaks_utf8, startup_environ
 
     return bool(getattr(args, "ascii", False)) or not speaks_utf8(startup_environ())
 
@@ -94,7 +95,7 @@ def _full_screen_or_exit(instead: str = "") -> None:
     drawing nothing. `instead`: what to use without one."""
     import os
 
-    from crib3.terminal import full_screen_problem
+    from crib3.common.terminal import full_screen_problem
 
     problem = full_screen_problem(os.environ, sys.stdin, sys.stdout, sys.stderr)
     if problem is not None:
@@ -122,7 +123,7 @@ def _warn(command: str, warnings: Sequence[str]) -> None:
 def cmd_score(args: argparse.Namespace) -> int:
     from crib3.cards import format_cards, parse_cards
     from crib3.scoring import score_hand
-    from crib3.speech import say_hand_line
+    from crib3.words.speech import say_hand_line
 
     try:
         cards = parse_cards(" ".join(args.cards))
@@ -165,7 +166,7 @@ def _levels(text: str, count: int, who: str, example: str, hidden: bool = False,
             option: str = "--players") -> list[str]:
     """Bot levels from "a,b,c", checked: `count` of them, each one we have
     (with `hidden`, also the levels kept for `crib3 sim` alone)."""
-    from crib3.levels import BOT_LEVELS, SIM_ONLY_LEVELS
+    from crib3.common.levels import BOT_LEVELS, SIM_ONLY_LEVELS
 
     known = (*BOT_LEVELS, *SIM_ONLY_LEVELS) if hidden else BOT_LEVELS
     levels = [p.strip().lower() for p in text.split(",") if p.strip()]
@@ -187,8 +188,8 @@ def _levels(text: str, count: int, who: str, example: str, hidden: bool = False,
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
-    from crib3 import sim
     from crib3.engine import Rules
+    from crib3.study import sim
 
     if args.log_dir is not None and Path(args.log_dir).exists() \
             and not Path(args.log_dir).is_dir():
@@ -236,7 +237,7 @@ def _progress_line(say: Callable[[Any], str], console: Any = None) -> Callable[[
 
 def _sim_duplicate(args: argparse.Namespace, rules: object, show_progress: bool) -> int:
     """`crib3 sim --duplicate A,B`: --games deal sets, each played in six seatings."""
-    from crib3 import duplicate, sim
+    from crib3.study import duplicate, sim
 
     a, b = _levels(args.duplicate, 2, "two levels", "expert,expert-2026-12", hidden=True,
                    option="--duplicate")
@@ -278,7 +279,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         choices.left, choices.right = _levels(args.players, 2, "your two opponents",
                                               "standard,expert")
     if args.name is not None:
-        from crib3.names import check_name
+        from crib3.common.names import check_name
 
         try:
             choices.name = check_name(args.name)
@@ -290,7 +291,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     choices.short = choices.short or args.short
     _full_screen_or_exit("crib3 sim plays without one")
     if not args.no_save:
-        from crib3.paths import games_dir
+        from crib3.common.paths import games_dir
 
         _check_can_save(games_dir())
     from crib3.tui.app import Crib3App
@@ -305,8 +306,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    from crib3.names import shown_name
-    from crib3.saved import list_games
+    from crib3.common.names import shown_name
+    from crib3.saved.games import list_games
 
     games = list_games()
     if not games:
@@ -331,9 +332,9 @@ def cmd_games(args: argparse.Namespace) -> int:
 def cmd_resume(args: argparse.Namespace) -> int:
     from pathlib import Path
 
+    from crib3.common.names import shown_name
     from crib3.engine.log import LogError
-    from crib3.names import shown_name
-    from crib3.saved import find_unfinished, open_for_resume
+    from crib3.saved.games import find_unfinished, open_for_resume
 
     if args.log:
         path: Path | None = Path(args.log)
@@ -361,7 +362,6 @@ def cmd_resume(args: argparse.Namespace) -> int:
     _warn("resume", game.notes)
     from crib3.engine import Game
     from crib3.tui.app import Crib3App
-
     from crib3.tui.settings import load_choices
 
     think = args.think if args.think is not None else load_choices().think
@@ -372,7 +372,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from crib3.engine.log import LogError, event_line, load_log
-    from crib3.saved import transcript
+    from crib3.saved.games import transcript
 
     try:
         loaded = load_log(args.log)
@@ -390,7 +390,7 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     from crib3.engine.log import LogError, load_log
-    from crib3.replay import Replay
+    from crib3.saved.replay import Replay
 
     try:
         events = load_log(args.log).events
@@ -409,11 +409,11 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_review(args: argparse.Namespace) -> int:
     """Every decision of a seat in a saved game against the coach's best
-    (crib3.review). A log that cannot be used is told as replay tells it;
+    (crib3.study.review). A log that cannot be used is told as replay tells it;
     a seat or name that is not at the table is bad usage (exit 2)."""
+    from crib3.common.names import shown_name
     from crib3.engine.log import LogError, load_log
-    from crib3.names import shown_name
-    from crib3.review import format_review, review_events, review_json, reviewed_seats
+    from crib3.study.review import format_review, review_events, review_json, reviewed_seats
 
     try:
         loaded = load_log(args.log)
@@ -452,13 +452,13 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 
 def cmd_practice(args: argparse.Namespace) -> int:
-    """A discard or pegging trainer (crib3.practice): positions dealt from
+    """A discard or pegging trainer (crib3.study.practice): positions dealt from
     --seed, or the player's own costliest decisions in their saved games."""
-    from crib3.practice import dealt_positions, own_positions
+    from crib3.study.practice import dealt_positions, own_positions
 
     kind = "play" if args.pegging else "discard"
     if args.from_games:
-        from crib3.saved import saved_paths
+        from crib3.saved.games import saved_paths
 
         positions = own_positions(saved_paths(), kind)
         if not positions:
@@ -484,7 +484,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     named on the command line, the exit status says so as verify's does."""
     from pathlib import Path
 
-    from crib3.saved import format_stats, saved_paths, stats_cache_file, stats_from_files
+    from crib3.saved.games import format_stats, saved_paths, stats_cache_file, stats_from_files
 
     paths = [Path(p) for p in args.logs] if args.logs else saved_paths()
     stats, problems = stats_from_files(paths, cache=None if args.logs else stats_cache_file())
@@ -494,13 +494,13 @@ def cmd_stats(args: argparse.Namespace) -> int:
             status = max(status, _report_log_error(problem, "stats"))
         else:
             print(f"crib3 stats: {problem}; skipped", file=sys.stderr)
-    from crib3.progress import format_progress, progress_cache_file, progress_from_files
+    from crib3.saved.progress import format_progress, progress_cache_file, progress_from_files
 
     progress = progress_from_files(paths, cache=None if args.logs else progress_cache_file())
     if args.json:
         from dataclasses import asdict
 
-        from crib3.progress import progress_json
+        from crib3.saved.progress import progress_json
 
         print(json.dumps({"players": [asdict(s) for s in stats],
                           "progress": progress_json(progress)}, ensure_ascii=False))
@@ -517,8 +517,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from crib3.common.names import shown_name
     from crib3.engine.log import LogError, load_log
-    from crib3.names import shown_name
 
     status = EXIT_OK
     for path in args.logs:
@@ -579,7 +579,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import logging
     from pathlib import Path
 
-    from crib3.paths import config_dir, data_dir
+    from crib3.common.paths import config_dir, data_dir
 
     if args.port < 0 or args.port > 65535:
         raise UsageError(f"--port {args.port}: a port is 0 to 65535")
@@ -648,7 +648,7 @@ def _console_gone() -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from crib3.arguments import Parser, at_least_one, seconds, zero_or_more
+    from crib3.common.arguments import Parser, at_least_one, seconds, zero_or_more
 
     parser = Parser(
         prog="crib3",
@@ -834,7 +834,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def add_play_options(parser: argparse.ArgumentParser) -> None:
-    from crib3.arguments import seconds
+    from crib3.common.arguments import seconds
 
     parser.add_argument("--players", default=None, metavar="L,R",
                         help="your opponents' levels: easy, standard or expert")
@@ -858,7 +858,7 @@ def play_alone_parser() -> argparse.ArgumentParser:
     `crib3` with nothing after it, the usual start, is parsed by this
     (building every command's parser took milliseconds of the time to the
     first screen, issue 12 point 18)."""
-    from crib3.arguments import Parser
+    from crib3.common.arguments import Parser
 
     parser = Parser(prog="crib3 play")
     add_play_options(parser)
@@ -879,7 +879,7 @@ def play_defaults() -> argparse.Namespace:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:
-        startup_gc.pause()  # until the first screen is drawn (crib3/startup_gc.py)
+        startup_gc.pause()  # until the first screen is drawn (crib3/common/startup_gc.py)
         args = play_defaults()
     else:
         parser = build_parser()
@@ -915,7 +915,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _report_crash(command: str, exc: Exception) -> int:
     """One line for an error nothing expected: what it was, where the game
     is saved and how to go on, and where the whole traceback was written."""
-    from crib3 import crash
+    from crib3.common import crash
 
     error, saved = (exc.error, exc.saved) if isinstance(exc, Crashed) else (exc, None)
     log = crash.record(error, f"crib3 {command}")

@@ -14,14 +14,13 @@ from pathlib import Path
 
 from rich.cells import cell_len
 
+from crib3.common.names import shown_name
+from crib3.common.paths import games_dir
 from crib3.engine import Event, State, fold
 from crib3.engine import events as ev
 from crib3.engine.log import LogError, load_log
-from crib3.engine.state import PEGGING
-from crib3.listing import Glance, glance
-from crib3.names import shown_name
-from crib3.paths import games_dir
-
+from crib3.saved.listing import Glance, glance
+from crib3.saved.summary import GameSummary, summarise_log
 
 SavedGame = Glance  # what the list of games shows about one file
 
@@ -81,7 +80,7 @@ def transcript(events: Sequence[Event], ascii: bool = False) -> str:
     """The game told in words, everything face up (it is over, or it is
     yours): "Hand 3. Bea shuffles and deals. ... Ann throws 9♣ ..."."""
     from crib3.engine import apply
-    from crib3.narrate import dealt, describe
+    from crib3.words.narrate import dealt, describe
 
     lines: list[str] = []
     state = State()
@@ -126,49 +125,6 @@ class PlayerStats:
         return self.wins / self.finished if self.finished else 0.0
 
 
-@dataclass
-class GameSummary:
-    """What statistics need of one game."""
-
-    players: list[tuple[str, str]]  # (name, level) by seat
-    target: int = 121
-    winner: int | None = None
-    scores: list[int] = field(default_factory=lambda: [0, 0, 0])
-    pegging: list[int] = field(default_factory=lambda: [0, 0, 0])
-    counts: list[tuple[int, bool, int]] = field(default_factory=list)  # seat, crib, points
-    # The game's own verdict (GameWon.skunks: 1 skunked, 2 double, 0 not, and
-    # all 0 when the game was played without skunks), not the scores again.
-    skunks: list[int] = field(default_factory=lambda: [0, 0, 0])
-
-    @classmethod
-    def of(cls, state: State, events: Sequence[Event]) -> GameSummary:
-        return cls(
-            players=[(p.name, p.kind) for p in state.players],
-            target=state.rules.target,
-            winner=state.winner,
-            scores=list(state.scores),
-            pegging=[state.sources[s][PEGGING] for s in range(3)],
-            counts=[(e.seat, e.crib, e.points + e.missed) for e in events
-                    if isinstance(e, ev.HandCounted)],
-            skunks=list(state.skunks),
-        )
-
-
-def summarise_log(path: Path) -> GameSummary:
-    """A game's summary, from the same reading and checking as `crib3 verify`
-    (a stream: the events are not kept), so statistics count exactly the logs
-    that verify accepts. Raises LogError; a cut-off last line is left out, as
-    on loading."""
-    counted: list[ev.HandCounted] = []
-
-    def watch(event: Event) -> None:
-        if isinstance(event, ev.HandCounted):
-            counted.append(event)
-
-    loaded = load_log(path, keep_events=False, on_event=watch)
-    return GameSummary.of(loaded.state, counted)
-
-
 def game_stats(games: Iterable[GameSummary]) -> list[PlayerStats]:
     """Fold games into statistics per (name, level), in order of first game."""
     table: dict[tuple[str, str], PlayerStats] = {}
@@ -207,9 +163,9 @@ def stats_from_files(paths: Iterable[Path], cancelled: Callable[[], bool] = lamb
     (as LogErrors: `FILE[:LINE]: reason`, line 0 for a file that cannot be
     opened), not counted. `cancelled` is asked between files. With `cache`
     (a file, for the saved games' own folder), the summaries of unchanged
-    logs are taken from it instead of being read again (crib3/stats_cache.py)."""
-    from crib3.derived_cache import file_key
-    from crib3.stats_cache import SummaryCache
+    logs are taken from it instead of being read again (crib3/saved/stats_cache.py)."""
+    from crib3.saved.derived_cache import file_key
+    from crib3.saved.stats_cache import SummaryCache
 
     kept = SummaryCache(cache) if cache is not None else None
     games: list[GameSummary] = []
@@ -239,7 +195,7 @@ def stats_from_files(paths: Iterable[Path], cancelled: Callable[[], bool] = lamb
 
 def stats_cache_file() -> Path:
     """Where the statistics keep their summaries of the saved games."""
-    from crib3.paths import data_dir
+    from crib3.common.paths import data_dir
 
     return data_dir() / "stats-cache.json"
 

@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeVar
 
+from crib3.common.levels import PLAYER_KINDS
 from crib3.engine import Game, PlayerInfo, Rules
 from crib3.engine.log import make_header, write_log
 from crib3.engine.state import SOURCES
-from crib3.levels import PLAYER_KINDS
 from crib3.players import make_player
 
 

@@ -8,7 +8,7 @@ import argparse
 import math
 from typing import NoReturn
 
-from crib3.cli import EXIT_USAGE  # noqa: E402  (the command's codes are its own)
+from crib3.common.exits import EXIT_USAGE
 
 
 class Parser(argparse.ArgumentParser):

@@ -3,7 +3,7 @@
 Statistics read each log through verify's reader (so they count exactly the
 logs that verify accepts), which costs about 8 ms a game: 80 s for 10,000
 games, every time. The summary of a verified log is kept instead, the way
-`crib3.derived_cache` keeps figures derived from logs. Logs that fail are
+`crib3.saved.derived_cache` keeps figures derived from logs. Logs that fail are
 never cached, so their problem is told every time.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from crib3.derived_cache import DerivedCache
-from crib3.saved import GameSummary
+from crib3.saved.derived_cache import DerivedCache
+from crib3.saved.summary import GameSummary
 
 FORMAT = "crib3-stats-cache"
 VERSION = 3  # raise when GameSummary changes (a new crib3 version rebuilds it anyway)
