@@ -177,7 +177,7 @@ def test_the_pilot_tests_parse_as_textual_does():
 
     if css_cache.installed() is None:
         # Textual's own parse, or the card room's in-memory sharing of it
-        # (`crib3.net.sharing`, installed by any test that ran a room app
+        # (`crib3.tui.textual_compat`, installed by any test that ran a room app
         # before this one), but never the cache on disk.
         assert Stylesheet._parse_rules.__module__ in ("textual.css.stylesheet",
-                                                      "crib3.net.sharing")
+                                                      "crib3.tui.textual_compat")

@@ -55,8 +55,15 @@ def test_the_models_import_no_screen_and_no_network(package):
     assert offenders(files(package), UI_AND_NETWORK) == []
 
 
+# The one part of the screens' package the SSH side may use: the module that
+# holds every reach into Textual's internals (a card room's terminals need some).
+SEAM = "crib3.tui.textual_compat"
+
+
 def test_the_ssh_side_imports_no_screen_and_no_room_words():
-    assert offenders(files("net"), ("crib3.tui",)) == []
+    found = offenders(files("net"), ("crib3.tui",))
+    assert [line for line in found
+            if not (line.endswith(f" imports {SEAM}") or f" imports {SEAM}." in line)] == []
 
 
 def test_the_lobby_screens_import_nothing_from_the_ssh_side():
@@ -96,4 +103,4 @@ def test_importing_the_lobby_screens_loads_no_ssh():
 
 
 def test_importing_the_server_loads_no_screen():
-    assert under(loaded_by("crib3.net.server"), ("crib3.tui",)) == []
+    assert set(under(loaded_by("crib3.net.server"), ("crib3.tui",))) <= {"crib3.tui", SEAM}

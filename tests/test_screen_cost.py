@@ -14,7 +14,7 @@ from textual.css.stylesheet import Stylesheet
 from textual.widgets._footer import FooterKey
 
 from benchmarks.test_screen_update import OneTable, finished_game, measure
-from crib3.net.sharing import many_terminals_in_one_process
+from crib3.tui.textual_compat import many_terminals_in_one_process
 from crib3.tui.screens.table import TableScreen
 from crib3.tui.widgets.footer import KeyLine
 from crib3.tui.words import Mode

@@ -9,7 +9,8 @@ from crib3.engine.state import Phase
 from crib3.common.rates import TokenBucket
 from crib3.room.chat import BURST, PER_SECOND
 from crib3.tui.screens.room import LobbyScreen, RoomTableScreen
-from crib3.tui.screens.watch import ChatPrompt, SpectatorScreen
+from crib3.tui.screens.room_dialogs import ChatPrompt
+from crib3.tui.screens.watch import SpectatorScreen
 from crib3.tui.widgets.chat import ChatPanel
 from test_room_screens import app_for, room_with_tables
 from tui_support import screen_text, wait_for

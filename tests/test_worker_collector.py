@@ -1,5 +1,5 @@
 """A session worker's garbage collection (`crib3.net.collector`) and the
-strips that no longer keep themselves alive in a cycle (`crib3.net.sharing`)."""
+strips that no longer keep themselves alive in a cycle (`crib3.tui.textual_compat`)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from textual.strip import Strip
 
 from crib3.net import collector
 from crib3.net.collector import Collector
-from crib3.net.sharing import many_terminals_in_one_process
+from crib3.tui.textual_compat import many_terminals_in_one_process
 
 
 def cycles_left_by(operation) -> int:

@@ -16,7 +16,7 @@ import sys
 
 A_WORKER = '''
 import asyncio, socket, sys
-from crib3.net.sharing import many_terminals_in_one_process
+from crib3.tui.textual_compat import many_terminals_in_one_process
 many_terminals_in_one_process()
 import crib3.net.worker as worker
 from crib3.room import wire
@@ -88,7 +88,7 @@ def test_the_lines_kept_for_every_app_share_their_styles():
     from textual.strip import Strip
     from textual.widget import Widget
 
-    from crib3.net.sharing import many_terminals_in_one_process
+    from crib3.tui.textual_compat import many_terminals_in_one_process
 
     many_terminals_in_one_process()
     widget = SimpleNamespace(app=SimpleNamespace(

@@ -17,7 +17,7 @@ again; they are still freed by reference counting, so a full collection
 walks only what is new since the last one. The price: a cycle among
 frozen objects (an ended session's app and screens, a closed screen) is
 kept; since Textual's strips no longer make a cycle of themselves
-(`crib3.net.sharing`) there are few. So when sessions have ended, or what
+(`crib3.tui.textual_compat`) there are few. So when sessions have ended, or what
 is frozen has grown fourfold since it was last sorted out, everything is
 thawed, collected once and frozen again (`refreeze`), soon after, on the
 loop.

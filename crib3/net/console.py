@@ -19,13 +19,7 @@ def client_console(app: App[Any], term: str, env: dict[str, str]) -> None:
     client sends it (ssh -o SendEnv=NO_COLOR). Textual reads these from the
     server's environment when the app is made, so they are set again here;
     the app's `get_line_filters` drops colour by `no_color` (`BaseApp`)."""
-    from rich.console import Console
-    from textual.app import _NullFile  # type: ignore[attr-defined]
+    from crib3.tui.textual_compat import client_console as console_for
 
-    environ = {"TERM": term or "xterm"}
-    if env.get("COLORTERM"):
-        environ["COLORTERM"] = env["COLORTERM"]
-    app.console = Console(color_system="auto", file=_NullFile(), markup=True, highlight=False,
-                          emoji=False, legacy_windows=False, _environ=environ,
-                          force_terminal=True, safe_box=False, soft_wrap=False)
+    app.console = console_for(term or "xterm", env.get("COLORTERM"))
     app.no_color = "NO_COLOR" in env

@@ -11,8 +11,8 @@ is dropped before it costs the shared event loop anything, output is
 skipped while the client is not reading (and the screen drawn afresh when
 it is), sizes are capped, and a storm of resizes is drawn once.
 
-It touches one private module, `textual._xterm_parser`, which is why the
-project pins Textual's version for its tests.
+Textual's parser is reached through `crib3.tui.textual_compat`, the one
+module that touches Textual's internals.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ import codecs
 from typing import Any, Protocol
 
 from textual import constants, events
-from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.messages import Message
@@ -38,6 +37,7 @@ from crib3.net.bounds import (
     InputCount,
     capped_size,
 )
+from crib3.tui.textual_compat import xterm_parser
 
 # Alternate screen, mouse (any-event, SGR), no cursor, bracketed paste, and
 # a query for synchronized output, as Textual's Linux driver sends them.
@@ -63,12 +63,15 @@ class ChannelDriver(Driver):
     `app.driver_class = ChannelDriver.for_channel(channel)` and start it
     with `await app.run_async(size=the_pty_size)`."""
 
-    def __init__(self, app: Any, *, channel: Channel, **kwargs: Any) -> None:
-        super().__init__(app, **kwargs)  # `size`, from run_async, is the pty's
+    def __init__(self, app: Any, *, channel: Channel, size: tuple[int, int] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(app, size=size, **kwargs)  # `size`, from run_async, is the pty's
         self.channel = channel
-        self._terminal_size = capped_size(*(self._size or (80, 24)))
+        self.session_app = app  # (kept here: Textual's driver keeps it privately)
+        self.given_size = size
+        self._terminal_size = capped_size(*(size or (80, 24)))
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self._parser = XTermParser()
+        self._parser = xterm_parser()
         self._tick: asyncio.TimerHandle | None = None
         self._stopped = False
         self._ending = False   # the session is over: the app ends as soon as it can
@@ -136,8 +139,8 @@ class ChannelDriver(Driver):
         """End the app now, or as soon as it has started (a session kicked,
         or closed, while its app was still starting)."""
         self._ending = True
-        if self._app.is_running:
-            self._app.exit()
+        if self.session_app.is_running:
+            self.session_app.exit()
 
     def hang_up(self) -> None:
         """The connection is gone: throw away what is still to be parsed,
@@ -160,16 +163,16 @@ class ChannelDriver(Driver):
         # shared, so put the default back.
         loop.set_task_factory(None)
         if self._ending:  # the session ended while the app was starting
-            self._app.exit()
+            self.session_app.exit()
             return
         self.write(START)
         # The app starts at the size it was given (`run_async(size=...)`) and
         # draws itself at that size; told it again, it laid out and drew the
         # whole screen a second time (a fifth of a session's start). Only a
         # size that changed since (a window change while it started) is told.
-        if self._size is None or capped_size(*self._size) != self._terminal_size:
+        if self.given_size is None or capped_size(*self.given_size) != self._terminal_size:
             self.resize(*self._terminal_size)
-        self._app.post_message(events.AppFocus())
+        self.session_app.post_message(events.AppFocus())
 
     def disable_input(self) -> None:
         """The app is closing: keys that still arrive are dropped (feed
@@ -227,9 +230,9 @@ class ChannelDriver(Driver):
     def backlog(self) -> int:
         """Messages waiting where a key goes: the app, its screen and the
         focused widget (the app hands a key on to the focused widget)."""
-        app = self._app
+        app = self.session_app
         waiting = int(app.message_queue_size)
-        if app._screen_stack:  # type: ignore[attr-defined]
+        if app.screen_stack:
             screen = app.screen
             waiting += screen.message_queue_size
             if screen.focused is not None:
@@ -256,4 +259,4 @@ class ChannelDriver(Driver):
         self.count.resizes += 1
         self._terminal_size = (width, height)
         size = Size(width, height)
-        self._app.post_message(events.Resize(size, size))
+        self.session_app.post_message(events.Resize(size, size))

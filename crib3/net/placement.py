@@ -1,7 +1,7 @@
 """Which session worker a session belongs in (`crib3 serve --workers N`).
 
 What the seats (and spectators) of one table draw alike is drawn once per
-process (`crib3.tui.widgets.shared_render`, `crib3.net.sharing`); a table
+process (`crib3.tui.widgets.shared_render`, `crib3.tui.textual_compat`); a table
 whose three seats ran 2 + 1 over two workers paid for that drawing twice.
 Measured in one process on a whole game (332 events, alternated runs): a
 table's three seats drawn together took 7.97 s of CPU, the same seats

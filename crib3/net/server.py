@@ -39,7 +39,7 @@ from crib3.common import crash
 from crib3.net.bounds import OUTPUT_HIGH_WATER, OUTPUT_LOW_WATER, capped_size
 from crib3.net.console import client_console  # (also here: where it was)
 from crib3.net.driver import STOP, ChannelDriver
-from crib3.net.sharing import many_terminals_in_one_process
+from crib3.tui.textual_compat import many_terminals_in_one_process
 from crib3.net.workers import LOST, WorkerPool
 from crib3.room import Presence, Room, RoomError
 from crib3.room.host import RoomHost

@@ -402,7 +402,7 @@ def main(argv: list[str]) -> int:
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, datefmt="%H:%M:%S",
                         format=f"%(asctime)s worker {os.getpid()}: %(message)s")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
-    from crib3.net.sharing import many_terminals_in_one_process
+    from crib3.tui.textual_compat import many_terminals_in_one_process
 
     many_terminals_in_one_process()
     make_app = app_factory(factory)

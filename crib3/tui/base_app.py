@@ -34,6 +34,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 
 from crib3.tui.ascii import ASCII_CSS, AsciiFilter, key_display
+from crib3.tui.textual_compat import KeepsUnhandledErrors, native_ansi_color
 
 if TYPE_CHECKING:
     from crib3.engine import Game
@@ -55,7 +56,7 @@ def _follow_the_terminals_own_size() -> None:
         for name in ("COLUMNS", "LINES"):
             os.environ.pop(name, None)
 
-class BaseApp(App[None]):
+class BaseApp(KeepsUnhandledErrors, App[None]):
     """The common crib3 app (see the module's docstring). A sibling says
     which screen it opens on (`open_first_screen`) and adds its own
     commands (`own_commands`)."""
@@ -147,7 +148,7 @@ class BaseApp(App[None]):
         filters = [f for f in super().get_line_filters()
                    if not isinstance(f, (NoColor, Monochrome))]
         if self.no_color:
-            filters.append(self._plain[bool(self.native_ansi_color)])
+            filters.append(self._plain[native_ansi_color(self)])
         if self.ascii_filter is not None:
             filters.append(self.ascii_filter)
         return filters
@@ -161,17 +162,11 @@ class BaseApp(App[None]):
 
     # --- failing in one line ------------------------------------------------------------
 
-    def _handle_exception(self, error: Exception) -> None:
-        """Textual's last word on an error that nothing caught: the app
-        stops as Textual stops it, and the error is kept for the command to
-        report (`keep_failure`)."""
-        from textual.worker import WorkerFailed
-
-        self.keep_failure(error.error if isinstance(error, WorkerFailed) else error)
-        super()._handle_exception(error)
-
     def keep_failure(self, cause: BaseException) -> None:
-        """Remember why the app stopped (the first cause only)."""
+        """Remember why the app stopped (the first cause only). An error
+        nothing caught arrives here from Textual's last word on it
+        (`textual_compat.KeepsUnhandledErrors`); the app then stops as
+        Textual stops it, and the command reports the error in one line."""
         if self.crash is None:
             self.crash = cause
 

@@ -21,8 +21,8 @@ The file is the user's own, in their own cache folder, read with `pickle`
 as Python reads their own `.pyc` files; one owned by someone else is not
 read. `install()` is called by `BaseApp.run` (the command's start), so
 tests driving apps with Pilot parse as Textual does unless they install it.
-It wraps Textual's private `Stylesheet._parse_rules`, one more reason the
-project pins Textual's version for its tests.
+The parse is reached through `crib3.tui.textual_compat`, the one module
+that touches Textual's internals.
 """
 
 from __future__ import annotations
@@ -195,41 +195,16 @@ def installed() -> ParsedCss | None:
 
 def install(file: Path | None = None) -> ParsedCss:
     """Put the cache in front of Textual's parse, for this process (once;
-    later calls return the first). Saved at exit, and by `save()`."""
+    later calls return the first). Saved at exit, and by `save()`. (The
+    parse is reached through `crib3.tui.textual_compat.share_css_parses`:
+    on a Textual without the shape it relies on, nothing is kept.)"""
     global _installed
     if _installed is not None:
         return _installed
-    from textual.css.stylesheet import Stylesheet
+    from crib3.tui.textual_compat import share_css_parses
 
     cache = ParsedCss(cache_file() if file is None else file)
-    parse_rules = Stylesheet._parse_rules
-    memory: dict[Key, list[Any]] = {}
-    # The theme's variables as part of a key, made once per set: some two
-    # hundred of them, asked for by every piece of CSS. (Textual replaces
-    # the dict when they change, never changes one in place.)
-    last: list[Any] = [None, 0, ()]
-
-    def variables_key(variables: dict[str, str]) -> tuple[tuple[str, str], ...]:
-        if last[0] is not variables or last[1] != len(variables):
-            last[:] = [variables, len(variables), tuple(sorted(variables.items()))]
-        return last[2]  # type: ignore[no-any-return]
-
-    def cached(self: Stylesheet, css: str, read_from: Any, is_default_rules: bool = False,
-               tie_breaker: int = 0, scope: str = "") -> list[Any]:
-        key = (css, read_from, is_default_rules, tie_breaker, scope,
-               variables_key(self._variables))
-        rules = memory.get(key)
-        if rules is None:
-            name = digest(key)
-            rules = cache.rules(name)
-            if rules is None:
-                rules = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
-                cache.keep(name, rules)
-            if len(memory) < 1024:  # a few hundred pieces at most, even at a card room
-                memory[key] = rules
-        return rules
-
-    Stylesheet._parse_rules = cached  # type: ignore[method-assign]
+    share_css_parses(cache, digest)
     atexit.register(cache.save)
     _installed = cache
     return cache

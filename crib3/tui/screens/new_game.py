@@ -22,6 +22,7 @@ from crib3.common.names import MAX_LENGTH, check_name
 from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.tui.css import STYLESHEET
 from crib3.tui.settings import GameChoices
+from crib3.tui.textual_compat import css_update_count
 from crib3.tui.widgets.footer import TidyFooter
 
 # The pace of the computer players: seconds a move, as `--think` takes them.
@@ -170,11 +171,11 @@ class NewGameScreen(Screen[GameChoices | Path]):
         changed since (a theme, say: its count of CSS updates tells). Shown
         again later (after the statistics), it is styled as usual."""
         styled_with, self._styled_with = self._styled_with, None
-        if styled_with is not None and styled_with == self.app._css_update_count:
+        if styled_with is not None and styled_with == css_update_count(self.app):
             event.refresh_styles = False
 
     def on_mount(self) -> None:
-        self._styled_with = self.app._css_update_count
+        self._styled_with = css_update_count(self.app)
         # Your name first, all of it selected: typing replaces it.
         self.query_one("#name", Input).focus()
         # After the first frame: the scan's thread (and its imports) would

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.cache import LRUCache
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
@@ -32,7 +31,9 @@ from crib3.tui.screens.dialogs import ConfirmQuit, Dialog
 from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.lobby_words import rules_line, seats_line, standing
 from crib3.tui.screens.new_game import LEVEL_HINTS, OptionRow
+from crib3.tui.screens.room_dialogs import ChatPrompt, ConfirmAdmin, PickPerson
 from crib3.tui.screens.table import TableScreen
+from crib3.tui.textual_compat import clear_data_table_caches, shrink_data_table_caches
 from crib3.tui.widgets.chat import ChatPanel
 from crib3.tui.widgets.footer import TidyFooter
 
@@ -57,14 +58,10 @@ class TableList(DataTable):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        rows = 16 * self.DRAWINGS_KEPT
-        for name, size in (("_row_render_cache", rows), ("_cell_render_cache", rows * 4),
-                           ("_row_renderable_cache", rows), ("_line_cache", rows)):
-            if isinstance(getattr(self, name, None), LRUCache):
-                setattr(self, name, LRUCache(size))
+        shrink_data_table_caches(self, 16 * self.DRAWINGS_KEPT)
 
     def on_unmount(self) -> None:
-        self._clear_caches()
+        clear_data_table_caches(self)
 
 
 class LobbyScreen(QuietBindings, Screen[None]):
@@ -244,8 +241,6 @@ class LobbyScreen(QuietBindings, Screen[None]):
             self.notify(str(exc), severity="warning", markup=False)
 
     def action_close_table(self) -> None:
-        from crib3.tui.screens.watch import ConfirmAdmin
-
         table = self.selected()
         if table is None or not self.presence.admin:
             return
@@ -262,15 +257,11 @@ class LobbyScreen(QuietBindings, Screen[None]):
         self.notify(f"Table {table.number} is closed.", markup=False)
 
     def action_remove(self) -> None:
-        from crib3.tui.screens.watch import PickPerson
-
         names = sorted(p.name for p in self.room.people.values() if p is not self.presence)
         if self.presence.admin and names:
             self.app.push_screen(PickPerson(names), self._remove_asked)
 
     def _remove_asked(self, name: str | None) -> None:
-        from crib3.tui.screens.watch import ConfirmAdmin
-
         if name is not None:
             self.app.push_screen(ConfirmAdmin(f"End the session of {shown_name(name)}?"),
                                  lambda yes: self._remove(name) if yes else None)
@@ -535,8 +526,6 @@ class RoomTableScreen(TableScreen):
             self.query_one(ChatPanel).show(self.table.chat.lines, self.table.watcher_names())
 
     def action_chat(self) -> None:
-        from crib3.tui.screens.watch import ChatPrompt
-
         self.app.push_screen(ChatPrompt(self.table.number), self._said)
 
     def _said(self, text: str | None) -> None:

@@ -26,7 +26,6 @@ from textual.binding import Binding
 from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.worker import WorkerFailed
 
 from crib3.engine import (
     Count,
@@ -48,6 +47,7 @@ from crib3.players.autoplay import BotDriver
 from crib3.tui.ascii import in_words
 from crib3.tui.bindings import QuietBindings
 from crib3.tui.css import STYLESHEET
+from crib3.tui.textual_compat import app_context, fail_app, going_away
 from crib3.tui.widgets.feed import Feed
 from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.recent import RecentLines
@@ -237,7 +237,7 @@ class TableScreen(QuietBindings, Screen):
         driver.add_done_callback(lambda task: _failed(app, task, self))
 
     async def _driven(self, app: App[object]) -> None:
-        with app._context():  # as a Worker runs: in this app's context
+        with app_context(app):  # as a Worker runs: in this app's context
             await self._drive()
 
     def _skipping(self) -> bool:
@@ -461,12 +461,7 @@ def _failed(app: App[object], task: asyncio.Task[None], screen: Screen[object]) 
     if task.cancelled() or task.exception() is None:
         return
     exc = task.exception()
-    if isinstance(exc, NoMatches) and _going_away(app, screen):
+    if isinstance(exc, NoMatches) and going_away(app, screen):
         return
-    app._handle_exception(WorkerFailed(exc))  # type: ignore[arg-type]
+    fail_app(app, exc)
 
-
-def _going_away(app: App[object], screen: Screen[object]) -> bool:
-    """Whether `screen` (or its whole app) is being closed or was removed."""
-    return (app._exit or screen._closing or screen._closed or screen._pruning
-            or not screen.is_attached)

@@ -38,8 +38,8 @@ from textual.binding import Binding
 from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
 
+from crib3.tui.textual_compat import footer_key_class, set_footer_key_disabled
 from crib3.tui.widgets.shared_render import SharedRender
 
 if TYPE_CHECKING:
@@ -218,7 +218,6 @@ class TidyFooter(Footer):
         """The screen's keys may have changed: told to the line at once (a
         footer under a dialog waits until its screen is on top again,
         when Textual tells it anew)."""
-        self._bindings_ready = True
         if not (self.is_attached and screen is self.screen and screen is self.app.screen):
             return
         keys, palette = self._keys()
@@ -230,26 +229,23 @@ class TidyFooter(Footer):
         """The palette's key, mounted the first time it is wanted (its
         width never changes after), and told when it is switched on or off."""
         now = self.query_children(".-command-palette")
-        if wanted is None:
+        footer_key = footer_key_class()
+        if wanted is None or footer_key is None:  # (no FooterKey: the palette is still Ctrl+P)
             if now:
                 now.remove()
             return
-        if not now:
-            key = FooterKey(wanted.key, wanted.key_display, wanted.description, wanted.action,
-                            disabled=wanted.disabled, tooltip=wanted.tooltip,
-                            classes="-command-palette")
-            # Compact (FooterKey's own default, never bound to the footer's)
-            # before it is mounted: given as it mounts, its class changed
-            # once more, a recomputation of its styles.
-            key.set_reactive(FooterKey.compact, True)
-            key.set_class(True, "-compact", update=False)
-            self.mount(key)
+        if now:
+            set_footer_key_disabled(now.first(footer_key), wanted.disabled)
             return
-        key = now.first(FooterKey)
-        if key._disabled != wanted.disabled:
-            key._disabled = wanted.disabled
-            key.set_class(wanted.disabled, "-disabled")
-            key.refresh()
+        key = footer_key(wanted.key, wanted.key_display, wanted.description, wanted.action,
+                         disabled=wanted.disabled, tooltip=wanted.tooltip,
+                         classes="-command-palette")
+        # Compact (FooterKey's own default, never bound to the footer's)
+        # before it is mounted: given as it mounts, its class changed
+        # once more, a recomputation of its styles.
+        key.set_reactive(footer_key.compact, True)
+        key.set_class(True, "-compact", update=False)
+        self.mount(key)
 
     def _keys(self) -> tuple[tuple[Key, ...], Key | None]:
         """The keys `Footer.compose` would show now, in its order (one per

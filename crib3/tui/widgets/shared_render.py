@@ -18,8 +18,8 @@ dimming). The key holds everything the content's lines depend on: the
 widget's class and `render_key`, its size and content size, its style (the
 colours and text style its CSS gives it), the text rules its CSS sets, and
 the app's theme (which styles named in the content may refer to).
-Strips are immutable, and `crib3.net.sharing` makes sharing them between
-terminals of different colour systems safe.
+Strips are immutable, and `crib3.tui.textual_compat` makes sharing them
+between terminals of different colour systems safe.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
 from textual.strip import Strip
-from textual.widget import _RenderCache
+
+from crib3.tui.textual_compat import RenderContentHook
 
 if TYPE_CHECKING:
     from textual.widget import Widget
@@ -96,29 +97,29 @@ def _text_rules(widget: Widget) -> Hashable:
             styles.link_color, styles.link_background)
 
 
-class SharedRender:
+class SharedRender(RenderContentHook):
     """Mix into a `Widget` (before it) whose lines are a function of what
-    `render_key` returns; None draws as usual (nothing shared)."""
+    `render_key` returns; None draws as usual (nothing shared). Textual's
+    drawing of a widget's content is reached through
+    `crib3.tui.textual_compat.RenderContentHook`: on a Textual without the
+    shape it relies on, each widget draws its own lines."""
 
     def render_key(self) -> Hashable | None:
         return None
 
-    def _render_content(self) -> None:  # Textual's: draw every line of the content
-        widget: Any = self
+    def shared_lines_key(self) -> Hashable | None:
         key = self.render_key()
-        if key is None or widget.text_selection is not None or widget.screen._selecting:
-            super()._render_content()  # type: ignore[misc]
-            return
-        size = widget.size
-        full = (type(self), key, size, widget.content_size, widget.visual_style,
+        if key is None:
+            return None
+        widget: Any = self
+        return (type(self), key, widget.size, widget.content_size, widget.visual_style,
                 _text_rules(widget), widget.app.theme)
-        lines = SHARED.get(full)
-        if lines is None:
-            super()._render_content()  # type: ignore[misc]
-            SHARED.put(full, widget._render_cache.lines)
-            return
-        widget._render_cache = _RenderCache(size, lines)
-        widget._dirty_regions.clear()
+
+    def lines_for(self, key: Any) -> list[Strip] | None:
+        return SHARED.get(key)
+
+    def keep_lines(self, key: Any, lines: list[Strip]) -> None:
+        SHARED.put(key, lines)
 
 
 class SharedStatic(SharedRender):

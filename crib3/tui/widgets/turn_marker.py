@@ -24,6 +24,8 @@ from typing import Any, ClassVar
 
 from textual.widgets import Static
 
+from crib3.tui.textual_compat import component_rules
+
 # The rules a turn's look may set (the inline styles it owns). A colour in
 # the CSS is two rules: the colour and whether it is worked out from the
 # background ("auto"), which the widget's own CSS may say it is.
@@ -31,6 +33,12 @@ MARK_RULES = (
     "border_top", "border_right", "border_bottom", "border_left", "border_title_style",
     "border_title_color", "color", "auto_color", "background", "text_style",
 )
+
+
+def _same(painted: object, look: object) -> bool:
+    """The look painted last is the one now (the same component styles, or
+    equal rules where Textual gives no lasting object)."""
+    return painted is look or (isinstance(look, tuple) and painted == look)
 
 
 class TurnMarked:
@@ -57,13 +65,16 @@ class TurnMarked:
         """The turn's look in the inline styles (or none of it), as the
         component class says now; nothing before the widget is styled."""
         widget: Any = self
-        look = widget._component_styles.get(self.MARKED)
-        if look is None or (self._painted is not None and self._painted[0] == self._marked
-                            and self._painted[1] is look):
+        found = component_rules(widget, self.MARKED)
+        if found is None:
+            return
+        look, look_rules = found
+        if self._painted is not None and self._painted[0] == self._marked \
+                and _same(self._painted[1], look):
             return
         self._painted = (self._marked, look)
         inline = widget.styles.inline
-        rules = look.base._rules if self._marked else {}
+        rules = look_rules if self._marked else {}
         changed = False
         for name in MARK_RULES:
             value = rules.get(name)

@@ -1,0 +1,95 @@
+"""The card room's small dialogs: a line of chat to say, an admin's
+question, and whose session to end. Apart from the screens that open them
+(the lobby, a seat, a spectator) so that those import them, not each other."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from crib3.common.names import shown_name
+from crib3.room.chat import MAX_CHARS
+from crib3.tui.ascii import app_is_ascii, in_words
+from crib3.tui.screens.dialogs import Dialog
+
+
+class ChatPrompt(ModalScreen["str | None"]):
+    """One line to say at a table: Enter says it, Esc says nothing. At the
+    bottom of the screen and see-through, so the table stays in sight (not
+    a `Dialog`: those sit in the middle, over the table)."""
+
+    SCOPED_CSS = False  # the rules below are for the screen itself
+    # App-level CSS, with the id: the app's `Screen { background: ... }`
+    # would otherwise make it opaque and hide the table.
+    CSS = """
+    #chat-prompt { align: center bottom; background: $background 0%; }
+    #chat-prompt > Vertical { width: 100%; height: auto; background: $surface; }
+    #chat-prompt .hint { color: $text-muted; padding: 0 1; }
+    """
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True)]
+
+    def __init__(self, number: int) -> None:
+        super().__init__(id="chat-prompt")
+        self.number = number
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(f"Say at table {self.number} (Enter: say it · Esc: cancel)",
+                         classes="hint")
+            yield Input(max_length=MAX_CHARS, placeholder="a line for everyone at the table",
+                        id="say")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+
+class ConfirmAdmin(Dialog[bool]):
+    """An admin's action, asked first: y does it, n or Esc does not."""
+
+    BINDINGS = [
+        Binding("y", "dismiss(True)", "Yes", priority=True),
+        Binding("n,escape", "dismiss(False)", "No", priority=True),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.question, classes="title", markup=False)  # it holds names
+            yield Static("y: yes    n: no", classes="hint")
+
+
+class PickPerson(Dialog["str | None"]):
+    """The admin picks whose session to end: Enter picks, Esc cancels."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True)]
+
+    def __init__(self, names: Sequence[str]) -> None:
+        super().__init__()
+        self.names = list(names)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Remove whose session?", classes="title")
+            yield OptionList(*(Option(Text(shown_name(n, 20)), id=str(i))
+                               for i, n in enumerate(self.names)), id="people")
+            yield Static(in_words("↑/↓ choose · Enter remove · Esc cancel", app_is_ascii(self)),
+                         classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(self.names[int(event.option.id or 0)])
