@@ -6,8 +6,9 @@ import random
 from dataclasses import fields, replace
 
 from crib3.engine import Command, Discard, Play, SeatView
-from crib3.players.coach import CURRENT, DECEMBER_2026, Style, rank_discards, rank_plays
+from crib3.players.coach import rank_discards, rank_plays
 from crib3.players.standard import choose_simply
+from crib3.players.style import CURRENT, DECEMBER_2026, Style
 
 
 class ExpertPlayer:
