@@ -35,8 +35,9 @@ class ExpertPlayer:
 
 
 class FrozenExpert(ExpertPlayer):
-    """The expert as it played in December 2026 (issue 13's starting point),
-    kept for `crib3 sim` to measure the expert against; not in the menus."""
+    """The expert as it played in December 2026, before the refinements
+    the `Style` switches turn on, kept for `crib3 sim` to measure the
+    expert against; not in the menus."""
 
     level = "expert-2026-12"
     style = DECEMBER_2026
