@@ -65,15 +65,18 @@ def test_off_by_default_and_the_look_ahead_unchanged_when_off():
 
 
 
-def test_the_seats_own_policy_plays_only_its_own_later_cards():
-    """Style.wary_self: in a playout, `mine` chooses the seat's own later
-    cards (three here, after the five it plays now) and nobody else's; with
-    the standard choice as `mine` the playout is the same as without."""
+def test_a_seats_own_policy_plays_only_that_seats_cards():
+    """`by_seat` (how Style.wary_experts plays a seat named as the expert
+    the wary way): in a playout, a seat's own policy chooses that seat's
+    cards (all three of seat 1's here) and nobody else's; with the standard
+    choice as its policy the playout is the same as without. (Until the
+    Style.wary_self switch was removed, this checked the same of the seat's
+    own later cards, by the `mine` policy only that switch used.)"""
     from crib3.players.analysis import greedy_code, pack_ranks
 
     asked: list[int] = []
 
-    def mine(hand, pile, count):
+    def theirs(hand, pile, count):
         asked.append(hand)
         return greedy_code(hand, pile, count)
 
@@ -81,9 +84,10 @@ def test_the_seats_own_policy_plays_only_its_own_later_cards():
     ranks = [pack_ranks([3, 5, 7, 9]), pack_ranks([2, 8, 13]), pack_ranks([4, 6, 12])]
     five = parse_card("5H")
     plain = playout.play_out(five, 0, list(ranks), held, (), 0, (0, 0, 0), 121)
-    mixed = playout.play_out(five, 0, list(ranks), held, (), 0, (0, 0, 0), 121, mine=mine)
-    mine_left = {pack_ranks(h) for h in ([3, 7, 9], [3, 7], [3, 9], [7, 9], [3], [7], [9])}
-    assert len(asked) == 3 and set(asked) <= mine_left
+    mixed = playout.play_out(five, 0, list(ranks), held, (), 0, (0, 0, 0), 121,
+                             by_seat={1: theirs})
+    theirs_left = {pack_ranks(h) for h in ([2, 8, 13], [2, 8], [2, 13], [8, 13], [2], [8], [13])}
+    assert len(asked) == 3 and set(asked) <= theirs_left
     assert mixed == plain
 
 

@@ -145,9 +145,9 @@ def look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
                 if chance > 0.0 and rng.random() <= chance:
                     return found
             return found
-    choose = wary_code if style.wary_playouts else greedy_code
-    mine = wary_code if style.wary_self else None
-    # Style.wary_experts: a seat named as the expert plays the wary way.
+    # The playouts play every seat the standard way (the wary way for every
+    # seat, or for the seat itself, measured no better), except that with
+    # Style.wary_experts a seat the table names as the expert plays warily.
     by_seat = {s: wary_code for s in others if view.players[s].kind == "expert"} \
         if style.wary_experts else None
     weights = rival_weights(me, view.scores, target) if style.rivals else MEAN_WEIGHTS
@@ -191,11 +191,11 @@ def look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
             if style.search_self:
                 got, margin, outcome = play_out_searching(
                     card, me, ranks, held, table, view.count, view.scores, target, show,
-                    crib_rest, choose, weights, style.win_bonus)
+                    crib_rest, greedy_code, weights, style.win_bonus)
             else:
                 got, margin, outcome = play_out(card, me, ranks, held, table, view.count,
-                                                view.scores, target, show, crib_rest, choose,
-                                                weights, mine, style.win_bonus, by_seat)
+                                                view.scores, target, show, crib_rest,
+                                                greedy_code, weights, style.win_bonus, by_seat)
             points[card] += weight * got if dealt_weights is not None else got
             margins[card].append(margin)
             if outcome:

@@ -46,7 +46,6 @@ def play_out(card: Card, me: int, ranks: list[int], held: Sequence[Sequence[Card
              show: Show | None = None, crib_rest: Sequence[Card] = (),
              choose: Callable[[int, int, int], int] = greedy_code,
              weights: Sequence[float] = MEAN_WEIGHTS,
-             mine: Callable[[int, int, int], int] | None = None,
              bonus: float = WIN_BONUS,
              by_seat: Mapping[int, Callable[[int, int, int], int]] | None = None
              ) -> tuple[int, float, int]:
@@ -60,8 +59,7 @@ def play_out(card: Card, me: int, ranks: list[int], held: Sequence[Sequence[Card
     costs as much; and
     who did (1: I did, -1: an opponent did, 0: nobody this hand).
 
-    With `mine`, the seat `me` plays its later cards by `mine` instead;
-    with `by_seat`, each seat named there by its own policy.
+    With `by_seat`, each seat named there plays by its own policy instead.
 
     The play needs ranks alone (suits count only in the show): `ranks` are
     the hands' ranks packed by `pack_ranks`, each sorted lowest first, `held`
@@ -69,8 +67,6 @@ def play_out(card: Card, me: int, ranks: list[int], held: Sequence[Sequence[Card
     The position is kept in ints (see `analysis.pack_ranks`)."""
     points = [0, 0, 0]
     policies = [choose, choose, choose]
-    if mine is not None:
-        policies[me] = mine
     if by_seat:
         for s, policy in by_seat.items():
             policies[s] = policy

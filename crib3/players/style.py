@@ -30,10 +30,6 @@ class Style:
     peg_discard: bool = True  # the discard counts the play and the crib given the kept four
     score_discard: bool = True  # near the end, the discard weighs the chance to count out
     read_plays: bool = True  # the look-ahead deals as the seats' earlier plays make likely
-    # The playouts play `rollout.wary_code`, not the standard way. Off: it
-    # measured no better than the standard way (a closer model of the
-    # expert's play would need the expert's look-ahead in every playout).
-    wary_playouts: bool = False
     # How much of the discard table's play margin counts in a discard's net
     # (the table measures greedy play, not the expert's). No weight from
     # none to all measured ahead of the others; a half keeps a term whose
@@ -58,12 +54,6 @@ class Style:
     # for play, warm its table first (`keeps.warm_keep_chances`): cold, the
     # first decisions work the fours out one at a time.
     read_keeps: float = 0.0
-    # In the playouts, the seat itself plays its later cards the wary way
-    # (`rollout.wary_code`), the others the standard way: the expert's own
-    # later plays are more careful than the standard player's. Off: no
-    # better (two duplicate runs against the expert, of opposite signs,
-    # neither significant; measured: 'The look-ahead in the play').
-    wary_self: bool = False
     # Near the end, each seat's play is its place's measured distribution
     # (`crib3.players.seatplay`: the seat that leads pegs least, the dealer
     # most, with long tails), the seat's own moved by the kept four's play
