@@ -10,9 +10,10 @@ from crib3.cards import DECK, parse_card, parse_cards
 from crib3.engine import Game, PlayerInfo, Rules, State, project
 from crib3.engine.commands import Discard, Play
 from crib3.engine.state import Phase
-from crib3.players import make_player
+from crib3.players import lookahead, make_player
 from crib3.players.analysis import crib_table, discard_options, gift_risk
 from crib3.players.coach import advise, rank_discards, rank_plays
+from crib3.players.style import CURRENT, PLAY_BUDGET, PLAY_SAMPLES
 from crib3.scoring import score_hand
 from helpers import bots, hand_set_up, plays
 
@@ -236,12 +237,12 @@ def test_a_forced_play_and_cards_of_one_rank_need_no_look_ahead(monkeypatch):
     def no_playouts(*args, **kwargs):
         raise AssertionError("a look-ahead for a forced move")
 
-    monkeypatch.setattr(coach, "_play_out", no_playouts)
+    monkeypatch.setattr(lookahead, "play_out", no_playouts)
     seen = 0
     for view in _positions():
         ranks = {c.card.rank for c in view.legal}
         if len(ranks) == 1:
-            options = coach._rank_plays(view, coach.PLAY_SAMPLES)
+            options = coach._rank_plays(view, PLAY_SAMPLES)
             assert {o.card for o in options} == {c.card for c in view.legal}
             seen += 1
     assert seen > 20
@@ -252,7 +253,7 @@ def test_cards_of_the_same_rank_are_one_option_with_the_same_numbers():
 
     seen = 0
     for view in _positions():
-        options = coach._rank_plays(view, coach.PLAY_SAMPLES)
+        options = coach._rank_plays(view, PLAY_SAMPLES)
         by_rank: dict[int, set] = {}
         for o in options:
             by_rank.setdefault(o.card.rank, set()).add((o.expected, o.margin))
@@ -265,21 +266,21 @@ def test_the_look_ahead_often_stops_early_and_never_overspends(monkeypatch):
     import crib3.players.coach as coach
 
     calls = []
-    real = coach._play_out
-    monkeypatch.setattr(coach, "_play_out", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = lookahead.play_out
+    monkeypatch.setattr(lookahead, "play_out", lambda *a, **k: calls.append(1) or real(*a, **k))
     spent = []
     for view in _positions():
         ranks = len({c.card.rank for c in view.legal})
         if ranks < 2:
             continue
         calls.clear()
-        coach._rank_plays(view, coach.PLAY_SAMPLES)
+        coach._rank_plays(view, PLAY_SAMPLES)
         # Near the end the budget is end_scale times larger (Style.end_scale).
-        near = max(view.scores) + coach.ENDGAME >= view.rules.target
-        budget = int(coach.PLAY_BUDGET * (coach.CURRENT.end_scale if near else 1.0))
+        near = max(view.scores) + lookahead.ENDGAME >= view.rules.target
+        budget = int(PLAY_BUDGET * (CURRENT.end_scale if near else 1.0))
         spent.append((len(calls), ranks, budget))
     assert all(n <= budget for n, _, budget in spent)
-    full = [n for n, r, budget in spent if n == r * min(coach.PLAY_SAMPLES, budget // r)]
+    full = [n for n, r, budget in spent if n == r * min(PLAY_SAMPLES, budget // r)]
     early = len(spent) - len(full)
     assert early >= 0.4 * len(spent)           # (about half) stop well before the budget
 
@@ -318,7 +319,7 @@ def test_the_look_ahead_gives_the_garbage_collector_almost_nothing_to_do():
             if len({c.card.rank for c in view.legal}) < 2:
                 continue
             inside[0] = True
-            coach._rank_plays(view, coach.PLAY_SAMPLES)
+            coach._rank_plays(view, PLAY_SAMPLES)
             inside[0] = False
             decisions += 1
     finally:
@@ -380,7 +381,7 @@ def test_the_dealer_keeps_two_pairs_that_peg_and_throws_the_king():
     crib table alone likes a three in its own crib); kept together the
     pairs peg well, and a three thrown beside a kept three is worth less to
     the crib than the table says."""
-    from crib3.players.coach import DECEMBER_2026
+    from crib3.players.style import DECEMBER_2026
 
     view = _discard_view("2S 2H 3S 3C KC", seat=0, dealer=0)
     assert rank_discards(view)[0].card == parse_card("KC")
@@ -402,7 +403,7 @@ def test_near_the_end_the_discard_plays_for_counting_out_first():
     """Counting first (left of the dealer) and needing 10, the expert keeps
     the four most likely to get there, even where another four has more
     points on average; with the end far away it goes by points."""
-    from crib3.players.coach import CURRENT, Style
+    from crib3.players.style import Style
 
     points_only = Style(peg_discard=True, score_discard=False)
     rng = random.Random(4)

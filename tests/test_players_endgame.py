@@ -14,8 +14,9 @@ import pytest
 
 from crib3.cards import parse_cards
 from crib3.engine import Rules
-from crib3.players.coach import CURRENT, DECEMBER_2026, Advice, rank_discards
+from crib3.players.coach import Advice, rank_discards
 from crib3.players.endgame import before_the_end, hand_spread, peg_race, play_at_least
+from crib3.players.style import CURRENT, DECEMBER_2026
 
 # Points alone: no chance to win or to clear a skunk line, both opponents alike.
 POINTS_ONLY = replace(CURRENT, score_discard=False, rivals=False)

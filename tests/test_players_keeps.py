@@ -10,8 +10,9 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from crib3.cards import parse_card
-from crib3.players import coach
+from crib3.players import lookahead, playout
 from crib3.players.keeps import _expected, keep_chance, keep_weight
+from crib3.players.style import CURRENT
 
 ranks = st.integers(1, 13)
 
@@ -52,37 +53,41 @@ def test_weighed_early_stop_agrees_with_the_plain_one_when_every_deal_counts_ali
     clear = {a: [1.0, 2.0, 1.5, 2.5] * 8, b: [0.0, 0.5, -0.5, 0.2] * 8}
     close = {a: [1.0, -1.0, 2.0, -2.0] * 8, b: [-1.0, 1.0, -2.0, 2.0] * 8}
     ones = [1.0] * 32
-    assert coach._clearly_best(clear) and coach._clearly_best(clear, ones)
-    assert not coach._clearly_best(close) and not coach._clearly_best(close, ones)
+    assert lookahead._clearly_best(clear) and lookahead._clearly_best(clear, ones)
+    assert not lookahead._clearly_best(close) and not lookahead._clearly_best(close, ones)
 
 
 def test_off_by_default_and_the_look_ahead_unchanged_when_off():
     """The keep reading is a Style switch for `crib3 sim` variants
     (expert:read_keeps=0.8); the expert and the coach leave it off."""
-    assert coach.CURRENT.read_keeps == 0.0
-    assert replace(coach.CURRENT, read_keeps=0.8).read_keeps == 0.8
+    assert CURRENT.read_keeps == 0.0
+    assert replace(CURRENT, read_keeps=0.8).read_keeps == 0.8
 
 
 
-def test_the_seats_own_policy_plays_only_its_own_later_cards():
-    """Style.wary_self: in a playout, `mine` chooses the seat's own later
-    cards (three here, after the five it plays now) and nobody else's; with
-    the standard choice as `mine` the playout is the same as without."""
+def test_a_seats_own_policy_plays_only_that_seats_cards():
+    """`by_seat` (how Style.wary_experts plays a seat named as the expert
+    the wary way): in a playout, a seat's own policy chooses that seat's
+    cards (all three of seat 1's here) and nobody else's; with the standard
+    choice as its policy the playout is the same as without. (Until the
+    Style.wary_self switch was removed, this checked the same of the seat's
+    own later cards, by the `mine` policy only that switch used.)"""
     from crib3.players.analysis import greedy_code, pack_ranks
 
     asked: list[int] = []
 
-    def mine(hand, pile, count):
+    def theirs(hand, pile, count):
         asked.append(hand)
         return greedy_code(hand, pile, count)
 
     held = ((), (), ())
     ranks = [pack_ranks([3, 5, 7, 9]), pack_ranks([2, 8, 13]), pack_ranks([4, 6, 12])]
     five = parse_card("5H")
-    plain = coach._play_out(five, 0, list(ranks), held, (), 0, (0, 0, 0), 121)
-    mixed = coach._play_out(five, 0, list(ranks), held, (), 0, (0, 0, 0), 121, mine=mine)
-    mine_left = {pack_ranks(h) for h in ([3, 7, 9], [3, 7], [3, 9], [7, 9], [3], [7], [9])}
-    assert len(asked) == 3 and set(asked) <= mine_left
+    plain = playout.play_out(five, 0, list(ranks), held, (), 0, (0, 0, 0), 121)
+    mixed = playout.play_out(five, 0, list(ranks), held, (), 0, (0, 0, 0), 121,
+                             by_seat={1: theirs})
+    theirs_left = {pack_ranks(h) for h in ([2, 8, 13], [2, 8], [2, 13], [8, 13], [2], [8], [13])}
+    assert len(asked) == 3 and set(asked) <= theirs_left
     assert mixed == plain
 
 
@@ -118,15 +123,15 @@ def test_a_standard_seat_is_dealt_only_fours_it_would_have_kept(monkeypatch):
                            players=players)
     view = project(state, 0)
     dealt: dict[int, list[tuple[int, ...]]] = {1: [], 2: []}
-    real = coach._play_out
+    real = lookahead.play_out
 
     def watching(card, me, ranks, held, *rest, **kw):
         for s in (1, 2):
             dealt[s].append(tuple(c.rank for c in held[s]))
         return real(card, me, ranks, held, *rest, **kw)
 
-    monkeypatch.setattr(coach, "_play_out", watching)
-    coach._rank_plays(view, 128, changed(coach.CURRENT, posterior=False, deal_keeps=True))
+    monkeypatch.setattr(lookahead, "play_out", watching)
+    coach._rank_plays(view, 128, changed(CURRENT, posterior=False, deal_keeps=True))
 
     def keepable(four: tuple[int, ...]) -> bool:
         return any(kept_with(four, r) > 0 for r in range(1, 14)

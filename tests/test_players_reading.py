@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from crib3.cards import parse_card
 from crib3.engine import Game, PlayerInfo, Rules, project
-from crib3.players import coach, make_player
+from crib3.players import coach, lookahead, make_player
 from crib3.players.analysis import pack_pile, pack_ranks
 from crib3.players.keeps import kept_with
 from crib3.players.analysis import OPPONENT_CRIB_WEIGHT
@@ -25,6 +25,7 @@ from crib3.players.reading import (
     play_chance,
 )
 from crib3.players.rollout import wary_code
+from crib3.players.style import CURRENT, DECEMBER_2026, PLAY_SAMPLES
 from helpers import cards, hand_set_up, plays
 
 
@@ -76,15 +77,15 @@ def test_an_opponents_earlier_plays_make_holdings_unlikely():
         return sum(any(c.rank in ranks for c in d[seat]) for d in deals) / len(deals)
 
     blind = share(draw, 2, {9, 5, 3})
-    read = share(lambda: reader.deal(draw, rng, coach.READ_TRIES), 2, {9, 5, 3})
+    read = share(lambda: reader.deal(draw, rng, lookahead.READ_TRIES), 2, {9, 5, 3})
     assert read < 0.5 * blind
     assert abs(share(draw, 1, {10, 11, 12, 13})
-               - share(lambda: reader.deal(draw, rng, coach.READ_TRIES), 1, {10, 11, 12, 13})) < 0.05
+               - share(lambda: reader.deal(draw, rng, lookahead.READ_TRIES), 1, {10, 11, 12, 13})) < 0.05
 
 
 def _margins(view, style, deals, monkeypatch):
     """Each card's margin over `deals` deals, with no early stop."""
-    monkeypatch.setattr(coach, "MIN_SAMPLES", 10**9)
+    monkeypatch.setattr(lookahead, "MIN_SAMPLES", 10**9)
     many = replace(style, play_budget=16 * deals, play_samples=deals)
     return {o.card: o.margin for o in coach._rank_plays(view, deals, many)}
 
@@ -99,12 +100,12 @@ def test_an_opponents_earlier_play_changes_the_experts_lead(monkeypatch):
     expert's own 128 deals or fewer the five's lead is within its noise.)"""
     view = _lead_after_a_ten_and_a_four()
     five, queen = parse_card("5H"), parse_card("QD")
-    assert coach._rank_plays(view, coach.PLAY_SAMPLES, coach.DECEMBER_2026)[0].card == queen
+    assert coach._rank_plays(view, PLAY_SAMPLES, DECEMBER_2026)[0].card == queen
     assert coach.rank_plays(view)[0].card \
-        == coach._rank_plays(view, coach.PLAY_SAMPLES, coach.CURRENT)[0].card  # the coach is the expert
-    blind = replace(coach.CURRENT, read_plays=False)
-    rejection = replace(coach.CURRENT, posterior=False)
-    for style in (coach.CURRENT, rejection):
+        == coach._rank_plays(view, PLAY_SAMPLES, CURRENT)[0].card  # the coach is the expert
+    blind = replace(CURRENT, read_plays=False)
+    rejection = replace(CURRENT, posterior=False)
+    for style in (CURRENT, rejection):
         margins = _margins(view, style, 1500, monkeypatch)
         assert margins[five] > margins[queen] + 0.05
     margins = _margins(view, blind, 1500, monkeypatch)
@@ -204,8 +205,8 @@ def test_the_december_2026_expert_plays_exactly_as_it_did():
             seat = game.to_act()[0]
             view = game.view(seat)
             if view.phase == "play":
-                chosen.append(coach._rank_plays(view, coach.PLAY_SAMPLES,
-                                                coach.DECEMBER_2026)[0].card.code)
+                chosen.append(coach._rank_plays(view, PLAY_SAMPLES,
+                                                DECEMBER_2026)[0].card.code)
             game.dispatch(players[seat].choose(view))
     assert " ".join(chosen) == DECEMBER_PLAYS
 
@@ -217,12 +218,12 @@ def test_a_seat_the_table_names_the_standard_bot_may_be_read_as_one():
     reading makes seat 1's five (a surprise for a standard player, who would
     have made fifteen) far less likely than the mix does."""
 
-    sharp = replace(coach.CURRENT, read_standard=0.95)
-    assert coach._read_shares("standard", sharp) == (0.95, 0.0)
-    assert coach._read_shares("human", sharp) == SHARES
-    assert coach._read_shares("expert", replace(sharp, read_expert=False)) == SHARES
-    assert coach._read_shares("standard", replace(coach.CURRENT, read_standard=0.0)) == SHARES
-    assert coach._read_shares("standard", coach.CURRENT) == (coach.CURRENT.read_standard, 0.0)
+    sharp = replace(CURRENT, read_standard=0.95)
+    assert lookahead._read_shares("standard", sharp) == (0.95, 0.0)
+    assert lookahead._read_shares("human", sharp) == SHARES
+    assert lookahead._read_shares("expert", replace(sharp, read_expert=False)) == SHARES
+    assert lookahead._read_shares("standard", replace(CURRENT, read_standard=0.0)) == SHARES
+    assert lookahead._read_shares("standard", CURRENT) == (CURRENT.read_standard, 0.0)
     view = _lead_after_a_nine()
     made = choices_by_seat(view.hand_plays, [1])
     ratio = {}
@@ -231,9 +232,9 @@ def test_a_seat_the_table_names_the_standard_bot_may_be_read_as_one():
         with_five = deal_weight({1: made[1]}, {1: cards("5S 3S 7C")}, shares)
         ratio[shares] = plain / with_five
     assert ratio[(0.95, 0.0)] > 3 * ratio[SHARES]
-    keeps = replace(coach.CURRENT, read_standard_keeps=0.9)
-    assert coach._keep_belief("standard", keeps) == 0.9
-    assert coach._keep_belief("human", keeps) == coach.CURRENT.read_keeps
+    keeps = replace(CURRENT, read_standard_keeps=0.9)
+    assert lookahead._keep_belief("standard", keeps) == 0.9
+    assert lookahead._keep_belief("human", keeps) == CURRENT.read_keeps
 
 
 def test_a_seat_the_table_names_a_bot_is_read_by_that_bots_habits():
@@ -241,27 +242,27 @@ def test_a_seat_the_table_names_a_bot_is_read_by_that_bots_habits():
     `easy` seat as playing and throwing any legal card alike, a person by the
     usual mix; with `read_expert` or `read_easy` off, that bot as a person."""
 
-    style = coach.CURRENT
-    assert coach._read_shares("expert", style) == (style.read_expert_greedy,
+    style = CURRENT
+    assert lookahead._read_shares("expert", style) == (style.read_expert_greedy,
                                                    style.read_expert_wary)
-    assert coach._keep_belief("expert", style) == style.read_expert_keeps
-    assert coach._read_shares("easy", style) == (0.0, 0.0)
-    assert coach._keep_belief("easy", style) == 0.0
-    assert coach._read_shares("human", style) == SHARES
-    assert coach._keep_belief("human", style) == style.read_keeps
+    assert lookahead._keep_belief("expert", style) == style.read_expert_keeps
+    assert lookahead._read_shares("easy", style) == (0.0, 0.0)
+    assert lookahead._keep_belief("easy", style) == 0.0
+    assert lookahead._read_shares("human", style) == SHARES
+    assert lookahead._keep_belief("human", style) == style.read_keeps
     for kind, off in (("expert", replace(style, read_expert=False)),
                       ("easy", replace(style, read_easy=False))):
-        assert coach._read_shares(kind, off) == SHARES
-        assert coach._keep_belief(kind, off) == off.read_keeps
+        assert lookahead._read_shares(kind, off) == SHARES
+        assert lookahead._keep_belief(kind, off) == off.read_keeps
     habits = replace(style, expert_habit=True, expert_crib=True)
-    assert coach._read_shares("expert", habits) == EXPERT_HABIT
-    assert coach._read_shares("standard", habits) == coach._read_shares("standard", style)
-    assert coach._crib_belief("expert", True, habits) == 1.0
-    assert coach._crib_belief("expert", False, habits) == -OPPONENT_CRIB_WEIGHT
+    assert lookahead._read_shares("expert", habits) == EXPERT_HABIT
+    assert lookahead._read_shares("standard", habits) == lookahead._read_shares("standard", style)
+    assert lookahead._crib_belief("expert", True, habits) == 1.0
+    assert lookahead._crib_belief("expert", False, habits) == -OPPONENT_CRIB_WEIGHT
     for kind in ("standard", "human", "easy"):
-        assert coach._crib_belief(kind, True, habits) == 0.0
-    assert coach._crib_belief("expert", True, style) == 0.0  # off, as measured
-    assert coach._crib_belief("expert", True, replace(habits, read_expert=False)) == 0.0
+        assert lookahead._crib_belief(kind, True, habits) == 0.0
+    assert lookahead._crib_belief("expert", True, style) == 0.0  # off, as measured
+    assert lookahead._crib_belief("expert", True, replace(habits, read_expert=False)) == 0.0
 
 
 def _expert_plays(games: int) -> list[tuple[int, int, int, int]]:
@@ -299,7 +300,7 @@ def test_the_experts_shares_fit_its_plays_better_than_the_usual_mix():
     def log_likelihood(shares: tuple[float, float]) -> float:
         return sum(math.log(play_chance(*play, shares=shares)) for play in plays) / len(plays)
 
-    style = coach.CURRENT
+    style = CURRENT
     fitted = log_likelihood((style.read_expert_greedy, style.read_expert_wary))
     assert fitted > log_likelihood(SHARES) + 0.02
     assert fitted > log_likelihood((0.0, 0.0))
@@ -340,7 +341,7 @@ def test_the_expert_mostly_keeps_the_best_four_by_ranks():
                         seed=4200 + seed)
         for seat in range(3):
             view = game.view(seat)
-            thrown = coach.rank_discards(view, coach.CURRENT)[0].card
+            thrown = coach.rank_discards(view, CURRENT)[0].card
             kept_best += kept_with([c.rank for c in view.hand if c != thrown], thrown.rank) > 0
             deals += 1
     assert kept_best / deals > 0.75
@@ -352,17 +353,17 @@ def test_the_playouts_play_a_seat_named_as_the_expert_the_wary_way(monkeypatch):
     standard choice; off, every other seat the standard way."""
 
     asked: list[int] = []
-    real = coach.wary_code
-    monkeypatch.setattr(coach, "wary_code",
+    real = lookahead.wary_code
+    monkeypatch.setattr(lookahead, "wary_code",
                         lambda hand, pile, count: asked.append(hand) or real(hand, pile, count))
     kept = {0: "KS KH 4C 3D", 1: "9D 6S 3S 7C", 2: "QC 6D 4D 8H"}
-    for kinds, style, wary in ((("expert", "standard", "expert"), coach.CURRENT, True),
-                               (("expert", "standard", "standard"), coach.CURRENT, False),
+    for kinds, style, wary in ((("expert", "standard", "expert"), CURRENT, True),
+                               (("expert", "standard", "standard"), CURRENT, False),
                                (("expert", "expert", "expert"),
-                                replace(coach.CURRENT, wary_experts=False), False)):
+                                replace(CURRENT, wary_experts=False), False)):
         players = [PlayerInfo(f"p{s}", kind) for s, kind in enumerate(kinds)]
         _, state = hand_set_up(2, kept, "7D", players=players)
         view = project(state, 0)
         asked.clear()
-        coach._rank_plays(view, coach.PLAY_SAMPLES, style)
+        coach._rank_plays(view, PLAY_SAMPLES, style)
         assert bool(asked) is wary, kinds

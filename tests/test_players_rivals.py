@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from crib3.cards import parse_card
 from crib3.engine import project
-from crib3.players.coach import CURRENT, rank_discards, rank_plays
+from crib3.players.coach import rank_discards, rank_plays
 from crib3.players.rivals import rival_weights
+from crib3.players.style import CURRENT
 from helpers import hand_set_up
 from test_players import _discard_view
 

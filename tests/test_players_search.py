@@ -9,12 +9,13 @@ from dataclasses import replace
 
 from crib3.cards import parse_card
 from crib3.engine import project
-from crib3.players import coach
+from crib3.players import coach, lookahead, playout
 from crib3.players.analysis import greedy_code, pack_ranks
+from crib3.players.style import CURRENT, DECEMBER_2026, PLAY_BUDGET, PLAY_SAMPLES, WIN_BONUS
 from helpers import hand_set_up, plays
 
-SEARCH = replace(coach.CURRENT, search_self=True)
-PLAIN = replace(coach.CURRENT, search_self=False)
+SEARCH = replace(CURRENT, search_self=True)
+PLAIN = replace(CURRENT, search_self=False)
 
 
 def test_a_searching_playout_with_nothing_to_choose_is_the_plain_playout():
@@ -26,8 +27,8 @@ def test_a_searching_playout_with_nothing_to_choose_is_the_plain_playout():
     ranks = [pack_ranks(sorted(c.rank for c in hand)) for hand in held]
     for card in held[0]:
         args = (card, 0, ranks, held, (10,), 10, (10, 20, 30), 121, None, ())
-        plain = coach._play_out(*args, greedy_code, coach._MEAN)
-        searched = coach._play_out_searching(*args, greedy_code, coach._MEAN, coach.WIN_BONUS)
+        plain = playout.play_out(*args, greedy_code, playout.MEAN_WEIGHTS)
+        searched = playout.play_out_searching(*args, greedy_code, playout.MEAN_WEIGHTS, WIN_BONUS)
         assert searched == plain
 
 
@@ -39,8 +40,8 @@ def test_a_searching_playout_is_never_worse_for_the_seat_than_the_plain_one():
     ranks = [pack_ranks(sorted(c.rank for c in hand)) for hand in held]
     for card in held[0]:
         args = (card, 0, ranks, held, (), 0, (24, 31, 36), 121, None, ())
-        plain = coach._play_out(*args, greedy_code, coach._MEAN)
-        searched = coach._play_out_searching(*args, greedy_code, coach._MEAN, coach.WIN_BONUS)
+        plain = playout.play_out(*args, greedy_code, playout.MEAN_WEIGHTS)
+        searched = playout.play_out_searching(*args, greedy_code, playout.MEAN_WEIGHTS, WIN_BONUS)
         assert searched[1] >= plain[1]
 
 
@@ -50,8 +51,8 @@ def test_the_styles_budget_and_samples_cap_the_look_ahead(monkeypatch):
     from test_players import _positions
 
     calls = []
-    real = coach._play_out
-    monkeypatch.setattr(coach, "_play_out", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = lookahead.play_out
+    monkeypatch.setattr(lookahead, "play_out", lambda *a, **k: calls.append(1) or real(*a, **k))
     small = replace(PLAIN, play_budget=60, play_samples=25, end_scale=1.0)
     seen = 0
     for view in _positions(games=1):
@@ -59,7 +60,7 @@ def test_the_styles_budget_and_samples_cap_the_look_ahead(monkeypatch):
         if ranks < 2:
             continue
         calls.clear()
-        coach._rank_plays(view, coach.PLAY_SAMPLES, small)
+        coach._rank_plays(view, PLAY_SAMPLES, small)
         assert len(calls) <= ranks * min(25, 60 // ranks)
         seen += 1
     assert seen > 5
@@ -80,13 +81,13 @@ def test_near_the_end_a_larger_budget_finds_the_safer_card():
                            scores=(72, 66, 105))
     _, state = plays(state, "1:2H 2:2C")
     view = project(state, 0)
-    rejection = replace(coach.CURRENT, posterior=False)
+    rejection = replace(CURRENT, posterior=False)
     old = replace(rejection, end_scale=1.0)
-    assert coach._rank_plays(view, coach.PLAY_SAMPLES, old)[0].card == parse_card("4H")
-    assert coach._rank_plays(view, coach.PLAY_SAMPLES, rejection)[0].card == parse_card("KH")
-    now = replace(coach.CURRENT, end_scale=1.0)
-    assert coach._rank_plays(view, coach.PLAY_SAMPLES, now)[0].card == parse_card("QD")
-    assert coach._rank_plays(view, coach.PLAY_SAMPLES, coach.CURRENT)[0].card == parse_card("QD")
+    assert coach._rank_plays(view, PLAY_SAMPLES, old)[0].card == parse_card("4H")
+    assert coach._rank_plays(view, PLAY_SAMPLES, rejection)[0].card == parse_card("KH")
+    now = replace(CURRENT, end_scale=1.0)
+    assert coach._rank_plays(view, PLAY_SAMPLES, now)[0].card == parse_card("QD")
+    assert coach._rank_plays(view, PLAY_SAMPLES, CURRENT)[0].card == parse_card("QD")
     assert coach.rank_plays(view)[0].card == parse_card("QD")  # the coach says the same
 
 
@@ -95,19 +96,19 @@ def test_the_end_budget_applies_only_near_the_end(monkeypatch):
     target, up to end_scale times as much (the December 2026 expert: 1)."""
     from test_players import _positions
 
-    assert coach.DECEMBER_2026.end_scale == 1.0
+    assert DECEMBER_2026.end_scale == 1.0
     calls = []
-    real = coach._play_out
-    monkeypatch.setattr(coach, "_play_out", lambda *a, **k: calls.append(1) or real(*a, **k))
+    real = lookahead.play_out
+    monkeypatch.setattr(lookahead, "play_out", lambda *a, **k: calls.append(1) or real(*a, **k))
     most = {False: 0, True: 0}
     for view in _positions(games=2):
         ranks = len({c.card.rank for c in view.legal})
         if ranks < 2:
             continue
         calls.clear()
-        coach._rank_plays(view, coach.PLAY_SAMPLES)
-        near = max(view.scores) + coach.ENDGAME >= view.rules.target
+        coach._rank_plays(view, PLAY_SAMPLES)
+        near = max(view.scores) + lookahead.ENDGAME >= view.rules.target
         most[near] = max(most[near], len(calls))
         if not near:
-            assert len(calls) <= coach.PLAY_BUDGET
-    assert most[True] > coach.PLAY_BUDGET
+            assert len(calls) <= PLAY_BUDGET
+    assert most[True] > PLAY_BUDGET

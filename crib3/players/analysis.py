@@ -278,12 +278,13 @@ def pile_points(pile: tuple[int, ...]) -> int:
 
 # --- the look-ahead's positions as integers ---------------------------------------
 #
-# The look-ahead plays out hundreds of thousands of counts a minute. Its
+# The look-ahead plays out a great many counts for every decision. Its
 # positions are packed into ints (four bits a rank, 1..13): ints are not
 # tracked by the garbage collector, so the caches below, keyed and valued by
 # ints, cost a full collection nothing, and a playout allocates almost no
 # containers (tuples and lists made the collector run often, and its full
-# pass over the old caches held one decision for 80-100 ms).
+# passes over the old caches were the slowest decisions' spikes; measured:
+# assets/measurements/players.md, 'Think time').
 
 CACHE_LIMIT = 1 << 18  # entries per cache before it is emptied and refilled
 

@@ -1,6 +1,6 @@
 """Compute the discard table that ships as discard_table.json: what the
 four cards a seat keeps are worth in the play, and how the cards it keeps
-change the crib (issue 13, point 2).
+change the crib.
 
     python -m crib3.players.discardtable --deals 200000 --seed 1 --out table.json
 

@@ -1,5 +1,4 @@
-"""Near the end of a game, a discard is worth the game, not the points
-(issue 13, point 3).
+"""Near the end of a game, a discard is worth the game, not the points.
 
 When a seat can reach the target this hand, what matters is the chance
 that it does before anybody else. The play comes first: a seat that pegs
@@ -87,8 +86,9 @@ def reach_chance(spread: Sequence[int], need: float, extra: float = 0.0,
     without, a Poisson around `play_mean` (the December 2026 guess). With
     `crib` (and a `place`), `extra` is the dealer's crib's expected points
     and the crib counts as its measured distribution (`seatplay.CRIB_TAIL`
-    shifted to that mean), not as its mean: a crib of 4 on average makes 8
-    or more one time in six, and near the end that is often the game."""
+    shifted to that mean), not as its mean: a crib's points spread far
+    around their mean, and near the end its long tail is often the game
+    (measured: assets/measurements/players.md, 'How each place pegs')."""
     if place is not None and crib:
         return crib_reach(spread, need, extra, place, play_mean)
     if place is not None:

@@ -6,8 +6,9 @@ import random
 from dataclasses import fields, replace
 
 from crib3.engine import Command, Discard, Play, SeatView
-from crib3.players.coach import CURRENT, DECEMBER_2026, Style, rank_discards, rank_plays
+from crib3.players.coach import rank_discards, rank_plays
 from crib3.players.standard import choose_simply
+from crib3.players.style import CURRENT, DECEMBER_2026, Style
 
 
 class ExpertPlayer:
@@ -34,8 +35,9 @@ class ExpertPlayer:
 
 
 class FrozenExpert(ExpertPlayer):
-    """The expert as it played in December 2026 (issue 13's starting point),
-    kept for `crib3 sim` to measure the expert against; not in the menus."""
+    """The expert as it played in December 2026, before the refinements
+    the `Style` switches turn on, kept for `crib3 sim` to measure the
+    expert against; not in the menus."""
 
     level = "expert-2026-12"
     style = DECEMBER_2026

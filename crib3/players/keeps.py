@@ -1,5 +1,6 @@
 """Reading the other seats' hands from the discard: players keep good fours
-(issue 13, point 4; the lead that the expert feeds its left-hand neighbour).
+(so a lead that looks safe against a blind deal may feed the left-hand
+neighbour).
 
 The look-ahead deals the unseen cards to the other seats as if any four
 were as likely as any other. They are not: every seat chose its four from
@@ -18,14 +19,13 @@ importance weight: no deal is drawn twice, so a decision costs what it did.
 
 A function of ranks alone, cached by the four's packed ranks (1,820 fours
 at most, each worked out once per process: `warm_keep_chances` does all of
-them in about 50 ms, which the app does while the new-game screen is up
-and the expert's posterior at its first decision): the bots stay honest.
+them at once, far faster than one at a time, which the app does while the
+new-game screen is up and the expert's posterior at its first decision):
+the bots stay honest.
 
-Measured (40 games of the expert against two standard players, 1,333 of
-the expert's plays after the hand's first, the seat after it, the reading
-in full): it holds a pair 21.7% of the time; the blind deal says 13.4%,
-this reading 20.5%. A five 19.1%: blind 16.2%, read 19.1%. A ten-card
-51.9%: blind 59.0%, read 52.3%.
+Against standard players it is much nearer the truth than the blind deal
+about the pairs, fives and ten-cards a seat holds (measured:
+assets/measurements/players.md, 'Reading the keep').
 """
 
 from __future__ import annotations
@@ -88,9 +88,9 @@ def keep_chance(ranks: Iterable[int]) -> float:
 
 
 def warm_keep_chances(crib_weight: float = 0.0) -> None:
-    """Work out `keep_chance` for every four at once: about 50 ms, where
-    one four at a time costs 0.44 s for all (the look-ahead's posterior
-    needs them all at its first decision). The same answers, exactly: a
+    """Work out `keep_chance` for every four at once: far faster than one
+    four at a time (the look-ahead's posterior needs them all at its first
+    decision; measured: assets/measurements/players.md, 'Think time'). The same answers, exactly: a
     four's expected hand over the starters a holder of five cannot see is
     (the sum over every rank of its points with that rank, times the cards
     of it left, less its points with the card thrown) / 47, so each four's
@@ -150,9 +150,9 @@ def crib_keep_chance(ranks: Iterable[int], crib_weight: float) -> float:
     """`keep_chance` for a seat that chooses its four by the expected hand
     plus `crib_weight` x the crib table's value of the card it throws, as
     the expert does (+1 to its own crib; to another seat's, -0.5, its
-    `OPPONENT_CRIB_WEIGHT`). Over 5,600 of the expert's discards (both
-    versions), that choice is its throw 88-94% of the time; the hand alone,
-    73-75%."""
+    `OPPONENT_CRIB_WEIGHT`). That choice is the expert's own throw far more
+    often than the hand alone is (measured: assets/measurements/players.md,
+    'Reading an expert seat')."""
     if not crib_weight:
         return keep_chance(ranks)
     known = _keep_table(crib_weight)

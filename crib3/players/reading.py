@@ -1,4 +1,4 @@
-"""Reading the other seats' hands from what they did (issue 13, point 4).
+"""Reading the other seats' hands from what they did.
 
 The look-ahead deals the unseen cards to the other seats many times. Every
 deal consistent with the view is possible, but not every one is as likely:
@@ -46,8 +46,8 @@ from crib3.players.rollout import reply_risk, wary_code
 # wary one (both, where they agree); otherwise it plays any legal rank
 # alike. Not all: people, and the expert, often do neither, and a deal ruled
 # out by one surprising card would throw good samples away. The shares fit
-# the hidden hands of standard and expert players about equally well (the
-# Brier score of the dealt ranks against the true ones, over 900 positions).
+# the hidden hands of standard and expert players about equally well
+# (measured: assets/measurements/players.md, 'Reading the other seats').
 GREEDY_SHARE = 0.3
 WARY_SHARE = 0.3
 
@@ -126,11 +126,12 @@ class Habit:
             + (1 - self.stray) * scores[rank] / sum(scores[r] for r in legal)
 
 
-# The expert bot's habits, fitted by maximum likelihood to 23,588 of its
-# plays with a choice of ranks (true hands known; 150 games of the expert
-# and 150 of expert-2026-12, each fitting the other's plays as well as its
-# own): mean log-likelihood a play -0.743, where the shares that fit it
-# best (0 standard, 0.25 wary) score -0.933 and any legal rank alike -0.986.
+# The expert bot's habits, fitted by maximum likelihood to its plays with
+# a choice of ranks (true hands known; games of the expert and of
+# expert-2026-12, each fitting the other's plays as well as its own): they
+# fit those plays better than the shares that fit them best, and those
+# better than any legal rank alike (measured: assets/measurements/players.md,
+# 'Reading an expert seat').
 EXPERT_HABIT = Habit(points=2.3, risk=0.85, pips=0.175, stray=0.035)
 
 # A model of a player: the shares (standard, wary) or a Habit.

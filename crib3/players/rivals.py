@@ -1,4 +1,4 @@
-"""Which opponent's points hurt more, three-handed (issue 13, point 2).
+"""Which opponent's points hurt more, three-handed.
 
 With two opponents, a point that goes to either one costs you about the
 same only while they stand level: your chance to win hangs on beating the

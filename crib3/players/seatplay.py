@@ -1,16 +1,15 @@
 """What a seat pegs in one hand's play, by its place at the table, as a
-distribution rather than one mean (issue 13, point 3: the end of the game).
+distribution rather than one mean (for the end of the game).
 
 Near the end a discard is weighed by the chance to reach the points still
 needed (`crib3.players.endgame`). That chance needs the play's points as a
-distribution, and three-handed the places differ a great deal: measured
-over 200,000 deals, every seat keeping the `standard` four and playing the
-`standard` way, the seat left of the dealer (who leads) pegs 1.83 a hand,
-the next seat 3.13, the dealer 3.55; and the tails are far longer than a
-Poisson's (left of the dealer, 6 or more: 4.3%, where a Poisson of the same
-mean says 1.0%; the dealer, 8 or more: 6.8% against 3.1%). The December
-2026 guess (every seat a Poisson around 3.0) made the leader's pegging out
-look three times likelier than it is and the dealer's half as likely.
+distribution, and three-handed the places differ a great deal: every seat
+keeping the `standard` four and playing the `standard` way, the seat left
+of the dealer (who leads) pegs least, the dealer most; and the tails are
+far longer than a Poisson's. The December 2026 guess (every seat a Poisson
+around one mean) made the leader's pegging out look much likelier than it
+is and the dealer's much less likely (measured: assets/measurements/players.md,
+'How each place pegs').
 
 `PLAY_TAIL[place][k]` is the chance of at least k points in the play;
 `HAND_TAIL[place][k]` the chance of at least k in the play and the hand
@@ -57,7 +56,8 @@ HAND_TAIL: tuple[tuple[float, ...], ...] = (
 
 
 # The crib's points, three standard discards, the deck's card and the
-# starter (100,000 deals): its mean, and P(crib >= k), k = 0, 1, ...
+# starter: its mean, and P(crib >= k), k = 0, 1, ... (how it was made:
+# assets/measurements/players.md, 'How each place pegs').
 CRIB_MEAN = 4.422
 CRIB_TAIL: tuple[float, ...] = (
     1.0, 0.9041, 0.8976, 0.6356, 0.5946, 0.391, 0.3383, 0.208, 0.1635, 0.0846, 0.0656, 0.0432,

@@ -34,7 +34,8 @@ from benchmarks.test_play_pairs import _interval  # (the mean and its 95% interv
 from crib3.engine import Game, Play, PlayerInfo, Rules
 from crib3.players import make_player
 from crib3.players.analysis import greedy_code, pack_ranks
-from crib3.players.coach import ENDGAME, _play_out, _play_out_searching
+from crib3.players.lookahead import ENDGAME
+from crib3.players.playout import play_out, play_out_searching
 from crib3.players.rivals import rival_weights
 
 MODE = os.environ.get("CRIB3_ORACLE", "greedy")
@@ -60,12 +61,12 @@ def oracle_play(game: Game, seat: int, search: bool) -> Play | None:
     best, best_margin = None, -math.inf
     for card in by_rank.values():
         if search:
-            _, margin, _ = _play_out_searching(card, seat, ranks, held, table, view.count,
-                                               view.scores, rules.target, None, (), greedy_code,
-                                               weights, 0.0)
+            _, margin, _ = play_out_searching(card, seat, ranks, held, table, view.count,
+                                              view.scores, rules.target, None, (), greedy_code,
+                                              weights, 0.0)
         else:
-            _, margin, _ = _play_out(card, seat, ranks, held, table, view.count, view.scores,
-                                     rules.target, weights=weights)
+            _, margin, _ = play_out(card, seat, ranks, held, table, view.count, view.scores,
+                                    rules.target, weights=weights)
         if margin > best_margin:
             best, best_margin = card, margin
     return Play(seat, best)  # type: ignore[arg-type]
