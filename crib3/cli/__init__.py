@@ -538,26 +538,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return status
 
 
-def _authorized_keys_problem(path: Path) -> str | None:
-    """Why nobody could sign in with these keys ("has no keys", "cannot be
-    read: ..."), or None when it holds at least one key."""
-    import asyncssh
-
-    try:
-        asyncssh.read_authorized_keys(str(path))
-    except OSError as exc:
-        return f"cannot be read ({exc.strerror or exc})"
-    except ValueError:
-        return "has no keys"
-    return None
-
-
 def _admins_file(name: str, open_door: bool) -> Path:
     """The --admins file, checked before the server starts: it must hold
     keys and be readable (else exit 2), and nobody but its owner may write
     it (StrictModes, as for the authorized keys). It is read again for
     every connection, like the authorized keys."""
-    from crib3.net.server import keys_file_too_open
+    from crib3.net.keys import authorized_keys_problem, keys_file_too_open
 
     if open_door:
         raise UsageError("--admins needs keys, and --open asks for none: "
@@ -568,7 +554,7 @@ def _admins_file(name: str, open_door: bool) -> Path:
     loose = keys_file_too_open(path)
     if loose:
         raise CannotRun(f"will not trust the admins' keys: {loose}")
-    problem = _authorized_keys_problem(path)
+    problem = authorized_keys_problem(path)
     if problem:
         raise UsageError(f"--admins {path} {problem}")
     return path
@@ -579,27 +565,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import logging
     from pathlib import Path
 
-    from crib3.common.paths import config_dir, data_dir
+    from crib3.common.paths import data_dir
+    from crib3.net import keys as door
 
     if args.port < 0 or args.port > 65535:
         raise UsageError(f"--port {args.port}: a port is 0 to 65535")
     keys = None
     if not args.open:
         keys = Path(args.authorized_keys) if args.authorized_keys else \
-            config_dir() / "authorized_keys"
+            door.default_authorized_keys()
         if not keys.is_file():
             raise UsageError(f"no authorized keys at {keys}: put your friends' public keys "
                              "there (one per line), give --authorized-keys FILE, or --open")
-        from crib3.net.server import keys_file_too_open
-
-        loose = keys_file_too_open(keys)
+        loose = door.keys_file_too_open(keys)
         if loose:
             raise CannotRun(f"will not trust the authorized keys: {loose}")
-        problem = _authorized_keys_problem(keys)
+        problem = door.authorized_keys_problem(keys)
         if problem:  # it is read again for every connection: it may be mended live
             print(f"warning: nobody can sign in: {keys} {problem}", file=sys.stderr)
     admins = _admins_file(args.admins, args.open) if args.admins else None
-    from crib3.net.server import CannotServe, ServeOptions, default_workers, host_key_at, serve
+    from crib3.net.server import CannotServe, ServeOptions, default_workers, serve
     from crib3.room import Room
     from crib3.tui.room_app import CardRoomApp
 
@@ -607,12 +592,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
                            open_door=args.open, think=args.think, admins=admins,
                            workers=args.workers or default_workers(),
                            host_key=Path(args.host_key) if args.host_key else
-                           config_dir() / "ssh_host_ed25519_key")
+                           door.default_host_key())
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s",
                         datefmt="%H:%M:%S", stream=sys.stderr)
     try:
-        host_key = host_key_at(options.host_key)  # type: ignore[arg-type]
+        host_key = door.host_key_at(options.host_key)  # type: ignore[arg-type]
     except (ValueError, OSError) as exc:
         raise UsageError(f"cannot use the host key {options.host_key}: {exc}") from None
 
