@@ -4,11 +4,11 @@ names, and turns the way the command ended into an exit code.
 The commands live beside this, a module for each kind (`play`, `saved`,
 `study`, `serve`), with their grammar in `parser` and the one line each
 failure ends in in `failures`. Heavy modules (the engine's simulator,
-Rich, Textual, asyncssh) are imported inside the command that needs them,
-so `crib3 --help` and `crib3 score` start fast; and `crib3` alone, the
-usual start, is read without argparse at all. Every failure a user can
-cause ends in one line on stderr and a non-zero exit code, never a
-traceback.
+Rich, Textual, the SSH server in `crib3.net`) are imported inside the
+command that needs them, so `crib3 --help` and `crib3 score` start fast;
+and `crib3` alone, the usual start, is read without argparse at all. Every
+failure a user can cause ends in one line on stderr and a non-zero exit
+code, never a traceback.
 """
 
 from __future__ import annotations
