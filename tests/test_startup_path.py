@@ -1,8 +1,9 @@
-"""The way from typing `crib3` to its first screen (issue 12, point 18):
-the cyclic garbage collector is paused until the first screen is drawn
+"""The way from typing `crib3` to its first screen: the cyclic garbage
+collector is paused until the first screen is drawn
 (crib3/common/startup_gc.py), and then runs as always; a command without a screen
 never touches it. `crib3` alone is read by play's options only, which must
-read it as the whole parser reads `crib3 play`."""
+read it as the whole parser reads `crib3 play`. (What each of these saves:
+assets/measurements/command-line.md.)"""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ START = r'''
 import gc, json, sys
 from textual.app import App
 from crib3 import cli
+from crib3.cli import play
 
 seen = {}
 display = App._display
@@ -29,7 +31,7 @@ def headless(self, *args, **kwargs):
     seen["started"] = gc.isenabled()
     return run(self, headless=True, size=(80, 24))
 App.run = headless
-cli._full_screen_or_exit = lambda *args: None  # no terminal here: headless instead
+play.full_screen_or_exit = lambda *args: None  # no terminal here: headless instead
 
 code = cli.main(sys.argv[1:])
 seen["after"] = gc.isenabled()
@@ -68,22 +70,23 @@ def test_a_command_without_a_screen_leaves_the_collector_alone(tmp_path):
 
 
 def test_crib3_alone_is_read_as_the_whole_parser_reads_crib3_play():
-    from crib3 import cli
+    from crib3.cli.parser import build_parser, play_alone_parser
+    from crib3.cli.play import play_defaults
 
-    assert vars(cli.play_alone_parser().parse_args([])) == vars(
-        cli.build_parser().parse_args(["play"]))
-    assert vars(cli.play_defaults()) == vars(cli.play_alone_parser().parse_args([]))
+    assert vars(play_alone_parser().parse_args([])) == vars(build_parser().parse_args(["play"]))
+    assert vars(play_defaults()) == vars(play_alone_parser().parse_args([]))
 
 
 def test_crib3_alone_imports_no_argparse():
     """`crib3` alone is read without argparse (importing it and building a
-    parser were ~9 ms of the time to the first screen)."""
+    parser would delay the first screen: assets/measurements/command-line.md)."""
     import subprocess
     import sys
 
-    probe = ("import sys; import crib3.cli as c; c.startup_gc.pause = lambda: None; "
-             "c.cmd_play = lambda args: print('argparse' in sys.modules) or 0; "
-             "c.play_defaults.__globals__['cmd_play'] = c.cmd_play; sys.exit(c.main([]))")
+    probe = ("import sys; import crib3.cli as c, crib3.cli.play as p; "
+             "c.startup_gc.pause = lambda: None; "
+             "p.cmd_play = lambda args: print('argparse' in sys.modules) or 0; "
+             "sys.exit(c.main([]))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          timeout=60)
     assert out.returncode == 0, out.stderr

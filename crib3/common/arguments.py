@@ -29,6 +29,17 @@ class Parser(argparse.ArgumentParser):
             self._command_parser(parsed).error(f"unrecognized arguments: {' '.join(extras)}")
         return parsed
 
+    def add_parents(self, *parents: argparse.ArgumentParser) -> None:
+        """argparse's `parents=`, here rather than first: the parents'
+        options (and defaults) join this parser after the options it has so
+        far. An option group shared by several commands is one parent
+        parser, yet each command's help still lists its options in the order
+        that reads best for it, which `parents=` alone cannot do (it puts
+        every parent's options before the command's own)."""
+        for parent in parents:
+            self._add_container_actions(parent)  # what ArgumentParser(parents=...) does
+            self._defaults.update(parent._defaults)
+
     def _command_parser(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
         """The parser of the command `parsed` names, or this one."""
         for action in self._actions:

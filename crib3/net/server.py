@@ -39,10 +39,11 @@ from crib3.common import crash
 from crib3.net.bounds import OUTPUT_HIGH_WATER, OUTPUT_LOW_WATER, capped_size
 from crib3.net.console import client_console  # (also here: where it was)
 from crib3.net.driver import STOP, ChannelDriver
-from crib3.tui.textual_compat import many_terminals_in_one_process
+from crib3.net.keys import keys_file_too_open  # the policy, shared with crib3 serve
 from crib3.net.workers import LOST, WorkerPool
 from crib3.room import Presence, Room, RoomError
 from crib3.room.host import RoomHost
+from crib3.tui.textual_compat import many_terminals_in_one_process
 
 log = logging.getLogger("crib3.serve")
 
@@ -81,20 +82,6 @@ def default_workers() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not Linux
         return max(1, os.cpu_count() or 1)
-
-
-def host_key_at(path: Path) -> asyncssh.SSHKey:
-    """The server's host key, made (ed25519, owner-only) on first start so
-    clients see the same server every time."""
-    if path.exists():
-        return asyncssh.read_private_key(str(path))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    key = asyncssh.generate_private_key("ssh-ed25519", comment="crib3 serve")
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(descriptor, "wb") as out:
-        out.write(key.export_private_key())
-    path.with_suffix(".pub").write_bytes(key.export_public_key())
-    return key
 
 
 def wants_ascii(env: dict[str, str]) -> bool:
@@ -318,23 +305,6 @@ def _say_and_close(chan: Any, line: str, status: int = 1) -> None:
         chan.exit(status)
     except OSError:
         chan.close()
-
-
-def keys_file_too_open(path: Path) -> str | None:
-    """Why an authorized-keys file cannot be trusted, or None. Like
-    OpenSSH's StrictModes: a file (or its folder) that someone other than
-    its owner may write would let them add a key of their own."""
-    import stat
-
-    for place in (path, path.parent):
-        try:
-            mode = place.stat().st_mode
-        except OSError:
-            return None  # a missing file is reported where it is read
-        if mode & (stat.S_IWGRP | stat.S_IWOTH) and not (place.is_dir() and mode & stat.S_ISVTX):
-            return (f"{place} may be written by others (mode {stat.S_IMODE(mode):04o}): "
-                    f"chmod go-w {place}")
-    return None
 
 
 def _sane_size(width: int, height: int) -> tuple[int, int]:

@@ -1,0 +1,289 @@
+"""The `crib3` command line's grammar: every command, its options and its
+help, and the handler each command runs (`args.run`).
+
+An option that several commands take is written once, as a parent parser
+(`_log`, `_ascii`, `_json`, `_seed`, `_think`, `_no_save`); each command
+adds the groups it takes where they belong among its own options
+(`Parser.add_parents`), so its help reads as it always has. A group whose
+words differ from command to command takes its help as an argument: the
+option is the same, what it changes is the command's.
+
+Imported only when there are arguments to read: `crib3` alone is read
+without argparse (`crib3.cli.play.play_defaults`).
+"""
+
+from __future__ import annotations
+
+from crib3 import __version__
+from crib3.cli.play import cmd_play, cmd_resume
+from crib3.cli.saved import cmd_export, cmd_games, cmd_replay, cmd_review, cmd_stats, cmd_verify
+from crib3.cli.serve import cmd_serve
+from crib3.cli.study import cmd_practice, cmd_score, cmd_sim
+from crib3.common.arguments import Parser, at_least_one, seconds, zero_or_more
+
+SUITS = "suits as S H D C"
+FOR_PROGRAMS = "print JSON for programs"
+# What `crib3 serve`'s limits count as one person.
+ONE_PERSON = "one key, or under --open one client address, loopback not counted"
+
+
+def build_parser() -> Parser:
+    """The whole command line: `crib3`, its commands and their options."""
+    parser = Parser(
+        prog="crib3",
+        description="Three-player cribbage. With no command, opens the game (crib3 play).",
+    )
+    parser.add_argument("--version", action="version", version=f"crib3 {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    log, ascii_suits, for_programs, think = _log(), _ascii(), _json(), _think()
+
+    score = commands.add_parser(
+        "score", help="count a hand: four cards, then the starter",
+        description="Count a hand as a player says it. The last card is the starter.",
+        epilog="example: crib3 score 5H 5C 5S JD 5D   (the 29 hand)")
+    score.add_argument("cards", nargs="+", metavar="CARD",
+                       help="ranks A 2-10 T J Q K, suits S H D C or ♠ ♥ ♦ ♣, like 10H")
+    score.add_argument("--crib", action="store_true", help="count as a crib (five-card flush only)")
+    score.add_parents(for_programs, _ascii("suits as letters, not symbols"))
+    score.set_defaults(run=cmd_score)
+
+    sim = commands.add_parser(
+        "sim", help="play games between computer players and summarize them",
+        description="Headless games between computer players. Seats rotate from game to "
+                    "game; the same --seed gives the same games.")
+    sim.add_argument("--games", type=at_least_one, default=100, metavar="N", help="how many (100)")
+    sim.add_parents(_seed("for repeatable games"))
+    sim.add_argument("--players", default="easy,easy,easy", metavar="A,B,C",
+                     help="three levels, comma-separated (easy,easy,easy)")
+    sim.add_argument("--log-dir", default=None, metavar="DIR", help="write each game's log here")
+    sim.add_parents(_json("print the summary as JSON"))
+    sim.add_argument("--jobs", type=at_least_one, default=None, metavar="J",
+                     help="worker processes (default: one per core for large runs)")
+    sim.add_argument("--short", action="store_true", help="play to 61, not 121")
+    sim.add_argument("--skunks", action="store_true", help="record skunks in the game logs")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.add_argument("--max-seconds", type=float, default=None, metavar="S",
+                     help="start no game after S seconds; report the games played")
+    sim.add_argument("--progress-every", type=float, default=30.0, metavar="S",
+                     help="say how the run stands on stderr every S seconds (30)")
+    sim.add_argument("--duplicate", default=None, metavar="A,B",
+                     help="head-to-head of two levels: each of --games deal sets is played "
+                          "in all six seatings of A and B on the same shuffles")
+    sim.set_defaults(run=cmd_sim)
+
+    play = commands.add_parser(
+        "play", parents=[_play_options(think)],
+        help="play at the table against two computer players (the default)",
+        description="Open the game. With any of the options below the new-game screen is "
+                    "skipped; other choices are those you made last time.")
+    play.set_defaults(run=cmd_play)
+
+    games = commands.add_parser("games", help="list saved games",
+                                description="Every saved game: when, who, and how it ended.")
+    games.set_defaults(run=cmd_games)
+
+    resume = commands.add_parser(
+        "resume", help="go on with the most recent unfinished game",
+        description="Continue an unfinished game exactly where it stood.")
+    resume.add_argument("log", nargs="?", help="a saved game (default: the latest unfinished)")
+    resume.add_parents(ascii_suits, think,
+                       _no_save("play on without saving (the file keeps the game as it was)"))
+    resume.set_defaults(run=cmd_resume)
+
+    replay = commands.add_parser(
+        "replay", parents=[log], help="step through a saved game, every hand face up",
+        description="Open a saved game in the table's screens. Keys: → ← an event, ] [ a "
+                    "hand, Home End, g go to an event, space autoplay (+ - speed), v whose "
+                    "view, c the coach (n p costly decisions, t threshold), q quit.")
+    replay.add_argument("--coach", action="store_true",
+                        help="open with the coach on: each decision's cost and ranking")
+    replay.add_parents(ascii_suits)
+    replay.set_defaults(run=cmd_replay)
+
+    review = commands.add_parser(
+        "review", parents=[log],
+        help="where the points went: a saved game's decisions against the coach",
+        description="Every decision a seat made in a saved game (discards, plays, counts "
+                    "and muggins calls), the coach's ranking of each from what that seat "
+                    "could see then, and the points given up against the coach's best. "
+                    "By default the people at the table (every seat when all three are "
+                    "computer players). --json prints one object a seat, one a line.")
+    who = review.add_mutually_exclusive_group()
+    who.add_argument("--seat", type=int, default=None, metavar="N",
+                     help="the seat to review: 0, 1 or 2 (as in the log)")
+    who.add_argument("--name", default=None, help="the player to review, by name")
+    review.add_parents(for_programs, ascii_suits)
+    review.set_defaults(run=cmd_review)
+
+    practice = commands.add_parser(
+        "practice", help="a discard or pegging trainer: choose, and the coach answers",
+        description="Positions from real deals (or, with --from-games, your own costliest "
+                    "decisions in your saved games). Choose a card by its number; the "
+                    "coach answers with its ranking and why, and keeps a running score "
+                    "of the points you gave up. Enter: the next position; q: quit.")
+    practice.add_argument("--pegging", action="store_true",
+                          help="practise the play (default: the discard)")
+    practice.add_parents(_seed("for the same positions again"))
+    practice.add_argument("--from-games", action="store_true",
+                          help="your own costliest decisions in your last ten saved games")
+    practice.add_parents(ascii_suits)
+    practice.set_defaults(run=cmd_practice)
+
+    export = commands.add_parser(
+        "export", parents=[log], help="a saved game as a readable transcript, or as its log",
+        description="Write a saved game to standard output: --text (the default) tells it "
+                    "in words, hand by hand; --json re-emits the log.")
+    fmt = export.add_mutually_exclusive_group()
+    fmt.add_argument("--text", action="store_true", help="a transcript in words (default)")
+    fmt.add_argument("--json", action="store_true", help="the log, as JSON Lines")
+    export.add_parents(ascii_suits)
+    export.set_defaults(run=cmd_export)
+
+    stats = commands.add_parser(
+        "stats", help="statistics over saved games",
+        description="For each player name and level: games, wins, win share, skunks, "
+                    "average hand and crib, pegging per hand, best hand, longest streak; "
+                    "then, for the people, the points given up to the coach per hand over "
+                    "their last 20 games (crib3 review tells one game).")
+    stats.add_argument("logs", nargs="*", metavar="LOG",
+                       help="saved games (default: all of yours)")
+    stats.add_parents(_json("print JSON for programs (with the points given up, game by game)"),
+                      _ascii("plain ASCII bars"))
+    stats.set_defaults(run=cmd_stats)
+
+    verify = commands.add_parser(
+        "verify", help="check saved game logs against the rules",
+        description="Re-run every event of each log through the rules. Exit 0 when all "
+                    "are valid, 1 with FILE:LINE: reason for a bad log, 2 for bad usage "
+                    "(such as a missing file).")
+    verify.add_argument("logs", nargs="+", metavar="LOG", help="game log files (.jsonl)")
+    verify.set_defaults(run=cmd_verify)
+
+    serve = commands.add_parser(
+        "serve", help="host a card room that friends join with ssh",
+        description="An SSH server where each connection plays crib3: a lobby of tables, "
+                    "three seats each, computer players for empty seats. Players connect "
+                    "with: ssh -p PORT NAME@HOST.")
+    _serve_options(serve)
+    serve.set_defaults(run=cmd_serve)
+    return parser
+
+
+def play_alone_parser() -> Parser:
+    """`crib3 play`'s options alone, read as the whole parser reads them:
+    what `crib3` with nothing after it, the usual start, means (which
+    `crib3.cli.play.play_defaults` gives without parsing; a test holds the
+    three equal)."""
+    parser = Parser(prog="crib3 play", parents=[_play_options(_think())])
+    parser.set_defaults(run=cmd_play, command="play")
+    return parser
+
+
+# --- the option groups -------------------------------------------------------------
+
+
+def _group() -> Parser:
+    """An empty parent parser, for options that several commands share."""
+    return Parser(add_help=False)
+
+
+def _log() -> Parser:
+    """One saved game, named on the command line."""
+    group = _group()
+    group.add_argument("log", metavar="LOG")
+    return group
+
+
+def _ascii(help: str = SUITS) -> Parser:
+    """--ascii: no Unicode in what the command shows (`help` says what
+    that changes there)."""
+    group = _group()
+    group.add_argument("--ascii", action="store_true", help=help)
+    return group
+
+
+def _json(help: str = FOR_PROGRAMS) -> Parser:
+    """--json: the command's answer as JSON, for programs."""
+    group = _group()
+    group.add_argument("--json", action="store_true", help=help)
+    return group
+
+
+def _seed(help: str) -> Parser:
+    """--seed: the same shuffles again."""
+    group = _group()
+    group.add_argument("--seed", type=int, default=None, metavar="S", help=help)
+    return group
+
+
+def _think() -> Parser:
+    """--think: the computer players' pace at your table (`crib3 serve` has
+    its own, with a default of its own)."""
+    group = _group()
+    group.add_argument("--think", type=seconds, default=None, metavar="SECONDS",
+                       help="how long computer players take over a move (your "
+                       "setting from the new-game screen; 0.6 at first)")
+    return group
+
+
+def _no_save(help: str) -> Parser:
+    """--no-save: play without writing the game's log."""
+    group = _group()
+    group.add_argument("--no-save", action="store_true", help=help)
+    return group
+
+
+def _play_options(think: Parser) -> Parser:
+    """Everything `crib3 play` takes, shared by `crib3 play` and `crib3`
+    alone (`play_alone_parser`); `think` is the --think group, which
+    `crib3 resume` shares."""
+    group = _group()
+    group.add_argument("--players", default=None, metavar="L,R",
+                       help="your opponents' levels: easy, standard or expert")
+    group.add_parents(_seed("for a repeatable game"))
+    group.add_argument("--name", default=None, help="your name at the table")
+    group.add_argument("--skunks", action="store_true", help="play with skunks")
+    group.add_argument("--muggins", action="store_true",
+                       help="count your own hands; a short count can be claimed")
+    group.add_argument("--short", action="store_true", help="play to 61")
+    group.add_parents(_ascii("suits as S H D C and plain ASCII drawing"), think,
+                      _no_save("do not save this game"))
+    return group
+
+
+def _serve_options(serve: Parser) -> None:
+    """`crib3 serve`'s options: where it listens, who may come in, and the
+    room's pace and limits."""
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (127.0.0.1; 0.0.0.0 for every network)")
+    serve.add_argument("--port", type=int, default=2222, help="port to listen on (2222)")
+    serve.add_argument("--host-key", metavar="FILE",
+                       help="the server's private key (made on first start if not given)")
+    door = serve.add_mutually_exclusive_group()
+    door.add_argument("--authorized-keys", metavar="FILE",
+                      help="public keys allowed in, OpenSSH format (default: "
+                           "authorized_keys in crib3's config folder)")
+    door.add_argument("--open", action="store_true",
+                      help="let anyone in under any name, with no key (a warning is printed)")
+    serve.add_argument("--admins", metavar="FILE",
+                       help="public keys (authorized_keys format) of the people who may close "
+                            "any table and remove a session; they may also sign in")
+    serve.add_argument("--think", type=seconds, default=0.6, metavar="SECONDS",
+                       help="how long computer players take over a move (0.6)")
+    serve.add_argument("--patience", type=seconds, default=120, metavar="SECONDS",
+                       help="how long a player may be gone before anyone at their table "
+                            "may give their seat to a computer player (120)")
+    serve.add_argument("--idle-close", type=seconds, default=600, metavar="SECONDS",
+                       help="a started table with nobody connected this long is saved and "
+                            "leaves the lobby; it comes back when one of its players signs in "
+                            "again (600)")
+    serve.add_argument("--tables-per-key", type=zero_or_more, default=2, metavar="N",
+                       help=f"how many tables one person may own at once: {ONE_PERSON} "
+                            "(2; 0: no limit)")
+    serve.add_argument("--names-per-key", type=zero_or_more, default=3, metavar="N",
+                       help="how many names one person may be signed in under at once: "
+                            f"{ONE_PERSON} (3; 0: no limit)")
+    serve.add_argument("--workers", type=at_least_one, default=None, metavar="N",
+                       help="processes the sessions' screens run in, beside the one that "
+                            "holds the room (default: one per core; 1: everything in one "
+                            "process)")

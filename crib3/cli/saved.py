@@ -1,0 +1,179 @@
+"""The commands that read saved games: `games`, `export`, `stats`,
+`verify`, `replay` and `review`. A log that cannot be used is told by each
+in the same words and with the same exit status (`report_log_error`); a
+damaged log is replayed and reviewed up to its last good line.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from crib3.cli.failures import UsageError, report_log_error, warn
+from crib3.cli.output import ascii_wanted, full_screen_or_exit, run_app
+from crib3.common.exits import EXIT_OK
+
+if TYPE_CHECKING:
+    import argparse
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    from crib3.common.names import shown_name
+    from crib3.saved.games import list_games
+
+    games = list_games()
+    if not games:
+        print("No saved games yet: play one with `crib3`.")
+        return EXIT_OK
+    for saved in games:
+        name = saved.path.name
+        if saved.problem:
+            print(f"{name}  unreadable: {saved.problem}")
+            continue
+        scores = "-".join(str(x) for x in saved.scores)
+        if saved.winner is not None:
+            outcome = f"won by {shown_name(saved.name(saved.winner))} {scores}"
+        else:
+            outcome = f"unfinished, hand {saved.hand_number}, {scores}"
+        when = saved.created.replace("T", " ")[:16]
+        players = ", ".join(f"{shown_name(p.name)} ({shown_name(p.kind)})" for p in saved.players)
+        print(f"{when}  {players}  {outcome}  [{name}]")
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from crib3.engine.log import LogError, event_line, load_log
+    from crib3.saved.games import transcript
+
+    try:
+        loaded = load_log(args.log)
+    except LogError as exc:
+        return report_log_error(exc, "export")
+    warn("export", loaded.warnings)
+    if args.json:
+        print(json.dumps(loaded.header, ensure_ascii=False))
+        for event in loaded.events:
+            print(event_line(event))
+    else:
+        sys.stdout.write(transcript(loaded.events, ascii=ascii_wanted(args)))
+    return EXIT_OK
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from crib3.engine.log import LogError, load_log
+    from crib3.saved.replay import Replay
+
+    try:
+        events = load_log(args.log).events
+    except LogError as exc:
+        if not exc.line or not exc.valid:
+            return report_log_error(exc, "replay")
+        warn("replay", [f"{exc}; replaying the {len(exc.valid)} valid events before it"])
+        events = list(exc.valid)
+    full_screen_or_exit("crib3 export tells a game in words")
+    from crib3.tui.app import Crib3App
+
+    app = Crib3App(ascii=ascii_wanted(args), replay=Replay(events), autosave=False)
+    app.replay_coach = args.coach
+    return run_app(app)
+
+
+def cmd_review(args: argparse.Namespace) -> int:
+    """Every decision of a seat in a saved game against the coach's best
+    (crib3.study.review). A log that cannot be used is told as replay tells it;
+    a seat or name that is not at the table is bad usage (exit 2)."""
+    from crib3.common.names import shown_name
+    from crib3.engine.log import LogError, load_log
+    from crib3.study.review import format_review, review_events, review_json, reviewed_seats
+
+    try:
+        loaded = load_log(args.log)
+        events = loaded.events
+    except LogError as exc:  # as replay: a damaged game is reviewed up to its last good line
+        if not exc.line or not exc.valid:
+            return report_log_error(exc, "review")
+        warn("review", [f"{exc}; reviewing the {len(exc.valid)} valid events before it"])
+        events = list(exc.valid)
+    else:
+        warn("review", loaded.warnings)
+    from crib3.engine import fold
+
+    players = fold(events).players
+    names = [shown_name(p.name) for p in players]
+    if args.seat is not None:
+        if not 0 <= args.seat < len(players):
+            raise UsageError(f"--seat {args.seat}: the seats are 0, 1 and 2 "
+                             f"({', '.join(f'{s} {n}' for s, n in enumerate(names))})")
+        seats = [args.seat]
+    elif args.name is not None:
+        seats = [s for s, p in enumerate(players) if p.name.casefold() == args.name.casefold()]
+        if not seats:
+            raise UsageError(f"--name {shown_name(args.name)}: nobody of that name at the "
+                             f"table ({', '.join(names)})")
+    else:
+        seats = reviewed_seats(players)
+    reviews = [review_events(events, seat) for seat in seats]
+    if args.json:  # one object a seat, one a line
+        for review in reviews:
+            print(json.dumps(review_json(review), ensure_ascii=False))
+        return EXIT_OK
+    ascii_only = ascii_wanted(args)
+    print("\n".join(format_review(review, names, ascii_only) for review in reviews), end="")
+    return EXIT_OK
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    """Statistics over the saved games (or the files named). A file that
+    cannot be read is told in verify's words and left out; when it was
+    named on the command line, the exit status says so as verify's does."""
+    from crib3.saved.games import format_stats, saved_paths, stats_cache_file, stats_from_files
+
+    paths = [Path(p) for p in args.logs] if args.logs else saved_paths()
+    stats, problems = stats_from_files(paths, cache=None if args.logs else stats_cache_file())
+    status = EXIT_OK
+    for problem in problems:
+        if args.logs:
+            status = max(status, report_log_error(problem, "stats"))
+        else:
+            print(f"crib3 stats: {problem}; skipped", file=sys.stderr)
+    from crib3.saved.progress import format_progress, progress_cache_file, progress_from_files
+
+    progress = progress_from_files(paths, cache=None if args.logs else progress_cache_file())
+    if args.json:
+        from dataclasses import asdict
+
+        from crib3.saved.progress import progress_json
+
+        print(json.dumps({"players": [asdict(s) for s in stats],
+                          "progress": progress_json(progress)}, ensure_ascii=False))
+        return status
+    if stats or not args.logs:
+        print(format_stats(stats))
+    if stats:
+        print()
+        print(format_progress(progress, ascii_wanted(args)))
+    return status
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from crib3.common.names import shown_name
+    from crib3.engine.log import LogError, load_log
+
+    status = EXIT_OK
+    for path in args.logs:
+        try:
+            loaded = load_log(path, keep_events=False)
+        except LogError as exc:
+            status = max(status, report_log_error(exc, "verify"))
+            continue
+        warn("verify", loaded.warnings)
+        state = loaded.state
+        if state.winner is not None:
+            scores = "-".join(str(s) for s in state.scores)
+            outcome = f"won by {shown_name(state.name(state.winner))} {scores}"
+        else:
+            outcome = f"unfinished, hand {state.hand_number}"
+        print(f"{path}: valid, {loaded.count} events, {outcome}")
+    return status
