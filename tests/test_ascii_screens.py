@@ -9,7 +9,6 @@ the screens draw that it has no twin for (that would show as "?").
 
 from __future__ import annotations
 
-import pytest
 from textual.app import App
 from textual.pilot import Pilot
 
@@ -33,12 +32,6 @@ from snapshot_support import svg_row_text
 from tui_support import table, wait_for
 
 SIZE = (80, 24)
-
-
-@pytest.fixture
-def crib3_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-    return tmp_path
 
 
 def drawn(app: App) -> list[str]:

@@ -223,10 +223,9 @@ async def test_quitting_the_new_game_screen_does_not_wait_for_the_scan(tmp_path,
 
 
 @pytest.fixture
-def damaged_home(tmp_path, monkeypatch):
+def damaged_home(crib3_home):
     """An older unfinished game, and a newer one damaged at its line 60."""
-    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-    folder = tmp_path / "data" / "games"
+    folder = crib3_home / "data" / "games"
     folder.mkdir(parents=True)
     older = random_game(2, ("human", "easy", "easy"))
     write_log(folder / "2026-01-01-100000-000000.jsonl", older.events[:100], make_header())
@@ -237,7 +236,7 @@ def damaged_home(tmp_path, monkeypatch):
     lines[59] = lines[59].replace('"seat": ', '"seat": 7', 1) if '"seat": ' in lines[59] \
         else "garbage"
     damaged.write_text("\n".join(lines))
-    return tmp_path, damaged, newer
+    return crib3_home, damaged, newer
 
 
 def test_resume_says_the_latest_game_is_damaged_and_goes_on_with_it(damaged_home):

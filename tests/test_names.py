@@ -181,10 +181,9 @@ def literal(name: str, width: int = 6) -> str:
 
 
 @pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-    (tmp_path / "data" / "games").mkdir(parents=True)
-    return tmp_path
+def home(crib3_home):
+    (crib3_home / "data" / "games").mkdir(parents=True)
+    return crib3_home
 
 
 @pytest.mark.parametrize("which", NAME_SETS)

@@ -19,11 +19,6 @@ from tui_support import screen_text, wait_for
 SIZES = [(80, 24), (120, 40)]
 
 
-@pytest.fixture(autouse=True)
-def crib3_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-
-
 def test_dealt_positions_are_real_choices_and_repeat_with_the_seed():
     discards = list(itertools.islice(dealt_positions("discard", 5), 4))
     assert all(p.view.phase == "discard" and len(p.view.hand) == 5 and p.view.my_turn

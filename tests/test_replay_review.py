@@ -24,11 +24,6 @@ SAMPLE = Path(__file__).parent.parent / "assets" / "logs" / "muggins-skunks.json
 SIZES = [(80, 24), (120, 40)]
 
 
-@pytest.fixture(autouse=True)
-def crib3_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-
-
 @pytest.fixture(scope="module")
 def replay() -> Replay:
     return Replay(load_log(SAMPLE).events)

@@ -22,16 +22,15 @@ GAMES = ("human", "standard", "expert")
 
 
 @pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-    folder = tmp_path / "data" / "games"
+def home(crib3_home):
+    folder = crib3_home / "data" / "games"
     folder.mkdir(parents=True)
     finished = random_game(1, GAMES)
     write_log(folder / "2026-01-01-100000-000000.jsonl", finished.events, make_header())
     unfinished = random_game(2, GAMES)
     write_log(folder / "2026-01-02-100000-000000.jsonl", unfinished.events[:150], make_header())
     (folder / "2026-01-03-100000-000000.jsonl").write_text("not a log\n")
-    return tmp_path, finished, unfinished
+    return crib3_home, finished, unfinished
 
 
 def crib3(*args, env_home=None):

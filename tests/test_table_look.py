@@ -17,11 +17,6 @@ from tui_support import screen_text, settled, wait_for
 SIZE = (80, 24)
 
 
-@pytest.fixture(autouse=True)
-def _every_test_at_home(crib3_home):
-    return crib3_home
-
-
 def app_for(seed: int = 7, ascii: bool = False) -> Crib3App:
     choices = GameChoices(name="Ann", left="standard", right="standard", seed=seed)
     return Crib3App(choices, think=0.0, ascii=ascii)

@@ -13,11 +13,6 @@ from tui_support import screen_text, wait_for
 SIZE = (80, 24)
 
 
-@pytest.fixture(autouse=True)
-def _every_test_at_home(crib3_home):
-    return crib3_home
-
-
 # --- 10: the new-game screen keeps your name -----------------------------------
 
 async def test_typing_on_the_new_game_screen_replaces_the_name_and_runs_no_command():

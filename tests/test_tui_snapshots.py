@@ -25,11 +25,6 @@ SIZES = [(80, 24), (120, 36)]
 GROWN = [*SIZES, (120, 40), (160, 50), (200, 60)]
 
 
-@pytest.fixture(autouse=True)
-def crib3_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-
-
 async def until(pilot, want) -> None:
     """Press Enter until `want(table)` holds at a point where a key is due."""
     for _ in range(400):
