@@ -19,20 +19,10 @@ from crib3.tui.screens.new_game import NewGameScreen
 from crib3.tui.words import IDLE
 from games import random_game
 from snapshot_support import screen_svg
-from tui_support import make_app, settled, wait_for
+from tui_support import make_app, press_enter_until, settled, wait_for
 
 SIZES = [(80, 24), (120, 36)]
 GROWN = [*SIZES, (120, 40), (160, 50), (200, 60)]
-
-
-async def until(pilot, want) -> None:
-    """Press Enter until `want(table)` holds at a point where a key is due."""
-    for _ in range(400):
-        screen = await settled(pilot)
-        if want(screen):
-            return
-        await pilot.press("enter")
-    raise AssertionError("never got there")
 
 
 def at_discard(t) -> bool:
@@ -66,7 +56,7 @@ async def test_cut_for_deal(svg_snapshot, size):
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 async def test_discard(svg_snapshot, size):
     async def setup(pilot):
-        await until(pilot, at_discard)
+        await press_enter_until(pilot, at_discard)
 
     assert await screen_svg(lambda: make_app(seed=7), size, setup=setup) == svg_snapshot
 
@@ -74,7 +64,7 @@ async def test_discard(svg_snapshot, size):
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 async def test_coach_on_the_discard(svg_snapshot, size):
     async def setup(pilot):
-        await until(pilot, at_discard)
+        await press_enter_until(pilot, at_discard)
         await pilot.press("h")
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, CoachScreen))
 
@@ -84,7 +74,7 @@ async def test_coach_on_the_discard(svg_snapshot, size):
 @pytest.mark.parametrize("size", GROWN, ids=lambda s: f"{s[0]}x{s[1]}")
 async def test_pegging(svg_snapshot, size):
     async def setup(pilot):
-        await until(pilot, at_play)
+        await press_enter_until(pilot, at_play)
 
     assert await screen_svg(lambda: make_app(seed=7), size, setup=setup) == svg_snapshot
 
@@ -92,7 +82,7 @@ async def test_pegging(svg_snapshot, size):
 @pytest.mark.parametrize("size", GROWN, ids=lambda s: f"{s[0]}x{s[1]}")
 async def test_show(svg_snapshot, size):
     async def setup(pilot):
-        await until(pilot, at_show)
+        await press_enter_until(pilot, at_show)
 
     assert await screen_svg(lambda: make_app(seed=7), size, setup=setup) == svg_snapshot
 

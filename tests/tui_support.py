@@ -20,9 +20,11 @@ from crib3.tui.words import IDLE
 
 
 def make_app(seed: int = 7, levels: tuple[str, str] = ("standard", "standard"),
-             **rules: bool) -> Crib3App:
+             ascii: bool = False, autosave: bool = True, **rules: bool) -> Crib3App:
+    """Ann's game against two bots of `levels` that move at once, from
+    `seed`; `rules` are the optional rules (skunks, muggins, short)."""
     choices = GameChoices(name="Ann", left=levels[0], right=levels[1], seed=seed, **rules)
-    return Crib3App(choices, think=0.0)
+    return Crib3App(choices, think=0.0, ascii=ascii, autosave=autosave)
 
 
 def table_app(game, me: int, bots: dict) -> App:
@@ -58,6 +60,19 @@ async def settled(pilot: Pilot) -> TableScreen:
     await wait_for(pilot, lambda: app.screen is not table(app) or table(app).mode in IDLE
                    or table(app).waiting_for_enter)
     return table(app)
+
+
+async def press_enter_until(pilot: Pilot, done: Callable[[TableScreen], bool],
+                            presses: int = 400) -> TableScreen:
+    """Press Enter (go on, throw or play the highlighted card, cut) until
+    `done(table screen)` holds at a point where a key is due; return the
+    table screen."""
+    for _ in range(presses):
+        screen = await settled(pilot)
+        if done(screen):
+            return screen
+        await pilot.press("enter")
+    raise AssertionError("never reached")
 
 
 _SVG_TEXT = re.compile(
