@@ -12,7 +12,7 @@ from crib3.study.review import cost_phrase, review_events
 from crib3.tui.practice_app import PracticeApp
 from crib3.tui.screens.practice import PracticeScreen
 from games import random_game
-from snapshot_support import screen_svg
+from snapshot_support import screen_svg, size_id
 from test_cli import assert_clean_failure
 from tui_support import screen_text, wait_for
 
@@ -127,7 +127,7 @@ async def test_the_pegging_trainer_refuses_a_card_over_31_and_answers_a_legal_on
         assert "No more positions" in screen_text(app)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", SIZES, ids=size_id)
 async def test_practice_answered(svg_snapshot, size):
     async def setup(pilot):
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, PracticeScreen))

@@ -17,7 +17,7 @@ from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.replay import ReplayScreen
 from crib3.tui.screens.review_words import option_label
 from games import random_game
-from snapshot_support import screen_svg
+from snapshot_support import screen_svg, size_id
 from tui_support import screen_text, wait_for
 
 SAMPLE = Path(__file__).parent.parent / "assets" / "logs" / "muggins-skunks.jsonl"  # P0, P2 people
@@ -134,7 +134,7 @@ async def test_r_on_the_result_screen_reviews_the_game_just_played_and_q_comes_b
         assert app.is_running
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", SIZES, ids=size_id)
 async def test_replay_with_the_coach(svg_snapshot, size, replay):
     async def setup(pilot):
         app = pilot.app
