@@ -9,7 +9,7 @@ from crib3.engine import Rules
 from crib3.room import Room
 from crib3.tui.room_app import CardRoomApp
 from crib3.tui.screens.room import LobbyScreen, OpenTableScreen, WaitingScreen
-from snapshot_support import screen_svg
+from snapshot_support import at_sizes, screen_svg
 from tui_support import wait_for
 
 SIZES = [(80, 24), (120, 36)]
@@ -32,37 +32,31 @@ def app_for(room: Room, name: str) -> CardRoomApp:
     return CardRoomApp(room, room.people[name.lower()], think=0.0)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-async def test_lobby(svg_snapshot, size, tmp_path):
+# How Dan, in the lobby, reaches each screen.
+
+async def the_lobby(pilot) -> None:
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
+
+
+async def opening_a_table(pilot) -> None:
+    await the_lobby(pilot)
+    await pilot.press("o")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, OpenTableScreen))
+
+
+async def waiting_for_the_owner(pilot) -> None:
+    await the_lobby(pilot)
+    await pilot.press("down", "enter")  # Cat's table
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, WaitingScreen))
+
+
+@pytest.mark.parametrize("setup, size", [
+    *at_sizes("lobby", SIZES, the_lobby),
+    *at_sizes("open-a-table", SIZES, opening_a_table),
+    *at_sizes("waiting-for-the-owner", SIZES, waiting_for_the_owner),
+])
+async def test_room_screen(svg_snapshot, setup, size, tmp_path):
     room = room_with_tables(tmp_path)
-
-    async def setup(pilot):
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
-
-    assert await screen_svg(lambda: app_for(room, "Dan"), size, setup=setup) == svg_snapshot
-
-
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-async def test_open_a_table(svg_snapshot, size, tmp_path):
-    room = room_with_tables(tmp_path)
-
-    async def setup(pilot):
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
-        await pilot.press("o")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, OpenTableScreen))
-
-    assert await screen_svg(lambda: app_for(room, "Dan"), size, setup=setup) == svg_snapshot
-
-
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-async def test_waiting_for_the_owner(svg_snapshot, size, tmp_path):
-    room = room_with_tables(tmp_path)
-
-    async def setup(pilot):
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
-        await pilot.press("down", "enter")  # Cat's table
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, WaitingScreen))
-
     assert await screen_svg(lambda: app_for(room, "Dan"), size, setup=setup) == svg_snapshot
 
 
