@@ -8,25 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from commands import crib3_argv
+from commands import CRIB3, assert_clean_failure, run
 
 ASSETS = Path(__file__).parent.parent / "assets" / "logs"
-CRIB3 = crib3_argv()
-
-
-def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([*CRIB3, *args], capture_output=True, text=True, timeout=120, cwd=cwd,
-                          env={"PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8",
-                               **{k: v for k, v in __import__("os").environ.items()
-                                  if k in ("PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV")}})
-
-
-def assert_clean_failure(result: subprocess.CompletedProcess, code: int) -> None:
-    assert result.returncode == code, result
-    assert "Traceback" not in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-
-
 def test_help_lists_every_command_and_version_works():
     result = run("--help")
     assert result.returncode == 0

@@ -6,23 +6,17 @@ command in a real terminal (tmux), or as a subprocess."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from commands import crib3_argv, crib3_command
-from test_terminal_e2e import Tmux
-
-needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
-
+from commands import crib3_argv, crib3_command, ended, exit_status, needs_tmux, terminal
 
 def _can_mount_in_a_namespace() -> bool:
     if shutil.which("unshare") is None:
@@ -34,36 +28,6 @@ def _can_mount_in_a_namespace() -> bool:
 
 needs_mounts = pytest.mark.skipif(not _can_mount_in_a_namespace(),
                                   reason="needs unshare and tmpfs in a user namespace")
-
-
-@contextlib.contextmanager
-def terminal(tmp_path: Path, command: str) -> Iterator[Tmux]:
-    """`command` running in a real terminal (tmux), which prints its exit
-    status when it ends; the terminal is closed afterwards."""
-    tmux = Tmux(tmp_path)
-    tmux.start(f"sh -c '{command}; echo EXIT=$?; sleep 60'")
-    try:
-        yield tmux
-    finally:
-        tmux.kill()
-
-
-def ended(tmux: Tmux) -> tuple[int, list[str]]:
-    """Once the command has ended: its exit status and what it printed."""
-    return exit_status(tmux), last_lines(tmux)
-
-
-def exit_status(tmux: Tmux) -> int:
-    screen = tmux.wait_for("EXIT=")
-    return int(screen.split("EXIT=")[1].split()[0])
-
-
-def last_lines(tmux: Tmux) -> list[str]:
-    """What the command printed after the screen was restored: its lines
-    whole, as a person reads them (tmux joins the lines it wrapped)."""
-    screen = tmux.run("capture-pane", "-p", "-J", "-t", "t")
-    lines = [line.rstrip() for line in screen.splitlines() if line.strip()]
-    return lines[: lines.index(next(x for x in lines if x.startswith("EXIT=")))]
 
 
 def on_a_mount(folder: Path, options: str, command: str) -> str:

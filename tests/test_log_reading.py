@@ -36,7 +36,7 @@ from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 
-from commands import crib3_argv  # noqa: E402
+from commands import crib3  # noqa: E402
 from crib3.engine import fold  # noqa: E402
 from crib3.engine.log import make_header, write_log  # noqa: E402
 from crib3.saved.listing import glance  # noqa: E402
@@ -45,14 +45,6 @@ from games import random_game  # noqa: E402
 ASSETS = Path(__file__).parent.parent / "assets" / "logs"
 SAMPLE = ASSETS / "easy-121.jsonl"
 READERS = ("verify", "export", "replay", "resume", "stats")
-
-
-def crib3(*args: str, home: Path | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    if home is not None:
-        env["CRIB3_HOME"] = str(home)
-    return subprocess.run([*crib3_argv(), *args], capture_output=True, text=True, timeout=120,
-                          env=env, stdin=subprocess.DEVNULL)
 
 
 def one_line(result: subprocess.CompletedProcess, command: str, code: int) -> str:

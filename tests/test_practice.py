@@ -11,9 +11,9 @@ from crib3.study.practice import dealt_positions, own_positions
 from crib3.study.review import cost_phrase, review_events
 from crib3.tui.practice_app import PracticeApp
 from crib3.tui.screens.practice import PracticeScreen
+from commands import assert_clean_failure
 from games import random_game
 from snapshot_support import screen_svg, size_id
-from test_cli import assert_clean_failure
 from tui_support import screen_text, wait_for
 
 SIZES = [(80, 24), (120, 40)]

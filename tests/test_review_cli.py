@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from test_cli import assert_clean_failure, run
+from commands import assert_clean_failure, run
 
 ASSETS = Path(__file__).parent.parent / "assets" / "logs"
 

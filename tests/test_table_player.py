@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input
 
+from commands import needs_tmux
 from crib3.tui.app import Crib3App
 from tui_support import make_app, press_enter_until, screen_text, wait_for
 
@@ -275,18 +276,11 @@ async def test_quitting_after_the_game_is_over_says_nothing_of_saving():
     assert not app.left_saved
 
 
-def _terminal_helpers():
-    from test_edges import ended, terminal
-
-    return ended, terminal
-
-
-@pytest.mark.skipif(__import__("shutil").which("tmux") is None, reason="needs tmux")
+@needs_tmux
 @pytest.mark.parametrize("save", [True, False])
 def test_quitting_a_saved_game_leaves_one_line_on_the_terminal(tmp_path, save):
-    from commands import crib3_command
+    from commands import crib3_command, ended, terminal
 
-    ended, terminal = _terminal_helpers()
     options = "" if save else " --no-save"
     with terminal(tmp_path, f"{crib3_command()} play --seed 3 --name Ann --think 0"
                             f"{options}") as tmux:
