@@ -28,6 +28,7 @@ from crib3.tui.screens.room import LobbyScreen, OpenTableScreen, RoomTableScreen
 from crib3.tui.screens.stats import StatsScreen
 from crib3.tui.screens.table import TableScreen
 from crib3.tui.words import IDLE
+from logfiles import ASSETS
 from snapshot_support import svg_row_text
 from tui_support import table, wait_for
 
@@ -127,9 +128,7 @@ async def test_a_whole_game_in_ascii_mode_is_7bit(crib3_home):
 
 
 async def test_replay_in_ascii_mode_is_7bit(crib3_home):
-    from pathlib import Path
-
-    sample = Path(__file__).parent.parent / "assets" / "logs" / "short-61.jsonl"
+    sample = ASSETS / "short-61.jsonl"
     replay = Replay(load_log(sample).events)
     app = Crib3App(ascii=True, replay=replay, autosave=False)
     async with app.run_test(size=SIZE) as pilot:

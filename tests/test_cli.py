@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import subprocess
-from pathlib import Path
 
 import pytest
 
 from commands import CRIB3, assert_clean_failure, run
+from logfiles import ASSETS
 
-ASSETS = Path(__file__).parent.parent / "assets" / "logs"
 def test_help_lists_every_command_and_version_works():
     result = run("--help")
     assert result.returncode == 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tracemalloc
 
-from logfiles import tied_cuts_log
+from logfiles import ASSETS, tied_cuts_log
 
 from crib3.engine.log import load_log
 from crib3.saved.replay import Replay
@@ -42,7 +42,6 @@ from crib3.engine.log import make_header, write_log  # noqa: E402
 from crib3.saved.listing import glance  # noqa: E402
 from games import random_game  # noqa: E402
 
-ASSETS = Path(__file__).parent.parent / "assets" / "logs"
 SAMPLE = ASSETS / "easy-121.jsonl"
 READERS = ("verify", "export", "replay", "resume", "stats")
 

@@ -447,7 +447,7 @@ def test_near_the_end_the_coachs_lines_say_points_and_the_chance_to_win_apart():
     """The coach's panel at the table: a late play of easy-121 (seat 1,
     event 419) once read "margin +56.49" for the queen (its margin with a
     whole win counted as 100 points); it says the points and the chance."""
-    from test_review import ASSETS
+    from logfiles import ASSETS
 
     from crib3.engine.log import load_log
     from crib3.study.review import review_events

@@ -82,7 +82,7 @@ async def test_near_the_end_practice_counts_points_and_says_the_chance_to_win_ap
     chance to win. The trainer's running score is points, with the chance
     said apart; it once added the 59.54 as points."""
     from crib3.study.practice import Position
-    from test_review import ASSETS
+    from logfiles import ASSETS
 
     late = next(d for d in review_events(load_log(ASSETS / "easy-121.jsonl").events, 1)
                 .decisions if d.index == 419)

@@ -4,8 +4,6 @@ feed, the seat's own view, and `r` on the result screen."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from crib3.engine import Game, Rules
@@ -17,10 +15,11 @@ from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.replay import ReplayScreen
 from crib3.tui.screens.review_words import option_label
 from games import random_game
+from logfiles import ASSETS
 from snapshot_support import screen_svg, size_id
 from tui_support import screen_text, wait_for
 
-SAMPLE = Path(__file__).parent.parent / "assets" / "logs" / "muggins-skunks.jsonl"  # P0, P2 people
+SAMPLE = ASSETS / "muggins-skunks.jsonl"  # P0, P2 people
 SIZES = [(80, 24), (120, 40)]
 
 

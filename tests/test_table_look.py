@@ -348,9 +348,9 @@ async def test_the_replay_grows_its_table_as_the_table_screen_does(size):
     from crib3.engine.log import load_log
     from crib3.saved.replay import Replay
     from crib3.tui.screens.replay import ReplayScreen
-    from test_replay import SAMPLE
+    from logfiles import ASSETS
 
-    app = Crib3App(replay=Replay(load_log(SAMPLE).events), autosave=False)
+    app = Crib3App(replay=Replay(load_log(ASSETS / "short-61.jsonl").events), autosave=False)
     async with app.run_test(size=size) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         for _ in range(30):
@@ -383,9 +383,9 @@ async def test_a_dealer_to_play_is_said_on_one_line_of_the_box(size):
     from crib3.engine.log import load_log
     from crib3.saved.replay import Replay
     from crib3.tui.screens.replay import ReplayScreen
-    from test_replay import SAMPLE
+    from logfiles import ASSETS
 
-    app = Crib3App(replay=Replay(load_log(SAMPLE).events), autosave=False)
+    app = Crib3App(replay=Replay(load_log(ASSETS / "short-61.jsonl").events), autosave=False)
     async with app.run_test(size=size) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         for _ in range(150):

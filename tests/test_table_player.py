@@ -92,14 +92,13 @@ async def test_the_focused_row_of_the_new_game_screen_is_marked_not_only_coloure
 # --- 2: replay face up shows the discards and the crib --------------------------
 
 async def test_replay_face_up_names_the_discards_and_shows_the_crib():
-    from pathlib import Path
-
     from crib3.engine import events as ev
     from crib3.engine.log import load_log
     from crib3.saved.replay import Replay
     from crib3.tui.screens.replay import ReplayScreen
+    from logfiles import ASSETS
 
-    sample = Path(__file__).parent.parent / "assets" / "logs" / "short-61.jsonl"
+    sample = ASSETS / "short-61.jsonl"
     replay = Replay(load_log(sample).events)
     # The last discard of the first hand: every card of the crib is known.
     last = max(i for i, e in enumerate(replay.events[:replay.hand_starts[2]])
