@@ -12,7 +12,7 @@ import pytest
 from crib3.engine import events as ev
 from crib3.net import placement
 from ssh_support import Client, plain, press_on, seat_three, serving, until
-from test_properties import public_cards
+from games import public_cards
 
 pytestmark = pytest.mark.slow
 

@@ -13,7 +13,7 @@ import pytest
 from crib3.engine import State, apply
 from crib3.engine.log import load_log
 from ssh_support import Client, Recorder, joined, plain, press_on, seat_three, serving, until
-from test_properties import public_cards
+from games import public_cards
 
 pytestmark = pytest.mark.slow
 

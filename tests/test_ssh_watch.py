@@ -21,7 +21,7 @@ from ssh_support import (
     Client, Recorder, joined, needs_openssh, openssh_room, plain, press_on, seat_three, serving,
     until,
 )
-from test_properties import public_cards
+from games import public_cards
 
 pytestmark = pytest.mark.slow
 
