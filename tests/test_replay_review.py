@@ -150,7 +150,7 @@ async def test_the_coach_and_practice_draw_nothing_above_127_in_ascii_mode(repla
     from crib3.study.practice import dealt_positions
     from crib3.tui.practice_app import PracticeApp
     from crib3.tui.screens.practice import PracticeScreen
-    from test_ascii_screens import assert_7bit
+    from tui_support import assert_7bit
 
     app = Crib3App(replay=replay, autosave=False, ascii=True)
     async with app.run_test(size=(80, 24)) as pilot:
