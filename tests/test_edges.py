@@ -248,26 +248,22 @@ def test_the_crib_table_generator_never_overwrites_the_packaged_table(tmp_path):
     assert packaged.read_bytes() == before
 
 
-def test_too_few_samples_for_the_crib_table_is_one_line(tmp_path):
-    """Five deals cannot show every rank: the generator says so in one line
-    instead of dividing by zero."""
+@pytest.mark.parametrize("module, args, said", [
+    # Five deals cannot show every rank.
+    pytest.param("crib3.players.cribtable", ("--samples", "5"), "samples dealt no",
+                 id="crib-table-from-5-samples"),
+    # One deal cannot throw every rank.
+    pytest.param("crib3.players.discardtable", ("--deals", "1"), "deals threw no",
+                 id="discard-table-from-1-deal"),
+])
+def test_too_few_deals_for_a_players_table_is_one_line(tmp_path, module, args, said):
+    """The generator says so in one line instead of dividing by zero (a
+    ZeroDivisionError), and writes no table."""
     out = tmp_path / "table.json"
-    result = subprocess.run([sys.executable, "-m", "crib3.players.cribtable", "--samples", "5",
+    result = subprocess.run([sys.executable, "-m", module, *args,
                              "--out", str(out)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2, result
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
-    assert "samples dealt no" in result.stderr
-    assert not out.exists()
-
-
-def test_too_few_deals_for_the_discard_table_is_one_line(tmp_path):
-    """One deal cannot throw every rank: one line, not a ZeroDivisionError."""
-    out = tmp_path / "table.json"
-    result = subprocess.run([sys.executable, "-m", "crib3.players.discardtable", "--deals", "1",
-                             "--out", str(out)], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 2, result
-    assert "Traceback" not in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
-    assert "deals threw no" in result.stderr
+    assert said in result.stderr
     assert not out.exists()
