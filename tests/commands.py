@@ -58,6 +58,18 @@ def crib3(*args: str, home: Path | None = None) -> subprocess.CompletedProcess:
                           env=env, stdin=subprocess.DEVNULL)
 
 
+def serve_says(home: Path, *args: str, lines: int = 2) -> list[str]:
+    """The first `lines` lines `crib3 serve ARGS` writes to stderr (with
+    CRIB3_HOME `home`); then the server is stopped."""
+    server = subprocess.Popen([*CRIB3, "serve", *args], stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, "CRIB3_HOME": str(home)})
+    try:
+        return [server.stderr.readline() for _ in range(lines)]
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
 def assert_clean_failure(result: subprocess.CompletedProcess, code: int) -> None:
     """The command failed with `code` and said why in one line, no traceback."""
     assert result.returncode == code, result

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from commands import CRIB3, assert_clean_failure, run
+from commands import CRIB3, assert_clean_failure, run, serve_says
 from logfiles import ASSETS
 
 def test_help_lists_every_command_and_version_works():
@@ -119,7 +119,6 @@ def test_serve_says_what_is_missing_in_one_line(tmp_path):
 
 
 def test_serve_on_a_taken_port_fails_cleanly_and_open_warns(tmp_path):
-    import os
     import socket
 
     with socket.socket() as taken:
@@ -130,14 +129,8 @@ def test_serve_on_a_taken_port_fails_cleanly_and_open_warns(tmp_path):
                      str(tmp_path / "host_key"))
         assert result.returncode == 1 and "Traceback" not in result.stderr
         assert "address already in use" in result.stderr.lower()
-    server = subprocess.Popen([*CRIB3, "serve", "--open", "--port", "0", "--host-key",
-                               str(tmp_path / "host_key")], stderr=subprocess.PIPE, text=True,
-                              env={**os.environ, "CRIB3_HOME": str(tmp_path)})
-    try:
-        lines = [server.stderr.readline() for _ in range(2)]
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    lines = serve_says(tmp_path, "--open", "--port", "0", "--host-key",
+                       str(tmp_path / "host_key"))
     assert any("warning: --open: anyone" in line for line in lines), lines
     assert any("listening on 127.0.0.1:" in line for line in lines), lines
     assert oct((tmp_path / "host_key").stat().st_mode & 0o777) == "0o600"

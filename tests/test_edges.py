@@ -16,7 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from commands import crib3_argv, crib3_command, ended, exit_status, needs_tmux, terminal
+from commands import (
+    crib3_argv, crib3_command, ended, exit_status, needs_tmux, serve_says, terminal,
+)
 
 def _can_mount_in_a_namespace() -> bool:
     if shutil.which("unshare") is None:
@@ -205,15 +207,8 @@ def test_sim_log_dir_that_is_a_file_is_named(tmp_path):
 def test_serve_warns_when_nobody_can_sign_in(tmp_path, content, words):
     keys = tmp_path / "authorized_keys"
     keys.write_text(content)
-    server = subprocess.Popen([*crib3_argv(), "serve", "--port", "0", "--authorized-keys",
-                               str(keys), "--host-key", str(tmp_path / "host_key")],
-                              stderr=subprocess.PIPE, text=True,
-                              env={**os.environ, "CRIB3_HOME": str(tmp_path)})
-    try:
-        lines = [server.stderr.readline() for _ in range(2)]
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    lines = serve_says(tmp_path, "--port", "0", "--authorized-keys", str(keys),
+                       "--host-key", str(tmp_path / "host_key"))
     assert lines[0].strip() == f"warning: nobody can sign in: {keys} {words}", lines
     assert "listening on" in lines[1]
 
