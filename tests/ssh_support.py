@@ -119,6 +119,13 @@ async def until(condition, timeout: float = 10.0, what: str = "condition") -> No
         await asyncio.sleep(0.02)
 
 
+def worker_pids(server) -> dict[str, int]:
+    """Whose session runs in which worker process (by pid), with
+    `serving(..., workers=N)`."""
+    return {remote.name: worker.pid for worker in server.pool.workers
+            for remote in worker.sessions.values()}
+
+
 async def seat_three(port: int, room: Room, names=("ann", "bob", "cat"), short: bool = True):
     """Three clients: the first opens a table (to 61 when `short`), the
     others sit at it, the owner starts. Returns the clients and the table."""
