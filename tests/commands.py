@@ -1,10 +1,19 @@
-"""How the tests start the `crib3` command the way a user does."""
+"""How the tests start the `crib3` command the way a user does: as a
+subprocess, or in a real terminal (tmux) driven by send-keys."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+import subprocess
 import sys
+import time
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 
 def crib3_argv() -> list[str]:
@@ -22,3 +31,121 @@ def crib3_argv() -> list[str]:
 def crib3_command() -> str:
     """The same, as one string for a shell (tmux)."""
     return " ".join(crib3_argv())
+
+
+CRIB3 = crib3_argv()
+
+
+# --- as a subprocess ----------------------------------------------------------------
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    """`crib3 ARGS` with little of the environment: PATH, HOME, PYTHONPATH
+    and VIRTUAL_ENV (so no CRIB3_HOME unless HOME leads there)."""
+    return subprocess.run([*CRIB3, *args], capture_output=True, text=True, timeout=120, cwd=cwd,
+                          env={"PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8",
+                               **{k: v for k, v in os.environ.items()
+                                  if k in ("PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV")}})
+
+
+def crib3(*args: str, home: Path | None = None) -> subprocess.CompletedProcess:
+    """`crib3 ARGS` in the tests' environment (with CRIB3_HOME `home` when
+    given), its input closed."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    if home is not None:
+        env["CRIB3_HOME"] = str(home)
+    return subprocess.run([*CRIB3, *args], capture_output=True, text=True, timeout=120,
+                          env=env, stdin=subprocess.DEVNULL)
+
+
+def serve_says(home: Path, *args: str, lines: int = 2) -> list[str]:
+    """The first `lines` lines `crib3 serve ARGS` writes to stderr (with
+    CRIB3_HOME `home`); then the server is stopped."""
+    server = subprocess.Popen([*CRIB3, "serve", *args], stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, "CRIB3_HOME": str(home)})
+    try:
+        return [server.stderr.readline() for _ in range(lines)]
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def assert_clean_failure(result: subprocess.CompletedProcess, code: int) -> None:
+    """The command failed with `code` and said why in one line, no traceback."""
+    assert result.returncode == code, result
+    assert "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+# --- in a real terminal -------------------------------------------------------------
+
+needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+
+
+class Tmux:
+    """One tmux server of the test's own, with one window ("t")."""
+
+    def __init__(self, tmp_path) -> None:
+        self.socket = f"crib3-{uuid.uuid4().hex[:8]}"
+        self.home = tmp_path
+
+    def run(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True,
+                              text=True, timeout=30).stdout
+
+    def start(self, command: str, width: int = 80, height: int = 24) -> None:
+        env = f"env CRIB3_HOME={self.home} TERM=xterm-256color LANG=C.UTF-8 "
+        self.run("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height),
+                 env + command)
+
+    def screen(self) -> str:
+        return self.run("capture-pane", "-p", "-t", "t")
+
+    def keys(self, *keys: str) -> None:
+        self.run("send-keys", "-t", "t", *keys)
+
+    def wait_for(self, text: str, timeout: float = 30) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen()
+            if text in screen:
+                return screen
+            time.sleep(0.2)
+        raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
+
+    def alive(self) -> bool:
+        return subprocess.run(["tmux", "-L", self.socket, "has-session", "-t", "t"],
+                              capture_output=True).returncode == 0
+
+    def kill(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+
+@contextlib.contextmanager
+def terminal(tmp_path: Path, command: str) -> Iterator[Tmux]:
+    """`command` running in a real terminal (tmux), which prints its exit
+    status when it ends; the terminal is closed afterwards."""
+    tmux = Tmux(tmp_path)
+    tmux.start(f"sh -c '{command}; echo EXIT=$?; sleep 60'")
+    try:
+        yield tmux
+    finally:
+        tmux.kill()
+
+
+def ended(tmux: Tmux) -> tuple[int, list[str]]:
+    """Once the command has ended: its exit status and what it printed."""
+    return exit_status(tmux), last_lines(tmux)
+
+
+def exit_status(tmux: Tmux) -> int:
+    screen = tmux.wait_for("EXIT=")
+    return int(screen.split("EXIT=")[1].split()[0])
+
+
+def last_lines(tmux: Tmux) -> list[str]:
+    """What the command printed after the screen was restored: its lines
+    whole, as a person reads them (tmux joins the lines it wrapped)."""
+    screen = tmux.run("capture-pane", "-p", "-J", "-t", "t")
+    lines = [line.rstrip() for line in screen.splitlines() if line.strip()]
+    return lines[: lines.index(next(x for x in lines if x.startswith("EXIT=")))]

@@ -1,12 +1,27 @@
-"""Helpers that play whole games for the tests."""
+"""Helpers that play whole games for the tests, the hypothesis strategy
+that draws one, and what of a game is public."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
 
-from crib3.engine import Event, Game, PlayerInfo, Rules, State
+from hypothesis import strategies as st
+
+from crib3.cards import Card
+from crib3.engine import Event, Game, Phase, PlayerInfo, Rules, State
+from crib3.players import make_player
 from crib3.players.easy import EasyPlayer
+
+rules_strategy = st.builds(
+    Rules,
+    target=st.sampled_from([121, 61]),
+    skunks=st.booleans(),
+    muggins=st.booleans(),
+)
+kinds_strategy = st.lists(st.sampled_from(["human", "easy"]), min_size=3, max_size=3)
+game_strategy = st.tuples(st.integers(0, 2**32), kinds_strategy, rules_strategy)
+"""(seed, kinds, rules) of a `random_game`."""
 
 
 def random_game(seed: int, kinds: Sequence[str] = ("easy", "easy", "easy"),
@@ -39,3 +54,62 @@ def games_totalling(folder, events: int = 1500,
         total += len(game.events)
         seed += 1
     return paths, total
+
+
+def cards_in(value) -> set[Card]:
+    """Every card anywhere inside a view or event."""
+    if isinstance(value, Card):
+        return {value}
+    if isinstance(value, (tuple, list, frozenset, set)):
+        out: set[Card] = set()
+        for v in value:
+            out |= cards_in(v)
+        return out
+    if hasattr(value, "__dataclass_fields__"):
+        return cards_in(tuple(getattr(value, f) for f in value.__dataclass_fields__))
+    return set()
+
+
+def public_cards(state: State) -> set[Card]:
+    """What lies face up in `state`: the cuts for the deal, the cards played,
+    the starter, the hands counted so far and, once its count comes, the crib."""
+    public = {c for played in state.played for c in played}
+    public |= {c for _, c in state.deal_cuts}
+    if state.starter is not None:
+        public.add(state.starter)
+    for shown in state.shown:
+        public |= set(shown or ())
+    public |= set(state.crib_shown or ())
+    if state.phase == Phase.SHOW and state.show_step >= 3:
+        public |= set(state.crib)  # the crib is turned up when its count comes
+    return public
+
+
+def play_game(levels, seed, rules=None, check=None):
+    """A whole game between bots of `levels`, each move checked to be in its
+    view's legal moves (and by `check(view, command)` when given)."""
+    infos = [PlayerInfo(f"{lvl}{i}", lvl) for i, lvl in enumerate(levels)]
+    game = Game.new(infos, rules or Rules(), seed=seed)
+    players = [make_player(lvl, random.Random(seed + i)) for i, lvl in enumerate(levels)]
+    while not game.over:
+        seat = game.to_act()[0]
+        view = game.view(seat)
+        command = players[seat].choose(view)
+        assert command in view.legal
+        if check:
+            check(view, command)
+        game.dispatch(command)  # raises IllegalMove if a bot cheats the rules
+    return game
+
+
+def play_positions(level: str = "standard", games: int = 6):
+    """Play views of seat 0 from real games between players of `level`."""
+    for seed in range(games):
+        game = Game.new([PlayerInfo(f"p{i}", level) for i in range(3)], Rules(), seed=seed)
+        players = [make_player(level, random.Random(seed + s)) for s in range(3)]
+        while not game.over:
+            seat = game.to_act()[0]
+            view = game.view(seat)
+            if seat == 0 and view.phase == "play":
+                yield view
+            game.dispatch(players[seat].choose(view))

@@ -1,5 +1,6 @@
-"""Helpers for the rule-by-rule tests (test_rules_*.py): stacked decks and
-positions built by dispatching commands through `crib3.engine.rules.step`.
+"""Helpers for the rule-by-rule tests (test_rules_*.py) and the players':
+stacked decks and positions built by dispatching commands through
+`crib3.engine.rules.step`, and views made for the players to decide from.
 
 Every position is built deterministically: the dealer is fixed by the cut for
 deal (the dealer cuts an ace, the others kings), then a stacked deck is
@@ -8,7 +9,9 @@ dispatched as the `Shuffle`, so no random generator is involved.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Iterable, Sequence
+from types import SimpleNamespace
 
 from crib3.cards import DECK, Card, parse_card, parse_cards
 from crib3.engine.commands import (
@@ -22,6 +25,7 @@ from crib3.engine.commands import (
 from crib3.engine.events import Event, PlayerInfo, Rules
 from crib3.engine.rules import begin, next_automatic, root_event, step, to_act
 from crib3.engine.state import Phase, State, apply
+from crib3.engine import SeatView, project
 
 DEFAULT_DEPTH = 10  # where the starter is put in the undealt deck (the cut depth)
 
@@ -238,3 +242,46 @@ def of_type(events: Iterable[Event], *types: type) -> list[Event]:
 
 def names(events: Iterable[Event]) -> list[str]:
     return [type(e).__name__ for e in events]
+
+
+# --- positions for the players -------------------------------------------------------
+
+
+def discard_view(hand: str, seat: int, dealer: int, scores=(0, 0, 0),
+                 rules: Rules | None = None) -> SimpleNamespace:
+    """A discard view for `seat` holding `hand` (five cards), dealer
+    `dealer`: the little of a view that ranking the discards reads."""
+    return SimpleNamespace(seat=seat, dealer=dealer, hand=tuple(parse_cards(hand)),
+                           scores=scores, rules=rules if rules is not None else Rules())
+
+
+def shuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
+    """The same position for `seat`, with every card it cannot see dealt
+    differently among the other hands, the crib and the deck."""
+    hidden_places = [(s, len(state.hands[s])) for s in range(3) if s != seat]
+    pool = [c for s, _ in hidden_places for c in state.hands[s]]
+    pool += [c for c in state.crib if c != state.discards[seat]]
+    pool += list(state.deck)
+    rng.shuffle(pool)
+    hands = list(state.hands)
+    kept = list(state.kept)
+    for s, n in hidden_places:
+        hands[s], pool = tuple(pool[:n]), pool[n:]
+        kept[s] = tuple(state.played[s]) + hands[s] if state.phase == Phase.PLAY else hands[s]
+    mine = (state.discards[seat],) if state.discards[seat] is not None else ()
+    n_crib = len(state.crib) - len(mine)
+    crib, pool = mine + tuple(pool[:n_crib]), pool[n_crib:]
+    return state._replace(hands=tuple(hands), kept=tuple(kept), crib=crib, deck=tuple(pool))
+
+
+def lead_after_a_ten_and_a_four() -> SeatView:
+    """Seat 0 leads the second count, holding the 5H and the QD. In the
+    first, seat 2 answered the pair of threes (count 6) with a ten, where a
+    nine would have made fifteen and a third three a pair royal, and at 26
+    played a four, where a five would have made 31; seat 1 said go at 26
+    (so holds nothing under 6)."""
+    _, state = hand_set_up(2, {0: "QD 5H 3S JS", 1: "9S 6S 7S 3D", 2: "QC 4D 10S 10H"}, "2S")
+    _, state = plays(state, "0:3S 1:3D 2:10S 0:JS 2:4D")
+    view = project(state, 0)
+    assert view.my_turn and view.count == 0 and view.held == (2, 3, 2)
+    return view

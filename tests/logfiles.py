@@ -1,9 +1,14 @@
-"""Saved-game files for the reading tests: long, damaged, or many."""
+"""Saved-game files for the tests: the sample logs that come with crib3,
+and for the reading tests long, damaged, or many."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+
+ASSETS = Path(__file__).parent.parent / "assets" / "logs"
+"""The sample logs (assets/logs/): whole games, each valid."""
+SAMPLES = sorted(ASSETS.glob("*.jsonl"))
 
 HEADER = {"format": "crib3-log", "version": 1, "created": "2026-12-01T10:00:00+00:00",
           "crib3": "0.1.0"}

@@ -28,8 +28,8 @@ ROOT = Path(__file__).resolve().parent.parent
 SNAPSHOTS = ROOT / "tests" / "__snapshots__" / "test_tui_snapshots"
 SCREENSHOTS = ROOT / "assets" / "screenshots"
 # The README's PNGs: (name, the snapshot it is drawn from).
-PICTURES = [(f"{name}-{size}", f"test_{test}[{size}]")
-            for name, test in (("pegging", "pegging"), ("show", "show"), ("result", "game_over"))
+PICTURES = [(f"{name}-{size}", f"test_screen[{screen}-{size}]")
+            for name, screen in (("pegging", "pegging"), ("show", "show"), ("result", "game-over"))
             for size in ("80x24", "200x60")]
 
 _RUN = re.compile(r'<text (?P<before>[^>]*?)x="(?P<x>[\d.]+)"(?P<middle>[^>]*?)'

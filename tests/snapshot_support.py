@@ -14,6 +14,9 @@ module does the small part of it we need:
   ``App.run_test``, presses the keys, waits for idle and animations, and returns
   ``App.export_screenshot()`` normalised so that the same screen gives the same
   bytes on every machine.
+* ``at_sizes(name, sizes, *values)``: the ``pytest.param`` cases of one screen
+  at several terminal sizes, with the ids ``<name>-<width>x<height>``, so that one
+  parametrized test stores ``<test name>[<name>-80x24].svg`` and so on.
 
 Usage (pytest-asyncio is in strict mode here, hence the mark)::
 
@@ -72,8 +75,10 @@ from textual.pilot import Pilot
 __all__ = [
     "SNAPSHOT_TITLE",
     "SVGSnapshotExtension",
+    "at_sizes",
     "normalise_svg",
     "screen_svg",
+    "size_id",
     "summarise_svg_diff",
     "svg_snapshot",
     "svg_row_text",
@@ -119,6 +124,18 @@ class SVGSnapshotExtension(SingleFileSnapshotExtension):
 def svg_snapshot(snapshot: SnapshotAssertion) -> SnapshotAssertion:
     """The syrupy ``snapshot`` fixture, storing one ``.svg`` file per assertion."""
     return snapshot.use_extension(SVGSnapshotExtension)
+
+
+def size_id(size: tuple[int, int]) -> str:
+    """A terminal size as a test id: ``(80, 24)`` is ``"80x24"``."""
+    return f"{size[0]}x{size[1]}"
+
+
+def at_sizes(name: str, sizes: Iterable[tuple[int, int]], *values: Any) -> list[Any]:
+    """One screen's cases for a parametrized snapshot test: ``values`` then
+    the size, for each of ``sizes``, with the id ``"<name>-<width>x<height>"``
+    (which syrupy puts in the stored file's name)."""
+    return [pytest.param(*values, size, id=f"{name}-{size_id(size)}") for size in sizes]
 
 
 # --------------------------------------------------------------------------

@@ -1,14 +1,25 @@
 """A card room served in the test's own event loop, and headless SSH
-clients (asyncssh's) that type keys and keep every byte they receive."""
+clients (asyncssh's) that type keys and keep every byte they receive; and
+`crib3 serve` in its own process, with the real OpenSSH client in tmux
+terminals."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import re
-from contextlib import asynccontextmanager
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterable, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import asyncssh
+import pytest
 
 from crib3.room import Room
 from crib3.tui.screens.lobby_words import standing
@@ -106,6 +117,13 @@ async def until(condition, timeout: float = 10.0, what: str = "condition") -> No
     while not condition():
         assert loop.time() < deadline, f"timed out waiting for {what}"
         await asyncio.sleep(0.02)
+
+
+def worker_pids(server) -> dict[str, int]:
+    """Whose session runs in which worker process (by pid), with
+    `serving(..., workers=N)`."""
+    return {remote.name: worker.pid for worker in server.pool.workers
+            for remote in worker.sessions.values()}
 
 
 async def seat_three(port: int, room: Room, names=("ann", "bob", "cat"), short: bool = True):
@@ -225,3 +243,123 @@ class Recorder:
                 span -= cards_seen(state)
             self._spans[key] = span
         return self._spans[key]
+
+
+def joined(sent):
+    """Consecutive writes to one person at one point of the game (a
+    `Recorder`'s `sent`), as one text (a card's label is never split across
+    writes within a frame)."""
+    merged: list[list] = []
+    for name, shown, data in sent:
+        if merged and merged[-1][0] == name and merged[-1][1] == shown:
+            merged[-1][2] += data
+        else:
+            merged.append([name, shown, data])
+    return merged
+
+
+# --- `crib3 serve` in its own process, and the OpenSSH client ------------------------
+
+needs_openssh = pytest.mark.skipif(
+    shutil.which("tmux") is None or shutil.which("ssh") is None
+    or shutil.which("ssh-keygen") is None,
+    reason="needs tmux and the OpenSSH client")
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class Terminals:
+    """One tmux server, a window per player."""
+
+    def __init__(self) -> None:
+        self.socket = f"crib3-ssh-{uuid.uuid4().hex[:8]}"
+
+    def run(self, *args: str) -> str:
+        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True,
+                              text=True, timeout=30).stdout
+
+    def open(self, name: str, command: str) -> None:
+        self.run("new-session", "-d", "-s", name, "-x", "80", "-y", "24",
+                 f"env TERM=xterm-256color LANG=C.UTF-8 {command}; sleep 30")
+
+    def screen(self, name: str) -> str:
+        return self.run("capture-pane", "-p", "-t", name)
+
+    def keys(self, name: str, *keys: str) -> None:
+        self.run("send-keys", "-t", name, *keys)
+
+    def wait_for(self, name: str, text: str, timeout: float = 20) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            screen = self.screen(name)
+            if text in screen:
+                return screen
+            time.sleep(0.15)
+        raise AssertionError(f"{name}: {text!r} never appeared; the screen:\n"
+                             f"{self.screen(name)}")
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+
+
+def start_serving(tmp_path: Path, *args: str) -> subprocess.Popen:
+    """`crib3 serve ARGS --think 0.05` in its own process, its stderr in
+    tmp_path/serve.log, once it says it is listening."""
+    with open(tmp_path / "serve.log", "w") as errors:  # the server keeps its own copy
+        server = subprocess.Popen(
+            [sys.executable, "-c", "from crib3.cli import main; raise SystemExit(main())",
+             "serve", *args, "--think", "0.05"],
+            env={**os.environ, "CRIB3_HOME": str(tmp_path / "home")}, stderr=errors)
+    deadline = time.monotonic() + 20
+    while "listening on" not in (tmp_path / "serve.log").read_text():
+        assert server.poll() is None and time.monotonic() < deadline, \
+            (tmp_path / "serve.log").read_text()
+        time.sleep(0.1)
+    return server
+
+
+@contextmanager
+def openssh_room(tmp_path: Path, *args: str) -> Iterator[tuple[int, Terminals]]:
+    """`crib3 serve --port PORT ARGS` on a free port (see `start_serving`),
+    and a tmux server for the clients: (port, terminals). Afterwards both
+    are stopped, and the server's log must hold no traceback."""
+    port = free_port()
+    server = start_serving(tmp_path, "--port", str(port), *args)
+    terminals = Terminals()
+    try:
+        yield port, terminals
+    finally:
+        terminals.close()
+        server.terminate()
+        server.wait(timeout=10)
+    log = (tmp_path / "serve.log").read_text()
+    assert "Traceback" not in log, log
+
+
+def ssh(port: int, name: str, key: Path | None) -> str:
+    """The OpenSSH command that signs `name` in with `key` (or with none)."""
+    identity = f"-i {key} -o IdentitiesOnly=yes" if key else \
+        "-o PubkeyAuthentication=no -o IdentitiesOnly=yes"
+    return (f"ssh -t {identity} -o BatchMode=yes -o StrictHostKeyChecking=no "
+            f"-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -p {port} {name}@127.0.0.1")
+
+
+def openssh_key(path: Path, comment: str | None = None) -> Path:
+    """A new ed25519 key pair made by ssh-keygen: `path` and `path`.pub."""
+    named = ["-C", comment] if comment is not None else []
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", *named, "-f", str(path)],
+                   check=True)
+    return path
+
+
+def openssh_keys(folder: Path, names: Iterable[str]) -> tuple[dict[str, Path], Path]:
+    """A key for each of `names` (folder/id_NAME), all of them in one
+    authorized-keys file (folder/authorized_keys): (keys by name, the file)."""
+    keys = {name: openssh_key(folder / f"id_{name}", comment=name) for name in names}
+    authorized = folder / "authorized_keys"
+    authorized.write_text("".join(Path(f"{k}.pub").read_text() for k in keys.values()))
+    return keys, authorized

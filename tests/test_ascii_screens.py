@@ -9,17 +9,13 @@ the screens draw that it has no twin for (that would show as "?").
 
 from __future__ import annotations
 
-import pytest
-from textual.app import App
-from textual.pilot import Pilot
-
 from crib3.engine import Rules
 from crib3.engine.log import load_log
 from crib3.engine.state import Phase
 from crib3.room import Room
 from crib3.saved.replay import Replay
 from crib3.tui.app import Crib3App
-from crib3.tui.ascii import AsciiFilter, to_ascii
+from crib3.tui.ascii import to_ascii
 from crib3.tui.room_app import CardRoomApp
 from crib3.tui.screens.dialogs import AskCount, AskMuggins, CoachScreen, ConfirmQuit, HelpScreen
 from crib3.tui.screens.game_over import GameOverScreen
@@ -29,34 +25,10 @@ from crib3.tui.screens.room import LobbyScreen, OpenTableScreen, RoomTableScreen
 from crib3.tui.screens.stats import StatsScreen
 from crib3.tui.screens.table import TableScreen
 from crib3.tui.words import IDLE
-from snapshot_support import svg_row_text
-from tui_support import table, wait_for
+from logfiles import ASSETS
+from tui_support import assert_7bit, drawn, table, wait_for
 
 SIZE = (80, 24)
-
-
-@pytest.fixture
-def crib3_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-    return tmp_path
-
-
-def drawn(app: App) -> list[str]:
-    """The rows of the screen as the terminal gets them (modal dialogs with
-    the screen under them)."""
-    rows = (svg_row_text(line) for line in app.export_screenshot().splitlines())
-    return [row for row in rows if row is not None]
-
-
-async def assert_7bit(pilot: Pilot, where: str) -> list[str]:
-    await pilot.pause()
-    app = pilot.app
-    rows = drawn(app)
-    wide = sorted({c for row in rows for c in row if ord(c) > 127})
-    assert not wide, f"{where}: {wide} drawn in ASCII mode:\n" + "\n".join(rows)
-    (ascii_filter,) = [f for f in app.get_line_filters() if isinstance(f, AsciiFilter)]
-    assert not ascii_filter.unknown, f"{where}: no ASCII twin for {ascii_filter.unknown}"
-    return rows
 
 
 async def test_a_whole_game_in_ascii_mode_is_7bit(crib3_home):
@@ -134,9 +106,7 @@ async def test_a_whole_game_in_ascii_mode_is_7bit(crib3_home):
 
 
 async def test_replay_in_ascii_mode_is_7bit(crib3_home):
-    from pathlib import Path
-
-    sample = Path(__file__).parent.parent / "assets" / "logs" / "short-61.jsonl"
+    sample = ASSETS / "short-61.jsonl"
     replay = Replay(load_log(sample).events)
     app = Crib3App(ascii=True, replay=replay, autosave=False)
     async with app.run_test(size=SIZE) as pilot:

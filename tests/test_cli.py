@@ -4,28 +4,11 @@ from __future__ import annotations
 
 import json
 import subprocess
-from pathlib import Path
 
 import pytest
 
-from commands import crib3_argv
-
-ASSETS = Path(__file__).parent.parent / "assets" / "logs"
-CRIB3 = crib3_argv()
-
-
-def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([*CRIB3, *args], capture_output=True, text=True, timeout=120, cwd=cwd,
-                          env={"PATH": "/usr/bin:/bin", "PYTHONIOENCODING": "utf-8",
-                               **{k: v for k, v in __import__("os").environ.items()
-                                  if k in ("PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV")}})
-
-
-def assert_clean_failure(result: subprocess.CompletedProcess, code: int) -> None:
-    assert result.returncode == code, result
-    assert "Traceback" not in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
-
+from commands import CRIB3, assert_clean_failure, run, serve_says
+from logfiles import ASSETS
 
 def test_help_lists_every_command_and_version_works():
     result = run("--help")
@@ -136,7 +119,6 @@ def test_serve_says_what_is_missing_in_one_line(tmp_path):
 
 
 def test_serve_on_a_taken_port_fails_cleanly_and_open_warns(tmp_path):
-    import os
     import socket
 
     with socket.socket() as taken:
@@ -147,14 +129,8 @@ def test_serve_on_a_taken_port_fails_cleanly_and_open_warns(tmp_path):
                      str(tmp_path / "host_key"))
         assert result.returncode == 1 and "Traceback" not in result.stderr
         assert "address already in use" in result.stderr.lower()
-    server = subprocess.Popen([*CRIB3, "serve", "--open", "--port", "0", "--host-key",
-                               str(tmp_path / "host_key")], stderr=subprocess.PIPE, text=True,
-                              env={**os.environ, "CRIB3_HOME": str(tmp_path)})
-    try:
-        lines = [server.stderr.readline() for _ in range(2)]
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    lines = serve_says(tmp_path, "--open", "--port", "0", "--host-key",
+                       str(tmp_path / "host_key"))
     assert any("warning: --open: anyone" in line for line in lines), lines
     assert any("listening on 127.0.0.1:" in line for line in lines), lines
     assert oct((tmp_path / "host_key").stat().st_mode & 0o777) == "0o600"

@@ -6,23 +6,19 @@ command in a real terminal (tmux), or as a subprocess."""
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from commands import crib3_argv, crib3_command
-from test_terminal_e2e import Tmux
-
-needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
-
+from commands import (
+    crib3_argv, crib3_command, ended, exit_status, needs_tmux, serve_says, terminal,
+)
 
 def _can_mount_in_a_namespace() -> bool:
     if shutil.which("unshare") is None:
@@ -34,36 +30,6 @@ def _can_mount_in_a_namespace() -> bool:
 
 needs_mounts = pytest.mark.skipif(not _can_mount_in_a_namespace(),
                                   reason="needs unshare and tmpfs in a user namespace")
-
-
-@contextlib.contextmanager
-def terminal(tmp_path: Path, command: str) -> Iterator[Tmux]:
-    """`command` running in a real terminal (tmux), which prints its exit
-    status when it ends; the terminal is closed afterwards."""
-    tmux = Tmux(tmp_path)
-    tmux.start(f"sh -c '{command}; echo EXIT=$?; sleep 60'")
-    try:
-        yield tmux
-    finally:
-        tmux.kill()
-
-
-def ended(tmux: Tmux) -> tuple[int, list[str]]:
-    """Once the command has ended: its exit status and what it printed."""
-    return exit_status(tmux), last_lines(tmux)
-
-
-def exit_status(tmux: Tmux) -> int:
-    screen = tmux.wait_for("EXIT=")
-    return int(screen.split("EXIT=")[1].split()[0])
-
-
-def last_lines(tmux: Tmux) -> list[str]:
-    """What the command printed after the screen was restored: its lines
-    whole, as a person reads them (tmux joins the lines it wrapped)."""
-    screen = tmux.run("capture-pane", "-p", "-J", "-t", "t")
-    lines = [line.rstrip() for line in screen.splitlines() if line.strip()]
-    return lines[: lines.index(next(x for x in lines if x.startswith("EXIT=")))]
 
 
 def on_a_mount(folder: Path, options: str, command: str) -> str:
@@ -241,15 +207,8 @@ def test_sim_log_dir_that_is_a_file_is_named(tmp_path):
 def test_serve_warns_when_nobody_can_sign_in(tmp_path, content, words):
     keys = tmp_path / "authorized_keys"
     keys.write_text(content)
-    server = subprocess.Popen([*crib3_argv(), "serve", "--port", "0", "--authorized-keys",
-                               str(keys), "--host-key", str(tmp_path / "host_key")],
-                              stderr=subprocess.PIPE, text=True,
-                              env={**os.environ, "CRIB3_HOME": str(tmp_path)})
-    try:
-        lines = [server.stderr.readline() for _ in range(2)]
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
+    lines = serve_says(tmp_path, "--port", "0", "--authorized-keys", str(keys),
+                       "--host-key", str(tmp_path / "host_key"))
     assert lines[0].strip() == f"warning: nobody can sign in: {keys} {words}", lines
     assert "listening on" in lines[1]
 
@@ -284,26 +243,22 @@ def test_the_crib_table_generator_never_overwrites_the_packaged_table(tmp_path):
     assert packaged.read_bytes() == before
 
 
-def test_too_few_samples_for_the_crib_table_is_one_line(tmp_path):
-    """Five deals cannot show every rank: the generator says so in one line
-    instead of dividing by zero."""
+@pytest.mark.parametrize("module, args, said", [
+    # Five deals cannot show every rank.
+    pytest.param("crib3.players.cribtable", ("--samples", "5"), "samples dealt no",
+                 id="crib-table-from-5-samples"),
+    # One deal cannot throw every rank.
+    pytest.param("crib3.players.discardtable", ("--deals", "1"), "deals threw no",
+                 id="discard-table-from-1-deal"),
+])
+def test_too_few_deals_for_a_players_table_is_one_line(tmp_path, module, args, said):
+    """The generator says so in one line instead of dividing by zero (a
+    ZeroDivisionError), and writes no table."""
     out = tmp_path / "table.json"
-    result = subprocess.run([sys.executable, "-m", "crib3.players.cribtable", "--samples", "5",
+    result = subprocess.run([sys.executable, "-m", module, *args,
                              "--out", str(out)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 2, result
     assert "Traceback" not in result.stderr
     assert len(result.stderr.strip().splitlines()) == 1
-    assert "samples dealt no" in result.stderr
-    assert not out.exists()
-
-
-def test_too_few_deals_for_the_discard_table_is_one_line(tmp_path):
-    """One deal cannot throw every rank: one line, not a ZeroDivisionError."""
-    out = tmp_path / "table.json"
-    result = subprocess.run([sys.executable, "-m", "crib3.players.discardtable", "--deals", "1",
-                             "--out", str(out)], capture_output=True, text=True, timeout=60)
-    assert result.returncode == 2, result
-    assert "Traceback" not in result.stderr
-    assert len(result.stderr.strip().splitlines()) == 1
-    assert "deals threw no" in result.stderr
+    assert said in result.stderr
     assert not out.exists()

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 
 from crib3.engine import Count, Discard, Game, IllegalMove, PlayerInfo, Rules, SeatFeed, fold
 from crib3.players.easy import EasyPlayer
-from test_properties import cards_in, game_strategy, public_cards
+from games import cards_in, game_strategy, public_cards
 
 
 def played_with_feeds(seed: int, kinds, rules: Rules):

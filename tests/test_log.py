@@ -10,9 +10,8 @@ import pytest
 from crib3.engine import Game, Rules, fold
 from crib3.engine.log import LogError, LogWriter, load_log, make_header, parse_log, write_log
 from games import random_game
+from logfiles import SAMPLES
 
-ASSETS = Path(__file__).parent.parent / "assets" / "logs"
-SAMPLES = sorted(ASSETS.glob("*.jsonl"))
 
 
 @pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)

@@ -25,9 +25,8 @@ from crib3.engine.log import LogError, load_log, parse_log
 from crib3.saved.listing import glance
 from crib3.saved.games import open_for_resume
 from crib3.saved.summary import summarise_log
+from logfiles import SAMPLES
 
-ASSETS = Path(__file__).parent.parent / "assets" / "logs"
-SAMPLES = sorted(ASSETS.glob("*.jsonl"))
 READERS = ("verify", "export", "stats", "resume", "replay")
 
 

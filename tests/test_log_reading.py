@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import tracemalloc
 
-from logfiles import tied_cuts_log
+from logfiles import ASSETS, tied_cuts_log
 
 from crib3.engine.log import load_log
 from crib3.saved.replay import Replay
@@ -36,23 +36,14 @@ from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 
-from commands import crib3_argv  # noqa: E402
+from commands import crib3  # noqa: E402
 from crib3.engine import fold  # noqa: E402
 from crib3.engine.log import make_header, write_log  # noqa: E402
 from crib3.saved.listing import glance  # noqa: E402
 from games import random_game  # noqa: E402
 
-ASSETS = Path(__file__).parent.parent / "assets" / "logs"
 SAMPLE = ASSETS / "easy-121.jsonl"
 READERS = ("verify", "export", "replay", "resume", "stats")
-
-
-def crib3(*args: str, home: Path | None = None) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    if home is not None:
-        env["CRIB3_HOME"] = str(home)
-    return subprocess.run([*crib3_argv(), *args], capture_output=True, text=True, timeout=120,
-                          env=env, stdin=subprocess.DEVNULL)
 
 
 def one_line(result: subprocess.CompletedProcess, command: str, code: int) -> str:
@@ -223,10 +214,9 @@ async def test_quitting_the_new_game_screen_does_not_wait_for_the_scan(tmp_path,
 
 
 @pytest.fixture
-def damaged_home(tmp_path, monkeypatch):
+def damaged_home(crib3_home):
     """An older unfinished game, and a newer one damaged at its line 60."""
-    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-    folder = tmp_path / "data" / "games"
+    folder = crib3_home / "data" / "games"
     folder.mkdir(parents=True)
     older = random_game(2, ("human", "easy", "easy"))
     write_log(folder / "2026-01-01-100000-000000.jsonl", older.events[:100], make_header())
@@ -237,7 +227,7 @@ def damaged_home(tmp_path, monkeypatch):
     lines[59] = lines[59].replace('"seat": ', '"seat": 7', 1) if '"seat": ' in lines[59] \
         else "garbage"
     damaged.write_text("\n".join(lines))
-    return tmp_path, damaged, newer
+    return crib3_home, damaged, newer
 
 
 def test_resume_says_the_latest_game_is_damaged_and_goes_on_with_it(damaged_home):

@@ -5,11 +5,8 @@ the result and the commands that print games."""
 
 from __future__ import annotations
 
-import os
 import random
 import shlex
-import shutil
-import subprocess
 import time
 
 import pytest
@@ -22,7 +19,7 @@ from crib3.engine.log import load_log, make_header, write_log
 from crib3.engine.state import Phase
 from crib3.common.names import MAX_LENGTH, check_name, shown_name
 from crib3.players.easy import EasyPlayer
-from test_cli import CRIB3
+from commands import Tmux, crib3, needs_tmux
 from tui_support import screen_text, settled, wait_for
 
 LONG = "Long" + "o" * 192 + "name"  # 200 characters
@@ -95,15 +92,9 @@ def test_a_shown_name_writes_control_characters_as_text():
 # --- the command line ------------------------------------------------------------
 
 
-def _crib3(*args, home):
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "CRIB3_HOME": str(home)}
-    return subprocess.run([*CRIB3, *args], capture_output=True, text=True, timeout=120,
-                          env=env, stdin=subprocess.DEVNULL)
-
-
 @pytest.mark.parametrize("name", ["\x1b[31mred", LONG, "tab\there", "   "])
 def test_play_refuses_a_bad_name_in_one_line(tmp_path, name):
-    result = _crib3("play", "--name", name, "--think", "0", home=tmp_path)
+    result = crib3("play", "--name", name, "--think", "0", home=tmp_path)
     assert result.returncode == 2
     lines = result.stderr.splitlines()
     assert len(lines) == 1 and lines[0].startswith("crib3 play: --name: a name "), result.stderr
@@ -181,10 +172,9 @@ def literal(name: str, width: int = 6) -> str:
 
 
 @pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-    (tmp_path / "data" / "games").mkdir(parents=True)
-    return tmp_path
+def home(crib3_home):
+    (crib3_home / "data" / "games").mkdir(parents=True)
+    return crib3_home
 
 
 @pytest.mark.parametrize("which", NAME_SETS)
@@ -263,7 +253,7 @@ def test_export_games_and_stats_print_every_name_literally(home, which):
     write_log(folder / "2026-01-02-100000-000000.jsonl", named_game(names, 6).events,
               make_header())
     for args in (("export", str(path)), ("games",), ("stats",)):
-        result = _crib3(*args, home=home)
+        result = crib3(*args, home=home)
         assert result.returncode == 0, (args, result.stderr)
         assert "\x1b" not in result.stdout and "Traceback" not in result.stderr
         for name in names:
@@ -273,12 +263,11 @@ def test_export_games_and_stats_print_every_name_literally(home, which):
 # --- the real command in a real terminal --------------------------------------------
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+@needs_tmux
 def test_a_markup_name_plays_saves_resumes_and_replays_in_a_real_terminal(tmp_path):
     """The issue's own steps: `crib3 play --name '[bold red]x[/'` crashed,
     and so did every resume of the game it saved."""
     from commands import crib3_command
-    from test_terminal_e2e import Tmux
 
     name = "[bold red]x[/"
     crib3 = crib3_command()

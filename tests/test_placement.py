@@ -11,16 +11,10 @@ import pytest
 
 from crib3.engine import events as ev
 from crib3.net import placement
-from ssh_support import Client, plain, press_on, seat_three, serving, until
-from test_properties import public_cards
+from ssh_support import Client, plain, press_on, seat_three, serving, until, worker_pids
+from games import public_cards
 
 pytestmark = pytest.mark.slow
-
-
-def worker_pids(server) -> dict[str, int]:
-    """Whose session runs in which worker process (by pid)."""
-    return {remote.name: worker.pid for worker in server.pool.workers
-            for remote in worker.sessions.values()}
 
 
 def settled(server) -> bool:

@@ -15,22 +15,8 @@ from crib3.players.analysis import crib_table, discard_options, gift_risk
 from crib3.players.coach import advise, rank_discards, rank_plays
 from crib3.players.style import CURRENT, PLAY_BUDGET, PLAY_SAMPLES
 from crib3.scoring import score_hand
-from helpers import bots, hand_set_up, plays
-
-
-def play_game(levels, seed, rules=None, check=None):
-    infos = [PlayerInfo(f"{lvl}{i}", lvl) for i, lvl in enumerate(levels)]
-    game = Game.new(infos, rules or Rules(), seed=seed)
-    players = [make_player(lvl, random.Random(seed + i)) for i, lvl in enumerate(levels)]
-    while not game.over:
-        seat = game.to_act()[0]
-        view = game.view(seat)
-        command = players[seat].choose(view)
-        assert command in view.legal
-        if check:
-            check(view, command)
-        game.dispatch(command)  # raises IllegalMove if a bot cheats the rules
-    return game
+from games import play_game, play_positions
+from helpers import bots, discard_view, hand_set_up, plays, shuffle_hidden
 
 
 @pytest.mark.parametrize("levels", [
@@ -48,25 +34,6 @@ def test_unknown_level_is_refused():
 
 
 # --- honesty --------------------------------------------------------------------
-
-
-def shuffle_hidden(state: State, seat: int, rng: random.Random) -> State:
-    """The same position for `seat`, with every card it cannot see dealt
-    differently among the other hands, the crib and the deck."""
-    hidden_places = [(s, len(state.hands[s])) for s in range(3) if s != seat]
-    pool = [c for s, _ in hidden_places for c in state.hands[s]]
-    pool += [c for c in state.crib if c != state.discards[seat]]
-    pool += list(state.deck)
-    rng.shuffle(pool)
-    hands = list(state.hands)
-    kept = list(state.kept)
-    for s, n in hidden_places:
-        hands[s], pool = tuple(pool[:n]), pool[n:]
-        kept[s] = tuple(state.played[s]) + hands[s] if state.phase == Phase.PLAY else hands[s]
-    mine = (state.discards[seat],) if state.discards[seat] is not None else ()
-    n_crib = len(state.crib) - len(mine)
-    crib, pool = mine + tuple(pool[:n_crib]), pool[n_crib:]
-    return state._replace(hands=tuple(hands), kept=tuple(kept), crib=crib, deck=tuple(pool))
 
 
 @pytest.mark.parametrize("level", ["easy", "standard", "expert"])
@@ -213,24 +180,6 @@ def test_expected_hand_by_counts_equals_the_mean_over_every_starter():
 
 # --- the look-ahead's shortcuts (issue 13: speed) --------------------------------------
 
-def _positions(level: str = "standard", games: int = 6):
-    """Play views of seat 0 from real games between standard players."""
-    import random as rnd
-
-    from crib3.engine import Game, PlayerInfo, Rules
-    from crib3.players import make_player
-
-    for seed in range(games):
-        game = Game.new([PlayerInfo(f"p{i}", level) for i in range(3)], Rules(), seed=seed)
-        players = [make_player(level, rnd.Random(seed + s)) for s in range(3)]
-        while not game.over:
-            seat = game.to_act()[0]
-            view = game.view(seat)
-            if seat == 0 and view.phase == "play":
-                yield view
-            game.dispatch(players[seat].choose(view))
-
-
 def test_a_forced_play_and_cards_of_one_rank_need_no_look_ahead(monkeypatch):
     import crib3.players.coach as coach
 
@@ -239,7 +188,7 @@ def test_a_forced_play_and_cards_of_one_rank_need_no_look_ahead(monkeypatch):
 
     monkeypatch.setattr(lookahead, "play_out", no_playouts)
     seen = 0
-    for view in _positions():
+    for view in play_positions():
         ranks = {c.card.rank for c in view.legal}
         if len(ranks) == 1:
             options = coach._rank_plays(view, PLAY_SAMPLES)
@@ -252,7 +201,7 @@ def test_cards_of_the_same_rank_are_one_option_with_the_same_numbers():
     import crib3.players.coach as coach
 
     seen = 0
-    for view in _positions():
+    for view in play_positions():
         options = coach._rank_plays(view, PLAY_SAMPLES)
         by_rank: dict[int, set] = {}
         for o in options:
@@ -269,7 +218,7 @@ def test_the_look_ahead_often_stops_early_and_never_overspends(monkeypatch):
     real = lookahead.play_out
     monkeypatch.setattr(lookahead, "play_out", lambda *a, **k: calls.append(1) or real(*a, **k))
     spent = []
-    for view in _positions():
+    for view in play_positions():
         ranks = len({c.card.rank for c in view.legal})
         if ranks < 2:
             continue
@@ -292,7 +241,7 @@ def test_the_same_view_gets_the_same_ranking_from_the_coach_and_the_expert():
     from crib3.players.coach import advise
 
     expert = make_player("expert", rnd.Random(5))
-    for i, view in enumerate(_positions(games=2)):
+    for i, view in enumerate(play_positions(games=2)):
         assert expert.choose(view).card == advise(view).plays[0].card  # type: ignore[attr-defined]
 
 
@@ -315,7 +264,7 @@ def test_the_look_ahead_gives_the_garbage_collector_almost_nothing_to_do():
     gc.collect()  # (what earlier tests left is not the look-ahead's to collect)
     gc.callbacks.append(count)
     try:
-        for view in _positions(games=4):
+        for view in play_positions(games=4):
             if len({c.card.rank for c in view.legal}) < 2:
                 continue
             inside[0] = True
@@ -368,14 +317,6 @@ def test_the_experts_decisions_are_a_function_of_the_view_alone(seed, pick, shor
 # --- the discard counts the play, the crib given the kept four, and the end (issue 13) ---
 
 
-def _discard_view(hand: str, seat: int, dealer: int, scores=(0, 0, 0)):
-    """A discard view for `seat` holding `hand` (five cards), dealer `dealer`."""
-    from types import SimpleNamespace
-
-    return SimpleNamespace(seat=seat, dealer=dealer, hand=tuple(parse_cards(hand)),
-                           scores=scores, rules=Rules())
-
-
 def test_the_dealer_keeps_two_pairs_that_peg_and_throws_the_king():
     """Issue 13's worst case: dealer with 2S 2H 3S 3C KC threw a three (the
     crib table alone likes a three in its own crib); kept together the
@@ -383,7 +324,7 @@ def test_the_dealer_keeps_two_pairs_that_peg_and_throws_the_king():
     the crib than the table says."""
     from crib3.players.style import DECEMBER_2026
 
-    view = _discard_view("2S 2H 3S 3C KC", seat=0, dealer=0)
+    view = discard_view("2S 2H 3S 3C KC", seat=0, dealer=0)
     assert rank_discards(view)[0].card == parse_card("KC")
     assert rank_discards(view, DECEMBER_2026)[0].card.rank == 3
     best = rank_discards(view)[0]
@@ -410,13 +351,13 @@ def test_near_the_end_the_discard_plays_for_counting_out_first():
     changed = 0
     for _ in range(150):
         hand = " ".join(c.code for c in rng.sample(DECK, 5))
-        near = _discard_view(hand, seat=1, dealer=0, scores=(100, 111, 95))
+        near = discard_view(hand, seat=1, dealer=0, scores=(100, 111, 95))
         chosen = rank_discards(near, CURRENT)
         by_points = rank_discards(near, points_only)[0]
         assert chosen[0].out is not None
         assert chosen[0].out >= {o.card: o.out for o in chosen}[by_points.card]
         changed += chosen[0].card != by_points.card
-        far = _discard_view(hand, seat=1, dealer=0, scores=(40, 50, 30))
+        far = discard_view(hand, seat=1, dealer=0, scores=(40, 50, 30))
         # (by points at these scores: which opponent leads moves the crib's weight)
         assert rank_discards(far, CURRENT)[0].card == rank_discards(far, points_only)[0].card
     assert changed >= 5
@@ -448,7 +389,7 @@ def test_near_the_end_the_coachs_lines_say_points_and_the_chance_to_win_apart():
     """The coach's panel at the table: a late play of easy-121 (seat 1,
     event 419) once read "margin +56.49" for the queen (its margin with a
     whole win counted as 100 points); it says the points and the chance."""
-    from test_review import ASSETS
+    from logfiles import ASSETS
 
     from crib3.engine.log import load_log
     from crib3.study.review import review_events

@@ -8,7 +8,6 @@ that maximises the expected margin (`Style(score_discard=False)`)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from types import SimpleNamespace
 
 import pytest
 
@@ -17,15 +16,10 @@ from crib3.engine import Rules
 from crib3.players.coach import Advice, rank_discards
 from crib3.players.endgame import before_the_end, hand_spread, peg_race, play_at_least
 from crib3.players.style import CURRENT, DECEMBER_2026
+from helpers import discard_view
 
 # Points alone: no chance to win or to clear a skunk line, both opponents alike.
 POINTS_ONLY = replace(CURRENT, score_discard=False, rivals=False)
-
-
-def _view(hand: str, seat: int, dealer: int, scores, rules=Rules()):
-    """A discard view for `seat` holding `hand` (five cards)."""
-    return SimpleNamespace(seat=seat, dealer=dealer, hand=tuple(parse_cards(hand)),
-                           scores=scores, rules=rules)
 
 
 def _by_card(options):
@@ -38,7 +32,7 @@ def test_with_an_opponent_sure_to_count_out_first_the_dealer_keeps_cards_that_pe
     to win is to peg 6 in the play, before anyone counts. It keeps A A 2 4,
     low cards that peg (and throws the 9), where the points would keep the
     fifteen A A 4 9 and throw the 2."""
-    view = _view("AD AC 2H 4H 9S", seat=0, dealer=0, scores=(115, 120, 90))
+    view = discard_view("AD AC 2H 4H 9S", seat=0, dealer=0, scores=(115, 120, 90))
     chosen = rank_discards(view)
     assert chosen[0].card.code == "9S"
     assert rank_discards(view, POINTS_ONLY)[0].card.code == "2H"
@@ -67,14 +61,14 @@ def test_with_skunks_on_a_seat_likely_to_lose_keeps_the_four_that_get_over_91():
     (A 4 5 9, throwing the 5 of hearts), surer of 11; with skunks off it
     goes by the points (A 5 5 9, throwing the 4)."""
     hand = "AD 4D 5H 5D 9D"
-    on = rank_discards(_view(hand, 1, 0, (119, 80, 100), Rules(skunks=True)))
-    off = rank_discards(_view(hand, 1, 0, (119, 80, 100), Rules(skunks=False)))
+    on = rank_discards(discard_view(hand, 1, 0, (119, 80, 100), Rules(skunks=True)))
+    off = rank_discards(discard_view(hand, 1, 0, (119, 80, 100), Rules(skunks=False)))
     assert on[0].card.code == "5H" and off[0].card.code == "4D"
     by = _by_card(on)
     assert by["5H"].clear > by["4D"].clear + 0.1
     assert all(o.clear is None for o in off)
     # The frozen expert never looks at the skunk lines.
-    assert rank_discards(_view(hand, 1, 0, (119, 80, 100), Rules(skunks=True)),
+    assert rank_discards(discard_view(hand, 1, 0, (119, 80, 100), Rules(skunks=True)),
                          DECEMBER_2026)[0].card.code == "4D"
 
 
@@ -84,22 +78,22 @@ def test_in_the_short_game_the_skunk_line_is_31():
     not 3 3 3 4, a sure 6 with more on average."""
     hand = "3H 3D 3C 4C 6D"
     short = Rules(target=61, skunks=True)
-    on = rank_discards(_view(hand, 1, 0, (59, 22, 40), short))
+    on = rank_discards(discard_view(hand, 1, 0, (59, 22, 40), short))
     assert on[0].card.code == "4C"
-    assert rank_discards(_view(hand, 1, 0, (59, 22, 40), short), POINTS_ONLY)[0].card.code == "6D"
+    assert rank_discards(discard_view(hand, 1, 0, (59, 22, 40), short), POINTS_ONLY)[0].card.code == "6D"
     # Sure of 8 of the 9: the December 2026 play (a Poisson around 3) made
     # the ninth point all but certain; the leader's measured play is 0 a
     # quarter of the time (`Style.seat_play`), so it is likelier than not.
-    assert _by_card(rank_discards(_view(hand, 1, 0, (59, 22, 40), short),
+    assert _by_card(rank_discards(discard_view(hand, 1, 0, (59, 22, 40), short),
                                   replace(CURRENT, seat_play=False)))["4C"].clear > 0.9
     assert _by_card(on)["4C"].clear > 0.75 and _by_card(on)["4C"].clear > _by_card(on)["6D"].clear
     # Over the line already, or far from the end: points alone.
-    assert rank_discards(_view(hand, 1, 0, (59, 32, 40), short))[0].card.code == "6D"
-    assert rank_discards(_view(hand, 1, 0, (20, 22, 15), short))[0].card.code == "6D"
+    assert rank_discards(discard_view(hand, 1, 0, (59, 32, 40), short))[0].card.code == "6D"
+    assert rank_discards(discard_view(hand, 1, 0, (20, 22, 15), short))[0].card.code == "6D"
 
 
 def test_the_coach_says_when_a_discard_is_about_the_skunk_line():
-    view = _view("AD 4D 5H 5D 9D", 1, 0, (119, 80, 100), Rules(skunks=True))
+    view = discard_view("AD 4D 5H 5D 9D", 1, 0, (119, 80, 100), Rules(skunks=True))
     options = tuple(rank_discards(view))
     lines = Advice("discard", discards=options, discard_reasons=("",) * 5).lines()
     # Its chance to get there (65%; 81% when every seat pegged a Poisson around 3).
@@ -111,7 +105,8 @@ import random  # noqa: E402
 
 from hypothesis import HealthCheck, assume, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
-from test_players import play_game, shuffle_hidden  # noqa: E402
+from games import play_game  # noqa: E402
+from helpers import shuffle_hidden  # noqa: E402
 
 from crib3.engine import State, apply, project  # noqa: E402
 from crib3.engine.state import Phase  # noqa: E402
@@ -149,7 +144,7 @@ def test_the_discards_play_term_counts_at_the_styles_weight():
     peg out near the end reads the table in full whatever the weight."""
     from crib3.players.analysis import kept_play, place_of
 
-    view = _view("2S 2H 3S 3C KC", seat=0, dealer=0, scores=(0, 0, 0))
+    view = discard_view("2S 2H 3S 3C KC", seat=0, dealer=0, scores=(0, 0, 0))
     full = _by_card(rank_discards(view, replace(CURRENT, play_weight=1.0)))
     half = _by_card(rank_discards(view))
     none = _by_card(rank_discards(view, replace(CURRENT, play_weight=0.0)))
@@ -158,7 +153,7 @@ def test_the_discards_play_term_counts_at_the_styles_weight():
         assert o.play == pytest.approx(kept_play(o.kept, place_of(0, 0)))
         assert half[code].play == pytest.approx(o.play / 2) and none[code].play == 0.0
         assert half[code].net == pytest.approx(o.net - o.play / 2)
-    near = _view("AD AC 2H 4H 9S", seat=0, dealer=0, scores=(115, 120, 90))
+    near = discard_view("AD AC 2H 4H 9S", seat=0, dealer=0, scores=(115, 120, 90))
     assert rank_discards(near, replace(CURRENT, play_weight=0.0))[0].card.code == "9S"
 
 
@@ -170,7 +165,7 @@ def test_left_of_the_dealer_pegs_little_so_it_keeps_the_hand_that_gets_there_alo
     `crib3.players.seatplay`): the hand's own chance is worth more than the
     December 2026 guess (every seat a Poisson around 3: 2 or more 80%)
     made it, so it throws the ace, not the 7."""
-    view = _view("AH 5C 7C 10D QD", seat=0, dealer=2, scores=(115, 118, 86))
+    view = discard_view("AH 5C 7C 10D QD", seat=0, dealer=2, scores=(115, 118, 86))
     chosen = rank_discards(view)
     assert chosen[0].card.code == "AH"
     assert rank_discards(view, replace(CURRENT, seat_play=False))[0].card.code == "7C"
@@ -207,11 +202,11 @@ def test_the_crib_given_to_a_dealer_near_the_end_weighs_his_chance_to_count_out(
     Points alone (the expert: deny_crib is off, measured no better) throw
     the 8."""
     deny = replace(CURRENT, deny_crib=True)
-    view = _view("4H 4D 8H QH QD", seat=0, dealer=2, scores=(92, 75, 102))
+    view = discard_view("4H 4D 8H QH QD", seat=0, dealer=2, scores=(92, 75, 102))
     assert rank_discards(view, deny)[0].card.code in ("QH", "QD")
     assert rank_discards(view)[0].card.code == "8H"
     # Far from the end: no such weight.
-    assert rank_discards(_view("4H 4D 8H QH QD", 0, 2, (92, 75, 60)), deny)[0].card.code == "8H"
+    assert rank_discards(discard_view("4H 4D 8H QH QD", 0, 2, (92, 75, 60)), deny)[0].card.code == "8H"
 
 
 def test_a_dealer_who_needs_more_than_his_average_counts_his_crib_as_a_spread():
@@ -222,7 +217,7 @@ def test_a_dealer_who_needs_more_than_his_average_counts_his_crib_as_a_spread():
     distribution, the 8 in his own crib (4.9 on average, keeping A 4 6 Q)
     gets there 37% of the time, the queen 34% (keeping A 4 6 8, a better
     hand); counting it as its mean alone (crib_spread off), the queen."""
-    view = _view("AD 4D 6C 8H QD", seat=0, dealer=0, scores=(106, 104, 75))
+    view = discard_view("AD 4D 6C 8H QD", seat=0, dealer=0, scores=(106, 104, 75))
     by = _by_card(rank_discards(view))
     assert rank_discards(view)[0].card.code == "8H"
     assert by["8H"].out > by["QD"].out

@@ -10,12 +10,12 @@ from itertools import combinations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from test_players_reading import _lead_after_a_ten_and_a_four
 
 from crib3.cards import DECK, parse_card
 from crib3.players.analysis import greedy_code, min_values, pack_ranks
 from crib3.players.posterior import Posterior, SeatBelief, seat_belief
 from crib3.players.reading import EXPERT_HABIT, choices_by_seat
+from helpers import lead_after_a_ten_and_a_four
 
 
 def _counts(pool):
@@ -50,7 +50,7 @@ def test_a_seat_read_as_the_standard_bot_holds_only_what_its_plays_allow():
     seat 2 is believed to hold only ranks with which its ten and its four
     were the standard choice, and seat 1 (a go at 26) nothing under 6; the
     deals drawn keep both, and every card once."""
-    view = _lead_after_a_ten_and_a_four()
+    view = lead_after_a_ten_and_a_four()
     pool = sorted(view.unseen())
     made = choices_by_seat(view.hand_plays, [1, 2])
     played = {s: [c.rank for c in view.played[s]] for s in (1, 2)}
@@ -124,7 +124,7 @@ def test_a_seat_that_played_against_its_model_is_still_dealt_cards():
     the look-ahead never stalls. Here only threes, fives and nines are left
     unseen: with a nine or a three seat 2 would have made fifteen or a pair
     royal at 6, and with two fives it would have made 31 at 26."""
-    view = _lead_after_a_ten_and_a_four()
+    view = lead_after_a_ten_and_a_four()
     made = choices_by_seat(view.hand_plays, [1, 2])
     pool = [c for c in sorted(view.unseen()) if c.rank in (3, 5, 9)]
     counts = _counts(pool)

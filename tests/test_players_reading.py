@@ -26,7 +26,7 @@ from crib3.players.reading import (
 )
 from crib3.players.rollout import wary_code
 from crib3.players.style import CURRENT, DECEMBER_2026, PLAY_SAMPLES
-from helpers import cards, hand_set_up, plays
+from helpers import cards, hand_set_up, lead_after_a_ten_and_a_four, plays
 
 
 def _lead_after_a_nine():
@@ -42,19 +42,6 @@ def _lead_after_a_nine():
     return view
 
 
-def _lead_after_a_ten_and_a_four():
-    """Seat 0 leads the second count, holding the 5H and the QD. In the
-    first, seat 2 answered the pair of threes (count 6) with a ten, where a
-    nine would have made fifteen and a third three a pair royal, and at 26
-    played a four, where a five would have made 31; seat 1 said go at 26
-    (so holds nothing under 6)."""
-    _, state = hand_set_up(2, {0: "QD 5H 3S JS", 1: "9S 6S 7S 3D", 2: "QC 4D 10S 10H"}, "2S")
-    _, state = plays(state, "0:3S 1:3D 2:10S 0:JS 2:4D")
-    view = project(state, 0)
-    assert view.my_turn and view.count == 0 and view.held == (2, 3, 2)
-    return view
-
-
 def test_an_opponents_earlier_plays_make_holdings_unlikely():
     """Reading seat 2's ten and four, the look-ahead deals it a nine, a
     five or a three about a quarter as often as the blind deal does; seat
@@ -63,7 +50,7 @@ def test_an_opponents_earlier_plays_make_holdings_unlikely():
     from crib3.players.analysis import draw_hands, min_values
     from crib3.players.reading import Reader
 
-    view = _lead_after_a_ten_and_a_four()
+    view = lead_after_a_ten_and_a_four()
     others = {1: 3, 2: 2}
     pool, floors = sorted(view.unseen()), min_values(view.hand_gos)
     rng = random.Random(3)
@@ -98,7 +85,7 @@ def test_an_opponents_earlier_play_changes_the_experts_lead(monkeypatch):
     expert's way) or by the Reader's rejection, and without it the queen
     is about 0.6 ahead; the December 2026 expert leads the queen. (At the
     expert's own 128 deals or fewer the five's lead is within its noise.)"""
-    view = _lead_after_a_ten_and_a_four()
+    view = lead_after_a_ten_and_a_four()
     five, queen = parse_card("5H"), parse_card("QD")
     assert coach._rank_plays(view, PLAY_SAMPLES, DECEMBER_2026)[0].card == queen
     assert coach.rank_plays(view)[0].card \

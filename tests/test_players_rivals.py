@@ -14,8 +14,7 @@ from crib3.engine import project
 from crib3.players.coach import rank_discards, rank_plays
 from crib3.players.rivals import rival_weights
 from crib3.players.style import CURRENT
-from helpers import hand_set_up
-from test_players import _discard_view
+from helpers import discard_view, hand_set_up
 
 # The opponents as their mean, at the budget the comparison was measured
 # with: at 1.5 times it (Style.end_scale) the mean-only look-ahead stops
@@ -48,10 +47,10 @@ def test_with_the_dealer_far_ahead_his_crib_gets_the_safer_card():
     the crib the leader's, its cost counts nearly double, and the king goes
     instead. With the dealer behind, the three again."""
     hand = "KC 7H 7D JD 3C"
-    leader_deals = _discard_view(hand, seat=1, dealer=0, scores=(80, 60, 40))
+    leader_deals = discard_view(hand, seat=1, dealer=0, scores=(80, 60, 40))
     assert rank_discards(leader_deals)[0].card == parse_card("KC")
     assert rank_discards(leader_deals, MEAN_ONLY)[0].card == parse_card("3C")
-    trailer_deals = _discard_view(hand, seat=1, dealer=0, scores=(40, 60, 80))
+    trailer_deals = discard_view(hand, seat=1, dealer=0, scores=(40, 60, 80))
     assert rank_discards(trailer_deals)[0].card == parse_card("3C")
 
 

@@ -48,14 +48,14 @@ def test_a_searching_playout_is_never_worse_for_the_seat_than_the_plain_one():
 def test_the_styles_budget_and_samples_cap_the_look_ahead(monkeypatch):
     """Style.play_budget and play_samples bound a decision's playouts (so
     `crib3 sim` can compare budgets without a code edit)."""
-    from test_players import _positions
+    from games import play_positions
 
     calls = []
     real = lookahead.play_out
     monkeypatch.setattr(lookahead, "play_out", lambda *a, **k: calls.append(1) or real(*a, **k))
     small = replace(PLAIN, play_budget=60, play_samples=25, end_scale=1.0)
     seen = 0
-    for view in _positions(games=1):
+    for view in play_positions(games=1):
         ranks = len({c.card.rank for c in view.legal})
         if ranks < 2:
             continue
@@ -94,14 +94,14 @@ def test_near_the_end_a_larger_budget_finds_the_safer_card():
 def test_the_end_budget_applies_only_near_the_end(monkeypatch):
     """Mid-game the look-ahead spends what it did; within ENDGAME of the
     target, up to end_scale times as much (the December 2026 expert: 1)."""
-    from test_players import _positions
+    from games import play_positions
 
     assert DECEMBER_2026.end_scale == 1.0
     calls = []
     real = lookahead.play_out
     monkeypatch.setattr(lookahead, "play_out", lambda *a, **k: calls.append(1) or real(*a, **k))
     most = {False: 0, True: 0}
-    for view in _positions(games=2):
+    for view in play_positions(games=2):
         ranks = len({c.card.rank for c in view.legal})
         if ranks < 2:
             continue

@@ -11,17 +11,12 @@ from crib3.study.practice import dealt_positions, own_positions
 from crib3.study.review import cost_phrase, review_events
 from crib3.tui.practice_app import PracticeApp
 from crib3.tui.screens.practice import PracticeScreen
+from commands import assert_clean_failure
 from games import random_game
-from snapshot_support import screen_svg
-from test_cli import assert_clean_failure
+from snapshot_support import screen_svg, size_id
 from tui_support import screen_text, wait_for
 
 SIZES = [(80, 24), (120, 40)]
-
-
-@pytest.fixture(autouse=True)
-def crib3_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
 
 
 def test_dealt_positions_are_real_choices_and_repeat_with_the_seed():
@@ -87,7 +82,7 @@ async def test_near_the_end_practice_counts_points_and_says_the_chance_to_win_ap
     chance to win. The trainer's running score is points, with the chance
     said apart; it once added the 59.54 as points."""
     from crib3.study.practice import Position
-    from test_review import ASSETS
+    from logfiles import ASSETS
 
     late = next(d for d in review_events(load_log(ASSETS / "easy-121.jsonl").events, 1)
                 .decisions if d.index == 419)
@@ -132,7 +127,7 @@ async def test_the_pegging_trainer_refuses_a_card_over_31_and_answers_a_legal_on
         assert "No more positions" in screen_text(app)
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", SIZES, ids=size_id)
 async def test_practice_answered(svg_snapshot, size):
     async def setup(pilot):
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, PracticeScreen))

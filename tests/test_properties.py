@@ -5,21 +5,11 @@ from __future__ import annotations
 import json
 
 from hypothesis import given
-from hypothesis import strategies as st
 
 from crib3.cards import DECK, Card
-from crib3.engine import Phase, Rules, State, fold, project, redact
+from crib3.engine import Phase, State, fold, project, redact
 from crib3.engine.codec import decode, encode
-from games import random_game
-
-rules_strategy = st.builds(
-    Rules,
-    target=st.sampled_from([121, 61]),
-    skunks=st.booleans(),
-    muggins=st.booleans(),
-)
-kinds_strategy = st.lists(st.sampled_from(["human", "easy"]), min_size=3, max_size=3)
-game_strategy = st.tuples(st.integers(0, 2**32), kinds_strategy, rules_strategy)
+from games import cards_in, game_strategy, public_cards, random_game
 
 
 def card_places(state: State) -> list[Card]:
@@ -29,33 +19,6 @@ def card_places(state: State) -> list[Card]:
     for seat in range(3):
         places += list(state.hands[seat]) + list(state.played[seat])
     return places
-
-
-def cards_in(value) -> set[Card]:
-    """Every card anywhere inside a view or event."""
-    if isinstance(value, Card):
-        return {value}
-    if isinstance(value, (tuple, list, frozenset, set)):
-        out: set[Card] = set()
-        for v in value:
-            out |= cards_in(v)
-        return out
-    if hasattr(value, "__dataclass_fields__"):
-        return cards_in(tuple(getattr(value, f) for f in value.__dataclass_fields__))
-    return set()
-
-
-def public_cards(state: State) -> set[Card]:
-    public = {c for played in state.played for c in played}
-    public |= {c for _, c in state.deal_cuts}
-    if state.starter is not None:
-        public.add(state.starter)
-    for shown in state.shown:
-        public |= set(shown or ())
-    public |= set(state.crib_shown or ())
-    if state.phase == Phase.SHOW and state.show_step >= 3:
-        public |= set(state.crib)  # the crib is turned up when its count comes
-    return public
 
 
 def play_checked(seed, kinds, rules):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 import textual._wait as textual_wait
@@ -12,9 +11,10 @@ from crib3.engine.log import load_log
 from crib3.saved.replay import Replay
 from crib3.tui.app import Crib3App
 from crib3.tui.screens.replay import ReplayScreen
+from logfiles import ASSETS
 from tui_support import screen_text, wait_for
 
-SAMPLE = Path(__file__).parent.parent / "assets" / "logs" / "short-61.jsonl"
+SAMPLE = ASSETS / "short-61.jsonl"
 
 
 @pytest.fixture

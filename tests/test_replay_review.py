@@ -4,8 +4,6 @@ feed, the seat's own view, and `r` on the result screen."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from crib3.engine import Game, Rules
@@ -17,16 +15,12 @@ from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.replay import ReplayScreen
 from crib3.tui.screens.review_words import option_label
 from games import random_game
-from snapshot_support import screen_svg
+from logfiles import ASSETS
+from snapshot_support import screen_svg, size_id
 from tui_support import screen_text, wait_for
 
-SAMPLE = Path(__file__).parent.parent / "assets" / "logs" / "muggins-skunks.jsonl"  # P0, P2 people
+SAMPLE = ASSETS / "muggins-skunks.jsonl"  # P0, P2 people
 SIZES = [(80, 24), (120, 40)]
-
-
-@pytest.fixture(autouse=True)
-def crib3_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +133,7 @@ async def test_r_on_the_result_screen_reviews_the_game_just_played_and_q_comes_b
         assert app.is_running
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", SIZES, ids=size_id)
 async def test_replay_with_the_coach(svg_snapshot, size, replay):
     async def setup(pilot):
         app = pilot.app
@@ -156,7 +150,7 @@ async def test_the_coach_and_practice_draw_nothing_above_127_in_ascii_mode(repla
     from crib3.study.practice import dealt_positions
     from crib3.tui.practice_app import PracticeApp
     from crib3.tui.screens.practice import PracticeScreen
-    from test_ascii_screens import assert_7bit
+    from tui_support import assert_7bit
 
     app = Crib3App(replay=replay, autosave=False, ascii=True)
     async with app.run_test(size=(80, 24)) as pilot:

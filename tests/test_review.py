@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -19,8 +18,8 @@ from crib3.engine.rules import begin, next_automatic, step, to_act
 from crib3.study.review import review_events, review_json, reviewed_seats
 from games import random_game
 from helpers import card, dealt, hand_set_up, play_out, plays
+from logfiles import ASSETS
 
-ASSETS = Path(__file__).parent.parent / "assets" / "logs"
 ONE_PERSON = (PlayerInfo("Ann"), PlayerInfo("Bo", "easy"), PlayerInfo("Cy", "easy"))
 
 

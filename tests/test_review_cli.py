@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-from test_cli import assert_clean_failure, run
+from commands import assert_clean_failure, run
+from logfiles import ASSETS
 
-ASSETS = Path(__file__).parent.parent / "assets" / "logs"
 
 
 def test_review_json_is_one_object_a_seat_and_the_same_byte_for_byte():

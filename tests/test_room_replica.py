@@ -267,7 +267,7 @@ async def test_the_lobby_and_table_screens_run_unaware_on_replicas(tmp_path):
     """The room's screens, unchanged, on two replicas (as in two workers):
     Dan sits down at Cat's table, Cat starts, and both screens go to the
     table, each from its seat, fed through the replica."""
-    from test_room_screens import room_with_tables
+    from tui_support import room_with_tables
     from tui_support import wait_for
 
     from crib3.tui.room_app import CardRoomApp

@@ -9,61 +9,38 @@ from crib3.engine import Rules
 from crib3.room import Room
 from crib3.tui.room_app import CardRoomApp
 from crib3.tui.screens.room import LobbyScreen, OpenTableScreen, WaitingScreen
-from snapshot_support import screen_svg
-from tui_support import wait_for
+from snapshot_support import at_sizes, screen_svg
+from tui_support import room_app, room_with_tables, wait_for
 
 SIZES = [(80, 24), (120, 36)]
 
 
-def room_with_tables(tmp_path) -> Room:
-    """Two tables: Ann's, playing with Bob and an expert; Cat's, waiting."""
-    room = Room(tmp_path / "tables", think=3600)  # the computer players never get to move
-    ann, bob, cat = (room.sign_in(n, None, lambda r: None) for n in ("Ann", "Bob", "Cat"))
-    playing = room.open_table(ann, Rules(target=61, muggins=True), ("standard", "expert"))
-    playing.sit(bob)
-    playing.start("Ann")
-    room.depart(bob)
-    room.open_table(cat, Rules(skunks=True), ("easy", "standard"))
-    room.sign_in("Dan", None, lambda r: None)
-    return room
+# How Dan, in the lobby, reaches each screen.
+
+async def the_lobby(pilot) -> None:
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
 
 
-def app_for(room: Room, name: str) -> CardRoomApp:
-    return CardRoomApp(room, room.people[name.lower()], think=0.0)
+async def opening_a_table(pilot) -> None:
+    await the_lobby(pilot)
+    await pilot.press("o")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, OpenTableScreen))
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-async def test_lobby(svg_snapshot, size, tmp_path):
+async def waiting_for_the_owner(pilot) -> None:
+    await the_lobby(pilot)
+    await pilot.press("down", "enter")  # Cat's table
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, WaitingScreen))
+
+
+@pytest.mark.parametrize("setup, size", [
+    *at_sizes("lobby", SIZES, the_lobby),
+    *at_sizes("open-a-table", SIZES, opening_a_table),
+    *at_sizes("waiting-for-the-owner", SIZES, waiting_for_the_owner),
+])
+async def test_room_screen(svg_snapshot, setup, size, tmp_path):
     room = room_with_tables(tmp_path)
-
-    async def setup(pilot):
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
-
-    assert await screen_svg(lambda: app_for(room, "Dan"), size, setup=setup) == svg_snapshot
-
-
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-async def test_open_a_table(svg_snapshot, size, tmp_path):
-    room = room_with_tables(tmp_path)
-
-    async def setup(pilot):
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
-        await pilot.press("o")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, OpenTableScreen))
-
-    assert await screen_svg(lambda: app_for(room, "Dan"), size, setup=setup) == svg_snapshot
-
-
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-async def test_waiting_for_the_owner(svg_snapshot, size, tmp_path):
-    room = room_with_tables(tmp_path)
-
-    async def setup(pilot):
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
-        await pilot.press("down", "enter")  # Cat's table
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, WaitingScreen))
-
-    assert await screen_svg(lambda: app_for(room, "Dan"), size, setup=setup) == svg_snapshot
+    assert await screen_svg(lambda: room_app(room, "Dan"), size, setup=setup) == svg_snapshot
 
 
 async def test_the_owner_starts_and_a_guest_follows(tmp_path):
@@ -71,7 +48,7 @@ async def test_the_owner_starts_and_a_guest_follows(tmp_path):
     down, Cat starts, and both screens go to the table, each from its seat."""
     room = room_with_tables(tmp_path)
     table = room.tables[2]
-    cat_app, dan_app = app_for(room, "Cat"), app_for(room, "Dan")
+    cat_app, dan_app = room_app(room, "Cat"), room_app(room, "Dan")
     async with cat_app.run_test(size=(80, 24)) as cat, dan_app.run_test(size=(80, 24)) as dan:
         await wait_for(cat, lambda: isinstance(cat_app.screen, WaitingScreen))
         await wait_for(dan, lambda: isinstance(dan_app.screen, LobbyScreen))
@@ -107,7 +84,7 @@ def started_room(tmp_path, patience: float = 60.0) -> tuple[Room, object]:
 async def test_the_next_person_waiting_is_told_they_own_the_table_and_starts_it(tmp_path):
     room = room_with_tables(tmp_path)
     table = room.tables[2]
-    cat_app, dan_app = app_for(room, "Cat"), app_for(room, "Dan")
+    cat_app, dan_app = room_app(room, "Cat"), room_app(room, "Dan")
     async with cat_app.run_test(size=(80, 24)) as cat, dan_app.run_test(size=(80, 24)) as dan:
         await wait_for(cat, lambda: isinstance(cat_app.screen, WaitingScreen))
         await wait_for(dan, lambda: isinstance(dan_app.screen, LobbyScreen))
@@ -129,7 +106,7 @@ async def test_anyone_at_the_table_is_told_when_they_may_seat_a_bot_and_does(tmp
 
     room, table = started_room(tmp_path, patience=0.2)
     room.depart(room.people["bob"])
-    cat_app = app_for(room, "Cat")  # not the owner
+    cat_app = room_app(room, "Cat")  # not the owner
     async with cat_app.run_test(size=(80, 24)) as cat:
         await wait_for(cat, lambda: isinstance(cat_app.screen, RoomTableScreen))
         await wait_for(cat, lambda: "press b" in toasts(cat_app))
@@ -148,7 +125,7 @@ async def test_a_table_with_everyone_there_keeps_no_clock_ticking(tmp_path):
     from crib3.tui.screens.room import RoomTableScreen
 
     room, table = started_room(tmp_path, patience=0.2)
-    cat_app = app_for(room, "Cat")
+    cat_app = room_app(room, "Cat")
     async with cat_app.run_test(size=(80, 24)) as cat:
         await wait_for(cat, lambda: isinstance(cat_app.screen, RoomTableScreen))
         screen = cat_app.screen
@@ -170,7 +147,7 @@ async def test_the_owner_leaving_a_started_table_passes_it_on_and_the_seat_waits
     from crib3.tui.screens.room import RoomTableScreen
 
     room, table = started_room(tmp_path)
-    ann_app, bob_app = app_for(room, "Ann"), app_for(room, "Bob")
+    ann_app, bob_app = room_app(room, "Ann"), room_app(room, "Bob")
     async with ann_app.run_test(size=(80, 24)) as ann, bob_app.run_test(size=(80, 24)) as bob:
         for pilot in (ann, bob):
             await wait_for(pilot, lambda: isinstance(pilot.app.screen, RoomTableScreen))
@@ -195,7 +172,7 @@ async def test_the_owner_closes_a_started_table_after_saying_yes(tmp_path):
     from crib3.tui.screens.room import ConfirmCloseTable, RoomTableScreen
 
     room, table = started_room(tmp_path)
-    ann_app, bob_app = app_for(room, "Ann"), app_for(room, "Bob")
+    ann_app, bob_app = room_app(room, "Ann"), room_app(room, "Bob")
     async with ann_app.run_test(size=(80, 24)) as ann, bob_app.run_test(size=(80, 24)) as bob:
         for pilot in (ann, bob):
             await wait_for(pilot, lambda: isinstance(pilot.app.screen, RoomTableScreen))
@@ -250,7 +227,7 @@ async def test_a_seat_given_to_a_computer_player_is_titled_with_its_level(tmp_pa
 
     room, table = started_room(tmp_path, patience=0.2)
     room.depart(room.people["bob"])
-    cat_app = app_for(room, "Cat")
+    cat_app = room_app(room, "Cat")
     async with cat_app.run_test(size=(80, 24)) as cat:
         await wait_for(cat, lambda: isinstance(cat_app.screen, RoomTableScreen))
         panel = cat_app.screen.table_view.panel(1)
@@ -259,7 +236,7 @@ async def test_a_seat_given_to_a_computer_player_is_titled_with_its_level(tmp_pa
         await cat.press("b")
         await wait_for(cat, lambda: table.seats[1].replaced)
         await wait_for(cat, lambda: "Bob · standard" in str(panel.border_title))
-    ann_app = app_for(room, "Ann")  # Ann, arriving after, sees it too
+    ann_app = room_app(room, "Ann")  # Ann, arriving after, sees it too
     async with ann_app.run_test(size=(80, 24)) as ann:
         await wait_for(ann, lambda: isinstance(ann_app.screen, RoomTableScreen))
         panel = ann_app.screen.table_view.panel(1)

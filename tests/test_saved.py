@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import signal
 import subprocess
 import time
@@ -15,36 +14,27 @@ from crib3.engine import Game, fold
 from crib3.engine.log import load_log, make_header, write_log
 from crib3.saved.games import game_stats, latest_unfinished, list_games, transcript
 from crib3.saved.summary import GameSummary, summarise_log
+from commands import Tmux, crib3, needs_tmux
 from games import random_game
-from test_cli import CRIB3
 
 GAMES = ("human", "standard", "expert")
 
 
 @pytest.fixture
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-    folder = tmp_path / "data" / "games"
+def home(crib3_home):
+    folder = crib3_home / "data" / "games"
     folder.mkdir(parents=True)
     finished = random_game(1, GAMES)
     write_log(folder / "2026-01-01-100000-000000.jsonl", finished.events, make_header())
     unfinished = random_game(2, GAMES)
     write_log(folder / "2026-01-02-100000-000000.jsonl", unfinished.events[:150], make_header())
     (folder / "2026-01-03-100000-000000.jsonl").write_text("not a log\n")
-    return tmp_path, finished, unfinished
-
-
-def crib3(*args, env_home=None):
-    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    if env_home is not None:
-        env["CRIB3_HOME"] = str(env_home)
-    return subprocess.run([*CRIB3, *args], capture_output=True, text=True, timeout=120,
-                          env=env, stdin=subprocess.DEVNULL)
+    return crib3_home, finished, unfinished
 
 
 def test_games_lists_finished_unfinished_and_unreadable(home):
     tmp, finished, _ = home
-    result = crib3("games", env_home=tmp)
+    result = crib3("games", home=tmp)
     assert result.returncode == 0
     lines = result.stdout.splitlines()
     assert len(lines) == 3
@@ -59,12 +49,12 @@ def test_the_latest_unfinished_game_is_the_one_to_resume(home):
     tmp, _, unfinished = home
     path = latest_unfinished(tmp / "data" / "games")
     assert path is not None and path.name.startswith("2026-01-02")
-    result = crib3("resume", env_home=tmp)
+    result = crib3("resume", home=tmp)
     assert result.returncode == 1 and "needs a full-screen terminal" in result.stderr
 
 
 def test_resume_refuses_when_nothing_is_unfinished(tmp_path):
-    result = crib3("resume", env_home=tmp_path)
+    result = crib3("resume", home=tmp_path)
     assert result.returncode == 2 and "no unfinished game" in result.stderr
     assert "Traceback" not in result.stderr
 
@@ -72,11 +62,11 @@ def test_resume_refuses_when_nothing_is_unfinished(tmp_path):
 def test_export_text_and_json(home, tmp_path):
     tmp, finished, _ = home
     path = tmp / "data" / "games" / "2026-01-01-100000-000000.jsonl"
-    text = crib3("export", str(path), "--text", env_home=tmp)
+    text = crib3("export", str(path), "--text", home=tmp)
     assert text.returncode == 0
     assert "Hand 1." in text.stdout and "is dealt" in text.stdout and "wins with" in text.stdout
     assert text.stdout == transcript(finished.events)
-    again = crib3("export", str(path), "--json", env_home=tmp)
+    again = crib3("export", str(path), "--json", home=tmp)
     lines = again.stdout.splitlines()
     assert json.loads(lines[0])["format"] == "crib3-log"
     copy = tmp_path / "copy.jsonl"
@@ -99,7 +89,7 @@ def test_the_quick_summary_agrees_with_the_full_fold(home):
 
 def test_stats_fold_the_saved_games(home):
     tmp, finished, unfinished = home
-    result = crib3("stats", env_home=tmp)
+    result = crib3("stats", home=tmp)
     assert result.returncode == 0
     assert "P0 (human)" in result.stdout and "P2 (expert)" in result.stdout
     assert "skipped" in result.stderr                     # the unreadable file, named
@@ -142,7 +132,7 @@ async def test_a_resumed_game_opens_where_it_stood_and_goes_on_in_its_file(home)
     assert load_log(path).events == game.events              # appended to the same file
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+@needs_tmux
 @pytest.mark.parametrize("run", range(5))
 def test_kill_9_loses_nothing_that_was_on_screen(tmp_path, run):
     """A real game in a real terminal, killed with SIGKILL at a random
@@ -154,7 +144,6 @@ def test_kill_9_loses_nothing_that_was_on_screen(tmp_path, run):
     from crib3.engine.state import State
     from crib3.words.narrate import describe
     from commands import crib3_command
-    from test_terminal_e2e import Tmux
 
     rng = random.Random(run)
     tmux = Tmux(tmp_path)

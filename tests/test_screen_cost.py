@@ -515,12 +515,12 @@ async def test_a_table_change_that_shows_nothing_new_redraws_no_chat_nor_keys(
     screen, and told the footer to work out its keys again."""
     from crib3.tui.screens.room import RoomTableScreen
     from crib3.tui.widgets.chat import ChatPanel
-    from test_room_screens import app_for, room_with_tables
+    from tui_support import room_app, room_with_tables
     from tui_support import wait_for
 
     room = room_with_tables(tmp_path)
     table = room.tables[1]
-    app = app_for(room, "Ann")
+    app = room_app(room, "Ann")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, RoomTableScreen))
         await pilot.pause()

@@ -13,7 +13,7 @@ import pytest
 
 from screenshots import PICTURES, SNAPSHOTS, pin_glyphs, png
 
-SHOW = SNAPSHOTS / "test_show[200x60].svg"
+SHOW = SNAPSHOTS / "test_screen[show-200x60].svg"
 
 
 def glyphs(svg: str) -> dict[tuple[float, str], list[float]]:

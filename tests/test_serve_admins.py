@@ -9,7 +9,7 @@ import asyncio
 import asyncssh
 import pytest
 
-from test_cli import assert_clean_failure, run
+from commands import assert_clean_failure, run
 
 
 def keys_file(path, *keys: asyncssh.SSHKey) -> None:

@@ -9,17 +9,11 @@ import subprocess
 
 import pytest
 
-from commands import crib3_argv
+from commands import run
 from crib3.study import duplicate, sim
 from crib3.engine import Rules
 from crib3.common.levels import BOT_LEVELS, SIM_ONLY_LEVELS
 from crib3.players import make_player
-
-
-def run(*args: str) -> subprocess.CompletedProcess:
-    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "PYTHONPATH", "VIRTUAL_ENV")}
-    return subprocess.run([*crib3_argv(), *args], capture_output=True, text=True, timeout=120,
-                          env={"PYTHONIOENCODING": "utf-8", **env})
 
 
 def test_duplicate_reports_shares_and_difference_with_intervals():

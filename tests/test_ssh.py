@@ -12,8 +12,8 @@ import pytest
 
 from crib3.engine import State, apply
 from crib3.engine.log import load_log
-from ssh_support import Client, Recorder, plain, press_on, seat_three, serving, until
-from test_properties import public_cards
+from ssh_support import Client, Recorder, joined, plain, press_on, seat_three, serving, until
+from games import public_cards
 
 pytestmark = pytest.mark.slow
 
@@ -57,7 +57,7 @@ async def test_no_byte_sent_to_a_player_holds_a_card_hidden_from_them(tmp_path, 
     hidden = {seat: (lambda state, seat=seat: hidden_from(state, seat)) for seat in range(3)}
     seen = {seat: (lambda state, seat=seat: seen_by(state, seat)) for seat in range(3)}
     checked = 0
-    for name, shown, data in _joined(recorder.sent):
+    for name, shown, data in joined(recorder.sent):
         seat = seats[name]
         text = plain(data)
         leaked = [c.label() for c in recorder.hidden(states, shown, hidden[seat], seen[seat])
@@ -82,18 +82,6 @@ def seen_by(state: State, seat: int) -> set:
     if state.discards[seat] is not None:
         own.add(state.discards[seat])
     return own | set(public_cards(state))
-
-
-def _joined(sent):
-    """Consecutive writes to one person at one point of the game, as one
-    text (a card's label is never split across writes within a frame)."""
-    merged: list[list] = []
-    for name, shown, data in sent:
-        if merged and merged[-1][0] == name and merged[-1][1] == shown:
-            merged[-1][2] += data
-        else:
-            merged.append([name, shown, data])
-    return merged
 
 
 async def test_the_table_is_told_who_went_to_the_lobby_and_who_left_the_room(tmp_path,

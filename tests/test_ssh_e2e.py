@@ -4,115 +4,26 @@ terminals, by key presses alone."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import socket
 import subprocess
-import sys
 import time
-import uuid
-from pathlib import Path
 
 import pytest
 
 from crib3.cards import parse_card
+from ssh_support import needs_openssh, openssh_key, openssh_keys, openssh_room, ssh
 
-pytestmark = [
-    pytest.mark.skipif(shutil.which("tmux") is None or shutil.which("ssh") is None
-                       or shutil.which("ssh-keygen") is None,
-                       reason="needs tmux and the OpenSSH client"),
-    pytest.mark.slow,
-]
+pytestmark = [needs_openssh, pytest.mark.slow]
 
 NAMES = ("ann", "bob", "cat")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-class Terminals:
-    """One tmux server, a window per player."""
-
-    def __init__(self) -> None:
-        self.socket = f"crib3-ssh-{uuid.uuid4().hex[:8]}"
-
-    def run(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True,
-                              text=True, timeout=30).stdout
-
-    def open(self, name: str, command: str) -> None:
-        self.run("new-session", "-d", "-s", name, "-x", "80", "-y", "24",
-                 f"env TERM=xterm-256color LANG=C.UTF-8 {command}; sleep 30")
-
-    def screen(self, name: str) -> str:
-        return self.run("capture-pane", "-p", "-t", name)
-
-    def keys(self, name: str, *keys: str) -> None:
-        self.run("send-keys", "-t", name, *keys)
-
-    def wait_for(self, name: str, text: str, timeout: float = 20) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            screen = self.screen(name)
-            if text in screen:
-                return screen
-            time.sleep(0.15)
-        raise AssertionError(f"{name}: {text!r} never appeared; the screen:\n"
-                             f"{self.screen(name)}")
-
-    def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
-
-
-def start_serving(tmp_path: Path, *args: str) -> subprocess.Popen:
-    """`crib3 serve ARGS --think 0.05` in its own process, its stderr in
-    tmp_path/serve.log, once it says it is listening."""
-    with open(tmp_path / "serve.log", "w") as errors:  # the server keeps its own copy
-        server = subprocess.Popen(
-            [sys.executable, "-c", "from crib3.cli import main; raise SystemExit(main())",
-             "serve", *args, "--think", "0.05"],
-            env={**os.environ, "CRIB3_HOME": str(tmp_path / "home")}, stderr=errors)
-    deadline = time.monotonic() + 20
-    while "listening on" not in (tmp_path / "serve.log").read_text():
-        assert server.poll() is None and time.monotonic() < deadline, \
-            (tmp_path / "serve.log").read_text()
-        time.sleep(0.1)
-    return server
 
 
 @pytest.fixture
 def card_room(tmp_path, room_workers):
     """`crib3 serve` on a free port with three players' keys authorized."""
-    keys = {}
-    for name in NAMES:
-        key = tmp_path / f"id_{name}"
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name,
-                        "-f", str(key)], check=True)
-        keys[name] = key
-    authorized = tmp_path / "authorized_keys"
-    authorized.write_text("".join(Path(f"{k}.pub").read_text() for k in keys.values()))
-    port = free_port()
-    server = start_serving(tmp_path, "--port", str(port), "--authorized-keys", str(authorized),
-                           "--workers", str(room_workers))
-    terminals = Terminals()
-    try:
+    keys, authorized = openssh_keys(tmp_path, NAMES)
+    with openssh_room(tmp_path, "--authorized-keys", str(authorized),
+                      "--workers", str(room_workers)) as (port, terminals):
         yield port, keys, terminals, tmp_path
-    finally:
-        terminals.close()
-        server.terminate()
-        server.wait(timeout=10)
-    log = (tmp_path / "serve.log").read_text()
-    assert "Traceback" not in log, log
-
-
-def ssh(port: int, name: str, key: Path | None) -> str:
-    identity = f"-i {key} -o IdentitiesOnly=yes" if key else \
-        "-o PubkeyAuthentication=no -o IdentitiesOnly=yes"
-    return (f"ssh -t {identity} -o BatchMode=yes -o StrictHostKeyChecking=no "
-            f"-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -p {port} {name}@127.0.0.1")
 
 
 def test_three_openssh_clients_sit_at_one_table_and_play_a_hand(card_room):
@@ -171,9 +82,7 @@ def test_without_an_authorized_key_nobody_gets_in(card_room):
     result = subprocess.run(ssh(port, "eve", None).replace("ssh -t", "ssh -T").split(),
                             capture_output=True, text=True, timeout=30)
     assert result.returncode == 255 and "Permission denied" in result.stderr
-    stranger = home / "id_eve"
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(stranger)],
-                   check=True)
+    stranger = openssh_key(home / "id_eve")
     result = subprocess.run(ssh(port, "eve", stranger).replace("ssh -t", "ssh -T").split(),
                             capture_output=True, text=True, timeout=30)
     assert result.returncode == 255 and "Permission denied" in result.stderr

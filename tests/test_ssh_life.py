@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from test_ssh_e2e import Terminals, free_port, ssh, start_serving
+from ssh_support import Terminals, free_port, openssh_keys, ssh, start_serving
 
 pytestmark = [pytest.mark.slow]
 
@@ -22,15 +22,7 @@ NAMES = ("ann", "bob")
 @pytest.fixture
 def keys(tmp_path) -> tuple[dict[str, Path], Path]:
     """A key for ann and one for bob, both in an authorized-keys file."""
-    made = {}
-    for name in NAMES:
-        key = tmp_path / f"id_{name}"
-        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name,
-                        "-f", str(key)], check=True)
-        made[name] = key
-    authorized = tmp_path / "authorized_keys"
-    authorized.write_text("".join(Path(f"{k}.pub").read_text() for k in made.values()))
-    return made, authorized
+    return openssh_keys(tmp_path, NAMES)
 
 
 @pytest.fixture

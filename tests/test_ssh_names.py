@@ -7,11 +7,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import shlex
-import shutil
 
 import pytest
 
-from ssh_support import Client, seat_three, serving, until
+from ssh_support import Client, needs_openssh, openssh_room, seat_three, serving, until
 
 pytestmark = pytest.mark.slow
 
@@ -105,23 +104,13 @@ async def test_a_name_that_cannot_be_one_gets_one_line_and_is_let_go(tmp_path, c
 @pytest.fixture
 def open_room(tmp_path):
     """`crib3 serve --open` on a free port, and a tmux server for clients."""
-    from test_ssh_e2e import Terminals, free_port, start_serving
-
-    port = free_port()
-    server = start_serving(tmp_path, "--open", "--port", str(port))
-    terminals = Terminals()
-    try:
+    with openssh_room(tmp_path, "--open") as (port, terminals):
         yield port, terminals
-    finally:
-        terminals.close()
-        server.terminate()
-        server.wait(timeout=10)
     log = (tmp_path / "serve.log").read_text()
-    assert "Traceback" not in log and "\x1b" not in log, log
+    assert "\x1b" not in log, log
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None or shutil.which("ssh") is None,
-                    reason="needs tmux and the OpenSSH client")
+@needs_openssh
 def test_openssh_users_named_like_markup_or_refused(open_room):
     port, terminals = open_room
 

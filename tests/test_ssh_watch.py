@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import shutil
 import time
 
 import pytest
@@ -18,9 +17,11 @@ from crib3.cards import parse_card
 from crib3.engine import State, apply
 from crib3.common.rates import TokenBucket
 from crib3.room.chat import PER_SECOND
-from ssh_support import Client, Recorder, plain, press_on, seat_three, serving, until
-from test_properties import public_cards
-from test_ssh import _joined
+from ssh_support import (
+    Client, Recorder, joined, needs_openssh, openssh_room, plain, press_on, seat_three, serving,
+    until,
+)
+from games import public_cards
 
 pytestmark = pytest.mark.slow
 
@@ -107,7 +108,7 @@ async def test_a_spectator_is_sent_no_hidden_card_and_chat_is_shown_literally(tm
     for event in events:
         states.append(apply(states[-1], event))
     checked = 0
-    for name, shown, data in _joined(sent):
+    for name, shown, data in joined(sent):
         if name != "spectator":
             continue
         text = plain(data)
@@ -132,23 +133,11 @@ async def test_a_spectator_is_sent_no_hidden_card_and_chat_is_shown_literally(tm
 @pytest.fixture
 def open_room(tmp_path, room_workers):
     """`crib3 serve --open` on a free port, and a tmux server for clients."""
-    from test_ssh_e2e import Terminals, free_port, start_serving
-
-    port = free_port()
-    server = start_serving(tmp_path, "--open", "--port", str(port), "--workers", str(room_workers))
-    terminals = Terminals()
-    try:
+    with openssh_room(tmp_path, "--open", "--workers", str(room_workers)) as (port, terminals):
         yield port, terminals, tmp_path
-    finally:
-        terminals.close()
-        server.terminate()
-        server.wait(timeout=10)
-    log = (tmp_path / "serve.log").read_text()
-    assert "Traceback" not in log, log
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None or shutil.which("ssh") is None,
-                    reason="needs tmux and the OpenSSH client")
+@needs_openssh
 def test_openssh_a_spectator_watches_and_chats_with_the_table(open_room):
     port, terminals, home = open_room
 

@@ -10,16 +10,9 @@ import signal
 
 import pytest
 
-from ssh_support import Client, seat_three, serving, until
+from ssh_support import Client, seat_three, serving, until, worker_pids
 
 pytestmark = pytest.mark.slow
-
-
-def worker_pids(server) -> dict[str, int]:
-    """Whose session runs in which worker process (by pid)."""
-    pool = server.pool
-    return {remote.name: worker.pid for worker in pool.workers
-            for remote in worker.sessions.values()}
 
 
 async def test_the_sessions_of_one_room_run_in_two_processes(tmp_path):

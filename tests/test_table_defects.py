@@ -9,33 +9,11 @@ import pytest
 
 from crib3.engine.state import Phase
 from crib3.tui.app import Crib3App
-from crib3.tui.settings import GameChoices
 from crib3.tui.widgets.cards import big_number
 from crib3.tui.words import Mode
-from tui_support import screen_text, settled, wait_for
+from tui_support import make_app, press_enter_until, screen_text, settled, wait_for
 
 SIZE = (80, 24)
-
-
-@pytest.fixture(autouse=True)
-def _every_test_at_home(crib3_home):
-    return crib3_home
-
-
-def app_for(seed: int, ascii: bool = False, **rules: bool) -> Crib3App:
-    choices = GameChoices(name="Ann", left="standard", right="standard", seed=seed, **rules)
-    return Crib3App(choices, think=0.0, ascii=ascii)
-
-
-async def until(pilot, done, presses: int = 400):
-    """Press Enter (go on, throw or play the highlighted card) until
-    `done(screen)` holds; return the table screen."""
-    for _ in range(presses):
-        screen = await settled(pilot)
-        if done(screen):
-            return screen
-        await pilot.press("enter")
-    raise AssertionError("never reached")
 
 
 def _too_high(screen) -> int | None:
@@ -53,9 +31,9 @@ def _too_high(screen) -> int | None:
 
 @pytest.mark.parametrize("ascii", [False, True])
 async def test_a_card_past_31_is_refused_in_a_players_words(ascii):
-    app = app_for(3, ascii=ascii)  # seed 3: a card past 31 in hand early on
+    app = make_app(3, ascii=ascii)  # seed 3: a card past 31 in hand early on
     async with app.run_test(size=SIZE) as pilot:
-        screen = await until(pilot, lambda s: _too_high(s) is not None)
+        screen = await press_enter_until(pilot, lambda s: _too_high(s) is not None)
         number = _too_high(screen)
         card = screen.table_view.hand.cards()[number - 1]
         count = screen.view.count
@@ -75,7 +53,7 @@ async def test_a_card_past_31_is_refused_in_a_players_words(ascii):
 # --- 4: the play prompt's keys follow the cards left ---------------------------
 
 async def test_the_play_prompt_offers_the_cards_that_are_left():
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=SIZE) as pilot:
         said: dict[int, str] = {}
         def note(screen) -> bool:
@@ -84,7 +62,7 @@ async def test_the_play_prompt_offers_the_cards_that_are_left():
                                    if "Your play" in line)
                 said[len(screen.view.hand)] = prompt_line
             return len(said) == 4
-        await until(pilot, note)
+        await press_enter_until(pilot, note)
         assert "1-4, or ←/→ and Enter" in said[4]
         assert "1-3, or ←/→ and Enter" in said[3] and "1-4" not in said[3]
         assert "1-2, or ←/→ and Enter" in said[2] and "1-4" not in said[2]
@@ -95,7 +73,7 @@ async def test_the_footer_offers_the_number_keys_of_the_cards_that_are_left():
     """The footer's card keys follow the hand as the prompt does: "1-5" to
     throw from five, "1-3" to play from three, "1" from one, as soon as
     the turn comes (before, a frame or two after it: each was waited for)."""
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=SIZE) as pilot:
         def footer() -> str:
             return screen_text(app).splitlines()[-1]
@@ -119,7 +97,7 @@ async def test_the_footer_offers_the_number_keys_of_the_cards_that_are_left():
 # --- 5: a tied cut for deal, round by round --------------------------------------
 
 async def test_a_tied_cut_for_deal_is_shown_round_by_round():
-    app = app_for(640302948)  # Ann and Cal both cut an ace, and cut again
+    app = make_app(640302948)  # Ann and Cal both cut an ace, and cut again
     async with app.run_test(size=SIZE) as pilot:
         await settled(pilot)
         rows = [line[26:54].strip() for line in screen_text(app).splitlines()[:5]]
@@ -134,14 +112,14 @@ def _top_rows(app) -> str:
 
 
 async def test_the_show_starts_cleared_and_the_header_follows_the_deal():
-    app = app_for(7)  # Bea deals hand 1, Cal hand 2
+    app = make_app(7)  # Bea deals hand 1, Cal hand 2
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda s: s.shown.phase == Phase.SHOW)
+        await press_enter_until(pilot, lambda s: s.shown.phase == Phase.SHOW)
         top = _top_rows(app)
         assert "count" not in top and "played" not in top          # the play is over
         assert not any(mark in top for mark in ("▼", "◀", "▶"))      # no pile left
-        await until(pilot, lambda s: s.shown.phase == Phase.SHUFFLE
-                             and s.shown.hand_number == 1)
+        await press_enter_until(pilot, lambda s: s.shown.phase == Phase.SHUFFLE
+                                and s.shown.hand_number == 1)
         top = _top_rows(app)
         assert "Hand 1 over · Cal to deal" in top
         assert "Hand 1 · Cal deals" not in top
@@ -167,7 +145,7 @@ async def _from_the_palette(pilot, title: str) -> None:
 async def test_the_palettes_quit_asks_first_and_new_game_says_what_it_does():
     from crib3.tui.screens.dialogs import ConfirmQuit
 
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=SIZE) as pilot:
         await settled(pilot)
         await _from_the_palette(pilot, "Quit")
@@ -185,7 +163,7 @@ async def test_the_palettes_quit_asks_first_and_new_game_says_what_it_does():
 
 
 async def test_the_palettes_keys_panel_closes_with_escape():
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=SIZE) as pilot:
         screen = await settled(pilot)
         await _from_the_palette(pilot, "Keys")
@@ -224,9 +202,10 @@ async def test_statistics_count_a_skunk_only_where_skunks_were_played(crib3_home
 # --- 9: a four-card crib and a long pile stay in the centre's six rows ------------
 
 async def test_a_four_card_crib_shown_after_the_hand_does_not_wrap():
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=SIZE) as pilot:
-        await until(pilot, lambda s: s.shown.phase == Phase.SHUFFLE and s.shown.hand_number == 1)
+        await press_enter_until(pilot, lambda s: s.shown.phase == Phase.SHUFFLE
+                                and s.shown.hand_number == 1)
         rows = [line[26:54] for line in screen_text(app).splitlines()[:5]]
         crib = [row for row in rows if "crib" in row]
         assert len(crib) == 1 and len(crib[0].split()) == 5, rows     # "crib" and 4 cards
@@ -328,10 +307,10 @@ async def test_a_driver_that_finds_no_widget_on_a_screen_being_closed_is_not_an_
     async def lost() -> None:
         raise NoMatches("No nodes match '#seat-left'")
 
-    app = app_for(3)
+    app = make_app(3)
     with pytest.raises(WorkerFailed, match="seat-left"):  # (the second call's)
         async with app.run_test(size=SIZE) as pilot:
-            screen = await until(pilot, lambda s: isinstance(s, TableScreen))
+            screen = await press_enter_until(pilot, lambda s: isinstance(s, TableScreen))
             task = asyncio.get_running_loop().create_task(lost())
             await asyncio.wait([task])
             screen._pruning = True  # as Textual marks a screen it is taking down

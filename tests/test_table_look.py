@@ -4,37 +4,20 @@ meets it: keys pressed in Textual's Pilot, the screen read back as text."""
 from __future__ import annotations
 
 import re
+from functools import partial
 
 import pytest
 
 from crib3.engine.state import Phase
 from crib3.scoring import score_play
 from crib3.tui.app import Crib3App
-from crib3.tui.settings import GameChoices
 from crib3.tui.words import Mode
-from tui_support import screen_text, settled, wait_for
+from tui_support import make_app, press_enter_until, screen_text, settled, wait_for
 
 SIZE = (80, 24)
 
-
-@pytest.fixture(autouse=True)
-def _every_test_at_home(crib3_home):
-    return crib3_home
-
-
-def app_for(seed: int = 7, ascii: bool = False) -> Crib3App:
-    choices = GameChoices(name="Ann", left="standard", right="standard", seed=seed)
-    return Crib3App(choices, think=0.0, ascii=ascii)
-
-
-async def until(pilot, done, presses: int = 600):
-    """Press Enter until `done(screen)` holds at a point where a key is due."""
-    for _ in range(presses):
-        screen = await settled(pilot)
-        if done(screen):
-            return screen
-        await pilot.press("enter")
-    raise AssertionError("never reached")
+# Enter at most 600 times to reach a point (these tests go further into a game).
+until = partial(press_enter_until, presses=600)
 
 
 def my_play(screen) -> bool:
@@ -51,7 +34,7 @@ def my_box_top(app) -> str:
 
 @pytest.mark.parametrize("ascii", [False, True])
 async def test_your_seat_is_boxed_and_lit_on_your_turn_like_a_bots(ascii):
-    app = app_for(7, ascii=ascii)
+    app = make_app(7, ascii=ascii)
     async with app.run_test(size=SIZE) as pilot:
         screen = await until(pilot, my_play)
         hand = screen.table_view.hand
@@ -69,7 +52,7 @@ async def test_your_seat_is_boxed_and_lit_on_your_turn_like_a_bots(ascii):
 async def test_the_prompt_on_your_turn_stands_out_from_the_log(monkeypatch, no_color):
     if no_color:
         monkeypatch.setenv("NO_COLOR", "1")
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=SIZE) as pilot:
         screen = await until(pilot, my_play)
         prompt = screen.query_one("#prompt")
@@ -93,7 +76,7 @@ def centre_rows(app, width: int = 28) -> list[str]:
 async def test_the_pile_is_small_faces_with_who_played_them_and_the_count_large():
     from crib3.tui.widgets.cards import big_number
 
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=SIZE) as pilot:
         screen = await until(pilot, lambda s: my_play(s) and len(s.view.pile) >= 2)
         view = screen.view
@@ -117,7 +100,7 @@ async def test_a_score_is_labelled_under_the_card_that_made_it():
         return screen.view.phase == Phase.PLAY and bool(pile) \
             and score_play(pile).total > 0 and screen.mode in (Mode.YOUR_TURN,)
 
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=SIZE) as pilot:
         screen = await until(pilot, scored)
         label = pile_label(score_play(screen.view.pile))
@@ -130,7 +113,7 @@ async def test_a_31_or_a_go_stays_on_screen_until_the_next_card():
         view = screen.view
         return my_play(screen) and not view.pile and any(view.played)
 
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, leading_after_a_count)
         rows = centre_rows(app)
@@ -146,7 +129,7 @@ async def test_a_31_or_a_go_stays_on_screen_until_the_next_card():
 async def test_help_explains_the_pile_marks():
     from crib3.tui.screens.dialogs import HelpScreen
 
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=SIZE) as pilot:
         await settled(pilot)
         await pilot.press("question_mark")
@@ -162,7 +145,7 @@ def at_a_count(screen) -> bool:
 
 
 async def test_each_count_in_the_show_fits_with_its_total_and_is_said_once():
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=SIZE) as pilot:
         await until(pilot, at_a_count)
         rows = screen_text(app).splitlines()
@@ -180,7 +163,7 @@ async def test_each_count_in_the_show_fits_with_its_total_and_is_said_once():
 # --- 17: a layout that grows with the terminal -----------------------------------
 
 async def test_the_feed_wraps_its_lines_instead_of_cutting_them():
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=(120, 36)) as pilot:
         await until(pilot, lambda s: s.shown.phase == Phase.DISCARD)
         feed = [row[87:].strip() for row in screen_text(app).splitlines()[:10]]
@@ -190,7 +173,7 @@ async def test_the_feed_wraps_its_lines_instead_of_cutting_them():
 
 
 async def test_at_80x24_the_feed_opens_without_hiding_the_table():
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=SIZE) as pilot:
         screen = await until(pilot, my_play)
         before = screen_text(app).splitlines()
@@ -206,7 +189,7 @@ async def test_at_80x24_the_feed_opens_without_hiding_the_table():
 @pytest.mark.parametrize("size, face, seat", [((80, 24), 5, 26), ((120, 40), 7, 26),
                                               ((160, 50), 9, 26), ((200, 60), 9, 36)])
 async def test_bigger_terminals_get_bigger_cards_and_seats(size, face, seat):
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=size) as pilot:
         screen = await until(pilot, lambda s: my_play(s) and bool(s.view.pile))
         rows = screen_text(app).splitlines()
@@ -225,7 +208,7 @@ async def test_bigger_terminals_get_bigger_cards_and_seats(size, face, seat):
 async def test_a_tall_table_leaves_no_blank_rows_under_it(size):
     """The table grows into the rows the terminal gives: under your box
     only the prompt and the game's last lines, no band of blank rows."""
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=size) as pilot:
         screen = await until(pilot, lambda s: my_play(s) and bool(s.view.pile))
         await pilot.pause()
@@ -242,7 +225,7 @@ async def test_a_tall_table_leaves_no_blank_rows_under_it(size):
 async def test_a_tall_opponents_box_holds_its_plays_and_points():
     """At 120x40 an opponent's box is drawn tall: its cards as faces (backs),
     the cards it has played this hand, its points this hand and this game."""
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await until(pilot, lambda s: my_play(s) and bool(s.view.pile))
         await pilot.pause()
@@ -296,7 +279,7 @@ async def test_a_tall_table_keeps_the_counted_hands_in_the_middle():
     it is worth, so a count said a moment ago can still be read."""
     from crib3.scoring import hand_points
 
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await until(pilot, lambda s: s.waiting_for_enter and s.shown.phase == Phase.SHOW
                              and any(s.view.shown))
@@ -317,9 +300,10 @@ async def test_a_tall_table_keeps_the_counted_hands_in_the_middle():
 async def test_a_tall_opponents_box_charts_its_points_hand_by_hand():
     """Later in a game, a tall box's last rows chart what the opponent made
     in each hand, on one scale for both opponents, the points under the bars."""
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=(200, 60)) as pilot:
-        screen = await until(pilot, lambda s: my_play(s) and s.view.hand_number >= 3, 3000)
+        screen = await until(pilot, lambda s: my_play(s) and s.view.hand_number >= 3,
+                             presses=3000)
         await pilot.pause()
         view = screen.view
         rows = screen_text(app).splitlines()
@@ -338,7 +322,7 @@ async def test_a_tall_opponents_box_charts_its_points_hand_by_hand():
 async def test_from_50_rows_the_lines_under_the_table_do_not_repeat_the_feed_beside_it(size):
     """With the feed beside the table, lines under it would say again what
     the feed says (a dozen of them from 50 rows): the table takes the rows."""
-    app = app_for(7)
+    app = make_app(7)
     async with app.run_test(size=size) as pilot:
         screen = await until(pilot, lambda s: my_play(s) and bool(s.view.pile))
         await pilot.pause()
@@ -364,9 +348,9 @@ async def test_the_replay_grows_its_table_as_the_table_screen_does(size):
     from crib3.engine.log import load_log
     from crib3.saved.replay import Replay
     from crib3.tui.screens.replay import ReplayScreen
-    from test_replay import SAMPLE
+    from logfiles import ASSETS
 
-    app = Crib3App(replay=Replay(load_log(SAMPLE).events), autosave=False)
+    app = Crib3App(replay=Replay(load_log(ASSETS / "short-61.jsonl").events), autosave=False)
     async with app.run_test(size=size) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         for _ in range(30):
@@ -399,9 +383,9 @@ async def test_a_dealer_to_play_is_said_on_one_line_of_the_box(size):
     from crib3.engine.log import load_log
     from crib3.saved.replay import Replay
     from crib3.tui.screens.replay import ReplayScreen
-    from test_replay import SAMPLE
+    from logfiles import ASSETS
 
-    app = Crib3App(replay=Replay(load_log(SAMPLE).events), autosave=False)
+    app = Crib3App(replay=Replay(load_log(ASSETS / "short-61.jsonl").events), autosave=False)
     async with app.run_test(size=size) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         for _ in range(150):
@@ -432,7 +416,7 @@ async def test_the_feeds_newest_line_is_above_the_footer(size, open_feed):
     from crib3.tui.widgets.feed import Feed
     from crib3.tui.widgets.footer import TidyFooter
 
-    app = app_for(5)
+    app = make_app(5)
     async with app.run_test(size=size) as pilot:
         screen = await until(pilot, lambda s: s.shown.phase == Phase.SHOW)
         if open_feed:

@@ -17,8 +17,8 @@ from crib3.engine.state import Phase
 from crib3.players import make_player
 from crib3.tui.widgets.table_view import opponents
 from crib3.tui.words import Mode, announcement, points, prompt, seat_line
+from logfiles import SAMPLES
 
-LOGS = sorted((Path(__file__).parent.parent / "assets" / "logs").glob("*.jsonl"))
 PLAYERS = [PlayerInfo("Ann", "human"), PlayerInfo("[bold]Bea[/]", "easy"),
            PlayerInfo("Cal", "easy")]
 
@@ -43,7 +43,7 @@ def test_the_phases_are_the_strings_they_always_were():
     assert {"play": 1}[Phase.PLAY] == 1                    # hashes as its string
 
 
-@pytest.mark.parametrize("path", LOGS, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SAMPLES, ids=lambda p: p.name)
 def test_saved_games_still_fold_to_a_phase(path):
     state = load_log(path).state
     assert isinstance(state.phase, Phase) and state.phase == Phase.OVER

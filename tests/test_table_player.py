@@ -7,15 +7,11 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input
 
+from commands import needs_tmux
 from crib3.tui.app import Crib3App
-from tui_support import screen_text, wait_for
+from tui_support import make_app, press_enter_until, screen_text, wait_for
 
 SIZE = (80, 24)
-
-
-@pytest.fixture(autouse=True)
-def _every_test_at_home(crib3_home):
-    return crib3_home
 
 
 # --- 10: the new-game screen keeps your name -----------------------------------
@@ -96,14 +92,13 @@ async def test_the_focused_row_of_the_new_game_screen_is_marked_not_only_coloure
 # --- 2: replay face up shows the discards and the crib --------------------------
 
 async def test_replay_face_up_names_the_discards_and_shows_the_crib():
-    from pathlib import Path
-
     from crib3.engine import events as ev
     from crib3.engine.log import load_log
     from crib3.saved.replay import Replay
     from crib3.tui.screens.replay import ReplayScreen
+    from logfiles import ASSETS
 
-    sample = Path(__file__).parent.parent / "assets" / "logs" / "short-61.jsonl"
+    sample = ASSETS / "short-61.jsonl"
     replay = Replay(load_log(sample).events)
     # The last discard of the first hand: every card of the crib is known.
     last = max(i for i, e in enumerate(replay.events[:replay.hand_starts[2]])
@@ -137,33 +132,15 @@ async def test_replay_face_up_names_the_discards_and_shows_the_crib():
 
 # --- 16: pace ----------------------------------------------------------------
 
-def _game_app(seed: int = 7, **kwargs) -> Crib3App:
-    from crib3.tui.settings import GameChoices
-
-    return Crib3App(GameChoices(name="Ann", seed=seed), think=0.0, **kwargs)
-
-
-async def _until(pilot, done, presses: int = 400):
-    """Press Enter until `done(table screen)` holds; return the table."""
-    from tui_support import settled
-
-    for _ in range(presses):
-        screen = await settled(pilot)
-        if done(screen):
-            return screen
-        await pilot.press("enter")
-    raise AssertionError("never reached")
-
-
 async def test_you_throw_before_the_bots_and_a_number_throws_at_once():
     from crib3.engine.state import Phase
     from crib3.tui.words import Mode
     from tui_support import settled
 
-    app = _game_app()
+    app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await _until(pilot, lambda s: s.mode == Mode.YOUR_TURN
-                              and s.view.phase == Phase.DISCARD)
+        screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                                         and s.view.phase == Phase.DISCARD)
         assert app.game.state.discarded == (0, 0, 0)        # nobody waited on the bots
         assert "1-5 Throw" in screen_text(app).splitlines()[-1]   # the footer offers it
         hand = screen.view.hand
@@ -176,10 +153,10 @@ async def test_a_number_plays_that_card_at_once_and_enter_the_highlighted_one():
     from crib3.engine.state import Phase
     from crib3.tui.words import Mode
 
-    app = _game_app()
+    app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await _until(pilot, lambda s: s.mode == Mode.YOUR_TURN
-                              and s.view.phase == Phase.PLAY and len(s.view.hand) == 4)
+        screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                                         and s.view.phase == Phase.PLAY and len(s.view.hand) == 4)
         assert "1-4 Play" in screen_text(app).splitlines()[-1]   # the footer offers it, at once
         hand = screen.table_view.hand.cards()
         playable = [i for i, c in enumerate(hand, 1) if screen.view.count + c.value <= 31]
@@ -187,8 +164,8 @@ async def test_a_number_plays_that_card_at_once_and_enter_the_highlighted_one():
         await pilot.press(str(number))                       # no Enter
         await wait_for(pilot, lambda: hand[number - 1] in app.game.state.pile
                        or hand[number - 1] in app.game.state.played[0])
-        screen = await _until(pilot, lambda s: s.mode == Mode.YOUR_TURN
-                              and s.view.phase == Phase.PLAY)
+        screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                                         and s.view.phase == Phase.PLAY)
         held = screen.table_view.hand.cards()
         fits = [c for c in held if screen.view.count + c.value <= 31]
         while screen.table_view.hand.selected != fits[0]:
@@ -243,10 +220,10 @@ async def test_the_coach_help_and_quit_leave_the_count_pile_and_hand_in_view():
     from crib3.tui.screens.dialogs import CoachScreen, ConfirmQuit, HelpScreen
     from crib3.tui.words import Mode
 
-    app = _game_app()
+    app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await _until(pilot, lambda s: s.mode == Mode.YOUR_TURN
-                              and s.view.phase == Phase.PLAY and s.view.pile)
+        screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                                         and s.view.phase == Phase.PLAY and s.view.pile)
         table = screen_text(app).splitlines()
         count_row = next(i for i, line in enumerate(table[:5]) if "count" in line)
         hand_rows = [i for i, line in enumerate(table) if "┃" in line[:8] and i > 5]
@@ -274,9 +251,9 @@ async def test_the_coach_help_and_quit_leave_the_count_pile_and_hand_in_view():
 async def test_a_quit_without_saving_says_the_game_is_not_saved():
     from crib3.tui.screens.dialogs import ConfirmQuit
 
-    app = _game_app(autosave=False)
+    app = make_app(autosave=False)
     async with app.run_test(size=SIZE) as pilot:
-        await _until(pilot, lambda s: True)
+        await press_enter_until(pilot, lambda s: True)
         await pilot.press("q")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmQuit))
         said = screen_text(app)
@@ -298,18 +275,11 @@ async def test_quitting_after_the_game_is_over_says_nothing_of_saving():
     assert not app.left_saved
 
 
-def _terminal_helpers():
-    from test_edges import ended, terminal
-
-    return ended, terminal
-
-
-@pytest.mark.skipif(__import__("shutil").which("tmux") is None, reason="needs tmux")
+@needs_tmux
 @pytest.mark.parametrize("save", [True, False])
 def test_quitting_a_saved_game_leaves_one_line_on_the_terminal(tmp_path, save):
-    from commands import crib3_command
+    from commands import crib3_command, ended, terminal
 
-    ended, terminal = _terminal_helpers()
     options = "" if save else " --no-save"
     with terminal(tmp_path, f"{crib3_command()} play --seed 3 --name Ann --think 0"
                             f"{options}") as tmux:
@@ -366,9 +336,10 @@ async def test_the_coach_gives_the_top_discard_a_reason_like_the_others():
     from crib3.tui.screens.dialogs import CoachScreen
     from crib3.tui.words import Mode
 
-    app = _game_app(3)
+    app = make_app(3)
     async with app.run_test(size=SIZE) as pilot:
-        await _until(pilot, lambda s: s.mode == Mode.YOUR_TURN and s.view.phase == Phase.DISCARD)
+        await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                                and s.view.phase == Phase.DISCARD)
         await pilot.press("h")
         await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
         await pilot.pause()

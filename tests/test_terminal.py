@@ -6,13 +6,12 @@ from __future__ import annotations
 import io
 import os
 import re
-import shutil
 import subprocess
 import time
 
 import pytest
 
-from commands import crib3_argv, crib3_command
+from commands import Tmux, crib3_argv, crib3_command, needs_tmux
 from crib3.common.terminal import full_screen_problem, is_utf8_locale, locale_name, speaks_utf8
 
 
@@ -103,13 +102,11 @@ def test_no_terminal_gets_one_line_and_exit_1(args, term, tmp_path):
     assert "\x1b" not in result.stdout + result.stderr and result.stdout == ""
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
+@needs_tmux
 @pytest.mark.parametrize("term", ["TERM=dumb", "-u TERM"])
 def test_a_dumb_terminal_gets_one_line_not_escape_codes(term, tmp_path):
     """In a real terminal (a tmux pane) with TERM=dumb or no TERM: the line,
     exit 1, and the pane shows nothing else (no alternate screen, no codes)."""
-    from test_terminal_e2e import Tmux
-
     tmux = Tmux(tmp_path)  # its own run(): the command below sets TERM itself
     try:
         done = tmp_path / "status"

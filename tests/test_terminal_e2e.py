@@ -3,53 +3,14 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import time
-import uuid
 
 import pytest
 
-from commands import crib3_command
+from commands import Tmux, crib3_command, needs_tmux
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
-
-
-class Tmux:
-    def __init__(self, tmp_path) -> None:
-        self.socket = f"crib3-{uuid.uuid4().hex[:8]}"
-        self.home = tmp_path
-
-    def run(self, *args: str) -> str:
-        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True,
-                              text=True, timeout=30).stdout
-
-    def start(self, command: str, width: int = 80, height: int = 24) -> None:
-        env = f"env CRIB3_HOME={self.home} TERM=xterm-256color LANG=C.UTF-8 "
-        self.run("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height),
-                 env + command)
-
-    def screen(self) -> str:
-        return self.run("capture-pane", "-p", "-t", "t")
-
-    def keys(self, *keys: str) -> None:
-        self.run("send-keys", "-t", "t", *keys)
-
-    def wait_for(self, text: str, timeout: float = 30) -> str:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            screen = self.screen()
-            if text in screen:
-                return screen
-            time.sleep(0.2)
-        raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
-
-    def alive(self) -> bool:
-        return subprocess.run(["tmux", "-L", self.socket, "has-session", "-t", "t"],
-                              capture_output=True).returncode == 0
-
-    def kill(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+pytestmark = needs_tmux
 
 
 @pytest.fixture

@@ -17,11 +17,6 @@ from crib3.tui.words import IDLE
 from tui_support import make_app, screen_text, settled, table, table_app, wait_for
 
 
-@pytest.fixture(autouse=True)
-def _every_test_at_home(crib3_home):
-    return crib3_home
-
-
 async def play_to_the_end(pilot, max_keys: int = 3000) -> None:
     """Enter, again and again: throw and play the highlighted card, go on."""
     app = pilot.app

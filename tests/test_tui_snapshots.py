@@ -18,26 +18,11 @@ from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.new_game import NewGameScreen
 from crib3.tui.words import IDLE
 from games import random_game
-from snapshot_support import screen_svg
-from tui_support import make_app, settled, wait_for
+from snapshot_support import at_sizes, screen_svg
+from tui_support import make_app, press_enter_until, settled, wait_for
 
 SIZES = [(80, 24), (120, 36)]
 GROWN = [*SIZES, (120, 40), (160, 50), (200, 60)]
-
-
-@pytest.fixture(autouse=True)
-def crib3_home(tmp_path, monkeypatch):
-    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-
-
-async def until(pilot, want) -> None:
-    """Press Enter until `want(table)` holds at a point where a key is due."""
-    for _ in range(400):
-        screen = await settled(pilot)
-        if want(screen):
-            return
-        await pilot.press("enter")
-    raise AssertionError("never got there")
 
 
 def at_discard(t) -> bool:
@@ -52,66 +37,6 @@ def at_show(t) -> bool:
     return t.waiting_for_enter and t.shown.phase == Phase.SHOW
 
 
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-async def test_new_game_screen(svg_snapshot, size):
-    async def setup(pilot):
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, NewGameScreen))
-
-    assert await screen_svg(lambda: Crib3App(think=0.0), size, setup=setup) == svg_snapshot
-
-
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-async def test_cut_for_deal(svg_snapshot, size):
-    async def setup(pilot):
-        await settled(pilot)
-
-    assert await screen_svg(lambda: make_app(seed=7), size, setup=setup) == svg_snapshot
-
-
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-async def test_discard(svg_snapshot, size):
-    async def setup(pilot):
-        await until(pilot, at_discard)
-
-    assert await screen_svg(lambda: make_app(seed=7), size, setup=setup) == svg_snapshot
-
-
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-async def test_coach_on_the_discard(svg_snapshot, size):
-    async def setup(pilot):
-        await until(pilot, at_discard)
-        await pilot.press("h")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, CoachScreen))
-
-    assert await screen_svg(lambda: make_app(seed=7), size, setup=setup) == svg_snapshot
-
-
-@pytest.mark.parametrize("size", GROWN, ids=lambda s: f"{s[0]}x{s[1]}")
-async def test_pegging(svg_snapshot, size):
-    async def setup(pilot):
-        await until(pilot, at_play)
-
-    assert await screen_svg(lambda: make_app(seed=7), size, setup=setup) == svg_snapshot
-
-
-@pytest.mark.parametrize("size", GROWN, ids=lambda s: f"{s[0]}x{s[1]}")
-async def test_show(svg_snapshot, size):
-    async def setup(pilot):
-        await until(pilot, at_show)
-
-    assert await screen_svg(lambda: make_app(seed=7), size, setup=setup) == svg_snapshot
-
-
-@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-async def test_help(svg_snapshot, size):
-    async def setup(pilot):
-        await settled(pilot)
-        await pilot.press("question_mark")
-        await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
-
-    assert await screen_svg(lambda: make_app(seed=7), size, setup=setup) == svg_snapshot
-
-
 class ResultApp(App[None]):
     """Only the result screen, for a finished game."""
 
@@ -123,6 +48,63 @@ class ResultApp(App[None]):
         self.push_screen(GameOverScreen(self.state))
 
 
-@pytest.mark.parametrize("size", GROWN, ids=lambda s: f"{s[0]}x{s[1]}")
-async def test_game_over(svg_snapshot, size):
-    assert await screen_svg(lambda: ResultApp(4), size) == svg_snapshot
+# The apps: the new-game screen, Ann's game at seed 7, the result of a game.
+
+def new_game() -> Crib3App:
+    return Crib3App(think=0.0)
+
+
+def game() -> Crib3App:
+    return make_app(seed=7)
+
+
+def result() -> App[None]:
+    return ResultApp(4)
+
+
+# How each screen is reached from its app's first screen.
+
+async def the_new_game_screen(pilot) -> None:
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, NewGameScreen))
+
+
+async def the_cut_for_deal(pilot) -> None:
+    await settled(pilot)
+
+
+async def the_discard(pilot) -> None:
+    await press_enter_until(pilot, at_discard)
+
+
+async def the_coach_on_the_discard(pilot) -> None:
+    await press_enter_until(pilot, at_discard)
+    await pilot.press("h")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, CoachScreen))
+
+
+async def the_pegging(pilot) -> None:
+    await press_enter_until(pilot, at_play)
+
+
+async def the_show(pilot) -> None:
+    await press_enter_until(pilot, at_show)
+
+
+async def the_help(pilot) -> None:
+    await settled(pilot)
+    await pilot.press("question_mark")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, HelpScreen))
+
+
+@pytest.mark.parametrize("app, setup, size", [
+    *at_sizes("new-game-screen", SIZES, new_game, the_new_game_screen),
+    *at_sizes("cut-for-deal", SIZES, game, the_cut_for_deal),
+    *at_sizes("discard", SIZES, game, the_discard),
+    *at_sizes("coach-on-the-discard", SIZES, game, the_coach_on_the_discard),
+    *at_sizes("pegging", GROWN, game, the_pegging),
+    *at_sizes("show", GROWN, game, the_show),
+    *at_sizes("help", SIZES, game, the_help),
+    *at_sizes("game-over", GROWN, result, None),
+])
+async def test_screen(svg_snapshot, app, setup, size):
+    assert await screen_svg(app, size, setup=setup) == svg_snapshot

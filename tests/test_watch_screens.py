@@ -12,8 +12,7 @@ from crib3.tui.screens.room import LobbyScreen, RoomTableScreen
 from crib3.tui.screens.room_dialogs import ChatPrompt
 from crib3.tui.screens.watch import SpectatorScreen
 from crib3.tui.widgets.chat import ChatPanel
-from test_room_screens import app_for, room_with_tables
-from tui_support import screen_text, wait_for
+from tui_support import room_app, room_with_tables, screen_text, wait_for
 
 MARKUP = "[/] [b]x [@click=app.quit]y"
 
@@ -28,7 +27,7 @@ def hidden_cards(table) -> set[str]:
 async def test_a_spectator_watches_read_only_and_the_seats_see_them(tmp_path):
     room = room_with_tables(tmp_path)  # table 1 plays (Ann, Bob away, a bot); Dan has no seat
     table = room.tables[1]
-    ann_app, dan_app = app_for(room, "Ann"), app_for(room, "Dan")
+    ann_app, dan_app = room_app(room, "Ann"), room_app(room, "Dan")
     async with ann_app.run_test(size=(80, 24)) as ann, dan_app.run_test(size=(80, 24)) as dan:
         await wait_for(ann, lambda: isinstance(ann_app.screen, RoomTableScreen))
         await wait_for(dan, lambda: isinstance(dan_app.screen, LobbyScreen))
@@ -59,7 +58,7 @@ async def test_a_spectator_watches_read_only_and_the_seats_see_them(tmp_path):
 async def test_chat_is_shown_literally_to_the_table_and_limited(tmp_path):
     room = room_with_tables(tmp_path)
     table = room.tables[1]
-    ann_app, dan_app = app_for(room, "Ann"), app_for(room, "Dan")
+    ann_app, dan_app = room_app(room, "Ann"), room_app(room, "Dan")
     async with ann_app.run_test(size=(80, 24)) as ann, dan_app.run_test(size=(80, 24)) as dan:
         await wait_for(ann, lambda: isinstance(ann_app.screen, RoomTableScreen))
         await wait_for(dan, lambda: isinstance(dan_app.screen, LobbyScreen))
@@ -91,7 +90,7 @@ async def test_chat_is_shown_literally_to_the_table_and_limited(tmp_path):
 
 async def test_the_admins_keys_are_an_admins_only(tmp_path):
     room = room_with_tables(tmp_path)
-    dan_app = app_for(room, "Dan")
+    dan_app = room_app(room, "Dan")
     async with dan_app.run_test(size=(80, 24)) as dan:
         await wait_for(dan, lambda: isinstance(dan_app.screen, LobbyScreen))
         lobby = dan_app.screen
@@ -148,7 +147,7 @@ async def test_a_spectator_sees_the_counts_of_the_show_face_up(tmp_path):
     table.present = lambda seat: True  # type: ignore[method-assign]
     table.replace(0, "Ann")
     table.present = present  # type: ignore[method-assign]
-    dan_app = app_for(room, "Dan")
+    dan_app = room_app(room, "Dan")
     async with dan_app.run_test(size=(80, 24)) as dan:
         await wait_for(dan, lambda: isinstance(dan_app.screen, LobbyScreen))
         await dan.press("w")

@@ -1,4 +1,5 @@
-"""Helpers for driving the Textual app in tests, by key presses only."""
+"""Helpers for driving the Textual apps in tests, by key presses only, and
+for reading their screens; the card room's apps on a room without SSH."""
 
 from __future__ import annotations
 
@@ -12,17 +13,24 @@ from collections.abc import Callable
 from textual.app import App
 from textual.pilot import Pilot
 
+from crib3.engine import Rules
 from crib3.players.autoplay import BotDriver
+from crib3.room import Room
 from crib3.tui.app import Crib3App
+from crib3.tui.ascii import AsciiFilter
+from crib3.tui.room_app import CardRoomApp
 from crib3.tui.screens.table import TableScreen
 from crib3.tui.settings import GameChoices
 from crib3.tui.words import IDLE
+from snapshot_support import svg_row_text
 
 
 def make_app(seed: int = 7, levels: tuple[str, str] = ("standard", "standard"),
-             **rules: bool) -> Crib3App:
+             ascii: bool = False, autosave: bool = True, **rules: bool) -> Crib3App:
+    """Ann's game against two bots of `levels` that move at once, from
+    `seed`; `rules` are the optional rules (skunks, muggins, short)."""
     choices = GameChoices(name="Ann", left=levels[0], right=levels[1], seed=seed, **rules)
-    return Crib3App(choices, think=0.0)
+    return Crib3App(choices, think=0.0, ascii=ascii, autosave=autosave)
 
 
 def table_app(game, me: int, bots: dict) -> App:
@@ -33,6 +41,24 @@ def table_app(game, me: int, bots: dict) -> App:
             self.push_screen(TableScreen(game, me, BotDriver(game, bots), think=0.0))
 
     return OneTable()
+
+
+def room_with_tables(tmp_path) -> Room:
+    """Two tables: Ann's, playing with Bob and an expert; Cat's, waiting."""
+    room = Room(tmp_path / "tables", think=3600)  # the computer players never get to move
+    ann, bob, cat = (room.sign_in(n, None, lambda r: None) for n in ("Ann", "Bob", "Cat"))
+    playing = room.open_table(ann, Rules(target=61, muggins=True), ("standard", "expert"))
+    playing.sit(bob)
+    playing.start("Ann")
+    room.depart(bob)
+    room.open_table(cat, Rules(skunks=True), ("easy", "standard"))
+    room.sign_in("Dan", None, lambda r: None)
+    return room
+
+
+def room_app(room: Room, name: str) -> CardRoomApp:
+    """`name`'s session in `room` (signed in already), its bots at once."""
+    return CardRoomApp(room, room.people[name.lower()], think=0.0)
 
 
 def table(app: Crib3App) -> TableScreen:
@@ -58,6 +84,19 @@ async def settled(pilot: Pilot) -> TableScreen:
     await wait_for(pilot, lambda: app.screen is not table(app) or table(app).mode in IDLE
                    or table(app).waiting_for_enter)
     return table(app)
+
+
+async def press_enter_until(pilot: Pilot, done: Callable[[TableScreen], bool],
+                            presses: int = 400) -> TableScreen:
+    """Press Enter (go on, throw or play the highlighted card, cut) until
+    `done(table screen)` holds at a point where a key is due; return the
+    table screen."""
+    for _ in range(presses):
+        screen = await settled(pilot)
+        if done(screen):
+            return screen
+        await pilot.press("enter")
+    raise AssertionError("never reached")
 
 
 _SVG_TEXT = re.compile(
@@ -105,3 +144,23 @@ def svg_screen_text(app: App) -> str:
             line = line.ljust(column) + text
         lines.append(line.rstrip())
     return "\n".join(lines)
+
+
+def drawn(app: App) -> list[str]:
+    """The rows of the screen as the terminal gets them (modal dialogs with
+    the screen under them)."""
+    rows = (svg_row_text(line) for line in app.export_screenshot().splitlines())
+    return [row for row in rows if row is not None]
+
+
+async def assert_7bit(pilot: Pilot, where: str) -> list[str]:
+    """The screen in ASCII mode is 7-bit, and the ASCII filter met no
+    character it has no twin for; its rows."""
+    await pilot.pause()
+    app = pilot.app
+    rows = drawn(app)
+    wide = sorted({c for row in rows for c in row if ord(c) > 127})
+    assert not wide, f"{where}: {wide} drawn in ASCII mode:\n" + "\n".join(rows)
+    (ascii_filter,) = [f for f in app.get_line_filters() if isinstance(f, AsciiFilter)]
+    assert not ascii_filter.unknown, f"{where}: no ASCII twin for {ascii_filter.unknown}"
+    return rows
