@@ -303,18 +303,43 @@ FALLBACK_GAME = textwrap.dedent("""
             assert "Scores after each hand" in screen_text(app)
         print("played", app.game.state.hand_number, "hands")
 
+    async def card_room(folder):
+        # A card-room session's app, its seat at a table with two bots,
+        # through a whole hand (and its show) with Enter alone.
+        from crib3.engine import Rules
+        from crib3.room import Room
+        from crib3.tui.room_app import CardRoomApp
+        from pathlib import Path
+        room = Room(Path(folder), think=0.0)
+        ann = room.sign_in("Ann", None, lambda reason: None)
+        table = room.open_table(ann, Rules(), ("standard", "standard"))
+        table.start("Ann")
+        app = CardRoomApp(room, ann, think=0.0)
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(600):
+                if table.game.state.hand_number >= 2:
+                    break
+                await pilot.pause(0.02)
+                if getattr(app.screen, "me", None) == 0:
+                    await pilot.press("enter")
+            assert table.game.state.hand_number >= 2, table.game.state.hand_number
+        print("card room: hand", table.game.state.hand_number)
+
     asyncio.run(main())
+    asyncio.run(card_room(sys.argv[2]))
 """)
 
 
 def test_a_whole_game_through_every_fallback(tmp_path):
     """With every shape forced missing (as a Textual that renamed them all),
-    the game plays to its end through Textual's public ways."""
+    the game plays to its end through Textual's public ways, and a card-room
+    session plays a hand at its seat."""
     env = {**os.environ, "CRIB3_TEXTUAL_FALLBACK": "all", "CRIB3_HOME": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-c", FALLBACK_GAME, str(Path(__file__).parent)],
+    done = subprocess.run([sys.executable, "-c", FALLBACK_GAME, str(Path(__file__).parent),
+                           str(tmp_path / "tables")],
                           capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert "played" in done.stdout
+    assert "played" in done.stdout and "card room: hand" in done.stdout
 
 
 def test_a_missing_terminal_parser_is_one_clear_error():
