@@ -1,11 +1,11 @@
 """Python's cyclic garbage collector, paused while a full-screen command
-starts (issue 12, point 18).
+starts.
 
 Importing Textual and building the first screen make a few hundred thousand
 objects, nearly all of which live as long as the program (modules, classes,
 the parsed CSS, the app and its screen). The collector runs every 700 new
 objects and looks at the young ones again each time, finding nothing to
-free: some 20 ms of the start, a tenth of it. So `crib3` (and each command
+free: a tenth of the start (assets/measurements/start-up.md). So `crib3` (and each command
 that opens a full screen) pauses it from the start until the first screen
 is drawn (`BaseApp`), then lets it run as always (see `resume`). Reference
 counting frees objects as usual meanwhile; only reference cycles wait.

@@ -22,9 +22,10 @@ is frozen has grown fourfold since it was last sorted out, everything is
 thawed, collected once and frozen again (`refreeze`), soon after, on the
 loop.
 
-Young collections are also made rarer (`YOUNG`). Measured at 5 tables (two workers; CPU time of one worker's collections
-in a 45 s run): full collections 1.0-1.3 s in all, each 30-55 ms; with
-only the warm-up frozen, 4-5 s, each 0.1-0.3 s.
+Young collections are also made rarer (`YOUNG`). Full collections came
+to a fraction of what they cost with only the warm-up frozen, and each
+stops the sessions far shorter (assets/measurements/card-room.md, "The
+collector in a worker").
 """
 
 from __future__ import annotations
@@ -36,21 +37,15 @@ from typing import Any
 # New objects between young collections (Python's default: 700). Drawing a
 # screen makes tens of thousands; most are freed by reference counting
 # within the update, so a young collection every 700 walked them for
-# nothing and promoted the rest towards the full collections. At 10 tables
-# (two workers, 45 s): collections' CPU 4.3 s instead of 8.5 s, the
-# server's CPU a key 37 ms instead of 42 ms. At 30 tables (two workers,
-# from the warm-up to the end of the play, per worker): 10,000 made ~100
-# young collections (2.0-2.3 s of CPU, ~20 ms each) and 9 of the middle
-# generation (~1 s); 50,000 made 21 (1.8-2.0 s, ~90 ms each: the cost grows
-# with the threshold, what survives a drawing is walked either way) and 1
-# (0.35 s). Some 0.8 s a worker saved, under 2% of its CPU, for pauses four
-# times as long: left at 10,000.
+# nothing and promoted the rest towards the full collections. Higher still
+# saves little CPU for much longer pauses (what survives a drawing is
+# walked either way, so a collection's cost grows with the threshold).
 YOUNG = 10_000
-# A refreeze walks every object of the worker: about 3 s of CPU with 45
-# sessions (30 tables, two workers), when at 1.5 times the growth it came
-# again and again while the tables filled. So it waits for several ended
-# sessions (each leaves an app of 2-3 MB frozen until then), or for what is
-# frozen to grow fourfold (a bound on what closed screens may leave).
+# A refreeze walks every object of the worker, seconds of CPU in a full
+# room; at a smaller growth it came again and again while the tables
+# filled. So it waits for several ended sessions (each leaves its app frozen
+# until then), or for what is frozen to grow fourfold (a bound on what
+# closed screens may leave). Measured: assets/measurements/card-room.md.
 REFREEZE_AFTER = 8  # ended sessions whose frozen objects may wait to be freed
 GROWTH = 4.0  # ... or what is frozen has grown this much since the last refreeze
 

@@ -2,9 +2,8 @@
 
 Apart from `crib3.net.server` so that a session worker (`crib3.net.worker`),
 which sets up every session's console, never imports asyncssh: importing the
-server module cost each worker some 18 MB of resident memory (asyncssh, its
-cryptography and their libraries) that no worker uses, paid by the first
-session to reach it."""
+server module cost each worker the memory of asyncssh, its cryptography and
+their libraries, which no worker uses (assets/measurements/card-room.md)."""
 
 from __future__ import annotations
 

@@ -2,16 +2,10 @@
 
 What the seats (and spectators) of one table draw alike is drawn once per
 process (`crib3.tui.widgets.shared_render`, `crib3.tui.textual_compat`); a table
-whose three seats ran 2 + 1 over two workers paid for that drawing twice.
-Measured in one process on a whole game (332 events, alternated runs): a
-table's three seats drawn together took 7.97 s of CPU, the same seats
-split 2 + 1 over two processes 6.30 + 3.70 = 10.0 s (and 22.9 M against
-25.1 M Python calls). So a table's sessions should run in one worker.
-On the load benchmark (30 tables at human pace, 2 workers, four runs
-alternated with the 2 + 1 placement on a shared, busy 2-core machine) the
-server's CPU a key went from 26.0, 22.7, 21.9, 25.7 ms to 19.7, 20.8,
-21.0, 21.4 ms (-14%), and a session's memory from 2.10-2.13 MB to
-1.91-1.95 MB.
+whose three seats ran 2 + 1 over two workers paid for that drawing twice,
+so a table's sessions should run in one worker: it cut the server's CPU a
+key and a session's memory on the load benchmark
+(assets/measurements/card-room.md, "A table's sessions in one worker").
 
 The rule, kept simple so that the workers stay balanced without any
 bookkeeping of their own:

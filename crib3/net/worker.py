@@ -52,11 +52,10 @@ FRAME_AT_LEAST = 256  # bytes: any write longer is a screen drawn (80x24: thousa
 # the end of the loop's turn (`WorkerLink.send`): some ten 80x24 frames.
 FLUSH_AT = 64 * 1024
 # A move waits for the room's answer unless this is "0" (sent without
-# waiting: `ReplicaFeed.send`). Measured at 30 tables on a quiet machine,
-# alternated: waiting, key -> screen p50 21 ms, p95 109 ms, the server 135%
-# of a core; without waiting 102 ms, 380 ms and 169%: the mover's events then
-# wait their turn behind every other session of the worker, and arrive
-# apart, each drawn on its own, where a waiting key draws them at once.
+# waiting: `ReplicaFeed.send`). Waiting is much the faster to the screen:
+# without it the mover's events wait their turn behind every other session
+# of the worker, and arrive apart, each drawn on its own, where a waiting
+# key draws them at once (measured: assets/measurements/card-room.md).
 MOVES_WAIT = "CRIB3_MOVES_WAIT"
 
 

@@ -1,4 +1,4 @@
-"""Progress (issue 14, point 4): the points a person gave up to the coach,
+"""Progress: the points a person gave up to the coach,
 per hand, game by game, from their saved games.
 
 Each game's figures are its review (`crib3.study.review`) summed by phase, for

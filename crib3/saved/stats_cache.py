@@ -1,8 +1,8 @@
 """Statistics' summaries of saved games, kept between runs: derived data.
 
 Statistics read each log through verify's reader (so they count exactly the
-logs that verify accepts), which costs about 8 ms a game: 80 s for 10,000
-games, every time. The summary of a verified log is kept instead, the way
+logs that verify accepts), which costs milliseconds a game: over minutes
+for ten thousand games, every time (assets/measurements/start-up.md). The summary of a verified log is kept instead, the way
 `crib3.saved.derived_cache` keeps figures derived from logs. Logs that fail are
 never cached, so their problem is told every time.
 """

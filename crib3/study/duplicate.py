@@ -1,4 +1,4 @@
-"""Duplicate head-to-head between two bot levels (issue 13, point 6).
+"""Duplicate head-to-head between two bot levels.
 
 Each deal set is one game seed played six times, once for every way to seat
 two levels A and B at a three-seat table with both present (A B B, B A B,

@@ -1,4 +1,4 @@
-"""Positions to practise on (issue 14, point 3): discards and plays, the
+"""Positions to practise on: discards and plays, the
 player chooses and the coach answers (`crib3.study.review.assess`).
 
 A position is a seat's view taken from a real game, never made up: either

@@ -101,8 +101,7 @@ class Crib3App(BaseApp):
     def get_default_screen(self) -> Screen:
         """Opening on the new-game screen, it is the app's first screen
         itself, rather than one pushed over Textual's empty default screen
-        (which was styled, laid out and shown for nothing: a hundredth of
-        the time to the first screen, issue 12 point 18). It hands on what
+        (which was styled, laid out and shown for nothing). It hands on what
         was chosen through `on_chosen`, since the bottom screen cannot be
         dismissed; a later new game is pushed over it as before."""
         if not self._opens_on_new_game():

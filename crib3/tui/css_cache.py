@@ -1,4 +1,4 @@
-"""Textual's parse of the CSS, kept between runs (issue 12, point 18).
+"""Textual's parse of the CSS, kept between runs.
 
 Every start parses the same CSS: Textual's defaults, each widget's
 `DEFAULT_CSS`, the app's `CSS` and crib3's stylesheet (crib3.tcss). The

@@ -65,7 +65,7 @@ class CardRoomApp(BaseApp):
         """Show `screen` over the lobby's place: the lobby (or the waiting
         list) it leaves is dropped, not kept underneath. A lobby under a
         table held its list of every table and its widgets for the whole
-        game (some 0.45 MB a session at 12 tables, growing with the room),
+        game (memory growing with the room: assets/measurements/card-room.md),
         and was told of every change in the room; `back_to_lobby` makes a
         new one, up to date."""
         from crib3.tui.screens.room import LobbyScreen, WaitingScreen

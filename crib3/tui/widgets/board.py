@@ -101,7 +101,7 @@ class _Layout:
 
 
 # Layouts from the most to the least roomy; the first that fits is used. A
-# wider terminal gets a wider board (issue 12 pt 17): the groups, then the
+# wider terminal gets a wider board: the groups, then the
 # holes themselves, move apart, so the board fills the width it has instead
 # of staying 82 columns from 86 to 159. The widths are for a 121 board.
 _ONE_LINE = [

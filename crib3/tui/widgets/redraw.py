@@ -2,7 +2,8 @@
 
 `Static.update` asks Textual for a layout of the whole screen by default,
 which then repaints every cell: at a card room, where every event is drawn
-once per seat, that was most of an update's cost and ~16 KB sent a frame.
+once per seat, that was most of an update's cost and of the bytes sent
+(assets/measurements/card-room.md).
 The table's lines of text have a fixed size in the CSS, so they need no
 layout; and a line that says what it said already needs no redraw at all.
 """

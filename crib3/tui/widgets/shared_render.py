@@ -38,10 +38,9 @@ if TYPE_CHECKING:
 
 # An entry is wanted again within one event (the other seats drawing it):
 # some six a table (its board, centre, panels), and the footer's keys all
-# the time. An entry is ~6 KB of strips in many small objects, which every
-# full garbage collection walks (with 1024 entries, a collection in the
-# one-session benchmark took ~60 ms more). 256: ~1.5 MB, room for some
-# forty tables' events at once.
+# the time. An entry is many small objects, which every full garbage
+# collection walks, so the cache is no larger than some forty tables'
+# events at once (measured: assets/measurements/card-room.md).
 MAX_ENTRIES = 256
 
 

@@ -5,8 +5,8 @@ The boxes of the seats, your hand's box and the prompt stand out on a
 seat's turn (a heavy accent border, a reversed prompt). Drawn by a CSS
 class, each turn change asked Textual to match every rule of the
 stylesheet against the widget again (`update_node_styles`): four times an
-event at every seat, some 7% of a table's update at a card room, where
-every event is drawn once per seat.
+event at every seat, a noticeable share of a table's update at a card room,
+where every event is drawn once per seat (assets/measurements/card-room.md).
 
 Here the look of the turn is still the CSS's, as a component class of the
 widget (`MARKED`, e.g. `SeatPanel .seat-panel--to-act { border: heavy
