@@ -141,8 +141,8 @@ class NewGameScreen(Screen[GameChoices | Path]):
         c = self.choices
         with Vertical():
             # The title and the name's label in one widget: each widget on
-            # the first screen costs about half a millisecond to start
-            # (issue 12, point 18), and these two are plain text.
+            # the first screen costs time to start, and these two are plain
+            # text.
             yield Static(Content.assemble(("crib3 · three-handed cribbage", "bold $accent"),
                                           "\n\n Your name"),
                          classes="title", id="title")

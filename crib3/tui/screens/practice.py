@@ -1,4 +1,4 @@
-"""The practice screen (issue 14, point 3): a position drawn as the table
+"""The practice screen: a position drawn as the table
 draws any seat's view (`TableView`), the player chooses a card by its
 number, and the coach answers with its ranking, the reason and the cost; a
 running score of points given up. Enter goes on to the next position.

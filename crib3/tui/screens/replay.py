@@ -4,7 +4,7 @@ What is on screen is a function of (event number, viewpoint) alone, so a
 step back draws exactly what was drawn going forwards.
 
 With the coach on (`c`, `crib3 replay --coach`, or `r` on the result
-screen) the replay is also a review (issue 14, `crib3.study.review`): beside each
+screen) the replay is also a review (`crib3.study.review`): beside each
 decision of the reviewed seat, what it cost and the coach's ranking from
 that seat's own view; the cost on the feed; `n`/`p` to the next or previous
 costly decision, `t` to change what counts as costly. Face up, the people

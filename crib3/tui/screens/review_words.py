@@ -1,4 +1,4 @@
-"""What the replay's coach says of a decision (issue 14): the option taken,
+"""What the replay's coach says of a decision: the option taken,
 its cost, and the coach's ranking, in as many lines as there is room for.
 
 Pure functions of a `crib3.study.review.Decision`, kept beside the replay screen
