@@ -10,7 +10,7 @@ it redraws. Its layout is in crib3.tcss.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.app import ComposeResult

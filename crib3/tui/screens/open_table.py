@@ -16,7 +16,7 @@ from crib3.tui.screens.dialogs import Dialog
 from crib3.tui.screens.new_game import LEVEL_HINTS, OptionRow
 
 if TYPE_CHECKING:
-    from crib3.engine import Rules
+    from crib3.engine import Rules  # noqa: F401 (in the Dialog's result type, a string)
 
 
 class OpenTableScreen(Dialog["tuple[Rules, tuple[str, str]] | None"]):
