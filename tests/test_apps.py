@@ -11,7 +11,7 @@ from crib3.tui.app import Crib3App
 from crib3.tui.base_app import BaseApp
 from crib3.tui.room_app import CardRoomApp
 from crib3.tui.screens.new_game import NewGameScreen
-from crib3.tui.screens.room import LobbyScreen
+from crib3.tui.screens.lobby import LobbyScreen
 from tui_support import wait_for
 
 

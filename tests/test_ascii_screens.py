@@ -21,7 +21,10 @@ from crib3.tui.screens.dialogs import AskCount, AskMuggins, CoachScreen, Confirm
 from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.new_game import NewGameScreen
 from crib3.tui.screens.replay import GoTo, ReplayScreen
-from crib3.tui.screens.room import LobbyScreen, OpenTableScreen, RoomTableScreen, WaitingScreen
+from crib3.tui.screens.lobby import LobbyScreen
+from crib3.tui.screens.open_table import OpenTableScreen
+from crib3.tui.screens.room_table import RoomTableScreen
+from crib3.tui.screens.waiting import WaitingScreen
 from crib3.tui.screens.stats import StatsScreen
 from crib3.tui.screens.table import TableScreen
 from crib3.tui.words import IDLE

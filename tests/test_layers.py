@@ -67,7 +67,9 @@ def test_the_ssh_side_imports_no_screen_and_no_room_words():
 
 
 def test_the_lobby_screens_import_nothing_from_the_ssh_side():
-    lobby = files("tui/screens/room.py", "tui/screens/lobby_words.py", "tui/room_app.py",
+    lobby = files("tui/screens/lobby.py", "tui/screens/open_table.py", "tui/screens/waiting.py",
+                  "tui/screens/new_owner.py", "tui/screens/room_table.py",
+                  "tui/widgets/table_list.py", "tui/screens/lobby_words.py", "tui/room_app.py",
                   "tui/base_app.py")
     assert offenders(lobby, ("crib3.net", "asyncssh")) == []
 
@@ -98,8 +100,10 @@ def test_importing_a_model_loads_no_textual_and_no_ssh(module):
     assert under(loaded_by(module), UI_AND_NETWORK) == []
 
 
-def test_importing_the_lobby_screens_loads_no_ssh():
-    assert under(loaded_by("crib3.tui.screens.room"), ("crib3.net", "asyncssh")) == []
+@pytest.mark.parametrize("module", ["crib3.tui.screens.lobby", "crib3.tui.screens.open_table",
+                                    "crib3.tui.screens.waiting", "crib3.tui.screens.room_table"])
+def test_importing_the_lobby_screens_loads_no_ssh(module):
+    assert under(loaded_by(module), ("crib3.net", "asyncssh")) == []
 
 
 def test_importing_the_server_loads_no_screen():

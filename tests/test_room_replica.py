@@ -271,7 +271,8 @@ async def test_the_lobby_and_table_screens_run_unaware_on_replicas(tmp_path):
     from tui_support import wait_for
 
     from crib3.tui.room_app import CardRoomApp
-    from crib3.tui.screens.room import LobbyScreen, WaitingScreen
+    from crib3.tui.screens.lobby import LobbyScreen
+    from crib3.tui.screens.waiting import WaitingScreen
 
     room = room_with_tables(tmp_path)
     table = room.tables[2]

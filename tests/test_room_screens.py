@@ -8,7 +8,9 @@ import pytest
 from crib3.engine import Rules
 from crib3.room import Room
 from crib3.tui.room_app import CardRoomApp
-from crib3.tui.screens.room import LobbyScreen, OpenTableScreen, WaitingScreen
+from crib3.tui.screens.lobby import LobbyScreen
+from crib3.tui.screens.open_table import OpenTableScreen
+from crib3.tui.screens.waiting import WaitingScreen
 from snapshot_support import at_sizes, screen_svg
 from tui_support import room_app, room_with_tables, wait_for
 
@@ -102,7 +104,7 @@ async def test_the_next_person_waiting_is_told_they_own_the_table_and_starts_it(
 
 
 async def test_anyone_at_the_table_is_told_when_they_may_seat_a_bot_and_does(tmp_path):
-    from crib3.tui.screens.room import RoomTableScreen
+    from crib3.tui.screens.room_table import RoomTableScreen
 
     room, table = started_room(tmp_path, patience=0.2)
     room.depart(room.people["bob"])
@@ -122,7 +124,7 @@ async def test_a_table_with_everyone_there_keeps_no_clock_ticking(tmp_path):
     """The patience check ticks only while someone's seat waits for them:
     an idle session wakes its server process for nothing otherwise (it
     ticked every second in every session at a table)."""
-    from crib3.tui.screens.room import RoomTableScreen
+    from crib3.tui.screens.room_table import RoomTableScreen
 
     room, table = started_room(tmp_path, patience=0.2)
     cat_app = room_app(room, "Cat")
@@ -144,7 +146,7 @@ async def test_a_table_with_everyone_there_keeps_no_clock_ticking(tmp_path):
 
 
 async def test_the_owner_leaving_a_started_table_passes_it_on_and_the_seat_waits(tmp_path):
-    from crib3.tui.screens.room import RoomTableScreen
+    from crib3.tui.screens.room_table import RoomTableScreen
 
     room, table = started_room(tmp_path)
     ann_app, bob_app = room_app(room, "Ann"), room_app(room, "Bob")
@@ -169,7 +171,7 @@ async def test_the_owner_leaving_a_started_table_passes_it_on_and_the_seat_waits
 
 
 async def test_the_owner_closes_a_started_table_after_saying_yes(tmp_path):
-    from crib3.tui.screens.room import ConfirmCloseTable, RoomTableScreen
+    from crib3.tui.screens.room_table import ConfirmCloseTable, RoomTableScreen
 
     room, table = started_room(tmp_path)
     ann_app, bob_app = room_app(room, "Ann"), room_app(room, "Bob")
@@ -192,7 +194,7 @@ async def test_the_owner_closes_a_started_table_after_saying_yes(tmp_path):
 
 
 async def test_someone_still_in_the_lobby_brings_their_shelved_table_back(tmp_path):
-    from crib3.tui.screens.room import RoomTableScreen
+    from crib3.tui.screens.room_table import RoomTableScreen
 
     room, table = started_room(tmp_path)
     room.idle_close = 0.05
@@ -223,7 +225,7 @@ async def wait_for_shelved(room, table) -> None:
 
 async def test_a_seat_given_to_a_computer_player_is_titled_with_its_level(tmp_path):
     """Before: the box still said "Bob · human" while the computer played."""
-    from crib3.tui.screens.room import RoomTableScreen
+    from crib3.tui.screens.room_table import RoomTableScreen
 
     room, table = started_room(tmp_path, patience=0.2)
     room.depart(room.people["bob"])

@@ -171,7 +171,7 @@ async def test_a_lobby_redraws_the_one_table_that_changed(tmp_path, monkeypatch)
     from crib3.engine import Rules
     from crib3.room import Room
     from crib3.tui.room_app import CardRoomApp
-    from crib3.tui.screens.room import LobbyScreen
+    from crib3.tui.screens.lobby import LobbyScreen
     from tui_support import wait_for
 
     room = Room(tmp_path / "tables", think=3600)
@@ -204,7 +204,9 @@ async def test_a_seated_session_keeps_no_lobby_and_gets_a_new_one_when_it_stands
     from crib3.engine import Rules
     from crib3.room import Room
     from crib3.tui.room_app import CardRoomApp
-    from crib3.tui.screens.room import LobbyScreen, RoomTableScreen, WaitingScreen
+    from crib3.tui.screens.lobby import LobbyScreen
+    from crib3.tui.screens.room_table import RoomTableScreen
+    from crib3.tui.screens.waiting import WaitingScreen
     from crib3.tui.screens.watch import SpectatorScreen
     from tui_support import wait_for
 
@@ -252,7 +254,8 @@ async def test_a_lobby_keeps_a_few_drawings_of_its_list_not_every_one(tmp_path):
     from crib3.engine import Rules
     from crib3.room import Room
     from crib3.tui.room_app import CardRoomApp
-    from crib3.tui.screens.room import LobbyScreen, TableList
+    from crib3.tui.screens.lobby import LobbyScreen
+    from crib3.tui.widgets.table_list import TableList
     from tui_support import wait_for
 
     room = Room(tmp_path / "tables", think=3600)
@@ -285,7 +288,7 @@ async def test_many_changes_in_the_room_are_one_redraw_of_a_lobby(tmp_path, monk
     from crib3.engine import Rules
     from crib3.room import Room
     from crib3.tui.room_app import CardRoomApp
-    from crib3.tui.screens.room import LobbyScreen
+    from crib3.tui.screens.lobby import LobbyScreen
     from tui_support import wait_for
 
     room = Room(tmp_path / "tables", think=3600)
@@ -513,7 +516,7 @@ async def test_a_table_change_that_shows_nothing_new_redraws_no_chat_nor_keys(
     """Before: every change of the table (at a session worker, a score
     among them) set the chat panel's text again, which laid out the whole
     screen, and told the footer to work out its keys again."""
-    from crib3.tui.screens.room import RoomTableScreen
+    from crib3.tui.screens.room_table import RoomTableScreen
     from crib3.tui.widgets.chat import ChatPanel
     from tui_support import room_app, room_with_tables
     from tui_support import wait_for

@@ -155,7 +155,7 @@ async def test_garbage_and_wild_resizes_hurt_no_one(tmp_path):
 
 
 async def test_escape_alone_reaches_the_app(tmp_path):
-    from crib3.tui.screens.room import OpenTableScreen
+    from crib3.tui.screens.open_table import OpenTableScreen
 
     async with serving(tmp_path) as server:
         ann = await Client.connect(server.port, "ann")

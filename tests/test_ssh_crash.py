@@ -8,7 +8,7 @@ import logging
 
 import pytest
 
-from crib3.tui.screens.room import OpenTableScreen
+from crib3.tui.screens.open_table import OpenTableScreen
 from ssh_support import Client, serving, until
 
 pytestmark = pytest.mark.slow

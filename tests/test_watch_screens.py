@@ -8,7 +8,8 @@ from __future__ import annotations
 from crib3.engine.state import Phase
 from crib3.common.rates import TokenBucket
 from crib3.room.chat import BURST, PER_SECOND
-from crib3.tui.screens.room import LobbyScreen, RoomTableScreen
+from crib3.tui.screens.lobby import LobbyScreen
+from crib3.tui.screens.room_table import RoomTableScreen
 from crib3.tui.screens.room_dialogs import ChatPrompt
 from crib3.tui.screens.watch import SpectatorScreen
 from crib3.tui.widgets.chat import ChatPanel

@@ -3,7 +3,8 @@ and one authoritative game per table.
 
 It sits beside the engine and imports the engine and the computer players,
 never the screens and never SSH: `crib3.net` carries people to it, and the
-lobby screens (`crib3.tui.screens.room`) show it.
+card room's screens (`crib3.tui.screens.lobby`, `open_table`, `waiting`,
+`room_table`) show it.
 
 - `basics`: the one error a person can meet (`RoomError`), and how the
   screens are told of a change.

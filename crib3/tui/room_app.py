@@ -43,7 +43,7 @@ class CardRoomApp(BaseApp):
 
     def open_first_screen(self) -> None:
         from crib3.room import RoomError
-        from crib3.tui.screens.room import LobbyScreen
+        from crib3.tui.screens.lobby import LobbyScreen
 
         place = self.room.place_of(self.presence)
         if place is not None:  # back after a dropped connection: straight to the seat
@@ -68,7 +68,8 @@ class CardRoomApp(BaseApp):
         game (memory growing with the room: assets/measurements/card-room.md),
         and was told of every change in the room; `back_to_lobby` makes a
         new one, up to date."""
-        from crib3.tui.screens.room import LobbyScreen, WaitingScreen
+        from crib3.tui.screens.lobby import LobbyScreen
+        from crib3.tui.screens.waiting import WaitingScreen
 
         if isinstance(self.screen, (LobbyScreen, WaitingScreen)):
             self.switch_screen(screen)
@@ -79,7 +80,8 @@ class CardRoomApp(BaseApp):
         """Show `table` from `seat`: the waiting list, or the game (from its
         first event when it has just started, or when `fresh`, else where it
         stands)."""
-        from crib3.tui.screens.room import RoomTableScreen, WaitingScreen
+        from crib3.tui.screens.room_table import RoomTableScreen
+        from crib3.tui.screens.waiting import WaitingScreen
 
         resumed = not fresh and not isinstance(self.screen, WaitingScreen)
         self.table, self.seat = table, seat
@@ -92,7 +94,7 @@ class CardRoomApp(BaseApp):
         self._in_place_of_the_lobby(screen)
 
     def back_to_lobby(self) -> None:
-        from crib3.tui.screens.room import LobbyScreen
+        from crib3.tui.screens.lobby import LobbyScreen
 
         if self.table is not None and self.seat is not None and self.table.started \
                 and not self.table.over:
@@ -131,7 +133,7 @@ class CardRoomApp(BaseApp):
             self.push_screen(RoomHelpScreen(self.presence.admin))
 
     def _game_over(self, state: State) -> None:
-        from crib3.tui.screens.room import RoomGameOverScreen
+        from crib3.tui.screens.room_table import RoomGameOverScreen
 
         self.push_screen(RoomGameOverScreen(state, self.seat or 0), self._after_game)
 

@@ -27,7 +27,7 @@ from crib3.engine import Event, SeatView, State, project
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
 from crib3.tui.screens.dialogs import HELP_TEXT, HelpScreen
-from crib3.tui.screens.room import RoomTableScreen
+from crib3.tui.screens.room_table import RoomTableScreen
 from crib3.tui.screens.table import PAUSE_AFTER
 from crib3.tui.widgets.chat import ChatPanel
 from crib3.tui.words import Mode, points

@@ -1,0 +1,271 @@
+"""The card room's lobby (`crib3 serve`): the tables of the room, who sits
+where, and the free seats; Enter sits you at one, o opens a table of your
+own (`OpenTableScreen`), w watches one playing, and an admin's keys close a
+table or end someone's session.
+
+It reads the room (`crib3.room`) and calls its few methods (open, sit,
+bring back, close, remove); the room tells it when something changed, and
+it redraws. Its layout is in crib3.tcss.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import DataTable, Static
+from textual.widgets.data_table import ColumnKey
+
+from crib3.common.names import shown_name
+from crib3.room import Presence, Room, RoomError, Table
+from crib3.tui.ascii import app_is_ascii, in_words
+from crib3.tui.bindings import QuietBindings
+from crib3.tui.css import STYLESHEET
+from crib3.tui.screens.lobby_words import rules_line, seats_line, standing
+from crib3.tui.screens.open_table import OpenTableScreen
+from crib3.tui.screens.room_dialogs import ConfirmAdmin, PickPerson
+from crib3.tui.widgets.footer import TidyFooter
+from crib3.tui.widgets.table_list import TableList
+
+if TYPE_CHECKING:
+    from crib3.engine import Rules
+
+
+class LobbyScreen(QuietBindings, Screen[None]):
+    """The tables of the room, who sits where, and the free seats."""
+
+    BINDINGS = [
+        Binding("o", "open", "Open a table"),
+        Binding("w", "watch", "Watch"),
+        Binding("x", "close_table", "Close"),  # an admin's: the highlighted table
+        Binding("k", "remove", "Remove"),  # an admin's: someone's session
+        Binding("r", "bring_back", "Back to my table"),
+        Binding("question_mark", "app.help", "Help", key_display="?"),
+        Binding("q,escape", "app.quit", "Quit"),
+    ]
+    CSS_PATH = STYLESHEET  # the layout: crib3.tcss
+
+    def __init__(self, room: Room, presence: Presence) -> None:
+        super().__init__()
+        self.room = room
+        self.presence = presence
+        self._numbers: list[int] = []
+        self._stale = False
+        self._queued = False  # a redraw is on its way: more changes join it
+        self._rows: dict[int, tuple[str, ...]] = {}  # what each row shows now
+        self._columns: list[ColumnKey] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("crib3 card room", id="title")
+        yield Static("", id="who")
+        # Enter is the list's own key (RowSelected, below), not a priority
+        # key of the screen: so it comes after any arrow keys that came
+        # before it in the same burst of input.
+        yield TableList(cursor_type="row", zebra_stripes=True, id="tables")
+        yield Static("", id="empty")
+        yield Static(in_words("↑/↓ choose a table · Enter sit down · w watch · "
+                              "o open a table of your own",
+                              app_is_ascii(self)), classes="hint")
+        yield TidyFooter()
+
+    def on_mount(self) -> None:
+        tables = self.query(DataTable)
+        if not tables:  # the app ended (a session kicked or closed) as the lobby came up
+            return
+        table = tables.first()
+        self._columns = table.add_columns("Table", "Seats", "Rules", "Game")
+        self.room.listeners.append(self._room_changed)
+        self.refresh_tables()
+        table.focus()
+
+    def on_unmount(self) -> None:
+        if self._room_changed in self.room.listeners:
+            self.room.listeners.remove(self._room_changed)
+
+    def _room_changed(self) -> None:
+        # Called from whichever session changed the room: only queue work
+        # here (Textual's `self.app` is the app of the session running now).
+        # Changes that come before the redraw runs are drawn by it: seating a
+        # busy room is one redraw a session per turn of the loop, not one
+        # per change.
+        if not self._queued:
+            self._queued = True
+            self.call_later(self._redraw_if_seen)
+
+    def _redraw_if_seen(self) -> None:
+        self._queued = False
+        if self.is_current:
+            self.refresh_tables()
+        else:  # under a table: redrawn when it is back on top
+            self._stale = True
+
+    def on_screen_resume(self) -> None:
+        if self._stale:
+            self._stale = False
+            self.refresh_tables()
+
+    def on_data_table_row_selected(self) -> None:
+        self.action_join()
+
+    def refresh_tables(self) -> None:
+        if not self.is_attached:
+            return
+        people = sorted(p.name for p in self.room.people.values())
+        others = [shown_name(p) for p in people if p.lower() != self.presence.name.lower()]
+        # Plain Text, never markup: people choose their names ("[/]", "[@click=…]").
+        who = Text(f"You are {shown_name(self.presence.name)}.")
+        if not others:
+            who.append(" Nobody else is here yet.")
+        elif len(others) <= 6:
+            who.append(f" Also here: {', '.join(others)}.")
+        else:  # one line, however busy the room: the tables come first
+            who.append(f" Also here: {', '.join(others[:5])} and {len(others) - 5} more.")
+        shelved = self.room.shelved_for(self.presence)
+        if shelved is not None:
+            who.append(f"\nYour table {shelved} was put away while nobody was at it: "
+                       "r brings it back.")
+        said = self.query_one("#who", Static)
+        if not isinstance(said.content, Text) or said.content != who:
+            said.update(who)
+        tables = self.room.lobby()
+        self._show_rows({t.number: (str(t.number), seats_line(t), rules_line(t.rules), standing(t))
+                         for t in tables})
+        empty = self.query_one("#empty", Static)
+        line = "" if tables else "No tables yet. Press o to open one; your friends join it."
+        if empty.content != line:
+            empty.update(line)
+        self.keys_may_have_changed()
+
+    def _show_rows(self, rows: dict[int, tuple[str, ...]]) -> None:
+        """Bring the list up to `rows` (table number -> its cells, in the
+        lobby's order) by the rows that changed: a change at one table
+        redraws one row in every lobby, not every row (with every lobby
+        redrawing every table for every change, seating a room took time
+        that grew with the square of its size)."""
+        grid = self.query_one(DataTable)
+        row = grid.cursor_row
+        numbers = list(rows)
+        kept = [n for n in self._numbers if n in rows]
+        if kept != numbers[:len(kept)]:  # not the old order plus new tables: all again
+            grid.clear()
+            self._rows.clear()
+            kept = []
+        for number in self._numbers:
+            if number not in rows and number in self._rows:
+                grid.remove_row(str(number))
+                del self._rows[number]
+        for number, cells in rows.items():
+            before = self._rows.get(number)
+            if before is None:  # a str cell would be read as markup: Text
+                grid.add_row(*(Text(cell) for cell in cells), key=str(number))
+            elif before != cells:
+                for column, old, new in zip(self._columns, before, cells):
+                    if old != new:
+                        grid.update_cell(str(number), column, Text(new), update_width=True)
+            self._rows[number] = cells
+        self._numbers = numbers
+        if numbers and grid.cursor_row != min(max(row, 0), len(numbers) - 1):
+            grid.move_cursor(row=min(max(row, 0), len(numbers) - 1))
+
+    def selected(self) -> Table | None:
+        grid = self.query_one(DataTable)
+        if not self._numbers or grid.cursor_row < 0:
+            return None
+        return self.room.tables.get(self._numbers[min(grid.cursor_row, len(self._numbers) - 1)])
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "join":
+            return self.selected() is not None
+        if action == "watch":
+            table = self.selected()
+            return table is not None and table.started and not table.over \
+                and table.seat_of(self.presence.name) is None
+        if action == "close_table":
+            return self.presence.admin and self.selected() is not None
+        if action == "remove":  # an admin's keys: nobody else sees them
+            return self.presence.admin and len(self.room.people) > 1
+        if action == "bring_back":
+            return self.room.shelved_for(self.presence) is not None
+        return True
+
+    def on_data_table_row_highlighted(self) -> None:
+        self.keys_may_have_changed()  # Watch, for a table that is playing
+
+    def action_watch(self) -> None:
+        table = self.selected()
+        if table is None:
+            return
+        try:
+            self.app.watch(table)  # type: ignore[attr-defined]
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+
+    def action_close_table(self) -> None:
+        table = self.selected()
+        if table is None or not self.presence.admin:
+            return
+        how = "its game is saved" if table.started else "it has not started"
+        self.app.push_screen(ConfirmAdmin(f"Close table {table.number} ({how})?"),
+                             lambda yes: self._close(table) if yes else None)
+
+    def _close(self, table: Table) -> None:
+        try:
+            self.room.close_by_admin(table, self.presence)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self.notify(f"Table {table.number} is closed.", markup=False)
+
+    def action_remove(self) -> None:
+        names = sorted(p.name for p in self.room.people.values() if p is not self.presence)
+        if self.presence.admin and names:
+            self.app.push_screen(PickPerson(names), self._remove_asked)
+
+    def _remove_asked(self, name: str | None) -> None:
+        if name is not None:
+            self.app.push_screen(ConfirmAdmin(f"End the session of {shown_name(name)}?"),
+                                 lambda yes: self._remove(name) if yes else None)
+
+    def _remove(self, name: str) -> None:
+        try:
+            self.room.remove(name, self.presence)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self.notify(f"{shown_name(name)}'s session is closed.", markup=False)
+
+    def action_bring_back(self) -> None:
+        table = self.room.bring_back(self.presence)
+        if table is None:
+            self.notify("Your table could not be brought back (the server's log says why).",
+                        severity="warning", markup=False)
+            return
+        self.app.sit_at(table, table.sit(self.presence))  # type: ignore[attr-defined]
+
+    def action_join(self) -> None:
+        table = self.selected()
+        if table is None:
+            return
+        try:
+            seat = table.sit(self.presence)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self.app.sit_at(table, seat)  # type: ignore[attr-defined]
+
+    def action_open(self) -> None:
+        self.app.push_screen(OpenTableScreen(), self._opened)
+
+    def _opened(self, choice: tuple[Rules, tuple[str, str]] | None) -> None:
+        if choice is None:
+            return
+        rules, levels = choice
+        try:
+            table = self.room.open_table(self.presence, rules, levels)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self.app.sit_at(table, 0)  # type: ignore[attr-defined]

@@ -1,0 +1,57 @@
+"""The card room's dialog for opening a table (`OpenTableScreen`): its
+rules, and the computer players of the seats nobody takes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from crib3.common.levels import BOT_LEVELS
+from crib3.tui.ascii import app_is_ascii, in_words
+from crib3.tui.screens.dialogs import Dialog
+from crib3.tui.screens.new_game import LEVEL_HINTS, OptionRow
+
+if TYPE_CHECKING:
+    from crib3.engine import Rules  # noqa: F401 (in the Dialog's result type, a string)
+
+
+class OpenTableScreen(Dialog["tuple[Rules, tuple[str, str]] | None"]):
+    """The rules of a new table, and who plays the seats nobody takes."""
+
+    BINDINGS = [
+        Binding("enter", "open", "Open"),
+        Binding("down", "app.focus_next", "Next", show=False),
+        Binding("up", "app.focus_previous", "Previous", show=False),
+        Binding("escape", "dismiss(None)", "Cancel"),
+    ]
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Open a table", classes="title")
+            yield Static("Seats nobody takes are played by the computer.", classes="hint")
+            yield OptionRow("Second seat", BOT_LEVELS, "standard", LEVEL_HINTS, id="left")
+            yield OptionRow("Third seat", BOT_LEVELS, "standard", LEVEL_HINTS, id="right")
+            yield OptionRow("Skunks", ("off", "on"), "off", id="skunks")
+            yield OptionRow("Muggins", ("off", "on"), "off",
+                            {"on": "everyone counts their own hands"}, id="muggins")
+            yield OptionRow("Game", ("121", "61"), "121", {"61": "the short game"}, id="short")
+            yield Static(in_words("↑/↓ move · ←/→ change · Enter open · Esc cancel",
+                                  app_is_ascii(self)), classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#left", OptionRow).focus()
+
+    def action_open(self) -> None:
+        from crib3.engine import Rules
+
+        def on(name: str) -> bool:
+            return self.query_one(f"#{name}", OptionRow).value == "on"
+
+        rules = Rules(target=61 if self.query_one("#short", OptionRow).value == "61" else 121,
+                      skunks=on("skunks"), muggins=on("muggins"))
+        levels = (self.query_one("#left", OptionRow).value,
+                  self.query_one("#right", OptionRow).value)
+        self.dismiss((rules, levels))

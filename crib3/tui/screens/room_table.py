@@ -1,0 +1,245 @@
+"""The card room's table (`RoomTableScreen`): the table screen, driven by
+the room's game, with the comings and goings of the people at it, its
+chat, and the keys to give an absent person's seat to a computer player,
+to leave, and (for the owner) to close the table, asked first
+(`ConfirmCloseTable`); and the result after it (`RoomGameOverScreen`).
+
+The game reaches it only through its seat's feed; the room tells it when
+the table changed, and it says so in toasts.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+
+from crib3.common.names import shown_name
+from crib3.room import SEATS, RoomError, Table
+from crib3.tui.screens.dialogs import ConfirmQuit
+from crib3.tui.screens.game_over import GameOverScreen
+from crib3.tui.screens.new_owner import tell_new_owner
+from crib3.tui.screens.room_dialogs import ChatPrompt
+from crib3.tui.screens.table import TableScreen
+from crib3.tui.widgets.chat import ChatPanel
+from crib3.tui.widgets.footer import TidyFooter
+
+if TYPE_CHECKING:
+    from crib3.engine import State
+
+
+class ConfirmCloseTable(ConfirmQuit):
+    """Asks the owner before a table under way is closed for everyone."""
+
+    BINDINGS = [
+        Binding("y", "dismiss(True)", "Close it", priority=True),
+        Binding("n,escape", "dismiss(False)", "Keep playing", priority=True),
+    ]
+    QUESTION = "Close this table for everyone?"
+    HINT = "Its game is saved, but nobody can go on with it here.\ny: close it    n: keep playing"
+
+
+class RoomTableScreen(TableScreen):
+    """The table at a card room: the same table, driven by the room's game
+    (its computer players are the table's), with the comings and goings of
+    the people at it; for everyone here a key that gives the seat of a
+    person gone too long to a computer player, and one to leave (the seat
+    waits); for the owner, one that closes the table."""
+
+    BINDINGS = [
+        *TableScreen.BINDINGS,
+        Binding("b", "replace", "Bot for the absent", priority=True),
+        Binding("c", "chat", "Chat", priority=True),
+        Binding("l", "leave_table", "Leave", priority=True),
+        Binding("x", "close_table", "Close", priority=True),
+    ]
+
+    def __init__(self, table: Table, seat: int, think: float, ascii: bool,
+                 on_over: object, resumed: bool) -> None:
+        assert table.game is not None
+        super().__init__(table.game, seat, None, think, ascii, on_over=on_over,  # type: ignore[arg-type]
+                         resumed=resumed)
+        self.table = table
+        self.feed = table.feed(seat)  # the table's own (a replica's, in a session worker)
+        self._away: set[int] = self._absent()
+        self._owner = table.owner
+        self._may_replace: set[int] = set()
+        self._room_keys: tuple[object, ...] | None = None  # see `_room_keys_now`
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if isinstance(widget, TidyFooter):  # the table's chat, just above the keys
+                yield ChatPanel(id="chat")
+            yield widget
+
+    # (Textual also calls TableScreen's on_mount and on_unmount, after these.)
+    def on_mount(self) -> None:
+        self.table.listeners.append(self._table_changed)
+        self.table.chat.listeners.append(self._chat_changed)
+        # Once patience runs out: b. It ticks only while someone is away (an
+        # idle session wakes its server process for nothing otherwise).
+        self._patience = self.set_interval(min(1.0, max(self.table.room.patience, 0.1)),
+                                           self._patience_check, pause=not self._others_away())
+        self._show_chat()
+        self._room_keys = self._room_keys_now()  # (the footer is told the keys as it mounts)
+        self.call_after_refresh(self._title_replaced_seats)  # once the seats are placed
+
+    def on_unmount(self) -> None:
+        if self._table_changed in self.table.listeners:
+            self.table.listeners.remove(self._table_changed)
+        if self._chat_changed in self.table.chat.listeners:
+            self.table.chat.listeners.remove(self._chat_changed)
+
+    def _chat_changed(self) -> None:
+        self.call_later(self._show_chat)  # called from the session of whoever spoke
+
+    def _show_chat(self) -> None:
+        if self.is_attached:
+            self.query_one(ChatPanel).show(self.table.chat.lines, self.table.watcher_names())
+
+    def action_chat(self) -> None:
+        self.app.push_screen(ChatPrompt(self.table.number), self._said)
+
+    def _said(self, text: str | None) -> None:
+        if not text:
+            return
+        try:
+            self.table.say(self.app.presence, text)  # type: ignore[attr-defined]
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+
+    def _absent(self) -> set[int]:
+        return {s for s in range(SEATS) if self.table.away(s) is not None}
+
+    def _others_away(self) -> bool:
+        """Someone else's seat waits for them (whom patience may run out on)."""
+        return bool(self._absent() - {self.me})
+
+    def _table_changed(self) -> None:
+        self.call_later(self._tell_comings_and_goings)
+
+    def _patience_check(self) -> None:
+        """Say once, when someone has been away the room's patience, who may
+        give their seat to a computer player, and how."""
+        if not self.is_attached or self.table.closed:
+            return
+        ready = {s for s in range(SEATS) if self.table.replaceable(s)}
+        for seat in sorted(ready - self._may_replace):
+            person = self.table.seats[seat]
+            self.notify(f"{shown_name(person.name)} has been away a while: anyone at the table "
+                        f"may press b to give their seat to the {person.level} computer player.",
+                        markup=False)
+        if ready != self._may_replace:
+            self._may_replace = ready
+            self.keys_may_have_changed()
+
+    def _tell_comings_and_goings(self) -> None:
+        if not self.is_attached:
+            return
+        self._show_chat()  # who is watching
+        table = self.table
+        if table.closed:
+            if table.closed_by is not None and table.closed_by != table.seats[self.me].name:
+                self.notify(f"{shown_name(table.closed_by)} closed table {table.number}; "
+                            "its game is saved.", markup=False)
+            elif table.closed_by is None:  # an admin closed it (or the room is closing)
+                self.notify(f"Table {table.number} was closed; it is saved.", markup=False)
+            self.app.back_to_lobby()  # type: ignore[attr-defined] (over any dialog, too)
+            return
+        self._owner = tell_new_owner(self, table, self.me, self._owner)
+        away = self._absent() - {self.me}  # (this screen's person is told as they leave)
+        for seat in away - self._away:
+            name = self.table.seats[seat].name or ""
+            # Still signed in: back in the lobby by choice. Else gone from the
+            # room: they quit, or their connection dropped (the seat waits
+            # either way). The room's people are in the same change (one
+            # delta), and this runs after it (`_table_changed`).
+            where = "table" if name.lower() in self.table.room.people else "room"
+            self.notify(f"{shown_name(name)} has left the {where}; their seat waits.",
+                        markup=False)
+        for seat in self._away - away:
+            person = self.table.seats[seat]
+            if person.replaced:
+                self.notify(f"The {person.level} computer player now plays for "
+                            f"{shown_name(person.name)}.", markup=False)
+            else:
+                self.notify(f"{shown_name(person.name)} is back.", markup=False)
+        self._away = away
+        if self._others_away():
+            self._patience.resume()
+        else:
+            self._patience.pause()
+            self._patience_check()  # (nobody may be replaced now: said again next time)
+        self._title_replaced_seats()
+        keys = self._room_keys_now()
+        if keys != self._room_keys:  # (most changes are a move or a score: no key changes)
+            self._room_keys = keys
+            self.keys_may_have_changed()
+
+    def _room_keys_now(self) -> tuple[object, ...]:
+        """What the room's keys (b, l, x) depend on (see `check_action`):
+        the footer is told the keys again only when it changed."""
+        table = self.table
+        return (tuple(s for s in range(SEATS) if table.replaceable(s)), self._mine(),
+                table.over)
+
+    def _title_replaced_seats(self) -> None:
+        """A seat given to a computer player is titled with its level, not
+        "human" (the game still lists the person who sat there)."""
+        for seat, person in enumerate(self.table.seats):
+            if person.replaced and seat != self.me:
+                self.table_view.played_by(seat, person.level)
+
+    def _mine(self) -> bool:
+        """This screen's person owns the table."""
+        return self.table.seats[self.me].name == self.table.owner
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "replace":
+            return any(self.table.replaceable(s) for s in range(SEATS))
+        if action == "close_table":
+            return self._mine() and not self.table.over
+        if action == "leave_table":
+            return not self.table.over
+        return super().check_action(action, parameters)
+
+    def action_replace(self) -> None:
+        name = self.table.seats[self.me].name
+        for seat in range(SEATS):
+            if self.table.replaceable(seat) and name is not None:
+                try:
+                    self.table.replace(seat, name)
+                except RoomError as exc:
+                    self.notify(str(exc), severity="warning", markup=False)
+                return
+
+    def action_leave_table(self) -> None:
+        """Back to the lobby; the seat waits (and, after the room's
+        patience, the others may give it to a computer player)."""
+        self.notify(f"You left table {self.table.number}; your seat waits for you: sit at "
+                    "it again from the lobby.", markup=False)
+        self.app.back_to_lobby()  # type: ignore[attr-defined]
+
+    def action_close_table(self) -> None:
+        if self._mine():
+            self.app.push_screen(ConfirmCloseTable(), self._close_confirmed)
+
+    def _close_confirmed(self, yes: bool | None) -> None:
+        if not yes:
+            return
+        try:
+            self.table.close_by(self.table.seats[self.me].name or "")
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self.notify(f"You closed table {self.table.number}; its game is saved.", markup=False)
+
+
+class RoomGameOverScreen(GameOverScreen):
+    """The result, at a card room: n or Enter goes back to the lobby."""
+
+    BINDINGS = [Binding("n,enter", "dismiss('new')", "Lobby")]
+
+    def __init__(self, state: State, me: int) -> None:
+        super().__init__(state, me, again="back to the lobby")
