@@ -35,7 +35,7 @@ import copy
 import inspect
 import os
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -444,15 +444,10 @@ class NullFile:
 # --- one parse of the CSS ---------------------------------------------------------------------
 
 
-class ParseStore:
-    """What `share_css_parses` asks of a store beyond the process (the disk)."""
-
-    def rules(self, name: str) -> list[Any] | None: ...
-
-    def keep(self, name: str, rules: list[Any]) -> None: ...
-
-
-_parse_store: list[Any] = []  # the store, once given
+# The store beyond the process (the disk: `crib3.tui.css_cache`), once given:
+# it has `rules(name)` and `keep(name, rules)`, and names a parse `digest(key)`.
+_parse_store: Any = None
+_parse_digest: Callable[[tuple[object, ...]], str] | None = None
 _parse_shared = False
 
 
@@ -465,9 +460,9 @@ def share_css_parses(store: Any = None, digest: Callable[[tuple[object, ...]], s
     where it was read from, how, and the theme's variables (substituted
     while parsing), so those are the key. False without the shape: each
     stylesheet parses as Textual does."""
-    global _parse_shared
-    if store is not None and not _parse_store:
-        _parse_store.append((store, digest))
+    global _parse_shared, _parse_store, _parse_digest
+    if store is not None and _parse_store is None:
+        _parse_store, _parse_digest = store, digest
     if _parse_shared:
         return True
     if not have("css-parse"):
@@ -494,15 +489,13 @@ def share_css_parses(store: Any = None, digest: Callable[[tuple[object, ...]], s
         key = (css, read_from, is_default_rules, tie_breaker, scope, variables_key(variables))
         rules = memory.get(key)
         if rules is None:
-            found = None
-            if _parse_store:
-                store, name_of = _parse_store[0]
-                name = name_of(key)
-                found = store.rules(name)
-            rules = found if found is not None else parse_rules(
-                self, css, read_from, is_default_rules, tie_breaker, scope)
-            if found is None and _parse_store:
-                store.keep(name, rules)
+            kept = _parse_store
+            name = _parse_digest(key) if kept is not None and _parse_digest else None
+            rules = kept.rules(name) if name is not None else None
+            if rules is None:
+                rules = parse_rules(self, css, read_from, is_default_rules, tie_breaker, scope)
+                if name is not None:
+                    kept.keep(name, rules)
             if len(memory) < 1024:  # a few hundred pieces at most, even at a card room
                 memory[key] = rules
         return rules
@@ -803,9 +796,3 @@ def _strips_with_lazy_caches() -> None:
     for name, slot, size in _STRIP_CACHES:
         setattr(Strip, name, lazily(getattr(Strip, name), slot, size))
 
-
-def shapes_report() -> Iterator[str]:
-    """One line a shape: present or falling back (for `crib3 --version`-like
-    diagnostics and the tests)."""
-    for shape, (what, _) in SHAPES.items():
-        yield f"{shape}: {'yes' if have(shape) else 'fallback'} ({what})"
