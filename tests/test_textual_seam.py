@@ -6,7 +6,10 @@
 - No import cycle anywhere in crib3.
 - Every fallback works: with every shape forced missing, a whole game is
   played at home, and a card-room session's app through Textual's public
-  ways (in a fresh process, since some patches are process-wide).
+  ways; and with each shape missing alone, a hand of each (in a fresh
+  process, since some patches are process-wide).
+- The one shape a card room cannot do without (the terminal parser) stops
+  `crib3 serve` at start, in one line.
 """
 
 from __future__ import annotations
@@ -19,10 +22,12 @@ import sys
 import textwrap
 from pathlib import Path
 
+import pytest
 import rich
 import textual
 
 import crib3
+from crib3.tui import textual_compat
 
 PACKAGE = Path(crib3.__file__).parent
 FOREIGN = ("textual", "rich")
@@ -278,44 +283,66 @@ def test_no_import_cycle_in_crib3():
 
 
 FALLBACK_GAME = textwrap.dedent("""
-    import asyncio, sys
+    # argv: the tests folder, a folder for the room's tables, "game" (to the
+    # end) or "hand" (through the first hand's show); CRIB3_TEXTUAL_FALLBACK
+    # names the shapes forced missing.
+    import asyncio, os, sys
     from crib3.tui import css_cache, textual_compat
-    assert textual_compat.missing() == list(textual_compat.SHAPES), textual_compat.missing()
-    css_cache.install()                                  # the parse: Textual's own
-    textual_compat.many_terminals_in_one_process()       # a card room's: public parts only
+    forced = os.environ["CRIB3_TEXTUAL_FALLBACK"]
+    wanted = list(textual_compat.SHAPES) if forced == "all" else forced.split(",")
+    assert textual_compat.missing() == wanted, textual_compat.missing()
+    css_cache.install()                                  # the parse, cached (or Textual's own)
+    textual_compat.many_terminals_in_one_process()       # a card room's patches (or none)
     from crib3.tui.screens.game_over import GameOverScreen
     from crib3.tui.screens.table import TableScreen
-    from crib3.tui.words import IDLE
     sys.path.insert(0, sys.argv[1])
-    from tui_support import make_app, screen_text, settled
+    from tui_support import make_app, screen_text, settled, wait_for
+    whole = sys.argv[3] == "game"
 
-    async def main():
+    async def at_home():
         app = make_app(seed=7)
         async with app.run_test(size=(80, 24)) as pilot:
             for _ in range(3000):
                 if isinstance(app.screen, GameOverScreen):
                     break
+                if not whole and app.game.state.hand_number >= 2:
+                    break
                 await settled(pilot)
                 if isinstance(app.screen, GameOverScreen):
                     break
                 await pilot.press("enter")
-            assert isinstance(app.screen, GameOverScreen), app.screen
-            assert "Scores after each hand" in screen_text(app)
+            if whole:
+                assert isinstance(app.screen, GameOverScreen), app.screen
+                assert "Scores after each hand" in screen_text(app)
+            else:
+                assert app.game.state.hand_number >= 2, app.game.state.hand_number
         print("played", app.game.state.hand_number, "hands")
 
     async def card_room(folder):
-        # A card-room session's app, its seat at a table with two bots,
-        # through a whole hand (and its show) with Enter alone.
+        # A card-room session's app from the lobby (a table listed), through
+        # the open-a-table dialog and the waiting screen, to its seat at a
+        # table with two bots, then a whole hand (and its show) with Enter.
         from crib3.engine import Rules
         from crib3.room import Room
         from crib3.tui.room_app import CardRoomApp
+        from crib3.tui.screens.lobby import LobbyScreen
         from pathlib import Path
         room = Room(Path(folder), think=0.0)
+        cat = room.sign_in("Cat", None, lambda reason: None)
+        room.open_table(cat, Rules(skunks=True), ("easy", "standard"))
         ann = room.sign_in("Ann", None, lambda reason: None)
-        table = room.open_table(ann, Rules(), ("standard", "standard"))
-        table.start("Ann")
         app = CardRoomApp(room, ann, think=0.0)
         async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            assert "Cat" in screen_text(app), screen_text(app)
+            await pilot.press("o")
+            await pilot.pause(0.05)
+            await pilot.press("enter")                   # open it, as the dialog offers
+            await wait_for(pilot, lambda: room.place_of(ann) is not None)
+            table = room.place_of(ann)[0]
+            await pilot.pause(0.05)
+            await pilot.press("enter")                   # start, with two computer players
+            await wait_for(pilot, lambda: table.game is not None)
             for _ in range(600):
                 if table.game.state.hand_number >= 2:
                     break
@@ -325,21 +352,37 @@ FALLBACK_GAME = textwrap.dedent("""
             assert table.game.state.hand_number >= 2, table.game.state.hand_number
         print("card room: hand", table.game.state.hand_number)
 
-    asyncio.run(main())
+    asyncio.run(at_home())
     asyncio.run(card_room(sys.argv[2]))
 """)
+
+
+def play_through_fallbacks(tmp_path: Path, shapes: str, length: str) -> str:
+    """Run FALLBACK_GAME in a fresh process (some patches are process-wide)
+    with `shapes` forced missing; its output."""
+    env = {**os.environ, "CRIB3_TEXTUAL_FALLBACK": shapes, "CRIB3_HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", FALLBACK_GAME, str(Path(__file__).parent),
+                           str(tmp_path / "tables"), length],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert "played" in done.stdout and "card room: hand" in done.stdout, done.stdout
+    return done.stdout
 
 
 def test_a_whole_game_through_every_fallback(tmp_path):
     """With every shape forced missing (as a Textual that renamed them all),
     the game plays to its end through Textual's public ways, and a card-room
-    session plays a hand at its seat."""
-    env = {**os.environ, "CRIB3_TEXTUAL_FALLBACK": "all", "CRIB3_HOME": str(tmp_path)}
-    done = subprocess.run([sys.executable, "-c", FALLBACK_GAME, str(Path(__file__).parent),
-                           str(tmp_path / "tables")],
-                          capture_output=True, text=True, env=env, timeout=300)
-    assert done.returncode == 0, done.stderr[-3000:]
-    assert "played" in done.stdout and "card room: hand" in done.stdout
+    session goes from the lobby to its seat and plays a hand."""
+    play_through_fallbacks(tmp_path, "all", "game")
+
+
+@pytest.mark.parametrize("shape", list(textual_compat.SHAPES))
+def test_a_hand_through_each_fallback_alone(tmp_path, shape):
+    """Each shape missing on its own (the others there, as on a Textual that
+    renamed one name): a hand at home and a card-room session's way from the
+    lobby through a hand both play. (Alone, a fallback meets the other
+    shapes' code, which `all` never does.)"""
+    play_through_fallbacks(tmp_path, shape, "hand")
 
 
 def test_a_missing_terminal_parser_is_one_clear_error():
@@ -365,3 +408,16 @@ def test_every_shape_is_there_on_the_textual_the_tests_pin():
     if os.environ.get("CRIB3_VERSION_RANGE_RUN"):
         return
     assert textual_compat.missing() == []
+
+
+def test_serve_without_the_terminal_parser_refuses_at_start(tmp_path, monkeypatch):
+    """A Textual without the parser a card room needs: `crib3 serve` says so
+    in one line and exits 1 before it listens, so nobody is let in to a
+    session that cannot start (and no table folder is made)."""
+    from commands import assert_clean_failure, crib3
+
+    monkeypatch.setenv("CRIB3_TEXTUAL_FALLBACK", "xterm-parser")
+    done = crib3("serve", "--open", "--port", "0", home=tmp_path)
+    assert_clean_failure(done, 1)
+    assert "terminal parser" in done.stderr and "listening" not in done.stderr
+    assert not (tmp_path / "tables").exists()

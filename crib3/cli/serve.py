@@ -30,6 +30,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if args.port < 0 or args.port > 65535:
         raise UsageError(f"--port {args.port}: a port is 0 to 65535")
+    from crib3.tui.textual_compat import card_room_problem
+
+    unable = card_room_problem()
+    if unable:  # before anything listens: no session could start
+        raise CannotRun(f"cannot serve: {unable}")
     authorized = None
     if not args.open:
         authorized = Path(args.authorized_keys) if args.authorized_keys else \

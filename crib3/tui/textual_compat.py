@@ -391,13 +391,23 @@ def _xterm_parser_class() -> Any:
     return XTermParser
 
 
+NO_TERMINAL_PARSER = ("this Textual has no terminal parser crib3 can use "
+                      "(textual._xterm_parser.XTermParser): install a Textual "
+                      "that pyproject.toml allows")
+
+
+def card_room_problem() -> str | None:
+    """Why a card room cannot run on this Textual, in one line, or None.
+    `crib3 serve` asks before it listens, so that nobody is let in to a
+    session that cannot start."""
+    return None if have("xterm-parser") else NO_TERMINAL_PARSER
+
+
 def xterm_parser() -> Any:
     """A new parser of a terminal's bytes into Textual's key and mouse
     events: the one a card room cannot run without."""
     if not have("xterm-parser"):
-        raise MissingInternals("this Textual has no terminal parser crib3 can use "
-                               "(textual._xterm_parser.XTermParser): install a Textual "
-                               "that pyproject.toml allows")
+        raise MissingInternals(NO_TERMINAL_PARSER)
     return _xterm_parser_class()()
 
 
