@@ -141,3 +141,34 @@ async def test_a_seated_name_keeps_its_lookalikes_out_while_its_person_is_away(t
     with pytest.raises(RoomError, match="^\u0412\u041e\u0412 looks like Bob, a name here"):
         room.sign_in("\u0412\u041e\u0412", None, lambda why: None)  # ВОВ, all Cyrillic
     assert sorted(room.people) == ["ann", "cat", "dan"]
+
+
+# --- chat: what terminals draw at other widths is replaced --------------------
+
+
+@pytest.mark.parametrize("typed, kept", [
+    ("👍🏽 👍🏽 👍🏽 👍🏽 👍🏽 end", "👍 👍 👍 👍 👍 end"),  # skin-tone modifiers go
+    ("👨\u200d👩\u200d👧 family", "👨👩👧 family"),  # a ZWJ sequence: its emoji, side by side
+    ("\u2764\ufe0f you", "\u2764 you"),  # a variation selector goes
+    ("🇫🇷 vs 🇩🇪", "FR vs DE"),  # a flag's regional indicators: its letters
+    ("ok" + " " * 72 + "alice: I resign", "ok alice: I resign"),  # a run of spaces: one
+    ("a\u3164b", "ab"),  # invisible: gone
+    ("  gg  ", "gg"),
+])
+def test_a_chat_line_keeps_only_what_every_terminal_draws_alike(typed, kept):
+    from crib3.room.chat import checked_text
+
+    assert checked_text(typed) == kept
+
+
+@pytest.mark.parametrize("typed, why", [
+    ("\u3164", "say something first"), ("\U0001f3fd", "say something first"),
+    ("evil\u202eoops", "a chat line is printable characters only"),
+    ("tab\there", "a chat line is printable characters only"),
+])
+def test_a_chat_line_of_nothing_visible_or_with_controls_is_refused(typed, why):
+    from crib3.room.chat import checked_text
+
+    with pytest.raises(RoomError) as caught:
+        checked_text(typed)
+    assert str(caught.value) == why
