@@ -172,3 +172,15 @@ def test_a_chat_line_of_nothing_visible_or_with_controls_is_refused(typed, why):
     with pytest.raises(RoomError) as caught:
         checked_text(typed)
     assert str(caught.value) == why
+
+
+def test_scripts_that_meet_two_by_two_but_not_all_three_are_mixed(monkeypatch):
+    """Characters used in several scripts each (Script_Extensions) can meet
+    pairwise and still share none: the name is mixed, and is said to be."""
+    from crib3.common import lookalikes
+
+    fake = {"x": frozenset({"Latn", "Grek"}), "y": frozenset({"Latn", "Cyrl"}),
+            "z": frozenset({"Grek", "Cyrl"})}
+    monkeypatch.setattr(lookalikes, "scripts_of", fake.get)
+    assert mixed_scripts("xyz") == ("Latin", "Cyrillic")
+    assert mixed_scripts("xy") is None

@@ -193,3 +193,24 @@ async def test_a_wrapped_chat_line_cannot_pass_for_another_speakers(tmp_path):
         # Nothing a stranger types starts a row where a name does.
         for row in chat_rows(ann_app):
             assert not row.startswith(" alice"), chat_rows(ann_app)
+
+
+async def test_the_chat_prompt_shows_what_it_will_say_as_it_is_typed(tmp_path):
+    """A skin-tone modifier typed in the prompt would be drawn by the
+    terminal at another width than Rich counts, pushing the prompt's row
+    out of line: it goes as it is typed, the cursor staying at the end."""
+    from textual.widgets import Input
+
+    room = room_with_tables(tmp_path)
+    ann_app = room_app(room, "Ann")
+    async with ann_app.run_test(size=(80, 24)) as ann:
+        await wait_for(ann, lambda: isinstance(ann_app.screen, RoomTableScreen))
+        await ann.press("c")
+        await wait_for(ann, lambda: isinstance(ann_app.screen, ChatPrompt))
+        typed = ann_app.screen.query_one(Input)
+        typed.insert_text_at_cursor("gg 👍🏽 🇫🇷")
+        await wait_for(ann, lambda: typed.value == "gg 👍 FR")
+        assert typed.cursor_position == len("gg 👍 FR")
+        await ann.press("!", "enter")
+        await wait_for(ann, lambda: isinstance(ann_app.screen, RoomTableScreen))
+        assert [line.text for line in room.tables[1].chat.lines] == ["gg 👍 FR!"]

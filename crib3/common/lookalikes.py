@@ -129,9 +129,12 @@ def mixed_scripts(text: str) -> tuple[str, str] | None:
     common = frozenset.intersection(*sets)
     if common or any(all(s & allowed for s in sets) for allowed in WITH_LATIN):
         return None
-    first = sets[0]
-    other = next(s for s in sets if not s & first)  # one exists: else `common`
-    return _script_name(first), _script_name(other)
+    running = sets[0]
+    for scripts in sets[1:]:  # where the scripts in common run out: those two
+        if not running & scripts:
+            return _script_name(running), _script_name(scripts)
+        running &= scripts
+    raise AssertionError("unreachable: the scripts in common ran out somewhere")
 
 
 def _script_name(scripts: frozenset[str]) -> str:
