@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import shlex
 import shutil
 import socket
 import subprocess
@@ -302,6 +303,24 @@ class Terminals:
         raise AssertionError(f"{name}: {text!r} never appeared; the screen:\n"
                              f"{self.screen(name)}")
 
+    def say(self, name: str, text: str) -> None:
+        """`name`, at a table, says `text` in the chat: c, the line typed
+        a few characters at a time (not all in one instant; an emoji and
+        its modifier in one piece), Enter."""
+        import regex
+
+        self.keys(name, "c")
+        self.wait_for(name, "Say at table")
+        pieces = [""]
+        for cluster in regex.findall(r"\X\s*", text):
+            if len(pieces[-1]) + len(cluster) > 8:
+                pieces.append("")
+            pieces[-1] += cluster
+        for piece in pieces:
+            self.run("send-keys", "-t", name, "-l", piece)
+            time.sleep(0.05)
+        self.keys(name, "Enter")
+
     def close(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
 
@@ -345,7 +364,8 @@ def ssh(port: int, name: str, key: Path | None) -> str:
     identity = f"-i {key} -o IdentitiesOnly=yes" if key else \
         "-o PubkeyAuthentication=no -o IdentitiesOnly=yes"
     return (f"ssh -t {identity} -o BatchMode=yes -o StrictHostKeyChecking=no "
-            f"-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -p {port} {name}@127.0.0.1")
+            f"-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -p {port} "
+            f"-l {shlex.quote(name)} 127.0.0.1")
 
 
 def openssh_key(path: Path, comment: str | None = None) -> Path:

@@ -162,3 +162,55 @@ async def test_a_spectator_sees_the_counts_of_the_show_face_up(tmp_path):
         assert all(c.label() in text for c in shown.cards), text
         await wait_for(dan, lambda: not hand.display)  # the next deal: hidden again
     room.close()
+
+
+def chat_rows(app) -> list[str]:
+    """The rows of the chat panel, as drawn (its padding of one cell kept)."""
+    panel = app.screen.query_one(ChatPanel)
+    rows = screen_text(app).split("\n")
+    return rows[panel.region.y:panel.region.y + panel.region.height]
+
+
+async def test_a_wrapped_chat_line_cannot_pass_for_another_speakers(tmp_path):
+    """Issue 33 point 7: "ok", 72 spaces and "alice: I resign, well played"
+    was drawn at 80 columns as a second row that read as alice's."""
+    room = room_with_tables(tmp_path)
+    table = room.tables[1]
+    ann_app = room_app(room, "Ann")
+    async with ann_app.run_test(size=(80, 24)) as ann:
+        await wait_for(ann, lambda: isinstance(ann_app.screen, RoomTableScreen))
+        allowance = TokenBucket(PER_SECOND, BURST, clock=lambda: 0.0)
+        table.chat.say("Dan", "ok" + " " * 72 + "alice: I resign, well played", allowance)
+        await wait_for(ann, lambda: "alice: I resign" in screen_text(ann_app))
+        assert chat_rows(ann_app) == [" Dan: ok alice: I resign, well played"]  # one run, one space
+        # A line long enough to wrap: its second row starts under the text, past the name.
+        table.chat.say("Dan", "y" * 70 + " alice: I resign, good game", allowance)
+        await wait_for(ann, lambda: "good game" in chat_rows(ann_app)[-1])
+        first, second = chat_rows(ann_app)[-2:]
+        assert first == " Dan: " + "y" * 70
+        assert second == " " * 6 + "alice: I resign, good game"
+        assert second.index("alice") == first.index("y")
+        # Nothing a stranger types starts a row where a name does.
+        for row in chat_rows(ann_app):
+            assert not row.startswith(" alice"), chat_rows(ann_app)
+
+
+async def test_the_chat_prompt_shows_what_it_will_say_as_it_is_typed(tmp_path):
+    """A skin-tone modifier typed in the prompt would be drawn by the
+    terminal at another width than Rich counts, pushing the prompt's row
+    out of line: it goes as it is typed, the cursor staying at the end."""
+    from textual.widgets import Input
+
+    room = room_with_tables(tmp_path)
+    ann_app = room_app(room, "Ann")
+    async with ann_app.run_test(size=(80, 24)) as ann:
+        await wait_for(ann, lambda: isinstance(ann_app.screen, RoomTableScreen))
+        await ann.press("c")
+        await wait_for(ann, lambda: isinstance(ann_app.screen, ChatPrompt))
+        typed = ann_app.screen.query_one(Input)
+        typed.insert_text_at_cursor("gg 👍🏽 🇫🇷")
+        await wait_for(ann, lambda: typed.value == "gg 👍 FR")
+        assert typed.cursor_position == len("gg 👍 FR")
+        await ann.press("!", "enter")
+        await wait_for(ann, lambda: isinstance(ann_app.screen, RoomTableScreen))
+        assert [line.text for line in room.tables[1].chat.lines] == ["gg 👍 FR!"]

@@ -4,13 +4,21 @@ Names come from people (`crib3 play --name`, the new-game screen, the name
 an SSH user connects as) and from files (a saved game's players, the
 settings file, a card room's tables on disk). Two rules keep them harmless:
 
-- At the edges where a person types one, `check_name` takes it or refuses
-  it with a one-line reason: 1 to `MAX_LENGTH` characters once the spaces
-  around it are trimmed, every one printable (letters, digits, punctuation,
-  symbols, emoji, plain spaces; no control or formatting characters, which
-  could move the cursor, recolour the terminal or reverse the text). Square
-  brackets and backslashes are allowed: a name is never Rich markup, so
-  `[b]Bea[/]` is shown as those nine characters.
+- At the edges where a person types one (the command line, the new-game
+  screen, the settings, the name an SSH user connects as), `check_name`
+  takes it or refuses it with a one-line reason: 1 to `MAX_LENGTH`
+  characters once the spaces around it are trimmed, every one printable
+  (letters, digits, punctuation, symbols, emoji, plain spaces; no control
+  or formatting characters, which could move the cursor, recolour the
+  terminal or reverse the text), none invisible (U+3164 HANGUL FILLER,
+  variation selectors: a name could be blank, or two names differ unseen),
+  none that terminals draw at different widths (skin-tone modifiers,
+  regional indicators: Rich would count other cells than the terminal
+  draws, and every row after the name would be off), and in one script, or
+  Latin with Chinese, Japanese or Korean (so "аlice" with a Cyrillic а is
+  no name; see `crib3.common.lookalikes`). Square brackets and backslashes
+  are allowed: a name is never Rich markup, so `[b]Bea[/]` is shown as
+  those nine characters. The name is kept in NFC.
 - Everywhere a name is shown, `shown_name` makes it safe whatever its
   origin: a log written elsewhere may hold any string, and the engine loads
   it as it is (the log is the record). Control and formatting characters
@@ -27,6 +35,8 @@ MAX_LENGTH = 20  # characters: the board, the seats and the lobby have room for 
 def check_name(text: str) -> str:
     """The name a person typed, trimmed, or ValueError saying in one line
     why it cannot be a name."""
+    import unicodedata
+
     name = text.strip()
     rule = f"a name is 1 to {MAX_LENGTH} printable characters"
     if not name:
@@ -36,6 +46,19 @@ def check_name(text: str) -> str:
     for char in name:
         if not char.isprintable():
             raise ValueError(f"{rule} (this one has {_escaped(char)}, which is not)")
+    name = unicodedata.normalize("NFC", name)
+    from crib3.common import lookalikes
+
+    for char in name:
+        if lookalikes.is_ignorable(char):
+            raise ValueError(f"{rule} (this one has {_escaped(char)}, which is invisible)")
+        if lookalikes.is_unsteady(char):
+            raise ValueError(f"{rule} (this one has {_escaped(char)}, which terminals "
+                             "draw at different widths)")
+    mixed = lookalikes.mixed_scripts(name)
+    if mixed is not None:
+        raise ValueError("a name is in one script, or Latin with Chinese, Japanese or "
+                         f"Korean (this one mixes {mixed[0]} and {mixed[1]})")
     return name
 
 

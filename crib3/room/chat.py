@@ -37,17 +37,47 @@ class ChatLine:
 
 
 def checked_text(text: str) -> str:
-    """`text` as a chat line may hold it (spaces trimmed), or RoomError
-    with one line saying why not."""
+    """`text` as a chat line may hold it, or RoomError with one line
+    saying why not. Spaces are trimmed and every run of them is one space
+    (a run as wide as the screen would start a wrapped row where a name
+    does, and read as someone else's line). Characters that terminals draw
+    at other widths than Rich counts go: an emoji's skin-tone modifier,
+    joiners, variation selectors and other invisible characters are
+    dropped, and a flag's regional indicators become their letters ("🇫🇷"
+    is "FR"), so every screen's rows keep their width."""
     text = text.strip()
     if not text:
         raise RoomError("say something first")
     if len(text) > MAX_CHARS:
         raise RoomError(f"a chat line is at most {MAX_CHARS} characters "
                         f"(this one has {len(text)})")
-    if not text.isprintable():
+    if not all(c.isprintable() or c in DROPPED for c in text):
         raise RoomError("a chat line is printable characters only")
+    text = " ".join(part for part in steady(text).split(" ") if part)
+    if not text:
+        raise RoomError("say something first")
     return text
+
+
+DROPPED = "\u200d"  # ZERO WIDTH JOINER: not printable, but part of emoji, so dropped
+
+
+def steady(text: str) -> str:
+    """`text` with the characters of unsteady width replaced (see
+    `checked_text`; the chat prompt shows what it will say the same way,
+    as it is typed). Spaces are left as they are."""
+    from crib3.common import lookalikes
+
+    kept: list[str] = []
+    for char in text:
+        if char in DROPPED or lookalikes.is_ignorable(char):
+            continue
+        if lookalikes.is_unsteady(char):
+            if 0x1F1E6 <= ord(char) <= 0x1F1FF:  # REGIONAL INDICATOR SYMBOL LETTER A..Z
+                kept.append(chr(ord("A") + ord(char) - 0x1F1E6))
+            continue
+        kept.append(char)
+    return "".join(kept)
 
 
 class TableChat:

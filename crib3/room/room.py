@@ -22,6 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from crib3.common.levels import BOT_LEVELS
+from crib3.common.lookalikes import look_alike
 from crib3.common.names import check_name, shown_name
 from crib3.engine import Rules
 from crib3.room.basics import Listener, RoomError, notify
@@ -74,6 +75,8 @@ class Room:
                 if seat.name is not None and seat.name.lower() == name.lower() \
                         and seat.key != key:
                     raise RoomError(f"{name} is taken here by someone with another key")
+        known = [seat.name for seats in seated for seat in seats if seat.name is not None]
+        self._check_lookalike(name, known + [p.name for p in self.people.values()])
         old = self.people.get(name.lower())
         if old is not None and old.key != key:
             raise RoomError(f"{name} is here already, with another key")
@@ -85,6 +88,17 @@ class Room:
         self.bring_back(presence)
         self.changed()
         return presence
+
+    @staticmethod
+    def _check_lookalike(name: str, known: list[str]) -> None:
+        """A name may not pass for another one the room knows (a seat's or
+        a person's): compared by their Unicode skeletons, "аlice" with a
+        Cyrillic а, or "aIice" with a capital I, is "alice". The same name
+        (in any case) is the same person's, and is checked by key."""
+        for other in known:
+            if other.lower() != name.lower() and look_alike(name, other):
+                raise RoomError(f"{name} looks like {shown_name(other)}, a name here "
+                                "already: choose another")
 
     def _check_names(self, presence: Presence) -> None:
         """One person may be signed in under `names_per_key` names at once."""

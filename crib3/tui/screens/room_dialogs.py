@@ -15,7 +15,7 @@ from textual.widgets import Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from crib3.common.names import shown_name
-from crib3.room.chat import MAX_CHARS
+from crib3.room.chat import MAX_CHARS, steady
 from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.tui.screens.dialogs import Dialog
 
@@ -48,6 +48,17 @@ class ChatPrompt(ModalScreen["str | None"]):
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """What is typed is shown as it will be said: a skin-tone modifier
+        or a variation selector, drawn by the terminal at another width
+        than Rich counts, would push the prompt's row out of line."""
+        typed = event.input  # (its value now: more may have been typed since)
+        shown = steady(typed.value)
+        if shown != typed.value:
+            cursor = len(steady(typed.value[:typed.cursor_position]))
+            typed.value = shown
+            typed.cursor_position = cursor
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         self.dismiss(event.value)

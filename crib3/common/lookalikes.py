@@ -1,0 +1,220 @@
+"""Names that look alike, and characters a name cannot hold safely.
+
+Unicode's security mechanisms (UTS #39) give the two tools used here:
+
+- The *skeleton* of a string: NFD, default-ignorable characters removed,
+  each character replaced by its prototype from Unicode's confusables
+  table, NFD again. Two strings that look alike (Latin "alice" and "аlice"
+  with a Cyrillic а, "aIice" with a capital I) have the same skeleton. The
+  card room refuses a name whose skeleton is that of a name it knows.
+- The *restriction level* "Highly Restrictive": a name is in one script, or
+  Latin with Han and Hiragana/Katakana (Japanese), Han and Bopomofo, or Han
+  and Hangul (Korean). Common and Inherited characters (digits, punctuation,
+  most symbols and emoji, combining accents) go with any script.
+
+The confusables table ships with crib3 (`unicode/confusables.txt`, reduced
+to its mappings, Unicode's header kept; its licence is `unicode/LICENSE`,
+the Unicode License v3). To take a newer one, download Unicode's latest
+and rebuild the reduced file:
+
+    curl -O https://www.unicode.org/Public/security/latest/confusables.txt
+    python -m crib3.common.lookalikes confusables.txt
+
+Character properties (Script_Extensions, Default_Ignorable_Code_Point,
+Emoji_Modifier, Regional_Indicator) come from the `regex` package, which
+follows the current Unicode version. Nothing here is imported until a name
+is checked (`crib3 --help` loads none of it).
+"""
+
+from __future__ import annotations
+
+import sys
+import unicodedata
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+DATA = Path(__file__).with_name("unicode") / "confusables.txt"
+
+# Every script in Unicode 17, by its ISO 15924 code (Script_Extensions values).
+# A code the installed `regex` does not know yet is skipped.
+SCRIPTS = (
+    "Latn Bopo Grek Copt Cyrl Armn Hebr Arab Syrc Thaa Nkoo Samr Mand Deva Beng Guru Gujr "
+    "Orya Taml Telu Knda Mlym Sinh Thai Laoo Tibt Mymr Geor Hang Ethi Cher Cans Ogam Runr "
+    "Tglg Hano Buhd Tagb Khmr Mong Limb Tale Talu Bugi Lana Bali Sund Batk Lepc Olck Brai "
+    "Glag Tfng Hani Hira Kana Yiii Lisu Vaii Bamu Sylo Phag Saur Kali Rjng Java Cham Tavt "
+    "Mtei Linb Lyci Cari Ital Goth Perm Ugar Xpeo Dsrt Shaw Osma Osge Elba Aghb Vith Todr "
+    "Lina Cprt Armi Palm Nbat Hatr Phnx Lydi Sidt Mero Merc Khar Sarb Narb Mani Avst Prti "
+    "Phli Phlp Orkh Hung Rohg Gara Yezi Sogo Sogd Ougr Chrs Elym Brah Kthi Sora Cakm Mahj "
+    "Shrd Khoj Mult Sind Gran Tutg Newa Tirh Sidd Modi Takr Ahom Dogr Wara Diak Nand Zanb "
+    "Soyo Pauc Sunu Bhks Marc Gonm Gong Tols Maka Kawi Xsux Pcun Cpmn Egyp Hluw Gukh Mroo "
+    "Tnsa Bass Hmng Krai Medf Berf Miao Tang Nshu Kits Jurc Dupl Sgnw Hmnp Toto Wcho Nagm "
+    "Onao Tayo Mend Adlm Seal"
+).split()
+
+# Highly Restrictive: besides one script, Latin may go with these (Japanese,
+# Chinese with Bopomofo, Korean).
+WITH_LATIN = (
+    frozenset({"Latn", "Hani", "Hira", "Kana"}),
+    frozenset({"Latn", "Hani", "Bopo"}),
+    frozenset({"Latn", "Hani", "Hang"}),
+)
+
+SCRIPT_NAMES = {
+    "Latn": "Latin", "Cyrl": "Cyrillic", "Grek": "Greek", "Arab": "Arabic",
+    "Hebr": "Hebrew", "Armn": "Armenian", "Geor": "Georgian", "Hani": "Han",
+    "Hira": "Hiragana", "Kana": "Katakana", "Hang": "Hangul", "Bopo": "Bopomofo",
+    "Cher": "Cherokee", "Copt": "Coptic", "Deva": "Devanagari", "Thai": "Thai",
+    "Tfng": "Tifinagh", "Lisu": "Lisu", "Cans": "Canadian Aboriginal",
+}
+
+
+def _regex() -> Any:
+    import regex  # here: only checking a name needs it
+
+    return regex
+
+
+@lru_cache(maxsize=None)
+def _patterns() -> dict[str, Any]:
+    """A pattern for each property used here (and each script's)."""
+    regex = _regex()
+    found: dict[str, Any] = {}
+    for code in SCRIPTS:
+        try:
+            found[code] = regex.compile(rf"\p{{scx={code}}}")
+        except regex.error:  # a script newer than the installed regex
+            continue
+    found["any"] = regex.compile(r"[\p{scx=Zyyy}\p{scx=Zinh}]")
+    found["ignorable"] = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+    found["modifier"] = regex.compile(r"\p{Emoji_Modifier}")
+    found["indicator"] = regex.compile(r"\p{Regional_Indicator}")
+    return found
+
+
+def is_ignorable(char: str) -> bool:
+    """A default-ignorable character: drawn as nothing (U+3164 HANGUL
+    FILLER, U+200B, variation selectors, joiners, ...)."""
+    return bool(_patterns()["ignorable"].match(char))
+
+
+def is_unsteady(char: str) -> bool:
+    """A character terminals draw at different widths depending on what is
+    beside it: emoji skin-tone modifiers (joined to the emoji before them,
+    or not) and regional indicators (paired into a flag, or not). Rich
+    counts each as the cells it takes alone."""
+    patterns = _patterns()
+    return bool(patterns["modifier"].match(char) or patterns["indicator"].match(char))
+
+
+@lru_cache(maxsize=4096)
+def scripts_of(char: str) -> frozenset[str] | None:
+    """The scripts `char` is used in (its Script_Extensions), or None for
+    a Common or Inherited character, which goes with any script. A
+    character of no known script is its own ("Zzzz")."""
+    patterns = _patterns()
+    if patterns["any"].match(char):
+        return None
+    found = frozenset(code for code in SCRIPTS if code in patterns
+                      and patterns[code].match(char))
+    return found or frozenset({"Zzzz"})
+
+
+def mixed_scripts(text: str) -> tuple[str, str] | None:
+    """None if `text` is Highly Restrictive (see the module's docstring);
+    else two scripts it mixes, by name, to say so."""
+    sets = [s for s in map(scripts_of, text) if s is not None]
+    if not sets:
+        return None
+    common = frozenset.intersection(*sets)
+    if common or any(all(s & allowed for s in sets) for allowed in WITH_LATIN):
+        return None
+    running = sets[0]
+    for scripts in sets[1:]:  # where the scripts in common run out: those two
+        if not running & scripts:
+            return _script_name(running), _script_name(scripts)
+        running &= scripts
+    raise AssertionError("unreachable: the scripts in common ran out somewhere")
+
+
+def _script_name(scripts: frozenset[str]) -> str:
+    code = sorted(scripts)[0]
+    return SCRIPT_NAMES.get(code, code)
+
+
+@lru_cache(maxsize=1)
+def prototypes() -> dict[str, str]:
+    """Unicode's confusables table: each character's prototype."""
+    table: dict[str, str] = {}
+    for line in DATA.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0]
+        if not line.strip():
+            continue
+        source, target = line.split(";")[:2]
+        table[chr(int(source, 16))] = "".join(chr(int(c, 16)) for c in target.split())
+    return table
+
+
+def skeleton(text: str) -> str:
+    """UTS #39's skeleton of `text`: NFD, default-ignorables removed, each
+    character mapped to its prototype, NFD again."""
+    table = prototypes()
+    decomposed = unicodedata.normalize("NFD", text)
+    mapped = "".join(table.get(c, c) for c in decomposed if not is_ignorable(c))
+    return unicodedata.normalize("NFD", mapped)
+
+
+@lru_cache(maxsize=4096)
+def name_keys(name: str) -> frozenset[str]:
+    """What two names are compared by: the skeletons of the name as
+    written (an "I" passing for an "l"), case-folded ("ALICE" is "alice")
+    and in capitals ("ALlCE" is "ALICE"), after NFKC (a fullwidth "ａ" is
+    "a")."""
+    plain = unicodedata.normalize("NFKC", name)
+    return frozenset({skeleton(name), skeleton(plain.casefold()), skeleton(plain.upper())})
+
+
+def look_alike(one: str, other: str) -> bool:
+    """Whether two names could be taken for each other on a screen."""
+    return bool(name_keys(one) & name_keys(other))
+
+
+def rebuild(source: Path, target: Path = DATA) -> int:
+    """Write `target` from Unicode's confusables.txt at `source`: its
+    header, then one "SOURCE ; TARGET" line a mapping. Returns how many."""
+    header: list[str] = []
+    mappings: list[str] = []
+    for line in source.read_text(encoding="utf-8-sig").splitlines():
+        if line.startswith("#") and not mappings:
+            header.append(line)
+            continue
+        data = line.split("#", 1)[0].strip()
+        if not data:
+            continue
+        fields = [f.strip() for f in data.split(";")]
+        if len(fields) < 3 or fields[2] != "MA":
+            raise ValueError(f"not a confusables.txt line: {line!r}")
+        mappings.append(f"{fields[0]} ; {fields[1]}")
+    if not mappings:
+        raise ValueError(f"{source} holds no mappings")
+    header.append("# Reduced by `python -m crib3.common.lookalikes`: the mappings only.")
+    target.write_text("\n".join(header + mappings) + "\n", encoding="utf-8")
+    prototypes.cache_clear()
+    return len(mappings)
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: python -m crib3.common.lookalikes CONFUSABLES.TXT", file=sys.stderr)
+        return 2
+    try:
+        count = rebuild(Path(argv[0]))
+    except (OSError, ValueError) as exc:
+        print(f"lookalikes: {exc}", file=sys.stderr)
+        return 1
+    print(f"{DATA}: {count} mappings")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
