@@ -323,3 +323,58 @@ async def test_without_keys_the_limits_count_by_address(tmp_path):
     # Loopback is a tunnel, a jump host or the host itself: it tells nobody apart.
     for name in ("d", "e", "f"):
         room.sign_in(name, None, lambda r: None, address="127.0.0.1")
+
+
+async def test_one_person_has_one_seat_across_an_admin_close_and_a_restart(tmp_path):
+    """Before: an admin closed Ann's game mid-hand (saved, to be picked up
+    at a restart); she sat down at another table; after the restart she
+    had a seat at both, and "Ann (away)" stayed at the first for ever."""
+    import os
+
+    room = room_at(tmp_path)
+    ann, bob, dan = arrive(room, "Ann", "a"), arrive(room, "Bob", "b"), arrive(room, "Dan", "d")
+    waiting = room.open_table(dan, Rules(), ("easy", "easy"))
+    playing = room.open_table(ann, Rules(), ("easy", "easy"))
+    playing.sit(bob)
+    playing.start("Ann")
+    root = arrive(room, "Root", "r")
+    root.admin = True
+    room.close_by_admin(playing, root)
+    assert room.lobby() == [waiting] and list(room.shelved) == [playing.number]
+    waiting.sit(ann)
+    waiting.start("Dan")
+    old = playing.log_path.stat().st_mtime - 60  # (the closed game was played before)
+    os.utime(playing.log_path, (old, old))
+    room.close()
+
+    again = room_at(tmp_path)
+    assert again.restore() == []
+    assert list(again.tables) == [waiting.number]
+    assert list(again.shelved) == [playing.number]  # it waits, for Bob too
+    ann_again = arrive(again, "Ann", "a")
+    assert again.place_of(ann_again)[0].number == waiting.number
+    assert [t.number for t in again.lobby() if t.seat_of("Ann") is not None] == [waiting.number]
+    # Bob brings his game back; Ann's seat there waits as anyone's does.
+    bob_again = arrive(again, "Bob", "b")
+    assert again.place_of(bob_again)[0].number == playing.number
+    # And a third start finds the same: nobody at two tables.
+    again.close()
+    third = room_at(tmp_path)
+    third.restore()
+    seats = [t.number for t in third.tables.values() if t.seat_of("Ann") is not None]
+    assert len(seats) == 1, seats
+    third.close()
+
+
+async def test_a_person_whose_seat_waits_cannot_sit_at_a_second_table(tmp_path):
+    room = room_at(tmp_path)
+    ann, bob, cat = arrive(room, "Ann", "a"), arrive(room, "Bob", "b"), arrive(room, "Cat", "c")
+    first = room.open_table(ann, Rules(), ("easy", "easy"))
+    first.sit(bob)
+    first.start("Ann")
+    first.leave(1)  # Bob goes back to the lobby: his seat waits
+    other = room.open_table(cat, Rules(), ("easy", "easy"))
+    with pytest.raises(RoomError, match="your seat at table 1 waits for you"):
+        other.sit(bob)
+    assert other.seat_of("Bob") is None
+    room.close()

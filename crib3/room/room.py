@@ -17,6 +17,7 @@ most `names_per_key` names at once; 0 is no limit.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -28,7 +29,9 @@ from crib3.room.basics import Listener, RoomError, notify
 from crib3.room.seats import Presence, Seat
 from crib3.room.storage import (
     CLOSED,
+    OPEN,
     SHELVED,
+    TableFiles,
     UnreadableTable,
     numbers_on_disk,
     read_table,
@@ -217,15 +220,28 @@ class Room:
     def restore(self) -> list[str]:
         """Pick up the games this room's folder holds that are not over (a
         server restart): open tables go back in the lobby, shelved ones wait
-        for their people, closed ones stay closed. Tables that never started
-        are dropped. Returns a line for each table that could not be read
+        for their people, closed ones stay closed. One person has one seat
+        in the lobby: of two open tables with a person in common, the one
+        played last comes back and the other is shelved (an admin closed
+        a game under way, and its people sat down elsewhere meanwhile).
+        Tables that never started are dropped. Returns a line for each table that could not be read
         (it is left on disk)."""
         stored, problems = stored_tables(self.folder)
-        for record in stored:
+        seated: set[tuple[str, str | None]] = set()  # who has a seat in the lobby already
+        for record in sorted(stored, key=lambda r: (-r.played_at, -r.number)):
+            people = {(s.name.lower(), s.key) for s in record.seats
+                      if s.person and s.name is not None}
+            if record.status == OPEN and people & seated:
+                # Someone of it plays at a table they went on to since: one
+                # person, one seat. It waits, shelved, as a table nobody is at.
+                record = dataclasses.replace(record, status=SHELVED)
+                TableFiles(self.folder, record.number).save_seats(
+                    record.owner, record.rules, record.seats, SHELVED)
             if record.status == SHELVED:
                 self.shelved[record.number] = record.seats
             elif record.status != CLOSED:
                 self.tables[record.number] = Table.resume(self, record)
+                seated |= people
         return problems
 
     # --- admins (signed in with a key from --admins) ----------------------------
@@ -243,6 +259,9 @@ class Room:
         table.save()
         self.tables.pop(table.number, None)
         table.close()
+        # Its people need not wait for a restart: any of them may bring it
+        # back from the lobby (or signing in again), as a shelved table.
+        self.shelved[table.number] = table.seats
         self.changed()
 
     def remove(self, name: str, by: Presence) -> None:

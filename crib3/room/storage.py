@@ -98,6 +98,7 @@ class StoredTable:
     seats: list[Seat]
     events: list[Event]
     status: str = OPEN
+    played_at: float = 0.0  # when its log was last written (the file's time)
 
 
 class UnreadableTable(Exception):
@@ -121,13 +122,14 @@ def read_table(folder: Path, number: int) -> StoredTable | None:
             meta_path.unlink()  # it never started: nothing to lose
             return None
         loaded = load_log(files.log_path)
+        played_at = files.log_path.stat().st_mtime
     except LogError as exc:
         raise UnreadableTable(str(exc)) from None
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UnreadableTable(f"{meta_path}: {exc}") from None
     if loaded.state.winner is not None:
         return None
-    return StoredTable(number, owner, rules, seats, list(loaded.events), status)
+    return StoredTable(number, owner, rules, seats, list(loaded.events), status, played_at)
 
 
 def stored_tables(folder: Path) -> tuple[list[StoredTable], list[str]]:

@@ -157,6 +157,10 @@ class Table(SeatLookup):
             return mine
         if self.started:
             raise RoomError(f"table {self.number} is playing: its seats are taken")
+        place = self.room.place_of(presence)
+        if place is not None and place[0] is not self:
+            raise RoomError(f"your seat at table {place[0].number} waits for you: one "
+                            "table at a time")
         free = self.free_seats()
         if not free:
             raise RoomError(f"table {self.number} is full")
