@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from crib3.common.rates import TokenBucket
 from crib3.engine import Rules
 from crib3.engine.log import load_log
 from crib3.room import Room, RoomError
@@ -377,4 +378,102 @@ async def test_a_person_whose_seat_waits_cannot_sit_at_a_second_table(tmp_path):
     with pytest.raises(RoomError, match="your seat at table 1 waits for you"):
         other.sit(bob)
     assert other.seat_of("Bob") is None
+    room.close()
+
+
+# --- closed tables and opening them (a room where people open and close all day) -----------
+
+
+def count_log_reads(monkeypatch) -> list[str]:
+    """The logs a start reads (`load_log`, as the room's storage calls it)."""
+    from crib3.room import storage
+
+    read: list[str] = []
+    real = storage.load_log
+
+    def counting(path, *args, **kwargs):
+        read.append(path.name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(storage, "load_log", counting)
+    return read
+
+
+async def test_closed_and_finished_tables_are_kept_apart_and_a_start_reads_none(
+        tmp_path, monkeypatch):
+    room = room_at(tmp_path)
+    ann, bob = arrive(room, "Ann", "a"), arrive(room, "Bob", "b")
+    closed = []
+    for _ in range(3):
+        table = room.open_table(ann, Rules(), ("easy", "easy"))
+        table.start("Ann")
+        table.close_by("Ann")
+        closed.append(table)
+    playing = room.open_table(bob, Rules(), ("easy", "easy"))
+    playing.start("Bob")
+    folder = tmp_path / "tables"
+    assert sorted(p.name for p in (folder / "closed").iterdir()) == sorted(
+        f"table-{t.number}.{ext}" for t in closed for ext in ("json", "jsonl"))
+    assert all(t.log_path.exists() and t.log_path.parent.name == "closed" for t in closed)
+    assert load_log(closed[0].log_path).events == closed[0].game.events  # kept, for the record
+    room.close()
+
+    read = count_log_reads(monkeypatch)
+    again = room_at(tmp_path)
+    assert again.restore() == [] and list(again.tables) == [playing.number]
+    assert read == [f"table-{playing.number}.jsonl"]  # before: every closed table's log too
+    # A new table's number is still above every closed one's.
+    table = again.open_table(arrive(again, "Cat", "c"), Rules(), ("easy", "easy"))
+    assert table.number == playing.number + 1
+    again.close()
+
+
+async def test_a_closed_table_from_before_its_folder_is_moved_unread(tmp_path, monkeypatch):
+    """Folders written before `closed/`: a start moves their closed tables
+    there (reading no log) and never meets them again."""
+    import json
+
+    room = room_at(tmp_path)
+    ann = arrive(room, "Ann", "a")
+    table = room.open_table(ann, Rules(), ("easy", "easy"))
+    table.start("Ann")
+    table.close_by("Ann")
+    room.close()
+    folder = tmp_path / "tables"
+    for path in (folder / "closed").iterdir():  # as an older crib3 left it
+        path.rename(folder / path.name)
+    assert json.loads((folder / "table-1.json").read_text())["status"] == "closed"
+    read = count_log_reads(monkeypatch)
+    again = room_at(tmp_path)
+    assert again.restore() == [] and again.tables == {} and read == []
+    assert (folder / "closed" / "table-1.jsonl").exists()
+    assert not (folder / "table-1.json").exists()
+
+
+async def test_one_person_opens_a_few_tables_in_a_row_then_one_now_and_then(tmp_path,
+                                                                            monkeypatch):
+    from crib3.room import room as room_module
+
+    now = [1000.0]
+    monkeypatch.setattr(room_module, "TokenBucket",
+                        lambda rate, burst: TokenBucket(rate, burst, clock=lambda: now[0]))
+    room = room_at(tmp_path)
+    ann, bob = arrive(room, "Ann", "a"), arrive(room, "Bob", "b")
+    for _ in range(room_module.OPENS_AT_ONCE):
+        table = room.open_table(ann, Rules(), ("easy", "easy"))
+        room.depart(ann)  # she goes: the table, never started, is put away
+        ann = arrive(room, "Ann", "a")
+    with pytest.raises(RoomError, match=r"^you opened 3 tables just now: you may open "
+                                        r"another in 20 s$"):
+        room.open_table(ann, Rules(), ("easy", "easy"))
+    room.open_table(bob, Rules(), ("easy", "easy"))  # someone else may
+    now[0] += room_module.OPEN_EVERY
+    table = room.open_table(ann, Rules(), ("easy", "easy"))
+    assert table.owner == "Ann"
+    # Under --open, one address is one person, whatever the names.
+    here = [room.sign_in(n, None, lambda r: None, address="10.0.0.9") for n in "cdef"]
+    for person in here[:3]:
+        room.open_table(person, Rules(), ("easy", "easy"))
+    with pytest.raises(RoomError, match="you opened 3 tables just now"):
+        room.open_table(here[3], Rules(), ("easy", "easy"))
     room.close()

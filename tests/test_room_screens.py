@@ -243,3 +243,25 @@ async def test_a_seat_given_to_a_computer_player_is_titled_with_its_level(tmp_pa
         await wait_for(ann, lambda: isinstance(ann_app.screen, RoomTableScreen))
         panel = ann_app.screen.table_view.panel(1)
         await wait_for(ann, lambda: "Bob · standard" in str(panel.border_title))
+
+
+# --- opening tables, a few in a row (issue 33 point 14) ------------------------------------
+
+
+async def test_a_fourth_table_in_a_row_is_refused_in_one_line_on_the_lobby(tmp_path):
+    from crib3.room.room import OPENS_AT_ONCE
+
+    room = room_with_tables(tmp_path)
+    dan = room.people["dan"]
+    for _ in range(OPENS_AT_ONCE):  # opened, and left before anyone came
+        table = room.open_table(dan, Rules(), ("easy", "easy"))
+        table.leave(0)
+    dan_app = room_app(room, "Dan")
+    async with dan_app.run_test(size=(80, 24)) as pilot:
+        await opening_a_table(pilot)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "tables just now" in toasts(dan_app))
+        assert toasts(dan_app) == ("you opened 3 tables just now: you may open another "
+                                   "in 20 s")
+        assert isinstance(dan_app.screen, LobbyScreen)
+        assert room.place_of(dan) is None and len(room.lobby()) == 2

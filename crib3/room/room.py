@@ -24,6 +24,7 @@ from pathlib import Path
 
 from crib3.common.levels import BOT_LEVELS
 from crib3.common.names import check_name, shown_name
+from crib3.common.rates import TokenBucket
 from crib3.engine import Rules
 from crib3.room.basics import Listener, RoomError, notify
 from crib3.room.seats import Presence, Seat
@@ -33,6 +34,7 @@ from crib3.room.storage import (
     SHELVED,
     TableFiles,
     UnreadableTable,
+    last_number,
     numbers_on_disk,
     read_table,
     stored_tables,
@@ -40,6 +42,10 @@ from crib3.room.storage import (
 from crib3.room.table import Table
 
 log = logging.getLogger("crib3.serve")
+
+OPENS_AT_ONCE = 3  # tables one person may open in a row ...
+OPEN_EVERY = 20.0  # ... then one every so many seconds
+OPENERS_KEPT = 4096  # people whose openings are counted before the full ones are forgotten
 
 
 class Room:
@@ -58,6 +64,8 @@ class Room:
         self.shelved: dict[int, list[Seat]] = {}  # table number -> its seats, on disk
         self.people: dict[str, Presence] = {}  # lower-cased name -> who is connected
         self.listeners: list[Listener] = []
+        self.opened: dict[str, TokenBucket] = {}  # person -> how many tables they may open now
+        self._last_number: int | None = None  # the highest table number used (see `_next_number`)
 
     # --- people ----------------------------------------------------------------
 
@@ -142,7 +150,8 @@ class Room:
         if self.tables_per_key and held >= self.tables_per_key:
             raise RoomError(f"you own {held} open table{'s' * (held != 1)} already, the most "
                             "this room allows: close one or finish its game first")
-        number = max([0, *self.tables, *numbers_on_disk(self.folder)]) + 1
+        self._may_open(owner)
+        number = self._next_number()
         seats = [Seat(owner.name, owner.key), Seat(level=levels[0]), Seat(level=levels[1])]
         table = Table(self, number, owner.name, rules, seats)
         table.online.add(0)
@@ -152,6 +161,40 @@ class Room:
         table.save()
         self.changed()
         return table
+
+    def _may_open(self, owner: Presence) -> None:
+        """One person (see `Presence.holder`; by name where there is nothing
+        else to count by) opens `OPENS_AT_ONCE` tables in a row, then one
+        every `OPEN_EVERY` seconds: a table costs a file, a log and a
+        lobby line, and nobody at a club opens one a second."""
+        person = owner.holder or f"name {owner.name.lower()}"
+        bucket = self.opened.get(person)
+        if bucket is None:
+            if len(self.opened) >= OPENERS_KEPT:  # forget those who may open again in full
+                for who, kept in list(self.opened.items()):
+                    if kept.take(0) == 0 and kept.tokens + 1e-9 >= kept.burst:
+                        del self.opened[who]
+            bucket = self.opened[person] = TokenBucket(1 / OPEN_EVERY, OPENS_AT_ONCE)
+        if not bucket.take():
+            wait = max(1, round((1 - bucket.tokens) * OPEN_EVERY))
+            raise RoomError(f"you opened {OPENS_AT_ONCE} tables just now: you may open "
+                            f"another in {wait} s")
+
+    def _next_number(self) -> int:
+        """The next table's number: above every table this folder has files
+        of, so a finished game's are never written over (a table that never
+        started leaves none: its number may come again). The names in
+        `closed/` are read once; the room counts what it puts there since
+        (`put_away`)."""
+        if self._last_number is None:
+            self._last_number = last_number(self.folder)
+        return max([self._last_number, *self.tables, *self.shelved,
+                    *numbers_on_disk(self.folder)]) + 1
+
+    def put_away(self, number: int) -> None:
+        """Table `number`'s files went to `closed/` (see `_next_number`)."""
+        if self._last_number is not None:
+            self._last_number = max(self._last_number, number)
 
     def tables_held(self, holder: str | None) -> int:
         """How many tables in the lobby one person (see `Presence.holder`) owns."""
@@ -167,6 +210,8 @@ class Room:
         self.tables.pop(table.number, None)
         if keep:
             table.save(CLOSED)
+            table.files.put_away()
+            self.put_away(table.number)
         else:
             table.files.forget()
         table.close()
@@ -204,7 +249,8 @@ class Room:
             except UnreadableTable as exc:
                 log.warning("a shelved table could not be brought back: %s", exc)
                 continue
-            if stored is None:
+            if stored is None:  # (its game was over: put away for the record)
+                self.put_away(number)
                 continue
             table = Table.resume(self, stored)
             self.tables[number] = table

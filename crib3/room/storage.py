@@ -13,6 +13,13 @@ when one of its people signs in again) or `CLOSED` (its owner closed it:
 its log stays, for the record, and the room leaves it be). Files written
 before there was a status are `OPEN`. Nothing here knows about seating rules or bots: this
 module only keeps and reads files.
+
+A table that can never come back (closed, or its game over) is moved to a
+folder of its own, `closed/` (`TableFiles.put_away`), so that a start
+reads only the tables that can: a room where people open and close tables
+all day would otherwise read every one of them at each start. Closed
+tables found at the top (written before there was a `closed/`) are moved
+there as a start meets them, without reading their logs.
 """
 
 from __future__ import annotations
@@ -36,6 +43,11 @@ from crib3.engine.log import (
 from crib3.room.seats import Seat
 
 OPEN, SHELVED, CLOSED = "open", "shelved", "closed"
+PUT_AWAY = "closed"  # the folder, under the room's, of tables that cannot come back
+
+
+def put_away_folder(folder: Path) -> Path:
+    return folder / PUT_AWAY
 
 class TableFiles:
     """The two files of one table, and the open log while it plays."""
@@ -64,6 +76,18 @@ class TableFiles:
         with open_private(partial, "w") as f:
             f.write(json.dumps(data, indent=1))
         os.replace(partial, self.meta_path)
+
+    def put_away(self) -> None:
+        """The table cannot come back (closed, or its game is over): its
+        files go to `closed/`, for the record, where a start does not read
+        them. From now on this object names them there."""
+        self.close_log()
+        away = put_away_folder(self.folder)
+        private_folder(away)
+        for path in (self.meta_path, self.log_path):
+            with contextlib.suppress(FileNotFoundError):
+                os.replace(path, away / path.name)
+        self.folder = away
 
     def forget(self) -> None:
         """A table that never started is put away: nothing in it to keep."""
@@ -121,6 +145,9 @@ def read_table(folder: Path, number: int) -> StoredTable | None:
         if not files.log_path.exists():
             meta_path.unlink()  # it never started: nothing to lose
             return None
+        if status == CLOSED:  # it never comes back: kept, unread, with the others
+            files.put_away()
+            return None
         loaded = load_log(files.log_path)
         played_at = files.log_path.stat().st_mtime
     except LogError as exc:
@@ -128,17 +155,19 @@ def read_table(folder: Path, number: int) -> StoredTable | None:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UnreadableTable(f"{meta_path}: {exc}") from None
     if loaded.state.winner is not None:
+        files.put_away()  # (a game over, from before there was `closed/`)
         return None
     return StoredTable(number, owner, rules, seats, list(loaded.events), status, played_at)
 
 
 def stored_tables(folder: Path) -> tuple[list[StoredTable], list[str]]:
-    """The games under way in `folder` (open, shelved and closed alike: the
-    room decides what to do with each), and a line for each table that
-    could not be read (its files are left on disk, for a person to look
-    at). Tables that never started are dropped (their seat file is
-    removed); finished games are skipped (their files stay, for the
-    record)."""
+    """The games under way in `folder` (open and shelved: the room decides
+    what to do with each), and a line for each table that could not be
+    read (its files are left on disk, for a person to look at). Tables
+    that never started are dropped (their seat file is removed); closed
+    tables and finished games are skipped, and moved to `closed/` if they
+    were not there yet (their files stay, for the record). What is in
+    `closed/` is not read at all."""
     tables: list[StoredTable] = []
     problems: list[str] = []
     for number in sorted(numbers_on_disk(folder)):
@@ -153,10 +182,25 @@ def stored_tables(folder: Path) -> tuple[list[StoredTable], list[str]]:
 
 
 def numbers_on_disk(folder: Path) -> list[int]:
-    """The numbers of the tables `folder` holds files for (a new table takes
-    the next one, so a finished game's files are never written over)."""
+    """The numbers of the tables `folder` holds files for, `closed/` but
+    for its own (a new table takes the next one, so a finished game's files
+    are never written over: see `last_number`)."""
+    return _numbers_in(folder)
+
+
+def last_number(folder: Path) -> int:
+    """The highest table number `folder` (and its `closed/`) has files of:
+    only the names are read."""
+    return max([0, *_numbers_in(folder), *_numbers_in(put_away_folder(folder))])
+
+
+def _numbers_in(folder: Path) -> list[int]:
     numbers = []
-    for path in folder.glob("table-*.json"):
-        with contextlib.suppress(ValueError):
-            numbers.append(int(path.stem.split("-", 1)[1]))
+    with contextlib.suppress(FileNotFoundError):
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                name = entry.name
+                if name.startswith("table-") and name.endswith(".json"):
+                    with contextlib.suppress(ValueError):
+                        numbers.append(int(name[6:-5]))
     return numbers

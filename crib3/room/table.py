@@ -336,6 +336,9 @@ class Table(SeatLookup):
         await self._bots.run(self._wake, stopped=lambda: self.closed)
         if game.over:  # it leaves the room (its files stay, for the record)
             self.room.tables.pop(self.number, None)
+            if not self.closed:
+                self.files.put_away()
+                self.room.put_away(self.number)
         self._changed()
 
     # --- spectators and chat ----------------------------------------------------------
