@@ -477,3 +477,78 @@ async def test_one_person_opens_a_few_tables_in_a_row_then_one_now_and_then(tmp_
     with pytest.raises(RoomError, match="you opened 3 tables just now"):
         room.open_table(here[3], Rules(), ("easy", "easy"))
     room.close()
+
+
+# --- who may end a game for everyone (issue 33 point 12) -------------------------------------
+
+
+async def test_an_owner_who_inherited_a_game_only_asks_and_it_closes_when_all_agree(tmp_path):
+    """Before: after a restart Bob came back first, owned the table, pressed
+    x, and a three-person game at hand 4 could never go on."""
+    room = room_at(tmp_path)
+    people = {n: arrive(room, n, n.lower()) for n in ("Ann", "Bob", "Cat")}
+    table = room.open_table(people["Ann"], Rules(), ("easy", "easy"))
+    table.sit(people["Bob"]), table.sit(people["Cat"])
+    table.start("Ann")
+    await play_people(table, (0, 1, 2), until=lambda game: game.state.hand_number >= 2)
+    room.close()
+
+    again = room_at(tmp_path)
+    assert again.restore() == [] and again.tables[1].started_by == "Ann"
+    table = again.tables[1]
+    bob = arrive(again, "Bob", "bob")
+    table.sit(bob)
+    assert table.owner == "Bob"
+    assert table.close_by("Bob") is False  # asked, not closed
+    assert not table.closed and table.close_asked == ["Bob"] and again.lobby() == [table]
+    with pytest.raises(RoomError, match="only Bob can close"):
+        table.close_by("Cat")  # not here: cannot agree
+    cat = arrive(again, "Cat", "cat")
+    table.sit(cat)
+    assert table.close_by("Cat") is False  # Ann's seat waits for her: she is asked too
+    ann = arrive(again, "Ann", "ann")
+    table.sit(ann)
+    assert table.close_by("Ann") is True  # everyone seated agreed
+    assert table.closed and again.lobby() == [] and table.closed_by == "Bob"
+    assert again.reopenable == {}  # all of them asked: nobody's way back to keep
+    again.close()
+
+
+async def test_a_game_closed_by_its_first_owner_can_be_brought_back_by_the_others(tmp_path):
+    room = room_at(tmp_path)
+    people = {n: arrive(room, n, n.lower()) for n in ("Ann", "Bob", "Cat")}
+    table = room.open_table(people["Ann"], Rules(), ("easy", "easy"))
+    table.sit(people["Bob"]), table.sit(people["Cat"])
+    table.start("Ann")
+    await play_people(table, (0, 1, 2), until=lambda game: game.state.hand_number >= 2)
+    assert table.close_by("Ann") is True  # she started it: at once
+    events = list(table.game.events)
+    assert room.shelved_for(people["Bob"]) == 1 and room.shelved_for(people["Ann"]) is None
+    room.close()
+
+    again = room_at(tmp_path)  # a restart keeps the way back, and brings nothing by itself
+    assert again.restore() == [] and again.tables == {} and list(again.reopenable) == [1]
+    bob = arrive(again, "Bob", "bob")
+    assert again.place_of(bob) is None and again.shelved_for(bob) == 1
+    back = again.bring_back(bob)
+    assert back is not None and back.number == 1 and back.game.events[:len(events)] == events
+    assert again.reopenable == {} and (tmp_path / "tables" / "table-1.jsonl").exists()
+    back.sit(bob)
+    assert back.owner == "Bob" and back.away(0) is not None  # Ann's seat waits (or a bot)
+    again.close()
+    third = room_at(tmp_path)
+    third.restore()
+    assert list(third.tables) == [1] and third.reopenable == {}
+    third.close()
+
+
+async def test_an_owner_alone_with_computer_players_closes_at_once(tmp_path):
+    room = room_at(tmp_path, patience=0)
+    ann, bob = arrive(room, "Ann", "a"), arrive(room, "Bob", "b")
+    table = room.open_table(ann, Rules(), ("easy", "easy"))
+    table.sit(bob)
+    table.start("Ann")
+    room.depart(ann)  # Bob owns it now
+    table.replace(0, "Bob")  # and a computer plays Ann's seat
+    assert table.close_by("Bob") is True and table.closed and room.reopenable == {}
+    room.close()

@@ -36,8 +36,11 @@ from crib3.room.storage import (
     UnreadableTable,
     last_number,
     numbers_on_disk,
+    read_reopenable,
     read_table,
     stored_tables,
+    take_out,
+    write_reopenable,
 )
 from crib3.room.table import Table
 
@@ -62,6 +65,9 @@ class Room:
         self.names_per_key = names_per_key  # names one person may use at once (0: any)
         self.tables: dict[int, Table] = {}
         self.shelved: dict[int, list[Seat]] = {}  # table number -> its seats, on disk
+        # Closed games some of their people may bring back (`close_table`):
+        # number -> its seats, those people as persons.
+        self.reopenable: dict[int, list[Seat]] = {}
         self.people: dict[str, Presence] = {}  # lower-cased name -> who is connected
         self.listeners: list[Listener] = []
         self.opened: dict[str, TokenBucket] = {}  # person -> how many tables they may open now
@@ -93,7 +99,7 @@ class Room:
         if old is not None:
             old.kick("you signed in again from elsewhere")
         self.people[name.lower()] = presence
-        self.bring_back(presence)
+        self.bring_back(presence, closed=False)
         self.changed()
         return presence
 
@@ -188,8 +194,14 @@ class Room:
         (`put_away`)."""
         if self._last_number is None:
             self._last_number = last_number(self.folder)
-        return max([self._last_number, *self.tables, *self.shelved,
+        return max([self._last_number, *self.tables, *self.shelved, *self.reopenable,
                     *numbers_on_disk(self.folder)]) + 1
+
+    def _save_reopenable(self) -> None:
+        try:
+            write_reopenable(self.folder, self.reopenable)
+        except OSError as exc:  # the games stay closed; only the way back is lost
+            log.warning("the closed games' way back could not be saved: %s", exc)
 
     def put_away(self, number: int) -> None:
         """Table `number`'s files went to `closed/` (see `_next_number`)."""
@@ -206,12 +218,18 @@ class Room:
     def close_table(self, table: Table, keep: bool = False) -> None:
         """A table leaves the room: one that never started is put away (its
         last person left); with `keep` (its owner closed it), its files
-        stay, marked closed, and the room does not bring it back."""
+        stay, marked closed, and the room does not bring it back by itself.
+        The people at a closed game who neither closed it nor asked to
+        keep a way back: `r` in the lobby brings it back (`bring_back`)."""
         self.tables.pop(table.number, None)
         if keep:
             table.save(CLOSED)
             table.files.put_away()
             self.put_away(table.number)
+            seats = table.reopenable_by()
+            if table.started and not table.over and any(s.person for s in seats):
+                self.reopenable[table.number] = seats
+                self._save_reopenable()
         else:
             table.files.forget()
         table.close()
@@ -227,23 +245,36 @@ class Room:
         self.shelved[table.number] = table.seats
         self.changed()
 
-    def shelved_for(self, presence: Presence) -> int | None:
+    def shelved_for(self, presence: Presence, closed: bool = True) -> int | None:
         """The number of a shelved table where `presence` plays (same name
-        and key), if any."""
-        for number, seats in sorted(self.shelved.items()):
-            if any(s.person and s.name is not None and s.name.lower() == presence.name.lower()
-                   and s.key == presence.key for s in seats):
-                return number
+        and key), if any; or else (`closed`) of a closed game they may
+        bring back (see `close_table`)."""
+        kept = [self.shelved, self.reopenable] if closed else [self.shelved]
+        for games in kept:
+            for number, seats in sorted(games.items()):
+                if any(s.person and s.name is not None
+                       and s.name.lower() == presence.name.lower()
+                       and s.key == presence.key for s in seats):
+                    return number
         return None
 
-    def bring_back(self, presence: Presence) -> Table | None:
+    def bring_back(self, presence: Presence, closed: bool = True) -> Table | None:
         """The shelved table where `presence` plays, back in the lobby, its
         game where it stood (done at sign-in; the lobby offers it too, to
-        someone who stayed in the room while it was shelved)."""
+        someone who stayed in the room while it was shelved); with
+        `closed` (the lobby's `r`), else a closed game of theirs that they
+        did not close (see `close_table`)."""
         if self.place_of(presence) is not None:
             return None
-        while (number := self.shelved_for(presence)) is not None:
-            del self.shelved[number]
+        while (number := self.shelved_for(presence, closed)) is not None:
+            if self.shelved.pop(number, None) is None:
+                del self.reopenable[number]
+                self._save_reopenable()
+                try:
+                    take_out(self.folder, number)
+                except UnreadableTable as exc:
+                    log.warning("a closed table could not be brought back: %s", exc)
+                    continue
             try:
                 stored = read_table(self.folder, number)
             except UnreadableTable as exc:
@@ -273,6 +304,7 @@ class Room:
         Tables that never started are dropped. Returns a line for each table that could not be read
         (it is left on disk)."""
         stored, problems = stored_tables(self.folder)
+        self.reopenable = read_reopenable(self.folder)
         seated: set[tuple[str, str | None]] = set()  # who has a seat in the lobby already
         for record in sorted(stored, key=lambda r: (-r.played_at, -r.number)):
             people = {(s.name.lower(), s.key) for s in record.seats

@@ -49,6 +49,16 @@ PUT_AWAY = "closed"  # the folder, under the room's, of tables that cannot come 
 def put_away_folder(folder: Path) -> Path:
     return folder / PUT_AWAY
 
+def write_whole(path: Path, text: str) -> None:
+    """`path` replaced in one step (a crash leaves the old file or the new
+    one, never half of one)."""
+    private_folder(path.parent)
+    partial = path.with_name(path.name + ".part")
+    with open_private(partial, "w") as f:
+        f.write(text)
+    os.replace(partial, path)
+
+
 class TableFiles:
     """The two files of one table, and the open log while it plays."""
 
@@ -66,16 +76,13 @@ class TableFiles:
         return self.folder / f"table-{self.number}.jsonl"
 
     def save_seats(self, owner: str, rules: Rules, seats: Sequence[Seat],
-                   status: str = OPEN) -> None:
+                   status: str = OPEN, started_by: str | None = None) -> None:
         """Who sits where, replacing the last copy in one step (a crash
         leaves the old file or the new one, never half of one)."""
         data = {"number": self.number, "owner": owner, "rules": asdict(rules),
-                "seats": [asdict(seat) for seat in seats], "status": status}
-        private_folder(self.folder)
-        partial = self.meta_path.with_suffix(".json.part")
-        with open_private(partial, "w") as f:
-            f.write(json.dumps(data, indent=1))
-        os.replace(partial, self.meta_path)
+                "seats": [asdict(seat) for seat in seats], "status": status,
+                "started_by": started_by}
+        write_whole(self.meta_path, json.dumps(data, indent=1))
 
     def put_away(self) -> None:
         """The table cannot come back (closed, or its game is over): its
@@ -123,6 +130,7 @@ class StoredTable:
     events: list[Event]
     status: str = OPEN
     played_at: float = 0.0  # when its log was last written (the file's time)
+    started_by: str | None = None  # the owner as the game started (None: not known)
 
 
 class UnreadableTable(Exception):
@@ -141,6 +149,8 @@ def read_table(folder: Path, number: int) -> StoredTable | None:
         seats = [Seat(**seat) for seat in data["seats"]]
         owner = str(data["owner"])
         status = str(data.get("status", OPEN))
+        started_by = data.get("started_by")
+        started_by = None if started_by is None else str(started_by)
         files = TableFiles(folder, number)
         if not files.log_path.exists():
             meta_path.unlink()  # it never started: nothing to lose
@@ -157,7 +167,48 @@ def read_table(folder: Path, number: int) -> StoredTable | None:
     if loaded.state.winner is not None:
         files.put_away()  # (a game over, from before there was `closed/`)
         return None
-    return StoredTable(number, owner, rules, seats, list(loaded.events), status, played_at)
+    return StoredTable(number, owner, rules, seats, list(loaded.events), status, played_at,
+                       started_by)
+
+
+def take_out(folder: Path, number: int) -> None:
+    """A closed table's files back from `closed/`, marked open (one of its
+    people brings its game back: `Room.bring_back`). UnreadableTable when
+    they are not there or cannot be read."""
+    away = put_away_folder(folder)
+    meta = away / f"table-{number}.json"
+    try:
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        data["status"] = OPEN
+        os.replace(away / f"table-{number}.jsonl", folder / f"table-{number}.jsonl")
+        write_whole(folder / meta.name, json.dumps(data, indent=1))
+        meta.unlink()
+    except (OSError, ValueError, TypeError) as exc:
+        raise UnreadableTable(f"{meta}: {exc}") from None
+
+
+REOPENABLE = "reopenable.json"  # in `closed/`: closed games their other people may bring back
+
+
+def read_reopenable(folder: Path) -> dict[int, list[Seat]]:
+    """The closed games that some of their people may bring back (see
+    `Room.close_table`): table number -> its seats, the people who may
+    bring it back as persons (the others marked `replaced`). A damaged
+    file is nobody's way back: empty."""
+    try:
+        data = json.loads((put_away_folder(folder) / REOPENABLE).read_text(encoding="utf-8"))
+        return {int(number): [Seat(**seat) for seat in seats]
+                for number, seats in data.items()}
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return {}
+
+
+def write_reopenable(folder: Path, games: dict[int, list[Seat]]) -> None:
+    data = {str(number): [asdict(seat) for seat in seats]
+            for number, seats in sorted(games.items())}
+    write_whole(put_away_folder(folder) / REOPENABLE, json.dumps(data, indent=1))
 
 
 def stored_tables(folder: Path) -> tuple[list[StoredTable], list[str]]:

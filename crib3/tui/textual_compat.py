@@ -138,6 +138,8 @@ def _check_xterm_parser() -> bool:
 
 
 def _check_xterm_key_cache() -> bool:
+    if _keys_uncached:  # (done: the cache is gone)
+        return True
     cached = getattr(_xterm_parser_class(), "_parse_extended_key", None)
     return callable(getattr(cached, "__wrapped__", None)) and callable(
         getattr(cached, "cache_clear", None))
@@ -619,14 +621,19 @@ def _per_terminal_colours() -> None:
     Strip.render = render  # type: ignore[method-assign]
 
 
+_keys_uncached = False
+
+
 def _keys_parsed_without_a_shared_cache() -> None:
     """See `many_terminals_in_one_process`. The parser copies each key it
     takes from the cache, so parsing afresh each time gives the same keys;
     parsing one sequence is one regular expression."""
+    global _keys_uncached
     parser = _xterm_parser_class()
     cached = parser._parse_extended_key
     cached.cache_clear()
     parser._parse_extended_key = cached.__wrapped__
+    _keys_uncached = True
 
 
 def _strips_without_cycles() -> None:
