@@ -342,6 +342,9 @@ async def test_one_person_has_one_seat_across_an_admin_close_and_a_restart(tmp_p
     root.admin = True
     room.close_by_admin(playing, root)
     assert room.lobby() == [waiting] and list(room.shelved) == [playing.number]
+    room.depart(bob)
+    bob = arrive(room, "Bob", "b")  # signing in again does not undo the admin's close
+    assert room.lobby() == [waiting] and room.shelved_for(bob) == playing.number
     waiting.sit(ann)
     waiting.start("Dan")
     old = playing.log_path.stat().st_mtime - 60  # (the closed game was played before)

@@ -68,6 +68,7 @@ class Room:
         # Closed games some of their people may bring back (`close_table`):
         # number -> its seats, those people as persons.
         self.reopenable: dict[int, list[Seat]] = {}
+        self.admin_closed: set[int] = set()  # shelved by an admin: back only by `r`
         self.people: dict[str, Presence] = {}  # lower-cased name -> who is connected
         self.listeners: list[Listener] = []
         self.opened: dict[str, TokenBucket] = {}  # person -> how many tables they may open now
@@ -252,6 +253,8 @@ class Room:
         kept = [self.shelved, self.reopenable] if closed else [self.shelved]
         for games in kept:
             for number, seats in sorted(games.items()):
+                if not closed and number in self.admin_closed:
+                    continue
                 if any(s.person and s.name is not None
                        and s.name.lower() == presence.name.lower()
                        and s.key == presence.key for s in seats):
@@ -267,6 +270,7 @@ class Room:
         if self.place_of(presence) is not None:
             return None
         while (number := self.shelved_for(presence, closed)) is not None:
+            self.admin_closed.discard(number)
             if self.shelved.pop(number, None) is None:
                 del self.reopenable[number]
                 self._save_reopenable()
@@ -338,8 +342,10 @@ class Room:
         self.tables.pop(table.number, None)
         table.close()
         # Its people need not wait for a restart: any of them may bring it
-        # back from the lobby (or signing in again), as a shelved table.
+        # back from the lobby (`r`), as a shelved table; not by merely
+        # signing in again, which would undo the admin's close at once.
         self.shelved[table.number] = table.seats
+        self.admin_closed.add(table.number)
         self.changed()
 
     def remove(self, name: str, by: Presence) -> None:
