@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from crib3.common.rates import TokenBucket
 from crib3.engine import Rules
 from crib3.engine.log import load_log
 from crib3.room import Room, RoomError
@@ -323,3 +324,234 @@ async def test_without_keys_the_limits_count_by_address(tmp_path):
     # Loopback is a tunnel, a jump host or the host itself: it tells nobody apart.
     for name in ("d", "e", "f"):
         room.sign_in(name, None, lambda r: None, address="127.0.0.1")
+
+
+async def test_one_person_has_one_seat_across_an_admin_close_and_a_restart(tmp_path):
+    """Before: an admin closed Ann's game mid-hand (saved, to be picked up
+    at a restart); she sat down at another table; after the restart she
+    had a seat at both, and "Ann (away)" stayed at the first for ever."""
+    import os
+
+    room = room_at(tmp_path)
+    ann, bob, dan = arrive(room, "Ann", "a"), arrive(room, "Bob", "b"), arrive(room, "Dan", "d")
+    waiting = room.open_table(dan, Rules(), ("easy", "easy"))
+    playing = room.open_table(ann, Rules(), ("easy", "easy"))
+    playing.sit(bob)
+    playing.start("Ann")
+    root = arrive(room, "Root", "r")
+    root.admin = True
+    room.close_by_admin(playing, root)
+    assert room.lobby() == [waiting] and list(room.shelved) == [playing.number]
+    room.depart(bob)
+    bob = arrive(room, "Bob", "b")  # signing in again does not undo the admin's close
+    assert room.lobby() == [waiting] and room.shelved_for(bob) == playing.number
+    waiting.sit(ann)
+    waiting.start("Dan")
+    old = playing.log_path.stat().st_mtime - 60  # (the closed game was played before)
+    os.utime(playing.log_path, (old, old))
+    room.close()
+
+    again = room_at(tmp_path)
+    assert again.restore() == []
+    assert list(again.tables) == [waiting.number]
+    assert list(again.shelved) == [playing.number]  # it waits, for Bob too
+    ann_again = arrive(again, "Ann", "a")
+    assert again.place_of(ann_again)[0].number == waiting.number
+    assert [t.number for t in again.lobby() if t.seat_of("Ann") is not None] == [waiting.number]
+    # Bob brings his game back; Ann's seat there waits as anyone's does.
+    bob_again = arrive(again, "Bob", "b")
+    assert again.place_of(bob_again)[0].number == playing.number
+    # And a third start finds the same: nobody at two tables.
+    again.close()
+    third = room_at(tmp_path)
+    third.restore()
+    seats = [t.number for t in third.tables.values() if t.seat_of("Ann") is not None]
+    assert len(seats) == 1, seats
+    third.close()
+
+
+async def test_a_person_whose_seat_waits_cannot_sit_at_a_second_table(tmp_path):
+    room = room_at(tmp_path)
+    ann, bob, cat = arrive(room, "Ann", "a"), arrive(room, "Bob", "b"), arrive(room, "Cat", "c")
+    first = room.open_table(ann, Rules(), ("easy", "easy"))
+    first.sit(bob)
+    first.start("Ann")
+    first.leave(1)  # Bob goes back to the lobby: his seat waits
+    other = room.open_table(cat, Rules(), ("easy", "easy"))
+    with pytest.raises(RoomError, match="your seat at table 1 waits for you"):
+        other.sit(bob)
+    assert other.seat_of("Bob") is None
+    room.close()
+
+
+# --- closed tables and opening them (a room where people open and close all day) -----------
+
+
+def count_log_reads(monkeypatch) -> list[str]:
+    """The logs a start reads (`load_log`, as the room's storage calls it)."""
+    from crib3.room import storage
+
+    read: list[str] = []
+    real = storage.load_log
+
+    def counting(path, *args, **kwargs):
+        read.append(path.name)
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(storage, "load_log", counting)
+    return read
+
+
+async def test_closed_and_finished_tables_are_kept_apart_and_a_start_reads_none(
+        tmp_path, monkeypatch):
+    room = room_at(tmp_path)
+    ann, bob = arrive(room, "Ann", "a"), arrive(room, "Bob", "b")
+    closed = []
+    for _ in range(3):
+        table = room.open_table(ann, Rules(), ("easy", "easy"))
+        table.start("Ann")
+        table.close_by("Ann")
+        closed.append(table)
+    playing = room.open_table(bob, Rules(), ("easy", "easy"))
+    playing.start("Bob")
+    folder = tmp_path / "tables"
+    assert sorted(p.name for p in (folder / "closed").iterdir()) == sorted(
+        f"table-{t.number}.{ext}" for t in closed for ext in ("json", "jsonl"))
+    assert all(t.log_path.exists() and t.log_path.parent.name == "closed" for t in closed)
+    assert load_log(closed[0].log_path).events == closed[0].game.events  # kept, for the record
+    room.close()
+
+    read = count_log_reads(monkeypatch)
+    again = room_at(tmp_path)
+    assert again.restore() == [] and list(again.tables) == [playing.number]
+    assert read == [f"table-{playing.number}.jsonl"]  # before: every closed table's log too
+    # A new table's number is still above every closed one's.
+    table = again.open_table(arrive(again, "Cat", "c"), Rules(), ("easy", "easy"))
+    assert table.number == playing.number + 1
+    again.close()
+
+
+async def test_a_closed_table_from_before_its_folder_is_moved_unread(tmp_path, monkeypatch):
+    """Folders written before `closed/`: a start moves their closed tables
+    there (reading no log) and never meets them again."""
+    import json
+
+    room = room_at(tmp_path)
+    ann = arrive(room, "Ann", "a")
+    table = room.open_table(ann, Rules(), ("easy", "easy"))
+    table.start("Ann")
+    table.close_by("Ann")
+    room.close()
+    folder = tmp_path / "tables"
+    for path in (folder / "closed").iterdir():  # as an older crib3 left it
+        path.rename(folder / path.name)
+    assert json.loads((folder / "table-1.json").read_text())["status"] == "closed"
+    read = count_log_reads(monkeypatch)
+    again = room_at(tmp_path)
+    assert again.restore() == [] and again.tables == {} and read == []
+    assert (folder / "closed" / "table-1.jsonl").exists()
+    assert not (folder / "table-1.json").exists()
+
+
+async def test_one_person_opens_a_few_tables_in_a_row_then_one_now_and_then(tmp_path,
+                                                                            monkeypatch):
+    from crib3.room import room as room_module
+
+    now = [1000.0]
+    monkeypatch.setattr(room_module, "TokenBucket",
+                        lambda rate, burst: TokenBucket(rate, burst, clock=lambda: now[0]))
+    room = room_at(tmp_path)
+    ann, bob = arrive(room, "Ann", "a"), arrive(room, "Bob", "b")
+    for _ in range(room_module.OPENS_AT_ONCE):
+        table = room.open_table(ann, Rules(), ("easy", "easy"))
+        room.depart(ann)  # she goes: the table, never started, is put away
+        ann = arrive(room, "Ann", "a")
+    with pytest.raises(RoomError, match=r"^you opened 3 tables just now: you may open "
+                                        r"another in 20 s$"):
+        room.open_table(ann, Rules(), ("easy", "easy"))
+    room.open_table(bob, Rules(), ("easy", "easy"))  # someone else may
+    now[0] += room_module.OPEN_EVERY
+    table = room.open_table(ann, Rules(), ("easy", "easy"))
+    assert table.owner == "Ann"
+    # Under --open, one address is one person, whatever the names.
+    here = [room.sign_in(n, None, lambda r: None, address="10.0.0.9") for n in "cdef"]
+    for person in here[:3]:
+        room.open_table(person, Rules(), ("easy", "easy"))
+    with pytest.raises(RoomError, match="you opened 3 tables just now"):
+        room.open_table(here[3], Rules(), ("easy", "easy"))
+    room.close()
+
+
+# --- who may end a game for everyone (issue 33 point 12) -------------------------------------
+
+
+async def test_an_owner_who_inherited_a_game_only_asks_and_it_closes_when_all_agree(tmp_path):
+    """Before: after a restart Bob came back first, owned the table, pressed
+    x, and a three-person game at hand 4 could never go on."""
+    room = room_at(tmp_path)
+    people = {n: arrive(room, n, n.lower()) for n in ("Ann", "Bob", "Cat")}
+    table = room.open_table(people["Ann"], Rules(), ("easy", "easy"))
+    table.sit(people["Bob"]), table.sit(people["Cat"])
+    table.start("Ann")
+    await play_people(table, (0, 1, 2), until=lambda game: game.state.hand_number >= 2)
+    room.close()
+
+    again = room_at(tmp_path)
+    assert again.restore() == [] and again.tables[1].started_by == "Ann"
+    table = again.tables[1]
+    bob = arrive(again, "Bob", "bob")
+    table.sit(bob)
+    assert table.owner == "Bob"
+    assert table.close_by("Bob") is False  # asked, not closed
+    assert not table.closed and table.close_asked == ["Bob"] and again.lobby() == [table]
+    with pytest.raises(RoomError, match="only Bob can close"):
+        table.close_by("Cat")  # not here: cannot agree
+    cat = arrive(again, "Cat", "cat")
+    table.sit(cat)
+    assert table.close_by("Cat") is False  # Ann's seat waits for her: she is asked too
+    ann = arrive(again, "Ann", "ann")
+    table.sit(ann)
+    assert table.close_by("Ann") is True  # everyone seated agreed
+    assert table.closed and again.lobby() == [] and table.closed_by == "Bob"
+    assert again.reopenable == {}  # all of them asked: nobody's way back to keep
+    again.close()
+
+
+async def test_a_game_closed_by_its_first_owner_can_be_brought_back_by_the_others(tmp_path):
+    room = room_at(tmp_path)
+    people = {n: arrive(room, n, n.lower()) for n in ("Ann", "Bob", "Cat")}
+    table = room.open_table(people["Ann"], Rules(), ("easy", "easy"))
+    table.sit(people["Bob"]), table.sit(people["Cat"])
+    table.start("Ann")
+    await play_people(table, (0, 1, 2), until=lambda game: game.state.hand_number >= 2)
+    assert table.close_by("Ann") is True  # she started it: at once
+    events = list(table.game.events)
+    assert room.shelved_for(people["Bob"]) == 1 and room.shelved_for(people["Ann"]) is None
+    room.close()
+
+    again = room_at(tmp_path)  # a restart keeps the way back, and brings nothing by itself
+    assert again.restore() == [] and again.tables == {} and list(again.reopenable) == [1]
+    bob = arrive(again, "Bob", "bob")
+    assert again.place_of(bob) is None and again.shelved_for(bob) == 1
+    back = again.bring_back(bob)
+    assert back is not None and back.number == 1 and back.game.events[:len(events)] == events
+    assert again.reopenable == {} and (tmp_path / "tables" / "table-1.jsonl").exists()
+    back.sit(bob)
+    assert back.owner == "Bob" and back.away(0) is not None  # Ann's seat waits (or a bot)
+    again.close()
+    third = room_at(tmp_path)
+    third.restore()
+    assert list(third.tables) == [1] and third.reopenable == {}
+    third.close()
+
+
+async def test_an_owner_alone_with_computer_players_closes_at_once(tmp_path):
+    room = room_at(tmp_path, patience=0)
+    ann, bob = arrive(room, "Ann", "a"), arrive(room, "Bob", "b")
+    table = room.open_table(ann, Rules(), ("easy", "easy"))
+    table.sit(bob)
+    table.start("Ann")
+    room.depart(ann)  # Bob owns it now
+    table.replace(0, "Bob")  # and a computer plays Ann's seat
+    assert table.close_by("Bob") is True and table.closed and room.reopenable == {}
+    room.close()

@@ -12,7 +12,7 @@ from crib3.tui.screens.lobby import LobbyScreen
 from crib3.tui.screens.open_table import OpenTableScreen
 from crib3.tui.screens.waiting import WaitingScreen
 from snapshot_support import at_sizes, screen_svg
-from tui_support import room_app, room_with_tables, wait_for
+from tui_support import room_app, room_with_tables, screen_text, wait_for
 
 SIZES = [(80, 24), (120, 36)]
 
@@ -243,3 +243,91 @@ async def test_a_seat_given_to_a_computer_player_is_titled_with_its_level(tmp_pa
         await wait_for(ann, lambda: isinstance(ann_app.screen, RoomTableScreen))
         panel = ann_app.screen.table_view.panel(1)
         await wait_for(ann, lambda: "Bob · standard" in str(panel.border_title))
+
+
+# --- opening tables, a few in a row (issue 33 point 14) ------------------------------------
+
+
+async def test_a_fourth_table_in_a_row_is_refused_in_one_line_on_the_lobby(tmp_path):
+    from crib3.room.room import OPENS_AT_ONCE
+
+    room = room_with_tables(tmp_path)
+    dan = room.people["dan"]
+    for _ in range(OPENS_AT_ONCE):  # opened, and left before anyone came
+        table = room.open_table(dan, Rules(), ("easy", "easy"))
+        table.leave(0)
+    dan_app = room_app(room, "Dan")
+    async with dan_app.run_test(size=(80, 24)) as pilot:
+        await opening_a_table(pilot)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "tables just now" in toasts(dan_app))
+        assert toasts(dan_app) == ("you opened 3 tables just now: you may open another "
+                                   "in 20 s")
+        assert isinstance(dan_app.screen, LobbyScreen)
+        assert room.place_of(dan) is None and len(room.lobby()) == 2
+
+
+# --- who may end a game for everyone (issue 33 point 12) -------------------------------------
+
+
+async def test_after_a_restart_the_new_owners_x_asks_the_others_and_they_agree(tmp_path):
+    from crib3.tui.screens.room_table import ConfirmCloseTable, RoomTableScreen
+
+    room, table = started_room(tmp_path)
+    room.close()
+    again = Room(tmp_path / "tables", think=3600)  # the restart
+    assert again.restore() == []
+    table = again.tables[1]
+    people = {n: again.sign_in(n, None, lambda r: None) for n in ("Bob", "Cat")}
+    apps = {n: CardRoomApp(again, p, think=0.0) for n, p in people.items()}
+    async with apps["Bob"].run_test(size=(80, 24)) as bob, \
+            apps["Cat"].run_test(size=(80, 24)) as cat:
+        for pilot in (bob, cat):
+            await wait_for(pilot, lambda p=pilot: isinstance(p.app.screen, RoomTableScreen))
+        assert table.owner == "Bob" and apps["Bob"].screen.check_action("close_table", ())
+        assert not apps["Cat"].screen.check_action("close_table", ())
+        await bob.press("x")
+        await wait_for(bob, lambda: isinstance(apps["Bob"].screen, ConfirmCloseTable))
+        assert "Ann started this game: the others here are asked to agree first." in \
+            screen_text(apps["Bob"])
+        await bob.press("y")
+        await wait_for(bob, lambda: "are asked to agree" in toasts(apps["Bob"]))
+        assert not table.closed and table.close_asked == ["Bob"]
+        await wait_for(cat, lambda: "asks to close" in toasts(apps["Cat"]))
+        assert ("Bob asks to close table 1 for good: x agrees (it closes when everyone "
+                "here has).") in toasts(apps["Cat"])
+        await wait_for(cat, lambda: apps["Cat"].screen.check_action("close_table", ()))
+        await cat.press("x")
+        await wait_for(cat, lambda: isinstance(apps["Cat"].screen, ConfirmCloseTable))
+        await cat.press("y")
+        await wait_for(cat, lambda: table.close_asked == ["Bob", "Cat"])
+        assert not table.closed  # Ann's seat waits for her: she is asked too
+        ann = again.sign_in("Ann", None, lambda r: None)
+        ann_app = CardRoomApp(again, ann, think=0.0)
+        async with ann_app.run_test(size=(80, 24)) as ann_pilot:
+            await wait_for(ann_pilot, lambda: isinstance(ann_app.screen, RoomTableScreen))
+            await ann_pilot.press("x")
+            await wait_for(ann_pilot, lambda: isinstance(ann_app.screen, ConfirmCloseTable))
+            await ann_pilot.press("y")
+            await wait_for(ann_pilot, lambda: isinstance(ann_app.screen, LobbyScreen))
+        for pilot in (bob, cat):
+            await wait_for(pilot, lambda p=pilot: isinstance(p.app.screen, LobbyScreen))
+        assert table.closed and again.lobby() == []
+        assert "Everyone agreed: table 1 is closed; its game is saved." in toasts(apps["Cat"])
+
+
+async def test_the_others_bring_back_a_game_its_first_owner_closed(tmp_path):
+    from crib3.tui.screens.room_table import RoomTableScreen
+
+    room, table = started_room(tmp_path)
+    table.close_by("Ann")
+    bob_app = room_app(room, "Bob")
+    async with bob_app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(bob_app.screen, LobbyScreen))
+        await wait_for(pilot, lambda: "Your game at table 1 was closed: r brings it back." in
+                       str(bob_app.screen.query_one("#who").render()))
+        await pilot.press("r")
+        await wait_for(pilot, lambda: isinstance(bob_app.screen, RoomTableScreen))
+        back = room.tables[1]
+        assert back is not table and bob_app.screen.me == 1 and back.present(1)
+        assert back.game.events[:len(table.game.events)] == table.game.events

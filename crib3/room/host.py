@@ -37,7 +37,7 @@ from crib3.engine import IllegalMove
 from crib3.room import wire
 from crib3.room.basics import RoomError
 from crib3.room.room import Room
-from crib3.room.seats import Presence
+from crib3.room.seats import Presence, Seat
 from crib3.room.table import Table
 
 log = logging.getLogger("crib3.serve")
@@ -197,14 +197,12 @@ class RoomHost:
         return wire.RoomDelta(
             version=self.version, clock=time.monotonic(), patience=self.room.patience,
             people=tuple(wire.Person(p.name, p.key, p.admin) for p in self.room.people.values()),
-            shelved=tuple((n, tuple(dataclasses.replace(s) for s in seats))
-                          for n, seats in sorted(self.room.shelved.items())),
-            tables=tables)
+            shelved=kept_games(self.room.shelved), tables=tables,
+            reopenable=kept_games(self.room.reopenable))
 
     def _room_changed(self) -> bool:
         now = (tuple((p.name, p.key, p.admin) for p in self.room.people.values()),
-               tuple((n, tuple(dataclasses.replace(s) for s in seats))
-                     for n, seats in sorted(self.room.shelved.items())))
+               kept_games(self.room.shelved), kept_games(self.room.reopenable))
         before, self._room_was = getattr(self, "_room_was", None), now
         return before != now
 
@@ -290,9 +288,11 @@ class RoomHost:
             self._check_seat(table, me, args[0])
             table.leave(args[0])
             return None
-        if method in ("start", "close_by"):  # as the caller: the room checks who may
-            getattr(table, method)(me.name)
+        if method == "start":  # as the caller: the room checks who may
+            table.start(me.name)
             return None
+        if method == "close_by":  # (True: it closed; False: the others are asked)
+            return table.close_by(me.name)
         if method == "replace":
             table.replace(args[0], me.name)
             return None
@@ -332,6 +332,13 @@ class RoomHost:
         return sub, [(event, view) for event, _, view in history]
 
 
+def kept_games(games: dict[int, list[Seat]]) -> tuple[tuple[int, tuple[Seat, ...]], ...]:
+    """Games off the room's tables (shelved, or closed with a way back), as
+    a delta carries them: copies, in order."""
+    return tuple((n, tuple(dataclasses.replace(s) for s in seats))
+                 for n, seats in sorted(games.items()))
+
+
 def snap(uid: int, table: Table, in_room: bool) -> wire.TableSnap:
     """`table` as a worker's screens read it (see `wire.TableSnap`)."""
     state = table.state
@@ -344,7 +351,7 @@ def snap(uid: int, table: Table, in_room: bool) -> wire.TableSnap:
         started=table.started, over=table.over, closed=table.closed,
         closed_by=table.closed_by, passed_from=table.passed_from,
         watchers=tuple(table.watcher_names()), chat=tuple(table.chat.lines),
-        standing=standing, in_room=in_room)
+        standing=standing, in_room=in_room, close_asked=tuple(table.close_asked))
 
 
 def summary(whole: wire.TableSnap) -> wire.TableSnap:

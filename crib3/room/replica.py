@@ -205,6 +205,7 @@ class ReplicaTable(SeatLookup):
         self.closed = False
         self.closed_by: str | None = None
         self.passed_from: str | None = None
+        self.close_asked: list[str] = []
         self.watchers: list[str] = []
         self.listeners: list[Listener] = []
         self.chat = ReplicaChat()
@@ -218,6 +219,7 @@ class ReplicaTable(SeatLookup):
         self.online = set(snap.online)
         self.started, self._over, self.closed = snap.started, snap.over, snap.closed
         self.closed_by, self.passed_from = snap.closed_by, snap.passed_from
+        self.close_asked = list(snap.close_asked)
         self.state = snap.standing
         if self.started and self.game is None:
             self.game = ReplicaGame(self)
@@ -278,8 +280,8 @@ class ReplicaTable(SeatLookup):
     def replace(self, seat: int, by: str) -> None:
         self._call("replace", seat, by)
 
-    def close_by(self, by: str) -> None:
-        self._call("close_by", by)
+    def close_by(self, by: str) -> bool:
+        return bool(self._call("close_by", by))
 
     def watch(self, presence: Any) -> None:
         self._call("watch", wire.ME)
@@ -305,6 +307,7 @@ class ReplicaRoom:
         self.patience = 60.0
         self.tables: dict[int, ReplicaTable] = {}
         self.shelved: dict[int, list[Seat]] = {}
+        self.reopenable: dict[int, list[Seat]] = {}
         self.people: dict[str, Any] = {}
         self.listeners: list[Listener] = []
         self.version = 0
@@ -354,6 +357,7 @@ class ReplicaRoom:
                 else ReplicaPresence(person.name, person.key, person.admin)
         self.people = people
         self.shelved = {number: list(seats) for number, seats in delta.shelved}
+        self.reopenable = {number: list(seats) for number, seats in delta.reopenable}
         told: list[ReplicaTable] = []
         chatted: list[ReplicaTable] = []
         for snap in delta.tables:
@@ -387,11 +391,13 @@ class ReplicaRoom:
                 return table, seat
         return None
 
-    def shelved_for(self, presence: Any) -> int | None:
-        for number, seats in sorted(self.shelved.items()):
-            if any(s.person and s.name is not None and s.name.lower() == presence.name.lower()
-                   and s.key == presence.key for s in seats):
-                return number
+    def shelved_for(self, presence: Any, closed: bool = True) -> int | None:
+        for games in ([self.shelved, self.reopenable] if closed else [self.shelved]):
+            for number, seats in sorted(games.items()):
+                if any(s.person and s.name is not None
+                       and s.name.lower() == presence.name.lower()
+                       and s.key == presence.key for s in seats):
+                    return number
         return None
 
     # --- what changes it ----------------------------------------------------------------

@@ -17,6 +17,7 @@ most `names_per_key` names at once; 0 is no limit.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -24,20 +25,31 @@ from pathlib import Path
 from crib3.common.levels import BOT_LEVELS
 from crib3.common.lookalikes import look_alike
 from crib3.common.names import check_name, shown_name
+from crib3.common.rates import TokenBucket
 from crib3.engine import Rules
 from crib3.room.basics import Listener, RoomError, notify
 from crib3.room.seats import Presence, Seat
 from crib3.room.storage import (
     CLOSED,
+    OPEN,
     SHELVED,
+    TableFiles,
     UnreadableTable,
+    last_number,
     numbers_on_disk,
+    read_reopenable,
     read_table,
     stored_tables,
+    take_out,
+    write_reopenable,
 )
 from crib3.room.table import Table
 
 log = logging.getLogger("crib3.serve")
+
+OPENS_AT_ONCE = 3  # tables one person may open in a row ...
+OPEN_EVERY = 20.0  # ... then one every so many seconds
+OPENERS_KEPT = 4096  # people whose openings are counted before the full ones are forgotten
 
 
 class Room:
@@ -54,8 +66,14 @@ class Room:
         self.names_per_key = names_per_key  # names one person may use at once (0: any)
         self.tables: dict[int, Table] = {}
         self.shelved: dict[int, list[Seat]] = {}  # table number -> its seats, on disk
+        # Closed games some of their people may bring back (`close_table`):
+        # number -> its seats, those people as persons.
+        self.reopenable: dict[int, list[Seat]] = {}
+        self.admin_closed: set[int] = set()  # shelved by an admin: back only by `r`
         self.people: dict[str, Presence] = {}  # lower-cased name -> who is connected
         self.listeners: list[Listener] = []
+        self.opened: dict[str, TokenBucket] = {}  # person -> how many tables they may open now
+        self._last_number: int | None = None  # the highest table number used (see `_next_number`)
 
     # --- people ----------------------------------------------------------------
 
@@ -85,7 +103,7 @@ class Room:
         if old is not None:
             old.kick("you signed in again from elsewhere")
         self.people[name.lower()] = presence
-        self.bring_back(presence)
+        self.bring_back(presence, closed=False)
         self.changed()
         return presence
 
@@ -153,7 +171,8 @@ class Room:
         if self.tables_per_key and held >= self.tables_per_key:
             raise RoomError(f"you own {held} open table{'s' * (held != 1)} already, the most "
                             "this room allows: close one or finish its game first")
-        number = max([0, *self.tables, *numbers_on_disk(self.folder)]) + 1
+        self._may_open(owner)
+        number = self._next_number()
         seats = [Seat(owner.name, owner.key), Seat(level=levels[0]), Seat(level=levels[1])]
         table = Table(self, number, owner.name, rules, seats)
         table.online.add(0)
@@ -163,6 +182,46 @@ class Room:
         table.save()
         self.changed()
         return table
+
+    def _may_open(self, owner: Presence) -> None:
+        """One person (see `Presence.holder`; by name where there is nothing
+        else to count by) opens `OPENS_AT_ONCE` tables in a row, then one
+        every `OPEN_EVERY` seconds: a table costs a file, a log and a
+        lobby line, and nobody at a club opens one a second."""
+        person = owner.holder or f"name {owner.name.lower()}"
+        bucket = self.opened.get(person)
+        if bucket is None:
+            if len(self.opened) >= OPENERS_KEPT:  # forget those who may open again in full
+                for who, kept in list(self.opened.items()):
+                    if kept.take(0) == 0 and kept.tokens + 1e-9 >= kept.burst:
+                        del self.opened[who]
+            bucket = self.opened[person] = TokenBucket(1 / OPEN_EVERY, OPENS_AT_ONCE)
+        if not bucket.take():
+            wait = max(1, round((1 - bucket.tokens) * OPEN_EVERY))
+            raise RoomError(f"you opened {OPENS_AT_ONCE} tables just now: you may open "
+                            f"another in {wait} s")
+
+    def _next_number(self) -> int:
+        """The next table's number: above every table this folder has files
+        of, so a finished game's are never written over (a table that never
+        started leaves none: its number may come again). The names in
+        `closed/` are read once; the room counts what it puts there since
+        (`put_away`)."""
+        if self._last_number is None:
+            self._last_number = last_number(self.folder)
+        return max([self._last_number, *self.tables, *self.shelved, *self.reopenable,
+                    *numbers_on_disk(self.folder)]) + 1
+
+    def _save_reopenable(self) -> None:
+        try:
+            write_reopenable(self.folder, self.reopenable)
+        except OSError as exc:  # the games stay closed; only the way back is lost
+            log.warning("the closed games' way back could not be saved: %s", exc)
+
+    def put_away(self, number: int) -> None:
+        """Table `number`'s files went to `closed/` (see `_next_number`)."""
+        if self._last_number is not None:
+            self._last_number = max(self._last_number, number)
 
     def tables_held(self, holder: str | None) -> int:
         """How many tables in the lobby one person (see `Presence.holder`) owns."""
@@ -174,10 +233,18 @@ class Room:
     def close_table(self, table: Table, keep: bool = False) -> None:
         """A table leaves the room: one that never started is put away (its
         last person left); with `keep` (its owner closed it), its files
-        stay, marked closed, and the room does not bring it back."""
+        stay, marked closed, and the room does not bring it back by itself.
+        The people at a closed game who neither closed it nor asked to
+        keep a way back: `r` in the lobby brings it back (`bring_back`)."""
         self.tables.pop(table.number, None)
         if keep:
             table.save(CLOSED)
+            table.files.put_away()
+            self.put_away(table.number)
+            seats = table.reopenable_by()
+            if table.started and not table.over and any(s.person for s in seats):
+                self.reopenable[table.number] = seats
+                self._save_reopenable()
         else:
             table.files.forget()
         table.close()
@@ -193,29 +260,46 @@ class Room:
         self.shelved[table.number] = table.seats
         self.changed()
 
-    def shelved_for(self, presence: Presence) -> int | None:
+    def shelved_for(self, presence: Presence, closed: bool = True) -> int | None:
         """The number of a shelved table where `presence` plays (same name
-        and key), if any."""
-        for number, seats in sorted(self.shelved.items()):
-            if any(s.person and s.name is not None and s.name.lower() == presence.name.lower()
-                   and s.key == presence.key for s in seats):
-                return number
+        and key), if any; or else (`closed`) of a closed game they may
+        bring back (see `close_table`)."""
+        kept = [self.shelved, self.reopenable] if closed else [self.shelved]
+        for games in kept:
+            for number, seats in sorted(games.items()):
+                if not closed and number in self.admin_closed:
+                    continue
+                if any(s.person and s.name is not None
+                       and s.name.lower() == presence.name.lower()
+                       and s.key == presence.key for s in seats):
+                    return number
         return None
 
-    def bring_back(self, presence: Presence) -> Table | None:
+    def bring_back(self, presence: Presence, closed: bool = True) -> Table | None:
         """The shelved table where `presence` plays, back in the lobby, its
         game where it stood (done at sign-in; the lobby offers it too, to
-        someone who stayed in the room while it was shelved)."""
+        someone who stayed in the room while it was shelved); with
+        `closed` (the lobby's `r`), else a closed game of theirs that they
+        did not close (see `close_table`)."""
         if self.place_of(presence) is not None:
             return None
-        while (number := self.shelved_for(presence)) is not None:
-            del self.shelved[number]
+        while (number := self.shelved_for(presence, closed)) is not None:
+            self.admin_closed.discard(number)
+            if self.shelved.pop(number, None) is None:
+                del self.reopenable[number]
+                self._save_reopenable()
+                try:
+                    take_out(self.folder, number)
+                except UnreadableTable as exc:
+                    log.warning("a closed table could not be brought back: %s", exc)
+                    continue
             try:
                 stored = read_table(self.folder, number)
             except UnreadableTable as exc:
                 log.warning("a shelved table could not be brought back: %s", exc)
                 continue
-            if stored is None:
+            if stored is None:  # (its game was over: put away for the record)
+                self.put_away(number)
                 continue
             table = Table.resume(self, stored)
             self.tables[number] = table
@@ -231,15 +315,29 @@ class Room:
     def restore(self) -> list[str]:
         """Pick up the games this room's folder holds that are not over (a
         server restart): open tables go back in the lobby, shelved ones wait
-        for their people, closed ones stay closed. Tables that never started
-        are dropped. Returns a line for each table that could not be read
+        for their people, closed ones stay closed. One person has one seat
+        in the lobby: of two open tables with a person in common, the one
+        played last comes back and the other is shelved (an admin closed
+        a game under way, and its people sat down elsewhere meanwhile).
+        Tables that never started are dropped. Returns a line for each table that could not be read
         (it is left on disk)."""
         stored, problems = stored_tables(self.folder)
-        for record in stored:
+        self.reopenable = read_reopenable(self.folder)
+        seated: set[tuple[str, str | None]] = set()  # who has a seat in the lobby already
+        for record in sorted(stored, key=lambda r: (-r.played_at, -r.number)):
+            people = {(s.name.lower(), s.key) for s in record.seats
+                      if s.person and s.name is not None}
+            if record.status == OPEN and people & seated:
+                # Someone of it plays at a table they went on to since: one
+                # person, one seat. It waits, shelved, as a table nobody is at.
+                record = dataclasses.replace(record, status=SHELVED)
+                TableFiles(self.folder, record.number).save_seats(
+                    record.owner, record.rules, record.seats, SHELVED)
             if record.status == SHELVED:
                 self.shelved[record.number] = record.seats
             elif record.status != CLOSED:
                 self.tables[record.number] = Table.resume(self, record)
+                seated |= people
         return problems
 
     # --- admins (signed in with a key from --admins) ----------------------------
@@ -257,6 +355,11 @@ class Room:
         table.save()
         self.tables.pop(table.number, None)
         table.close()
+        # Its people need not wait for a restart: any of them may bring it
+        # back from the lobby (`r`), as a shelved table; not by merely
+        # signing in again, which would undo the admin's close at once.
+        self.shelved[table.number] = table.seats
+        self.admin_closed.add(table.number)
         self.changed()
 
     def remove(self, name: str, by: Presence) -> None:

@@ -13,6 +13,13 @@ when one of its people signs in again) or `CLOSED` (its owner closed it:
 its log stays, for the record, and the room leaves it be). Files written
 before there was a status are `OPEN`. Nothing here knows about seating rules or bots: this
 module only keeps and reads files.
+
+A table that can never come back (closed, or its game over) is moved to a
+folder of its own, `closed/` (`TableFiles.put_away`), so that a start
+reads only the tables that can: a room where people open and close tables
+all day would otherwise read every one of them at each start. Closed
+tables found at the top (written before there was a `closed/`) are moved
+there as a start meets them, without reading their logs.
 """
 
 from __future__ import annotations
@@ -36,6 +43,21 @@ from crib3.engine.log import (
 from crib3.room.seats import Seat
 
 OPEN, SHELVED, CLOSED = "open", "shelved", "closed"
+PUT_AWAY = "closed"  # the folder, under the room's, of tables that cannot come back
+
+
+def put_away_folder(folder: Path) -> Path:
+    return folder / PUT_AWAY
+
+def write_whole(path: Path, text: str) -> None:
+    """`path` replaced in one step (a crash leaves the old file or the new
+    one, never half of one)."""
+    private_folder(path.parent)
+    partial = path.with_name(path.name + ".part")
+    with open_private(partial, "w") as f:
+        f.write(text)
+    os.replace(partial, path)
+
 
 class TableFiles:
     """The two files of one table, and the open log while it plays."""
@@ -54,16 +76,25 @@ class TableFiles:
         return self.folder / f"table-{self.number}.jsonl"
 
     def save_seats(self, owner: str, rules: Rules, seats: Sequence[Seat],
-                   status: str = OPEN) -> None:
+                   status: str = OPEN, started_by: str | None = None) -> None:
         """Who sits where, replacing the last copy in one step (a crash
         leaves the old file or the new one, never half of one)."""
         data = {"number": self.number, "owner": owner, "rules": asdict(rules),
-                "seats": [asdict(seat) for seat in seats], "status": status}
-        private_folder(self.folder)
-        partial = self.meta_path.with_suffix(".json.part")
-        with open_private(partial, "w") as f:
-            f.write(json.dumps(data, indent=1))
-        os.replace(partial, self.meta_path)
+                "seats": [asdict(seat) for seat in seats], "status": status,
+                "started_by": started_by}
+        write_whole(self.meta_path, json.dumps(data, indent=1))
+
+    def put_away(self) -> None:
+        """The table cannot come back (closed, or its game is over): its
+        files go to `closed/`, for the record, where a start does not read
+        them. From now on this object names them there."""
+        self.close_log()
+        away = put_away_folder(self.folder)
+        private_folder(away)
+        for path in (self.meta_path, self.log_path):
+            with contextlib.suppress(FileNotFoundError):
+                os.replace(path, away / path.name)
+        self.folder = away
 
     def forget(self) -> None:
         """A table that never started is put away: nothing in it to keep."""
@@ -98,6 +129,8 @@ class StoredTable:
     seats: list[Seat]
     events: list[Event]
     status: str = OPEN
+    played_at: float = 0.0  # when its log was last written (the file's time)
+    started_by: str | None = None  # the owner as the game started (None: not known)
 
 
 class UnreadableTable(Exception):
@@ -116,27 +149,76 @@ def read_table(folder: Path, number: int) -> StoredTable | None:
         seats = [Seat(**seat) for seat in data["seats"]]
         owner = str(data["owner"])
         status = str(data.get("status", OPEN))
+        started_by = data.get("started_by")
+        started_by = None if started_by is None else str(started_by)
         files = TableFiles(folder, number)
         if not files.log_path.exists():
             meta_path.unlink()  # it never started: nothing to lose
             return None
+        if status == CLOSED:  # it never comes back: kept, unread, with the others
+            files.put_away()
+            return None
         loaded = load_log(files.log_path)
+        played_at = files.log_path.stat().st_mtime
     except LogError as exc:
         raise UnreadableTable(str(exc)) from None
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UnreadableTable(f"{meta_path}: {exc}") from None
     if loaded.state.winner is not None:
+        files.put_away()  # (a game over, from before there was `closed/`)
         return None
-    return StoredTable(number, owner, rules, seats, list(loaded.events), status)
+    return StoredTable(number, owner, rules, seats, list(loaded.events), status, played_at,
+                       started_by)
+
+
+def take_out(folder: Path, number: int) -> None:
+    """A closed table's files back from `closed/`, marked open (one of its
+    people brings its game back: `Room.bring_back`). UnreadableTable when
+    they are not there or cannot be read."""
+    away = put_away_folder(folder)
+    meta = away / f"table-{number}.json"
+    try:
+        data = json.loads(meta.read_text(encoding="utf-8"))
+        data["status"] = OPEN
+        os.replace(away / f"table-{number}.jsonl", folder / f"table-{number}.jsonl")
+        write_whole(folder / meta.name, json.dumps(data, indent=1))
+        meta.unlink()
+    except (OSError, ValueError, TypeError) as exc:
+        raise UnreadableTable(f"{meta}: {exc}") from None
+
+
+REOPENABLE = "reopenable.json"  # in `closed/`: closed games their other people may bring back
+
+
+def read_reopenable(folder: Path) -> dict[int, list[Seat]]:
+    """The closed games that some of their people may bring back (see
+    `Room.close_table`): table number -> its seats, the people who may
+    bring it back as persons (the others marked `replaced`). A damaged
+    file is nobody's way back: empty."""
+    try:
+        data = json.loads((put_away_folder(folder) / REOPENABLE).read_text(encoding="utf-8"))
+        return {int(number): [Seat(**seat) for seat in seats]
+                for number, seats in data.items()}
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError, TypeError, AttributeError):
+        return {}
+
+
+def write_reopenable(folder: Path, games: dict[int, list[Seat]]) -> None:
+    data = {str(number): [asdict(seat) for seat in seats]
+            for number, seats in sorted(games.items())}
+    write_whole(put_away_folder(folder) / REOPENABLE, json.dumps(data, indent=1))
 
 
 def stored_tables(folder: Path) -> tuple[list[StoredTable], list[str]]:
-    """The games under way in `folder` (open, shelved and closed alike: the
-    room decides what to do with each), and a line for each table that
-    could not be read (its files are left on disk, for a person to look
-    at). Tables that never started are dropped (their seat file is
-    removed); finished games are skipped (their files stay, for the
-    record)."""
+    """The games under way in `folder` (open and shelved: the room decides
+    what to do with each), and a line for each table that could not be
+    read (its files are left on disk, for a person to look at). Tables
+    that never started are dropped (their seat file is removed); closed
+    tables and finished games are skipped, and moved to `closed/` if they
+    were not there yet (their files stay, for the record). What is in
+    `closed/` is not read at all."""
     tables: list[StoredTable] = []
     problems: list[str] = []
     for number in sorted(numbers_on_disk(folder)):
@@ -151,10 +233,25 @@ def stored_tables(folder: Path) -> tuple[list[StoredTable], list[str]]:
 
 
 def numbers_on_disk(folder: Path) -> list[int]:
-    """The numbers of the tables `folder` holds files for (a new table takes
-    the next one, so a finished game's files are never written over)."""
+    """The numbers of the tables `folder` holds files for, `closed/` but
+    for its own (a new table takes the next one, so a finished game's files
+    are never written over: see `last_number`)."""
+    return _numbers_in(folder)
+
+
+def last_number(folder: Path) -> int:
+    """The highest table number `folder` (and its `closed/`) has files of:
+    only the names are read."""
+    return max([0, *_numbers_in(folder), *_numbers_in(put_away_folder(folder))])
+
+
+def _numbers_in(folder: Path) -> list[int]:
     numbers = []
-    for path in folder.glob("table-*.json"):
-        with contextlib.suppress(ValueError):
-            numbers.append(int(path.stem.split("-", 1)[1]))
+    with contextlib.suppress(FileNotFoundError):
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                name = entry.name
+                if name.startswith("table-") and name.endswith(".json"):
+                    with contextlib.suppress(ValueError):
+                        numbers.append(int(name[6:-5]))
     return numbers

@@ -16,7 +16,9 @@ is away, they own it. Any person at a started table may give the seat of
 someone gone longer than the room's patience to a computer player. A
 started table with nobody connected for the room's idle time is shelved
 (`Room.shelve_table`: saved, out of the lobby, back when one of its people
-signs in again); its owner may close it for good (`close_by`, its log kept).
+signs in again); its owner may close it (`close_by`, its log kept: the
+owner who started the game at once, an owner who inherited it with the
+agreement of everyone seated, and its other people may bring it back).
 Before the start, the table is put away when its last person leaves.
 
 What the lobby shows of a table (its seats in words, how the game stands)
@@ -70,6 +72,8 @@ class Table(SeatLookup):
         self._idle: asyncio.TimerHandle | None = None
         self.closed = False
         self.closed_by: str | None = None  # the owner who closed it (None: the room did)
+        self.started_by: str | None = None  # the owner as its game started
+        self.close_asked: list[str] = []  # who asked (or agreed) to close its game, in order
 
     @classmethod
     def resume(cls, room: Room, stored: StoredTable) -> Table:
@@ -78,6 +82,7 @@ class Table(SeatLookup):
         person is away until they connect again (so the owner's patience
         counts from the restart)."""
         table = cls(room, stored.number, stored.owner, stored.rules, stored.seats)
+        table.started_by = stored.started_by
         table.files.reopen_log()
         game = Game.from_events(stored.events)
         game.subscribe(table._record)
@@ -157,6 +162,10 @@ class Table(SeatLookup):
             return mine
         if self.started:
             raise RoomError(f"table {self.number} is playing: its seats are taken")
+        place = self.room.place_of(presence)
+        if place is not None and place[0] is not self:
+            raise RoomError(f"your seat at table {place[0].number} waits for you: one "
+                            "table at a time")
         free = self.free_seats()
         if not free:
             raise RoomError(f"table {self.number} is full")
@@ -267,6 +276,7 @@ class Table(SeatLookup):
                 players.append(PlayerInfo(next(spare), seat.level))
             else:
                 players.append(PlayerInfo(seat.name, HUMAN))
+        self.started_by = self.owner
         seed = random.SystemRandom().randrange(2**31)
         self.files.start_log()
         game = Game.new(players, self.rules, seed=seed, subscribers=[self._record])
@@ -315,14 +325,57 @@ class Table(SeatLookup):
         self._changed()
         self._wake.set()
 
-    def close_by(self, by: str) -> None:
-        """The owner closes a started table for good: the game stops where it
-        stands, its log stays on disk (for the record, `crib3 replay`), and
-        the room does not bring it back."""
-        if by.lower() != self.owner.lower():
+    def close_by(self, by: str) -> bool:
+        """`by` closes the table's game for everyone, or asks to: True when
+        it closed. The game stops where it stands and its log stays on disk
+        (for the record, `crib3 replay`); the room does not bring it back
+        by itself, but the people at it who did not ask for the close may
+        (`Room.close_table`).
+
+        Who may: the owner, at once, when they started this game or nobody
+        else plays it (the other seats are computer players). An owner who
+        came by the table later (its first owner left) only asks: the table
+        closes when every person seated has asked or agreed (pressed `x`
+        too), so nobody's game is ended by someone who inherited it."""
+        mine = self.seat_of(by)
+        asking = bool(self.close_asked) and mine is not None and self.present(mine)
+        if by.lower() != self.owner.lower() and not asking:
             raise RoomError(f"only {shown_name(self.owner)} can close table {self.number}")
-        self.closed_by = self.owner
-        self.room.close_table(self, keep=True)
+        name = self.seats[mine].name if mine is not None else by
+        assert name is not None
+        if by.lower() == self.owner.lower() and self._closes_at_once(name):
+            self.closed_by = self.owner
+            self.room.close_table(self, keep=True)
+            return True
+        if name not in self.close_asked:
+            self.close_asked.append(name)
+        people = {s.name for s in self.seats if s.person and s.name is not None}
+        if people <= set(self.close_asked):
+            self.closed_by = self.close_asked[0]
+            self.room.close_table(self, keep=True)
+            return True
+        self._changed()
+        return False
+
+    def _closes_at_once(self, by: str) -> bool:
+        """The owner `by` may close the table without asking anyone (see
+        `close_by`)."""
+        if not self.started or (self.started_by is not None
+                                and self.started_by.lower() == by.lower()):
+            return True
+        return not any(s.person and s.name is not None and s.name.lower() != by.lower()
+                       for s in self.seats)
+
+    def reopenable_by(self) -> list[Seat]:
+        """The seats as the room keeps them for a way back once this game is
+        closed: the people who neither closed it nor asked to are persons
+        (they may bring it back); the others are marked replaced."""
+        asked = {name.lower() for name in self.close_asked}
+        if self.closed_by is not None:
+            asked.add(self.closed_by.lower())
+        return [Seat(s.name, s.key, s.level,
+                     s.replaced or (s.name is not None and s.name.lower() in asked))
+                for s in self.seats]
 
     async def _drive(self) -> None:
         """Play the computer players' turns (see `BotDriver`) until the game
@@ -332,6 +385,9 @@ class Table(SeatLookup):
         await self._bots.run(self._wake, stopped=lambda: self.closed)
         if game.over:  # it leaves the room (its files stay, for the record)
             self.room.tables.pop(self.number, None)
+            if not self.closed:
+                self.files.put_away()
+                self.room.put_away(self.number)
         self._changed()
 
     # --- spectators and chat ----------------------------------------------------------
@@ -367,7 +423,7 @@ class Table(SeatLookup):
 
     def save(self, status: str = OPEN) -> None:
         """Put who sits where on disk (the game's log is written as it goes)."""
-        self.files.save_seats(self.owner, self.rules, self.seats, status)
+        self.files.save_seats(self.owner, self.rules, self.seats, status, self.started_by)
 
     def _changed(self) -> None:
         notify(self.listeners)

@@ -107,6 +107,7 @@ class TableSnap:
     # False: the lobby's summary (a worker with nobody at the table): chat,
     # watchers and away_since are left out, and the worker keeps what it had.
     whole: bool = True
+    close_asked: tuple[str, ...] = ()  # who asked (or agreed) to close its game
 
 
 @dataclass(frozen=True)
@@ -128,6 +129,8 @@ class RoomDelta:
     people: tuple[Person, ...]
     shelved: tuple[tuple[int, tuple[Seat, ...]], ...]
     tables: tuple[TableSnap, ...]
+    # Closed games some of their people may bring back (`Room.reopenable`).
+    reopenable: tuple[tuple[int, tuple[Seat, ...]], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -137,6 +137,14 @@ def _check_xterm_parser() -> bool:
     return callable(getattr(parser, "feed", None)) and callable(getattr(parser, "tick", None))
 
 
+def _check_xterm_key_cache() -> bool:
+    if _keys_uncached:  # (done: the cache is gone)
+        return True
+    cached = getattr(_xterm_parser_class(), "_parse_extended_key", None)
+    return callable(getattr(cached, "__wrapped__", None)) and callable(
+        getattr(cached, "cache_clear", None))
+
+
 def _check_footer_key() -> bool:
     from textual.widgets._footer import FooterKey
 
@@ -181,6 +189,9 @@ SHAPES: dict[str, tuple[str, Callable[[], bool]]] = {
                           "keeps a few drawings, not thousands", _check_data_table_caches),
     "xterm-parser": ("textual._xterm_parser.XTermParser (feed, tick): a card room parses "
                      "each client's keys as Textual does", _check_xterm_parser),
+    "xterm-key-cache": ("XTermParser._parse_extended_key, an lru_cache over (parser, "
+                        "sequence): a card room parses keys without it, so an ended "
+                        "session's parser (and its app) is not kept", _check_xterm_key_cache),
     "footer-key": ("textual.widgets._footer.FooterKey(key, key_display, description, "
                    "action, disabled, tooltip, classes): the palette's key in crib3's "
                    "footer", _check_footer_key),
@@ -548,6 +559,11 @@ def many_terminals_in_one_process() -> None:
     - A `Strip` makes seven small caches as it is made, though most strips
       never use most of them: here each is made when first used
       (`_strips_with_lazy_caches`).
+    - Textual's terminal parser caches, for the whole process, the keys it
+      made of a sequence under (parser, sequence): each session's parser,
+      and through its key events the session's app, stayed in that cache
+      long after the session ended (a worker grew with every session).
+      Keys are parsed here without it (`_keys_parsed_without_a_shared_cache`).
 
     Each part is skipped where its shape is missing (Textual's own way),
     but for the colours, which use only public names.
@@ -566,6 +582,8 @@ def many_terminals_in_one_process() -> None:
     if have("strip-slots"):
         _strips_with_lazy_caches()
     _shared_line_filters()  # (after: a line a shared filter made needs no cache of its own)
+    if have("xterm-key-cache"):
+        _keys_parsed_without_a_shared_cache()
     _many_done = True
 
 
@@ -611,6 +629,21 @@ def _per_terminal_colours() -> None:
                         for text, style, _ in self])
 
     Strip.render = render  # type: ignore[method-assign]
+
+
+_keys_uncached = False
+
+
+def _keys_parsed_without_a_shared_cache() -> None:
+    """See `many_terminals_in_one_process`. The parser copies each key it
+    takes from the cache, so parsing afresh each time gives the same keys;
+    parsing one sequence is one regular expression."""
+    global _keys_uncached
+    parser = _xterm_parser_class()
+    cached = parser._parse_extended_key
+    cached.cache_clear()
+    parser._parse_extended_key = cached.__wrapped__
+    _keys_uncached = True
 
 
 def _strips_without_cycles() -> None:

@@ -124,9 +124,11 @@ class LobbyScreen(QuietBindings, Screen[None]):
         else:  # one line, however busy the room: the tables come first
             who.append(f" Also here: {', '.join(others[:5])} and {len(others) - 5} more.")
         shelved = self.room.shelved_for(self.presence)
-        if shelved is not None:
+        if shelved is not None and shelved in self.room.shelved:
             who.append(f"\nYour table {shelved} was put away while nobody was at it: "
                        "r brings it back.")
+        elif shelved is not None:
+            who.append(f"\nYour game at table {shelved} was closed: r brings it back.")
         said = self.query_one("#who", Static)
         if not isinstance(said.content, Text) or said.content != who:
             said.update(who)

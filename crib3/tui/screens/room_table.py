@@ -30,14 +30,16 @@ if TYPE_CHECKING:
 
 
 class ConfirmCloseTable(ConfirmQuit):
-    """Asks the owner before a table under way is closed for everyone."""
+    """Asks before a table under way is closed for everyone (or before the
+    others are asked to agree to it, or before agreeing: `note`)."""
 
     BINDINGS = [
         Binding("y", "dismiss(True)", "Close it", priority=True),
         Binding("n,escape", "dismiss(False)", "Keep playing", priority=True),
     ]
     QUESTION = "Close this table for everyone?"
-    HINT = "Its game is saved, but nobody can go on with it here.\ny: close it    n: keep playing"
+    HINT = ("Its game is kept; the others at it can bring it back from the lobby.\n"
+            "y: close it    n: keep playing")
 
 
 class RoomTableScreen(TableScreen):
@@ -66,6 +68,7 @@ class RoomTableScreen(TableScreen):
         self._owner = table.owner
         self._may_replace: set[int] = set()
         self._room_keys: tuple[object, ...] | None = None  # see `_room_keys_now`
+        self._asked: set[str] = set(table.close_asked)  # whose asks to close were told
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
@@ -140,14 +143,19 @@ class RoomTableScreen(TableScreen):
         self._show_chat()  # who is watching
         table = self.table
         if table.closed:
-            if table.closed_by is not None and table.closed_by != table.seats[self.me].name:
+            mine = table.seats[self.me].name
+            if table.closed_by is not None and mine in table.close_asked:
+                self.notify(f"Everyone agreed: table {table.number} is closed; its game is "
+                            "saved.", markup=False)
+            elif table.closed_by is not None and table.closed_by != mine:
                 self.notify(f"{shown_name(table.closed_by)} closed table {table.number}; "
-                            "its game is saved.", markup=False)
+                            "its game is saved. r in the lobby brings it back.", markup=False)
             elif table.closed_by is None:  # an admin closed it (or the room is closing)
                 self.notify(f"Table {table.number} was closed; it is saved.", markup=False)
             self.app.back_to_lobby()  # type: ignore[attr-defined] (over any dialog, too)
             return
         self._owner = tell_new_owner(self, table, self.me, self._owner)
+        self._tell_asks_to_close()
         away = self._absent() - {self.me}  # (this screen's person is told as they leave)
         for seat in away - self._away:
             name = self.table.seats[seat].name or ""
@@ -177,12 +185,22 @@ class RoomTableScreen(TableScreen):
             self._room_keys = keys
             self.keys_may_have_changed()
 
+    def _tell_asks_to_close(self) -> None:
+        """Someone asked to close the game (an owner who did not start it):
+        everyone else seated is told, once, that x agrees."""
+        me = self.table.seats[self.me].name
+        for name in self.table.close_asked:
+            if name not in self._asked and name != me and me not in self.table.close_asked:
+                self.notify(f"{shown_name(name)} asks to close table {self.table.number} for "
+                            "good: x agrees (it closes when everyone here has).", markup=False)
+        self._asked = set(self.table.close_asked)
+
     def _room_keys_now(self) -> tuple[object, ...]:
         """What the room's keys (b, l, x) depend on (see `check_action`):
         the footer is told the keys again only when it changed."""
         table = self.table
         return (tuple(s for s in range(SEATS) if table.replaceable(s)), self._mine(),
-                table.over)
+                table.over, self._may_agree())
 
     def _title_replaced_seats(self) -> None:
         """A seat given to a computer player is titled with its level, not
@@ -195,11 +213,16 @@ class RoomTableScreen(TableScreen):
         """This screen's person owns the table."""
         return self.table.seats[self.me].name == self.table.owner
 
+    def _may_agree(self) -> bool:
+        """Someone asked to close the game, and this person has not yet agreed."""
+        asked = self.table.close_asked
+        return bool(asked) and self.table.seats[self.me].name not in asked
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "replace":
             return any(self.table.replaceable(s) for s in range(SEATS))
         if action == "close_table":
-            return self._mine() and not self.table.over
+            return (self._mine() or self._may_agree()) and not self.table.over
         if action == "leave_table":
             return not self.table.over
         return super().check_action(action, parameters)
@@ -222,18 +245,34 @@ class RoomTableScreen(TableScreen):
         self.app.back_to_lobby()  # type: ignore[attr-defined]
 
     def action_close_table(self) -> None:
-        if self._mine():
-            self.app.push_screen(ConfirmCloseTable(), self._close_confirmed)
+        table, me = self.table, self.table.seats[self.me].name or ""
+        if self._may_agree():
+            note = f"{shown_name(table.close_asked[0])} asked to; it closes when everyone has."
+        elif not self._mine():
+            return
+        elif table.started_by != me and any(
+                s.person and s.name != me for s in table.seats):
+            note = (f"{shown_name(table.started_by or 'Whoever started it')} started this game: "
+                    "the others here are asked to agree first.")
+        else:
+            note = None
+        self.app.push_screen(ConfirmCloseTable(note), self._close_confirmed)
 
     def _close_confirmed(self, yes: bool | None) -> None:
         if not yes:
             return
+        agreeing = self._may_agree()  # (then the table's closing says it, to everyone)
         try:
-            self.table.close_by(self.table.seats[self.me].name or "")
+            closed = self.table.close_by(self.table.seats[self.me].name or "")
         except RoomError as exc:
             self.notify(str(exc), severity="warning", markup=False)
             return
-        self.notify(f"You closed table {self.table.number}; its game is saved.", markup=False)
+        if closed and not agreeing:
+            self.notify(f"You closed table {self.table.number}; its game is saved.",
+                        markup=False)
+        elif not closed:
+            self.notify(f"The others at table {self.table.number} are asked to agree; it "
+                        "closes when they all have.", markup=False)
 
 
 class RoomGameOverScreen(GameOverScreen):
