@@ -126,10 +126,13 @@ def worker_pids(server) -> dict[str, int]:
             for remote in worker.sessions.values()}
 
 
-async def seat_three(port: int, room: Room, names=("ann", "bob", "cat"), short: bool = True):
+async def seat_three(port: int, room: Room, names=("ann", "bob", "cat"), short: bool = True,
+                     clients=None):
     """Three clients: the first opens a table (to 61 when `short`), the
-    others sit at it, the owner starts. Returns the clients and the table."""
-    clients = [await Client.connect(port, name) for name in names]
+    others sit at it, the owner starts. Returns the clients and the table.
+    `clients`: three connected already (a browser among them, say)."""
+    if clients is None:
+        clients = [await Client.connect(port, name) for name in names]
     owner = clients[0]
     await owner.shows("Open a table")
     owner.press("o")

@@ -1,0 +1,358 @@
+"""The card room's web door (`crib3 serve --web`), with headless browser
+clients (aiohttp's websocket client, and raw sockets for the hostile ones)
+against a real door in this process: a seat from a link, the same room as
+SSH, and nothing a stranger can do to it."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+import re
+import socket
+import time
+
+import aiohttp
+import pytest
+
+from crib3.engine import State, apply
+from crib3.net.web import Admission, MAX_FRAME, POLICY
+from ssh_support import Client, Recorder, plain, press_on, seat_three, until
+from test_ssh import hidden_from, seen_by
+from web_support import WebClient, web_serving
+
+pytestmark = pytest.mark.slow
+
+
+def session_of(door, name: str):
+    return next(s for s in door.sessions if s.username == name)
+
+
+async def status_of(http: aiohttp.ClientSession, url: str, origin: str | None) -> int:
+    """The status a websocket handshake gets (101 when it is let in)."""
+    headers = {"Origin": origin} if origin else {}
+    try:
+        async with http.ws_connect(url, headers=headers) as ws:
+            await ws.close()
+            return 101
+    except aiohttp.WSServerHandshakeError as exc:
+        return exc.status
+
+
+# --- a seat from a link --------------------------------------------------------------
+
+
+async def test_a_browser_player_and_two_ssh_players_play_a_game_and_nothing_hidden_reaches_the_browser(
+        tmp_path, monkeypatch, room_workers):
+    """Ann in a browser (an invite link, redeemed for a cookie), Bob and Cat
+    over SSH, at one table, through the short game; every byte the browser
+    received is searched for the cards hidden from Ann when it arrived."""
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    recorder = Recorder(monkeypatch, workers=2)  # (its span rule: by the game's progress)
+    async with web_serving(tmp_path, workers=room_workers) as (server, door):
+        token = door.book.invite("the host", name="ann")
+        ann = await WebClient.connect(door, token=token)
+        arrived: list[tuple[int, bytes]] = []
+
+        bob = await Client.connect(server.port, "bob")
+        cat = await Client.connect(server.port, "cat")
+        clients, table = await seat_three(server.port, server.room, clients=[ann, bob, cat])
+        assert [s.name for s in table.seats] == ["ann", "bob", "cat"]
+        assert table.seats[0].key.startswith("web:")
+        recorder.follow(table)
+        start = len(ann.terminal.received)
+
+        def keep() -> None:  # the browser's bytes, with how far the game had got
+            size = len(ann.terminal.received)
+            if size > keep.mark:
+                arrived.append((recorder.progress(), bytes(ann.terminal.received[keep.mark:size])))
+                keep.mark = size
+        keep.mark = start
+
+        async def watch() -> None:
+            while not ann.terminal.closed.is_set():
+                keep()
+                await asyncio.sleep(0.005)
+
+        watcher = asyncio.ensure_future(watch())
+        await press_on(clients, table)
+        keep()
+        watcher.cancel()
+        events = list(table.game.events)
+        for client in clients:
+            client.close()
+
+    states = [State()]
+    for event in events:
+        states.append(apply(states[-1], event))
+    checked = 0
+    for shown, data in arrived:
+        text = plain(data)
+        hidden = recorder.hidden(states, shown, lambda s: hidden_from(s, 0),
+                                 lambda s: seen_by(s, 0))
+        leaked = [c.label() for c in hidden if c.label() in text]
+        assert not leaked, (shown, leaked)
+        checked += len(data)
+    assert checked > 50_000 and table.over
+
+
+async def test_a_browser_that_drops_comes_back_to_its_seat(tmp_path, monkeypatch):
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    async with web_serving(tmp_path) as (server, door):
+        token = door.book.invite("the host", name="ann")
+        ann = await WebClient.connect(door, token=token)
+        await ann.shows("Open a table")
+        ann.press("o")
+        await ann.shows("Second seat")
+        ann.press("\r")
+        await ann.shows("start the game")
+        ann.press("\r")
+        await until(lambda: server.room.tables and next(iter(server.room.tables.values())).started)
+        table = next(iter(server.room.tables.values()))
+        await ann.shows("l Leave")
+        await ann.drop()                            # the network blips
+        await until(lambda: not door.sessions, what="the session's end")
+        ann.terminal.received.clear()
+        await ann.open()                            # the page reconnects by itself
+        await ann.shows("l Leave")                  # at her table again
+        place = server.room.place_of(server.room.people["ann"])
+        assert place is not None and place[0] is table and place[1] == 0
+        await ann.aclose()
+
+
+async def test_an_invite_is_good_once_for_a_time_and_can_be_withdrawn(tmp_path, monkeypatch):
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    async with web_serving(tmp_path) as (server, door):
+        book = door.book
+        token = book.invite("the host", name="ann")
+        first = await WebClient.arrive(door, token=token)
+        async with aiohttp.ClientSession() as http:
+            async with http.post(f"{door.url}/api/redeem", json={"token": token},
+                                 headers={"Origin": door.url}) as again:
+                assert again.status == 403
+                assert "used already" in (await again.json())["error"]
+            expired = book.invite("the host", name="bob", hours=1e-6)
+            await asyncio.sleep(0.01)
+            async with http.post(f"{door.url}/api/redeem", json={"token": expired},
+                                 headers={"Origin": door.url}) as late:
+                assert late.status == 403 and "expired" in (await late.json())["error"]
+            withdrawn = book.invite("the host", name="cat")
+            assert book.revoke(next(i.hash for i in book.open_invites() if i.name == "cat")[:12]) == 1
+            async with http.post(f"{door.url}/api/redeem", json={"token": withdrawn},
+                                 headers={"Origin": door.url}) as gone:
+                assert gone.status == 403 and "withdrawn" in (await gone.json())["error"]
+        # Only the digests are on disk, never a token.
+        written = (tmp_path / "web" / "invites.jsonl").read_text()
+        assert token not in written and expired not in written and withdrawn not in written
+        assert oct((tmp_path / "web" / "invites.jsonl").stat().st_mode & 0o777) == "0o600"
+        await first.open()
+        await first.shows("You are ann")
+        await first.aclose()
+
+
+# --- what a stranger cannot do ---------------------------------------------------------
+
+
+async def test_no_seat_without_a_link_or_its_cookie(tmp_path, monkeypatch):
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    keys = tmp_path / "keys"
+    keys.write_text("")
+    keys.chmod(0o600)
+    async with web_serving(tmp_path, keys=keys) as (server, door):  # not --open
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            assert await status_of(http, f"{door.url}/ws", door.url) == 403
+            async with http.post(f"{door.url}/api/name", json={"name": "eve"},
+                                 headers={"Origin": door.url}) as named:
+                assert named.status == 403               # no name without a link here
+            async with http.post(f"{door.url}/api/redeem", json={"token": "x" * 43},
+                                 headers={"Origin": door.url}) as guessed:
+                assert guessed.status == 403
+            http.cookie_jar.update_cookies({"crib3_id": "made-up"})
+            assert await status_of(http, f"{door.url}/ws", door.url) == 403
+        assert not server.room.people
+
+
+async def test_a_page_on_another_site_cannot_act_for_a_visitor(tmp_path, monkeypatch):
+    """The websocket and every POST must come from the door's own origin:
+    a foreign page gets nothing, even with the visitor's cookie, and its
+    try does not use up a link."""
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    async with web_serving(tmp_path) as (server, door):
+        token = door.book.invite("the host", name="ann")
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            for origin in ("http://evil.example", "null", None,
+                           door.url.replace("127.0.0.1", "127.0.0.2")):
+                headers = {"Origin": origin} if origin else {}
+                async with http.post(f"{door.url}/api/redeem", json={"token": token},
+                                     headers=headers) as answer:
+                    assert answer.status == 403, origin
+        ann = await WebClient.arrive(door, token=token)  # still good: not used up
+        for origin in ("http://evil.example", "null", None):
+            assert await status_of(ann.http, f"{door.url}/ws", origin) == 403, origin
+        assert not server.room.people
+        await ann.http.close()
+
+
+async def test_connections_that_are_not_seats_are_capped_per_address_and_time_out(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    async with web_serving(tmp_path) as (server, door):
+        ann = await WebClient.connect(door, name="ann")    # seated before the flood
+        await ann.shows("Open a table")
+        door.admission = Admission(per_address=4, overall=100, grace=1.0)
+        loop = asyncio.get_running_loop()
+        silent = []
+        for _ in range(4):
+            sock = socket.create_connection(("127.0.0.1", door.port))
+            silent.append(sock)
+        await asyncio.sleep(0.2)
+        fifth = socket.create_connection(("127.0.0.1", door.port))
+        fifth.settimeout(2)
+        assert await loop.run_in_executor(None, fifth.recv, 10) == b""  # closed at once
+        assert door.admission.refused == 1
+        ann.press("o")                                      # the seated one plays on
+        await ann.shows("Second seat")
+        started = time.monotonic()
+        silent[0].settimeout(5)
+        assert await loop.run_in_executor(None, silent[0].recv, 10) == b""  # the grace ends
+        assert time.monotonic() - started < 4
+        await until(lambda: not door.admission.waiting, what="the silent ones closed")
+        bob = await WebClient.connect(door, name="bob")     # a newcomer gets in again
+        await bob.shows("Open a table")
+        for sock in (*silent, fifth):
+            sock.close()
+        await ann.aclose()
+        await bob.aclose()
+
+
+async def test_an_oversized_frame_ends_only_that_session(tmp_path, monkeypatch):
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    async with web_serving(tmp_path) as (server, door):
+        eve = await WebClient.connect(door, name="eve")
+        ann = await WebClient.connect(door, name="ann")
+        await eve.shows("Open a table")
+        await ann.shows("Open a table")
+        eve.press(b"f" * (MAX_FRAME + 1))
+        await asyncio.wait_for(eve.terminal.closed.wait(), 10)
+        assert eve.terminal.close_code == 1009              # "message too big"
+        await until(lambda: "eve" not in server.room.people, what="eve gone")
+        ann.press("o")
+        await ann.shows("Second seat")
+        await ann.aclose()
+        await eve.aclose()
+
+
+async def test_a_flood_of_keys_from_a_browser_is_cut_to_the_rate(tmp_path, monkeypatch):
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    async with web_serving(tmp_path) as (server, door):
+        eve = await WebClient.connect(door, name="eve")
+        bob = await Client.connect(server.port, "bob")
+        await eve.shows("Open a table")
+        await bob.shows("Open a table")
+        for _ in range(40):
+            eve.press(b"fh?" * 333)
+        await asyncio.sleep(0.5)
+        bob.press("o")
+        await bob.shows("Second seat")
+        session = session_of(door, "eve")
+        await until(lambda: session.driver.count.dropped_bytes > 0 or
+                    session.driver.count.dropped > 0, what="the flood cut")
+        bob.close()
+        await eve.aclose()
+
+
+async def test_a_huge_browser_window_is_drawn_at_300_by_100(tmp_path, monkeypatch):
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    async with web_serving(tmp_path) as (server, door):
+        eve = await WebClient.connect(door, name="eve", size=(2000, 600))
+        await eve.shows("Open a table")
+        session = session_of(door, "eve")
+        assert session.size == (300, 100)
+        eve.resize(5000, 5000)
+        await until(lambda: session.size == (300, 100) and session.driver.count.resizes >= 1)
+        eve.resize(90, 30)
+        await until(lambda: session.size == (90, 30), what="the new size")
+        await eve.aclose()
+
+
+def raw_websocket(door, cookie: str) -> socket.socket:
+    """A browser's websocket opened by hand, on a socket with a tiny receive
+    buffer, that will never read: a client that stops reading."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", door.port))
+    key = base64.b64encode(os.urandom(16)).decode()
+    sock.sendall((f"GET /ws?cols=300&rows=100 HTTP/1.1\r\nHost: 127.0.0.1:{door.port}\r\n"
+                  f"Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                  f"Sec-WebSocket-Version: 13\r\nOrigin: {door.url}\r\n"
+                  f"Cookie: crib3_id={cookie}\r\n\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(1)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return sock
+
+
+def masked_text(text: str) -> bytes:
+    """One masked text frame, as a browser sends it."""
+    payload = text.encode()
+    mask = os.urandom(4)
+    body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+    return bytes([0x81, 0x80 | len(payload)]) + mask + body
+
+
+async def test_a_browser_that_stops_reading_is_not_buffered_without_end(tmp_path, monkeypatch):
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    monkeypatch.setattr("crib3.net.server.OUTPUT_HIGH_WATER", 8192)
+    monkeypatch.setattr("crib3.net.server.OUTPUT_LOW_WATER", 1024)
+    async with web_serving(tmp_path) as (server, door):
+        secret, _ = door.book.newcomer("eve")
+        loop = asyncio.get_running_loop()
+        sock = await loop.run_in_executor(None, raw_websocket, door, secret)
+        await until(lambda: door.sessions, what="eve's session")
+        session = next(iter(door.sessions))
+        await until(lambda: session.driver is not None)
+        channel = session.chan
+        most = 0
+        for cols in (300, 250) * 12:                 # two dozen whole screens to send
+            sock.sendall(masked_text(json.dumps({"cols": cols, "rows": 100})))
+            await asyncio.sleep(0.1)
+            most = max(most, channel.get_write_buffer_size())
+        assert session.driver.count.frames_skipped > 0
+        assert most < 8192 + 300 * 1024              # the mark and one screen, no more
+        ann = await WebClient.connect(door, name="ann")  # and the room goes on
+        await ann.shows("Also here: eve")
+        sock.close()
+        await ann.aclose()
+
+
+# --- the page ------------------------------------------------------------------------
+
+
+async def test_the_page_loads_only_its_own_files_under_a_policy_with_no_inline_script(
+        tmp_path, monkeypatch):
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    async with web_serving(tmp_path) as (server, door):
+        async with aiohttp.ClientSession() as http:
+            async with http.get(f"{door.url}/") as page:
+                html = await page.text()
+                assert page.headers["Content-Security-Policy"] == POLICY
+                assert page.headers["X-Frame-Options"] == "DENY"
+                assert page.headers["Server"] == "crib3"
+            assert "script-src 'self';" in POLICY and "unsafe" not in POLICY.split(";")[1]
+            assert "<script>" not in html and "onload" not in html and "style=" not in html
+            sources = re.findall(r'(?:src|href)="([^"]+)"', html)
+            assert sources and all(s.startswith("/static/") for s in sources), sources
+            for source in sources:
+                async with http.get(f"{door.url}{source}") as part:
+                    assert part.status == 200, source
+                    body = await part.read()
+                    assert b"sourceMappingURL" not in body
+            css = await (await http.get(f"{door.url}/static/page.css")).text()
+            assert "url(\"/static/DejaVuSansMono.ttf\")" in css and "http" not in css
+            for path in ("/static/", "/static/../web.py", "/static/LICENSE.xterm", "/web.py",
+                         "/static/%2e%2e/web.py", "/.git/config"):
+                async with http.get(f"{door.url}{path}") as refused:
+                    assert refused.status == 404, path
+                    assert "crib3/" not in await refused.text()
