@@ -143,9 +143,9 @@ async def test_an_invite_is_good_once_for_a_time_and_can_be_withdrawn(tmp_path, 
                                  headers={"Origin": door.url}) as gone:
                 assert gone.status == 403 and "withdrawn" in (await gone.json())["error"]
         # Only the digests are on disk, never a token.
-        written = (tmp_path / "web" / "invites.jsonl").read_text()
+        written = book.path.read_text()
         assert token not in written and expired not in written and withdrawn not in written
-        assert oct((tmp_path / "web" / "invites.jsonl").stat().st_mode & 0o777) == "0o600"
+        assert oct(book.path.stat().st_mode & 0o777) == "0o600"
         await first.open()
         await first.shows("You are ann")
         await first.aclose()
@@ -356,3 +356,174 @@ async def test_the_page_loads_only_its_own_files_under_a_policy_with_no_inline_s
                 async with http.get(f"{door.url}{path}") as refused:
                     assert refused.status == 404, path
                     assert "crib3/" not in await refused.text()
+
+
+# --- the keys at a seat ----------------------------------------------------------------
+
+
+async def test_i_at_a_table_makes_a_link_that_seats_a_friend(tmp_path, monkeypatch):
+    """Cat, waiting at her table, presses i: a link (the door's address and
+    a token) that the book takes once; without a web door, i says how to
+    open one."""
+    from crib3.room.invites import InviteBook
+    from crib3.tui.screens.room_dialogs import InviteLink
+    from crib3.tui.screens.waiting import WaitingScreen
+    from tui_support import room_app, room_with_tables, screen_text, wait_for
+
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    from crib3.common.paths import data_dir
+
+    book = InviteBook(data_dir() / "web")
+    room = room_with_tables(tmp_path)
+    app = room_app(room, "Cat")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, WaitingScreen))
+        await pilot.press("i")
+        await wait_for(pilot, lambda: isinstance(app.screen, InviteLink))
+        assert "No web door is open here" in screen_text(app)
+        await pilot.press("enter")
+        book.set_door_url("http://127.0.0.1:8080")
+        await pilot.press("i")
+        await wait_for(pilot, lambda: isinstance(app.screen, InviteLink))
+        shown = screen_text(app)
+        link = re.search(r"http://127\.0\.0\.1:8080/#invite=([A-Za-z0-9_-]{43})", shown)
+        assert link, shown
+        assert "works once" in shown
+        secret, identity = book.redeem(link.group(1))
+        assert identity.table == 2 and identity.name is None  # they choose their name
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, WaitingScreen))
+
+
+def test_every_card_room_screen_has_a_key_a_browser_does_not_keep():
+    """A browser keeps Ctrl+T, Ctrl+R, Ctrl+W, Ctrl+N and Ctrl+Q for itself:
+    no card-room screen needs one of them; each way out of a screen (quit,
+    leave, close) has a plain key too."""
+    from crib3.tui.room_app import CardRoomApp
+    from crib3.tui.screens.lobby import LobbyScreen
+    from crib3.tui.screens.open_table import OpenTableScreen
+    from crib3.tui.screens.room_dialogs import ChatPrompt, ConfirmAdmin, InviteLink, PickPerson
+    from crib3.tui.screens.room_table import (ConfirmCloseTable, RoomGameOverScreen,
+                                              RoomTableScreen)
+    from crib3.tui.screens.waiting import WaitingScreen
+    from crib3.tui.screens.watch import RoomHelpScreen, SpectatorScreen
+
+    kept = {"ctrl+t", "ctrl+r", "ctrl+w", "ctrl+n", "ctrl+q"}
+    ways_out = {"app.quit", "app.quit_game", "quit_game", "leave", "leave_table", "dismiss",
+                "dismiss(None)", "dismiss(False)", "dismiss('new')", "app.pop_screen"}
+
+    def keys(cls) -> list[tuple[str, str]]:
+        found = []
+        for klass in cls.__mro__:
+            for binding in getattr(klass, "BINDINGS", []) or []:
+                key, action = (binding.key, binding.action) if hasattr(binding, "key") \
+                    else (binding[0], binding[1])
+                found += [(k.strip(), action) for k in key.split(",")]
+        return found
+
+    app_keys = keys(CardRoomApp)
+    assert {k for k, _ in app_keys} & kept <= {"ctrl+q"}  # the app's only one: quit
+    for screen in (LobbyScreen, OpenTableScreen, WaitingScreen, RoomTableScreen, SpectatorScreen,
+                   RoomGameOverScreen, ConfirmCloseTable, ChatPrompt, ConfirmAdmin, PickPerson,
+                   RoomHelpScreen, InviteLink):
+        bound = keys(screen)
+        assert not {k for k, _ in bound} & kept, screen
+        plain_ways = {a for k, a in bound if k not in kept and a in ways_out}
+        assert plain_ways, f"{screen.__name__}: no plain key out"
+
+
+# --- the command line ---------------------------------------------------------------
+
+
+def test_a_web_door_open_to_the_network_without_tls_is_refused(tmp_path):
+    from commands import assert_clean_failure, crib3
+
+    for args, said in ((["--web", "0.0.0.0:8080"], "without TLS"),
+                       (["--web", "0.0.0.0:8080", "--public-url", "http://x.example"],
+                        "without TLS"),
+                       (["--web", "8080", "--tls-cert", "c.pem"], "both --tls-cert"),
+                       (["--web", "nope"], "[HOST:]PORT"),
+                       (["--tls-key", "k.pem"], "give --web too"),
+                       (["--web", "8080", "--public-url", "ftp://x"], "http(s)")):
+        done = crib3("serve", "--open", "--port", "0", *args, home=tmp_path)
+        assert_clean_failure(done, 2)
+        assert said in done.stderr, (args, done.stderr)
+
+
+def test_crib3_invite_needs_an_open_door_and_lists_and_withdraws_links(tmp_path):
+    from commands import assert_clean_failure, crib3
+    from crib3.room.invites import InviteBook
+
+    done = crib3("invite", "ann", home=tmp_path)
+    assert_clean_failure(done, 1)
+    assert "web door is not open" in done.stderr
+    assert_clean_failure(crib3("invite", "\x1b[31m", home=tmp_path), 2)
+    InviteBook(tmp_path / "data" / "web").set_door_url("https://cards.example")
+    made = crib3("invite", "ann", "--table", "3", home=tmp_path)
+    assert made.returncode == 0, made.stderr
+    assert re.fullmatch(r"https://cards\.example/#invite=[A-Za-z0-9_-]{43}\n", made.stdout)
+    listed = crib3("invite", "--list", home=tmp_path).stdout
+    assert "ann" in listed and "table 3" in listed
+    ident = listed.split()[0]
+    assert crib3("invite", "--revoke", ident, home=tmp_path).returncode == 0
+    assert "no open invite links" in crib3("invite", "--list", home=tmp_path).stdout
+    assert_clean_failure(crib3("invite", "--revoke", ident, home=tmp_path), 1)
+
+
+def self_signed(folder) -> tuple:
+    """A certificate for 127.0.0.1 and its key, as PEM files."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name)
+            .public_key(key.public_key()).serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName(
+                [x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), critical=False)
+            .sign(key, hashes.SHA256()))
+    cert_path, key_path = folder / "cert.pem", folder / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM,
+                                           serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+async def test_with_tls_the_door_speaks_https_and_its_cookie_is_secure(tmp_path, monkeypatch):
+    import ssl
+
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    cert, key = self_signed(tmp_path)
+    trust = ssl.create_default_context(cafile=str(cert))
+    async with web_serving(tmp_path, door_options={"tls_cert": cert, "tls_key": key}) as (
+            server, door):
+        assert door.url.startswith("https://127.0.0.1:")
+        token = door.book.invite("the host", name="ann")
+        connector = aiohttp.TCPConnector(ssl=trust)
+        async with aiohttp.ClientSession(connector=connector,
+                                         cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            async with http.get(f"{door.url}/") as page:
+                assert page.status == 200
+                assert page.headers["Strict-Transport-Security"].startswith("max-age=")
+            async with http.post(f"{door.url}/api/redeem", json={"token": token},
+                                 headers={"Origin": door.url}) as redeemed:
+                cookie = redeemed.headers["Set-Cookie"]
+                assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+            async with http.ws_connect(f"{door.url}/ws", origin=door.url) as ws:
+                got = b""
+                while b"Open a table" not in got:
+                    got += (await asyncio.wait_for(ws.receive(), 10)).data
+        with socket.create_connection(("127.0.0.1", door.port)) as plain_http:  # not in clear
+            plain_http.sendall(b"GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+            plain_http.settimeout(5)
+            answer = await asyncio.get_running_loop().run_in_executor(None, plain_http.recv, 4096)
+            assert b"crib3" not in answer

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import aiohttp
 
+from crib3.common.paths import data_dir
 from crib3.net.server import PlaySession
 from crib3.net.web import WebDoor, WebOptions
 from crib3.room.invites import InviteBook
@@ -21,10 +22,11 @@ from ssh_support import plain, serving
 async def web_serving(folder: Path, keys: Path | None = None, workers: int = 1,
                       door_options: dict | None = None, **room_options):
     """A card room (as `ssh_support.serving`) with its web door open on a
-    free port of 127.0.0.1: yields (server, door)."""
+    free port of 127.0.0.1: yields (server, door). Its invites are where
+    the sessions' invite key makes them (`data_dir()`: set CRIB3_HOME)."""
     async with serving(folder, keys=keys, workers=workers, **room_options) as server:
         door = WebDoor(server, WebOptions(port=0, **(door_options or {})),
-                       InviteBook(folder / "web"), PlaySession)
+                       InviteBook(data_dir() / "web"), PlaySession)
         await door.start()
         try:
             yield server, door
