@@ -68,6 +68,16 @@
       fit = new FitAddon.FitAddon();
       term.loadAddon(fit);
       term.open(document.getElementById("terminal"));
+      // The screen as text, read from the terminal's buffer (for a person's
+      // browser tools and for the end-to-end test; it holds only what is drawn).
+      window.crib3Screen = function () {
+        const buffer = term.buffer.active, lines = [];
+        for (let y = 0; y < term.rows; y++) {
+          const line = buffer.getLine(buffer.viewportY + y);
+          lines.push(line ? line.translateToString(true) : "");
+        }
+        return lines.join("\n");
+      };
       term.onData(function (data) { send(new TextEncoder().encode(data)); });
       term.onBinary(function (data) {
         const bytes = new Uint8Array(data.length);
