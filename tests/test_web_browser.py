@@ -48,6 +48,19 @@ async def shows(page, text: str, timeout: float = 20.0) -> str:
         await asyncio.sleep(0.05)
 
 
+async def click_second_card(page, now: str) -> None:
+    """A click in the middle of the second card of the hand (the box whose
+    cards are numbered in their bottom edges: "─1─", "─2─")."""
+    rows = now.split("\n")
+    row = next(i for i, line in enumerate(rows) if "─2─" in line or "━2━" in line)
+    col = rows[row].index("2")
+    cols, lines = await page.evaluate("() => window.crib3Size()")
+    box = await page.locator(".xterm-screen").bounding_box()
+    x = box["x"] + (col + 0.5) * box["width"] / cols
+    y = box["y"] + (row - 1.5) * box["height"] / lines  # a row up: inside the card
+    await page.mouse.click(x, y)
+
+
 async def test_a_browser_opens_an_invite_sits_with_two_ssh_players_and_plays_a_hand(
         tmp_path, monkeypatch):
     monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
@@ -80,26 +93,53 @@ async def test_a_browser_opens_an_invite_sits_with_two_ssh_players_and_plays_a_h
             await page.keyboard.press("Enter")             # start
             await until(lambda: table.started, what="the start")
 
-            # Through the first hand: Ann throws and plays from the browser
-            # (1 at once where a card is wanted, Enter to go on), Bob and Cat
-            # press Enter over SSH.
+            # Past the cut for the deal; then Ann throws her second card with
+            # a click on it.
+            for _ in range(100):
+                now = await screen(page)
+                if "Throw one card" in now:
+                    break
+                await page.keyboard.press("Enter")
+                for friend in (bob, cat):
+                    friend.press("\r")
+                await asyncio.sleep(0.1)
+            now = await shows(page, "Throw one card")
+            await page.screenshot(path=str(shots / "web-table.png"))
+            dealt = table.game.state.hands[0]
+            await click_second_card(page, now)
+            await until(lambda: table.game.state.discards[0] is not None, what="her throw")
+            assert table.game.state.discards[0] == dealt[1]
+
+            # A network blip: the socket goes; the page reconnects by itself,
+            # back at her seat.
+            session = next(iter(door.sessions))
+            await session.chan.ws.close(code=1012)
+            await until(lambda: door.sessions and next(iter(door.sessions)) is not session,
+                        what="the page back")
+            await shows(page, "l Leave")
+
+            # Through the first hand: Ann plays from the browser (1 where a
+            # card is wanted, Enter to go on); Bob and Cat press Enter over SSH.
             loop = asyncio.get_running_loop()
             deadline = loop.time() + 120
-            took_shot = False
             while table.game.state.hand_number < 2:
                 assert loop.time() < deadline, await screen(page)
                 now = await screen(page)
-                if not took_shot and "Throw" in now:
-                    await page.screenshot(path=str(shots / "web-table.png"))
-                    took_shot = True
                 await page.keyboard.press("1" if ("Throw" in now or "Play" in now) else "Enter")
                 for friend in (bob, cat):
                     friend.press("\r")
                 await asyncio.sleep(0.05)
             events = table.game.events
-            assert any(e.type == "CardDiscarded" and e.seat == 0 for e in events)
             assert any(e.type == "CardPlayed" and e.seat == 0 for e in events)
             assert table.seats[0].key.startswith("web:")
+
+            # A window too small for the table: the page says how to make room.
+            await page.set_viewport_size({"width": 480, "height": 300})
+            notice = page.locator("#small")
+            await notice.wait_for(state="visible", timeout=10000)
+            assert "zoom out" in await notice.inner_text()
+            await page.set_viewport_size({"width": 1000, "height": 640})
+            await notice.wait_for(state="hidden", timeout=10000)
             bob.close()
             cat.close()
         finally:

@@ -121,6 +121,28 @@ async def test_a_browser_that_drops_comes_back_to_its_seat(tmp_path, monkeypatch
         await ann.aclose()
 
 
+async def test_a_browser_is_told_when_it_is_removed_and_when_the_room_closes(tmp_path,
+                                                                            monkeypatch):
+    """An admin's removal and the server's stop end a browser session as
+    they end an SSH one: its terminal put back, then one line saying why
+    (the page shows it and does not reconnect by itself)."""
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    async with web_serving(tmp_path) as (server, door):
+        eve = await WebClient.connect(door, name="eve")
+        ann = await WebClient.connect(door, name="ann")
+        await eve.shows("Open a table")
+        await ann.shows("Open a table")
+        boss = server.room.sign_in("boss", "SHA256:boss", lambda reason: None)
+        boss.admin = True
+        server.room.remove("eve", boss)
+        await asyncio.wait_for(eve.terminal.closed.wait(), 10)
+        assert "crib3: an admin closed your session" in eve.terminal.text(), eve.terminal.text()[-300:]
+    await asyncio.wait_for(ann.terminal.closed.wait(), 10)
+    assert ann.terminal.text().rstrip().endswith("crib3: the card room is closing")
+    await ann.http.close()
+    await eve.http.close()
+
+
 async def test_an_invite_is_good_once_for_a_time_and_can_be_withdrawn(tmp_path, monkeypatch):
     monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
     async with web_serving(tmp_path) as (server, door):

@@ -11,10 +11,7 @@ from pathlib import Path
 
 import aiohttp
 
-from crib3.common.paths import data_dir
-from crib3.net.server import PlaySession
 from crib3.net.web import WebDoor, WebOptions
-from crib3.room.invites import InviteBook
 from ssh_support import plain, serving
 
 
@@ -24,19 +21,9 @@ async def web_serving(folder: Path, keys: Path | None = None, workers: int = 1,
     """A card room (as `ssh_support.serving`) with its web door open on a
     free port of 127.0.0.1: yields (server, door). Its invites are where
     the sessions' invite key makes them (`data_dir()`: set CRIB3_HOME)."""
-    async with serving(folder, keys=keys, workers=workers, **room_options) as server:
-        door = WebDoor(server, WebOptions(port=0, **(door_options or {})),
-                       InviteBook(data_dir() / "web"), PlaySession)
-        await door.start()
-        try:
-            yield server, door
-        finally:
-            door.stop_listening()
-            with contextlib.suppress(Exception):
-                for session in list(door.sessions):
-                    session.close_room()
-                await asyncio.sleep(0.1)
-            await door.stop()
+    async with serving(folder, keys=keys, workers=workers,
+                       web=WebOptions(port=0, **(door_options or {})), **room_options) as server:
+        yield server, server.door
 
 
 class WebTerminal:

@@ -78,6 +78,7 @@
         }
         return lines.join("\n");
       };
+      window.crib3Size = function () { return [term.cols, term.rows]; };
       term.onData(function (data) { send(new TextEncoder().encode(data)); });
       term.onBinary(function (data) {
         const bytes = new Uint8Array(data.length);
