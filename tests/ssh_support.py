@@ -39,21 +39,36 @@ def plain(data: bytes | str) -> str:
 @asynccontextmanager
 async def serving(folder: Path, keys: Path | None = None, patience: float = 60.0,
                   think: float = 0.0, admins: Path | None = None, workers: int = 1,
-                  **room_options):
+                  web=None, **room_options):
     """A card room on a free port of 127.0.0.1 (open to any name unless
     `keys`, an authorized-keys file, is given; `admins`: the --admins file);
     `room_options` go to the `Room` (idle_close, tables_per_key, names_per_key);
-    `workers` above 1 runs the sessions' apps in that many worker processes."""
+    `workers` above 1 runs the sessions' apps in that many worker processes.
+    `web` (a `crib3.net.web.WebOptions`): its web door opens too, as
+    `server.door`, and closes as `crib3 serve` closes it."""
     room = Room(folder / "tables", think=think, patience=patience, **room_options)
     assert room.restore() == []  # a restarted server picks up its tables
     options = ServeOptions(port=0, authorized_keys=keys, open_door=keys is None, think=think,
                            admins=admins, workers=workers)
     server = CardRoom(options, room, CardRoomApp)
     await server.start(asyncssh.generate_private_key("ssh-ed25519"))
+    server.door = None
+    if web is not None:
+        from crib3.common.paths import data_dir
+        from crib3.net.server import PlaySession
+        from crib3.net.web import WebDoor
+        from crib3.room.invites import InviteBook
+
+        server.door = WebDoor(server, web, InviteBook(data_dir() / "web"), PlaySession)
+        await server.door.start()
     try:
         yield server
     finally:
+        if server.door is not None:
+            server.door.stop_listening()
         await server.stop()
+        if server.door is not None:
+            await server.door.stop()
 
 
 class Terminal(asyncssh.SSHClientSession):
@@ -127,10 +142,13 @@ def worker_pids(server) -> dict[str, int]:
             for remote in worker.sessions.values()}
 
 
-async def seat_three(port: int, room: Room, names=("ann", "bob", "cat"), short: bool = True):
+async def seat_three(port: int, room: Room, names=("ann", "bob", "cat"), short: bool = True,
+                     clients=None):
     """Three clients: the first opens a table (to 61 when `short`), the
-    others sit at it, the owner starts. Returns the clients and the table."""
-    clients = [await Client.connect(port, name) for name in names]
+    others sit at it, the owner starts. Returns the clients and the table.
+    `clients`: three connected already (a browser among them, say)."""
+    if clients is None:
+        clients = [await Client.connect(port, name) for name in names]
     owner = clients[0]
     await owner.shows("Open a table")
     owner.press("o")

@@ -26,7 +26,10 @@ USAGE = {
     "verify": "[-h] LOG [LOG ...]",
     "serve": "[-h] [--host HOST] [--port PORT] [--host-key FILE] [--authorized-keys FILE | "
              "--open] [--admins FILE] [--think SECONDS] [--patience SECONDS] "
-             "[--idle-close SECONDS] [--tables-per-key N] [--names-per-key N] [--workers N]",
+             "[--idle-close SECONDS] [--tables-per-key N] [--names-per-key N] "
+             "[--web [HOST:]PORT] [--public-url URL] [--tls-cert FILE] [--tls-key FILE] "
+             "[--workers N]",
+    "invite": "[-h] [--table N] [--hours H] [--list] [--revoke ID] [NAME]",
 }
 
 

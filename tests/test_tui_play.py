@@ -296,3 +296,43 @@ async def test_moves_made_elsewhere_at_a_shared_table_are_shown(crib3_home):
         await wait_for(pilot, lambda: screen.mode in IDLE or screen.waiting_for_enter)
         shown = [line for line in screen.narration if line.startswith("Bea ")]
         assert shown, screen.narration                      # her moves reached this screen
+
+
+async def test_a_click_on_a_card_throws_it_and_plays_it(crib3_home):
+    """A click on a card in your hand does what its number key does: at the
+    discard it is thrown, in the play it is played; a click between two
+    cards, or on a card you may not use, does nothing."""
+    from crib3.tui.widgets.hand import HandView
+
+    app = make_app(seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settled(pilot)
+        await pilot.press("enter")                                  # past the cut
+        screen = await settled(pilot)
+        hand_view = screen.table_view.hand
+        hand = screen.view.hand
+        faces = str(hand_view.render()).split("\n")[0]
+        width = faces.index(" ") if " " in faces else len(faces)  # one face: "┌───┐"
+        left = hand_view.content_region.x - hand_view.region.x     # its border and padding
+        top = hand_view.content_region.y - hand_view.region.y + 1
+        await pilot.click(HandView, offset=(left + width, top))     # the gap: nothing
+        await pilot.pause(0.1)
+        assert app.game.state.discards[0] is None
+        await pilot.click(HandView, offset=(left + (width + 1) + 1, top))  # the second card
+        await settled(pilot)
+        assert app.game.state.discards[0] == hand[1]
+        screen = await settled(pilot)
+        for _ in range(40):                                          # to your first play
+            if screen.check_action("pick", (1,)) and screen.view.phase == Phase.PLAY:
+                break
+            await pilot.press("enter")
+            screen = await settled(pilot)
+        assert screen.view.phase == Phase.PLAY
+        cards = hand_view.cards()
+        playable = hand_view.choosable()
+        target = next(i for i, c in enumerate(cards) if c in playable)
+        played_before = len(app.game.state.played[0])
+        await pilot.click(HandView, offset=(left + target * (width + 1) + 1, top))
+        await settled(pilot)
+        assert len(app.game.state.played[0]) == played_before + 1
+        assert cards[target] in app.game.state.played[0]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from crib3 import __version__
 from crib3.cli.play import cmd_play, cmd_resume
 from crib3.cli.saved import cmd_export, cmd_games, cmd_replay, cmd_review, cmd_stats, cmd_verify
-from crib3.cli.serve import cmd_serve
+from crib3.cli.serve import cmd_invite, cmd_serve
 from crib3.cli.study import cmd_practice, cmd_score, cmd_sim
 from crib3.common.arguments import Parser, at_least_one, seconds, zero_or_more
 
@@ -166,6 +166,21 @@ def build_parser() -> Parser:
                     "with: ssh -p PORT NAME@HOST.")
     _serve_options(serve)
     serve.set_defaults(run=cmd_serve)
+
+    invite = commands.add_parser(
+        "invite", help="make a link that seats a friend from a browser",
+        description="A link into the card room's web door (crib3 serve --web): good once, "
+                    "for a limited time. The person who opens it plays under NAME (or "
+                    "chooses a name, without NAME).")
+    invite.add_argument("name", nargs="?", default=None, metavar="NAME",
+                        help="the name the link seats (default: the visitor chooses)")
+    invite.add_argument("--table", type=zero_or_more, default=None, metavar="N",
+                        help="the table the link is for (told on the page)")
+    invite.add_argument("--hours", type=seconds, default=24.0, metavar="H",
+                        help="how long the link is good for (24)")
+    invite.add_argument("--list", action="store_true", help="list the open links")
+    invite.add_argument("--revoke", metavar="ID", help="withdraw the open link(s) with this ID")
+    invite.set_defaults(run=cmd_invite)
     return parser
 
 
@@ -283,6 +298,16 @@ def _serve_options(serve: Parser) -> None:
     serve.add_argument("--names-per-key", type=zero_or_more, default=3, metavar="N",
                        help="how many names one person may be signed in under at once: "
                             f"{ONE_PERSON} (3; 0: no limit)")
+    serve.add_argument("--web", metavar="[HOST:]PORT", default=None,
+                       help="open a web door too: browsers sit down from an invite link "
+                            "(crib3 invite); beyond loopback it needs TLS")
+    serve.add_argument("--public-url", metavar="URL", default=None,
+                       help="the web door's address as people reach it (behind an HTTPS "
+                            "proxy: https://...)")
+    serve.add_argument("--tls-cert", metavar="FILE", default=None,
+                       help="the web door's TLS certificate chain (PEM)")
+    serve.add_argument("--tls-key", metavar="FILE", default=None,
+                       help="the web door's TLS private key (PEM)")
     serve.add_argument("--workers", type=at_least_one, default=None, metavar="N",
                        help="processes the sessions' screens run in, beside the one that "
                             "holds the room (default: one per core; 1: everything in one "

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,11 +54,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from crib3.room import Room
     from crib3.tui.room_app import CardRoomApp
 
+    web = _web_options(args)
     options = ServeOptions(host=args.host, port=args.port, authorized_keys=authorized,
                            open_door=args.open, think=args.think, admins=admins,
                            workers=args.workers or default_workers(),
                            host_key=Path(args.host_key) if args.host_key else
-                           keys.default_host_key())
+                           keys.default_host_key(),
+                           web=web, web_folder=data_dir() / "web")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s",
                         datefmt="%H:%M:%S", stream=sys.stderr)
@@ -114,3 +117,75 @@ def _console_gone() -> None:
         os.dup2(nowhere, sys.stderr.fileno())
     finally:
         os.close(nowhere)
+
+
+def _web_options(args: argparse.Namespace) -> object | None:
+    """`--web` and its companions, checked (a door open to the network
+    without TLS is refused), or None without `--web`."""
+    if args.web is None:
+        for flag in ("public_url", "tls_cert", "tls_key"):
+            if getattr(args, flag):
+                raise UsageError(f"--{flag.replace('_', '-')} is for the web door: give --web too")
+        return None
+    from crib3.net.web import WebOptions, WebRefused, check_options, parse_listen
+
+    try:
+        host, port = parse_listen(args.web)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    options = WebOptions(host=host, port=port, public_url=args.public_url,
+                         tls_cert=Path(args.tls_cert) if args.tls_cert else None,
+                         tls_key=Path(args.tls_key) if args.tls_key else None)
+    try:
+        check_options(options)
+    except WebRefused as exc:
+        raise UsageError(str(exc)) from None
+    for path in (options.tls_cert, options.tls_key):
+        if path is not None and not path.is_file():
+            raise UsageError(f"no such file: {path}")
+    return options
+
+
+def cmd_invite(args: argparse.Namespace) -> int:
+    """`crib3 invite`: a link into the running card room's web door, the
+    open links, or one withdrawn."""
+    from crib3.common.names import check_name
+    from crib3.common.paths import data_dir
+    from crib3.room.invites import InviteBook, InviteRefused
+
+    book = InviteBook(data_dir() / "web")
+    if args.list:
+        links = book.open_invites()
+        for invite in links:
+            hours = max(0.0, (invite.expires - time.time()) / 3600)
+            print(f"{invite.hash[:12]}  {invite.name or '(their choice)'}"
+                  f"{f'  table {invite.table}' if invite.table is not None else ''}"
+                  f"  {hours:.1f} h left  made by {invite.made_by}")
+        if not links:
+            print("no open invite links")
+        return EXIT_OK
+    if args.revoke:
+        if len(args.revoke) < 6:
+            raise UsageError("--revoke ID: give at least the first 6 characters --list shows")
+        count = book.revoke(args.revoke)
+        if not count:
+            raise CannotRun(f"no open invite link has the ID {args.revoke}")
+        print(f"withdrew {count} invite link{'s' * (count != 1)}")
+        return EXIT_OK
+    name = None
+    if args.name is not None:
+        try:
+            name = check_name(args.name)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    if args.hours <= 0:
+        raise UsageError("--hours: a link must be good for some time")
+    url = book.door_url()
+    if url is None:
+        raise CannotRun("the card room's web door is not open: start crib3 serve --web PORT first")
+    try:
+        token = book.invite("the host", name=name, table=args.table, hours=args.hours)
+    except InviteRefused as exc:
+        raise CannotRun(str(exc)) from None
+    print(f"{url}/#invite={token}")
+    return EXIT_OK

@@ -73,6 +73,8 @@ class ServeOptions:
     think: float = 0.6
     admins: Path | None = None  # keys (authorized_keys format) of those who may close and remove
     workers: int = 1  # processes the sessions' apps run in; 1: all in this one (crib3.net.workers)
+    web: Any = None  # a `crib3.net.web.WebOptions`: the web door, if it is to open
+    web_folder: Path | None = None  # where the web door keeps its invites (`crib3.room.invites`)
 
 
 def default_workers() -> int:
@@ -481,6 +483,9 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
         room.close()
         raise CannotServe(f"cannot listen on {options.host}:{options.port}: "
                           f"{exc.strerror or exc}") from None
+    door = None
+    if options.web is not None:
+        door = await _open_web_door(card_room, options)
     if options.open_door:
         say(f"warning: --open: anyone who can reach {options.host}:{card_room.port} can "
             "sit down under any name, without a key")
@@ -490,6 +495,28 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
         + f"; players connect with: ssh -p {card_room.port} NAME@HOST")
     if card_room.pool is not None:  # (after the line above: scripts wait for it)
         log.info("%s; each warmed up", card_room.pool.describe())
+    if door is not None:
+        say(f"crib3 serve: the web door is open at {door.url} (crib3 invite NAME makes a link)")
     await stop.wait()
     say("crib3 serve: stopping; every table is saved")
+    if door is not None:
+        door.stop_listening()
     await card_room.stop()
+    if door is not None:
+        await door.stop()
+
+
+async def _open_web_door(card_room: CardRoom, options: ServeOptions) -> Any:
+    """The web door (`crib3.net.web`), open, or CannotServe."""
+    from crib3.net.web import WebDoor, WebRefused
+    from crib3.room.invites import InviteBook
+
+    assert options.web_folder is not None
+    door = WebDoor(card_room, options.web, InviteBook(options.web_folder), PlaySession)
+    try:
+        await door.start()
+    except (OSError, WebRefused) as exc:
+        await card_room.stop()
+        raise CannotServe(f"cannot open the web door on {options.web.host}:{options.web.port}: "
+                          f"{getattr(exc, 'strerror', None) or exc}") from None
+    return door

@@ -7,6 +7,12 @@ points with `CRIB3_LOAD_CURVE=1,5,10` (a quicker look). `CRIB3_LOAD_PACE`
 is the seconds a person takes over a key (0.6, a human's pace; 0.1 is the
 old full-speed run, every client pressing as fast as its screen allows).
 
+With `CRIB3_LOAD_BROWSERS=1` the server opens its web door too (`--web`)
+and the second person at every table plays from a browser (aiohttp's
+websocket client, under `--open` by name): the mix of the web door's issue,
+held to the same targets. `test_a_browser_session_costs_what_an_ssh_session_costs`
+weighs one kind of session against the other, each in a fresh server.
+
 For each point a fresh server (`crib3 serve --open --think 0`) runs in its
 own process, with its session worker processes (`CRIB3_LOAD_WORKERS` is its
 `--workers`; unset, the serve default: one per core); this test's event loop is the headless SSH clients (asyncssh,
@@ -81,6 +87,9 @@ CURVE = [int(n) for n in os.environ.get("CRIB3_LOAD_CURVE", "1,5,10,20,30,40").s
 PACE = float(os.environ.get("CRIB3_LOAD_PACE", "0.6"))  # seconds a person takes over a key
 PER_TABLE = 3
 WORKERS = os.environ.get("CRIB3_LOAD_WORKERS", "")  # crib3 serve --workers ("": its default)
+# The mix: with CRIB3_LOAD_BROWSERS=1 the second person at every table plays
+# from a browser (the web door's websocket, `--web`), the others over SSH.
+BROWSERS = os.environ.get("CRIB3_LOAD_BROWSERS", "") not in ("", "0")
 PLAY_SECONDS = float(os.environ.get("CRIB3_LOAD_SECONDS", "45"))  # the measured period
 ANSWER_TIMEOUT = 10.0  # a key with no bytes back by then is counted unanswered
 STEP_TIMEOUT = 90.0  # any one step of opening and filling a table (the server is busy)
@@ -235,6 +244,55 @@ class Player:
                 pass
 
 
+class _WebConnection:
+    """A browser's websocket, with the two calls the benchmark makes of an
+    SSH connection (close, wait_closed), and the writes of its channel."""
+
+    def __init__(self, http: object, ws: object, term: Terminal) -> None:
+        self.http, self.ws, self.term = http, ws, term
+        self.outbox: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.tasks = [asyncio.ensure_future(self._read()), asyncio.ensure_future(self._send())]
+
+    async def _read(self) -> None:
+        import aiohttp
+
+        async for message in self.ws:  # type: ignore[attr-defined]
+            if message.type == aiohttp.WSMsgType.BINARY:
+                self.term.data_received(message.data, None)
+        self.term.connection_lost(None)
+
+    async def _send(self) -> None:
+        with contextlib.suppress(Exception):
+            while (data := await self.outbox.get()) is not None:
+                await self.ws.send_bytes(data)  # type: ignore[attr-defined]
+
+    def write(self, data: bytes) -> None:
+        self.outbox.put_nowait(data)
+
+    def close(self) -> None:
+        self.outbox.put_nowait(None)
+        asyncio.ensure_future(self.ws.close())  # type: ignore[attr-defined]
+
+    async def wait_closed(self) -> None:
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await self.http.close()  # type: ignore[attr-defined]
+
+
+async def _connect_web(web_port: int, name: str) -> Player:
+    """One person in a browser under --open: a name, then the websocket."""
+    import aiohttp
+
+    url = f"http://127.0.0.1:{web_port}"
+    http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+    async with http.post(f"{url}/api/name", json={"name": name},
+                         headers={"Origin": url}) as answer:
+        assert answer.status == 200, await answer.text()
+    ws = await http.ws_connect(f"{url}/ws?cols=80&rows=24", origin=url)
+    term = Terminal()
+    link = _WebConnection(http, ws, term)
+    return Player(name, link, link, term)
+
+
 async def _connect(port: int, name: str) -> Player:
     conn = await asyncssh.connect("127.0.0.1", port, username=name, known_hosts=None,
                                   client_keys=None, agent_path=None, config=None)
@@ -318,6 +376,18 @@ def _own_cpu_seconds(pid: int) -> float:
     return 0.0
 
 
+def _web_port(log: Path) -> int:
+    """The web door's port, as the server said it (with BROWSERS)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        found = re.search(r"web door is open at http://127\.0\.0\.1:(\d+)",
+                          log.read_text(errors="replace"))
+        if found:
+            return int(found.group(1))
+        time.sleep(0.05)
+    raise AssertionError(f"no web door:\n{log.read_text(errors='replace')}")
+
+
 def _start_server(home: Path, log: Path, stats: Path) -> tuple[subprocess.Popen, int]:
     stats.mkdir()
     env = {**os.environ, "CRIB3_HOME": str(home), "CRIB3_WORKER_STATS": str(stats)}
@@ -325,7 +395,8 @@ def _start_server(home: Path, log: Path, stats: Path) -> tuple[subprocess.Popen,
     with log.open("wb") as err:
         server = subprocess.Popen(
             [sys.executable, "-m", "crib3", "serve", "--open", "--host", "127.0.0.1",
-             "--port", "0", "--think", "0", *(["--workers", WORKERS] if WORKERS else [])],
+             "--port", "0", "--think", "0", *(["--workers", WORKERS] if WORKERS else []),
+             *(["--web", "127.0.0.1:0"] if BROWSERS else [])],
             env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -373,7 +444,8 @@ async def _seat_table(table: int, players: list[Player]) -> None:
         await player.expect("pts")  # the table: every seat's box shows its points
 
 
-async def _seat_everyone(port: int, tables: int, everyone: list[Player]) -> None:
+async def _seat_everyone(port: int, tables: int, everyone: list[Player],
+                         web_port: int | None = None) -> None:
     """Connect everyone (`CONNECT_AT_ONCE` at a time, each to the lobby),
     then seat the tables one by one (a joiner finds its table as the
     newest). They are added to `everyone` as they connect (to be hung up
@@ -383,7 +455,9 @@ async def _seat_everyone(port: int, tables: int, everyone: list[Player]) -> None
 
     async def connect(name: str) -> Player:
         async with gate:
-            player = await _connect(port, name)
+            browser = web_port is not None and name.endswith("p1")  # a browser a table
+            player = await (_connect_web(web_port, name) if browser  # type: ignore[arg-type]
+                            else _connect(port, name))
             everyone.append(player)
             await player.expect(f"You are {name}.")
             return player
@@ -442,6 +516,7 @@ def _one_point(tables: int, folder: Path) -> dict[str, float]:
     home, log = folder / "home", folder / "server.log"
     logs = home / "data" / "tables"
     server, port = _start_server(home, log, folder / "stats")
+    web_port = _web_port(log) if BROWSERS else None
     players: list[Player] = []
     found: dict[str, float] = {"tables": tables}
     rng = random.Random(3)
@@ -453,7 +528,7 @@ def _one_point(tables: int, folder: Path) -> dict[str, float]:
             found["rss_idle"] = sum(idle.values())
             found["rss_idle_main"] = idle.get(server.pid, 0.0)
             started = time.monotonic()
-            await _seat_everyone(port, tables, players)
+            await _seat_everyone(port, tables, players, web_port)
             found["seating_s"] = time.monotonic() - started
             found["rss_seated"] = _rss_mb(server.pid)
             found["lines_before"] = _logged(logs)
@@ -557,7 +632,8 @@ def test_load_curve_at_human_pace(benchmark, tmp_path):
     try:
         benchmark.pedantic(curve, rounds=1, iterations=1)
     finally:
-        print(f"\nssh load at {PACE:.2f} s a key, {PLAY_SECONDS:.0f} s measured per point, "
+        print(f"\nssh load{' (one browser seat a table)' if BROWSERS else ''} at "
+              f"{PACE:.2f} s a key, {PLAY_SECONDS:.0f} s measured per point, "
               f"{cores} cores, --workers {WORKERS or 'default'}; load average before the end "
               f"{os.getloadavg()[0]:.2f}")
         print("tables  keys  p50 ms  p95 ms  max ms  MB/session  server CPU (1 core / all)"
@@ -608,3 +684,62 @@ def test_load_curve_at_human_pace(benchmark, tmp_path):
                f"{MB_PER_SESSION_TARGET:.0f} MB" for p in points
                if p["tables"] >= 5 and p["mb_per_session"] > MB_PER_SESSION_TARGET]
     assert not missed, "missed the capacity targets: " + "; ".join(missed)
+
+
+BROWSER_SESSIONS = int(os.environ.get("CRIB3_LOAD_SESSIONS", "30"))
+BROWSER_EXTRA_MB = 1.0  # a browser session may cost this much more than an SSH one
+
+
+def _lobby_cost(folder: Path, browsers: bool) -> float:
+    """MB a lobby session costs a fresh server (main and workers): its
+    memory with `BROWSER_SESSIONS` people in the lobby, less its memory
+    idle, a session. Browsers or SSH clients, never both."""
+    global BROWSERS
+    folder.mkdir()
+    was, BROWSERS = BROWSERS, True  # the door is open in both runs: the same server
+    try:
+        server, port = _start_server(folder / "home", folder / "server.log", folder / "stats")
+    finally:
+        BROWSERS = was
+    web_port = _web_port(folder / "server.log")
+    players: list[Player] = []
+
+    async def lobby() -> float:
+        try:
+            await asyncio.sleep(1)
+            idle = _rss_mb(server.pid)
+            for n in range(BROWSER_SESSIONS):
+                name = f"p{n}"
+                player = await (_connect_web(web_port, name) if browsers else _connect(port, name))
+                players.append(player)
+                await player.expect(f"You are {name}.")
+            await _quiet(server.pid)
+            return (_rss_mb(server.pid) - idle) / BROWSER_SESSIONS
+        finally:
+            for player in players:
+                player.conn.close()  # type: ignore[attr-defined]
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(
+                    *(p.conn.wait_closed() for p in players),  # type: ignore[attr-defined]
+                    return_exceptions=True), 15)
+
+    try:
+        return asyncio.run(lobby())
+    finally:
+        _stop_server(server)
+
+
+def test_a_browser_session_costs_what_an_ssh_session_costs(benchmark, tmp_path):
+    costs: dict[str, float] = {}
+
+    def weigh() -> None:
+        costs["ssh"] = _lobby_cost(tmp_path / "ssh", browsers=False)
+        costs["browser"] = _lobby_cost(tmp_path / "browser", browsers=True)
+
+    benchmark.pedantic(weigh, rounds=1, iterations=1)
+    print(f"\na lobby session, {BROWSER_SESSIONS} of them in a fresh server "
+          f"(--workers {WORKERS or 'default'}): SSH {costs['ssh']:.2f} MB, "
+          f"browser {costs['browser']:.2f} MB")
+    benchmark.extra_info.update(sessions=BROWSER_SESSIONS, **{k: round(v, 3)
+                                                             for k, v in costs.items()})
+    assert costs["browser"] <= costs["ssh"] + BROWSER_EXTRA_MB, costs

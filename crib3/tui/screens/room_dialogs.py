@@ -1,5 +1,5 @@
 """The card room's small dialogs: a line of chat to say, an admin's
-question, and whose session to end. Apart from the screens that open them
+question, whose session to end, and an invite link for a friend. Apart from the screens that open them
 (the lobby, a seat, a spectator) so that those import them, not each other."""
 
 from __future__ import annotations
@@ -104,3 +104,41 @@ class PickPerson(Dialog["str | None"]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.names[int(event.option.id or 0)])
+
+
+class InviteLink(Dialog[None]):
+    """A link that seats a friend from a browser (the card room's web door):
+    made when the dialog opens, good once, for a day. Without a web door it
+    says how the host opens one. Enter or Esc closes it."""
+
+    BINDINGS = [Binding("enter,escape,i", "dismiss(None)", "Close", priority=True)]
+
+    def __init__(self, made_by: str, table: int | None) -> None:
+        super().__init__()
+        self.made_by = made_by
+        self.table = table
+
+    def compose(self) -> ComposeResult:
+        from crib3.common.paths import data_dir
+        from crib3.room.invites import INVITE_HOURS, InviteBook, InviteRefused
+
+        book = InviteBook(data_dir() / "web")
+        with Vertical():
+            if book.door_url() is None:
+                yield Static("No web door is open here.", classes="title")
+                yield Static("The host can open one with crib3 serve --web PORT; then this "
+                             "key makes a link that seats a friend from a browser.",
+                             classes="hint")
+            else:
+                try:
+                    link = book.link(book.invite(self.made_by, table=self.table))
+                except InviteRefused as exc:
+                    yield Static(str(exc), classes="title", markup=False)
+                else:
+                    where = f" at table {self.table}" if self.table is not None else ""
+                    yield Static(f"A seat{where} for a friend, from a browser:", classes="title")
+                    yield Static(Text(link or "", style="bold"), id="link")
+                    yield Static(f"Send them this link: it works once, for "
+                                 f"{INVITE_HOURS:.0f} hours, and they choose their name.",
+                                 classes="hint")
+            yield Static("Enter: close", classes="hint")

@@ -20,7 +20,7 @@ from crib3.room import SEATS, RoomError, Table
 from crib3.tui.screens.dialogs import ConfirmQuit
 from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.new_owner import tell_new_owner
-from crib3.tui.screens.room_dialogs import ChatPrompt
+from crib3.tui.screens.room_dialogs import ChatPrompt, InviteLink
 from crib3.tui.screens.table import TableScreen
 from crib3.tui.widgets.chat import ChatPanel
 from crib3.tui.widgets.footer import TidyFooter
@@ -55,6 +55,7 @@ class RoomTableScreen(TableScreen):
         Binding("c", "chat", "Chat", priority=True),
         Binding("l", "leave_table", "Leave", priority=True),
         Binding("x", "close_table", "Close", priority=True),
+        Binding("i", "invite", "Invite", show=False, priority=True),
     ]
 
     def __init__(self, table: Table, seat: int, think: float, ascii: bool,
@@ -103,6 +104,11 @@ class RoomTableScreen(TableScreen):
 
     def action_chat(self) -> None:
         self.app.push_screen(ChatPrompt(self.table.number), self._said)
+
+    def action_invite(self) -> None:
+        """A link for a friend (to watch, or to sit where a seat is free)."""
+        self.app.push_screen(InviteLink(self.app.presence.name,  # type: ignore[attr-defined]
+                                        self.table.number))
 
     def _said(self, text: str | None) -> None:
         if not text:

@@ -50,6 +50,7 @@ from crib3.tui.css import STYLESHEET
 from crib3.tui.textual_compat import app_context, fail_app, going_away
 from crib3.tui.widgets.feed import Feed
 from crib3.tui.widgets.footer import TidyFooter
+from crib3.tui.widgets.hand import HandView
 from crib3.tui.widgets.recent import RecentLines
 from crib3.tui.widgets.redraw import redraw_line
 from crib3.tui.widgets.table_view import TableView
@@ -416,6 +417,12 @@ class TableScreen(QuietBindings, Screen):
             self.action_confirm()
 
     action_throw_number = action_play_number = action_pick
+
+    def on_hand_view_picked(self, message: HandView.Picked) -> None:
+        """A click on a card in the hand: as its number key, when that key
+        would be taken now."""
+        if self.check_action("pick", (message.number,)):
+            self.action_pick(message.number)
 
     def action_confirm(self) -> None:
         """Enter: go on, or throw / play the highlighted card, or cut."""

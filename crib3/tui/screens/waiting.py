@@ -19,6 +19,7 @@ from crib3.tui.bindings import QuietBindings
 from crib3.tui.css import STYLESHEET
 from crib3.tui.screens.lobby_words import rules_line
 from crib3.tui.screens.new_owner import tell_new_owner
+from crib3.tui.screens.room_dialogs import InviteLink
 from crib3.tui.widgets.footer import TidyFooter
 
 
@@ -29,7 +30,9 @@ class WaitingScreen(QuietBindings, Screen[None]):
     BINDINGS = [
         Binding("enter", "start", "Start the game", priority=True),
         Binding("l,escape", "leave", "Leave the table"),
+        Binding("i", "invite", "Invite"),
         Binding("question_mark", "app.help", "Help", key_display="?"),
+        Binding("q", "app.quit", "Quit", show=False),  # (ctrl+q is the browser's)
     ]
     CSS_PATH = STYLESHEET  # the layout: crib3.tcss
 
@@ -54,6 +57,10 @@ class WaitingScreen(QuietBindings, Screen[None]):
     def on_mount(self) -> None:
         self.table.listeners.append(self._table_changed)
         self.update_seats()
+
+    def action_invite(self) -> None:
+        self.app.push_screen(InviteLink(self.app.presence.name,  # type: ignore[attr-defined]
+                                        self.table.number))
 
     def on_unmount(self) -> None:
         if self._table_changed in self.table.listeners:

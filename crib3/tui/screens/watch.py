@@ -47,6 +47,7 @@ ROOM_KEYS = """\
   x          close your table (its owner)
   b          a computer for someone gone a while
   r          bring your put-away table back (lobby)
+  i          a link that seats a friend from a browser
 """
 ADMIN_KEYS = """\
   x, k       admin: close a table (it is saved),

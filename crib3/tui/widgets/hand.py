@@ -6,6 +6,8 @@ from collections.abc import Hashable
 from typing import NamedTuple
 
 from rich.text import Text
+from textual import events
+from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -64,6 +66,28 @@ class HandView(TurnMarked, SharedRender, Widget):
         self.ascii = ascii
         self.interactive = interactive
         self._drawn: tuple[object, ...] | None = None  # what the last view drew
+
+    class Picked(Message):
+        """A card in the hand was clicked: its number (1 for the first), as
+        the number keys give it."""
+
+        def __init__(self, number: int) -> None:
+            super().__init__()
+            self.number = number
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on a card the seat may use now picks it, as its number
+        key does (the screen decides what a pick does; a click between cards,
+        or while a count is shown, does nothing)."""
+        cards = self.cards()
+        offset = event.get_content_offset(self)
+        if offset is None or self.showing is not None or not cards or not self.choosable():
+            return
+        stride = self._face(cards[0], self.ascii)[0].cell_len + 1  # a face and the gap
+        index, within = divmod(offset.x, stride)
+        if index < len(cards) and within < stride - 1:
+            event.stop()
+            self.post_message(self.Picked(index + 1))
 
     def cards(self) -> tuple[Card, ...]:
         view = self.view

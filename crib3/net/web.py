@@ -1,0 +1,451 @@
+"""The card room's web door: a seat from a link, in a browser.
+
+`crib3 serve --web [HOST:]PORT` opens a second door into the same room as
+the SSH one. A browser gets one page (`web_static/`: the page, xterm.js and
+a font, all from the package: no request leaves for another site), redeems
+its invite link for an identity cookie, and opens a websocket; from then on
+it is a session like an SSH one (`PlaySession` on a `WebChannel`): the same
+lobby, tables, chat, limits, reconnect-to-your-seat, workers and farewells.
+
+What keeps it safe in public, as the SSH door is:
+- Every connection that has not become a signed-in websocket is counted,
+  per address and overall, and closed after `PREAUTH_GRACE` seconds; past
+  the caps a new one is closed at once.
+- The websocket handshake and every POST must come from the server's own
+  origin (its `--public-url`, or the address it listens on), so a page on
+  another site cannot act for a visitor.
+- Frames from the browser are capped at `MAX_FRAME` bytes; keys, bytes and
+  the terminal's size keep the SSH door's bounds (the session's driver).
+- The page has a content security policy with no inline script, and the
+  responses carry no server name, command or path; there is no directory
+  listing (only the named files are served).
+- A door on an address other than loopback needs TLS (`--tls-cert` and
+  `--tls-key`) or a proxy in front that speaks it (`--public-url https://`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import logging
+import ssl
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from aiohttp import WSMsgType, web
+
+from crib3.common.names import check_name
+from crib3.net.bounds import capped_size
+from crib3.net.web_channel import WebChannel
+from crib3.room.invites import IDENTITY_DAYS, InviteBook, InviteRefused
+
+log = logging.getLogger("crib3.web")
+
+COOKIE = "crib3_id"
+MAX_FRAME = 16 * 1024         # bytes in one frame from a browser (a paste, at most)
+MAX_BODY = 4 * 1024           # bytes in a POST's body
+PREAUTH_GRACE = 20.0          # seconds a connection may stay without becoming a seat
+PREAUTH_PER_ADDRESS = 16      # connections from one address not yet a seat
+PREAUTH_ALL = 256             # ... from everyone
+SEATS_PER_ADDRESS = 32        # signed-in browser sessions from one address
+
+STATIC = {  # what the page may load, and nothing else
+    "xterm.js": "text/javascript", "addon-fit.js": "text/javascript",
+    "page.js": "text/javascript", "xterm.css": "text/css", "page.css": "text/css",
+    "DejaVuSansMono.ttf": "font/ttf", "favicon.svg": "image/svg+xml",
+}
+POLICY = ("default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+          "font-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; "
+          "form-action 'none'; frame-ancestors 'none'")
+HEADERS = {
+    "Content-Security-Policy": POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    "Server": "crib3",
+}
+
+
+class WebRefused(Exception):
+    """The web door cannot open as asked: one line to say why."""
+
+
+@dataclass
+class WebOptions:
+    host: str = "127.0.0.1"
+    port: int = 8080
+    public_url: str | None = None  # as people reach it (behind a proxy, say)
+    tls_cert: Path | None = None
+    tls_key: Path | None = None
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """`[HOST:]PORT` as `--web` takes it; ValueError with one line."""
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    try:
+        number = int(port)
+    except ValueError:
+        raise ValueError(f"--web {text}: give [HOST:]PORT, e.g. 8080 or 0.0.0.0:8080") from None
+    if not 0 <= number <= 65535:
+        raise ValueError(f"--web {text}: a port is 0 to 65535")
+    return host, number
+
+
+def loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def check_options(options: WebOptions) -> None:
+    """WebRefused unless the door would be safe as asked."""
+    if bool(options.tls_cert) != bool(options.tls_key):
+        raise WebRefused("give both --tls-cert and --tls-key, or neither")
+    if options.public_url is not None:
+        parts = urlsplit(options.public_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise WebRefused(f"--public-url {options.public_url}: give an http(s)://HOST[:PORT] URL")
+    tls = options.tls_cert is not None
+    behind_tls = options.public_url is not None and options.public_url.startswith("https://")
+    if not loopback(options.host) and not (tls or behind_tls):
+        raise WebRefused(f"--web {options.host}:{options.port} is open to the network without "
+                         "TLS: give --tls-cert and --tls-key, or put it behind an HTTPS proxy "
+                         "and give --public-url https://...")
+
+
+class Admission:
+    """Connections to the web door, counted per address until they become
+    a seat (see the module's docstring)."""
+
+    def __init__(self, per_address: int = PREAUTH_PER_ADDRESS, overall: int = PREAUTH_ALL,
+                 grace: float = PREAUTH_GRACE) -> None:
+        self.per_address, self.overall, self.grace = per_address, overall, grace
+        self.waiting: dict[str, int] = {}
+        self.refused = 0
+        self._timers: dict[Any, asyncio.TimerHandle] = {}
+        self._address: dict[Any, str] = {}
+
+    def arrived(self, transport: Any) -> bool:
+        peer = transport.get_extra_info("peername") or ("?", 0)
+        address = str(peer[0])
+        if self.waiting.get(address, 0) >= self.per_address or \
+                sum(self.waiting.values()) >= self.overall:
+            self.refused += 1
+            return False
+        self.waiting[address] = self.waiting.get(address, 0) + 1
+        self._address[transport] = address
+        self._timers[transport] = asyncio.get_running_loop().call_later(
+            self.grace, transport.close)
+        return True
+
+    def seated(self, transport: Any) -> None:
+        """The connection is a signed-in session now: no longer waiting."""
+        timer = self._timers.pop(transport, None)
+        if timer is not None:
+            timer.cancel()
+            self._forget(transport)
+
+    def left(self, transport: Any) -> None:
+        timer = self._timers.pop(transport, None)
+        if timer is not None:
+            timer.cancel()
+            self._forget(transport)
+        self._address.pop(transport, None)
+
+    def _forget(self, transport: Any) -> None:
+        address = self._address.get(transport)
+        if address is not None and address in self.waiting:
+            self.waiting[address] -= 1
+            if self.waiting[address] <= 0:
+                del self.waiting[address]
+
+
+class _Counted(asyncio.Protocol):
+    """aiohttp's protocol for one connection, behind the admission count."""
+
+    def __init__(self, inner: asyncio.Protocol, admission: Admission) -> None:
+        self.inner = inner
+        self.admission = admission
+        self.transport: Any = None
+        self.admitted = False
+
+    def connection_made(self, transport: Any) -> None:
+        self.transport = transport
+        if not self.admission.arrived(transport):
+            transport.abort()
+            return
+        self.admitted = True
+        self.inner.connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self.admitted:
+            self.admission.left(self.transport)
+            self.inner.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self.admitted:
+            self.inner.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self.inner.eof_received() if self.admitted else None
+
+    def pause_writing(self) -> None:
+        self.inner.pause_writing()
+
+    def resume_writing(self) -> None:
+        self.inner.resume_writing()
+
+
+def _static_files() -> dict[str, bytes]:
+    folder = resources.files("crib3.net") / "web_static"
+    return {name: (folder / name).read_bytes() for name in [*STATIC, "index.html"]}
+
+
+class WebDoor:
+    """The web door of one card room (`service`, a `crib3.net.server.CardRoom`)."""
+
+    def __init__(self, service: Any, options: WebOptions, book: InviteBook,
+                 session_class: Callable[..., Any]) -> None:
+        self.service = service
+        self.options = options
+        self.book = book
+        self.session_class = session_class
+        self.admission = Admission()
+        self.files = _static_files()
+        self.sessions: set[Any] = set()
+        self.runner: web.AppRunner | None = None
+        self.server: Any = None
+        self.origins: set[str] = set()
+
+    # --- starting and stopping ----------------------------------------------------
+
+    @property
+    def secure(self) -> bool:
+        return self.options.tls_cert is not None or \
+            (self.options.public_url or "").startswith("https://")
+
+    @property
+    def port(self) -> int:
+        return int(self.server.sockets[0].getsockname()[1])
+
+    @property
+    def url(self) -> str:
+        """Where people reach the door: the public URL, or where it listens."""
+        if self.options.public_url:
+            return self.options.public_url.rstrip("/")
+        scheme = "https" if self.options.tls_cert else "http"
+        host = self.options.host
+        host = f"[{host}]" if ":" in host else host
+        return f"{scheme}://{host}:{self.port}"
+
+    def link(self, token: str) -> str:
+        return f"{self.url}/#invite={token}"
+
+    async def start(self) -> None:
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[self._headers])
+        app.router.add_get("/", self._page)
+        app.router.add_get("/static/{name}", self._static)
+        app.router.add_get("/api/whoami", self._whoami)
+        app.router.add_post("/api/redeem", self._redeem)
+        app.router.add_post("/api/name", self._name)
+        app.router.add_get("/ws", self._websocket)
+        self.runner = web.AppRunner(app, access_log=None, keepalive_timeout=10,
+                                    handle_signals=False)
+        await self.runner.setup()
+        context = None
+        if self.options.tls_cert is not None:
+            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            try:
+                context.load_cert_chain(str(self.options.tls_cert), str(self.options.tls_key))
+            except (OSError, ssl.SSLError) as exc:
+                await self.runner.cleanup()
+                raise WebRefused(f"cannot use --tls-cert/--tls-key: {exc}") from None
+        handler = self.runner.server
+        assert handler is not None
+        loop = asyncio.get_running_loop()
+        self.server = await loop.create_server(
+            lambda: _Counted(handler(), self.admission), self.options.host, self.options.port,
+            ssl=context, backlog=128)
+        self.origins = {self.url}
+        if not self.options.public_url and loopback(self.options.host):
+            scheme = "https" if self.options.tls_cert else "http"
+            self.origins |= {f"{scheme}://{h}:{self.port}"
+                             for h in ("localhost", "127.0.0.1", "[::1]")}
+        self.book.set_door_url(self.url)
+
+    def stop_listening(self) -> None:
+        """Take no more connections (the sessions end with the room's stop)."""
+        if self.server is not None:
+            self.server.close()
+
+    async def stop(self) -> None:
+        self.stop_listening()
+        self.book.set_door_url(None)
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    # --- the checks ---------------------------------------------------------------
+
+    @web.middleware
+    async def _headers(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        try:
+            response = await handler(request)
+        except web.HTTPException as exc:
+            self._secure_headers(exc.headers)
+            raise
+        self._secure_headers(response.headers)
+        return response
+
+    def _secure_headers(self, headers: Any) -> None:
+        for name, value in HEADERS.items():
+            headers[name] = value
+        if self.secure:
+            headers["Strict-Transport-Security"] = "max-age=31536000"
+
+    def _same_origin(self, request: web.Request) -> bool:
+        return request.headers.get("Origin") in self.origins
+
+    def _identity(self, request: web.Request) -> Any:
+        return self.book.identity(request.cookies.get(COOKIE))
+
+    @staticmethod
+    def _refuse(status: int, line: str) -> web.Response:
+        return web.json_response({"error": line}, status=status,
+                                 headers={"Cache-Control": "no-store"})
+
+    def _set_cookie(self, response: web.Response, secret: str) -> None:
+        response.set_cookie(COOKIE, secret, max_age=int(IDENTITY_DAYS * 86400), path="/",
+                            httponly=True, secure=self.secure, samesite="Strict")
+
+    # --- the pages ----------------------------------------------------------------
+
+    async def _page(self, request: web.Request) -> web.Response:
+        return web.Response(body=self.files["index.html"], content_type="text/html",
+                            charset="utf-8", headers={"Cache-Control": "no-store"})
+
+    async def _static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in STATIC:
+            raise web.HTTPNotFound()
+        return web.Response(body=self.files[name], content_type=STATIC[name],
+                            headers={"Cache-Control": "max-age=3600"})
+
+    async def _whoami(self, request: web.Request) -> web.Response:
+        identity = self._identity(request)
+        return web.json_response({
+            "signed_in": identity is not None,
+            "name": identity.name if identity else None,
+            "open": self.service.options.open_door,
+        }, headers={"Cache-Control": "no-store"})
+
+    async def _body(self, request: web.Request) -> dict[str, Any]:
+        try:
+            body = await request.json()
+        except (ValueError, UnicodeDecodeError):
+            body = None
+        return body if isinstance(body, dict) else {}
+
+    async def _redeem(self, request: web.Request) -> web.Response:
+        """An invite link's token for an identity cookie (once)."""
+        if not self._same_origin(request):
+            return self._refuse(403, "this page is not the card room's")
+        token = (await self._body(request)).get("token")
+        try:
+            secret, identity = self.book.redeem(str(token or ""))
+        except InviteRefused as exc:
+            return self._refuse(403, str(exc))
+        response = web.json_response({"name": identity.name, "table": identity.table},
+                                     headers={"Cache-Control": "no-store"})
+        self._set_cookie(response, secret)
+        return response
+
+    async def _name(self, request: web.Request) -> web.Response:
+        """A name: for a nameless link's identity, or a newcomer under --open."""
+        if not self._same_origin(request):
+            return self._refuse(403, "this page is not the card room's")
+        raw = (await self._body(request)).get("name")
+        try:
+            name = check_name(str(raw or ""))
+        except ValueError as exc:
+            return self._refuse(400, str(exc))
+        identity = self._identity(request)
+        if identity is not None:
+            if identity.name is not None:
+                return self._refuse(409, f"you are {identity.name} here already")
+            self.book.name_identity(identity, name)
+            return web.json_response({"name": name}, headers={"Cache-Control": "no-store"})
+        if not self.service.options.open_door:
+            return self._refuse(403, "this card room lets people in by invite link only")
+        secret, identity = self.book.newcomer(name)
+        response = web.json_response({"name": name}, headers={"Cache-Control": "no-store"})
+        self._set_cookie(response, secret)
+        return response
+
+    # --- a seat ---------------------------------------------------------------------
+
+    async def _websocket(self, request: web.Request) -> web.StreamResponse:
+        if not self._same_origin(request):
+            return self._refuse(403, "this page is not the card room's")
+        identity = self._identity(request)
+        if identity is None or identity.name is None:
+            return self._refuse(403, "open your invite link first")
+        address = request.remote or "?"
+        if sum(1 for s in self.sessions if s.address == address) >= SEATS_PER_ADDRESS:
+            return self._refuse(429, "too many sessions from your address")
+        ws = web.WebSocketResponse(max_msg_size=MAX_FRAME, heartbeat=30.0,
+                                   autoping=True, compress=False)
+        await ws.prepare(request)
+        if request.transport is not None:
+            self.admission.seated(request.transport)
+        key = f"web:{identity.hash[:32]}"
+        channel = WebChannel(ws, {"LANG": "C.UTF-8", "COLORTERM": "truecolor"})
+        session = self.session_class(self.service, identity.name, key, False, address)
+        channel.session = session
+        session.connection_made(channel)
+        size = _size_of(request.query.get("cols"), request.query.get("rows"))
+        session.pty_requested("xterm-256color", (*size, 0, 0), None)
+        session.shell_requested()
+        self.sessions.add(session)
+        session.session_started()
+        try:
+            async for message in ws:
+                if message.type == WSMsgType.BINARY:
+                    session.data_received(message.data, None)
+                elif message.type == WSMsgType.TEXT:
+                    self._control(session, message.data)
+                elif message.type == WSMsgType.ERROR:
+                    break
+        finally:
+            self.sessions.discard(session)
+            if not channel.exited:
+                session.connection_lost(None)
+            await channel.gone()
+        return ws
+
+    @staticmethod
+    def _control(session: Any, text: str) -> None:
+        """A text frame: the browser's terminal changed size."""
+        try:
+            message = json.loads(text)
+            cols, rows = int(message["cols"]), int(message["rows"])
+        except (ValueError, KeyError, TypeError):
+            return
+        session.terminal_size_changed(*capped_size(cols, rows), 0, 0)
+
+
+def _size_of(cols: str | None, rows: str | None) -> tuple[int, int]:
+    try:
+        return capped_size(int(cols or 80), int(rows or 24))
+    except ValueError:
+        return 80, 24
