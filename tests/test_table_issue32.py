@@ -1,0 +1,37 @@
+"""What a cribbage player still trips on (issue 32), each point met as a
+player meets it: keys pressed in Textual's Pilot at 80x24 and the screen
+read, or the command run as a subprocess."""
+
+from __future__ import annotations
+
+from crib3.engine import events as ev
+from crib3.tui.screens.table import show_left_unseen
+from games import random_game
+
+SIZE = (80, 24)
+
+
+# --- 1: a game opened mid-show presents that show -------------------------------
+
+def _past(events: list) -> list:
+    """Events as a table screen's `so_far` (only the events are read)."""
+    return [(event, None, None) for event in events]
+
+
+def test_a_game_opened_mid_show_presents_that_show_from_its_first_count():
+    events = random_game(11).events
+    first_count = next(i for i, e in enumerate(events) if isinstance(e, ev.HandCounted))
+    dealt = next(i for i, e in enumerate(events)
+                 if isinstance(e, ev.CardsDealt) and e.hand == 2)
+    throws = [e for e in events[dealt:] if isinstance(e, ev.CardDiscarded)]
+    mine = next(e for e in throws if e.seat == 0)
+    others = next(e for e in throws if e.seat == 1)
+    # left after its second count, at its end, or at the next hand's deal:
+    for cut in (first_count + 1, first_count + 2, dealt + 1):
+        assert show_left_unseen(_past(events[:cut]), 0) == first_count
+    # another seat (a card room's) has thrown since: still unseen by seat 0
+    assert show_left_unseen(_past(events[:dealt + 1] + [others]), 0) == first_count
+    # seat 0 has thrown in the next hand: it has seen the show
+    assert show_left_unseen(_past(events[:dealt + 1] + [mine]), 0) == dealt + 2
+    # left in the play: all at once
+    assert show_left_unseen(_past(events[:first_count - 1]), 0) == first_count - 1
