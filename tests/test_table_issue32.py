@@ -35,3 +35,35 @@ def test_a_game_opened_mid_show_presents_that_show_from_its_first_count():
     assert show_left_unseen(_past(events[:dealt + 1] + [mine]), 0) == dealt + 2
     # left in the play: all at once
     assert show_left_unseen(_past(events[:first_count - 1]), 0) == first_count - 1
+
+
+# --- 5: Ctrl+C says how to quit ----------------------------------------------------
+
+async def test_ctrl_c_at_the_table_says_how_to_quit(crib3_home):
+    from tui_support import make_app, screen_text, settled, wait_for
+
+    app = make_app(seed=1)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settled(pilot)
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: "Ctrl+C does not quit" in screen_text(app))
+        toast = [line.split("▌", 1)[1] for line in screen_text(app).splitlines() if "▌" in line]
+        words = " ".join(" ".join(toast).split())
+        assert "Ctrl+C does not quit crib3: q or Ctrl+Q quits" in words and app.is_running
+
+
+async def test_ctrl_c_on_the_too_small_notice_says_how_to_quit(crib3_home):
+    from tui_support import make_app, screen_text, settled, wait_for
+
+    app = make_app(seed=1)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settled(pilot)
+        await wait_for(pilot, lambda: "needs 80×24" in screen_text(app))
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: "Ctrl+C does not quit" in screen_text(app))
+        assert "Ctrl+Q quits" in " ".join(screen_text(app).split())
+        await pilot.resize_terminal(80, 24)
+        await wait_for(pilot, lambda: not app.too_small)
+        await pilot.resize_terminal(60, 20)             # said once, not for ever
+        await wait_for(pilot, lambda: "needs 80×24" in screen_text(app))
+        assert "Ctrl+C" not in screen_text(app)

@@ -164,3 +164,17 @@ def test_a_game_quit_mid_show_resumes_presenting_that_show(tmux):
             break
     assert "Bea's hand" in seen and "Bea's crib" in seen, seen
     assert "Traceback" not in seen
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+def test_ctrl_c_in_a_real_terminal_says_how_to_quit(tmux, size):
+    """Ctrl+C, at the table and on the too-small notice, says which keys
+    quit (Textual's own hint looks for an action crib3 does not have)."""
+    tmux.start(f"{crib3_command()} play --seed 3 --name Ann --think 0; sleep 5",
+               width=size[0], height=size[1])
+    tmux.wait_for("deals first" if size == (80, 24) else "Make it larger")
+    time.sleep(0.5)
+    tmux.keys("C-c")
+    screen = tmux.wait_for("does not quit")
+    assert "Ctrl+Q" in screen and "Traceback" not in screen
+    assert tmux.alive() and "deals first" in tmux.screen() or size != (80, 24)
