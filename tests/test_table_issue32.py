@@ -67,3 +67,44 @@ async def test_ctrl_c_on_the_too_small_notice_says_how_to_quit(crib3_home):
         await pilot.resize_terminal(60, 20)             # said once, not for ever
         await wait_for(pilot, lambda: "needs 80×24" in screen_text(app))
         assert "Ctrl+C" not in screen_text(app)
+
+
+# --- 6: every command takes a game as `crib3 games` names it ------------------------
+
+def test_every_command_takes_the_game_as_games_names_it(tmp_path):
+    import re
+
+    from commands import crib3
+    from crib3.engine.log import write_log
+
+    games = tmp_path / "data" / "games"
+    games.mkdir(parents=True)
+    finished = [random_game(seed) for seed in (3, 4)]
+    for n, game in enumerate(finished):
+        write_log(games / f"2026-12-05-07141{n}-882466.jsonl", game.events)
+    listed = crib3("games", home=tmp_path)
+    assert listed.returncode == 0, listed
+    lines = listed.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["1", "2"]
+    for line, game in zip(lines, finished):
+        state = game.state
+        won = re.search(r"won by \S+ (\d+)-(\d+)-(\d+)", line)
+        assert int(won[1]) == state.scores[state.winner] >= 121, line  # the winner's first
+        assert sorted(map(int, won.groups())) == sorted(state.scores)
+    name = re.search(r"\[(.+)\]", lines[1])[1]
+    whole = crib3("export", str(games / name), home=tmp_path).stdout
+    assert whole
+    for given in (name, name.removesuffix(".jsonl"), "2", "latest"):
+        for command in ("export", "review", "verify", "stats"):
+            result = crib3(command, given, home=tmp_path)
+            assert result.returncode == 0 and "no such file" not in result.stderr, \
+                (command, given, result)
+        assert crib3("export", given, home=tmp_path).stdout == whole
+        for command in ("replay", "resume"):  # found: then no terminal, or no person to play
+            result = crib3(command, given, home=tmp_path)
+            assert "no such file" not in result.stderr and result.returncode != 0, result
+            assert "full-screen terminal" in result.stderr or "finished" in result.stderr
+    assert crib3("export", "1", home=tmp_path).stdout != whole      # the first in the list
+    for missing in ("3", "0", "nosuch", "nosuch.jsonl"):
+        result = crib3("export", missing, home=tmp_path)
+        assert result.returncode == 2 and "no such file" in result.stderr, result
