@@ -108,3 +108,21 @@ def test_every_command_takes_the_game_as_games_names_it(tmp_path):
     for missing in ("3", "0", "nosuch", "nosuch.jsonl"):
         result = crib3("export", missing, home=tmp_path)
         assert result.returncode == 2 and "no such file" in result.stderr, result
+
+
+# --- 9: small things ------------------------------------------------------------------
+
+async def test_the_tall_show_says_your_hand_to_a_player_called_you(crib3_home):
+    from crib3.engine.state import Phase
+    from crib3.tui.app import Crib3App
+    from crib3.tui.settings import GameChoices
+    from tui_support import press_enter_until, screen_text
+
+    app = Crib3App(GameChoices(name="You", left="standard", right="standard", seed=7),
+                   think=0.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await press_enter_until(pilot, lambda s: s.waiting_for_enter and s.shown.phase
+                                == Phase.SHOW and bool(s.view.shown[0]), presses=600)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Your hand" in text and "You's" not in text, text

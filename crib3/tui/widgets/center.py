@@ -153,12 +153,17 @@ class TableCenter(SharedStatic, Static):
         if view.starter is None or view.dealer is None:
             return []
         left = left_of(view.dealer)
-        hands = [(f"{shown_name(view.players[seat].name, 12)}'s hand", cards, False)
+        voice = Voice(view)
+
+        def whose(seat: int) -> str:  # "Your" for a player called You, as the lines say
+            return voice.whose(seat, start=True) if seat in voice.you \
+                else f"{shown_name(view.players[seat].name, 12)}'s"
+
+        hands = [(f"{whose(seat)} hand", cards, False)
                  for seat in (left, left_of(left), view.dealer)
                  if (cards := view.shown[seat])]
         if view.crib is not None:
-            hands.append((f"{shown_name(view.players[view.dealer].name, 12)}'s crib",
-                          view.crib, True))
+            hands.append((f"{whose(view.dealer)} crib", view.crib, True))
         out: list[Text] = []
         faces = rows - 1 >= 4 * len(hands)
         for title, cards, crib in hands:
