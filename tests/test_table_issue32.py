@@ -126,3 +126,23 @@ async def test_the_tall_show_says_your_hand_to_a_player_called_you(crib3_home):
         await pilot.pause()
         text = screen_text(app)
         assert "Your hand" in text and "You's" not in text, text
+
+
+def test_stats_json_gives_each_players_results(tmp_path):
+    import json
+
+    from commands import crib3
+    from crib3.engine.log import write_log
+
+    games = tmp_path / "data" / "games"
+    games.mkdir(parents=True)
+    played = [random_game(seed) for seed in (3, 4, 5)]
+    for n, game in enumerate(played):
+        write_log(games / f"2026-12-05-07141{n}-882466.jsonl", game.events)
+    result = crib3("stats", "--json", home=tmp_path)
+    assert result.returncode == 0, result
+    players = {p["name"]: p for p in json.loads(result.stdout)["players"]}
+    for name, stats in players.items():
+        seat = int(name[1:])
+        assert stats["results"] == [game.state.winner == seat for game in played]
+        assert stats["wins"] == sum(stats["results"])

@@ -139,6 +139,8 @@ class PlayerStats:
     best_hand: int = 0
     streak: int = 0
     longest_streak: int = 0
+    # Won (True) or lost, each finished game in the order played: what the
+    # streaks are counted from, for programs (`crib3 stats --json`).
     results: list[bool] = field(default_factory=list)
 
     @property
@@ -169,6 +171,7 @@ def game_stats(games: Iterable[GameSummary]) -> list[PlayerStats]:
             won = seat == game.winner
             stats.finished += 1
             stats.wins += won
+            stats.results.append(won)  # each finished game's, oldest first
             # A skunk only where the game's rules had skunks (the log's
             # GameStarted says so; GameWon carries the verdict).
             if not won and game.skunks[seat]:
