@@ -146,3 +146,31 @@ def test_stats_json_gives_each_players_results(tmp_path):
         seat = int(name[1:])
         assert stats["results"] == [game.state.winner == seat for game in played]
         assert stats["wins"] == sum(stats["results"])
+
+
+async def test_with_muggins_the_prompt_asks_for_the_crib_when_the_dialog_does(crib3_home):
+    """Count your own crib: the prompt under the dialog says the crib too
+    (it said "Count your hand" while the dialog asked for the crib)."""
+    from crib3.tui.screens.dialogs import AskCount
+    from tui_support import make_app, screen_text, settled, table, wait_for
+
+    app = make_app(seed=2, muggins=True)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(3000):
+            if isinstance(app.screen, AskCount):
+                if app.screen.what == "crib":
+                    break
+                true = max(c.points for c in app.game.legal_moves(0))
+                await pilot.press(*str(true), "enter")
+                await wait_for(pilot, lambda: not isinstance(app.screen, AskCount)
+                               or app.screen.what == "crib")
+                continue
+            await settled(pilot)
+            if not isinstance(app.screen, AskCount):
+                await pilot.press("enter")
+        else:
+            raise AssertionError("never asked to count a crib")
+        await pilot.pause()
+        assert "Count your crib" in screen_text(app)
+        prompt = str(table(app).query_one("#prompt").render())
+        assert prompt.endswith("Count your crib (muggins is on)"), prompt

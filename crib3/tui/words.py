@@ -179,8 +179,11 @@ def prompt(mode: Mode, shown_phase: str, view: SeatView) -> str:
         return "Enter: cut the deck for the starter"
     if view.phase == Phase.PLAY:
         return f"Your play, count {view.count}: {_choose(view)}   h: coach"
-    if view.phase == Phase.SHOW:
-        return "Count your hand (muggins is on)"
+    if view.phase == Phase.SHOW:  # what the show's dialog asks (see `asked_in_show`)
+        if view.muggins_pending is not None:
+            return "Call muggins on a short count? (muggins is on)"
+        crib = view.counting is not None and view.counting[1]
+        return f"Count your {'crib' if crib else 'hand'} (muggins is on)"
     return ""
 
 
