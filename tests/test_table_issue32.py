@@ -174,3 +174,43 @@ async def test_with_muggins_the_prompt_asks_for_the_crib_when_the_dialog_does(cr
         assert "Count your crib" in screen_text(app)
         prompt = str(table(app).query_one("#prompt").render())
         assert prompt.endswith("Count your crib (muggins is on)"), prompt
+
+
+async def test_a_score_past_the_target_is_said_as_players_say_it(crib3_home):
+    """P2 wins on his crib with 122: the board stops at 121, and so do the
+    words: "121 pts" in his box, "121 (122 counted)" in the lines and the
+    result (the log keeps 122)."""
+    from crib3.engine import Game
+    from crib3.engine.state import Phase
+    from crib3.tui.app import Crib3App
+    from crib3.tui.screens.game_over import GameOverScreen
+    from tui_support import press_enter_until, screen_text, wait_for
+
+    finished = random_game(1, ("human", "standard", "standard"))
+    assert finished.state.scores == (85, 92, 122)
+    cut = max(i for i, e in enumerate(finished.events) if getattr(e, "seat", None) == 0
+              and e.type in ("CardPlayed", "CardDiscarded"))
+    game = Game.from_events(finished.events[: cut + 1])
+    app = Crib3App(game=game, think=0.0, autosave=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await press_enter_until(pilot, lambda s: s.waiting_for_enter
+                                and s.shown.phase == Phase.OVER, presses=900)
+        await pilot.pause()
+        assert game.state.scores == (85, 92, 122)                  # the log's truth
+        text = screen_text(app)
+        assert "122 pts" not in text and "with 122" not in text, text
+        assert "─ 121 pts ─" in text                  # his box, as far as the board goes
+        assert "P2 has 121 (122 counted)" in text and "wins with 121 (122 counted)" in text
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "121 (122 counted) to 85 and 92" in text, text
+
+
+def test_your_own_line_says_both_the_board_and_the_count():
+    from crib3.tui.words import points
+
+    assert points(125, 121) == "121 pts (125 counted)"
+    assert points(125, 121, counted=False) == "121 pts"
+    assert points(121, 121) == "121 pts" and points(1) == "1 pt"
