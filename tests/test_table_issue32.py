@@ -214,3 +214,65 @@ def test_your_own_line_says_both_the_board_and_the_count():
     assert points(125, 121) == "121 pts (125 counted)"
     assert points(125, 121, counted=False) == "121 pts"
     assert points(121, 121) == "121 pts" and points(1) == "1 pt"
+
+
+async def test_the_pegging_trainer_goes_on_from_the_card_you_chose():
+    """Practise the play: the next position of the same hand follows the
+    card you played, not the one the game it was dealt in would have."""
+    import itertools
+
+    from crib3.engine import Play
+    from crib3.study.practice import dealt_positions
+    from crib3.tui.practice_app import PracticeApp
+    from crib3.tui.screens.practice import PracticeScreen
+    from tui_support import wait_for
+
+    # The stand-in's own game: which card it played at the first position.
+    stand_in = list(itertools.islice(dealt_positions("play", 5), 2))
+    first, then = stand_in
+    assert first.view.hand_number == then.view.hand_number      # the same hand goes on
+    before = len(first.view.hand_plays)
+
+    def next_of_mine(view) -> object:
+        """The first card seat 0 played after the first position."""
+        return next(card for seat, card, _ in view.hand_plays[before:] if seat == 0)
+
+    its_card = next_of_mine(then.view)
+    app = PracticeApp("play", dealt_positions("play", 5))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, PracticeScreen))
+        screen = app.screen
+        await pilot.pause()
+        view = screen.position.view
+        assert view == first.view
+        legal = [c.card for c in view.legal if isinstance(c, Play)]
+        mine = next(c for c in legal if c != its_card)             # not the stand-in's card
+        await pilot.press(str(view.hand.index(mine) + 1))
+        await wait_for(pilot, lambda: screen.answer is not None)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.position is not None
+                       and screen.position.view != view)
+        after = screen.position.view
+        assert after.hand_number == view.hand_number, after
+        assert next_of_mine(after) == mine and mine not in after.hand
+
+
+def test_practice_from_games_with_only_costly_plays_suggests_the_pegging_trainer(tmp_path):
+    """A saved hand whose discard was the coach's and whose plays were not:
+    the discard trainer has nothing, and says where the costly plays are."""
+    from commands import assert_clean_failure, crib3
+    from crib3.engine.log import write_log
+    from crib3.study.review import review_events
+
+    events = random_game(7, ("human", "easy", "easy")).events
+    events = events[: next(i for i, e in enumerate(events) if e.type == "HandEnded") + 1]
+    decisions = review_events(events, 0).decisions
+    assert all(d.matched for d in decisions if d.kind == "discard")
+    assert any(not d.matched for d in decisions if d.kind == "play")
+    games = tmp_path / "data" / "games"
+    games.mkdir(parents=True)
+    write_log(games / "2026-12-05-071410-882466.jsonl", events)
+    result = crib3("practice", "--from-games", home=tmp_path)
+    assert_clean_failure(result, 2)
+    assert "no costly discards" in result.stderr
+    assert "crib3 practice --from-games --pegging" in result.stderr
