@@ -276,3 +276,25 @@ def test_practice_from_games_with_only_costly_plays_suggests_the_pegging_trainer
     assert_clean_failure(result, 2)
     assert "no costly discards" in result.stderr
     assert "crib3 practice --from-games --pegging" in result.stderr
+
+
+async def test_replay_n_past_the_last_costly_decision_says_so():
+    from crib3.engine.log import load_log
+    from crib3.saved.replay import Replay
+    from crib3.tui.app import Crib3App
+    from crib3.tui.screens.replay import ReplayScreen
+    from test_replay_review import SAMPLE, coach_ready
+    from tui_support import screen_text, wait_for
+
+    app = Crib3App(replay=Replay(load_log(SAMPLE).events), autosave=False)
+    app.replay_coach = True
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await coach_ready(pilot)
+        assert isinstance(screen, ReplayScreen)
+        last = screen._costly()[-1]
+        screen.show(last)
+        await pilot.pause()
+        await pilot.press("n")
+        await wait_for(pilot, lambda: "No costly decision after" in screen_text(app))
+        assert screen.index == last
+        assert "in all at 1+" in screen_text(app)
