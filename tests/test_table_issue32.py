@@ -337,3 +337,43 @@ def test_sim_duplicate_with_few_sets_warns():
     result = crib3("sim", "--duplicate", "standard,easy", "--games", "2", "--seed", "5",
                    "--jobs", "1")
     assert result.returncode == 0 and "only 2 deal sets: the intervals are rough" in result.stdout
+
+
+# --- 4: the table's keys work with the coach open ------------------------------------
+
+async def test_the_card_keys_work_with_the_coach_open(crib3_home):
+    from crib3.engine.state import Phase
+    from crib3.tui.screens.dialogs import CoachScreen, ConfirmQuit
+    from crib3.tui.words import Mode
+    from tui_support import make_app, press_enter_until, screen_text, settled, wait_for
+
+    app = make_app(seed=7)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                                         and s.view.phase == Phase.DISCARD)
+        hand = screen.view.hand
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "1-5 Throw" in text and "1-5 or Enter: throw" in text  # the footer, the panel
+        await pilot.press("3")                                  # as the footer says: throws
+        await wait_for(pilot, lambda: app.game.state.discards[0] == hand[2])
+        screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                                         and s.view.phase == Phase.PLAY)
+        before = len(app.game.events)
+        card = screen.table_view.hand.selected
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
+        await pilot.press("enter")                              # the highlighted card
+        await wait_for(pilot, lambda: any(e.type == "CardPlayed" and e.seat == 0
+                                          for e in app.game.events[before:]))
+        assert next(e for e in app.game.events[before:]
+                    if e.type == "CardPlayed" and e.seat == 0).card == card
+        await settled(pilot)
+        await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                                and s.view.phase in (Phase.DISCARD, Phase.PLAY))
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
+        await pilot.press("q")                                  # asks to quit
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmQuit))

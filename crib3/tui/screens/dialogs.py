@@ -31,11 +31,22 @@ class Dialog(ModalScreen[ResultType]):
     CSS_PATH = STYLESHEET
 
 
-class CoachScreen(Dialog[None]):
+class CoachScreen(Dialog[str | None]):
     """The coach's ranked options for your discard or play, in a panel at
-    the side: the count, the pile and your hand stay in view beside it."""
+    the side: the count, the pile and your hand stay in view beside it.
 
-    BINDINGS = [Binding("escape,h,enter,q", "dismiss", "Close", priority=True)]
+    The table's keys, which its footer still offers under the panel, work
+    here too: the panel closes with the key, for the table to act on it (a
+    card's number throws or plays it, Enter the highlighted card, q asks to
+    quit, ? opens the help, f the feed); Esc or h only closes it."""
+
+    BINDINGS = [
+        Binding("escape,h", "dismiss", "Close", priority=True),
+        *[Binding(str(n), f"dismiss('{n}')", str(n), show=False, priority=True)
+          for n in range(1, 6)],
+        *[Binding(key, f"dismiss('{key}')", key, show=False, priority=True)
+          for key in ("enter", "q", "question_mark", "f")],
+    ]
 
     def __init__(self, view: SeatView, ascii: bool = False) -> None:
         super().__init__()
@@ -48,7 +59,9 @@ class CoachScreen(Dialog[None]):
                   "play": "Coach: which card to play"}
         with Vertical() as panel:
             panel.border_title = titles.get(advice.kind, "Coach: nothing to decide just now")
-            panel.border_subtitle = "Esc or h: close"
+            verb = {"discard": "throw", "play": "play"}.get(advice.kind)
+            panel.border_subtitle = f"1-{len(self.view_.hand)} or Enter: {verb} · Esc: close" \
+                if verb else "Esc or h: close"
             for i, (numbers, why) in enumerate(advice.rows(self.ascii)):
                 yield Static(("▶ " if i == 0 else "  ") + numbers, markup=False,
                              classes="option best" if i == 0 else "option")

@@ -444,7 +444,25 @@ class TableScreen(QuietBindings, Screen):
     def action_coach(self) -> None:
         from crib3.tui.screens.dialogs import CoachScreen
 
-        self.app.push_screen(CoachScreen(self.view, self.ascii))
+        self.app.push_screen(CoachScreen(self.view, self.ascii), self._after_coach)
+
+    def _after_coach(self, key: str | None) -> None:
+        """The coach closed with one of the table's keys: the table does
+        what that key does here (the footer under the coach offers them)."""
+        if key is None:
+            return
+        if key.isdigit():
+            if self.check_action("pick", (int(key),)):
+                self.action_pick(int(key))
+        elif key == "enter":
+            if self.mode == Mode.YOUR_TURN:
+                self.action_confirm()
+        elif key == "q":
+            self.app.action_quit_game()  # type: ignore[attr-defined]
+        elif key == "question_mark":
+            self.app.action_help()  # type: ignore[attr-defined]
+        elif key == "f":
+            self.action_toggle_feed()
 
     def action_toggle_feed(self) -> None:
         beside = self.has_class("wide") or self.has_class("huge")
