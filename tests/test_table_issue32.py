@@ -377,3 +377,49 @@ async def test_the_card_keys_work_with_the_coach_open(crib3_home):
         await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
         await pilot.press("q")                                  # asks to quit
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmQuit))
+
+
+# --- 3: the coach's numbers say what they are ----------------------------------------
+
+def test_near_the_end_a_discards_net_is_its_columns_and_the_chance_is_a_chance():
+    from logfiles import ASSETS
+
+    from crib3.engine.log import load_log
+    from crib3.players.coach import advise
+    from crib3.study.review import review_events
+
+    events = load_log(ASSETS / "easy-121.jsonl").events
+    late = [d for seat in range(3) for d in review_events(events, seat).decisions
+            if d.kind == "discard"]
+    seen = 0
+    for decision in late:
+        advice = advise(decision.view)
+        for option, (numbers, why) in zip(advice.discards, advice.rows()):
+            net = float(numbers.split(" net ")[1])
+            assert net == pytest.approx(option.hand + option.crib + option.play, abs=0.006)
+            if option.out is not None:
+                seen += 1
+                assert f"you count out first {option.out:.0%}" in why
+                assert abs(option.net - net) > 0.01 or option.out < 0.001
+    assert seen, "no discard near the end in the sample"
+
+
+async def test_the_help_explains_the_coachs_columns_a_line_each(crib3_home):
+    from crib3.tui.screens.dialogs import HelpScreen
+    from tui_support import make_app, screen_text, settled, wait_for
+
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 50)) as pilot:
+        await settled(pilot)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.pause()
+        from crib3.tui.screens.dialogs import HELP_TEXT
+
+        panel = [line.split("█")[1].strip() for line in screen_text(app).splitlines()
+                 if line.count("█") >= 2]
+        for column in ("hand", "crib", "net", "now", "expect", "margin"):
+            said = next(line.strip() for line in HELP_TEXT.splitlines()
+                        if line.strip().startswith(f"{column}  "))
+            assert said in panel, (said, panel)                   # whole, on a line of its own
+        assert "chances as chances" in "\n".join(panel)

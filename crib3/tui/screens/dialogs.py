@@ -136,6 +136,16 @@ HELP_TEXT = """\
   f          the event feed
   q, Ctrl+Q  quit (asks first; it is saved)
   Ctrl+P     commands: new game, theme…
+  The coach (h), each option's numbers:
+  hand    your four's mean count (any cut)
+  crib    crib's mean count, - if theirs
+  net     hand + crib + the play, in points
+  now     points this card scores as played
+  expect  your points, rest of the play
+  margin  expect less the opponents'
+  Near the end, chances as chances: to count
+  out first, to win the hand, and how much
+  less than the best option's.
   The pile: ▼ you played it, ◀ your left
   opponent, ▶ the other; a score is labelled
   under its card ("pair +2"); the count is
