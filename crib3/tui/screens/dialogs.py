@@ -136,6 +136,10 @@ HELP_TEXT = """\
   f          the event feed
   q, Ctrl+Q  quit (asks first; it is saved)
   Ctrl+P     commands: new game, theme…
+  The pile: ▼ you played it, ◀ your left
+  opponent, ▶ the other; a score is labelled
+  under its card ("pair +2"); the count is
+  the large number.
   The coach (h), each option's numbers:
   hand    your four's mean count (any cut)
   crib    crib's mean count, - if theirs
@@ -146,10 +150,6 @@ HELP_TEXT = """\
   Near the end, chances as chances: to count
   out first, to win the hand, and how much
   less than the best option's.
-  The pile: ▼ you played it, ◀ your left
-  opponent, ▶ the other; a score is labelled
-  under its card ("pair +2"); the count is
-  the large number.
 
 [b]Three-handed cribbage[/b]
 Five cards each; everyone throws one to the dealer's crib, with one card \
