@@ -423,3 +423,18 @@ async def test_the_help_explains_the_coachs_columns_a_line_each(crib3_home):
                         if line.strip().startswith(f"{column}  "))
             assert said in panel, (said, panel)                   # whole, on a line of its own
         assert "chances as chances" in "\n".join(panel)
+
+
+# --- 7: nothing a player needs is cut at 80x24 ---------------------------------------
+
+async def test_a_five_letter_name_is_whole_in_the_cut_for_deal(crib3_home):
+    from crib3.tui.app import Crib3App
+    from crib3.tui.settings import GameChoices
+    from tui_support import screen_text, settled
+
+    app = Crib3App(GameChoices(name="Nina", left="expert", right="standard", seed=7),
+                   think=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        text = screen_text(app)
+        assert "Nina 6♠" in text and "Ni…" not in text, text
