@@ -438,3 +438,18 @@ async def test_a_five_letter_name_is_whole_in_the_cut_for_deal(crib3_home):
         await settled(pilot)
         text = screen_text(app)
         assert "Nina 6♠" in text and "Ni…" not in text, text
+
+
+def test_a_long_count_keeps_every_phrase_in_the_show_panels_two_rows():
+    """5♥ 10♦ J♥ J♦ with 10♠ at 80x24: two rows of 37 beside the cards kept
+    only the last two lines, losing "fifteen two, four, six"."""
+    from crib3.cards import parse_card, parse_cards
+    from crib3.scoring import score_hand
+    from crib3.tui.widgets.hand import _packed
+    from crib3.words.speech import hand_phrases
+
+    score = score_hand(parse_cards("5H 10D JH JD"), parse_card("10S"))
+    said = tuple(phrase for phrase, _ in hand_phrases(score))
+    rows = [row.plain for row in _packed(said, 37, 2)]
+    assert rows == ["fifteen two, four, six, eight", "and a pair is ten, twelve"]
+    assert [row.plain for row in _packed(said[:2], 37, 2)] == ["fifteen two", "fifteen four"]
