@@ -151,13 +151,19 @@ class TableScreen(QuietBindings, Screen):
         so_far, self._unsubscribe = self.feed.follow(self._on_engine_event)
         if self.resumed:  # straight to where it stood, but for a show left part seen
             self.history = so_far
-            at = show_left_unseen(so_far, self.me)
+            at = self.resume_at(so_far)
             for event, state, view in so_far[:at]:
                 self._present(event, state, view)
             self.pending.extend(so_far[at:])
         else:
             self.pending.extend(so_far)
         self._start_driver()
+
+    def resume_at(self, so_far: list[tuple[Event, State, SeatView]]) -> int:
+        """How many of a resumed game's events are shown at once; the rest
+        are presented as they come (a show left part seen: see
+        `show_left_unseen`)."""
+        return show_left_unseen(so_far, self.me)
 
     def on_unmount(self) -> None:
         self._unsubscribe()
