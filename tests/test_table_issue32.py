@@ -409,7 +409,7 @@ async def test_the_help_explains_the_coachs_columns_a_line_each(crib3_home):
     from tui_support import make_app, screen_text, settled, wait_for
 
     app = make_app(seed=1)
-    async with app.run_test(size=(80, 50)) as pilot:
+    async with app.run_test(size=(80, 70)) as pilot:
         await settled(pilot)
         await pilot.press("question_mark")
         await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))

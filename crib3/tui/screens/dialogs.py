@@ -140,16 +140,6 @@ HELP_TEXT = """\
   opponent, ▶ the other; a score is labelled
   under its card ("pair +2"); the count is
   the large number.
-  The coach (h), each option's numbers:
-  hand    your four's mean count (any cut)
-  crib    crib's mean count, - if theirs
-  net     hand + crib + the play, in points
-  now     points this card scores as played
-  expect  your points, rest of the play
-  margin  expect less the opponents'
-  Near the end, chances as chances: to count
-  out first, to win the hand, and how much
-  less than the best option's.
 
 [b]Three-handed cribbage[/b]
 Five cards each; everyone throws one to the dealer's crib, with one card \
@@ -161,7 +151,18 @@ those who can; the last to play keeps playing alone, then scores 1 for the go \
 (or 2 for 31). The next count starts left of that player.
 The show: left of the dealer first, then the next, the dealer, the crib. \
 Fifteens 2, pairs 2, runs, a flush of 4 (crib: 5 only), nobs 1.
-First to 121 wins at once, even mid-show."""
+First to 121 wins at once, even mid-show.
+
+[b]The coach's numbers[/b] (h)
+  hand    your four's mean count (any cut)
+  crib    crib's mean count, - if theirs
+  net     hand + crib + the play, in points
+  now     points this card scores as played
+  expect  your points, rest of the play
+  margin  expect less the opponents'
+  Near the end, chances as chances: to count
+  out first, to win the hand, and how much
+  less than the best option's."""
 
 
 class HelpScreen(Dialog[None]):
