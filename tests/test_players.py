@@ -400,5 +400,8 @@ def test_near_the_end_the_coachs_lines_say_points_and_the_chance_to_win_apart():
     queen = next(p for p in advice.plays if str(p.card) == "QS")
     assert queen.win_edge > 0.5 and queen.margin > 50 and abs(queen.points) < 5
     line = next(line for line in advice.lines() if line.startswith("play Q♠"))
-    assert f"margin {queen.points:+5.2f} win {queen.win_edge:+.0%}" in line, line
-    assert f"{queen.margin:.2f}" not in line
+    # the chance as a chance (issue 32: it read "win +NN%", a difference
+    # of two chances that looked like one)
+    assert f"margin {queen.points:+5.2f}  " in line, line
+    assert f"you win this hand {queen.win:.0%}" in line and f"an opponent {queen.lose:.0%}" in line
+    assert f"{queen.margin:.2f}" not in line and " win +" not in line

@@ -118,3 +118,63 @@ def test_play_without_a_terminal_says_so():
                             timeout=60, env={**os.environ, "CRIB3_HOME": "/nonexistent"})
     assert result.returncode == 1 and "needs a full-screen terminal" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_a_game_quit_mid_show_resumes_presenting_that_show(tmux):
+    """Quit while the show of hand 1 is being presented (at "s: skip the
+    rest of the show"), then `crib3 resume`: the game goes on presenting
+    hand 1's show from its first count (every hand and the crib shown, the
+    pegs moving as each is counted), not at hand 2's discard with the
+    scores already jumped."""
+    tmux.start(f"{crib3_command()} play --players expert,standard --name Nina --think 0 "
+               "--seed 7; sleep 1; "
+               f"{crib3_command()} resume; sleep 5")
+    tmux.wait_for("deals first")
+    tmux.wait_for("Go on")
+    for _ in range(80):
+        screen = tmux.screen()
+        if "skip the rest of the show" in screen:
+            break
+        tmux.keys("Enter")
+        time.sleep(0.3)
+    else:
+        raise AssertionError("never reached the show:\n" + tmux.screen())
+    assert "Hand 1" in screen and "Bea's hand" not in screen
+    tmux.keys("q")
+    tmux.wait_for("Quit this game?")
+    tmux.keys("y")
+    # `crib3 resume` opens the game again: at hand 1's show, not hand 2's discard
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        screen = tmux.screen()
+        if "Hand 1" in screen and "Enter: go on" in screen and "Quit this game?" not in screen:
+            break
+        assert "Hand 2" not in screen, "resumed past the show:\n" + screen
+        time.sleep(0.2)
+    else:
+        raise AssertionError("the resumed game never showed hand 1's show:\n" + screen)
+    assert "skip the rest of the show" in screen and "Throw" not in screen
+    seen = screen
+    for _ in range(12):                       # the rest of the show, count by count
+        tmux.keys("Enter")
+        time.sleep(0.5)
+        screen = tmux.screen()
+        seen += screen
+        if "Hand 2" in screen:
+            break
+    assert "Bea's hand" in seen and "Bea's crib" in seen, seen
+    assert "Traceback" not in seen
+
+
+@pytest.mark.parametrize("size", [(80, 24), (60, 20)])
+def test_ctrl_c_in_a_real_terminal_says_how_to_quit(tmux, size):
+    """Ctrl+C, at the table and on the too-small notice, says which keys
+    quit (Textual's own hint looks for an action crib3 does not have)."""
+    tmux.start(f"{crib3_command()} play --seed 3 --name Ann --think 0; sleep 5",
+               width=size[0], height=size[1])
+    tmux.wait_for("deals first" if size == (80, 24) else "Make it larger")
+    time.sleep(0.5)
+    tmux.keys("C-c")
+    screen = tmux.wait_for("does not quit")
+    assert "Ctrl+Q" in screen and "Traceback" not in screen
+    assert tmux.alive() and "deals first" in tmux.screen() or size != (80, 24)

@@ -23,6 +23,8 @@ from crib3.common.arguments import Parser, at_least_one, seconds, zero_or_more
 
 SUITS = "suits as S H D C"
 FOR_PROGRAMS = "print JSON for programs"
+GAME_HELP = ("a saved game: its file, its number or name as `crib3 games` prints it, "
+             "or latest")
 # What `crib3 serve`'s limits count as one person.
 ONE_PERSON = "one key, or under --open one client address, loopback not counted"
 
@@ -79,13 +81,17 @@ def build_parser() -> Parser:
     play.set_defaults(run=cmd_play)
 
     games = commands.add_parser("games", help="list saved games",
-                                description="Every saved game: when, who, and how it ended.")
+                                description="Every saved game, oldest first: its number, "
+                                "when, who, how it ended (the winner's score first) and its "
+                                "file. The commands that take a game take its number, its "
+                                "file's name, or `latest`.")
     games.set_defaults(run=cmd_games)
 
     resume = commands.add_parser(
         "resume", help="go on with the most recent unfinished game",
         description="Continue an unfinished game exactly where it stood.")
-    resume.add_argument("log", nargs="?", help="a saved game (default: the latest unfinished)")
+    resume.add_argument("log", nargs="?",
+                        help=f"{GAME_HELP} (default: the latest unfinished)")
     resume.add_parents(ascii_suits, think,
                        _no_save("play on without saving (the file keeps the game as it was)"))
     resume.set_defaults(run=cmd_resume)
@@ -146,7 +152,7 @@ def build_parser() -> Parser:
                     "then, for the people, the points given up to the coach per hand over "
                     "their last 20 games (crib3 review tells one game).")
     stats.add_argument("logs", nargs="*", metavar="LOG",
-                       help="saved games (default: all of yours)")
+                       help="saved games, as for export (default: all of yours)")
     stats.add_parents(_json("print JSON for programs (with the points given up, game by game)"),
                       _ascii("plain ASCII bars"))
     stats.set_defaults(run=cmd_stats)
@@ -156,7 +162,8 @@ def build_parser() -> Parser:
         description="Re-run every event of each log through the rules. Exit 0 when all "
                     "are valid, 1 with FILE:LINE: reason for a bad log, 2 for bad usage "
                     "(such as a missing file).")
-    verify.add_argument("logs", nargs="+", metavar="LOG", help="game log files (.jsonl)")
+    verify.add_argument("logs", nargs="+", metavar="LOG",
+                        help="game log files (.jsonl), or games as `crib3 games` names them")
     verify.set_defaults(run=cmd_verify)
 
     serve = commands.add_parser(
@@ -205,7 +212,7 @@ def _group() -> Parser:
 def _log() -> Parser:
     """One saved game, named on the command line."""
     group = _group()
-    group.add_argument("log", metavar="LOG")
+    group.add_argument("log", metavar="LOG", help=GAME_HELP)
     return group
 
 

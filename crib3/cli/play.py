@@ -58,7 +58,9 @@ def cmd_resume(args: argparse.Namespace) -> int:
     from crib3.saved.games import find_unfinished, open_for_resume
 
     if args.log:
-        path: Path | None = Path(args.log)
+        from crib3.saved.games import find_game
+
+        path: Path | None = find_game(args.log)
     else:
         path, passed = find_unfinished()
         warn("resume", [f"{problem}; skipped" for problem in passed])

@@ -27,20 +27,33 @@ def cmd_games(args: argparse.Namespace) -> int:
     if not games:
         print("No saved games yet: play one with `crib3`.")
         return EXIT_OK
-    for saved in games:
-        name = saved.path.name
+    width = len(str(len(games)))
+    for number, saved in enumerate(games, 1):
+        # The number and the name in brackets are what the other commands
+        # take (see `crib3.saved.games.find_game`).
+        name = f"{number:>{width}}  "
         if saved.problem:
-            print(f"{name}  unreadable: {saved.problem}")
+            print(f"{name}{saved.path.name}  unreadable: {saved.problem}")
             continue
-        scores = "-".join(str(x) for x in saved.scores)
-        if saved.winner is not None:
+        if saved.winner is not None:  # the winner's score first, as it is said
+            scores = "-".join(str(x) for x in [saved.scores[saved.winner]] + [
+                x for seat, x in enumerate(saved.scores) if seat != saved.winner])
             outcome = f"won by {shown_name(saved.name(saved.winner))} {scores}"
         else:
+            scores = "-".join(str(x) for x in saved.scores)
             outcome = f"unfinished, hand {saved.hand_number}, {scores}"
         when = saved.created.replace("T", " ")[:16]
         players = ", ".join(f"{shown_name(p.name)} ({shown_name(p.kind)})" for p in saved.players)
-        print(f"{when}  {players}  {outcome}  [{name}]")
+        print(f"{name}{when}  {players}  {outcome}  [{saved.path.name}]")
     return EXIT_OK
+
+
+def _game(name: str) -> str:
+    """A game as the command line names it (see `find_game`)."""
+    from crib3.saved.games import find_game
+
+    found = find_game(name)
+    return name if found == Path(name) else str(found)  # a path as it was given
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -48,7 +61,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from crib3.saved.games import transcript
 
     try:
-        loaded = load_log(args.log)
+        loaded = load_log(_game(args.log))
     except LogError as exc:
         return report_log_error(exc, "export")
     warn("export", loaded.warnings)
@@ -66,7 +79,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     from crib3.saved.replay import Replay
 
     try:
-        events = load_log(args.log).events
+        events = load_log(_game(args.log)).events
     except LogError as exc:
         if not exc.line or not exc.valid:
             return report_log_error(exc, "replay")
@@ -89,7 +102,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     from crib3.study.review import format_review, review_events, review_json, reviewed_seats
 
     try:
-        loaded = load_log(args.log)
+        loaded = load_log(_game(args.log))
         events = loaded.events
     except LogError as exc:  # as replay: a damaged game is reviewed up to its last good line
         if not exc.line or not exc.valid:
@@ -130,7 +143,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
     named on the command line, the exit status says so as verify's does."""
     from crib3.saved.games import format_stats, saved_paths, stats_cache_file, stats_from_files
 
-    paths = [Path(p) for p in args.logs] if args.logs else saved_paths()
+    paths = [Path(_game(p)) for p in args.logs] if args.logs else saved_paths()
     stats, problems = stats_from_files(paths, cache=None if args.logs else stats_cache_file())
     status = EXIT_OK
     for problem in problems:
@@ -162,7 +175,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
     from crib3.engine.log import LogError, load_log
 
     status = EXIT_OK
-    for path in args.logs:
+    for given in args.logs:
+        path = _game(given)
         try:
             loaded = load_log(path, keep_events=False)
         except LogError as exc:

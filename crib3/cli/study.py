@@ -136,11 +136,15 @@ def cmd_practice(args: argparse.Namespace) -> int:
     if args.from_games:
         from crib3.saved.games import saved_paths
 
-        positions = own_positions(saved_paths(), kind)
+        paths = saved_paths()
+        positions = own_positions(paths, kind)
         if not positions:
-            raise UsageError("no costly " + ("plays" if args.pegging else "discards")
-                             + " of yours in your saved games yet: play a game first, "
-                               "or practise on dealt positions")
+            other = "discard" if args.pegging else "play"
+            said = f"no costly {kind}s of yours in your saved games yet"
+            if own_positions(paths, other, limit=1):  # the other trainer has some
+                switch = "crib3 practice --from-games" + ("" if args.pegging else " --pegging")
+                raise UsageError(f"{said}, but there are costly {other}s: try `{switch}`")
+            raise UsageError(f"{said}: play a game first, or practise on dealt positions")
         chosen = iter(positions)
     else:
         chosen = dealt_positions(kind, args.seed)

@@ -119,26 +119,43 @@ class Advice:
         """Each option as (its numbers, why): the main reason, then the risk,
         in that order for every option."""
         out = []
+        best_out = self.discards[0].out if self.discards else None
         for o, why in zip(self.discards, self.discard_reasons or [""] * len(self.discards)):
             # The play's worth (and near the end the chance to count out),
             # where the expert weighs them, close the reason: the numbers
-            # line must fit the coach's panel at 80 columns.
+            # line must fit the coach's panel at 80 columns. `net` is said
+            # as the sum of the columns beside it: in points alone, the
+            # chances (which the ranking weighs as wins) said as chances.
             if o.play:
                 why += f"; in the play {o.play:+.1f}"
             if o.out is not None:
-                why += f"; counts out first {o.out:.0%}"
+                why += f"; you count out first {o.out:.0%}" + _change(o.out, best_out, o)
             if o.clear is not None:
                 why += f"; over the skunk line {o.clear:.0%}"
+            points = o.hand + o.crib + o.play
             out.append((f"throw {o.card.label(ascii):<3} hand {o.hand:5.2f} "
-                        f"crib {o.crib:+5.2f} net {o.net:5.2f}", why))
+                        f"crib {o.crib:+5.2f} net {points:5.2f}", why))
+        best_win = self.plays[0].win if self.plays else None
         for p in self.plays:
             # Near the end the margin is said in points, and the chance to
-            # win apart (`margin` counts a whole win as WIN_BONUS points).
-            edge = p.win_edge
-            chance = f" win {edge:+.0%}" if abs(edge) >= 0.005 else ""
+            # win as a chance (with its change from the best), in the reason
+            # (the numbers line must fit at 80 columns).
+            why = p.reason
+            if p.win is not None and p.lose is not None and \
+                    max(p.win, p.lose, best_win or 0.0) >= 0.005:
+                why += (f"; you win this hand {p.win:.0%}" + _change(p.win, best_win, p)
+                        + f", an opponent {p.lose:.0%}")
             out.append((f"play {p.card.label(ascii):<3} now {p.now} expect {p.expected:5.2f} "
-                        f"margin {p.points:+5.2f}{chance}", p.reason))
+                        f"margin {p.points:+5.2f}", why))
         return out
+
+
+def _change(chance: float, best: float | None, option: object) -> str:
+    """An option's chance against the best option's: " (5% less than the
+    best)", or nothing for the best itself or the same chance."""
+    if best is None or abs(chance - best) < 0.005:
+        return ""
+    return f" ({abs(chance - best):.0%} {'less' if chance < best else 'more'} than the best)"
 
 
 def advise(view: SeatView) -> Advice:

@@ -47,6 +47,27 @@ def list_games(folder: Path | None = None) -> list[Glance]:
     return [glance(p) for p in saved_paths(folder)]
 
 
+def find_game(name: str, folder: Path | None = None) -> Path:
+    """The saved game a command is given as `crib3 games` names it: a file
+    (as a path, which wins), `latest` (the newest saved game), its number
+    in the list (1 the oldest), or its name in the games folder (with or
+    without `.jsonl`). Anything else is returned as the path it says, for
+    the reader to report as missing in its usual words."""
+    path = Path(name)
+    if path.exists() or not name or path.name != name:
+        return path
+    if name.casefold() == "latest" or (name.isdigit() and not name.startswith("0")):
+        paths = saved_paths(folder)
+        if name.casefold() == "latest":
+            return paths[-1] if paths else path
+        return paths[int(name) - 1] if int(name) <= len(paths) else path
+    folder = folder or games_dir()
+    for candidate in (folder / name, folder / f"{name}.jsonl"):
+        if candidate.name.endswith(".jsonl") and candidate.is_file():
+            return candidate
+    return path
+
+
 def latest_unfinished(folder: Path | None = None,
                       cancelled: Callable[[], bool] = lambda: False) -> Path | None:
     """The most recent game that nobody has won yet, with a human in seat 0,
@@ -118,6 +139,8 @@ class PlayerStats:
     best_hand: int = 0
     streak: int = 0
     longest_streak: int = 0
+    # Won (True) or lost, each finished game in the order played: what the
+    # streaks are counted from, for programs (`crib3 stats --json`).
     results: list[bool] = field(default_factory=list)
 
     @property
@@ -148,6 +171,7 @@ def game_stats(games: Iterable[GameSummary]) -> list[PlayerStats]:
             won = seat == game.winner
             stats.finished += 1
             stats.wins += won
+            stats.results.append(won)  # each finished game's, oldest first
             # A skunk only where the game's rules had skunks (the log's
             # GameStarted says so; GameWon carries the verdict).
             if not won and game.skunks[seat]:

@@ -103,6 +103,67 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
     return (mean, mean - half, mean + half)
 
 
+# Student's t quantiles for 1 to 30 degrees of freedom, two-sided 95% and 99%.
+_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+        2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+_T99 = (63.657, 9.925, 5.841, 4.604, 4.032, 3.707, 3.499, 3.355, 3.250, 3.169,
+        3.106, 3.055, 3.012, 2.977, 2.947, 2.921, 2.898, 2.878, 2.861, 2.845,
+        2.831, 2.819, 2.807, 2.797, 2.787, 2.779, 2.771, 2.763, 2.756, 2.750)
+# Fewer deal sets than this and the intervals are rough: the summary says so.
+FEW_DEAL_SETS = 30
+
+
+def t_quantile(df: int, z: float = Z95) -> float:
+    """Student's t for `df` degrees of freedom at the level of the normal
+    `z` (95% or 99% from the table; other levels and more than 30 degrees
+    by the Cornish-Fisher expansion, within a thousandth there)."""
+    table = {Z95: _T95, Z99: _T99}.get(z)
+    if table is not None and 1 <= df <= len(table):
+        return table[df - 1]
+    return (z + (z ** 3 + z) / (4 * df)
+            + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2))
+
+
+def t_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
+    """The mean with Student's t interval (honest for a few values, where
+    the normal one is too narrow); a single value has no spread to go by:
+    its interval is the value alone."""
+    mean, low, high = mean_interval(values, z)
+    n = len(values)
+    if n < 2:
+        return (mean, low, high)
+    widen = t_quantile(n - 1, z) / z
+    return (mean, mean - (mean - low) * widen, mean + (high - mean) * widen)
+
+
+def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson's score interval for a share of `trials`: never of zero width
+    and never outside 0 to 1, however few the trials or lopsided the share."""
+    if trials <= 0:
+        return (0.0, 1.0)
+    share = successes / trials
+    z2 = z * z
+    centre = (share + z2 / (2 * trials)) / (1 + z2 / trials)
+    half = z * math.sqrt(share * (1 - share) / trials + z2 / (4 * trials * trials)) \
+        / (1 + z2 / trials)
+    return (centre - half, centre + half)
+
+
+def share_interval(values: Sequence[float], trials_each: int,
+                   z: float = Z95) -> tuple[float, float, float]:
+    """A share over deal sets (each value a set's share of `trials_each`
+    games) with an interval wide enough for both ways of being wrong: the
+    t interval over the sets (they are the independent observations), and
+    Wilson's over all the games (which does not shrink to nothing when a
+    few sets happen to agree, as 5 sets of exactly a third did)."""
+    mean, low, high = t_interval(values, z)
+    if not values:
+        return (mean, low, high)
+    w_low, w_high = wilson(mean * trials_each * len(values), trials_each * len(values), z)
+    return (mean, min(low, w_low), max(high, w_high))
+
+
 @dataclass
 class DuplicateSummary:
     a: str
@@ -121,9 +182,22 @@ class DuplicateSummary:
     def games(self) -> int:
         return len(self.sets) * len(SEATINGS)
 
+    @property
+    def even_by_construction(self) -> bool:
+        """A level against itself: every seating's mirror is played on the
+        same cards, so it wins exactly half, with no luck to allow for."""
+        return self.a == self.b
+
+    @property
+    def few_sets(self) -> bool:
+        return len(self.sets) < FEW_DEAL_SETS and not self.even_by_construction
+
     def a_share(self, z: float = Z95) -> tuple[float, float, float]:
         """A's share of all the games (0.5 for equal levels), with its interval."""
-        return mean_interval([sum(s.a_won) / len(SEATINGS) for s in self.sets], z)
+        values = [sum(s.a_won) / len(SEATINGS) for s in self.sets]
+        if self.even_by_construction:
+            return mean_interval(values, z)
+        return share_interval(values, len(SEATINGS), z)
 
     def difference(self, z: float = Z95) -> tuple[float, float, float]:
         """A's share minus B's share (0 for equal levels), with its interval
@@ -137,15 +211,22 @@ class DuplicateSummary:
         """A's (or B's) share when it sits alone against two of the other
         (a third for equal levels)."""
         wins = [(s.alone_wins if level_a else s.b_alone_wins) / 3 for s in self.sets]
-        return mean_interval(wins)
+        return mean_interval(wins) if self.even_by_construction else share_interval(wins, 3)
 
     def margin(self) -> tuple[float, float, float]:
         """A's mean final score minus B's, per game, with its interval."""
-        return mean_interval([sum(s.margins) / len(SEATINGS) for s in self.sets])
+        margins = [sum(s.margins) / len(SEATINGS) for s in self.sets]
+        return mean_interval(margins) if self.even_by_construction else t_interval(margins)
 
     def to_json(self) -> dict:
-        def triple(t: tuple[float, float, float], digits: int = 4) -> dict:
-            return {"value": round(t[0], digits), "ci95": [round(t[1], digits), round(t[2], digits)]}
+        def triple(t: tuple[float, float, float], digits: int = 4,
+                   within: tuple[float, float] = (-math.inf, math.inf)) -> dict:
+            """As reported: an interval reaches no further than the value can
+            (a share 0 to 1; the t interval of a few sets would)."""
+            low, high = max(t[1], within[0]), min(t[2], within[1])
+            return {"value": round(t[0], digits), "ci95": [round(low, digits), round(high, digits)]}
+
+        share, gap = (0.0, 1.0), (-1.0, 1.0)
 
         return {
             "mode": "duplicate",
@@ -158,10 +239,11 @@ class DuplicateSummary:
             "seconds": round(self.seconds, 3),
             "games_per_second": round(self.games / self.seconds, 1) if self.seconds else 0.0,
             "stopped_early": self.stopped_early,
-            "a_share": triple(self.a_share()),
-            "a_minus_b": triple(self.difference()),
-            "a_alone_vs_two_b": triple(self.alone_share(True)),
-            "b_alone_vs_two_a": triple(self.alone_share(False)),
+            "few_deal_sets": self.few_sets,
+            "a_share": triple(self.a_share(), within=share),
+            "a_minus_b": triple(self.difference(), within=gap),
+            "a_alone_vs_two_b": triple(self.alone_share(True), within=share),
+            "b_alone_vs_two_a": triple(self.alone_share(False), within=share),
             "score_margin": triple(self.margin(), 2),
         }
 
@@ -229,6 +311,9 @@ def format_summary(summary: DuplicateSummary) -> str:
         f"{data['seconds']:.2f} s, {data['games_per_second']:.1f} games/s",
         *([f"stopped at --max-seconds: {len(summary.sets)} of {summary.wanted} deal sets played"]
           if summary.stopped_early else []),
+        *([f"only {len(summary.sets)} deal sets: the intervals are rough (t over the sets, "
+           f"Wilson over the games); {FEW_DEAL_SETS} or more make them worth reading"]
+          if summary.few_sets else []),
         "",
         f"{a} wins{'':<16}{pct('a_share')}   (equal: 50%)",
         f"{a} minus {b}{'':<9}{pct('a_minus_b')}   (equal: 0%)",

@@ -11,11 +11,12 @@ Imports the engine, the players and the review; no screens.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from crib3.engine import Game, Play, PlayerInfo, Rules, SeatView, seat_view
+from crib3.cards import Card
+from crib3.engine import Discard, Game, Play, PlayerInfo, Rules, SeatView, seat_view
 from crib3.engine.state import Phase
 from crib3.players.easy import EasyPlayer
 
@@ -38,10 +39,15 @@ def _is_choice(view: SeatView) -> bool:
     return len({c.card.rank for c in view.legal if isinstance(c, Play)}) > 1  # type: ignore[attr-defined]
 
 
-def dealt_positions(kind: str, seed: int | None = None) -> Iterator[Position]:
+def dealt_positions(kind: str, seed: int | None = None) -> Generator[Position, Card | None, None]:
     """Endless positions of `kind` from games dealt from `seed` (random
     when None): each discard of seat 0, or each of its plays with a real
-    choice. The same seed gives the same positions."""
+    choice. The same seed gives the same positions.
+
+    The card the player chose may be sent back (`send(card)`): the game
+    goes on from it, so the next play of the hand follows the player's
+    own, not the one the stand-in would have made; `next()` lets the
+    stand-in (the `easy` bot) choose."""
     rng = random.Random(seed)
     players = (PlayerInfo("You"), PlayerInfo("Left", "easy"), PlayerInfo("Right", "easy"))
     number = 0
@@ -52,13 +58,19 @@ def dealt_positions(kind: str, seed: int | None = None) -> Iterator[Position]:
         while not game.over:
             acting = game.to_act()
             seat = YOU if YOU in acting else acting[0]
+            chosen: Card | None = None
             if seat == YOU:
                 view = seat_view(game.state, YOU)
                 if kind == "discard" and view.phase == Phase.DISCARD:
-                    yield Position(kind, view, f"dealt: game {number}, hand {view.hand_number}")
+                    chosen = yield Position(kind, view,
+                                            f"dealt: game {number}, hand {view.hand_number}")
                 elif kind == "play" and view.phase == Phase.PLAY and _is_choice(view):
-                    yield Position(kind, view, f"dealt: game {number}, hand {view.hand_number}")
-            game.dispatch(bots[seat].choose(game.view(seat)))
+                    chosen = yield Position(kind, view,
+                                            f"dealt: game {number}, hand {view.hand_number}")
+            if chosen is not None:
+                game.dispatch((Discard if kind == "discard" else Play)(YOU, chosen))
+            else:
+                game.dispatch(bots[seat].choose(game.view(seat)))
 
 
 def own_positions(paths: Iterable[Path], kind: str, limit: int = 20,

@@ -90,6 +90,7 @@ class BaseApp(KeepsUnhandledErrors, App[None]):
         self.think = think
         self.game: Game | None = None  # the game on the table, if any
         self.too_small = False  # the notice hides the screen; input waits
+        self._small_note = ""  # said under the too-small notice (how to quit)
         # How the app ended, when not as asked: the command reports it.
         self.crash: BaseException | None = None
         # Textual prints a traceback with local variables when an app fails;
@@ -186,6 +187,22 @@ class BaseApp(KeepsUnhandledErrors, App[None]):
             return
         self.push_screen(ConfirmQuit(self.quit_note()),
                          lambda yes: self.quit_confirmed() if yes else None)
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C, which a person presses to quit, says how to: Textual's own
+        hint names the key of an action called `quit`, and crib3's is
+        `quit_game` (it asks first during a game), so it said nothing. On
+        the too-small notice it is said on the notice, which hides the rest."""
+        keys = sorted({_key_in_words(key) for key, active in self.active_bindings.items()
+                       if active.binding.action in ("quit_game", "app.quit_game")},
+                      key=lambda key: (len(key) > 1, key)) or ["Ctrl+Q"]
+        said = f"Ctrl+C does not quit crib3: {' or '.join(keys)} quits" + (
+            " (it asks first)." if self.in_game else ".")
+        if self.too_small:
+            self._small_note = said
+            self._check_size(self.size)
+        else:
+            self.notify(said, title="Quit?", markup=False)
 
     def quit_note(self) -> str | None:
         """What the quit dialog says becomes of the game (a sibling that
@@ -291,7 +308,10 @@ class BaseApp(KeepsUnhandledErrors, App[None]):
             self.screen.mount(notice)
         if notice is not None:
             notice.update(f"crib3 needs {MIN_WIDTH}×{MIN_HEIGHT}; this terminal is "
-                          f"{width}×{height}. Make it larger.")
+                          f"{width}×{height}. Make it larger." +
+                          (f"\n{self._small_note}" if small and self._small_note else ""))
+        if not small:
+            self._small_note = ""
         self.screen.set_class(small, "too-small")
 
 
@@ -299,6 +319,13 @@ def _resume_gc() -> None:
     from crib3.common import startup_gc
 
     startup_gc.resume()
+
+
+def _key_in_words(key: str) -> str:
+    """A key as a sentence names it: "q", "Ctrl+Q"."""
+    if key.startswith("ctrl+"):
+        return "Ctrl+" + key.removeprefix("ctrl+").upper()
+    return key
 
 
 def _is_help_or_quit(screen: Screen) -> bool:

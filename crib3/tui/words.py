@@ -20,7 +20,7 @@ from crib3.engine import Discard, Event, Play, SeatView, State
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
 from crib3.scoring import Score
-from crib3.words.narrate import Voice, describe
+from crib3.words.narrate import Voice, describe, reached
 from crib3.words.speech import say_play
 
 # Events whose announcement is their sentence in the feed.
@@ -77,8 +77,8 @@ def counted(event: ev.HandCounted, state: State | SeatView) -> str:
     owner = f"{voice.whose(seat, start=True)} {'crib' if event.crib else 'hand'}"
     there = event.points + event.missed
     said = f"{event.points} of {there} claimed" if event.missed else str(event.points)
-    return (f"{owner}: {said} · {voice.subject(seat)} "
-            f"{voice.verb(seat, 'has', 'have')} {state.scores[seat]}")
+    total = reached(state.scores[seat], state.rules.target)
+    return f"{owner}: {said} · {voice.subject(seat)} {voice.verb(seat, 'has', 'have')} {total}"
 
 
 def cut_rounds(deal_cuts: Sequence[tuple[int, Card]]) -> list[list[tuple[int, Card]]]:
@@ -97,8 +97,12 @@ def cut_rounds(deal_cuts: Sequence[tuple[int, Card]]) -> list[list[tuple[int, Ca
     return rounds
 
 
-def points(score: int) -> str:
-    """A score as a seat's box says it: "1 pt", "0 pts", "12 pts"."""
+def points(score: int, target: int = 0, counted: bool = True) -> str:
+    """A score as a seat's box says it: "1 pt", "0 pts", "12 pts", and past
+    the target "121 pts (125 counted)" (see `reached`), or where room is
+    short (`counted` False) "121 pts", where the board stops."""
+    if 0 < target < score:
+        return f"{target} pts ({score} counted)" if counted else f"{target} pts"
     return f"{score} pt" if score == 1 else f"{score} pts"
 
 
@@ -110,7 +114,7 @@ def seat_line(view: SeatView, ascii: bool = False) -> Text:
     if me is None or not view.players:
         return text
     text.append(shown_name(view.players[me].name, 24), style="bold")
-    text.append(f"  {points(view.scores[me])}", style="bold")
+    text.append(f"  {points(view.scores[me], view.rules.target)}", style="bold")
     if view.dealer == me:
         text.append("  · your deal and crib", style="italic")
     if view.phase == Phase.PLAY and view.gone[me]:
@@ -179,8 +183,11 @@ def prompt(mode: Mode, shown_phase: str, view: SeatView) -> str:
         return "Enter: cut the deck for the starter"
     if view.phase == Phase.PLAY:
         return f"Your play, count {view.count}: {_choose(view)}   h: coach"
-    if view.phase == Phase.SHOW:
-        return "Count your hand (muggins is on)"
+    if view.phase == Phase.SHOW:  # what the show's dialog asks (see `asked_in_show`)
+        if view.muggins_pending is not None:
+            return "Call muggins on a short count? (muggins is on)"
+        crib = view.counting is not None and view.counting[1]
+        return f"Count your {'crib' if crib else 'hand'} (muggins is on)"
     return ""
 
 

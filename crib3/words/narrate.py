@@ -18,6 +18,12 @@ from crib3.scoring import Score
 from crib3.words.speech import say_hand_line, say_play
 
 
+def reached(score: int, target: int) -> str:
+    """A score as players say it: the board stops at the target, so a game
+    won with points to spare is "121 (125 counted)" (the log keeps 125)."""
+    return f"{target} ({score} counted)" if 0 < target < score else str(score)
+
+
 class Voice:
     """How the narration names each seat: by name, in the third person,
     except a player called "You" (the new-game screen's default name), who
@@ -80,7 +86,8 @@ def describe(event: ev.Event, state: State, ascii: bool = False) -> str | None:
     def total(seat: int) -> str:
         """The scorer's new total, in words ("; Ann has 14"): a bare "(14)"
         after a count read as part of the count."""
-        return f"; {voice.object(seat)} {voice.verb(seat, 'has', 'have')} {state.scores[seat]}"
+        return (f"; {voice.object(seat)} {voice.verb(seat, 'has', 'have')} "
+                f"{reached(state.scores[seat], state.rules.target)}")
 
     if isinstance(event, ev.GameStarted):
         rules = event.rules
@@ -139,7 +146,8 @@ def describe(event: ev.Event, state: State, ascii: bool = False) -> str | None:
                 f"The deal passes to {obj(event.next_dealer)}.")
     if isinstance(event, ev.GameWon):
         others = [s for s in range(3) if s != event.seat]
-        line = (f"{says(event.seat, 'wins', 'win')} with {event.scores[event.seat]}, to "
+        won = reached(event.scores[event.seat], state.rules.target)
+        line = (f"{says(event.seat, 'wins', 'win')} with {won}, to "
                 f"{event.scores[others[0]]} and {event.scores[others[1]]}.")
         skunked = [f"{says(s, 'is', 'are')} {'double-' if event.skunks[s] > 1 else ''}skunked"
                    for s in range(3) if event.skunks[s]]

@@ -31,11 +31,22 @@ class Dialog(ModalScreen[ResultType]):
     CSS_PATH = STYLESHEET
 
 
-class CoachScreen(Dialog[None]):
+class CoachScreen(Dialog[str | None]):
     """The coach's ranked options for your discard or play, in a panel at
-    the side: the count, the pile and your hand stay in view beside it."""
+    the side: the count, the pile and your hand stay in view beside it.
 
-    BINDINGS = [Binding("escape,h,enter,q", "dismiss", "Close", priority=True)]
+    The table's keys, which its footer still offers under the panel, work
+    here too: the panel closes with the key, for the table to act on it (a
+    card's number throws or plays it, Enter the highlighted card, q asks to
+    quit, ? opens the help, f the feed); Esc or h only closes it."""
+
+    BINDINGS = [
+        Binding("escape,h", "dismiss", "Close", priority=True),
+        *[Binding(str(n), f"dismiss('{n}')", str(n), show=False, priority=True)
+          for n in range(1, 6)],
+        *[Binding(key, f"dismiss('{key}')", key, show=False, priority=True)
+          for key in ("enter", "q", "question_mark", "f")],
+    ]
 
     def __init__(self, view: SeatView, ascii: bool = False) -> None:
         super().__init__()
@@ -48,7 +59,9 @@ class CoachScreen(Dialog[None]):
                   "play": "Coach: which card to play"}
         with Vertical() as panel:
             panel.border_title = titles.get(advice.kind, "Coach: nothing to decide just now")
-            panel.border_subtitle = "Esc or h: close"
+            verb = {"discard": "throw", "play": "play"}.get(advice.kind)
+            panel.border_subtitle = f"1-{len(self.view_.hand)} or Enter: {verb} · Esc: close" \
+                if verb else "Esc or h: close"
             for i, (numbers, why) in enumerate(advice.rows(self.ascii)):
                 yield Static(("▶ " if i == 0 else "  ") + numbers, markup=False,
                              classes="option best" if i == 0 else "option")
@@ -138,7 +151,18 @@ those who can; the last to play keeps playing alone, then scores 1 for the go \
 (or 2 for 31). The next count starts left of that player.
 The show: left of the dealer first, then the next, the dealer, the crib. \
 Fifteens 2, pairs 2, runs, a flush of 4 (crib: 5 only), nobs 1.
-First to 121 wins at once, even mid-show."""
+First to 121 wins at once, even mid-show.
+
+[b]The coach's numbers[/b] (h)
+  hand    your four's mean count (any cut)
+  crib    crib's mean count, - if theirs
+  net     hand + crib + the play, in points
+  now     points this card scores as played
+  expect  your points, rest of the play
+  margin  expect less the opponents'
+  Near the end, chances as chances: to count
+  out first, to win the hand, and how much
+  less than the best option's."""
 
 
 class HelpScreen(Dialog[None]):

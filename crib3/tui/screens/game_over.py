@@ -17,6 +17,7 @@ from crib3.engine.state import SOURCES
 from crib3.tui.ascii import app_is_ascii
 from crib3.tui.css import STYLESHEET
 from crib3.tui.widgets.footer import TidyFooter
+from crib3.words.narrate import reached
 
 SPARK_COLOURS = ("green", "cyan", "magenta")
 BARS = "▁▂▃▄▅▆▇█"
@@ -65,7 +66,7 @@ def score_chart(state: State, ascii: bool = False, width: int | None = None,
                     glyph = bars[part]
                 out.append(glyph * bar_width, style=colour)
             if not row:
-                out.append(f" {state.scores[seat]}", style="bold")
+                out.append(f" {reached(state.scores[seat], target)}", style="bold")
                 if won:
                     out.append(" won", style=f"bold {colour}")
     return out
@@ -117,7 +118,7 @@ class GameOverScreen(Screen[str]):
         winner = s.winner if s.winner is not None else 0
         headline = "You win!" if winner == self.me else f"{names[winner]} wins."
         with Vertical():
-            yield Static(f"{headline}  {s.scores[winner]} to "
+            yield Static(f"{headline}  {reached(s.scores[winner], s.rules.target)} to "
                          + " and ".join(str(s.scores[x]) for x in range(3) if x != winner),
                          id="winner", markup=False)
             skunked = [f"{names[x]} is {'double-' if s.skunks[x] > 1 else ''}skunked"

@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
+from crib3.cards import Card
 from crib3.engine import Discard, Play
 from crib3.study.practice import Position
 from crib3.study.review import Decision, assess
@@ -46,6 +47,7 @@ class PracticeScreen(Screen[None]):
         self.position: Position | None = None
         self.answer: Decision | None = None
         self.answered: list[Decision] = []
+        self.chosen: Card | None = None  # the card of the answer, for a dealt game to go on
 
     def compose(self) -> ComposeResult:
         yield TableView(0, self.ascii, interactive=False)
@@ -71,8 +73,16 @@ class PracticeScreen(Screen[None]):
     def action_next(self) -> None:
         if self.position is not None and self.answer is None:
             return  # answer this one first
-        self.position = next(self.positions, None)
+        # A dealt game goes on from the card you chose (see `dealt_positions`).
+        chosen = self.chosen
+        send = getattr(self.positions, "send", None)
+        try:
+            self.position = send(chosen) if send is not None and chosen is not None \
+                else next(self.positions)
+        except StopIteration:
+            self.position = None
         self.answer = None
+        self.chosen = None
         if self.position is None:
             self.query_one("#coach", Static).update("No more positions: q to quit.")
             self._update_status()
@@ -101,6 +111,7 @@ class PracticeScreen(Screen[None]):
         if card not in allowed:
             self.app.bell()  # over 31
             return
+        self.chosen = card
         self.answer = assess(view, position.kind, str(card))
         self.answered.append(self.answer)
         rows = 2 if self.app.size.height < 30 else 6

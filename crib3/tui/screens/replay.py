@@ -269,6 +269,14 @@ class ReplayScreen(Screen[None]):
         later = [i for i in costly if (i > self.index if step > 0 else i < self.index)]
         if not later:
             self.app.bell()
+            # Said, not only rung: many terminals make no sound.
+            where = "after" if step > 0 else "before"
+            if self.reviewing:
+                self.notify("The coach is still looking at the decisions.", timeout=3)
+                return
+            self.notify(f"No costly decision {where} this one ({len(costly)} in all at "
+                        f"{self.threshold:g}+ points; t changes what counts).",
+                        timeout=4, markup=False)
             return
         self.show(later[0] if step > 0 else later[-1])
 

@@ -26,7 +26,7 @@ from crib3.tui.widgets.chat import ChatPanel
 from crib3.tui.widgets.footer import TidyFooter
 
 if TYPE_CHECKING:
-    from crib3.engine import State
+    from crib3.engine import Event, SeatView, State
 
 
 class ConfirmCloseTable(ConfirmQuit):
@@ -70,6 +70,13 @@ class RoomTableScreen(TableScreen):
         self._may_replace: set[int] = set()
         self._room_keys: tuple[object, ...] | None = None  # see `_room_keys_now`
         self._asked: set[str] = set(table.close_asked)  # whose asks to close were told
+
+    def resume_at(self, so_far: list[tuple[Event, State, SeatView]]) -> int:
+        """A card-room table opens where it stands, all at once: the room's
+        game deals on after a show whatever each screen is presenting, so
+        its log cannot tell a show a person had seen from one left part
+        seen (a saved game at your keyboard can: its bots wait for you)."""
+        return len(so_far)
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():

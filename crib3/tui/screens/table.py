@@ -150,13 +150,21 @@ class TableScreen(QuietBindings, Screen):
         but never shown must not stay subscribed)."""
         self.query_one("#feed", Feed).can_focus = False
         so_far, self._unsubscribe = self.feed.follow(self._on_engine_event)
-        if self.resumed:  # straight to where it stood
+        if self.resumed:  # straight to where it stood, but for a show left part seen
             self.history = so_far
-            for event, state, view in so_far:
+            at = self.resume_at(so_far)
+            for event, state, view in so_far[:at]:
                 self._present(event, state, view)
+            self.pending.extend(so_far[at:])
         else:
             self.pending.extend(so_far)
         self._start_driver()
+
+    def resume_at(self, so_far: list[tuple[Event, State, SeatView]]) -> int:
+        """How many of a resumed game's events are shown at once; the rest
+        are presented as they come (a show left part seen: see
+        `show_left_unseen`)."""
+        return show_left_unseen(so_far, self.me)
 
     def on_unmount(self) -> None:
         self._unsubscribe()
@@ -449,11 +457,60 @@ class TableScreen(QuietBindings, Screen):
     def action_coach(self) -> None:
         from crib3.tui.screens.dialogs import CoachScreen
 
-        self.app.push_screen(CoachScreen(self.view, self.ascii))
+        self.app.push_screen(CoachScreen(self.view, self.ascii), self._after_coach)
+
+    def _after_coach(self, key: str | None) -> None:
+        """The coach closed with one of the table's keys: the table does
+        what that key does here (the footer under the coach offers them)."""
+        if key is None:
+            return
+        if key.isdigit():
+            if self.check_action("pick", (int(key),)):
+                self.action_pick(int(key))
+        elif key == "enter":
+            if self.mode == Mode.YOUR_TURN:
+                self.action_confirm()
+        elif key == "q":
+            self.app.action_quit_game()  # type: ignore[attr-defined]
+        elif key == "question_mark":
+            self.app.action_help()  # type: ignore[attr-defined]
+        elif key == "f":
+            self.action_toggle_feed()
 
     def action_toggle_feed(self) -> None:
         beside = self.has_class("wide") or self.has_class("huge")
         self.toggle_class("feed-off" if beside else "feed-on")
+
+
+def show_left_unseen(so_far: list[tuple[Event, State, SeatView]], me: int) -> int:
+    """Where a game opened where it stood goes on presenting: from the
+    first count of the last show in it, when this seat has not moved since
+    (the game was left, or the connection lost, while that show was being
+    presented: it is shown again from its first count, paced as it was);
+    else after the last event (everything at once).
+
+    The log cannot say how far the show had been presented, only that this
+    seat had not yet thrown in the next hand: a game left at the next
+    hand's discard, before a throw, shows that show once more."""
+    first_count: int | None = None
+    for at, (event, _, _) in enumerate(so_far):
+        if isinstance(event, ev.HandCounted):
+            if first_count is None:
+                first_count = at
+        elif isinstance(event, ev.HandEnded) and first_count is not None:
+            # the show is over; the next hand's cards may have been dealt
+            continue
+        elif isinstance(event, ev.DeckShuffled):
+            continue  # (the next hand's shuffle and deal, after a show)
+        elif isinstance(event, ev.CardsDealt):
+            continue
+        elif isinstance(event, (ev.MugginsCalled, ev.MugginsDeclined)):
+            continue  # (part of the show)
+        elif isinstance(event, ev.CardDiscarded) and event.seat != me:
+            continue  # another seat threw first (a card room's)
+        else:
+            first_count = None  # this seat moved, or a new hand's play is under way
+    return len(so_far) if first_count is None else first_count
 
 
 def _failed(app: App[object], task: asyncio.Task[None], screen: Screen[object]) -> None:

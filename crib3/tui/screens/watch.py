@@ -143,7 +143,7 @@ def bottom_seat_line(view: SeatView, seat: int, ascii: bool = False) -> Text:
     if not view.players:
         return text
     text.append(shown_name(view.players[seat].name, 24), style="bold")
-    text.append(f"  {points(view.scores[seat])}", style="bold")
+    text.append(f"  {points(view.scores[seat], view.rules.target)}", style="bold")
     if view.dealer == seat:
         text.append("  · deals", style="italic")
     if view.phase != Phase.SHOW and view.held[seat]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
@@ -153,12 +154,17 @@ class TableCenter(SharedStatic, Static):
         if view.starter is None or view.dealer is None:
             return []
         left = left_of(view.dealer)
-        hands = [(f"{shown_name(view.players[seat].name, 12)}'s hand", cards, False)
+        voice = Voice(view)
+
+        def whose(seat: int) -> str:  # "Your" for a player called You, as the lines say
+            return voice.whose(seat, start=True) if seat in voice.you \
+                else f"{shown_name(view.players[seat].name, 12)}'s"
+
+        hands = [(f"{whose(seat)} hand", cards, False)
                  for seat in (left, left_of(left), view.dealer)
                  if (cards := view.shown[seat])]
         if view.crib is not None:
-            hands.append((f"{shown_name(view.players[view.dealer].name, 12)}'s crib",
-                          view.crib, True))
+            hands.append((f"{whose(view.dealer)} crib", view.crib, True))
         out: list[Text] = []
         faces = rows - 1 >= 4 * len(hands)
         for title, cards, crib in hands:
@@ -300,12 +306,26 @@ class TableCenter(SharedStatic, Static):
         for number, round_ in enumerate(cut_rounds(view.deal_cuts)):
             if number:
                 lines.append(Text("tie: cut again", style="bold"))
-            room = max(3, (width - 2 * (len(round_) - 1)) // len(round_) - 4)
+            cards = [card_label(card, self.ascii) for _, card in round_]
+            room = width - 2 * (len(round_) - 1) - sum(c.cell_len + 1 for c in cards)
+            fits = _names_in(room, [shown_name(view.players[seat].name) for seat, _ in round_])
             line = Text()
-            for i, (seat, card) in enumerate(round_):
+            for i, ((seat, _), card) in enumerate(zip(round_, cards)):
                 if i:
                     line.append("  ")
-                line.append(f"{shown_name(view.players[seat].name, room)} ")
-                line.append_text(card_label(card, self.ascii))
+                line.append(f"{shown_name(view.players[seat].name, fits[i])} ")
+                line.append_text(card)
             lines.append(line)
         return lines
+
+
+def _names_in(room: int, names: list[str]) -> list[int]:
+    """How long each name may be for all of them to fit in `room` cells: a
+    name is cut only when they do not all fit, the longest first, never
+    below three cells (so a five-letter name is whole beside two short
+    ones, where an equal share each cut it to "Ni…")."""
+    sizes = [cell_len(name) for name in names]
+    while sum(sizes) > room and max(sizes) > 3:
+        longest = sizes.index(max(sizes))
+        sizes[longest] -= 1
+    return sizes

@@ -213,11 +213,17 @@ def _packed(phrases: tuple[str, ...], width: int, rows: int) -> list[Text]:
         lines = list(phrases)
     else:
         lines = []
+        before = ""
         for phrase in phrases:
-            if lines and len(lines[-1]) + 2 + len(phrase) <= width:
-                lines[-1] += ", " + phrase
+            # As players say it: "fifteen two, four, six", "and a pair is
+            # ten, twelve": a phrase like the one before it gives its total.
+            head, _, total = phrase.rpartition(" ")
+            short = total if head and before.rpartition(" ")[0] == head else phrase
+            if lines and len(lines[-1]) + 2 + len(short) <= width:
+                lines[-1] += ", " + short
             else:
                 lines.append(phrase)
+            before = phrase
     lines = lines[-rows:]
     last = len(lines) - 1
     return [Text(line[:max(0, width)], style="bold" if i == last else "")

@@ -94,7 +94,7 @@ class SeatPanel(TurnMarked, SharedStatic, Static):
         if (title, view.scores[seat]) != self._last_titles:  # a title set is a repaint
             self._last_titles = (title, view.scores[seat])
             self.border_title = title
-            self.border_subtitle = points(view.scores[seat])
+            self.border_subtitle = points(view.scores[seat], view.rules.target, counted=False)
         self.mark(seat in view.to_act)
         body = self._body(view)
         if body != self._last_body:  # unchanged text: no redraw

@@ -1,0 +1,455 @@
+"""What a cribbage player still trips on (issue 32), each point met as a
+player meets it: keys pressed in Textual's Pilot at 80x24 and the screen
+read, or the command run as a subprocess."""
+
+from __future__ import annotations
+
+import pytest
+
+from crib3.engine import events as ev
+from crib3.tui.screens.table import show_left_unseen
+from games import random_game
+
+SIZE = (80, 24)
+
+
+# --- 1: a game opened mid-show presents that show -------------------------------
+
+def _past(events: list) -> list:
+    """Events as a table screen's `so_far` (only the events are read)."""
+    return [(event, None, None) for event in events]
+
+
+def test_a_game_opened_mid_show_presents_that_show_from_its_first_count():
+    events = random_game(11).events
+    first_count = next(i for i, e in enumerate(events) if isinstance(e, ev.HandCounted))
+    dealt = next(i for i, e in enumerate(events)
+                 if isinstance(e, ev.CardsDealt) and e.hand == 2)
+    throws = [e for e in events[dealt:] if isinstance(e, ev.CardDiscarded)]
+    mine = next(e for e in throws if e.seat == 0)
+    others = next(e for e in throws if e.seat == 1)
+    # left after its second count, at its end, or at the next hand's deal:
+    for cut in (first_count + 1, first_count + 2, dealt + 1):
+        assert show_left_unseen(_past(events[:cut]), 0) == first_count
+    # another seat (a card room's) has thrown since: still unseen by seat 0
+    assert show_left_unseen(_past(events[:dealt + 1] + [others]), 0) == first_count
+    # seat 0 has thrown in the next hand: it has seen the show
+    assert show_left_unseen(_past(events[:dealt + 1] + [mine]), 0) == dealt + 2
+    # left in the play: all at once
+    assert show_left_unseen(_past(events[:first_count - 1]), 0) == first_count - 1
+
+
+# --- 5: Ctrl+C says how to quit ----------------------------------------------------
+
+async def test_ctrl_c_at_the_table_says_how_to_quit(crib3_home):
+    from tui_support import make_app, screen_text, settled, wait_for
+
+    app = make_app(seed=1)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settled(pilot)
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: "Ctrl+C does not quit" in screen_text(app))
+        toast = [line.split("▌", 1)[1] for line in screen_text(app).splitlines() if "▌" in line]
+        words = " ".join(" ".join(toast).split())
+        assert "Ctrl+C does not quit crib3: q or Ctrl+Q quits" in words and app.is_running
+
+
+async def test_ctrl_c_on_the_too_small_notice_says_how_to_quit(crib3_home):
+    from tui_support import make_app, screen_text, settled, wait_for
+
+    app = make_app(seed=1)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await settled(pilot)
+        await wait_for(pilot, lambda: "needs 80×24" in screen_text(app))
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: "Ctrl+C does not quit" in screen_text(app))
+        assert "Ctrl+Q quits" in " ".join(screen_text(app).split())
+        await pilot.resize_terminal(80, 24)
+        await wait_for(pilot, lambda: not app.too_small)
+        await pilot.resize_terminal(60, 20)             # said once, not for ever
+        await wait_for(pilot, lambda: "needs 80×24" in screen_text(app))
+        assert "Ctrl+C" not in screen_text(app)
+
+
+# --- 6: every command takes a game as `crib3 games` names it ------------------------
+
+def test_every_command_takes_the_game_as_games_names_it(tmp_path):
+    import re
+
+    from commands import crib3
+    from crib3.engine.log import write_log
+
+    games = tmp_path / "data" / "games"
+    games.mkdir(parents=True)
+    finished = [random_game(seed) for seed in (3, 4)]
+    for n, game in enumerate(finished):
+        write_log(games / f"2026-12-05-07141{n}-882466.jsonl", game.events)
+    listed = crib3("games", home=tmp_path)
+    assert listed.returncode == 0, listed
+    lines = listed.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["1", "2"]
+    for line, game in zip(lines, finished):
+        state = game.state
+        won = re.search(r"won by \S+ (\d+)-(\d+)-(\d+)", line)
+        assert int(won[1]) == state.scores[state.winner] >= 121, line  # the winner's first
+        assert sorted(map(int, won.groups())) == sorted(state.scores)
+    name = re.search(r"\[(.+)\]", lines[1])[1]
+    whole = crib3("export", str(games / name), home=tmp_path).stdout
+    assert whole
+    for given in (name, name.removesuffix(".jsonl"), "2", "latest"):
+        for command in ("export", "review", "verify", "stats"):
+            result = crib3(command, given, home=tmp_path)
+            assert result.returncode == 0 and "no such file" not in result.stderr, \
+                (command, given, result)
+        assert crib3("export", given, home=tmp_path).stdout == whole
+        for command in ("replay", "resume"):  # found: then no terminal, or no person to play
+            result = crib3(command, given, home=tmp_path)
+            assert "no such file" not in result.stderr and result.returncode != 0, result
+            assert "full-screen terminal" in result.stderr or "finished" in result.stderr
+    assert crib3("export", "1", home=tmp_path).stdout != whole      # the first in the list
+    for missing in ("3", "0", "nosuch", "nosuch.jsonl"):
+        result = crib3("export", missing, home=tmp_path)
+        assert result.returncode == 2 and "no such file" in result.stderr, result
+
+
+# --- 9: small things ------------------------------------------------------------------
+
+async def test_the_tall_show_says_your_hand_to_a_player_called_you(crib3_home):
+    from crib3.engine.state import Phase
+    from crib3.tui.app import Crib3App
+    from crib3.tui.settings import GameChoices
+    from tui_support import press_enter_until, screen_text
+
+    app = Crib3App(GameChoices(name="You", left="standard", right="standard", seed=7),
+                   think=0.0)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await press_enter_until(pilot, lambda s: s.waiting_for_enter and s.shown.phase
+                                == Phase.SHOW and bool(s.view.shown[0]), presses=600)
+        await pilot.pause()
+        text = screen_text(app)
+        assert "Your hand" in text and "You's" not in text, text
+
+
+def test_stats_json_gives_each_players_results(tmp_path):
+    import json
+
+    from commands import crib3
+    from crib3.engine.log import write_log
+
+    games = tmp_path / "data" / "games"
+    games.mkdir(parents=True)
+    played = [random_game(seed) for seed in (3, 4, 5)]
+    for n, game in enumerate(played):
+        write_log(games / f"2026-12-05-07141{n}-882466.jsonl", game.events)
+    result = crib3("stats", "--json", home=tmp_path)
+    assert result.returncode == 0, result
+    players = {p["name"]: p for p in json.loads(result.stdout)["players"]}
+    for name, stats in players.items():
+        seat = int(name[1:])
+        assert stats["results"] == [game.state.winner == seat for game in played]
+        assert stats["wins"] == sum(stats["results"])
+
+
+async def test_with_muggins_the_prompt_asks_for_the_crib_when_the_dialog_does(crib3_home):
+    """Count your own crib: the prompt under the dialog says the crib too
+    (it said "Count your hand" while the dialog asked for the crib)."""
+    from crib3.tui.screens.dialogs import AskCount
+    from tui_support import make_app, screen_text, settled, table, wait_for
+
+    app = make_app(seed=2, muggins=True)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(3000):
+            if isinstance(app.screen, AskCount):
+                if app.screen.what == "crib":
+                    break
+                true = max(c.points for c in app.game.legal_moves(0))
+                await pilot.press(*str(true), "enter")
+                await wait_for(pilot, lambda: not isinstance(app.screen, AskCount)
+                               or app.screen.what == "crib")
+                continue
+            await settled(pilot)
+            if not isinstance(app.screen, AskCount):
+                await pilot.press("enter")
+        else:
+            raise AssertionError("never asked to count a crib")
+        await pilot.pause()
+        assert "Count your crib" in screen_text(app)
+        prompt = str(table(app).query_one("#prompt").render())
+        assert prompt.endswith("Count your crib (muggins is on)"), prompt
+
+
+async def test_a_score_past_the_target_is_said_as_players_say_it(crib3_home):
+    """P2 wins on his crib with 122: the board stops at 121, and so do the
+    words: "121 pts" in his box, "121 (122 counted)" in the lines and the
+    result (the log keeps 122)."""
+    from crib3.engine import Game
+    from crib3.engine.state import Phase
+    from crib3.tui.app import Crib3App
+    from crib3.tui.screens.game_over import GameOverScreen
+    from tui_support import press_enter_until, screen_text, wait_for
+
+    finished = random_game(1, ("human", "standard", "standard"))
+    assert finished.state.scores == (85, 92, 122)
+    cut = max(i for i, e in enumerate(finished.events) if getattr(e, "seat", None) == 0
+              and e.type in ("CardPlayed", "CardDiscarded"))
+    game = Game.from_events(finished.events[: cut + 1])
+    app = Crib3App(game=game, think=0.0, autosave=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await press_enter_until(pilot, lambda s: s.waiting_for_enter
+                                and s.shown.phase == Phase.OVER, presses=900)
+        await pilot.pause()
+        assert game.state.scores == (85, 92, 122)                  # the log's truth
+        text = screen_text(app)
+        assert "122 pts" not in text and "with 122" not in text, text
+        assert "─ 121 pts ─" in text                  # his box, as far as the board goes
+        assert "P2 has 121 (122 counted)" in text and "wins with 121 (122 counted)" in text
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "121 (122 counted) to 85 and 92" in text, text
+
+
+def test_your_own_line_says_both_the_board_and_the_count():
+    from crib3.tui.words import points
+
+    assert points(125, 121) == "121 pts (125 counted)"
+    assert points(125, 121, counted=False) == "121 pts"
+    assert points(121, 121) == "121 pts" and points(1) == "1 pt"
+
+
+async def test_the_pegging_trainer_goes_on_from_the_card_you_chose():
+    """Practise the play: the next position of the same hand follows the
+    card you played, not the one the game it was dealt in would have."""
+    import itertools
+
+    from crib3.engine import Play
+    from crib3.study.practice import dealt_positions
+    from crib3.tui.practice_app import PracticeApp
+    from crib3.tui.screens.practice import PracticeScreen
+    from tui_support import wait_for
+
+    # The stand-in's own game: which card it played at the first position.
+    stand_in = list(itertools.islice(dealt_positions("play", 5), 2))
+    first, then = stand_in
+    assert first.view.hand_number == then.view.hand_number      # the same hand goes on
+    before = len(first.view.hand_plays)
+
+    def next_of_mine(view) -> object:
+        """The first card seat 0 played after the first position."""
+        return next(card for seat, card, _ in view.hand_plays[before:] if seat == 0)
+
+    its_card = next_of_mine(then.view)
+    app = PracticeApp("play", dealt_positions("play", 5))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, PracticeScreen))
+        screen = app.screen
+        await pilot.pause()
+        view = screen.position.view
+        assert view == first.view
+        legal = [c.card for c in view.legal if isinstance(c, Play)]
+        mine = next(c for c in legal if c != its_card)             # not the stand-in's card
+        await pilot.press(str(view.hand.index(mine) + 1))
+        await wait_for(pilot, lambda: screen.answer is not None)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.position is not None
+                       and screen.position.view != view)
+        after = screen.position.view
+        assert after.hand_number == view.hand_number, after
+        assert next_of_mine(after) == mine and mine not in after.hand
+
+
+def test_practice_from_games_with_only_costly_plays_suggests_the_pegging_trainer(tmp_path):
+    """A saved hand whose discard was the coach's and whose plays were not:
+    the discard trainer has nothing, and says where the costly plays are."""
+    from commands import assert_clean_failure, crib3
+    from crib3.engine.log import write_log
+    from crib3.study.review import review_events
+
+    events = random_game(7, ("human", "easy", "easy")).events
+    events = events[: next(i for i, e in enumerate(events) if e.type == "HandEnded") + 1]
+    decisions = review_events(events, 0).decisions
+    assert all(d.matched for d in decisions if d.kind == "discard")
+    assert any(not d.matched for d in decisions if d.kind == "play")
+    games = tmp_path / "data" / "games"
+    games.mkdir(parents=True)
+    write_log(games / "2026-12-05-071410-882466.jsonl", events)
+    result = crib3("practice", "--from-games", home=tmp_path)
+    assert_clean_failure(result, 2)
+    assert "no costly discards" in result.stderr
+    assert "crib3 practice --from-games --pegging" in result.stderr
+
+
+async def test_replay_n_past_the_last_costly_decision_says_so():
+    from crib3.engine.log import load_log
+    from crib3.saved.replay import Replay
+    from crib3.tui.app import Crib3App
+    from crib3.tui.screens.replay import ReplayScreen
+    from test_replay_review import SAMPLE, coach_ready
+    from tui_support import screen_text, wait_for
+
+    app = Crib3App(replay=Replay(load_log(SAMPLE).events), autosave=False)
+    app.replay_coach = True
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await coach_ready(pilot)
+        assert isinstance(screen, ReplayScreen)
+        last = screen._costly()[-1]
+        screen.show(last)
+        await pilot.pause()
+        await pilot.press("n")
+        await wait_for(pilot, lambda: "No costly decision after" in screen_text(app))
+        assert screen.index == last
+        assert "in all at 1+" in screen_text(app)
+
+
+def test_a_few_deal_sets_get_an_honest_interval_and_a_warning():
+    """Five deal sets in which the lone level won exactly one game of three
+    each time: the interval was 33.3% to 33.3%."""
+    from crib3.engine import Rules
+    from crib3.study import duplicate
+
+    sets = [duplicate.DealSet(n, (True, False, False, True, True, False), (1.0,) * 6)
+            for n in range(5)]
+    summary = duplicate.DuplicateSummary("expert", "standard", Rules(), 1, sets=sets, wanted=5)
+    value, low, high = summary.alone_share(True)
+    assert value == 1 / 3 and low < 1 / 3 - 0.1 and high > 1 / 3 + 0.1
+    # Wilson's over the 15 games alone, at least: never narrower than that
+    w_low, w_high = duplicate.wilson(5, 15)
+    assert low <= w_low and high >= w_high and 0 < w_low < 1 / 3 < w_high < 1
+    data = summary.to_json()
+    assert data["few_deal_sets"] and all(
+        0 <= data[key]["ci95"][0] < data[key]["ci95"][1] <= 1
+        for key in ("a_share", "a_alone_vs_two_b", "b_alone_vs_two_a"))
+    text = duplicate.format_summary(summary)
+    assert "only 5 deal sets: the intervals are rough" in text
+    assert "33.3% to 33.3%" not in text
+    # a t interval, not a normal one, over a few sets: wider by t/z
+    values = [0.0, 1.0, 1.0, 0.0, 1.0]
+    _, n_low, n_high = duplicate.mean_interval(values)
+    _, t_low, t_high = duplicate.t_interval(values)
+    assert (t_high - t_low) / (n_high - n_low) == pytest.approx(2.776 / duplicate.Z95)
+    assert duplicate.t_quantile(200) == pytest.approx(1.972, abs=1e-3)
+
+
+def test_sim_duplicate_with_few_sets_warns():
+    from commands import crib3
+
+    result = crib3("sim", "--duplicate", "standard,easy", "--games", "2", "--seed", "5",
+                   "--jobs", "1")
+    assert result.returncode == 0 and "only 2 deal sets: the intervals are rough" in result.stdout
+
+
+# --- 4: the table's keys work with the coach open ------------------------------------
+
+async def test_the_card_keys_work_with_the_coach_open(crib3_home):
+    from crib3.engine.state import Phase
+    from crib3.tui.screens.dialogs import CoachScreen, ConfirmQuit
+    from crib3.tui.words import Mode
+    from tui_support import make_app, press_enter_until, screen_text, settled, wait_for
+
+    app = make_app(seed=7)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                                         and s.view.phase == Phase.DISCARD)
+        hand = screen.view.hand
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "1-5 Throw" in text and "1-5 or Enter: throw" in text  # the footer, the panel
+        await pilot.press("3")                                  # as the footer says: throws
+        await wait_for(pilot, lambda: app.game.state.discards[0] == hand[2])
+        screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                                         and s.view.phase == Phase.PLAY)
+        before = len(app.game.events)
+        card = screen.table_view.hand.selected
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
+        await pilot.press("enter")                              # the highlighted card
+        await wait_for(pilot, lambda: any(e.type == "CardPlayed" and e.seat == 0
+                                          for e in app.game.events[before:]))
+        assert next(e for e in app.game.events[before:]
+                    if e.type == "CardPlayed" and e.seat == 0).card == card
+        await settled(pilot)
+        await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                                and s.view.phase in (Phase.DISCARD, Phase.PLAY))
+        await pilot.press("h")
+        await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
+        await pilot.press("q")                                  # asks to quit
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmQuit))
+
+
+# --- 3: the coach's numbers say what they are ----------------------------------------
+
+def test_near_the_end_a_discards_net_is_its_columns_and_the_chance_is_a_chance():
+    from logfiles import ASSETS
+
+    from crib3.engine.log import load_log
+    from crib3.players.coach import advise
+    from crib3.study.review import review_events
+
+    events = load_log(ASSETS / "easy-121.jsonl").events
+    late = [d for seat in range(3) for d in review_events(events, seat).decisions
+            if d.kind == "discard"]
+    seen = 0
+    for decision in late:
+        advice = advise(decision.view)
+        for option, (numbers, why) in zip(advice.discards, advice.rows()):
+            net = float(numbers.split(" net ")[1])
+            assert net == pytest.approx(option.hand + option.crib + option.play, abs=0.006)
+            if option.out is not None:
+                seen += 1
+                assert f"you count out first {option.out:.0%}" in why
+                assert abs(option.net - net) > 0.01 or option.out < 0.001
+    assert seen, "no discard near the end in the sample"
+
+
+async def test_the_help_explains_the_coachs_columns_a_line_each(crib3_home):
+    from crib3.tui.screens.dialogs import HelpScreen
+    from tui_support import make_app, screen_text, settled, wait_for
+
+    app = make_app(seed=1)
+    async with app.run_test(size=(80, 70)) as pilot:
+        await settled(pilot)
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.pause()
+        from crib3.tui.screens.dialogs import HELP_TEXT
+
+        panel = [line.split("█")[1].strip() for line in screen_text(app).splitlines()
+                 if line.count("█") >= 2]
+        for column in ("hand", "crib", "net", "now", "expect", "margin"):
+            said = next(line.strip() for line in HELP_TEXT.splitlines()
+                        if line.strip().startswith(f"{column}  "))
+            assert said in panel, (said, panel)                   # whole, on a line of its own
+        assert "chances as chances" in "\n".join(panel)
+
+
+# --- 7: nothing a player needs is cut at 80x24 ---------------------------------------
+
+async def test_a_five_letter_name_is_whole_in_the_cut_for_deal(crib3_home):
+    from crib3.tui.app import Crib3App
+    from crib3.tui.settings import GameChoices
+    from tui_support import screen_text, settled
+
+    app = Crib3App(GameChoices(name="Nina", left="expert", right="standard", seed=7),
+                   think=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settled(pilot)
+        text = screen_text(app)
+        assert "Nina 6♠" in text and "Ni…" not in text, text
+
+
+def test_a_long_count_keeps_every_phrase_in_the_show_panels_two_rows():
+    """5♥ 10♦ J♥ J♦ with 10♠ at 80x24: two rows of 37 beside the cards kept
+    only the last two lines, losing "fifteen two, four, six"."""
+    from crib3.cards import parse_card, parse_cards
+    from crib3.scoring import score_hand
+    from crib3.tui.widgets.hand import _packed
+    from crib3.words.speech import hand_phrases
+
+    score = score_hand(parse_cards("5H 10D JH JD"), parse_card("10S"))
+    said = tuple(phrase for phrase, _ in hand_phrases(score))
+    rows = [row.plain for row in _packed(said, 37, 2)]
+    assert rows == ["fifteen two, four, six, eight", "and a pair is ten, twelve"]
+    assert [row.plain for row in _packed(said[:2], 37, 2)] == ["fifteen two", "fifteen four"]
