@@ -157,7 +157,7 @@ async def test_twenty_connections_at_once_print_no_traceback(tmp_path, monkeypat
     # (Twenty at once from one address: more than the door lets wait to
     # sign in from one address unless told; each name's own key holds it.)
     keys = [asyncssh.generate_private_key("ssh-ed25519") for _ in range(3)]
-    async with serving(tmp_path, limits=Limits(per_address=20)) as server:
+    async with serving(tmp_path, limits=Limits(start=20, per_address=20)) as server:
         bob = await Client.connect(server.port, "bob")
         await bob.shows("Open a table")
 
