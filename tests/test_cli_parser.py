@@ -26,7 +26,9 @@ USAGE = {
     "verify": "[-h] LOG [LOG ...]",
     "serve": "[-h] [--host HOST] [--port PORT] [--host-key FILE] [--authorized-keys FILE | "
              "--open] [--admins FILE] [--think SECONDS] [--patience SECONDS] "
-             "[--idle-close SECONDS] [--tables-per-key N] [--names-per-key N] [--workers N]",
+             "[--idle-close SECONDS] [--tables-per-key N] [--names-per-key N] [--workers N] "
+             "[--max-startups START:RATE:FULL] [--per-address N] [--login-grace SECONDS] "
+             "[--auth-tries N] [--lobby-idle SECONDS]",
 }
 
 

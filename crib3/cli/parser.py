@@ -284,6 +284,10 @@ def _serve_options(serve: Parser) -> None:
     serve.add_argument("--names-per-key", type=zero_or_more, default=3, metavar="N",
                        help="how many names one person may be signed in under at once: "
                             f"{ONE_PERSON} (3; 0: no limit)")
+    serve.add_argument("--workers", type=at_least_one, default=None, metavar="N",
+                       help="processes the sessions' screens run in, beside the one that "
+                            "holds the room (default: one per core; 1: everything in one "
+                            "process)")
     serve.add_argument("--max-startups", default="10:30:100", metavar="START:RATE:FULL",
                        help="connections not yet signed in: past START, RATE%% of new ones "
                             "are dropped, rising to all at FULL, as OpenSSH's MaxStartups "
@@ -299,7 +303,3 @@ def _serve_options(serve: Parser) -> None:
     serve.add_argument("--lobby-idle", type=seconds, default=900, metavar="SECONDS",
                        help="a session idle this long in the lobby (not seated, not "
                             "watching) is closed (900; 0: never)")
-    serve.add_argument("--workers", type=at_least_one, default=None, metavar="N",
-                       help="processes the sessions' screens run in, beside the one that "
-                            "holds the room (default: one per core; 1: everything in one "
-                            "process)")
