@@ -39,7 +39,7 @@ def plain(data: bytes | str) -> str:
 @asynccontextmanager
 async def serving(folder: Path, keys: Path | None = None, patience: float = 60.0,
                   think: float = 0.0, admins: Path | None = None, workers: int = 1,
-                  web=None, **room_options):
+                  web=None, limits=None, lobby_idle: float = 900.0, **room_options):
     """A card room on a free port of 127.0.0.1 (open to any name unless
     `keys`, an authorized-keys file, is given; `admins`: the --admins file);
     `room_options` go to the `Room` (idle_close, tables_per_key, names_per_key);
@@ -49,7 +49,8 @@ async def serving(folder: Path, keys: Path | None = None, patience: float = 60.0
     room = Room(folder / "tables", think=think, patience=patience, **room_options)
     assert room.restore() == []  # a restarted server picks up its tables
     options = ServeOptions(port=0, authorized_keys=keys, open_door=keys is None, think=think,
-                           admins=admins, workers=workers)
+                           admins=admins, workers=workers, lobby_idle=lobby_idle,
+                           **({"limits": limits} if limits is not None else {}))
     server = CardRoom(options, room, CardRoomApp)
     await server.start(asyncssh.generate_private_key("ssh-ed25519"))
     server.door = None
@@ -90,22 +91,66 @@ class Terminal(asyncssh.SSHClientSession):
         return plain(bytes(self.received))
 
 
+class Visitor(asyncssh.SSHClient):
+    """A client that answers the card room's keyboard-interactive
+    question under --open: nothing (a free name), or its reconnect code."""
+
+    def __init__(self, code: str | None = None) -> None:
+        self.code = code
+
+    def kbdint_auth_requested(self):
+        return ""
+
+    def kbdint_challenge_received(self, name, instructions, lang, prompts):
+        if not prompts:
+            return []
+        return [self.code] if self.code is not None and len(prompts) == 1 else None
+
+
+def reconnect_code(client: Client) -> str:
+    """The reconnect code the lobby showed this client."""
+    found = CODE_SHOWN.search(client.terminal.text())
+    assert found, client.terminal.text()[-600:]
+    return found.group(1)
+
+
+CODE_SHOWN = re.compile(r"reconnect code: ([a-z0-9]{4}-[a-z0-9]{4})")
+
+
 class Client:
     """One person at an SSH client."""
+
+    seen: dict[str, Client] = {}  # name -> the last to connect (a restarted server: another port)
 
     def __init__(self, conn, chan, terminal: Terminal) -> None:
         self.conn, self.chan, self.terminal = conn, chan, terminal
 
     @classmethod
     async def connect(cls, port: int, name: str, size=(80, 24), key=None,
-                      env: dict[str, str] | None = None) -> Client:
+                      env: dict[str, str] | None = None, code: str | None = None,
+                      source: str | None = None) -> Client:
+        """`name` signs in with `key`, or with none: under --open a free name
+        is given a reconnect code, and a name held by one is asked for it
+        (`code`; unless given, the one the last client of that name here
+        was shown, as a person would remember it). `source`: the client's
+        own address (any of 127/8)."""
+        before = Client.seen.get(name.lower())
+        if code is None and before is not None:
+            found = CODE_SHOWN.search(before.terminal.text())
+            code = found.group(1) if found else None
         conn = await asyncssh.connect("127.0.0.1", port, username=name, known_hosts=None,
-                                      client_keys=[key] if key else None, agent_path=None,
-                                      preferred_auth="publickey" if key else "none,publickey")
+                                      client_factory=lambda: Visitor(code),
+                                      client_keys=key if isinstance(key, list) else
+                                      [key] if key else None, agent_path=None,
+                                      local_addr=(source, 0) if source else None,
+                                      preferred_auth="publickey" if key else
+                                      "none,publickey,keyboard-interactive")
         chan, terminal = await conn.create_session(Terminal, term_type="xterm-256color",
                                                    term_size=size, encoding=None,
                                                    env=env or {})
-        return cls(conn, chan, terminal)
+        client = cls(conn, chan, terminal)
+        Client.seen[name.lower()] = client
+        return client
 
     def press(self, keys: str | bytes) -> None:
         self.chan.write(keys.encode() if isinstance(keys, str) else keys)
@@ -343,12 +388,15 @@ class Terminals:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
 
 
-def start_serving(tmp_path: Path, *args: str) -> subprocess.Popen:
+def start_serving(tmp_path: Path, *args: str, files: int | None = None) -> subprocess.Popen:
     """`crib3 serve ARGS --think 0.05` in its own process, its stderr in
-    tmp_path/serve.log, once it says it is listening."""
+    tmp_path/serve.log, once it says it is listening; `files`: its limit of
+    open files (soft and hard)."""
+    limit = (f"import resource; resource.setrlimit(resource.RLIMIT_NOFILE, ({files}, {files})); "
+             if files else "")
     with open(tmp_path / "serve.log", "w") as errors:  # the server keeps its own copy
         server = subprocess.Popen(
-            [sys.executable, "-c", "from crib3.cli import main; raise SystemExit(main())",
+            [sys.executable, "-c", limit + "from crib3.cli import main; raise SystemExit(main())",
              "serve", *args, "--think", "0.05"],
             env={**os.environ, "CRIB3_HOME": str(tmp_path / "home")}, stderr=errors)
     deadline = time.monotonic() + 20
@@ -379,9 +427,11 @@ def openssh_room(tmp_path: Path, *args: str) -> Iterator[tuple[int, Terminals]]:
 
 def ssh(port: int, name: str, key: Path | None) -> str:
     """The OpenSSH command that signs `name` in with `key` (or with none)."""
-    identity = f"-i {key} -o IdentitiesOnly=yes" if key else \
-        "-o PubkeyAuthentication=no -o IdentitiesOnly=yes"
-    return (f"ssh -t {identity} -o BatchMode=yes -o StrictHostKeyChecking=no "
+    # (Without a key, under --open, the name is held by a reconnect code,
+    # asked for by keyboard-interactive: BatchMode would not even try that.)
+    identity = f"-i {key} -o IdentitiesOnly=yes -o BatchMode=yes" if key else \
+        "-o PubkeyAuthentication=no -o IdentitiesOnly=yes -o BatchMode=no"
+    return (f"ssh -t {identity} -o StrictHostKeyChecking=no "
             f"-o UserKnownHostsFile=/dev/null -o LogLevel=ERROR -p {port} "
             f"-l {shlex.quote(name)} 127.0.0.1")
 

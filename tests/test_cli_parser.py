@@ -28,7 +28,8 @@ USAGE = {
              "--open] [--admins FILE] [--think SECONDS] [--patience SECONDS] "
              "[--idle-close SECONDS] [--tables-per-key N] [--names-per-key N] "
              "[--web [HOST:]PORT] [--public-url URL] [--tls-cert FILE] [--tls-key FILE] "
-             "[--workers N]",
+             "[--workers N] [--max-startups START:RATE:FULL] [--per-address N] "
+             "[--login-grace SECONDS] [--auth-tries N] [--lobby-idle SECONDS]",
     "invite": "[-h] [--table N] [--hours H] [--list] [--revoke ID] [NAME]",
 }
 

@@ -321,9 +321,12 @@ async def test_without_keys_the_limits_count_by_address(tmp_path):
     with pytest.raises(RoomError, match="you own 1 open table already"):
         room.open_table(here[1], Rules(), ("easy", "easy"))
     room.open_table(elsewhere, Rules(), ("easy", "easy"))
-    # Loopback is a tunnel, a jump host or the host itself: it tells nobody apart.
-    for name in ("d", "e", "f"):
+    # Loopback is an address like any other (issue 33, point 10): behind a
+    # jump host everyone shares its limits, rather than nobody having any.
+    for name in ("d", "e"):
         room.sign_in(name, None, lambda r: None, address="127.0.0.1")
+    with pytest.raises(RoomError, match="your address has 2 names signed in already"):
+        room.sign_in("f", None, lambda r: None, address="127.0.0.1")
 
 
 async def test_one_person_has_one_seat_across_an_admin_close_and_a_restart(tmp_path):

@@ -12,7 +12,8 @@ import pytest
 
 from crib3.engine import State, apply
 from crib3.engine.log import load_log
-from ssh_support import Client, Recorder, joined, plain, press_on, seat_three, serving, until
+from ssh_support import (Client, Recorder, Visitor, joined, plain, press_on, seat_three, serving,
+                         until)
 from games import public_cards
 
 pytestmark = pytest.mark.slow
@@ -174,7 +175,7 @@ async def test_only_play_is_offered_no_shell_exec_or_forwarding(tmp_path):
     async with serving(tmp_path) as server:
         async with asyncssh.connect("127.0.0.1", server.port, username="eve",
                                     known_hosts=None, client_keys=None,
-                                    agent_path=None) as conn:
+                                    agent_path=None, client_factory=Visitor) as conn:
             with pytest.raises(asyncssh.ChannelOpenError):
                 await conn.run("cat /etc/passwd")
             with pytest.raises(asyncssh.ChannelOpenError):
@@ -304,7 +305,7 @@ async def test_a_dumb_terminal_over_ssh_gets_one_line(tmp_path):
     async with serving(tmp_path) as server:
         async with asyncssh.connect("127.0.0.1", server.port, username="eve",
                                     known_hosts=None, client_keys=None,
-                                    agent_path=None) as conn:
+                                    agent_path=None, client_factory=Visitor) as conn:
             result = await conn.run(check=False, term_type="dumb")
             assert "crib3 needs a full-screen terminal (TERM is dumb)" in str(result.stdout)
             assert "\x1b" not in str(result.stdout) and result.exit_status == 1

@@ -115,7 +115,7 @@ def test_openssh_users_named_like_markup_or_refused(open_room):
     port, terminals = open_room
 
     def ssh(name: str) -> str:
-        return (f"ssh -t -o PubkeyAuthentication=no -o BatchMode=yes "
+        return (f"ssh -t -o PubkeyAuthentication=no -o BatchMode=no "
                 f"-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
                 f"-o LogLevel=ERROR -p {port} -l {shlex.quote(name)} 127.0.0.1; echo rc=$?")
 

@@ -142,7 +142,7 @@ def test_openssh_a_spectator_watches_and_chats_with_the_table(open_room):
     port, terminals, home = open_room
 
     def ssh(name: str) -> str:
-        return (f"ssh -t -o PubkeyAuthentication=no -o BatchMode=yes "
+        return (f"ssh -t -o PubkeyAuthentication=no -o BatchMode=no "
                 f"-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "
                 f"-o LogLevel=ERROR -p {port} -l {shlex.quote(name)} 127.0.0.1")
 

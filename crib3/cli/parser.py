@@ -286,7 +286,8 @@ def _serve_options(serve: Parser) -> None:
                       help="public keys allowed in, OpenSSH format (default: "
                            "authorized_keys in crib3's config folder)")
     door.add_argument("--open", action="store_true",
-                      help="let anyone in under any name, with no key (a warning is printed)")
+                      help="let anyone in without a listed key: a name is held by the first key, or "
+                           "reconnect code, it signs in with (a warning is printed)")
     serve.add_argument("--admins", metavar="FILE",
                        help="public keys (authorized_keys format) of the people who may close "
                             "any table and remove a session; they may also sign in")
@@ -319,3 +320,18 @@ def _serve_options(serve: Parser) -> None:
                        help="processes the sessions' screens run in, beside the one that "
                             "holds the room (default: one per core; 1: everything in one "
                             "process)")
+    serve.add_argument("--max-startups", default="10:30:100", metavar="START:RATE:FULL",
+                       help="connections not yet signed in: past START, RATE%% of new ones "
+                            "are dropped, rising to all at FULL, as OpenSSH's MaxStartups "
+                            "(10:30:100; FULL is also kept within the open-file limit)")
+    serve.add_argument("--per-address", type=at_least_one, default=10, metavar="N",
+                       help="connections not yet signed in from one address, loopback "
+                            "included (10)")
+    serve.add_argument("--login-grace", type=seconds, default=20, metavar="SECONDS",
+                       help="how long a connection has to sign in (20)")
+    serve.add_argument("--auth-tries", type=at_least_one, default=6, metavar="N",
+                       help="keys or reconnect codes one connection may try, as OpenSSH's "
+                            "MaxAuthTries (6); one address may fail 30 a minute")
+    serve.add_argument("--lobby-idle", type=seconds, default=900, metavar="SECONDS",
+                       help="a session idle this long in the lobby (not seated, not "
+                            "watching) is closed (900; 0: never)")

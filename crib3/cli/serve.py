@@ -55,9 +55,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from crib3.tui.room_app import CardRoomApp
 
     web = _web_options(args)
+    from crib3.net.gate import Limits, parse_startups
+
+    try:
+        start, rate, full = parse_startups(args.max_startups)
+    except ValueError as exc:
+        raise UsageError(f"--max-startups {args.max_startups}: {exc}") from None
+    limits = Limits(start=start, rate=rate, full=full, per_address=args.per_address,
+                    auth_tries=args.auth_tries, login_grace=args.login_grace)
     options = ServeOptions(host=args.host, port=args.port, authorized_keys=authorized,
                            open_door=args.open, think=args.think, admins=admins,
                            workers=args.workers or default_workers(),
+                           limits=limits, lobby_idle=args.lobby_idle,
                            host_key=Path(args.host_key) if args.host_key else
                            keys.default_host_key(),
                            web=web, web_folder=data_dir() / "web")

@@ -84,3 +84,61 @@ def authorized_keys_problem(path: Path) -> str | None:
     except ValueError:
         return "has no keys"
     return None
+
+
+LARGE_KEYS_FILE = 64 * 1024  # bytes: a keys file this big is parsed off the event loop
+
+
+class KeysFile:
+    """A keys file (`--authorized-keys`, `--admins`), parsed again only
+    when it changes (its mtime, size or inode): a file mended or added to
+    needs no restart, yet a stranger's many key tries no longer make the
+    server read and parse it for each one. A large file is parsed in a
+    thread, so the players' screens are not held up meanwhile."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._stamp: tuple[int, int, int] | None = None
+        self._keys: object = None
+        self._problem: str | None = None
+        self._reading: object = None  # the parse under way (an asyncio future), if any
+        self.parses = 0  # how often it was parsed (for the tests)
+
+    async def keys(self) -> tuple[object, str | None]:
+        """(the parsed keys or None, why there are none: one line to log)."""
+        import asyncio
+
+        loose = keys_file_too_open(self.path)
+        if loose:
+            return None, f"refusing every key: {loose}"
+        try:
+            info = self.path.stat()
+        except OSError as exc:
+            self._stamp = None
+            return None, f"cannot read {self.path}: {exc.strerror or exc}"
+        stamp = (info.st_mtime_ns, info.st_size, info.st_ino)
+        if stamp == self._stamp:
+            return self._keys, self._problem
+        if self._reading is not None and self._reading[0] == stamp:  # type: ignore[index]
+            return await asyncio.shield(self._reading[1])  # type: ignore[index]
+        if info.st_size > LARGE_KEYS_FILE:
+            future = asyncio.ensure_future(asyncio.to_thread(self._parse))
+            self._reading = (stamp, future)
+            try:
+                keys, problem = await asyncio.shield(future)
+            finally:
+                if self._reading is not None and self._reading[1] is future:  # type: ignore[index]
+                    self._reading = None
+        else:
+            keys, problem = self._parse()
+        self._stamp, self._keys, self._problem = stamp, keys, problem
+        return keys, problem
+
+    def _parse(self) -> tuple[object, str | None]:
+        import asyncssh
+
+        self.parses += 1
+        try:
+            return asyncssh.read_authorized_keys(str(self.path)), None
+        except (OSError, ValueError) as exc:
+            return None, f"cannot read {self.path}: {exc}"

@@ -24,11 +24,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
+import hmac
 import logging
 import os
+import secrets
 import signal
+import socket
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -39,9 +44,12 @@ from crib3.common import crash
 from crib3.net.bounds import OUTPUT_HIGH_WATER, OUTPUT_LOW_WATER, capped_size
 from crib3.net.console import client_console  # (also here: where it was)
 from crib3.net.driver import STOP, ChannelDriver
-from crib3.net.keys import keys_file_too_open  # the policy, shared with crib3 serve
+from crib3.common.names import shown_name
+from crib3.net.gate import Gate, Limits, Throttled, raise_open_files
+from crib3.net.keys import KeysFile, keys_file_too_open  # noqa: F401 (the policy, also imported from here)
 from crib3.net.workers import LOST, WorkerPool
 from crib3.room import Presence, Room, RoomError
+from crib3.room.seats import FIRST_USE
 from crib3.room.host import RoomHost
 from crib3.tui.textual_compat import many_terminals_in_one_process
 
@@ -75,6 +83,8 @@ class ServeOptions:
     workers: int = 1  # processes the sessions' apps run in; 1: all in this one (crib3.net.workers)
     web: Any = None  # a `crib3.net.web.WebOptions`: the web door, if it is to open
     web_folder: Path | None = None  # where the web door keeps its invites (`crib3.room.invites`)
+    limits: Limits = field(default_factory=Limits)  # the door's, before sign-in (crib3.net.gate)
+    lobby_idle: float = 900.0  # seconds a session may sit idle in the lobby; 0: no limit
 
 
 def default_workers() -> int:
@@ -100,8 +110,10 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
     """One SSH session: one person's crib3 app."""
 
     def __init__(self, service: CardRoom, username: str, key: str | None,
-                 admin: bool = False, address: str | None = None) -> None:
+                 admin: bool = False, address: str | None = None,
+                 doorman: Doorman | None = None) -> None:
         self.service = service
+        self.doorman = doorman
         self.username = username
         self.key = key
         self.admin = admin
@@ -144,6 +156,8 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         self.task = asyncio.get_running_loop().create_task(self._run())
 
     def data_received(self, data: bytes, datatype: Any) -> None:
+        if self.doorman is not None:
+            self.doorman.active = time.monotonic()
         if self.driver is not None:
             try:
                 self.driver.feed(data)
@@ -215,6 +229,8 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         try:
             presence = room.sign_in(self.username, self.key, self._kick, self.address)
             presence.admin = self.admin
+            if self.doorman is not None:
+                presence.code = self.doorman.code  # a new reconnect code: the lobby shows it
         except RoomError as exc:  # one line to them, one to the log, no traceback
             log.info("%r refused: %s", self.username, exc)
             _say_and_close(chan, f"crib3: {exc}")
@@ -315,8 +331,35 @@ def _sane_size(width: int, height: int) -> tuple[int, int]:
     return capped_size(width or DEFAULT_SIZE[0], height or DEFAULT_SIZE[1])
 
 
+class Arrival:
+    """A connection accepted and not yet signed in: what the `Gate` counts,
+    and what it may close to make way for another."""
+
+    def __init__(self, sock: socket.socket, address: str) -> None:
+        self.sock = sock
+        self.address = address
+        self.doorman: Doorman | None = None
+
+    def close(self) -> None:
+        if self.doorman is not None and self.doorman.conn is not None:
+            self.doorman.conn.abort()
+        else:
+            with contextlib.suppress(OSError):
+                self.sock.close()
+
+
 class Doorman(asyncssh.SSHServer):  # type: ignore[misc]
-    """Who may come in: one instance per connection."""
+    """Who may come in: one instance per connection.
+
+    With keys (not `--open`) a name is anyone's whose key is listed. Under
+    `--open` anyone may come in, but a name is held, for the room's life,
+    by the first key it signs in with (trust on first use; the key is
+    listed nowhere), or, for a client that offers no key, by a reconnect
+    code it is shown in the lobby and asked for (keyboard-interactive) when
+    it comes back: nobody takes a seat by typing a name.
+
+    Each connection may fail `auth_tries` times, and each address
+    `failures_per_minute` times a minute (`crib3.net.gate`)."""
 
     def __init__(self, service: CardRoom) -> None:
         self.service = service
@@ -325,60 +368,144 @@ class Doorman(asyncssh.SSHServer):  # type: ignore[misc]
         self.admin = False  # signed in with a key from --admins
         self.peer = ""
         self.conn: Any = None
+        self.arrival: Arrival | None = None
+        self.tries = 0  # keys and codes that failed
+        self.code: str | None = None  # a new reconnect code: shown to this person
+        self.signed_in = False
+        self.active = time.monotonic()  # the last key typed (or the sign-in)
+        self.sessions: list[PlaySession] = []
 
     def connection_made(self, conn: Any) -> None:
         peer = conn.get_extra_info("peername") or ("?", 0)
         self.peer = str(peer[0])
         self.conn = conn
         self.service.connections.add(conn)
+        self.service.doormen[conn] = self
+        self.arrival = self.service.arrivals.pop(tuple(peer[:2]), None)
+        if self.arrival is not None:
+            self.arrival.doorman = self
         log.info("connection from %s", self.peer)
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.service.connections.discard(self.conn)
+        self.service.doormen.pop(self.conn, None)
+        self._done_waiting()
         if exc is not None:
             log.info("connection from %s ended: %s", self.peer, exc)
 
+    def _done_waiting(self) -> None:
+        if self.arrival is not None:
+            self.service.gate.done(self.arrival)
+            self.arrival = None
+
+    def auth_completed(self) -> None:
+        self.signed_in = True
+        self.active = time.monotonic()
+        self._done_waiting()
+
     def begin_auth(self, username: str) -> bool:
         self.username = username
-        return not self.service.options.open_door  # False: no authentication needed
+        return True
 
     def password_auth_supported(self) -> bool:
         return False
 
-    def kbdint_auth_supported(self) -> bool:
-        return False
-
     def public_key_auth_supported(self) -> bool:
-        return not self.service.options.open_door
-
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        if self._listed(self.service.options.admins, key):
-            self.key, self.admin = key.get_fingerprint(), True
-            return True
-        if not self._listed(self.service.options.authorized_keys, key):
-            return False
-        self.key = key.get_fingerprint()
         return True
 
-    def _listed(self, path: Path | None, key: asyncssh.SSHKey) -> bool:
-        """`key` is in the keys file at `path`, read now (so a file mended
-        or added to needs no restart), and that file is not writable by
-        others (StrictModes)."""
-        if path is None:
+    def kbdint_auth_supported(self) -> bool:
+        return self.service.options.open_door
+
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if not self._may_try():
             return False
-        loose = keys_file_too_open(path)  # type: ignore[arg-type]
-        if loose:
-            log.warning("refusing every key: %s", loose)
+        options = self.service.options
+        fingerprint = key.get_fingerprint()
+        if options.open_door:
+            held = self.service.room.held_by(username)
+            proof = FIRST_USE + fingerprint
+            if held is None or held == proof:
+                self.key = proof
+                return True
+            return self._failed(f"{username} is held by another key or a reconnect code")
+        if await self._listed(self.service.admin_keys, key):
+            self.key, self.admin = fingerprint, True
+            return True
+        if not await self._listed(self.service.authorized, key):
+            return self._failed("")
+        self.key = fingerprint
+        return True
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> Any:
+        """Under `--open`, for a client with no key (or none it may use):
+        a free name is given a new reconnect code at once; one held by a
+        code asks for it; one held by a key is refused."""
+        if not self._may_try():
             return False
-        try:
-            allowed = asyncssh.read_authorized_keys(str(path))
-        except (OSError, ValueError) as exc:
-            log.warning("cannot read %s: %s", path, exc)
+        held = self.service.room.held_by(username)
+        if held is None:
+            self.code = new_code()
+            self.key = FIRST_USE + code_proof(self.code)
+            return True
+        if held.startswith(FIRST_USE + CODE):
+            return ("crib3", f"{shown_name(username)} is held here by a reconnect code "
+                    "(shown in the lobby when it was given).", "",
+                    [(f"reconnect code for {shown_name(username)}: ", True)])
+        return self._failed(f"{username} is held here by another key")
+
+    def validate_kbdint_response(self, username: str, responses: Any) -> bool:
+        held = self.service.room.held_by(username)
+        if held is not None and len(responses) == 1 and len(responses[0]) <= 64:
+            proof = FIRST_USE + code_proof(responses[0].strip().lower())
+            if hmac.compare_digest(proof, held):
+                self.key = proof
+                return True
+        return self._failed("")
+
+    def _may_try(self) -> bool:
+        """The connection (and its address) may try a key or a code."""
+        gate = self.service.gate
+        if self.tries >= gate.limits.auth_tries or gate.penalised(self.peer):
+            self._shut("too many tries")
             return False
-        return allowed.validate(key, self.peer, self.peer) is not None
+        self.service.tries += 1
+        return True
+
+    def _failed(self, why: str) -> bool:
+        """A key or a code that failed: counted for the connection and the
+        address, and the connection is closed once either has run out."""
+        self.tries += 1
+        gate = self.service.gate
+        may_go_on = gate.failed(self.peer) and self.tries < gate.limits.auth_tries
+        if why and self.tries == 1:
+            with contextlib.suppress(Exception):
+                self.conn.send_auth_banner(f"crib3: {why}\r\n")
+        if not may_go_on:
+            self._shut("too many tries")
+        return False
+
+    def _shut(self, why: str) -> None:
+        log.info("%s (%r): %s", self.peer, self.username[:40], why)
+        with contextlib.suppress(Exception):
+            self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE, why)
+
+    async def _listed(self, keys: KeysFile | None, key: asyncssh.SSHKey) -> bool:
+        """`key` is in the keys file, as it is now (so a file mended or
+        added to needs no restart), and that file is not writable by others
+        (StrictModes)."""
+        if keys is None:
+            return False
+        allowed, problem = await keys.keys()
+        if allowed is None:
+            self.service.key_trouble(problem or f"cannot read {keys.path}")
+            return False
+        return allowed.validate(key, self.peer, self.peer) is not None  # type: ignore[attr-defined]
 
     def session_requested(self) -> PlaySession:
-        return PlaySession(self.service, self.username, self.key, self.admin, self.peer)
+        session = PlaySession(self.service, self.username, self.key, self.admin, self.peer,
+                              doorman=self)
+        self.sessions.append(session)
+        return session
 
     def connection_requested(self, *args: Any) -> bool:
         return False  # no port forwarding
@@ -387,18 +514,48 @@ class Doorman(asyncssh.SSHServer):  # type: ignore[misc]
         return False  # no remote port forwarding
 
 
+CODE = "code "  # a reconnect code's proof, after FIRST_USE: its hash
+CODE_LETTERS = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read off a screen
+
+
+def new_code() -> str:
+    """A reconnect code: eight letters and digits in two fours (about 40
+    bits: with a few tries a connection and a minute an address, never
+    guessed)."""
+    letters = "".join(secrets.choice(CODE_LETTERS) for _ in range(8))
+    return f"{letters[:4]}-{letters[4:]}"
+
+
+def code_proof(code: str) -> str:
+    """What the room keeps of a code (it is on disk with the seats): its hash."""
+    return CODE + hashlib.sha256(code.encode("utf-8", "replace")).hexdigest()
+
+
 class CardRoom:
-    """The server: its options, its room, its listener, and how it makes
-    each session's app."""
+    """The server: its options, its room, its door (a listening socket of
+    its own, so that connections are counted and turned away before any SSH
+    is spoken, and running out of open files is handled here: see
+    `crib3.net.gate`), and how it makes each session's app."""
 
     def __init__(self, options: ServeOptions, room: Room, make_app: AppFactory) -> None:
         self.options = options
         self.room = room
         self.make_app = make_app
-        self.server: Any = None
+        self.listener: socket.socket | None = None
         self.sessions: set[PlaySession] = set()  # those running an app now
         self.connections: set[Any] = set()  # every SSH connection open now
+        self.doormen: dict[Any, Doorman] = {}  # each connection's
+        self.arrivals: dict[tuple[Any, ...], Arrival] = {}  # accepted, SSH not begun
         self.pool: WorkerPool | None = None  # the session workers, with --workers above 1
+        self.gate = Gate(options.limits)
+        self.authorized = KeysFile(options.authorized_keys) if options.authorized_keys else None
+        self.admin_keys = KeysFile(options.admins) if options.admins else None
+        self.key_trouble = Throttled(log.warning)
+        self.out_of_files = Throttled(log.warning)
+        self._ssh_options: Any = None
+        self._starting: set[asyncio.Task[Any]] = set()
+        self._sweeper: asyncio.Task[None] | None = None
+        self.tries = 0  # keys and codes looked at (for the log and the tests)
 
     def table_of(self, presence: Presence) -> Any:
         """The table `presence` sits at or watches, if any (what its app
@@ -416,20 +573,116 @@ class CardRoom:
             self.pool = WorkerPool(self.options.workers, host, factory)
             await self.pool.start()
         try:
-            self.server = await asyncssh.create_server(
-                lambda: Doorman(self), self.options.host, self.options.port,
+            self._ssh_options = await asyncssh.SSHServerConnectionOptions.construct(
+                server_factory=lambda: Doorman(self),
                 server_host_keys=[host_key], encoding=None, line_editor=False,
                 agent_forwarding=False, x11_forwarding=False, allow_scp=False,
                 sftp_factory=None, keepalive_interval=30, keepalive_count_max=4,
-                login_timeout=60)
+                login_timeout=self.options.limits.login_grace)
+            family = socket.AF_INET6 if ":" in self.options.host else socket.AF_INET
+            self.listener = socket.create_server((self.options.host, self.options.port),
+                                                 family=family, backlog=128)
         except OSError:
             if self.pool is not None:
                 await self.pool.stop()
             raise
+        self.listener.setblocking(False)
+        self._listen()
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    def _listen(self) -> None:
+        if self.listener is not None and self.listener.fileno() >= 0:
+            asyncio.get_running_loop().add_reader(self.listener.fileno(), self._accept)
+
+    def _accept(self) -> None:
+        """Take what is waiting at the door (a bounded number at a time, so
+        the players' keys are not kept waiting). Out of open files, stop
+        taking any for a moment, make way by closing the oldest connection
+        not yet signed in of the busiest address, and say so once a minute
+        at most (asyncio's own accept loop would log it, with a traceback,
+        many times a second)."""
+        assert self.listener is not None
+        loop = asyncio.get_running_loop()
+        for _ in range(64):
+            try:
+                sock, peer = self.listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except ConnectionAbortedError:
+                continue
+            except OSError as exc:
+                loop.remove_reader(self.listener.fileno())
+                victim = self.gate.make_way()
+                if victim is not None:
+                    victim.close()
+                self.out_of_files(f"cannot take connections for a moment: {exc.strerror or exc} "
+                                  f"({len(self.gate.pending)} not signed in, "
+                                  f"{len(self.sessions)} sessions)")
+                loop.call_later(0.2 if victim is not None else 1.0, self._listen)
+                return
+            self._arrive(sock, peer)
+
+    def _arrive(self, sock: socket.socket, peer: Any) -> None:
+        address = str(peer[0]) if isinstance(peer, tuple) else str(peer)
+        admitted, victim = self.gate.admit(address)
+        if not admitted:
+            with contextlib.suppress(OSError):
+                sock.close()
+            return
+        if victim is not None:
+            victim.close()
+        sock.setblocking(False)
+        arrival = Arrival(sock, address)
+        self.gate.arrived(arrival, address)
+        self.arrivals[tuple(peer[:2])] = arrival
+        loop = asyncio.get_running_loop()
+        options = self._ssh_options
+
+        async def begin() -> None:
+            try:
+                await loop.connect_accepted_socket(
+                    lambda: asyncssh.SSHServerConnection(loop, options), sock)
+            except OSError:
+                self.arrivals.pop(tuple(peer[:2]), None)
+                self.gate.done(arrival)
+                with contextlib.suppress(OSError):
+                    sock.close()
+
+        task = loop.create_task(begin())
+        self._starting.add(task)
+        task.add_done_callback(self._starting.discard)
+
+    async def _sweep(self) -> None:
+        """Close what waits for nothing: a session idle in the lobby (no
+        key typed for `lobby_idle` seconds, not seated, not watching), or a
+        signed-in connection that never opened one. A seated player's
+        session stays: their seat waits for them as it always did."""
+        idle = self.options.lobby_idle
+        if not idle:
+            return
+        while True:
+            await asyncio.sleep(min(5.0, idle / 4))
+            now = time.monotonic()
+            for doorman in list(self.doormen.values()):
+                if not doorman.signed_in or now - doorman.active < idle:
+                    continue
+                live = [s for s in doorman.sessions if not s.ended]
+                if any(s.presence is not None and self.table_of(s.presence) is not None
+                       for s in live):
+                    continue
+                if not live:
+                    log.info("%s (%r): signed in, no session: closed", doorman.peer,
+                             doorman.username[:40])
+                    doorman.conn.close()
+                    continue
+                for session in live:
+                    session._kick(f"idle in the lobby for {idle:g} seconds: connect again "
+                                  "to come back")
 
     @property
     def port(self) -> int:
-        return int(self.server.sockets[0].getsockname()[1])
+        assert self.listener is not None
+        return int(self.listener.getsockname()[1])
 
     async def stop(self, grace: float = 5.0) -> None:
         """Stop: take no more connections, end every session's app with a
@@ -437,9 +690,13 @@ class CardRoom:
         close the connections once that is sent, and close the room (every
         table is on disk already). `grace` bounds the wait for sessions that
         do not end (a client that stopped reading, say)."""
-        if self.server is not None:
-            self.server.close()
-            await self.server.wait_closed()
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        if self.listener is not None and self.listener.fileno() >= 0:
+            asyncio.get_running_loop().remove_reader(self.listener.fileno())
+            self.listener.close()
+        for arrival in list(self.arrivals.values()):
+            arrival.close()
         sessions = list(self.sessions)
         for session in sessions:
             session.close_room()
@@ -468,6 +725,7 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
     room's games, listen, tell the person at the server's console what is
     going on (`say`, one line at a time), and on SIGINT or SIGTERM stop with
     every table saved. CannotServe when it cannot listen."""
+    raise_open_files()  # the most this process may have: a flood meets the highest limit
     for problem in room.restore():
         say(f"warning: a table could not be resumed: {problem}")
     card_room = CardRoom(options, room, make_app)
@@ -488,7 +746,8 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
         door = await _open_web_door(card_room, options)
     if options.open_door:
         say(f"warning: --open: anyone who can reach {options.host}:{card_room.port} can "
-            "sit down under any name, without a key")
+            "come in, without a listed key (a name is held by the first key or reconnect "
+            "code it signs in with)")
     resumed = len(room.tables)
     say(f"crib3 serve: listening on {options.host}:{card_room.port}"
         + (f", {resumed} table{'s' * (resumed != 1)} resumed" if resumed else "")

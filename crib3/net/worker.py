@@ -306,6 +306,7 @@ class Worker:
         if opened.watching is not None:  # moved here to watch its table with the others
             presence.watching = self.room._table(opened.watching)
         presence.from_start = opened.from_start
+        presence.code = opened.code
         session = Session(opened, presence)
         self.sessions[opened.session] = session
         app = self.make_app(self.room, presence, ascii=opened.ascii, think=opened.think)

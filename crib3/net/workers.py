@@ -273,7 +273,8 @@ class WorkerPool:
         self.host.flush()  # the worker knows them before their app asks the room
         worker.send(wire.OpenSession(number, presence.name, presence.key, presence.admin,
                                      **{**remote.opened, "size": remote.size},
-                                     watching=watching, from_start=from_start))
+                                     watching=watching, from_start=from_start,
+                                     code=presence.code))
 
     def _where(self) -> dict[str, list[Worker]]:
         """Each person's sessions' workers (where a moving one goes)."""

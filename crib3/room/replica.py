@@ -88,6 +88,7 @@ class ReplicaPresence:
     # ... moved as it waited for its table's game, which may have started
     # since: its app shows the game from its first event.
     from_start: bool = False
+    code: str | None = None  # a reconnect code just given to them: the lobby shows it
 
     def kick(self, reason: str) -> None:
         """The main process ends sessions; nothing to do here."""

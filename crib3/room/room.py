@@ -10,7 +10,7 @@ it comes back, where it stood, as soon as one of its people (same name and
 key) signs in again, after a restart too. A table its owner closed stays
 closed (its log is kept, for the record).
 
-One person (one key; under `--open`, one address: see `Presence.holder`)
+One person (one key; under `--open`, one address, loopback too: see `Presence.holder`)
 may own at most `tables_per_key` tables at once and be signed in under at
 most `names_per_key` names at once; 0 is no limit.
 """
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
@@ -28,7 +29,7 @@ from crib3.common.names import check_name, shown_name
 from crib3.common.rates import TokenBucket
 from crib3.engine import Rules
 from crib3.room.basics import Listener, RoomError, notify
-from crib3.room.seats import Presence, Seat
+from crib3.room.seats import FIRST_USE, Presence, Seat
 from crib3.room.storage import (
     CLOSED,
     OPEN,
@@ -50,6 +51,7 @@ log = logging.getLogger("crib3.serve")
 OPENS_AT_ONCE = 3  # tables one person may open in a row ...
 OPEN_EVERY = 20.0  # ... then one every so many seconds
 OPENERS_KEPT = 4096  # people whose openings are counted before the full ones are forgotten
+NAMES_HELD = 10_000  # names the room remembers the holder of under --open
 
 
 class Room:
@@ -71,6 +73,9 @@ class Room:
         self.reopenable: dict[int, list[Seat]] = {}
         self.admin_closed: set[int] = set()  # shelved by an admin: back only by `r`
         self.people: dict[str, Presence] = {}  # lower-cased name -> who is connected
+        # Under --open: lower-cased name -> the key (or reconnect code) that
+        # first signed in with it, and holds it for the room's life.
+        self.held: OrderedDict[str, str] = OrderedDict()
         self.listeners: list[Listener] = []
         self.opened: dict[str, TokenBucket] = {}  # person -> how many tables they may open now
         self._last_number: int | None = None  # the highest table number used (see `_next_number`)
@@ -82,11 +87,16 @@ class Room:
         """A person arrives. The same person (same name and key) signing in
         again takes over from their older session; another key with a name
         that is here already is refused, and so is one name too many for
-        one person. A shelved table of theirs comes back to the lobby."""
+        one person. A shelved table of theirs comes back to the lobby.
+        Under `--open` (a `FIRST_USE` key) a name is held by the first key
+        or code it signs in with, for the room's life (`held_by`)."""
         try:
             name = check_name(name)
         except ValueError as exc:
             raise RoomError(str(exc)) from None
+        held = self.held_by(name)
+        if held is not None and key is not None and key.startswith(FIRST_USE) and held != key:
+            raise RoomError(f"{name} is held here by someone else")
         seated = [t.seats for t in self.lobby()] + list(self.shelved.values())
         for seats in seated:
             for seat in seats:
@@ -103,6 +113,8 @@ class Room:
         if old is not None:
             old.kick("you signed in again from elsewhere")
         self.people[name.lower()] = presence
+        if key is not None and key.startswith(FIRST_USE):
+            self._hold(name.lower(), key)
         self.bring_back(presence, closed=False)
         self.changed()
         return presence
@@ -117,6 +129,34 @@ class Room:
             if other.lower() != name.lower() and look_alike(name, other):
                 raise RoomError(f"{name} looks like {shown_name(other)}, a name here "
                                 "already: choose another")
+
+    def held_by(self, name: str) -> str | None:
+        """The key (or code) that holds `name` under `--open`: the first it
+        signed in with, or, after a restart, the one its seat was taken
+        with. None: the name is free."""
+        lower = name.lower()
+        held = self.held.get(lower)
+        if held is not None:
+            return held
+        seated = [t.seats for t in self.lobby()] + list(self.shelved.values())
+        for seats in seated:
+            for seat in seats:
+                if seat.name is not None and seat.name.lower() == lower \
+                        and seat.key is not None and seat.key.startswith(FIRST_USE):
+                    return seat.key
+        return None
+
+    def _hold(self, lower: str, key: str) -> None:
+        """`key` holds the name `lower`; the room remembers at most
+        `NAMES_HELD` of them, forgetting first the longest held of those
+        nobody is signed in under (a seat keeps its own key)."""
+        self.held[lower] = key
+        self.held.move_to_end(lower)
+        if len(self.held) > NAMES_HELD:
+            for old in list(self.held):
+                if old not in self.people:
+                    del self.held[old]
+                    break
 
     def _check_names(self, presence: Presence) -> None:
         """One person may be signed in under `names_per_key` names at once."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -58,27 +57,29 @@ class Presence:
     admin: bool = False
     chat: TokenBucket = field(repr=False, default_factory=chat_allowance)
     address: str | None = None  # where they connect from (it stands for a key under --open)
+    code: str | None = None  # a reconnect code just given to them (under --open): shown
 
     @property
     def holder(self) -> str | None:
         """Who this is for the room's per-person limits (tables held open,
-        names at once): their key; under `--open`, where nobody has one,
-        the address they connect from (so people behind one address share
-        the limits), except a loopback address: those come through a
-        tunnel or a jump host, or from the host itself, and tell nobody
-        apart. None: nothing to count by, no limit."""
+        names at once): their key; under `--open`, where a key or a code
+        proves only who holds a name (anyone can make a new one), the
+        address they connect from, so people behind one address share the
+        limits. Loopback counts like any other address: behind a jump host
+        or a same-host tunnel everyone shares 127.0.0.1's limits. None:
+        nothing to count by, no limit."""
         return holder_of(self.key, self.address)
+
+
+# A key under `--open` begins so: the proof that holds a name (a key's
+# fingerprint, or a reconnect code's hash), which is not whom to count.
+FIRST_USE = "first-use "
 
 
 def holder_of(key: str | None, address: str | None) -> str | None:
     """See `Presence.holder`."""
-    if key is not None:
+    if key is not None and not key.startswith(FIRST_USE):
         return f"key {key}"
     if address is None:
         return None
-    try:
-        if ipaddress.ip_address(address.split("%", 1)[0]).is_loopback:
-            return None
-    except ValueError:
-        pass  # not an IP address (a test's, or a Unix socket's): counted as it is
-    return f"address {address}"
+    return f"address {address.split('%', 1)[0]}"

@@ -205,6 +205,7 @@ class OpenSession:
     # Moved as it waited for its table's game to start: it shows the game
     # from its first event (it may have started meanwhile), as the others do.
     from_start: bool = False
+    code: str | None = None  # a reconnect code just given (under --open): the lobby shows it
 
 
 @dataclass(frozen=True)

@@ -123,6 +123,10 @@ class LobbyScreen(QuietBindings, Screen[None]):
             who.append(f" Also here: {', '.join(others)}.")
         else:  # one line, however busy the room: the tables come first
             who.append(f" Also here: {', '.join(others[:5])} and {len(others) - 5} more.")
+        code = getattr(self.presence, "code", None)
+        if code:
+            who.append(f"\nYour reconnect code: {code} (ssh asks for it when you come "
+                       f"back as {shown_name(self.presence.name)}; it holds the name for you).")
         shelved = self.room.shelved_for(self.presence)
         if shelved is not None and shelved in self.room.shelved:
             who.append(f"\nYour table {shelved} was put away while nobody was at it: "
