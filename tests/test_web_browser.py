@@ -131,7 +131,7 @@ async def test_a_browser_opens_an_invite_sits_with_two_ssh_players_and_plays_a_h
                 await asyncio.sleep(0.05)
             events = table.game.events
             assert any(e.type == "CardPlayed" and e.seat == 0 for e in events)
-            assert table.seats[0].key.startswith("web:")
+            assert table.seats[0].key.startswith(("web:", "first-use web "))
 
             # A window too small for the table: the page says how to make room.
             await page.set_viewport_size({"width": 480, "height": 300})

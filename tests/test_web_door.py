@@ -14,6 +14,7 @@ import socket
 import time
 
 import aiohttp
+import asyncssh
 import pytest
 
 from crib3.engine import State, apply
@@ -59,7 +60,7 @@ async def test_a_browser_player_and_two_ssh_players_play_a_game_and_nothing_hidd
         cat = await Client.connect(server.port, "cat")
         clients, table = await seat_three(server.port, server.room, clients=[ann, bob, cat])
         assert [s.name for s in table.seats] == ["ann", "bob", "cat"]
-        assert table.seats[0].key.startswith("web:")
+        assert table.seats[0].key.startswith(("web:", "first-use web "))
         recorder.follow(table)
         start = len(ann.terminal.received)
 
@@ -549,3 +550,34 @@ async def test_with_tls_the_door_speaks_https_and_its_cookie_is_secure(tmp_path,
             plain_http.settimeout(5)
             answer = await asyncio.get_running_loop().run_in_executor(None, plain_http.recv, 4096)
             assert b"crib3" not in answer
+
+
+async def test_under_open_a_browser_holds_its_name_and_counts_by_its_address(tmp_path,
+                                                                             monkeypatch):
+    """A name someone holds (signed in over SSH first, with a key) cannot be
+    chosen in a browser; a browser's own name is held by its cookie; and
+    since anyone may mint a browser identity under --open, browsers count
+    by their address against the per-person limits, as keyless SSH does."""
+    from ssh_support import openssh_key
+
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    key = asyncssh.read_private_key(str(openssh_key(tmp_path / "ann_key")))
+    async with web_serving(tmp_path, names_per_key=2) as (server, door):
+        ann = await Client.connect(server.port, "ann", key=key)
+        await ann.shows("Open a table")
+        ann.close()
+        await until(lambda: "ann" not in server.room.people, what="ann gone")
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            async with http.post(f"{door.url}/api/name", json={"name": "Ann"},
+                                 headers={"Origin": door.url}) as answer:
+                assert answer.status == 409 and "taken" in (await answer.json())["error"]
+        zed = await WebClient.connect(door, name="zed")
+        await zed.shows("You are zed")
+        assert server.room.held_by("zed") == server.room.people["zed"].key
+        yan = await WebClient.connect(door, name="yan")
+        await yan.shows("You are yan")
+        third = await WebClient.connect(door, name="xia")       # the same address, once more
+        await asyncio.wait_for(third.terminal.closed.wait(), 10)
+        assert "your address has 2 names signed in already" in third.terminal.text()
+        for client in (zed, yan, third):
+            await client.aclose()

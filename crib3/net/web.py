@@ -43,6 +43,7 @@ from crib3.common.names import check_name
 from crib3.net.bounds import capped_size
 from crib3.net.web_channel import WebChannel
 from crib3.room.invites import IDENTITY_DAYS, InviteBook, InviteRefused
+from crib3.room.seats import FIRST_USE
 
 log = logging.getLogger("crib3.web")
 
@@ -379,6 +380,9 @@ class WebDoor:
             name = check_name(str(raw or ""))
         except ValueError as exc:
             return self._refuse(400, str(exc))
+        taken = self._taken(name)
+        if taken:
+            return self._refuse(409, taken)
         identity = self._identity(request)
         if identity is not None:
             if identity.name is not None:
@@ -391,6 +395,28 @@ class WebDoor:
         response = web.json_response({"name": name}, headers={"Cache-Control": "no-store"})
         self._set_cookie(response, secret)
         return response
+
+    def _taken(self, name: str) -> str | None:
+        """Why a name a visitor chose cannot be theirs, or None: someone
+        holds it (is signed in under it, sits under it, or, under --open,
+        signed in with it first), as the room would refuse it at sign-in,
+        but before the name is tied to the visitor's cookie for good."""
+        room = self.service.room
+        lower = name.lower()
+        if lower in room.people or room.held_by(name) is not None or any(
+                seat.name is not None and seat.name.lower() == lower
+                for table in room.tables.values() for seat in table.seats):
+            return f"{name} is taken here: choose another name"
+        return None
+
+    def key_of(self, identity: Any) -> str:
+        """What the room knows a browser by: its identity, as a key. Under
+        --open, where anyone may mint an identity, it is a first-use key
+        (it holds its name, and the limits count by address, as for SSH);
+        from a link the host or a player gave, a key like a listed one."""
+        if self.service.options.open_door:
+            return f"{FIRST_USE}web {identity.hash[:32]}"
+        return f"web:{identity.hash[:32]}"
 
     # --- a seat ---------------------------------------------------------------------
 
@@ -408,7 +434,7 @@ class WebDoor:
         await ws.prepare(request)
         if request.transport is not None:
             self.admission.seated(request.transport)
-        key = f"web:{identity.hash[:32]}"
+        key = self.key_of(identity)
         channel = WebChannel(ws, {"LANG": "C.UTF-8", "COLORTERM": "truecolor"})
         session = self.session_class(self.service, identity.name, key, False, address)
         channel.session = session

@@ -166,7 +166,7 @@ class Room:
         others = [p for p in self.people.values()
                   if p.holder == holder and p.name.lower() != presence.name.lower()]
         if len(others) >= self.names_per_key:
-            whose = "your key" if presence.key is not None else "your address"
+            whose = "your key" if holder.startswith("key ") else "your address"
             raise RoomError(f"{whose} has {len(others)} names signed in already, "
                             "the most here at once")
 
