@@ -28,6 +28,7 @@ import textual
 
 import crib3
 from crib3.tui import textual_compat
+from test_layers import parse
 
 PACKAGE = Path(crib3.__file__).parent
 FOREIGN = ("textual", "rich")
@@ -79,7 +80,7 @@ def privates_of(cls: type) -> set[str]:
         names = {n for n in vars(cls) if private(n)}
         try:
             source = Path(sys.modules[cls.__module__].__file__).read_text(encoding="utf-8")
-            for node in ast.walk(ast.parse(source)):
+            for node in ast.walk(parse(source)):
                 if isinstance(node, ast.ClassDef) and node.name == cls.__name__:
                     names |= class_names(node)
         except (OSError, TypeError, SyntaxError, KeyError):
@@ -92,7 +93,7 @@ def every_foreign_private() -> set[str]:
     names: set[str] = set()
     for package in (textual, rich):
         for path in Path(package.__file__).parent.rglob("*.py"):
-            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            for node in ast.walk(parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.ClassDef):
                     names |= class_names(node)
     return names
@@ -110,7 +111,7 @@ def private_uses() -> list[str]:
     `other._x` counts when `_x` is a private name of any Textual or Rich
     class that crib3's own classes do not also give themselves."""
     every = every_foreign_private()
-    trees = {path: ast.parse(path.read_text(encoding="utf-8")) for path in PACKAGE.rglob("*.py")}
+    trees = {path: parse(path.read_text(encoding="utf-8")) for path in PACKAGE.rglob("*.py")}
     modules = {path: importlib.import_module(module_name(path)) for path in trees}
     classes = [c for m in modules.values() for c in vars(m).values()
                if isinstance(c, type) and c.__module__.startswith("crib3")]
@@ -194,7 +195,7 @@ def test_no_module_but_the_seam_patches_a_textual_or_rich_class():
         if module_name(path) == SEAM:
             continue
         module = importlib.import_module(module_name(path))
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(parse(path.read_text(encoding="utf-8"))):
             targets = node.targets if isinstance(node, ast.Assign) else []
             for target in targets:
                 if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
@@ -212,7 +213,7 @@ def import_graph() -> dict[str, set[str]]:
     paths = {module_name(p): p for p in PACKAGE.rglob("*.py")}
     graph: dict[str, set[str]] = {}
     for name, path in paths.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parse(path.read_text(encoding="utf-8"))
         typing_only = {id(inner) for node in ast.walk(tree)
                        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
                        for child in node.body for inner in ast.walk(child)}

@@ -8,3 +8,11 @@ package imports); `workers` keeps the session worker processes
 (`--workers`) and `worker` is one of them. The room itself is
 `crib3.room`; the screens are `crib3.tui`, and the server is handed a
 factory for each session's app rather than importing one."""
+
+import warnings
+
+# asyncssh still names DSA keys (it refuses them as OpenSSH does, but its
+# modules mention the type), and cryptography 51 warns of that on import:
+# lines on `crib3 serve`'s stderr that are neither ours nor a player's
+# concern. Only that warning, only from asyncssh.
+warnings.filterwarnings("ignore", message="DSA is deprecated", module=r"asyncssh(\..*)?$")
