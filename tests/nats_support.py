@@ -91,10 +91,9 @@ class NatsServer:
         self.folder.mkdir(parents=True, exist_ok=True)
         conf = self.folder / "server.conf"
         conf.write_text(self.config(), encoding="utf-8")
-        log = open(self.folder / "server.log", "ab")
-        self.process = subprocess.Popen([binary, "-c", str(conf)], stdout=log,
-                                        stderr=subprocess.STDOUT)
-        log.close()
+        with open(self.folder / "server.log", "ab") as log:
+            self.process = subprocess.Popen([binary, "-c", str(conf)], stdout=log,
+                                            stderr=subprocess.STDOUT)
 
     def healthy(self) -> bool:
         try:
