@@ -171,3 +171,39 @@ async def test_on_three_servers_killing_the_tables_leader_loses_and_stops_nothin
                 await reader.close()
         finally:
             await store.close()
+
+
+# --- crib3 tables export --cluster --------------------------------------------------
+
+
+async def test_a_table_exported_from_the_cluster_is_a_game_log_that_verifies(solo, tmp_path):
+    from commands import assert_clean_failure, crib3
+
+    store = await ClusterStore.connect(solo.url, "a")
+    try:
+        lease = await store.acquire("t7")
+        log = await store.open_log(lease, make_header(source="crib3 serve", table="t7"))
+        for event in GAME[:150]:
+            await log.append(event)
+        await store.release(lease)
+        # A second owner: its owner message is no line of the game.
+        log = await store.open_log(await store.acquire("t7"))
+        for event in GAME[150:]:
+            await log.append(event)
+        lines = (await store.read("t7")).lines
+    finally:
+        await store.close()
+    out = tmp_path / "t7.jsonl"
+    done = await asyncio.to_thread(crib3, "tables", "export", "t7", "--cluster", solo.url,
+                                   "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert out.read_text(encoding="utf-8").splitlines() == lines
+    verified = await asyncio.to_thread(crib3, "verify", str(out))
+    assert verified.returncode == 0, verified.stderr
+    assert f"valid, {len(GAME)} events, won by" in verified.stdout
+    missing = await asyncio.to_thread(crib3, "tables", "export", "t8", "--cluster", solo.url)
+    assert_clean_failure(missing, 1)
+    assert "no table t8" in missing.stderr
+    nobody = await asyncio.to_thread(crib3, "tables", "export", "t7", "--cluster",
+                                     "nats://127.0.0.1:1")
+    assert_clean_failure(nobody, 1)

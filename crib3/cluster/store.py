@@ -62,6 +62,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import re
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -88,6 +89,7 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # this long: a cluster that lost a server elects a new stream leader meanwhile.
 RETRY_SECONDS = 15.0
 T = TypeVar("T")
+logger = logging.getLogger("crib3.cluster")
 
 
 class Fenced(Exception):
@@ -127,6 +129,12 @@ async def patiently(call: Callable[[], Awaitable[T]]) -> T:
             if getattr(error, "code", None) != 503 or time.monotonic() > give_up:
                 raise
         await asyncio.sleep(0.1)
+
+
+async def _say_error(error: Exception) -> None:
+    """nats-py's errors (a server lost, a reconnect refused) in one line of
+    the log, not its default traceback on stderr."""
+    logger.info("nats: %s", error or type(error).__name__)
 
 
 def check_table_id(table: str) -> str:
@@ -179,16 +187,22 @@ class ClusterStore:
 
     @classmethod
     async def connect(cls, servers: str | Sequence[str], node: str, *, replicas: int = 1,
-                      lease_seconds: float = 10.0, **options: Any) -> ClusterStore:
+                      lease_seconds: float = 10.0, make: bool = True,
+                      **options: Any) -> ClusterStore:
         """Connect to the cluster (`servers`: one URL or several) as `node`,
         making the tables' stream and the leases' bucket with `replicas`
         copies if they are not there yet (3 on a three-server cluster). The
-        lease term is the bucket's, fixed by whoever made it first."""
+        lease term is the bucket's, fixed by whoever made it first. Without
+        `make` nothing is made: a reader (`crib3 tables export`) finds no
+        table where there is no stream."""
         urls = [servers] if isinstance(servers, str) else list(servers)
         options.setdefault("reconnect_time_wait", 0.25)  # a lost server: the next one soon
         options.setdefault("max_reconnect_attempts", -1)  # a node waits for its cluster
+        options.setdefault("error_cb", _say_error)
         client = await nats.connect(urls, name=f"crib3 {node}", **options)
         store = cls(client, node, lease_seconds)
+        if not make:
+            return store
         try:
             await store._ensure(replicas)
         except BaseException:
@@ -278,7 +292,7 @@ class ClusterStore:
         record = TableRecord(header=None)
         try:  # (reads: safe to send again)
             last = await patiently(lambda: self.js.get_msg(STREAM, subject=subject))
-        except nats.js.errors.NotFoundError:
+        except nats.js.errors.NotFoundError:  # no such table (or no stream at all)
             return record
         record.last = int(last.seq or 0)
         subscription = await patiently(lambda: self.js.subscribe(
