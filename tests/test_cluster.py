@@ -11,6 +11,8 @@ import pytest
 from games import random_game
 from nats_support import nats_cluster, nats_server, needs_nats
 
+pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
+
 from crib3.cluster import ClusterStore, Fenced, Lease, LeaseHeld, TableLog
 from crib3.engine.log import event_line, make_header
 
