@@ -31,6 +31,7 @@ USAGE = {
              "[--workers N] [--max-startups START:RATE:FULL] [--per-address N] "
              "[--login-grace SECONDS] [--auth-tries N] [--lobby-idle SECONDS]",
     "invite": "[-h] [--table N] [--hours H] [--list] [--revoke ID] [NAME]",
+    "tables": "[-h] COMMAND ...",
 }
 
 

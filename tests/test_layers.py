@@ -113,6 +113,30 @@ def test_importing_a_model_loads_no_textual_and_no_ssh(module):
     assert under(loaded_by(module), UI_AND_NETWORK) == []
 
 
+# The cluster (crib3.cluster, on NATS): the models know nothing of it, nor
+# of NATS, and it knows nothing of the screens or the SSH side.
+CLUSTER = ("crib3.cluster", "nats")
+
+
+@pytest.mark.parametrize("package", MODELS)
+def test_the_models_import_nothing_of_the_cluster(package):
+    assert offenders(files(package), CLUSTER) == []
+
+
+def test_the_cluster_imports_no_screen_and_no_ssh():
+    assert offenders(files("cluster"), UI_AND_NETWORK) == []
+
+
+@pytest.mark.parametrize("module", ["crib3.engine", "crib3.room", "crib3.net.server",
+                                    "crib3.tui.room_app"])
+def test_only_the_cluster_loads_nats(module):
+    assert under(loaded_by(module), CLUSTER) == []
+
+
+def test_importing_the_cluster_loads_no_screen_and_no_ssh():
+    assert under(loaded_by("crib3.cluster"), UI_AND_NETWORK) == []
+
+
 @pytest.mark.parametrize("module", ["crib3.tui.screens.lobby", "crib3.tui.screens.open_table",
                                     "crib3.tui.screens.waiting", "crib3.tui.screens.room_table"])
 def test_importing_the_lobby_screens_loads_no_ssh(module):

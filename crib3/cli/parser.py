@@ -19,7 +19,9 @@ from crib3.cli.play import cmd_play, cmd_resume
 from crib3.cli.saved import cmd_export, cmd_games, cmd_replay, cmd_review, cmd_stats, cmd_verify
 from crib3.cli.serve import cmd_invite, cmd_serve
 from crib3.cli.study import cmd_practice, cmd_score, cmd_sim
+from crib3.cli.tables import cmd_tables_export
 from crib3.common.arguments import Parser, at_least_one, seconds, zero_or_more
+from crib3.common.exits import EXIT_OK
 
 SUITS = "suits as S H D C"
 FOR_PROGRAMS = "print JSON for programs"
@@ -188,6 +190,26 @@ def build_parser() -> Parser:
     invite.add_argument("--list", action="store_true", help="list the open links")
     invite.add_argument("--revoke", metavar="ID", help="withdraw the open link(s) with this ID")
     invite.set_defaults(run=cmd_invite)
+
+    tables = commands.add_parser(
+        "tables", help="the card room's tables: export one's game log",
+        description="The tables of the card room (crib3 serve): those of this machine's "
+                    "room, or with --cluster those of a cluster's.")
+    tables.set_defaults(run=lambda args: tables.print_help() or EXIT_OK)
+    about_tables = tables.add_subparsers(dest="tables_command", metavar="COMMAND")
+    export_table = about_tables.add_parser(
+        "export", help="a table's game, as the JSON Lines log the other commands read",
+        description="Write a table's game log (the game so far, every hidden card with it) "
+                    "as the JSON Lines that replay, verify, review and stats read.")
+    export_table.add_argument("table", metavar="TABLE",
+                              help="the table's number in this machine's room (open or "
+                                   "closed), or with --cluster its id")
+    export_table.add_argument("-o", "--output", metavar="FILE", default=None,
+                              help="write it here (default: standard output)")
+    export_table.add_argument("--cluster", metavar="URL", default=None,
+                              help="read it from a cluster's stream (nats://HOST:PORT; needs "
+                                   "crib3[cluster]), not from this machine's room")
+    export_table.set_defaults(run=cmd_tables_export, command="tables export")
     return parser
 
 

@@ -1,0 +1,103 @@
+"""`crib3 tables`: the card room's tables, from the command line.
+
+`crib3 tables export TABLE` writes a table's game log as the JSON Lines that
+`replay`, `verify`, `review` and `stats` read: a table of this machine's
+room (`crib3 serve`'s folder of tables, its closed ones too) by its number,
+or, with `--cluster nats://...`, a table of a cluster's room by its id, read
+from its stream (`crib3.cluster`, which needs nats-py: the extra
+`crib3[cluster]`). Nothing else of crib3 is needed for it: a fresh machine
+with the cluster's address exports any table.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from crib3.cli.failures import CannotRun, UsageError, report_log_error
+from crib3.common.exits import EXIT_OK
+
+if TYPE_CHECKING:
+    import argparse
+
+
+def cmd_tables_export(args: argparse.Namespace) -> int:
+    if args.cluster:
+        lines = _cluster_lines(args.cluster, args.table)
+    else:
+        from crib3.engine.log import LogError
+
+        try:
+            lines = _local_lines(args.table)
+        except LogError as exc:
+            return report_log_error(exc, "tables export")
+    text = "".join(line + "\n" for line in lines)
+    if args.output:
+        from crib3.engine.log import open_private
+
+        with open_private(Path(args.output), "w") as f:  # it tells every hidden card
+            f.write(text)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    return EXIT_OK
+
+
+def _local_lines(table: str) -> list[str]:
+    """The lines of table N of this machine's room, open or closed (a line
+    cut off by a crash left out, as a restart leaves it out)."""
+    import json
+
+    from crib3.common.paths import data_dir
+    from crib3.engine.log import event_line, parse_log
+    from crib3.room.storage import put_away_folder
+
+    try:
+        number = int(table)
+    except ValueError:
+        raise UsageError(f"{table!r}: a table of this machine's room is a number "
+                         "(a cluster's table: give --cluster URL)") from None
+    folder = data_dir() / "tables"
+    name = f"table-{number}.jsonl"
+    for path in (folder / name, put_away_folder(folder) / name):
+        if path.is_file():
+            header, events, _ = parse_log(path)
+            return [json.dumps(header, ensure_ascii=False),
+                    *(event_line(event) for _, event in events)]
+    raise CannotRun(f"no table {number} with a game in {folder}")
+
+
+def _cluster_lines(url: str, table: str) -> list[str]:
+    import asyncio
+    import os
+
+    try:
+        from crib3.cluster import ClusterStore
+        from crib3.cluster.store import check_table_id
+    except ImportError:
+        raise CannotRun("--cluster needs nats-py: pip install 'crib3[cluster]'") from None
+    try:
+        check_table_id(table)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+    async def read() -> list[str]:
+        store = await ClusterStore.connect(url, f"export-{os.getpid()}", make=False,
+                                           allow_reconnect=False, connect_timeout=5,
+                                           max_reconnect_attempts=1)
+        try:
+            return (await store.read(table)).lines
+        finally:
+            await store.close()
+
+    try:
+        lines = asyncio.run(read())
+    except Exception as exc:  # nats-py's own: it cannot reach the cluster, or it refused us
+        if type(exc).__module__.split(".")[0] != "nats" and not isinstance(exc, OSError):
+            raise
+        raise CannotRun(f"cannot read the cluster at {url}: {exc or type(exc).__name__}") \
+            from None
+    if not lines:
+        raise CannotRun(f"no table {table} with a game in the cluster at {url}")
+    return lines
