@@ -88,6 +88,9 @@ class BaseApp(KeepsUnhandledErrors, App[None]):
             self.add_class("ascii")
         self._plain = {True: NoColor(), False: Monochrome()}  # by native_ansi_color
         self.think = think
+        from crib3.tui.attention import Attention
+
+        self.attention = Attention(self)  # the turn bell: off but in the card room
         self.game: Game | None = None  # the game on the table, if any
         self.too_small = False  # the notice hides the screen; input waits
         self._small_note = ""  # said under the too-small notice (how to quit)

@@ -16,6 +16,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from crib3.common.names import shown_name
+from crib3.engine.state import Phase
 from crib3.room import SEATS, RoomError, Table
 from crib3.tui.screens.dialogs import ConfirmQuit
 from crib3.tui.screens.game_over import GameOverScreen
@@ -56,6 +57,7 @@ class RoomTableScreen(TableScreen):
         Binding("l", "leave_table", "Leave", priority=True),
         Binding("x", "close_table", "Close", priority=True),
         Binding("i", "invite", "Invite", show=False, priority=True),
+        Binding("m", "app.toggle_bell", "Bell", show=False, priority=True),
     ]
 
     def __init__(self, table: Table, seat: int, think: float, ascii: bool,
@@ -70,6 +72,7 @@ class RoomTableScreen(TableScreen):
         self._may_replace: set[int] = set()
         self._room_keys: tuple[object, ...] | None = None  # see `_room_keys_now`
         self._asked: set[str] = set(table.close_asked)  # whose asks to close were told
+        self._chat_heard = list(table.chat.lines)  # the lines looked at for your name
 
     def resume_at(self, so_far: list[tuple[Event, State, SeatView]]) -> int:
         """A card-room table opens where it stands, all at once: the room's
@@ -108,6 +111,27 @@ class RoomTableScreen(TableScreen):
     def _show_chat(self) -> None:
         if self.is_attached:
             self.query_one(ChatPanel).show(self.table.chat.lines, self.table.watcher_names())
+            self._listen_for_my_name()
+
+    def _listen_for_my_name(self) -> None:
+        """Someone else at the table said your name: the bell (see
+        crib3/tui/attention.py)."""
+        from crib3.tui.attention import new_lines, says_name
+
+        lines = list(self.table.chat.lines)
+        heard, self._chat_heard = self._chat_heard, lines
+        mine = self.app.presence.name  # type: ignore[attr-defined] (a spectator's too)
+        for line in new_lines(heard, lines):
+            if line.name.casefold() != mine.casefold() and says_name(line.text, mine):
+                self.app.attention.name_said(line.name)  # type: ignore[attr-defined]
+                return
+
+    def turn_told(self, yours: bool) -> None:
+        """Your turn: the bell, once a turn (the throw to the crib is one
+        turn however many throws arrive meanwhile)."""
+        shown = self.shown
+        key = (shown.hand_number, shown.phase) if shown.phase == Phase.DISCARD else self.presented
+        self.app.attention.turn(key, yours)  # type: ignore[attr-defined]
 
     def action_chat(self) -> None:
         self.app.push_screen(ChatPrompt(self.table.number), self._said)
