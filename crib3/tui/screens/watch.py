@@ -73,6 +73,10 @@ class SpectatorScreen(RoomTableScreen):
     def turn_told(self, yours: bool) -> None:
         """A spectator has no turn (its view is seat 0's face-up cards)."""
 
+    def resume_at(self, so_far: list[tuple[Event, State, SeatView]]) -> int:
+        """A game watched opens where it stands."""
+        return len(so_far)
+
     def __init__(self, table: Table, think: float, ascii: bool) -> None:
         super().__init__(table, 0, think, ascii, on_over=None, resumed=True)
         self.feed = table.feed(None)  # public facts only
