@@ -53,6 +53,7 @@ async def test_your_turn_and_your_name_ring_the_bell_and_m_turns_it_off(tmp_path
         await until(lambda: 2 not in table.game.to_act(), what="cat's throw")
         await asyncio.sleep(0.3)
         assert bells(ann, marks[ann]) == 1
+        assert titles(ann, marks[ann])[-1] == "▶ your turn · crib3"  # still her turn
         assert bells(bob, marks[bob]) == 0 and titles(bob, marks[bob]) == []
 
         # Your name in chat: said by someone else at the table, as a word.

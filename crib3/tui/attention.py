@@ -37,6 +37,9 @@ class Attention:
         if yours and key != self._turn:
             self._turn = key
             self.call("your turn")
+        elif yours and self.on and not self._titled:  # the same turn, after others' throws
+            self._title(f"▶ your turn · {TITLE}")
+            self._titled = True
         elif not yours and self._titled:
             self._title(TITLE)
             self._titled = False
