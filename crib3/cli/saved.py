@@ -141,10 +141,16 @@ def cmd_stats(args: argparse.Namespace) -> int:
     """Statistics over the saved games (or the files named). A file that
     cannot be read is told in verify's words and left out; when it was
     named on the command line, the exit status says so as verify's does."""
+    from crib3.cli.bars import progress_bar
     from crib3.saved.games import format_stats, saved_paths, stats_cache_file, stats_from_files
+    from crib3.saved.progress import RECENT
 
     paths = [Path(_game(p)) for p in args.logs] if args.logs else saved_paths()
-    stats, problems = stats_from_files(paths, cache=None if args.logs else stats_cache_file())
+    # On a terminal a bar counts the games read (the first run over a
+    # thousand games reads them all: some seconds), then the recent ones reviewed.
+    with progress_bar(len(paths), "games read") as bar:
+        stats, problems = stats_from_files(paths, cache=None if args.logs else stats_cache_file(),
+                                           done=bar.advance)
     status = EXIT_OK
     for problem in problems:
         if args.logs:
@@ -153,7 +159,9 @@ def cmd_stats(args: argparse.Namespace) -> int:
             print(f"crib3 stats: {problem}; skipped", file=sys.stderr)
     from crib3.saved.progress import format_progress, progress_cache_file, progress_from_files
 
-    progress = progress_from_files(paths, cache=None if args.logs else progress_cache_file())
+    with progress_bar(min(len(paths), RECENT) if stats else 0, "recent games reviewed") as bar:
+        progress = progress_from_files(paths, cache=None if args.logs else progress_cache_file(),
+                                       done=bar.advance)
     if args.json:
         from dataclasses import asdict
 
@@ -171,23 +179,37 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from crib3.cli.bars import progress_bar
+
+    status = EXIT_OK
+    valid = failed = 0
+    # On a terminal, a bar over many files (one is read in a moment) with
+    # how many were valid so far; the lines go above it.
+    with progress_bar(len(args.logs) if len(args.logs) > 1 else 0, "files") as bar:
+        for given in args.logs:
+            status, ok = _verify_one(given, status)
+            valid, failed = valid + ok, failed + (not ok)
+            bar.advance(1, f"{valid} valid" + (f", {failed} not" if failed else ""))
+    return status
+
+
+def _verify_one(given: str, status: int) -> tuple[int, bool]:
+    """Verify one file and print its line: the exit status so far with it,
+    and whether the file was valid."""
     from crib3.common.names import shown_name
     from crib3.engine.log import LogError, load_log
 
-    status = EXIT_OK
-    for given in args.logs:
-        path = _game(given)
-        try:
-            loaded = load_log(path, keep_events=False)
-        except LogError as exc:
-            status = max(status, report_log_error(exc, "verify"))
-            continue
-        warn("verify", loaded.warnings)
-        state = loaded.state
-        if state.winner is not None:
-            scores = "-".join(str(s) for s in state.scores)
-            outcome = f"won by {shown_name(state.name(state.winner))} {scores}"
-        else:
-            outcome = f"unfinished, hand {state.hand_number}"
-        print(f"{path}: valid, {loaded.count} events, {outcome}")
-    return status
+    path = _game(given)
+    try:
+        loaded = load_log(path, keep_events=False)
+    except LogError as exc:
+        return max(status, report_log_error(exc, "verify")), False
+    warn("verify", loaded.warnings)
+    state = loaded.state
+    if state.winner is not None:
+        scores = "-".join(str(s) for s in state.scores)
+        outcome = f"won by {shown_name(state.name(state.winner))} {scores}"
+    else:
+        outcome = f"unfinished, hand {state.hand_number}"
+    print(f"{path}: valid, {loaded.count} events, {outcome}")
+    return status, True

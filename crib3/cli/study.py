@@ -72,7 +72,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         return _sim_duplicate(args, rules)
     levels = read_levels(args.players, 3, "three levels", "easy,easy,easy", hidden=True)
     jobs = args.jobs if args.jobs else sim.default_jobs(args.games)
-    summary = _played(args, args.games, sim.format_progress,
+    summary = _played(args, args.games, sim.format_progress, sim.format_standing,
                       lambda **watch: sim.run(levels, args.games, args.seed, rules,
                                               args.log_dir, jobs, **watch))
     print(json.dumps(summary.to_json()) if args.json else sim.format_summary(summary))
@@ -87,7 +87,7 @@ def _sim_duplicate(args: argparse.Namespace, rules: object) -> int:
                        option="--duplicate")
     games = args.games * len(duplicate.SEATINGS)
     jobs = args.jobs if args.jobs else sim.default_jobs(games)
-    summary = _played(args, games, duplicate.format_progress,
+    summary = _played(args, games, duplicate.format_progress, duplicate.format_standing,
                       lambda **watch: duplicate.run(a, b, args.games, args.seed,
                                                     rules, args.log_dir, jobs,  # type: ignore[arg-type]
                                                     **watch))
@@ -96,21 +96,18 @@ def _sim_duplicate(args: argparse.Namespace, rules: object) -> int:
 
 
 def _played(args: argparse.Namespace, games: int, say: Callable[[Any], str],
-            run: Callable[..., Any]) -> Any:
+            standing: Callable[[Any], str], run: Callable[..., Any]) -> Any:
     """What `run` returns, a sim's summary, watched as the command line asks:
-    a progress bar on a terminal (unless --quiet) with how the run stands
-    above it, or that line alone on stderr (none with --quiet), every
-    --progress-every seconds; no game starts after --max-seconds."""
-    timing = {"max_seconds": args.max_seconds, "report_every": args.progress_every}
-    if sys.stderr.isatty() and not args.quiet:
-        from rich.console import Console
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    on a terminal (unless --quiet) a progress bar with the games so far, the
+    running share (`standing`) and the time left, and how the run stands
+    above it; without one that line alone on stderr (none with --quiet),
+    every --progress-every seconds. No game starts after --max-seconds."""
+    from crib3.cli.bars import progress_bar, wanted
 
-        with Progress("[progress.description]{task.description}", BarColumn(),
-                      MofNCompleteColumn(), TimeRemainingColumn(),
-                      console=Console(stderr=True), transient=True) as bar:
-            task = bar.add_task("playing", total=games)
-            return run(progress=lambda n: bar.advance(task, n),
+    timing = {"max_seconds": args.max_seconds, "report_every": args.progress_every}
+    if wanted(args.quiet):
+        with progress_bar(games, "games") as bar:
+            return run(progress=lambda n, summary: bar.advance(n, standing(summary)),
                        report=_progress_line(say, bar.console), **timing)
     return run(report=None if args.quiet else _progress_line(say), **timing)
 

@@ -182,12 +182,14 @@ def game_stats(games: Iterable[GameSummary]) -> list[PlayerStats]:
 
 
 def stats_from_files(paths: Iterable[Path], cancelled: Callable[[], bool] = lambda: False,
-                     cache: Path | None = None) -> tuple[list[PlayerStats], list[LogError]]:
+                     cache: Path | None = None, done: Callable[[], None] = lambda: None,
+                     ) -> tuple[list[PlayerStats], list[LogError]]:
     """Statistics over saved games; files that cannot be read are listed
     (as LogErrors: `FILE[:LINE]: reason`, line 0 for a file that cannot be
     opened), not counted. `cancelled` is asked between files. With `cache`
     (a file, for the saved games' own folder), the summaries of unchanged
-    logs are taken from it instead of being read again (crib3/saved/stats_cache.py)."""
+    logs are taken from it instead of being read again (crib3/saved/stats_cache.py).
+    `done()` is called after each file (for a progress bar)."""
     from crib3.saved.derived_cache import file_key
     from crib3.saved.stats_cache import SummaryCache
 
@@ -206,10 +208,12 @@ def stats_from_files(paths: Iterable[Path], cancelled: Callable[[], bool] = lamb
                 summary = summarise_log(path)
             except LogError as exc:
                 problems.append(exc)
+                done()
                 continue
             if kept is not None and key == file_key(path):  # not written to meanwhile
                 kept.put(path, summary, key)
         games.append(summary)
+        done()
     if kept is not None:
         if not cancelled():
             kept.keep_only(names)

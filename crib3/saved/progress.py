@@ -100,9 +100,11 @@ def progress_cache_file() -> Path:
 
 def progress_from_files(paths: Iterable[Path], cache: Path | None = None,
                         cancelled: Callable[[], bool] = lambda: False,
-                        recent: int = RECENT) -> list[GameProgress]:
+                        recent: int = RECENT, done: Callable[[], None] = lambda: None,
+                        ) -> list[GameProgress]:
     """The figures of the last `recent` of `paths` (oldest first, as
-    `saved_paths` lists them), in that order."""
+    `saved_paths` lists them), in that order. `done()` is called after each
+    of those files (for a progress bar)."""
     from crib3.engine.log import LogError
 
     kept = ProgressCache(cache) if cache is not None else None
@@ -116,10 +118,12 @@ def progress_from_files(paths: Iterable[Path], cache: Path | None = None,
             try:
                 games = game_progress(path)
             except LogError:
+                done()
                 continue
             if kept is not None and key == file_key(path):
                 kept.put(path, games, key)
         out.extend(games)
+        done()
     if kept is not None:
         kept.save()
     return out

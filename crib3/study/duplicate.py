@@ -250,11 +250,11 @@ class DuplicateSummary:
 
 def run(a: str, b: str, deal_sets: int, seed: int | None = None, rules: Rules | None = None,
         log_dir: str | None = None, jobs: int = 1,
-        progress: Callable[[int], None] | None = None, max_seconds: float | None = None,
+        progress: Callable[[int, DuplicateSummary], None] | None = None, max_seconds: float | None = None,
         report: Callable[[DuplicateSummary], None] | None = None,
         report_every: float = 30.0) -> DuplicateSummary:
-    """Play `deal_sets` seeds, six seatings each. `progress(n)` is called
-    with the number of games as batches finish, `report(summary so far)` at
+    """Play `deal_sets` seeds, six seatings each. `progress(n, summary so far)`
+    is called with the number of games as batches finish, `report(summary so far)` at
     most every `report_every` seconds; after `max_seconds` no deal set is
     started. Like `sim.run`, the result depends on the seed alone, not on
     `jobs` (cut short, it holds the deal sets finished)."""
@@ -277,7 +277,7 @@ def run(a: str, b: str, deal_sets: int, seed: int | None = None, rules: Rules | 
         summary.sets.extend(sets)
         summary.seconds = time.perf_counter() - started
         if progress:
-            progress(len(sets) * len(SEATINGS))
+            progress(len(sets) * len(SEATINGS), summary)
         tell(summary, len(sets))
 
     run_batches(_play_batch, work, jobs, finished)
@@ -293,6 +293,12 @@ def format_progress(summary: DuplicateSummary) -> str:
     return (f"{len(summary.sets)} of {summary.wanted} deal sets ({summary.games} games), "
             f"{summary.seconds:.0f} s ({rate:.1f} games/s): {summary.a} minus {summary.b} "
             f"{diff:+.1%} [{low:+.1%}, {high:+.1%}]")
+
+
+def format_standing(summary: DuplicateSummary) -> str:
+    """How a run stands, short enough for beside a progress bar: A's share
+    of the games so far."""
+    return f"{summary.a} {summary.a_share()[0]:.1%}" if summary.sets else ""
 
 
 def format_summary(summary: DuplicateSummary) -> str:

@@ -258,10 +258,10 @@ class Summary:
 
 def run(levels: Sequence[str], games: int, seed: int | None = None, rules: Rules | None = None,
         log_dir: str | None = None, jobs: int = 1,
-        progress: Callable[[int], None] | None = None, max_seconds: float | None = None,
+        progress: Callable[[int, Summary], None] | None = None, max_seconds: float | None = None,
         report: Callable[[Summary], None] | None = None,
         report_every: float = 30.0) -> Summary:
-    """Play `games` games and summarize them. `progress(n)` is called as
+    """Play `games` games and summarize them. `progress(n, summary so far)` is called as
     batches of n games finish; `report(summary so far)` at most every
     `report_every` seconds. After `max_seconds` no game is started: the
     summary holds the games finished (see `Summary.stopped_early`)."""
@@ -285,7 +285,7 @@ def run(levels: Sequence[str], games: int, seed: int | None = None, rules: Rules
         summary.results.extend(results)
         summary.seconds = time.perf_counter() - started
         if progress:
-            progress(len(results))
+            progress(len(results), summary)
         tell(summary, len(results))
 
     work = [(tuple(levels), rules, seed, numbers, log_dir, deadline) for numbers in batches]
@@ -309,6 +309,13 @@ def format_progress(summary: Summary) -> str:
         for share, low, high in [summary.win_share(entry)])
     return (f"{summary.games} of {summary.wanted} games, {summary.seconds:.0f} s "
             f"({summary.games_per_second:.1f} games/s): {shares}")
+
+
+def format_standing(summary: Summary) -> str:
+    """How a run stands, short enough for beside a progress bar: each
+    entry's share of the games won so far."""
+    return "  ".join(f"{level}-{entry + 1} {summary.win_share(entry)[0]:.0%}"
+                     for entry, level in enumerate(summary.levels))
 
 
 def format_summary(summary: Summary) -> str:

@@ -88,6 +88,9 @@ class BaseApp(KeepsUnhandledErrors, App[None]):
             self.add_class("ascii")
         self._plain = {True: NoColor(), False: Monochrome()}  # by native_ansi_color
         self.think = think
+        from crib3.tui.attention import Attention
+
+        self.attention = Attention(self)  # the turn bell: off but in the card room
         self.game: Game | None = None  # the game on the table, if any
         self.too_small = False  # the notice hides the screen; input waits
         self._small_note = ""  # said under the too-small notice (how to quit)
@@ -226,10 +229,19 @@ class BaseApp(KeepsUnhandledErrors, App[None]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen())
 
+    def action_rules(self) -> None:
+        """How to play: the rules in full (crib3/tui/screens/rules.py)."""
+        from crib3.tui.screens.rules import RulesScreen
+
+        if not isinstance(self.screen, RulesScreen):
+            self.push_screen(RulesScreen())
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """The sibling's own commands first, then help, the table's feed,
-        and Textual's own (less those `textual_command_wanted` refuses)."""
+        """The sibling's own commands first, then help, how to play, the
+        table's feed, and Textual's own (less those `textual_command_wanted`
+        refuses)."""
         yield from self.own_commands(screen)
+        yield SystemCommand("How to play", "The three-handed rules in full", self.action_rules)
         from crib3.tui.screens.table import TableScreen
 
         if isinstance(screen, TableScreen):

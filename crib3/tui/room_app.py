@@ -40,6 +40,13 @@ class CardRoomApp(BaseApp):
         self.presence = presence
         self.table: Table | None = None
         self.seat: int | None = None
+        self.attention.on = True  # people look away between turns: m turns it off
+
+    def action_toggle_bell(self) -> None:
+        """m: the bell and the title for your turn (and your name in chat), off or on."""
+        self.attention.on = not self.attention.on
+        self.notify("The bell for your turn is on (m turns it off)." if self.attention.on
+                    else "The bell for your turn is off (m turns it on).")
 
     def open_first_screen(self) -> None:
         from crib3.room import RoomError

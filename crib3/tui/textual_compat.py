@@ -278,6 +278,16 @@ class KeepsUnhandledErrors:
         super()._handle_exception(error)  # type: ignore[misc]
 
 
+def write_to_terminal(app: Any, data: str) -> None:
+    """Send `data` (an escape sequence: the window's title) to `app`'s
+    terminal as it is, as Textual's own `App.bell` sends its bell; nothing
+    for a headless app, or one not running."""
+    driver = getattr(app, "_driver", None)
+    if driver is not None and not app.is_headless:
+        driver.write(data)
+        driver.flush()
+
+
 def going_away(app: Any, screen: Any) -> bool:
     """Whether `screen` (or its whole app) is being closed, or was removed."""
     if not screen.is_attached:

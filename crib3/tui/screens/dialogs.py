@@ -141,7 +141,7 @@ HELP_TEXT = """\
   under its card ("pair +2"); the count is
   the large number.
 
-[b]Three-handed cribbage[/b]
+[b]Three-handed cribbage[/b] (r: in full)
 Five cards each; everyone throws one to the dealer's crib, with one card \
 from the deck. The player left of the dealer cuts the starter: a jack is 2 \
 for the dealer (his heels).
@@ -168,12 +168,13 @@ First to 121 wins at once, even mid-show.
 class HelpScreen(Dialog[None]):
     """Keys and rules in a panel at the side, the table in view beside it."""
 
-    BINDINGS = [Binding("escape,question_mark,q,enter", "dismiss", "Close", priority=True)]
+    BINDINGS = [Binding("escape,question_mark,q,enter", "dismiss", "Close", priority=True),
+                Binding("r", "app.rules", "How to play", priority=True)]
 
     def compose(self) -> ComposeResult:
         with VerticalScroll() as panel:
             panel.border_title = "Help"
-            panel.border_subtitle = "Esc: close"
+            panel.border_subtitle = "r: how to play · Esc: close"
             yield Static(in_words(self.help_text(), app_is_ascii(self)))
 
     def help_text(self) -> str:

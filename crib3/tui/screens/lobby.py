@@ -43,6 +43,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         Binding("x", "close_table", "Close"),  # an admin's: the highlighted table
         Binding("k", "remove", "Remove"),  # an admin's: someone's session
         Binding("r", "bring_back", "Back to my table"),
+        Binding("m", "app.toggle_bell", "Bell", show=False),
         Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("q,escape", "app.quit", "Quit"),
     ]

@@ -123,6 +123,8 @@ class NewGameScreen(Screen[GameChoices | Path]):
         Binding("down", "app.focus_next", "Next", show=False),
         Binding("up", "app.focus_previous", "Previous", show=False),
         Binding("question_mark", "app.help", "Help", key_display="?"),
+        Binding("ctrl+g", "app.rules", "How to play"),
+        Binding("f1", "app.rules", "How to play", show=False),
         Binding("escape", "app.quit", "Quit"),
         Binding("q", "app.quit", "Quit", show=False),
     ]

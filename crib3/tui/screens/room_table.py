@@ -11,22 +11,31 @@ the table changed, and it says so in toasts.
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
 from textual.app import ComposeResult
 from textual.binding import Binding
 
 from crib3.common.names import shown_name
+from crib3.engine import events as ev
+from crib3.engine.state import Phase
 from crib3.room import SEATS, RoomError, Table
 from crib3.tui.screens.dialogs import ConfirmQuit
 from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.new_owner import tell_new_owner
 from crib3.tui.screens.room_dialogs import ChatPrompt, InviteLink
-from crib3.tui.screens.table import TableScreen
+from crib3.tui.screens.table import TableScreen, show_left_unseen
 from crib3.tui.widgets.chat import ChatPanel
 from crib3.tui.widgets.footer import TidyFooter
 
 if TYPE_CHECKING:
     from crib3.engine import Event, SeatView, State
+
+
+# How many of each table's game events each person's screen had presented
+# (by name), kept by the process that draws their screen: where a reconnect
+# goes on presenting a show (see `RoomTableScreen.resume_at`).
+_SHOWN_TO: WeakKeyDictionary[object, dict[str, int]] = WeakKeyDictionary()
 
 
 class ConfirmCloseTable(ConfirmQuit):
@@ -56,6 +65,7 @@ class RoomTableScreen(TableScreen):
         Binding("l", "leave_table", "Leave", priority=True),
         Binding("x", "close_table", "Close", priority=True),
         Binding("i", "invite", "Invite", show=False, priority=True),
+        Binding("m", "app.toggle_bell", "Bell", show=False, priority=True),
     ]
 
     def __init__(self, table: Table, seat: int, think: float, ascii: bool,
@@ -70,13 +80,31 @@ class RoomTableScreen(TableScreen):
         self._may_replace: set[int] = set()
         self._room_keys: tuple[object, ...] | None = None  # see `_room_keys_now`
         self._asked: set[str] = set(table.close_asked)  # whose asks to close were told
+        self._chat_heard = list(table.chat.lines)  # the lines looked at for your name
 
     def resume_at(self, so_far: list[tuple[Event, State, SeatView]]) -> int:
-        """A card-room table opens where it stands, all at once: the room's
-        game deals on after a show whatever each screen is presenting, so
-        its log cannot tell a show a person had seen from one left part
-        seen (a saved game at your keyboard can: its bots wait for you)."""
-        return len(so_far)
+        """A card-room table opens where it stands, all at once, but for a
+        show left part seen: the room's game deals on after a show whatever
+        each screen is presenting, so its log cannot tell how far a person
+        had seen it; the process that drew their screen remembers
+        (`_SHOWN_TO`), and a reconnect (or a return from the lobby) goes on
+        presenting the show from the hand that was being counted. Without
+        that memory (the server restarted) it opens where it stands."""
+        shown = _SHOWN_TO.get(self.table, {}).get(self._who())
+        first = show_left_unseen(so_far, self.me)  # the show's first count, if unseen
+        if shown is None or first >= len(so_far) or shown >= len(so_far):
+            return len(so_far)
+        at = max(first, shown)
+        if at > first and isinstance(so_far[at - 1][0], ev.HandCounted):
+            at -= 1  # the count on screen when the connection went: said again
+        return at
+
+    def _present(self, event: Event, state: State, view: SeatView) -> None:
+        super()._present(event, state, view)
+        _SHOWN_TO.setdefault(self.table, {})[self._who()] = self.presented
+
+    def _who(self) -> str:
+        return str(getattr(getattr(self.app, "presence", None), "name", "")).lower()
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
@@ -108,6 +136,27 @@ class RoomTableScreen(TableScreen):
     def _show_chat(self) -> None:
         if self.is_attached:
             self.query_one(ChatPanel).show(self.table.chat.lines, self.table.watcher_names())
+            self._listen_for_my_name()
+
+    def _listen_for_my_name(self) -> None:
+        """Someone else at the table said your name: the bell (see
+        crib3/tui/attention.py)."""
+        from crib3.tui.attention import new_lines, says_name
+
+        lines = list(self.table.chat.lines)
+        heard, self._chat_heard = self._chat_heard, lines
+        mine = self.app.presence.name  # type: ignore[attr-defined] (a spectator's too)
+        for line in new_lines(heard, lines):
+            if line.name.casefold() != mine.casefold() and says_name(line.text, mine):
+                self.app.attention.name_said(line.name)  # type: ignore[attr-defined]
+                return
+
+    def turn_told(self, yours: bool) -> None:
+        """Your turn: the bell, once a turn (the throw to the crib is one
+        turn however many throws arrive meanwhile)."""
+        shown = self.shown
+        key = (shown.hand_number, shown.phase) if shown.phase == Phase.DISCARD else self.presented
+        self.app.attention.turn(key, yours)  # type: ignore[attr-defined]
 
     def action_chat(self) -> None:
         self.app.push_screen(ChatPrompt(self.table.number), self._said)

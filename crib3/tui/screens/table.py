@@ -181,7 +181,11 @@ class TableScreen(QuietBindings, Screen):
         line = self.query_one("#prompt", PromptLine)
         redraw_line(line, f"▶ {said}" if yours else said)
         line.mark(yours)
+        self.turn_told(yours)
         self.keys_may_have_changed()
+
+    def turn_told(self, yours: bool) -> None:
+        """The prompt now says whether it is your turn (the card room rings)."""
 
     # --- the engine's events -------------------------------------------------
 

@@ -48,6 +48,7 @@ ROOM_KEYS = """\
   b          a computer for someone gone a while
   r          bring your put-away table back (lobby)
   i          a link that seats a friend from a browser
+  m          the bell for your turn, off or on
 """
 ADMIN_KEYS = """\
   x, k       admin: close a table (it is saved),
@@ -68,6 +69,13 @@ class SpectatorScreen(RoomTableScreen):
         Binding("l,escape,q", "leave", "Leave", key_display="l", priority=True),
         Binding("question_mark", "app.help", "Help", key_display="?", priority=True),
     ]
+
+    def turn_told(self, yours: bool) -> None:
+        """A spectator has no turn (its view is seat 0's face-up cards)."""
+
+    def resume_at(self, so_far: list[tuple[Event, State, SeatView]]) -> int:
+        """A game watched opens where it stands."""
+        return len(so_far)
 
     def __init__(self, table: Table, think: float, ascii: bool) -> None:
         super().__init__(table, 0, think, ascii, on_over=None, resumed=True)
