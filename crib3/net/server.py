@@ -128,6 +128,7 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         self.ended = False  # kicked, or the client left: no app (or no more of it)
         self.presence: Presence | None = None
         self.farewell: str | None = None  # said as the session ends
+        self.closed = False  # its farewell written and its channel closed
 
     # --- what asyncssh asks -------------------------------------------------------
 
@@ -279,6 +280,7 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
             if self.farewell:
                 self.chan.write(f"crib3: {self.farewell}\r\n".encode())
             self.chan.exit(0)
+        self.closed = True
 
     async def _run_in_worker(self, presence: Presence, env: dict[str, str]) -> None:
         """The session's app runs in a worker process (`--workers` above
@@ -670,6 +672,9 @@ class CardRoom:
                 if any(s.presence is not None and self.table_of(s.presence) is not None
                        for s in live):
                     continue
+                if any(s.ended and not s.closed and s.task is not None and not s.task.done()
+                       for s in doorman.sessions):
+                    continue  # still saying goodbye (an app ends slowly on a busy machine)
                 if not live:
                     log.info("%s (%r): signed in, no session: closed", doorman.peer,
                              doorman.username[:40])
