@@ -51,7 +51,27 @@ class DecodeError(ValueError):
     """A JSON object that is not a valid event; the message says why."""
 
 
+_PLAIN = frozenset({int, str, bool, float, type(None)})
+_DATACLASS_NAMES: dict[type, tuple[str, ...]] = {}  # (not events or commands: they name their type)
+
+
 def encode_value(value: Any) -> Any:
+    kind = type(value)  # (the common kinds first, by their exact type: this is a hot path)
+    if kind in _PLAIN:
+        return value
+    if kind is Card:
+        return value.code
+    if kind is tuple:
+        return [v if type(v) in _PLAIN else encode_value(v) for v in value]
+    if kind is Phase:
+        return value.value
+    if kind is SeatView:
+        return encode_view(value)
+    names = _DATACLASS_NAMES.get(kind)
+    if names is not None:  # (a dataclass met before: PlayerInfo, Rules, ScoreItem ...)
+        return {n: encode_value(getattr(value, n)) for n in names}
+    if kind is Trail:
+        return [encode_value(v) for v in value]
     if isinstance(value, Card):
         return value.code
     if isinstance(value, Phase):
@@ -63,7 +83,8 @@ def encode_value(value: Any) -> Any:
     if isinstance(value, (Event, Command)):
         return encode(value)  # (its type named: the decoder needs it)
     if dataclasses.is_dataclass(value):
-        return {f.name: encode_value(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        names = _DATACLASS_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
+        return {n: encode_value(getattr(value, n)) for n in names}
     if isinstance(value, frozenset):
         return [encode_value(v) for v in sorted(value)]
     if isinstance(value, dict):
@@ -96,7 +117,8 @@ def encode_view(view: SeatView) -> dict[str, Any]:
     """The JSON object of a seat's view: its fields by name (a NamedTuple
     written as a list would be read back by position, which breaks the
     day a field is added)."""
-    return {name: encode_value(value) for name, value in zip(view._fields, view)}
+    return {name: value if type(value) in _PLAIN else encode_value(value)
+            for name, value in zip(_VIEW_NAMES, view)}
 
 
 Decoder = Callable[[Any, str], Any]
@@ -156,8 +178,34 @@ def _tuple_of(inner: Decoder, length: int | None = None) -> Decoder:
     def decode(value: Any, where: str) -> tuple:
         if type(value) is not list or (length is not None and len(value) != length):
             raise _fail(where, f"a list of {length}" if length else "a list", value)
-        return tuple(inner(v, f"{where}[{i}]") for i, v in enumerate(value))
+        try:  # (where each item is, only when one is wrong: this is a hot path)
+            return tuple([inner(v, where) for v in value])
+        except DecodeError:
+            for i, v in enumerate(value):
+                inner(v, f"{where}[{i}]")
+            raise
 
+    plain = {_int: int, _bool: bool, _str: str}.get(inner)
+    if plain is not None:  # numbers (most of a view): checked at once, no call each
+        def decode_plain(value: Any, where: str) -> tuple:
+            if type(value) is list and (length is None or len(value) == length) \
+                    and all(type(v) is plain for v in value):
+                return tuple(value)
+            return decode(value, where)  # (which says what is wrong)
+
+        return decode_plain
+    if inner is _card:
+        get = CARDS_BY_CODE.get
+
+        def decode_cards(value: Any, where: str) -> tuple:
+            if type(value) is list and (length is None or len(value) == length) \
+                    and all(type(v) is str for v in value):
+                cards = tuple([get(v) for v in value])
+                if None not in cards:
+                    return cards
+            return decode(value, where)
+
+        return decode_cards
     return decode
 
 
@@ -167,7 +215,12 @@ def _fixed_tuple(inner: tuple[Decoder, ...]) -> Decoder:
     def decode(value: Any, where: str) -> tuple:
         if type(value) is not list or len(value) != length:
             raise _fail(where, f"a list of {length}", value)
-        return tuple(dec(v, f"{where}[{i}]") for i, (dec, v) in enumerate(zip(inner, value)))
+        try:
+            return tuple([dec(v, where) for dec, v in zip(inner, value)])
+        except DecodeError:
+            for i, (dec, v) in enumerate(zip(inner, value)):
+                dec(v, f"{where}[{i}]")
+            raise
 
     return decode
 
@@ -289,7 +342,13 @@ def _build(cls: type, decoders: dict[str, Decoder], required: set[str],
     missing = [k for k in required if k not in data]
     if missing:
         raise DecodeError(f"{where} lacks the field {sorted(missing)[0]!r}")
-    kwargs = {k: dec(data[k], f"{where}.{k}") for k, dec in decoders.items() if k in data}
+    try:  # (which field, only when one is wrong: this is a hot path)
+        kwargs = {k: dec(data[k], where) for k, dec in decoders.items() if k in data}
+    except DecodeError:
+        for k, dec in decoders.items():
+            if k in data:
+                dec(data[k], f"{where}.{k}")
+        raise
     return cls(**kwargs)
 
 
@@ -340,6 +399,7 @@ def _required(cls: type) -> set[str]:
 # A view has every field (no defaults): all are required.
 _VIEW_DECODERS: dict[str, Decoder] = {}
 _VIEW_FIELDS = set(SeatView._fields)
+_VIEW_NAMES = SeatView._fields
 
 # Warm the per-class decoders so a bad type hint fails at import, not mid-game.
 for _cls in (*EVENT_TYPES.values(), *COMMAND_TYPES.values(), PlayerInfo, Rules, ScoreItem):
