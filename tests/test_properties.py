@@ -4,12 +4,37 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from crib3.cards import DECK, Card
-from crib3.engine import Phase, State, fold, project, redact
-from crib3.engine.codec import decode, encode
-from games import cards_in, game_strategy, public_cards, random_game
+from crib3.engine import (
+    Count,
+    CutStarter,
+    Discard,
+    DrawCutCard,
+    Muggins,
+    Phase,
+    Play,
+    Shuffle,
+    State,
+    fold,
+    project,
+    redact,
+)
+from crib3.engine.codec import (
+    DecodeError,
+    decode,
+    decode_command,
+    decode_rules,
+    decode_view,
+    encode,
+    encode_command,
+    encode_rules,
+    encode_view,
+)
+from games import cards_in, game_strategy, public_cards, random_game, rules_strategy
 
 
 def card_places(state: State) -> list[Card]:
@@ -143,3 +168,64 @@ def test_the_view_holds_the_plays_history_public_and_whole(params):
             if view.pile:
                 last = [(who, c) for who, c, n in history if n == numbers[-1]]
                 assert last == list(zip(view.pile_seats, view.pile))
+
+
+# --- commands, rules and seat views: the engine's codec beyond events ----------------
+# (what crosses between the card room's processes, `crib3.room.wire`, is written so)
+
+_cards = st.sampled_from(DECK)
+_seats = st.integers(0, 2)
+command_strategy = st.one_of(
+    st.builds(Discard, _seats, _cards), st.builds(Play, _seats, _cards),
+    st.builds(CutStarter, _seats, st.integers(4, 32)),
+    st.builds(Count, _seats, st.integers(0, 29)), st.builds(Muggins, _seats, st.booleans()),
+    st.builds(DrawCutCard, _seats, _cards), st.builds(Shuffle, st.permutations(DECK).map(tuple)))
+
+
+@given(command_strategy)
+def test_every_command_survives_json_and_back(command):
+    line = json.dumps(encode_command(command))
+    assert decode_command(json.loads(line)) == command
+    assert json.loads(line)["type"] == type(command).__name__
+
+
+@given(rules_strategy)
+def test_the_rules_survive_json_and_back(rules):
+    assert decode_rules(json.loads(json.dumps(encode_rules(rules)))) == rules
+
+
+@given(game_strategy)
+def test_every_seats_view_survives_json_and_back(params):
+    game, events, states = play_checked(*params)
+    for state in [*states[::5], states[-1]]:
+        for seat in (0, 1, 2, None):
+            view = project(state, seat)
+            line = json.dumps(encode_view(view))
+            back = decode_view(json.loads(line))
+            assert back == view and back.phase is view.phase
+
+
+def test_the_codec_refuses_what_it_does_not_know():
+    view = encode_view(random_game(7).view(1))
+    with pytest.raises(DecodeError, match="unknown command type 'Exec'"):
+        decode_command({"type": "Exec", "seat": 0})
+    with pytest.raises(DecodeError, match="unknown command type 'Command'"):
+        decode_command({"type": "Command"})  # (the base class is no command)
+    with pytest.raises(DecodeError, match="unknown field 'card'"):
+        decode_command({"type": "Muggins", "seat": 0, "call": True, "card": "5H"})
+    with pytest.raises(DecodeError, match="lacks the field 'card'"):
+        decode_command({"type": "Play", "seat": 0})
+    with pytest.raises(DecodeError, match=r"Play.seat should be a whole number, not True"):
+        decode_command({"type": "Play", "seat": True, "card": "5H"})
+    with pytest.raises(DecodeError, match="lacks the field 'hand'"):
+        decode_view({k: v for k, v in view.items() if k != "hand"})
+    with pytest.raises(DecodeError, match="unknown field 'deck'"):
+        decode_view({**view, "deck": []})
+    with pytest.raises(DecodeError, match=r"view.hand\[1\] should be a card"):
+        decode_view({**view, "hand": ["AS", "XX"]})
+    with pytest.raises(DecodeError, match="view.phase should be a phase of the game"):
+        decode_view({**view, "phase": "lunch"})
+    with pytest.raises(DecodeError, match="view.skunks should be a list of 3"):
+        decode_view({**view, "skunks": [0, 0]})
+    with pytest.raises(DecodeError, match="rules.target should be a whole number"):
+        decode_rules({"target": "121", "skunks": False, "muggins": False})

@@ -1,11 +1,11 @@
 """The room's replica (what a session worker's screens read) and the main
 process's host of it, joined in one process by a link that carries the
-same messages a socket would (each one pickled and read back)."""
+same messages a socket would (each one framed as the wire writes it and
+read back: `crossed`)."""
 
 from __future__ import annotations
 
 import asyncio
-import pickle
 import random
 
 import pytest
@@ -17,6 +17,13 @@ from crib3.players.easy import EasyPlayer
 from crib3.room import Room, RoomError, wire
 from crib3.room.host import RoomHost
 from crib3.room.replica import CALLER, ReplicaRoom
+
+
+def crossed(message: object) -> object:
+    """`message` as the other end of a socket reads it (`crib3.room.wire`)."""
+    frames = wire.Frames()
+    (back,) = frames.feed(wire.frame(message))
+    return back
 
 
 class Pipe:
@@ -32,7 +39,7 @@ class Pipe:
     auto = False  # apply what the host sends by itself, on the loop (as a worker's reader)
 
     def deliver(self, message: object) -> None:
-        self.waiting.append(pickle.loads(pickle.dumps(message)))  # as over a socket
+        self.waiting.append(crossed(message))  # as over a socket
         if self.auto:
             asyncio.get_running_loop().call_soon(self.pump)
 
@@ -48,7 +55,7 @@ class Pipe:
         return reply
 
     def call(self, call: wire.Call) -> wire.Reply:
-        self.host.answer(self.name, pickle.loads(pickle.dumps(call)))
+        self.host.answer(self.name, crossed(call))
         reply = self.pump()
         assert reply is not None and reply.call == call.call
         return reply
@@ -73,7 +80,7 @@ class Pipe:
                 self.deliver(wire.Reply(call.call, error=self.refuse, illegal=True))
                 self.refuse = None
             else:
-                self.host.answer(self.name, pickle.loads(pickle.dumps(call)))
+                self.host.answer(self.name, crossed(call))
 
 
 def joined(tmp_path, workers=("w1",)) -> tuple[Room, RoomHost, dict[str, Pipe]]:

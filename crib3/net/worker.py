@@ -146,7 +146,13 @@ class WorkerLink:
         if not data:
             self._lost()
             return
-        for message in self.frames.feed(data):
+        try:
+            messages = self.frames.feed(data)
+        except wire.WireError as exc:
+            log.warning("the main process sent %s: the link is closed", exc)
+            self._lost()
+            return
+        for message in messages:
             self.worker.receive(message, later=False)
 
     def _lost(self) -> None:
@@ -184,8 +190,14 @@ class WorkerLink:
             if not data:
                 self._lost()
                 return wire.Reply(call.call, error="the card room is closing")
+            try:
+                messages = self.frames.feed(data)
+            except wire.WireError as exc:
+                log.warning("the main process sent %s: the link is closed", exc)
+                self._lost()
+                return wire.Reply(call.call, error="the card room is closing")
             reply = None
-            for message in self.frames.feed(data):
+            for message in messages:
                 if isinstance(message, wire.Reply) and message.call == call.call:
                     reply = message
                 elif reply is None:

@@ -180,8 +180,9 @@ class Worker:
             while data := await reader.read(1 << 20):
                 for message in frames.feed(data):
                     self._receive(message)
-        except Exception as exc:
+        except Exception as exc:  # (a frame not of ours among them: `wire.WireError`)
             log.warning("worker %d: %s", self.index, exc)
+            self.stop()  # its link is closed
         finally:
             self.pool.lost(self)
 

@@ -316,7 +316,7 @@ class RoomHost:
             raise RoomError(f"you do not sit in that seat at table {table.number}")
 
     def _follow(self, worker: Hashable, session: int, me: Presence, table: Table,
-                seat: int | None, uid: int) -> tuple[int, list[tuple[Any, Any]]]:
+                seat: int | None, uid: int) -> wire.Followed:
         """The caller's screen follows `table` from `seat`: the events so
         far and, from now on, each new one, redacted to the seat."""
         self._check_seat(table, me, seat)
@@ -329,7 +329,7 @@ class RoomHost:
 
         history, unsubscribe = table.feed(seat).follow(forward)
         self.follows[sub] = (worker, session, unsubscribe, uid)
-        return sub, [(event, view) for event, _, view in history]
+        return wire.Followed(sub, tuple((event, view) for event, _, view in history))
 
 
 def kept_games(games: dict[int, list[Seat]]) -> tuple[tuple[int, tuple[Seat, ...]], ...]:
