@@ -273,3 +273,199 @@ def test_the_transcript_says_the_takeback(tmp_path):
     result = crib3("export", str(path))
     assert result.returncode == 0, result.stderr
     assert "Ann takes back the " in result.stdout and ", and what followed it." in result.stdout
+
+
+# --- at the table, at 80x24 ----------------------------------------------------------
+
+
+def _footer(app) -> str:
+    from tui_support import screen_text
+
+    return screen_text(app).splitlines()[-1]
+
+
+async def _to_my_throw(pilot):
+    from tui_support import settled
+
+    from crib3.tui.words import Mode
+
+    screen = await settled(pilot)
+    while not (screen.mode == Mode.YOUR_TURN and screen.view.phase == Phase.DISCARD):
+        await pilot.press("enter")
+        screen = await settled(pilot)
+    return screen
+
+
+def _logged(app) -> list:
+    return load_log(app.log_path).events
+
+
+async def test_throw_u_throw_another_card_and_the_game_goes_on(crib3_home):
+    from tui_support import make_app, press_enter_until, screen_text, settled
+
+    app = make_app(seed=4)  # Cal deals: Ann cuts, so her throw waits for her cut
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _to_my_throw(pilot)
+        dealt = screen.view.hand
+        assert "Take back" not in _footer(app)
+        await pilot.press("1")
+        screen = await settled(pilot)
+        assert screen.view.phase == Phase.CUT_STARTER and screen.view.hand == dealt[1:]
+        assert "u Take back" in _footer(app)
+        await pilot.press("u")
+        screen = await settled(pilot)
+        assert screen.view.phase == Phase.DISCARD and screen.view.hand == dealt
+        assert "Ann takes back the throw of" in screen_text(app)
+        assert "Take back" not in _footer(app)  # nothing left to take back
+        await pilot.press("2")
+        screen = await settled(pilot)
+        assert screen.view.my_discard == dealt[1]
+        await pilot.press("enter")  # the cut
+        screen = await press_enter_until(pilot, lambda s: s.view.hand_number == 2)
+        events = _logged(app)  # saved as it happened: the take-back is in the log
+        (taken,) = [e for e in events if isinstance(e, ev.TakenBack)]
+        assert taken == ev.TakenBack(seat=0, card=dealt[0], throw=True)
+        thrown = [e.card for e in events if isinstance(e, ev.CardDiscarded) and e.seat == 0]
+        assert thrown[:2] == [dealt[0], dealt[1]]
+        assert fold(standing(events)) == app.game.state
+
+
+async def test_u_in_the_play_takes_back_your_card_and_the_bots_answers(crib3_home):
+    from tui_support import make_app, settled, wait_for
+
+    from crib3.tui.words import Mode
+
+    app = make_app(seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        await _to_my_throw(pilot)
+        await pilot.press("1")
+        await settled(pilot)
+        await pilot.press("enter")  # Ann cuts; she leads (left of the dealer)
+        screen = await settled(pilot)
+        while not (screen.mode == Mode.YOUR_TURN and screen.view.phase == Phase.PLAY):
+            await pilot.press("enter")
+            screen = await settled(pilot)
+        before = screen.view
+        await pilot.press("1")
+        await wait_for(pilot, lambda: sum(isinstance(e, ev.CardPlayed)
+                                          for e in app.game.events) >= 3)
+        screen = await settled(pilot)
+        played = [e for e in app.game.events if isinstance(e, ev.CardPlayed)]
+        assert played[0].seat == 0 and {e.seat for e in played} >= {1, 2}
+        assert "u Take back" in _footer(app)
+        await pilot.press("u")
+        screen = await settled(pilot)
+        assert screen.view.hand == before.hand and screen.view.pile == () \
+            and screen.view.my_turn and screen.view.scores == before.scores
+        assert app.game.state == fold(app.game.events[:app.game.events.index(played[0])])
+        assert isinstance(_logged(app)[-1], ev.TakenBack)
+        back = len(app.game.events)
+        await pilot.press("2")  # another card this time, and the play goes on
+        await wait_for(pilot, lambda: len(app.game.events) > back + 1)
+        assert app.game.events[back] == ev.CardPlayed(
+            seat=0, points=0, scores=before.scores, card=before.hand[1],
+            count=before.hand[1].value, items=())
+
+
+async def test_a_take_back_stops_a_computer_player_thinking(crib3_home):
+    """With the bots pacing (think > 0), u while one thinks: its move never
+    lands after the take-back."""
+    from tui_support import settled, wait_for
+
+    from crib3.tui.app import Crib3App
+    from crib3.tui.settings import GameChoices
+
+    choices = GameChoices(name="Ann", left="easy", right="easy", seed=5)  # Bea deals
+    app = Crib3App(choices, think=0.3)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _to_my_throw(pilot)
+        await pilot.press("1")
+        await wait_for(pilot, lambda: screen.check_action("take_back", ()))
+        await pilot.press("u")
+        screen = await settled(pilot)
+        events = app.game.events
+        assert isinstance(events[-1], ev.TakenBack) and screen.view.phase == Phase.DISCARD
+        await pilot.pause(1.0)  # longer than any thought: nothing lands meanwhile
+        assert isinstance(app.game.events[-1], ev.TakenBack) and len(app.game.events) == \
+            len(events)
+
+
+async def test_resume_of_a_game_left_after_a_takeback_lands_where_it_stood(crib3_home):
+    from tui_support import make_app, settled
+
+    from crib3.engine import Game
+    from crib3.tui.app import Crib3App
+
+    app = make_app(seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _to_my_throw(pilot)
+        dealt = screen.view.hand
+        await pilot.press("1")
+        await settled(pilot)
+        await pilot.press("u")
+        await settled(pilot)
+        path = app.log_path
+    size = path.stat().st_size
+    loaded = load_log(path)
+    assert isinstance(loaded.events[-1], ev.TakenBack)
+    again = Crib3App(game=Game.from_events(loaded.events, takebacks=True), resume_path=path,
+                     think=0.0)
+    async with again.run_test(size=SIZE) as pilot:
+        screen = await settled(pilot)
+        assert screen.view.phase == Phase.DISCARD and screen.view.hand == dealt
+        await pilot.press("3")
+        screen = await settled(pilot)
+        assert "u Take back" in _footer(again)
+    with open(path, "rb") as f:
+        head = f.read(size)
+    assert head == open(path, "rb").read()[:size]  # appended to, never rewritten
+    events = load_log(path).events
+    assert events[:len(loaded.events)] == loaded.events
+    assert [e.card for e in events if isinstance(e, ev.CardDiscarded) and e.seat == 0][-1] \
+        == dealt[2]
+
+
+async def test_replay_steps_through_a_takeback(tmp_path):
+    from tui_support import screen_text, wait_for
+
+    from crib3.saved.replay import Replay
+    from crib3.tui.app import Crib3App
+    from crib3.tui.screens.replay import ReplayScreen
+
+    path, game = _honest(tmp_path)
+    events = load_log(path).events
+    first = next(i for i, e in enumerate(events) if isinstance(e, ev.TakenBack))
+    app = Crib3App(replay=Replay(events), autosave=False)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await pilot.press("g")
+        await pilot.press(*str(first + 1), "enter")
+        await wait_for(pilot, lambda: f"event {first + 1} of" in screen_text(app))
+        assert "Ann takes back the " in screen_text(app)
+        assert app.screen.replay.states[first] == fold(standing(events[:first + 1]))
+        await pilot.press("left")
+        await wait_for(pilot, lambda: f"event {first} of" in screen_text(app))
+        await pilot.press("right", "right")
+        await wait_for(pilot, lambda: f"event {first + 2} of" in screen_text(app))
+
+
+async def test_the_card_room_does_not_offer_u(tmp_path):
+    from tui_support import room_app, room_with_tables, settled, wait_for
+
+    from crib3.tui.screens.room_table import RoomTableScreen
+
+    room = room_with_tables(tmp_path)
+    table = room.tables[1]
+    app = room_app(room, "Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, RoomTableScreen))
+        screen = await settled(pilot)
+        await wait_for(pilot, lambda: screen.view.phase == Phase.DISCARD and
+                       screen.view.my_turn)
+        await pilot.press("1")
+        await wait_for(pilot, lambda: screen.view.can_take_back)  # the rules would allow it
+        assert not screen.check_action("take_back", ())
+        assert "Take back" not in _footer(app)
+        await pilot.press("u")
+        await pilot.pause()
+        assert not any(isinstance(e, ev.TakenBack) for e in table.game.events)
