@@ -49,16 +49,28 @@ from crib3.engine.rules import IllegalMove, begin, next_automatic, root_event
 from crib3.engine.state import Phase, State, apply
 
 FORMAT = "crib3-log"
-VERSION = 1
+# 2 added the `TakenBack` event (a version-1 log cannot hold one); a
+# version-1 log is read as it always was.
+VERSION = 2
+TAKEBACKS_SINCE = 2
 # The header's `source` of games played at one's own keyboard: the only logs
 # in which a take-back (`TakenBack`) may stand (`crib3 serve` writes the card
 # room's, `crib3 sim` the simulator's).
 LOCAL_SOURCES = frozenset({"crib3 play", "crib3 resume"})
 
 
-def allows_takebacks(header: dict[str, Any]) -> bool:
-    """Whether the game of a log with this header could have take-backs."""
-    return header.get("source") in LOCAL_SOURCES
+NOT_LOCAL = ("a take-back in a game that was not played at your own keyboard against the "
+             "computer (take-backs are for those alone)")
+
+
+def takebacks_refused(header: dict[str, Any]) -> str | None:
+    """Why a log with this header cannot hold a take-back, or None when it
+    can: a game at one's own keyboard, written since the format had them."""
+    if header.get("source") not in LOCAL_SOURCES:
+        return NOT_LOCAL
+    if header["version"] < TAKEBACKS_SINCE:
+        return f"a take-back in a version-{header['version']} log (they came with version 2)"
+    return None
 
 
 class LogError(Exception):
@@ -342,17 +354,19 @@ def replay(numbered: Iterable[tuple[int, Event]], path: str = "<events>",
     """Re-run every event through the rules and return the final state, or
     raise LogError at the first event that could not have happened.
     `takebacks`: the game was one where take-backs are allowed."""
-    return _replay(numbered, path, keep=True, on_event=None, takebacks=takebacks)[0]
+    return _replay(numbered, path, keep=True, on_event=None,
+                   refused=None if takebacks else NOT_LOCAL)[0]
 
 
 def _replay(numbered: Iterable[tuple[int, Event]], path: str, keep: bool,
             on_event: Callable[[Event], None] | None,
-            takebacks: bool = False) -> tuple[State, list[Event], int]:
+            refused: str | None = NOT_LOCAL) -> tuple[State, list[Event], int]:
     """The replay, over a stream: the state, the events (when `keep`: a
     LogError then carries the valid ones too), and how many there were.
     Nothing else is held, so a log of any length is checked in the memory of
     its state. A take-back stands only in a game that allowed them
-    (`takebacks`), and only as the rules give it (`TakeBack`)."""
+    (`refused` None; else it says why not), and only as the rules give it
+    (`TakeBack`)."""
     state = State()
     valid: list[Event] = []
     count = 0
@@ -380,9 +394,8 @@ def _replay(numbered: Iterable[tuple[int, Event]], path: str, keep: bool,
             raise fail(line, "a second GameStarted: one game per log")
         elif state.phase == Phase.OVER:
             raise fail(line, f"{event.type} after the game was won")
-        elif isinstance(event, TakenBack) and not takebacks:
-            raise fail(line, "a take-back in a game that was not played at your own keyboard "
-                             "against the computer (take-backs are for those alone)")
+        elif isinstance(event, TakenBack) and refused is not None:
+            raise fail(line, refused)
         else:
             expected = next_automatic(state)
             if expected is None:
@@ -417,7 +430,7 @@ def load_log(path: str | os.PathLike[str], keep_events: bool = True,
     each valid event as it passes."""
     header, numbered, warnings = read_log(path)
     state, events, count = _replay(numbered, str(path), keep_events, on_event,
-                                   allows_takebacks(header))
+                                   takebacks_refused(header))
     if not count:
         raise LogError(str(path), 1, "the log holds no events")
     return LoadedLog(str(path), header, events, state, warnings, count)

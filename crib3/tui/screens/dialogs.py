@@ -132,6 +132,8 @@ HELP_TEXT = """\
   ←/→        highlight a card
   Enter      throw or play it, cut, go on
   h          the coach, beside the table
+  u          take back your last throw (till
+             the cut) or play (till the show)
   s          skip the rest of the show
   f          the event feed
   q, Ctrl+Q  quit (asks first; it is saved)
