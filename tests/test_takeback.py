@@ -469,3 +469,21 @@ async def test_the_card_room_does_not_offer_u(tmp_path):
         await pilot.press("u")
         await pilot.pause()
         assert not any(isinstance(e, ev.TakenBack) for e in table.game.events)
+
+
+async def test_the_card_rooms_help_does_not_list_u(tmp_path):
+    from tui_support import room_app, room_with_tables, screen_text, wait_for
+
+    from crib3.tui.screens.dialogs import HelpScreen
+    from crib3.tui.screens.room_table import RoomTableScreen
+
+    assert "u          take back" in HelpScreen().help_text()  # at your own keyboard
+    room = room_with_tables(tmp_path)
+    app = room_app(room, "Ann")
+    async with app.run_test(size=(120, 36)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, RoomTableScreen))
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await wait_for(pilot, lambda: "the coach, beside the table" in screen_text(app))
+        assert "take back" not in screen_text(app)
+        assert "take back" not in app.screen.help_text()
