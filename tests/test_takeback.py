@@ -487,3 +487,22 @@ async def test_the_card_rooms_help_does_not_list_u(tmp_path):
         await wait_for(pilot, lambda: "the coach, beside the table" in screen_text(app))
         assert "take back" not in screen_text(app)
         assert "take back" not in app.screen.help_text()
+
+
+async def test_the_footer_offers_u_while_a_computer_player_thinks(crib3_home):
+    """u is offered from the moment your card is on the table, not only once
+    it is your turn again: the footer follows the view, not just the mode."""
+    from tui_support import wait_for
+
+    from crib3.tui.app import Crib3App
+    from crib3.tui.settings import GameChoices
+    from crib3.tui.words import Mode
+
+    choices = GameChoices(name="Ann", left="easy", right="easy", seed=5)
+    app = Crib3App(choices, think=0.5)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _to_my_throw(pilot)
+        await pilot.press("1")
+        await wait_for(pilot, lambda: screen.view.can_take_back)
+        await wait_for(pilot, lambda: "u Take back" in _footer(app))
+        assert screen.mode == Mode.PRESENTING  # the computer players still throwing

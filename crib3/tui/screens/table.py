@@ -222,6 +222,9 @@ class TableScreen(QuietBindings, Screen):
             self.recent_from = len(self.narration)
         self.shown = state
         self.presented += 1
+        if view.can_take_back != self.view.can_take_back and self.takebacks:
+            self.view = view
+            self.keys_may_have_changed()  # `u` comes (or goes) while the mode stays
         self.view = view
         table = self.table_view
         table.show(view, keep_count=state.phase == Phase.SHOW and not isinstance(
