@@ -506,3 +506,24 @@ async def test_the_footer_offers_u_while_a_computer_player_thinks(crib3_home):
         await wait_for(pilot, lambda: screen.view.can_take_back)
         await wait_for(pilot, lambda: "u Take back" in _footer(app))
         assert screen.mode == Mode.PRESENTING  # the computer players still throwing
+
+
+def test_the_list_of_games_shows_the_scores_that_stood(tmp_path):
+    """`crib3 games` reads only a log's end: a take-back there makes the
+    last scores written (a go, a pair taken back) not the game's."""
+    from crib3.saved.listing import glance
+
+    checked = 0
+    for seed in (5, 7, 9):
+        events = game_with_takebacks(seed, chance=0.5).events
+        for index, event in enumerate(events):
+            if isinstance(event, ev.TakenBack) or index == len(events) - 1:
+                path = tmp_path / f"g{seed}-{index}.jsonl"
+                write_log(path, events[:index + 1], LOCAL)
+                seen = glance(path)
+                assert not seen.problem and seen.scores == fold(events[:index + 1]).scores
+                checked += 1
+    assert checked > 20
+    undone = [i for i, e in enumerate(events) if isinstance(e, ev.TakenBack)
+              and fold(events[:i]).scores != fold(events[:i + 1]).scores]
+    assert undone  # some take-back here did take points back
