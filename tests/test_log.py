@@ -176,7 +176,24 @@ def test_reading_never_changes_the_file(good_log):
 
 def test_header_names_format_and_version():
     header = make_header()
-    assert header["format"] == "crib3-log" and header["version"] == 1
+    assert header["format"] == "crib3-log" and header["version"] == 2  # 2: take-backs
+
+
+def test_a_version_1_log_is_still_read_but_cannot_hold_a_takeback(tmp_path):
+    from test_takeback import LOCAL, game_with_takebacks
+
+    from crib3.engine import events as ev
+
+    game = game_with_takebacks(5)
+    old = {**LOCAL, "version": 1}
+    plain = tmp_path / "plain.jsonl"
+    write_log(plain, game_with_takebacks(6, chance=0.0).events, old)
+    assert load_log(plain).header["version"] == 1
+    taken = tmp_path / "taken.jsonl"
+    write_log(taken, game.events, old)
+    first = next(i for i, e in enumerate(game.events) if isinstance(e, ev.TakenBack))
+    error = error_of(taken)
+    assert error.line == first + 2 and "take-back" in error.reason
 
 
 from hypothesis import given

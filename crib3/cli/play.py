@@ -89,7 +89,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
     think = args.think if args.think is not None else load_choices().think
     return run_app(Crib3App(ascii=ascii_wanted(args), think=think,
-                            game=Game.from_events(game.events), resume_path=game.path,
+                            game=Game.from_events(game.events, takebacks=True),
+                            resume_path=game.path,
                             autosave=not args.no_save))
 
 

@@ -16,6 +16,7 @@ from crib3.engine.commands import (
     Muggins,
     Play,
     Shuffle,
+    TakeBack,
 )
 from crib3.engine.events import (
     BOT_LEVELS,
@@ -29,12 +30,13 @@ from crib3.engine.events import (
 from crib3.engine.feed import SeatFeed, seat_view
 from crib3.engine.game import Game
 from crib3.engine.rules import IllegalMove, decide, legal_moves, next_automatic, to_act
-from crib3.engine.state import Phase, State, apply, fold
+from crib3.engine.state import Phase, State, apply, fold, taken_back
 from crib3.engine.views import SeatView, project, redact
 
 __all__ = [
     "BOT_LEVELS", "EVENT_TYPES", "HUMAN", "Command", "Count", "CutStarter", "Discard",
     "DrawCutCard", "Event", "Game", "IllegalMove", "Muggins", "Phase", "Play", "PlayerInfo",
-    "Rules", "ScoringEvent", "SeatFeed", "SeatView", "Shuffle", "State", "apply", "decide", "fold",
-    "legal_moves", "next_automatic", "project", "redact", "seat_view", "to_act",
+    "Rules", "ScoringEvent", "SeatFeed", "SeatView", "Shuffle", "State", "TakeBack", "apply",
+    "decide", "fold", "legal_moves", "next_automatic", "project", "redact", "seat_view",
+    "taken_back", "to_act",
 ]

@@ -56,6 +56,13 @@ class Muggins(SeatCommand):
 
 
 @dataclass(frozen=True, slots=True)
+class TakeBack(SeatCommand):
+    """Take back this seat's last throw or play in the hand, and what
+    followed it (see `crib3.engine.events.TakenBack`). Never a bot's legal
+    move: a `Game` takes it only when `Game.takebacks` is on."""
+
+
+@dataclass(frozen=True, slots=True)
 class DrawCutCard(Command):
     """Chance: `seat` cuts `card` in the cut for first deal."""
 

@@ -218,6 +218,29 @@ class HandEnded(Event):
     scores: Scores
 
 
+# --- a take-back (local games against the computer only) -----------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TakenBack(Event):
+    """`seat` took back its last throw (`throw`) or play of `card`, and with
+    it every event that followed it: the state is again the state just
+    before that decision, and the seat chooses again. The undone events stay
+    in the log before this one (the log is only ever appended to); readers
+    that want the game as it stood cut them out (`state.taken_back`).
+
+    Only a person's decision in the current hand can be taken back: a throw
+    until the starter is cut (once it is turned, a new throw would be made
+    knowing it), a play until the play ends (the show reveals every hand).
+    Never a cut, a count or a muggins call, never another seat's move, and
+    only in games at your own keyboard (`Game.takebacks`; a log's header
+    says where it was played). In others' copies of a throw `card` is None."""
+
+    seat: int
+    card: Card | None
+    throw: bool
+
+
 # --- the end (R7, R8.1) ---------------------------------------------------------
 
 
@@ -236,6 +259,6 @@ EVENT_TYPES: dict[str, type[Event]] = {
     for cls in (
         GameStarted, CardCutForDeal, CutTied, DealerChosen, DeckShuffled, CardsDealt,
         CardDiscarded, StarterCut, HisHeels, CardPlayed, GoSaid, GoScored, CountReset,
-        HandCounted, MugginsCalled, MugginsDeclined, HandEnded, GameWon,
+        HandCounted, MugginsCalled, MugginsDeclined, HandEnded, GameWon, TakenBack,
     )
 }

@@ -12,9 +12,9 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 
 from crib3.cards import DECK
-from crib3.engine.commands import Command, DrawCutCard, Shuffle
+from crib3.engine.commands import Command, DrawCutCard, Shuffle, TakeBack
 from crib3.engine.events import Event, PlayerInfo, Rules
-from crib3.engine.rules import begin, legal_moves, needs_chance, step, to_act
+from crib3.engine.rules import IllegalMove, begin, legal_moves, needs_chance, step, to_act
 from crib3.engine.state import Phase, State, apply
 from crib3.engine.views import SeatView, project
 
@@ -24,9 +24,14 @@ Subscriber = Callable[[Event, State], None]
 class Game:
     """A game in progress. Start one with `Game.new`, or rebuild one from
     its events with `Game.from_events` (which trusts them: verify logs with
-    `crib3.engine.log.load_log` first)."""
+    `crib3.engine.log.load_log` first).
 
-    def __init__(self, rng: random.Random | None = None) -> None:
+    `takebacks`: a person may take back their last throw or play
+    (`TakeBack`); on only for a game at one's own keyboard against the
+    computer (`crib3 play`, `crib3 resume`), never in the card room."""
+
+    def __init__(self, rng: random.Random | None = None, takebacks: bool = False) -> None:
+        self.takebacks = takebacks
         self.events: list[Event] = []
         self.state = State()
         self.rng = rng or random.Random()
@@ -36,10 +41,11 @@ class Game:
 
     @classmethod
     def new(cls, players: Sequence[PlayerInfo], rules: Rules | None = None,
-            seed: int | None = None, subscribers: Iterable[Subscriber] = ()) -> Game:
+            seed: int | None = None, subscribers: Iterable[Subscriber] = (),
+            takebacks: bool = False) -> Game:
         """A new game, run up to the first choice (the discard of hand 1).
         With a `seed`, every shuffle and cut is reproducible."""
-        game = cls(random.Random(seed))
+        game = cls(random.Random(seed), takebacks)
         for subscriber in subscribers:
             game.subscribe(subscriber)
         game._emit([begin(tuple(players), rules or Rules(), seed)])
@@ -47,9 +53,10 @@ class Game:
         return game
 
     @classmethod
-    def from_events(cls, events: Iterable[Event], rng: random.Random | None = None) -> Game:
+    def from_events(cls, events: Iterable[Event], rng: random.Random | None = None,
+                    takebacks: bool = False) -> Game:
         """The game these events make, ready to go on from where they stop."""
-        game = cls(rng)
+        game = cls(rng, takebacks)
         state = game.state
         for event in events:
             state = apply(state, event)
@@ -67,7 +74,11 @@ class Game:
 
     def dispatch(self, command: Command) -> list[Event]:
         """Carry out a seat's command (IllegalMove if it may not), then every
-        automatic event and chance step after it. Returns all new events."""
+        automatic event and chance step after it. Returns all new events.
+        A take-back is refused unless this game allows them."""
+        if type(command) is TakeBack and not self.takebacks:
+            raise IllegalMove("take-backs are only for games against the computer "
+                              "at your own keyboard")
         start = len(self.events)
         events, state = step(self.state, command)
         self._emit(events, state)

@@ -29,6 +29,7 @@ from crib3.engine.commands import (
     Muggins,
     Play,
     Shuffle,
+    TakeBack,
 )
 from crib3.engine.events import (
     CardCutForDeal,
@@ -41,13 +42,35 @@ from crib3.engine.events import (
     MugginsCalled,
     MugginsDeclined,
     StarterCut,
+    TakenBack,
 )
 from crib3.engine.lines import LineError, parse_json, read_lines
 from crib3.engine.rules import IllegalMove, begin, next_automatic, root_event
 from crib3.engine.state import Phase, State, apply
 
 FORMAT = "crib3-log"
-VERSION = 1
+# 2 added the `TakenBack` event (a version-1 log cannot hold one); a
+# version-1 log is read as it always was.
+VERSION = 2
+TAKEBACKS_SINCE = 2
+# The header's `source` of games played at one's own keyboard: the only logs
+# in which a take-back (`TakenBack`) may stand (`crib3 serve` writes the card
+# room's, `crib3 sim` the simulator's).
+LOCAL_SOURCES = frozenset({"crib3 play", "crib3 resume"})
+
+
+NOT_LOCAL = ("a take-back in a game that was not played at your own keyboard against the "
+             "computer (take-backs are for those alone)")
+
+
+def takebacks_refused(header: dict[str, Any]) -> str | None:
+    """Why a log with this header cannot hold a take-back, or None when it
+    can: a game at one's own keyboard, written since the format had them."""
+    if header.get("source") not in LOCAL_SOURCES:
+        return NOT_LOCAL
+    if header["version"] < TAKEBACKS_SINCE:
+        return f"a take-back in a version-{header['version']} log (they came with version 2)"
+    return None
 
 
 class LogError(Exception):
@@ -310,6 +333,8 @@ def command_for(event: Event) -> Command | None:
         return Muggins(event.seat, True)
     if isinstance(event, MugginsDeclined):
         return Muggins(event.seat, False)
+    if isinstance(event, TakenBack):
+        return TakeBack(event.seat)
     return None
 
 
@@ -324,18 +349,24 @@ def _difference(logged: Event, expected: Event) -> str:
     return f"{logged.type} differs from what the rules give"
 
 
-def replay(numbered: Iterable[tuple[int, Event]], path: str = "<events>") -> State:
+def replay(numbered: Iterable[tuple[int, Event]], path: str = "<events>",
+           takebacks: bool = False) -> State:
     """Re-run every event through the rules and return the final state, or
-    raise LogError at the first event that could not have happened."""
-    return _replay(numbered, path, keep=True, on_event=None)[0]
+    raise LogError at the first event that could not have happened.
+    `takebacks`: the game was one where take-backs are allowed."""
+    return _replay(numbered, path, keep=True, on_event=None,
+                   refused=None if takebacks else NOT_LOCAL)[0]
 
 
 def _replay(numbered: Iterable[tuple[int, Event]], path: str, keep: bool,
-            on_event: Callable[[Event], None] | None) -> tuple[State, list[Event], int]:
+            on_event: Callable[[Event], None] | None,
+            refused: str | None = NOT_LOCAL) -> tuple[State, list[Event], int]:
     """The replay, over a stream: the state, the events (when `keep`: a
     LogError then carries the valid ones too), and how many there were.
     Nothing else is held, so a log of any length is checked in the memory of
-    its state."""
+    its state. A take-back stands only in a game that allowed them
+    (`refused` None; else it says why not), and only as the rules give it
+    (`TakeBack`)."""
     state = State()
     valid: list[Event] = []
     count = 0
@@ -363,6 +394,8 @@ def _replay(numbered: Iterable[tuple[int, Event]], path: str, keep: bool,
             raise fail(line, "a second GameStarted: one game per log")
         elif state.phase == Phase.OVER:
             raise fail(line, f"{event.type} after the game was won")
+        elif isinstance(event, TakenBack) and refused is not None:
+            raise fail(line, refused)
         else:
             expected = next_automatic(state)
             if expected is None:
@@ -396,7 +429,8 @@ def load_log(path: str | os.PathLike[str], keep_events: bool = True,
     so checking a huge log costs the memory of its state; `on_event` sees
     each valid event as it passes."""
     header, numbered, warnings = read_log(path)
-    state, events, count = _replay(numbered, str(path), keep_events, on_event)
+    state, events, count = _replay(numbered, str(path), keep_events, on_event,
+                                   takebacks_refused(header))
     if not count:
         raise LogError(str(path), 1, "the log holds no events")
     return LoadedLog(str(path), header, events, state, warnings, count)

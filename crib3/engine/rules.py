@@ -24,6 +24,7 @@ from crib3.engine.commands import (
     Play,
     SeatCommand,
     Shuffle,
+    TakeBack,
 )
 from crib3.engine.events import (
     PLAYER_KINDS,
@@ -49,6 +50,7 @@ from crib3.engine.events import (
     Rules,
     Scores,
     StarterCut,
+    TakenBack,
 )
 from crib3.engine.state import Phase, State, apply, turn_order
 from crib3.scoring import score_hand, score_play
@@ -417,6 +419,44 @@ def _muggins(state: State, c: Muggins) -> Event:
     return MugginsDeclined(seat=caller, victim=victim)
 
 
+def takeable(state: State, seat: int | None) -> bool:
+    """`seat` has a throw or play of this hand that it may take back now
+    (see `TakenBack`): whether a game allows take-backs at all is the
+    `Game`'s, not the state's."""
+    undo = state.undo
+    return undo is not None and undo[1] == seat and state.phase in (DISCARD, CUT_STARTER, PLAY)
+
+
+def untakeable(state: State) -> str:
+    """Why nothing can be taken back in `state`, in a player's words."""
+    if state.phase == SHOW:
+        return "the play is over, and its cards stand once the show begins"
+    if state.phase in (PLAY, HEELS):
+        return "the throws stand once the starter is cut, and no card of theirs is played yet"
+    if state.phase in (DISCARD, CUT_STARTER):
+        return "no card is thrown yet in this hand"
+    return "no throw or play of this hand"
+
+
+def _take_back(state: State, c: TakeBack) -> Event:
+    """A person takes back their last throw or play of the hand, and what
+    the others did after it. Bounded to the hand: a throw only until the
+    starter is cut (a throw made again knowing the starter would be a peek,
+    not a second thought; before the cut the deck stays as dealt, so no card
+    is dealt or cut anew), a play only until the play is over (the show
+    turns every hand face up); never a cut, a count, a muggins call or
+    anyone else's move. Taking back a play lets the person see what the
+    others played after it, as an undo at a card table does: the statistics
+    count games with take-backs apart for that."""
+    undo = state.undo
+    if state.phase not in (DISCARD, CUT_STARTER, PLAY) or undo is None:
+        raise IllegalMove(f"seat {c.seat} has nothing to take back: {untakeable(state)}")
+    before, seat, card = undo
+    if seat != c.seat:
+        raise IllegalMove(f"seat {c.seat} cannot take back seat {seat}'s move")
+    return TakenBack(seat=seat, card=card, throw=before.phase == DISCARD)
+
+
 _ROOTS = {
     DrawCutCard: _draw_cut_card,
     Shuffle: _shuffle,
@@ -425,6 +465,7 @@ _ROOTS = {
     Play: _play,
     Count: _count,
     Muggins: _muggins,
+    TakeBack: _take_back,
 }
 
 

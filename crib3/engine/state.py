@@ -32,10 +32,12 @@ from crib3.engine.events import (
     HisHeels,
     MugginsCalled,
     MugginsDeclined,
+    HUMAN,
     PlayerInfo,
     Rules,
     Scores,
     StarterCut,
+    TakenBack,
 )
 from crib3.engine.trail import Trail
 
@@ -129,6 +131,12 @@ class State(NamedTuple):
     hand_scores: tuple[Scores, ...] = ()  # totals at the end of each hand
     winner: int | None = None
     skunks: tuple[int, int, int] = (0, 0, 0)
+    # what a take-back goes back to: (the state just before a person's last
+    # throw or play that may still be taken back, their seat, the card),
+    # None when there is none. That state holds the one before it, so
+    # taking back again goes further back, to the start of the hand's play
+    # (or of the discard, until the starter is cut). See `TakenBack`.
+    undo: tuple[State, int, Card | None] | None = None
 
     # --- derived facts, used by the rules, the views and the screens --------
 
@@ -210,6 +218,7 @@ def _deck_shuffled(s: State, e: DeckShuffled) -> State:
         shown=(None, None, None),
         crib_shown=None,
         muggins_pending=None,
+        undo=None,
     )
 
 
@@ -228,6 +237,7 @@ def _card_discarded(s: State, e: CardDiscarded) -> State:
     discarded = _set(s.discarded, seat, True)
     done = all(discarded)
     return s._replace(
+        undo=(s, seat, e.card) if s.players[seat].kind == HUMAN else s.undo,
         hands=hands,
         held=_set(s.held, seat, s.held[seat] - 1),
         kept=_set(s.kept, seat, hand),
@@ -246,6 +256,7 @@ def _starter_cut(s: State, e: StarterCut) -> State:
         deck=deck,
         phase=Phase.HEELS if e.starter.rank == 11 else Phase.PLAY,
         leader=leader,
+        undo=None,  # the starter is face up: the throws stand
     )
 
 
@@ -257,6 +268,7 @@ def _card_played(s: State, e: CardPlayed) -> State:
     seat = e.seat
     changes = _with_points(s, seat, e.points, e.scores, PEGGING) if e.points else {}
     return s._replace(
+        undo=(s, seat, e.card) if s.players[seat].kind == HUMAN else s.undo,
         hands=_set(s.hands, seat, _without(s.hands[seat], e.card)),
         held=_set(s.held, seat, s.held[seat] - 1),
         played=_set(s.played, seat, (*s.played[seat], e.card)),
@@ -307,7 +319,7 @@ def begin_show(s: State) -> State:
     """The play is over (every card played): the show begins. Not an event of
     its own: it follows from the last card, so `apply` of that card's last
     consequence calls it."""
-    return s._replace(phase=Phase.SHOW, show_step=0)
+    return s._replace(phase=Phase.SHOW, show_step=0, undo=None)  # the play stands
 
 
 def _hand_counted(s: State, e: HandCounted) -> State:
@@ -340,10 +352,42 @@ def _hand_ended(s: State, e: HandEnded) -> State:
 def _game_won(s: State, e: GameWon) -> State:
     return s._replace(
         phase=Phase.OVER,
+        undo=None,
         winner=e.seat,
         skunks=tuple(e.skunks),
         hand_scores=(*s.hand_scores, tuple(e.scores)),
     )
+
+
+def _taken_back(s: State, e: TakenBack) -> State:
+    """The state just before the decision taken back: the very state the
+    game stood in then, so a game with take-backs folds to what the same
+    game without the undone events folds to."""
+    return s.undo[0] if s.undo is not None else s
+
+
+def taken_back(events: Iterable[Event]) -> set[int]:
+    """The indices of `events` that a later take-back undid, and of the
+    take-backs themselves: what is left is the game as it stood, the events
+    whose fold is the same state (for review, statistics and the like).
+
+    A `TakenBack` of seat S undoes the last standing throw or play of S and
+    everything standing after it (the engine allows only that one)."""
+    events = list(events)
+    standing: list[int] = []
+    gone: set[int] = set()
+    for index, event in enumerate(events):
+        if type(event) is not TakenBack:
+            standing.append(index)
+            continue
+        gone.add(index)
+        while standing:
+            back = standing.pop()
+            gone.add(back)
+            undone = events[back]
+            if type(undone) in (CardDiscarded, CardPlayed) and undone.seat == event.seat:
+                break
+    return gone
 
 
 _APPLY = {
@@ -365,6 +409,7 @@ _APPLY = {
     MugginsDeclined: _muggins_declined,
     HandEnded: _hand_ended,
     GameWon: _game_won,
+    TakenBack: _taken_back,
 }
 
 

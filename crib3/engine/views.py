@@ -23,8 +23,9 @@ from crib3.engine.events import (
     PlayerInfo,
     Rules,
     Scores,
+    TakenBack,
 )
-from crib3.engine.rules import counting_seat, cutter, legal_moves, play_turn, to_act
+from crib3.engine.rules import counting_seat, cutter, legal_moves, play_turn, takeable, to_act
 from crib3.engine.state import Phase, State
 
 # The phases as globals: Python 3.11 looks an attribute up on an Enum class
@@ -82,6 +83,9 @@ class SeatView(NamedTuple):
     # every card played this hand, in order: (seat, card, count number from
     # 0); with `hand_gos`, the whole public history of the play
     hand_plays: tuple[tuple[int, Card, int], ...] = ()
+    # this seat has a throw or play of the hand it may take back now (where
+    # the game allows take-backs: see `crib3.engine.events.TakenBack`)
+    can_take_back: bool = False
 
     @property
     def my_turn(self) -> bool:
@@ -163,6 +167,7 @@ def project(state: State, seat: int | None, redacted: bool = False) -> SeatView:
         ended=state.ended,
         count_over=state.count_over,
         hand_plays=state.hand_plays,
+        can_take_back=mine and takeable(state, seat),
     )
 
 
@@ -173,6 +178,8 @@ def redact(event: Event, seat: int | None) -> Event:
     if isinstance(event, CardsDealt):
         hands = tuple(h if s == seat else () for s, h in enumerate(event.hands))
         return replace(event, hands=hands, crib_card=None)
-    if isinstance(event, CardDiscarded) and event.seat != seat:
+    if isinstance(event, (CardDiscarded, TakenBack)) and event.seat != seat:
+        if isinstance(event, TakenBack) and not event.throw:
+            return event  # the card was played face up
         return replace(event, card=None)
     return event

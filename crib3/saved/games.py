@@ -142,6 +142,9 @@ class PlayerStats:
     # Won (True) or lost, each finished game in the order played: what the
     # streaks are counted from, for programs (`crib3 stats --json`).
     results: list[bool] = field(default_factory=list)
+    # games with a take-back (a local game's `u`): counted in `games` and in
+    # the points, but not in `finished`, `wins`, the share, skunks or streaks
+    takeback_games: int = 0
 
     @property
     def win_share(self) -> float:
@@ -149,13 +152,21 @@ class PlayerStats:
 
 
 def game_stats(games: Iterable[GameSummary]) -> list[PlayerStats]:
-    """Fold games into statistics per (name, level), in order of first game."""
+    """Fold games into statistics per (name, level), in order of first game.
+
+    A game with take-backs is counted apart: its hands and points count
+    (they are the game as it stood), its result does not, for any seat at
+    its table: a person who took a play back after seeing what the computer
+    players answered has not beaten (or lost to) that level as the others
+    did, so the wins, the share of finished games, skunks and streaks are of
+    the games without take-backs alone. `takeback_games` says how many."""
     table: dict[tuple[str, str], PlayerStats] = {}
     for game in games:
         seats = [table.setdefault(key, PlayerStats(*key)) for key in game.players]
         for seat, stats in enumerate(seats):
             stats.games += 1
             stats.pegging_points += game.pegging[seat]
+            stats.takeback_games += bool(game.taken_back)
         for seat, crib, total in game.counts:
             stats = seats[seat]
             if crib:
@@ -165,7 +176,7 @@ def game_stats(games: Iterable[GameSummary]) -> list[PlayerStats]:
                 stats.hands += 1
                 stats.hand_points += total
                 stats.best_hand = max(stats.best_hand, total)
-        if game.winner is None:
+        if game.winner is None or game.taken_back:
             continue
         for seat, stats in enumerate(seats):
             won = seat == game.winner
@@ -244,6 +255,12 @@ def format_stats(stats: Sequence[PlayerStats]) -> str:
                      f"{hand:>6.1f}{crib:>6.1f}{peg:>9.1f}{s.best_hand:>5}{s.longest_streak:>7}")
     lines.append("hand and crib: mean points counted; peg/hand: pegging points per hand "
                  "played; share: of finished games")
+    apart = [s for s in stats if s.takeback_games and s.level == "human"] or \
+        [s for s in stats if s.takeback_games]
+    if apart:
+        who = ", ".join(f"{shown_name(s.name, 17)} {s.takeback_games}" for s in apart)
+        lines.append(f"games with take-backs (u): {who}; counted in games and points, "
+                     "not in wins, share, skunks or streaks")
     return "\n".join(lines)
 
 

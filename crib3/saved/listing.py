@@ -5,9 +5,9 @@ lines and its last few kilobytes, never the whole file.
 game; folding each log made the list as slow as the sum of the games (18.8 s
 for 1,000 of them). A listing needs only who played (the GameStarted line),
 when (the header), the scores (the last event that carries them, or the
-GameWon line, always the last of a finished game) and the hand number (the
-last DeckShuffled), so this reads those and nothing else: constant work per
-file. Nothing is verified here (`crib3 verify` does that), and nothing is
+GameWon line, always the last of a finished game; not one that a later
+take-back undid) and the hand number (the last DeckShuffled), so this reads
+those and nothing else: constant work per file. Nothing is verified here (`crib3 verify` does that), and nothing is
 written: there is no index to fall out of step with the logs.
 """
 
@@ -182,7 +182,18 @@ def _read_tail(block: bytes, start: int) -> tuple[dict[str, Any], bool]:
             break
     else:
         return found, start == 0
+    undoing: list[Any] = []  # take-backs met going back, still to reach their decision
     for offset, raw in _lines_backwards(block, start):
+        if b'"TakenBack"' in raw or undoing:
+            data = _object(raw, None, offset)
+            if data.get("type") == "TakenBack":
+                undoing.append(data.get("seat"))
+                continue
+            if undoing:  # undone: the scores it carries never stood
+                if data.get("type") in ("CardDiscarded", "CardPlayed") \
+                        and data.get("seat") == undoing[-1]:
+                    undoing.pop()
+                continue
         if b'"scores"' in raw:
             data = _object(raw, None, offset)
             scores = data.get("scores")

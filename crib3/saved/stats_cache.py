@@ -16,13 +16,13 @@ from crib3.saved.derived_cache import DerivedCache
 from crib3.saved.summary import GameSummary
 
 FORMAT = "crib3-stats-cache"
-VERSION = 3  # raise when GameSummary changes (a new crib3 version rebuilds it anyway)
+VERSION = 4  # raise when GameSummary changes (a new crib3 version rebuilds it anyway)
 
 
 def _to_json(summary: GameSummary) -> dict[str, Any]:
     return {"players": summary.players, "target": summary.target, "winner": summary.winner,
             "scores": summary.scores, "pegging": summary.pegging, "counts": summary.counts,
-            "skunks": summary.skunks}
+            "skunks": summary.skunks, "taken_back": summary.taken_back}
 
 
 def _from_json(data: dict[str, Any]) -> GameSummary:
@@ -34,6 +34,7 @@ def _from_json(data: dict[str, Any]) -> GameSummary:
         pegging=[int(x) for x in data["pegging"]],
         counts=[(int(s), bool(c), int(p)) for s, c, p in data["counts"]],
         skunks=[int(x) for x in data["skunks"]],
+        taken_back=int(data["taken_back"]),
     )
 
 

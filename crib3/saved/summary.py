@@ -28,9 +28,13 @@ class GameSummary:
     # The game's own verdict (GameWon.skunks: 1 skunked, 2 double, 0 not, and
     # all 0 when the game was played without skunks), not the scores again.
     skunks: list[int] = field(default_factory=lambda: [0, 0, 0])
+    # how many take-backs the game had (a local game's `u`): its result is
+    # counted apart (see `crib3.saved.games.game_stats`)
+    taken_back: int = 0
 
     @classmethod
-    def of(cls, state: State, events: Sequence[Event]) -> GameSummary:
+    def of(cls, state: State, events: Sequence[Event], taken_back: int = 0) -> GameSummary:
+        """`events` need only be the standing `HandCounted` (the counts)."""
         return cls(
             players=[(p.name, p.kind) for p in state.players],
             target=state.rules.target,
@@ -40,6 +44,7 @@ class GameSummary:
             counts=[(e.seat, e.crib, e.points + e.missed) for e in events
                     if isinstance(e, ev.HandCounted)],
             skunks=list(state.skunks),
+            taken_back=taken_back,
         )
 
 
@@ -49,10 +54,14 @@ def summarise_log(path: Path) -> GameSummary:
     that verify accepts. Raises LogError; a cut-off last line is left out, as
     on loading."""
     counted: list[ev.HandCounted] = []
+    takebacks = 0
 
     def watch(event: Event) -> None:
+        nonlocal takebacks
         if isinstance(event, ev.HandCounted):
             counted.append(event)
+        elif isinstance(event, ev.TakenBack):
+            takebacks += 1  # (never a count: a take-back ends with the play)
 
     loaded = load_log(path, keep_events=False, on_event=watch)
-    return GameSummary.of(loaded.state, counted)
+    return GameSummary.of(loaded.state, counted, takebacks)

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from crib3.engine import Event, SeatView, State, apply, next_automatic, seat_view
+from crib3.engine import Event, SeatView, State, apply, next_automatic, seat_view, taken_back
 from crib3.engine import events as ev
 from crib3.players.coach import (
     WIN_BONUS,
@@ -102,6 +102,9 @@ class Review:
     name: str
     hands: int
     decisions: list[Decision] = field(default_factory=list)
+    # the seat's decisions that a take-back undid (a local game's `u`): not
+    # reviewed, since they did not stand; only counted
+    taken_back: int = 0
 
     def given_up(self, phase: str) -> float:
         """Points given up in one phase ("discard", "play", "count") or, with
@@ -129,6 +132,7 @@ class Review:
         out["decisions"] = len(self.decisions)
         out["matched"] = self.matched()
         out["hands"] = self.hands
+        out["taken_back"] = self.taken_back
         out["per_hand"] = _num(self.given_up("total") / self.hands) if self.hands else 0.0
         return out
 
@@ -263,17 +267,26 @@ def assess(view: SeatView, kind: str, taken: str, index: int = -1) -> Decision:
 
 
 def review_events(events: Sequence[Event], seat: int) -> Review:
-    """The review of `seat` over a game's events (a verified log's)."""
+    """The review of `seat` over a game's events (a verified log's): the
+    decisions that stood. One that a take-back undid is not reviewed (the
+    seat chose again, and that choice is), only counted (`taken_back`)."""
     state = State()
     decisions: list[Decision] = []
+    undone = taken_back(events) if any(type(e) is ev.TakenBack for e in events) else set()
+    withdrawn = 0
     for index, event in enumerate(events):
-        decision = decide_at(index, event, state, (seat,))
-        if decision is not None:
-            decisions.append(decision)
+        if index in undone:
+            if isinstance(event, (ev.CardDiscarded, ev.CardPlayed)) and event.seat == seat \
+                    and _decision_kind(event, state) is not None:
+                withdrawn += 1
+        else:
+            decision = decide_at(index, event, state, (seat,))
+            if decision is not None:
+                decisions.append(decision)
         state = apply(state, event)
     hands = sum(1 for e in events if isinstance(e, ev.CardsDealt))
     name = state.players[seat].name if seat < len(state.players) else f"seat {seat}"
-    return Review(seat, name, hands, decisions)
+    return Review(seat, name, hands, decisions, withdrawn)
 
 
 def reviewed_seats(players: Sequence[ev.PlayerInfo]) -> list[int]:
@@ -371,7 +384,9 @@ def format_review(review: Review, names: Sequence[str], ascii: bool = False) -> 
              f"count {s['count']:.2f}; total {s['total']:.2f} ({s['per_hand']:.2f} a hand)",
              *([f"Chance to win given up near the end: {s['win_chance']:.0%} in all"]
                if s["win_chance"] >= 0.005 else []),
-             f"Matched the coach: {s['matched']} of {s['decisions']}"]
+             f"Matched the coach: {s['matched']} of {s['decisions']}",
+             *([f"Taken back and chosen again: {review.taken_back} "
+                f"(the review is of the choices that stood)"] if review.taken_back else [])]
     costliest = review.costliest()
     if costliest:
         lines += ["", "The costliest:"]

@@ -165,7 +165,7 @@ class Crib3App(BaseApp):
             # a damaged log goes on from its last good line: say so
             self.notify(note, severity="warning", timeout=10, markup=False)
         self.resume_path = game.path
-        self.continue_game(Game.from_events(game.events))
+        self.continue_game(Game.from_events(game.events, takebacks=True))
 
     def action_stats(self) -> None:
         from crib3.tui.screens.stats import StatsScreen
@@ -194,12 +194,13 @@ class Crib3App(BaseApp):
             self._open_log(games_dir() / (datetime.now().strftime("%Y-%m-%d-%H%M%S-%f") +
                                           ".jsonl"), make_header(source="crib3 play"))
             subscribers.append(self._save)
-        self.game = Game.new(players, choices.rules(), seed=seed, subscribers=subscribers)
+        self.game = Game.new(players, choices.rules(), seed=seed, subscribers=subscribers,
+                             takebacks=True)
         bot_rng = random.Random(seed ^ 0x5EED)
         bots = {1: make_player(choices.left, random.Random(bot_rng.random())),
                 2: make_player(choices.right, random.Random(bot_rng.random()))}
         table = TableScreen(self.game, 0, BotDriver(self.game, bots, think=self.think),
-                            self.think, self.ascii, on_over=self._game_over)
+                            self.think, self.ascii, on_over=self._game_over, takebacks=True)
         self.switch_screen(table) if self._table_showing() else self.push_screen(table)
 
     def continue_game(self, game: Game) -> None:
@@ -218,7 +219,8 @@ class Crib3App(BaseApp):
         self.push_screen(TableScreen(game, 0, BotDriver(game, bots, think=self.think),
                                      self.think, self.ascii,
                                      on_over=self._game_over,
-                                     resumed=self.resume_path is not None))
+                                     resumed=self.resume_path is not None,
+                                     takebacks=game.takebacks))
 
     def _open_log(self, path: Path, header: dict[str, object] | None = None) -> None:
         """The game's log, new or to go on with; a folder or disk that will

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from crib3.cards import Card
 from crib3.common.names import shown_name
-from crib3.engine import Discard, Event, Play, SeatView, State
+from crib3.engine import Discard, Event, Play, SeatView, State, TakeBack
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
 from crib3.scoring import Score
@@ -26,7 +26,7 @@ from crib3.words.speech import say_play
 # Events whose announcement is their sentence in the feed.
 _SAID_AS_NARRATED = (ev.GoScored, ev.HisHeels, ev.MugginsCalled,
                      ev.MugginsDeclined, ev.StarterCut, ev.DealerChosen, ev.CutTied,
-                     ev.GameWon, ev.HandEnded, ev.DeckShuffled)
+                     ev.GameWon, ev.HandEnded, ev.DeckShuffled, ev.TakenBack)
 
 
 class Mode(StrEnum):
@@ -133,6 +133,9 @@ def refusal(command: object, view: SeatView, reason: str, ascii: bool = False) -
     `reason` is the engine's `IllegalMove` sentence, said when there are no
     better words for it (the engine speaks of seats and card codes, for
     logs and programs, not for the table)."""
+    if isinstance(command, TakeBack) and "nothing to take back: " in reason:
+        said = reason.split("nothing to take back: ", 1)[1].replace("of theirs", "of yours")
+        return f"Nothing to take back: {said}"
     if isinstance(command, (Play, Discard)) and view.phase in (Phase.PLAY, Phase.DISCARD):
         card = command.card.label(ascii)
         if not view.my_turn:

@@ -144,6 +144,12 @@ def describe(event: ev.Event, state: State, ascii: bool = False) -> str | None:
                            for s in range(3))
         return (f"End of hand {event.hand}: {scores}. "
                 f"The deal passes to {obj(event.next_dealer)}.")
+    if isinstance(event, ev.TakenBack):
+        what = "throw" if event.throw else "play"
+        of = f" of {card(event.card)}" if event.card is not None else ""
+        mine = "your" if event.seat in voice.you else "the"
+        return (f"{says(event.seat, 'takes', 'take')} back {mine} {what}{of}, "
+                "and what followed it.")
     if isinstance(event, ev.GameWon):
         others = [s for s in range(3) if s != event.seat]
         won = reached(event.scores[event.seat], state.rules.target)

@@ -126,13 +126,15 @@ class AskMuggins(Dialog[bool]):
 
 # Keys in two columns that fit the help panel (46 cells); the rules as
 # paragraphs, wrapped to the panel.
+# The local game's own key (the card room's help leaves it out).
+TAKE_BACK_KEY = "  u          take back your throw or play\n"
 HELP_TEXT = """\
 [b]Keys[/b]
   1-5        throw or play that card now
   ←/→        highlight a card
   Enter      throw or play it, cut, go on
   h          the coach, beside the table
-  s          skip the rest of the show
+{TAKE_BACK_KEY}  s          skip the rest of the show
   f          the event feed
   q, Ctrl+Q  quit (asks first; it is saved)
   Ctrl+P     commands: new game, theme…
@@ -162,7 +164,7 @@ First to 121 wins at once, even mid-show.
   margin  expect less the opponents'
   Near the end, chances as chances: to count
   out first, to win the hand, and how much
-  less than the best option's."""
+  less than the best option's.""".replace("{TAKE_BACK_KEY}", TAKE_BACK_KEY)
 
 
 class HelpScreen(Dialog[None]):

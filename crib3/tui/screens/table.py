@@ -37,6 +37,7 @@ from crib3.engine import (
     Muggins,
     Play,
     SeatFeed,
+    TakeBack,
     SeatView,
     State,
     project,
@@ -63,6 +64,9 @@ PAUSE_AFTER = (ev.DealerChosen, ev.HandCounted, ev.MugginsCalled, ev.HandEnded, 
 # Events shown for a moment (scaled by the think time) before the next one.
 LINGER_ON = (ev.CardPlayed, ev.GoSaid, ev.GoScored, ev.CountReset, ev.StarterCut, ev.HisHeels,
              ev.CardDiscarded)
+# `u` is taken while a computer player thinks or it is your turn; not in a
+# pause to read, a count being said, or after the game.
+_TAKE_BACK_MODES = frozenset({Mode.PRESENTING, Mode.YOUR_TURN, Mode.OTHERS_TURN})
 _CARD_KEYS = {"throw": Phase.DISCARD, "play_card": Phase.PLAY, "cut": Phase.CUT_STARTER}  # Enter
 
 
@@ -86,6 +90,7 @@ class TableScreen(QuietBindings, Screen):
         Binding("enter", "play_card", "Play", priority=True),
         Binding("enter", "cut", "Cut", priority=True),
         Binding("h", "coach", "Coach", priority=True),
+        Binding("u", "take_back", "Take back", priority=True),
         Binding("s", "skip_show", "Skip show", priority=True),
         Binding("f", "toggle_feed", "Feed", priority=True),
         Binding("question_mark", "app.help", "Help", key_display="?", priority=True),
@@ -99,10 +104,13 @@ class TableScreen(QuietBindings, Screen):
 
     def __init__(self, game: Game, me: int, bots: BotDriver | None = None, think: float = 0.6,
                  ascii: bool = False, on_over: Callable[[State], None] | None = None,
-                 resumed: bool = False) -> None:
+                 resumed: bool = False, takebacks: bool = False) -> None:
         """`resumed`: the events so far are shown at once (the game opens
-        where it stood), else presented one by one (a new game's cut)."""
+        where it stood), else presented one by one (a new game's cut).
+        `takebacks`: `u` takes back your last throw or play (a game at your
+        own keyboard against the computer; never a card room's)."""
         super().__init__()
+        self.takebacks = takebacks
         self.game = game
         self.me = me
         self.bots = bots
@@ -218,6 +226,9 @@ class TableScreen(QuietBindings, Screen):
             self.recent_from = len(self.narration)
         self.shown = state
         self.presented += 1
+        if view.can_take_back != self.view.can_take_back and self.takebacks:
+            self.view = view
+            self.keys_may_have_changed()  # `u` comes (or goes) while the mode stays
         self.view = view
         table = self.table_view
         table.show(view, keep_count=state.phase == Phase.SHOW and not isinstance(
@@ -400,6 +411,8 @@ class TableScreen(QuietBindings, Screen):
             return mode == Mode.YOUR_TURN and phase == _CARD_KEYS[action]
         if action in ("move", "pick", "coach"):
             return mode == Mode.YOUR_TURN and phase in (Phase.DISCARD, Phase.PLAY)
+        if action == "take_back":
+            return self.takebacks and self.view.can_take_back and mode in _TAKE_BACK_MODES
         if action in ("throw_number", "play_number"):  # the footer's "1-5", by phase
             return mode == Mode.YOUR_TURN and phase == (
                 Phase.DISCARD if action == "throw_number" else Phase.PLAY)
@@ -457,6 +470,32 @@ class TableScreen(QuietBindings, Screen):
         if self.mode in ENTER_GOES_ON and self.shown.phase == Phase.SHOW:
             self.skipped_hand = self.shown.hand_number
             self._continue.set()
+
+    def action_take_back(self) -> None:
+        """u: take back your last throw or play, and what the computer
+        players did after it; you choose again (see `TakenBack` for what
+        may be taken back, and why a throw only until the starter is cut).
+
+        The driver is stopped first, so no bot's move (one thinking now, its
+        answer still to come from its worker) lands after the take-back;
+        the events after your decision that were still waiting to be shown
+        are dropped unshown (they are undone), and the take-back itself is
+        presented, which puts the table back as it stood."""
+        if not self.check_action("take_back", ()):
+            return
+        if self._driver is not None:
+            self._driver.cancel()
+        command = TakeBack(self.me)
+        try:
+            self.feed.dispatch(command)
+        except IllegalMove as exc:
+            self._refused(command, str(exc))
+            self._start_driver()
+            return
+        while self.pending and not isinstance(self.pending[0][0], ev.TakenBack):
+            self.pending.popleft()
+            self.presented += 1  # (passed over: undone before it was shown)
+        self._start_driver()
 
     def action_coach(self) -> None:
         from crib3.tui.screens.dialogs import CoachScreen

@@ -26,7 +26,7 @@ from crib3.common.names import shown_name
 from crib3.engine import Event, SeatView, State, project
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
-from crib3.tui.screens.dialogs import HELP_TEXT, HelpScreen
+from crib3.tui.screens.dialogs import HELP_TEXT, TAKE_BACK_KEY, HelpScreen
 from crib3.tui.screens.room_table import RoomTableScreen
 from crib3.tui.screens.table import PAUSE_AFTER
 from crib3.tui.widgets.chat import ChatPanel
@@ -173,4 +173,5 @@ class RoomHelpScreen(HelpScreen):
 
     def help_text(self) -> str:
         """The card room's keys first (an admin's too), then the game's."""
-        return ROOM_KEYS + (ADMIN_KEYS if self.admin else "") + "\n" + HELP_TEXT
+        return ROOM_KEYS + (ADMIN_KEYS if self.admin else "") + "\n" + \
+            HELP_TEXT.replace(TAKE_BACK_KEY, "")  # never in the card room
