@@ -453,3 +453,59 @@ def test_a_long_count_keeps_every_phrase_in_the_show_panels_two_rows():
     rows = [row.plain for row in _packed(said, 37, 2)]
     assert rows == ["fifteen two, four, six, eight", "and a pair is ten, twelve"]
     assert [row.plain for row in _packed(said[:2], 37, 2)] == ["fifteen two", "fifteen four"]
+
+
+# --- 7: the statistics, the replay's and the practice's coach whole at 80x24 ----------
+
+def _within(app, widget) -> bool:
+    """The widget is drawn whole on the screen: its region inside it."""
+    region, size = widget.region, app.size
+    return region.x >= 0 and region.right <= size.width and region.bottom <= size.height
+
+
+async def test_the_statistics_fit_80_columns_whole(crib3_home):
+    """The table's header (78 columns), the note under it and each person's
+    line of points given up were cut at the right edge: now the table is
+    drawn in 74 and the rest wrapped, every line whole in the panel."""
+    import shutil
+
+    from logfiles import ASSETS
+
+    from crib3.engine.log import write_log
+    from crib3.tui.app import Crib3App
+    from crib3.tui.screens.stats import StatsScreen
+    from games import random_game
+    from tui_support import screen_text, wait_for
+
+    folder = crib3_home / "data" / "games"
+    folder.mkdir(parents=True, exist_ok=True)
+    for log in ASSETS.glob("*.jsonl"):                    # people reviewed, and bots
+        shutil.copy(log, folder / log.name)
+    for seed, kinds in enumerate([("expert", "standard", "expert"), ("standard",) * 3]):
+        write_log(folder / f"g{seed}.jsonl", random_game(seed, kinds).events)
+    app = Crib3App(think=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+t")
+        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen)
+                       and "discard" in screen_text(app), timeout=60)
+        await pilot.pause()
+        screen = app.screen
+        panel = screen.query_one("Vertical")
+        assert _within(app, panel), panel.region
+        text = screen_text(app)
+        assert "…" not in text
+        body = screen.query_one("#body")
+        assert body.max_scroll_y > 0                       # taller than the panel: it scrolls
+        said = "\n".join(str(screen.query_one(f"#{part}").render())
+                         for part in ("head", "table", "progress"))
+        lines = [line for line in said.splitlines() if line.strip()]
+        assert any("peg/hand" in line for line in lines) and any("discard" in line for line in lines)
+        seen = ""
+        for _ in range(len(lines)):           # scrolled through: each line whole on a row
+            seen += screen_text(app)
+            body.scroll_down(animate=False)
+            await pilot.pause()
+        rows = [row.strip(" █▌▐▎▊") for row in seen.splitlines()]
+        for line in lines:
+            assert line.strip() in rows, (line, rows)
