@@ -9,6 +9,7 @@ import pytest
 from crib3.engine import events as ev
 from crib3.tui.screens.table import show_left_unseen
 from games import random_game
+from tui_support import screen_text
 
 SIZE = (80, 24)
 
@@ -509,3 +510,74 @@ async def test_the_statistics_fit_80_columns_whole(crib3_home):
         rows = [row.strip(" █▌▐▎▊") for row in seen.splitlines()]
         for line in lines:
             assert line.strip() in rows, (line, rows)
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _under_the_table(app) -> str:
+    """The rows between the hand's box and the footer, as one line."""
+    rows = screen_text(app).splitlines()
+    bottom = max(i for i, row in enumerate(rows) if row.startswith(("╰", "┗")))
+    return _flat("\n".join(rows[bottom + 1:-1]))
+
+
+async def test_the_replays_coach_and_status_line_are_whole_at_80x24():
+    """Every costly decision of the sample: the coach's reason (cut with a
+    "…" before) and the status line (cut after "47 costly at 1+ (P0, P1,")
+    are whole on the screen."""
+    from crib3.engine.log import load_log
+    from crib3.saved.replay import Replay
+    from crib3.tui.app import Crib3App
+    from crib3.tui.screens.review_words import option_label
+    from logfiles import ASSETS
+    from test_replay_review import coach_ready
+
+    app = Crib3App(replay=Replay(load_log(ASSETS / "easy-121.jsonl").events), autosave=False)
+    app.replay_coach = True
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await coach_ready(pilot)
+        costly = screen._costly()
+        assert len(costly) > 20
+        long_reasons = 0
+        for index in costly:
+            screen.show(index)
+            await pilot.pause()
+            decision = screen.decisions[index]
+            shown = _under_the_table(app)
+            assert "…" not in shown
+            assert f"({_flat(decision.best.reason)})" in shown, (decision.best.reason, shown)
+            long_reasons += len(decision.best.reason) > 30
+            assert f"1. {option_label(decision.best.option)} " in shown   # the ranking's best
+            status = _flat(str(screen.query_one("#status").render()))
+            assert status.endswith("· n p t") and status in shown, status
+            assert screen.screen.virtual_size.height <= SIZE[1]          # nothing scrolled off
+        assert long_reasons > 10
+
+
+async def test_the_practices_coach_is_whole_at_80x24():
+    """The trainer's answer: the coach's reason (cut with a "…" before) is
+    whole under the table, for every card of the first positions."""
+    import itertools
+
+    from crib3.study.practice import dealt_positions
+    from crib3.tui.practice_app import PracticeApp
+    from crib3.tui.screens.practice import PracticeScreen
+    from tui_support import wait_for
+
+    for kind in ("discard", "play"):
+        positions = list(itertools.islice(dealt_positions(kind, 3), 3))
+        for number in range(1, 4):
+            app = PracticeApp(kind, iter(positions))
+            async with app.run_test(size=SIZE) as pilot:
+                await wait_for(pilot, lambda: isinstance(app.screen, PracticeScreen))
+                screen = app.screen
+                await pilot.pause()
+                await pilot.press(str(number))
+                await wait_for(pilot, lambda: screen.answer is not None)
+                await pilot.pause()
+                shown = _under_the_table(app)
+                assert "…" not in shown
+                assert f"({_flat(screen.answer.best.reason)})" in shown, shown
+                assert "points given up" in shown
