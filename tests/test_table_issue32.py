@@ -581,3 +581,78 @@ async def test_the_practices_coach_is_whole_at_80x24():
                 assert "…" not in shown
                 assert f"({_flat(screen.answer.best.reason)})" in shown, shown
                 assert "points given up" in shown
+
+
+# --- 13: the coach takes the room the table leaves -------------------------------------
+
+async def test_the_coach_sits_in_the_middles_free_room_at_200x60(crib3_home):
+    """At 200x60 the coach covered Cal's box and the feed while 88 columns
+    of the middle stood empty: it sits there now, under the pile, clear of
+    every seat's box, the feed and your hand."""
+    from crib3.engine.state import Phase
+    from crib3.tui.screens.dialogs import CoachScreen
+    from crib3.tui.widgets.center import TableCenter
+    from crib3.tui.words import Mode
+    from tui_support import make_app, press_enter_until, wait_for
+
+    app = make_app(seed=7)
+    async with app.run_test(size=(200, 60)) as pilot:
+        for phase in (Phase.DISCARD, Phase.PLAY):
+            screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                                             and s.view.phase == phase)
+            await pilot.press("h")
+            await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
+            await pilot.pause()
+            coach = app.screen
+            assert coach.placed == "middle"
+            panel = coach.query_one("Vertical").region
+            center = screen.query_one(TableCenter)
+            assert center.region.contains_region(panel), (panel, center.region)
+            assert panel.y > center.region.y + center.drawn_rows           # under the pile
+            covered = [*screen.query("SeatPanel"), screen.query_one("#feed"),
+                       screen.query_one("#hand"), screen.query_one("#board")]
+            for widget in covered:
+                assert not panel.overlaps(widget.region), (widget, widget.region, panel)
+            assert panel.height >= 10 and panel.width >= 50
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is screen)
+            await pilot.press("1")                      # throw, or play, the first card
+
+
+# --- 14: a click on the coach's option highlights its card ------------------------------
+
+async def test_a_click_on_a_coach_option_highlights_its_card(crib3_home):
+    from crib3.engine.state import Phase
+    from crib3.tui.screens.dialogs import CoachRow, CoachScreen
+    from crib3.tui.words import Mode
+    from tui_support import make_app, press_enter_until, wait_for
+
+    app = make_app(seed=7)
+    async with app.run_test(size=SIZE) as pilot:
+        for phase in (Phase.DISCARD, Phase.PLAY):
+            screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                                             and s.view.phase == phase)
+            hand = screen.table_view.hand
+            await pilot.press("h")
+            await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
+            await pilot.pause()
+            coach = app.screen
+            rows = list(coach.query(CoachRow))
+            last = next(row for row in reversed(rows)       # an option's numbers, not
+                        if row.has_class("option") and row.card != hand.selected)  # the card lit
+            await pilot.click(last, offset=(4, 0))
+            assert hand.selected == last.card             # highlighted, as ←/→ would
+            assert app.screen is coach and last.has_class("picked")
+            why = next(row for row in rows                # another option's why, too
+                       if row.has_class("why") and row.card != last.card)
+            await pilot.click(why, offset=(6, 0))
+            assert hand.selected == why.card and not last.has_class("picked")
+            await pilot.click(last, offset=(4, 0))
+            before = len(app.game.events)
+            await pilot.press("enter")                    # and Enter throws or plays it
+            await wait_for(pilot, lambda: any(getattr(e, "seat", None) == 0 and e.type in (
+                "CardDiscarded", "CardPlayed") for e in app.game.events[before:]))
+            mine = next(e for e in app.game.events[before:]
+                        if getattr(e, "seat", None) == 0 and e.type in ("CardDiscarded",
+                                                                         "CardPlayed"))
+            assert getattr(mine, "card", last.card) == last.card
