@@ -295,7 +295,7 @@ def test_a_markup_name_plays_saves_resumes_and_replays_in_a_real_terminal(tmp_pa
         tmux.keys("q")
         tmux.wait_for("Quit this game?")
         tmux.keys("y")
-        tmux.wait_for("event 1 of")
+        tmux.wait_for("event 1/")
         tmux.keys("End")
         tmux.wait_for(f"{name}  0 pts")
         tmux.keys("q")

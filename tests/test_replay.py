@@ -42,7 +42,7 @@ async def test_forwards_and_back_draw_the_same_screens(replay, monkeypatch):
     app = Crib3App(replay=replay, autosave=False)
 
     def at(index: int) -> bool:
-        return f"event {index + 1} of" in screen_text(app)
+        return f"event {index + 1}/" in screen_text(app)
 
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
@@ -79,7 +79,7 @@ async def test_jumps_land_on_the_right_hand(replay):
         await pilot.press("g")
         await pilot.press(*"25", "enter")
         await wait_for(pilot, lambda: app.screen is screen)
-        assert screen.index == 24 and "event 25 of" in screen_text(app)
+        assert screen.index == 24 and "event 25/" in screen_text(app)
 
 
 async def test_views_hide_what_that_seat_could_not_see(replay):

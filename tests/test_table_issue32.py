@@ -9,6 +9,7 @@ import pytest
 from crib3.engine import events as ev
 from crib3.tui.screens.table import show_left_unseen
 from games import random_game
+from tui_support import screen_text
 
 SIZE = (80, 24)
 
@@ -453,3 +454,205 @@ def test_a_long_count_keeps_every_phrase_in_the_show_panels_two_rows():
     rows = [row.plain for row in _packed(said, 37, 2)]
     assert rows == ["fifteen two, four, six, eight", "and a pair is ten, twelve"]
     assert [row.plain for row in _packed(said[:2], 37, 2)] == ["fifteen two", "fifteen four"]
+
+
+# --- 7: the statistics, the replay's and the practice's coach whole at 80x24 ----------
+
+def _within(app, widget) -> bool:
+    """The widget is drawn whole on the screen: its region inside it."""
+    region, size = widget.region, app.size
+    return region.x >= 0 and region.right <= size.width and region.bottom <= size.height
+
+
+async def test_the_statistics_fit_80_columns_whole(crib3_home):
+    """The table's header (78 columns), the note under it and each person's
+    line of points given up were cut at the right edge: now the table is
+    drawn in 74 and the rest wrapped, every line whole in the panel."""
+    import shutil
+
+    from logfiles import ASSETS
+
+    from crib3.engine.log import write_log
+    from crib3.tui.app import Crib3App
+    from crib3.tui.screens.stats import StatsScreen
+    from games import random_game
+    from tui_support import screen_text, wait_for
+
+    folder = crib3_home / "data" / "games"
+    folder.mkdir(parents=True, exist_ok=True)
+    for log in ASSETS.glob("*.jsonl"):                    # people reviewed, and bots
+        shutil.copy(log, folder / log.name)
+    for seed, kinds in enumerate([("expert", "standard", "expert"), ("standard",) * 3]):
+        write_log(folder / f"g{seed}.jsonl", random_game(seed, kinds).events)
+    app = Crib3App(think=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("ctrl+t")
+        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen)
+                       and "discard" in screen_text(app), timeout=60)
+        await pilot.pause()
+        screen = app.screen
+        panel = screen.query_one("Vertical")
+        assert _within(app, panel), panel.region
+        text = screen_text(app)
+        assert "…" not in text
+        body = screen.query_one("#body")
+        assert body.max_scroll_y > 0                       # taller than the panel: it scrolls
+        said = "\n".join(str(screen.query_one(f"#{part}").render())
+                         for part in ("head", "table", "progress"))
+        lines = [line for line in said.splitlines() if line.strip()]
+        assert any("peg/hand" in line for line in lines) and any("discard" in line for line in lines)
+        seen = ""
+        for _ in range(len(lines)):           # scrolled through: each line whole on a row
+            seen += screen_text(app)
+            body.scroll_down(animate=False)
+            await pilot.pause()
+        rows = [row.strip(" █▌▐▎▊") for row in seen.splitlines()]
+        for line in lines:
+            assert line.strip() in rows, (line, rows)
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _under_the_table(app) -> str:
+    """The rows between the hand's box and the footer, as one line."""
+    rows = screen_text(app).splitlines()
+    bottom = max(i for i, row in enumerate(rows) if row.startswith(("╰", "┗")))
+    return _flat("\n".join(rows[bottom + 1:-1]))
+
+
+async def test_the_replays_coach_and_status_line_are_whole_at_80x24():
+    """Every costly decision of the sample: the coach's reason (cut with a
+    "…" before) and the status line (cut after "47 costly at 1+ (P0, P1,")
+    are whole on the screen."""
+    from crib3.engine.log import load_log
+    from crib3.saved.replay import Replay
+    from crib3.tui.app import Crib3App
+    from crib3.tui.screens.review_words import option_label
+    from logfiles import ASSETS
+    from test_replay_review import coach_ready
+
+    app = Crib3App(replay=Replay(load_log(ASSETS / "easy-121.jsonl").events), autosave=False)
+    app.replay_coach = True
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await coach_ready(pilot)
+        costly = screen._costly()
+        assert len(costly) > 20
+        long_reasons = 0
+        for index in costly:
+            screen.show(index)
+            await pilot.pause()
+            decision = screen.decisions[index]
+            shown = _under_the_table(app)
+            assert "…" not in shown
+            assert f"({_flat(decision.best.reason)})" in shown, (decision.best.reason, shown)
+            long_reasons += len(decision.best.reason) > 30
+            assert f"1. {option_label(decision.best.option)} " in shown   # the ranking's best
+            status = _flat(str(screen.query_one("#status").render()))
+            assert status.endswith("· n p t") and status in shown, status
+            assert screen.screen.virtual_size.height <= SIZE[1]          # nothing scrolled off
+        assert long_reasons > 10
+
+
+async def test_the_practices_coach_is_whole_at_80x24():
+    """The trainer's answer: the coach's reason (cut with a "…" before) is
+    whole under the table, for every card of the first positions."""
+    import itertools
+
+    from crib3.study.practice import dealt_positions
+    from crib3.tui.practice_app import PracticeApp
+    from crib3.tui.screens.practice import PracticeScreen
+    from tui_support import wait_for
+
+    for kind in ("discard", "play"):
+        positions = list(itertools.islice(dealt_positions(kind, 3), 3))
+        for number in range(1, 4):
+            app = PracticeApp(kind, iter(positions))
+            async with app.run_test(size=SIZE) as pilot:
+                await wait_for(pilot, lambda: isinstance(app.screen, PracticeScreen))
+                screen = app.screen
+                await pilot.pause()
+                await pilot.press(str(number))
+                await wait_for(pilot, lambda: screen.answer is not None)
+                await pilot.pause()
+                shown = _under_the_table(app)
+                assert "…" not in shown
+                assert f"({_flat(screen.answer.best.reason)})" in shown, shown
+                assert "points given up" in shown
+
+
+# --- 13: the coach takes the room the table leaves -------------------------------------
+
+async def test_the_coach_sits_in_the_middles_free_room_at_200x60(crib3_home):
+    """At 200x60 the coach covered Cal's box and the feed while 88 columns
+    of the middle stood empty: it sits there now, under the pile, clear of
+    every seat's box, the feed and your hand."""
+    from crib3.engine.state import Phase
+    from crib3.tui.screens.dialogs import CoachScreen
+    from crib3.tui.widgets.center import TableCenter
+    from crib3.tui.words import Mode
+    from tui_support import make_app, press_enter_until, wait_for
+
+    app = make_app(seed=7)
+    async with app.run_test(size=(200, 60)) as pilot:
+        for phase in (Phase.DISCARD, Phase.PLAY):
+            screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                                             and s.view.phase == phase)
+            await pilot.press("h")
+            await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
+            await pilot.pause()
+            coach = app.screen
+            assert coach.placed == "middle"
+            panel = coach.query_one("Vertical").region
+            center = screen.query_one(TableCenter)
+            assert center.region.contains_region(panel), (panel, center.region)
+            assert panel.y > center.region.y + center.drawn_rows           # under the pile
+            covered = [*screen.query("SeatPanel"), screen.query_one("#feed"),
+                       screen.query_one("#hand"), screen.query_one("#board")]
+            for widget in covered:
+                assert not panel.overlaps(widget.region), (widget, widget.region, panel)
+            assert panel.height >= 10 and panel.width >= 50
+            await pilot.press("escape")
+            await wait_for(pilot, lambda: app.screen is screen)
+            await pilot.press("1")                      # throw, or play, the first card
+
+
+# --- 14: a click on the coach's option highlights its card ------------------------------
+
+async def test_a_click_on_a_coach_option_highlights_its_card(crib3_home):
+    from crib3.engine.state import Phase
+    from crib3.tui.screens.dialogs import CoachRow, CoachScreen
+    from crib3.tui.words import Mode
+    from tui_support import make_app, press_enter_until, wait_for
+
+    app = make_app(seed=7)
+    async with app.run_test(size=SIZE) as pilot:
+        for phase in (Phase.DISCARD, Phase.PLAY):
+            screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+                                             and s.view.phase == phase)
+            hand = screen.table_view.hand
+            await pilot.press("h")
+            await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
+            await pilot.pause()
+            coach = app.screen
+            rows = list(coach.query(CoachRow))
+            last = next(row for row in reversed(rows)       # an option's numbers, not
+                        if row.has_class("option") and row.card != hand.selected)  # the card lit
+            await pilot.click(last, offset=(4, 0))
+            assert hand.selected == last.card             # highlighted, as ←/→ would
+            assert app.screen is coach and last.has_class("picked")
+            why = next(row for row in rows                # another option's why, too
+                       if row.has_class("why") and row.card != last.card)
+            await pilot.click(why, offset=(6, 0))
+            assert hand.selected == why.card and not last.has_class("picked")
+            await pilot.click(last, offset=(4, 0))
+            before = len(app.game.events)
+            await pilot.press("enter")                    # and Enter throws or plays it
+            await wait_for(pilot, lambda: any(getattr(e, "seat", None) == 0 and e.type in (
+                "CardDiscarded", "CardPlayed") for e in app.game.events[before:]))
+            mine = next(e for e in app.game.events[before:]
+                        if getattr(e, "seat", None) == 0 and e.type in ("CardDiscarded",
+                                                                         "CardPlayed"))
+            assert getattr(mine, "card", last.card) == last.card

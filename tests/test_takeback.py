@@ -440,13 +440,13 @@ async def test_replay_steps_through_a_takeback(tmp_path):
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         await pilot.press("g")
         await pilot.press(*str(first + 1), "enter")
-        await wait_for(pilot, lambda: f"event {first + 1} of" in screen_text(app))
+        await wait_for(pilot, lambda: f"event {first + 1}/" in screen_text(app))
         assert "Ann takes back the " in screen_text(app)
         assert app.screen.replay.states[first] == fold(standing(events[:first + 1]))
         await pilot.press("left")
-        await wait_for(pilot, lambda: f"event {first} of" in screen_text(app))
+        await wait_for(pilot, lambda: f"event {first}/" in screen_text(app))
         await pilot.press("right", "right")
-        await wait_for(pilot, lambda: f"event {first + 2} of" in screen_text(app))
+        await wait_for(pilot, lambda: f"event {first + 2}/" in screen_text(app))
 
 
 async def test_the_card_room_does_not_offer_u(tmp_path):

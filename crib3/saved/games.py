@@ -8,6 +8,7 @@ logs whenever it is missing or stale).
 from __future__ import annotations
 
 import os
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -239,28 +240,40 @@ def stats_cache_file() -> Path:
     return data_dir() / "stats-cache.json"
 
 
-def format_stats(stats: Sequence[PlayerStats]) -> str:
+def format_stats(stats: Sequence[PlayerStats], width: int | None = None) -> str:
+    """The statistics as a table (78 columns). `width`: the room there is
+    (the statistics screen's); under 78 the table is drawn in 74, the
+    players' names cut shorter, and the note under it wrapped."""
     if not stats:
         return "No saved games yet: play one with `crib3`."
-    head = (f"{'player':<18}{'games':>6}{'wins':>6}{'share':>7}{'skunked':>8}"
+    narrow = width is not None and width < 78
+    who_w, wins_w, share_w = (16, 5, 6) if narrow else (18, 6, 7)
+    head = (f"{'player':<{who_w}}{'games':>6}{'wins':>{wins_w}}{'share':>{share_w}}{'skunked':>8}"
             f"{'hand':>6}{'crib':>6}{'peg/hand':>9}{'best':>5}{'streak':>7}")
     lines = [head]
     for s in sorted(stats, key=lambda s: (-s.games, s.name, s.level)):
         hand = s.hand_points / s.hands if s.hands else 0.0
         crib = s.crib_points / s.cribs if s.cribs else 0.0
         peg = s.pegging_points / s.hands if s.hands else 0.0
-        who = shown_name(f"{s.name} ({s.level})", 17)  # a log's name, cut by cells
-        who += " " * (18 - cell_len(who))
-        lines.append(f"{who}{s.games:>6}{s.wins:>6}{s.win_share:>7.0%}{s.skunked:>8}"
-                     f"{hand:>6.1f}{crib:>6.1f}{peg:>9.1f}{s.best_hand:>5}{s.longest_streak:>7}")
-    lines.append("hand and crib: mean points counted; peg/hand: pegging points per hand "
-                 "played; share: of finished games")
+        who = shown_name(f"{s.name} ({s.level})", who_w - 1)  # a log's name, cut by cells
+        who += " " * (who_w - cell_len(who))
+        lines.append(f"{who}{s.games:>6}{s.wins:>{wins_w}}{s.win_share:>{share_w}.0%}"
+                     f"{s.skunked:>8}{hand:>6.1f}{crib:>6.1f}{peg:>9.1f}{s.best_hand:>5}"
+                     f"{s.longest_streak:>7}")
+    note = ("hand and crib: mean points counted; peg/hand: pegging points per hand "
+            "played; share: of finished games")
     apart = [s for s in stats if s.takeback_games and s.level == "human"] or \
         [s for s in stats if s.takeback_games]
+    notes = [note]
     if apart:
         who = ", ".join(f"{shown_name(s.name, 17)} {s.takeback_games}" for s in apart)
-        lines.append(f"games with take-backs (u): {who}; counted in games and points, "
+        notes.append(f"games with take-backs (u): {who}; counted in games and points, "
                      "not in wins, share, skunks or streaks")
+    for line in notes:
+        if narrow:
+            lines += textwrap.wrap(line, width)
+        else:
+            lines.append(line)
     return "\n".join(lines)
 
 

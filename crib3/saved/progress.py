@@ -148,24 +148,33 @@ def sparkline(values: Sequence[float], ascii: bool = False) -> str:
                    for v in values)
 
 
-def format_progress(games: Sequence[GameProgress], ascii: bool = False) -> str:
+def format_progress(games: Sequence[GameProgress], ascii: bool = False,
+                    width: int | None = None) -> str:
     """The text for `crib3 stats` and the statistics screen: per person, a
     sparkline of points given up per hand, game by game (oldest first),
-    and the means by phase."""
+    and the means by phase. `width`: the room there is (the statistics
+    screen's); a person's line longer than that goes on a second line
+    (the means by phase), the heading wrapped."""
+    import textwrap
+
     from crib3.common.names import shown_name
 
     people = by_person(games)
     if not people:
         return "Points given up to the coach: no game of yours reviewed yet."
-    lines = [f"Points given up to the coach per hand, last {RECENT} games (oldest first; "
-             "less is better):"]
+    heading = (f"Points given up to the coach per hand, last {RECENT} games (oldest first; "
+               "less is better):")
+    lines = [heading] if width is None else textwrap.wrap(heading, width)
     for name, mine in people.items():
         hands = sum(g.hands for g in mine) or 1
         per = {p: sum(getattr(g, p) for g in mine) / hands for p in ("discard", "play", "count")}
-        lines.append(f"{shown_name(name, 16):<16} {sparkline([g.per_hand for g in mine], ascii)}"
-                     f"  last {mine[-1].per_hand:.2f} · mean {sum(per.values()):.2f}: "
-                     f"discard {per['discard']:.2f}, play {per['play']:.2f}, "
-                     f"count {per['count']:.2f}")
+        first = (f"{shown_name(name, 16):<16} {sparkline([g.per_hand for g in mine], ascii)}"
+                 f"  last {mine[-1].per_hand:.2f} · mean {sum(per.values()):.2f}:")
+        means = f"discard {per['discard']:.2f}, play {per['play']:.2f}, count {per['count']:.2f}"
+        if width is not None and len(first) + 1 + len(means) > width:
+            lines += [first, f"{'':<17}{means}"]
+        else:
+            lines.append(f"{first} {means}")
     return "\n".join(lines)
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TypeVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
+from textual.geometry import Region
 from textual.widgets import Input, Static
 
 from crib3.cards import Card
@@ -19,6 +21,8 @@ from crib3.players.coach import advise
 from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.tui.css import STYLESHEET
 from crib3.tui.widgets.cards import cards_label
+from crib3.tui.widgets.center import TableCenter
+from crib3.tui.widgets.table_view import TableView
 
 ResultType = TypeVar("ResultType")
 
@@ -31,14 +35,26 @@ class Dialog(ModalScreen[ResultType]):
     CSS_PATH = STYLESHEET
 
 
+class CoachRow(Static):
+    """A line of the coach's panel about one card (its numbers, or why):
+    a click highlights that card in the hand."""
+
+    def __init__(self, text: str, card: Card, **kwargs) -> None:
+        super().__init__(text, markup=False, **kwargs)
+        self.card = card
+
+
 class CoachScreen(Dialog[str | None]):
-    """The coach's ranked options for your discard or play, in a panel at
-    the side: the count, the pile and your hand stay in view beside it.
+    """The coach's ranked options for your discard or play, in a panel in
+    the room the table leaves: the middle's free rows under the pile when
+    they are enough (a big terminal), else at the side; the count, the pile
+    and your hand stay in view.
 
     The table's keys, which its footer still offers under the panel, work
     here too: the panel closes with the key, for the table to act on it (a
     card's number throws or plays it, Enter the highlighted card, q asks to
-    quit, ? opens the help, f the feed); Esc or h only closes it."""
+    quit, ? opens the help, f the feed); Esc or h only closes it. A click on
+    an option highlights its card in your hand, as ←/→ do (then Enter)."""
 
     BINDINGS = [
         Binding("escape,h", "dismiss", "Close", priority=True),
@@ -47,25 +63,86 @@ class CoachScreen(Dialog[str | None]):
         *[Binding(key, f"dismiss('{key}')", key, show=False, priority=True)
           for key in ("enter", "q", "question_mark", "f")],
     ]
+    # The panel in the middle: as wide as this at most, and at least this
+    # wide and tall for it to go there.
+    WIDEST = 64
+    MIDDLE_FROM = (50, 12)
 
     def __init__(self, view: SeatView, ascii: bool = False) -> None:
         super().__init__()
         self.view_ = view
         self.ascii = ascii
+        self.placed: str = "side"  # where the panel went: "middle" or "side" (for tests)
 
     def compose(self) -> ComposeResult:
         advice = advise(self.view_)
         titles = {"discard": "Coach: which card to throw",
                   "play": "Coach: which card to play"}
+        cards = [o.card for o in advice.discards] + [o.card for o in advice.plays]
         with Vertical() as panel:
             panel.border_title = titles.get(advice.kind, "Coach: nothing to decide just now")
             verb = {"discard": "throw", "play": "play"}.get(advice.kind)
             panel.border_subtitle = f"1-{len(self.view_.hand)} or Enter: {verb} · Esc: close" \
                 if verb else "Esc or h: close"
-            for i, (numbers, why) in enumerate(advice.rows(self.ascii)):
-                yield Static(("▶ " if i == 0 else "  ") + numbers, markup=False,
-                             classes="option best" if i == 0 else "option")
-                yield Static(why, markup=False, classes="why")  # wraps under its option
+            for i, ((numbers, why), card) in enumerate(zip(advice.rows(self.ascii), cards)):
+                yield CoachRow(("▶ " if i == 0 else "  ") + numbers, card,
+                               classes="option best" if i == 0 else "option")
+                yield CoachRow(why, card, classes="why")  # wraps under its option
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._place)
+
+    # --- where it sits --------------------------------------------------------
+
+    def _table(self) -> TableView | None:
+        """The table under this panel, if it is one."""
+        stack = self.app.screen_stack
+        under = stack[stack.index(self) - 1] if self in stack and stack.index(self) > 0 else None
+        views = under.query(TableView) if under is not None else []
+        return views.first() if views else None
+
+    def _place(self) -> None:
+        """Into the middle's free rows, under the pile, when there are
+        enough of them (a big terminal: the panel then covers no box, no
+        feed, nothing drawn); else it stays at the side (80x24, 120x40)."""
+        table = self._table()
+        if table is None:
+            return
+        center = table.query_one("#center", TableCenter)
+        region = center.region
+        top = region.y + center.drawn_rows + 1  # a blank row under the pile
+        wide, tall = self.MIDDLE_FROM
+        width = min(region.width - 2, self.WIDEST)  # a column clear of each box beside
+        if width < wide or region.bottom - top < tall:
+            return
+        room = Region(region.x + (region.width - width) // 2, top, width, region.bottom - top)
+        self.placed = "middle"
+        self.add_class("middle")
+        panel = self.query_one(Vertical)
+        panel.styles.margin = (room.y, 0, 0, room.x)
+        panel.styles.width = room.width
+        panel.styles.max_width = room.width
+        panel.styles.max_height = room.height
+
+    # --- clicks ---------------------------------------------------------------
+
+    def on_click(self, event: events.Click) -> None:
+        """A click on an option (its numbers or its why): its card is
+        highlighted in the hand, as the arrows would (Enter then throws or
+        plays it); the option is marked in the panel."""
+        row = event.widget
+        while row is not None and not isinstance(row, CoachRow):
+            row = row.parent
+        table = self._table()
+        if row is None or table is None:
+            return
+        event.stop()
+        hand = table.hand
+        cards = hand.cards()
+        if row.card in cards:
+            hand.cursor = cards.index(row.card)
+        for other in self.query(CoachRow):
+            other.set_class(other.card == row.card, "picked")
 
 
 class AskCount(Dialog[int | None]):

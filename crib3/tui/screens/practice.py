@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -18,7 +19,7 @@ from crib3.engine import Discard, Play
 from crib3.study.practice import Position
 from crib3.study.review import Decision, assess
 from crib3.tui.css import STYLESHEET
-from crib3.tui.screens.review_words import coach_panel
+from crib3.tui.screens.review_words import coach_panel, coach_rows, wrapped
 from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.table_view import TableView
 
@@ -94,8 +95,13 @@ class PracticeScreen(Screen[None]):
         table.show(view)
         what = "Which card to the crib?" if self.kind == "discard" else "Which card to play?"
         table.announce(f"{what}  (1-{len(view.hand)})")
-        self.query_one("#coach", Static).update(self.position.source)
+        self.query_one("#coach", Static).update(
+            Text("\n").join(wrapped(Text(self.position.source), self._line_width())))
         self._update_status()
+
+    def _line_width(self) -> int:
+        """The columns of a line under the table (the screen's, less the padding)."""
+        return max(20, self.app.size.width - 2)
 
     def action_choose(self, number: int) -> None:
         """The player's answer: the `number`th card of the hand (from 1)."""
@@ -114,9 +120,11 @@ class PracticeScreen(Screen[None]):
         self.chosen = card
         self.answer = assess(view, position.kind, str(card))
         self.answered.append(self.answer)
-        rows = 2 if self.app.size.height < 30 else 6
-        self.query_one("#coach", Static).update(
-            coach_panel(self.answer, "You", threshold=1.0, ascii=self.ascii, rows=rows))
+        rows, room = coach_rows(self)
+        panel = self.query_one("#coach", Static)
+        panel.styles.max_height = room
+        panel.update(coach_panel(self.answer, "You", threshold=1.0, ascii=self.ascii, rows=rows,
+                                 width=self._line_width(), lines=room))
         self.query_one(TableView).announce("Enter: the next position")
         self._update_status()
 

@@ -15,6 +15,7 @@ off the event loop, once a seat, and kept.
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
@@ -27,7 +28,14 @@ from crib3.engine.state import Phase
 from crib3.saved.replay import Replay
 from crib3.study.review import Decision, Review, review_events, reviewed_seats
 from crib3.tui.css import STYLESHEET
-from crib3.tui.screens.review_words import THRESHOLDS, coach_panel, cost_words, review_status
+from crib3.tui.screens.review_words import (
+    THRESHOLDS,
+    coach_panel,
+    coach_rows,
+    cost_words,
+    review_status,
+    wrapped,
+)
 from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.table_view import TableView, opponents
 from crib3.words.narrate import describe
@@ -99,6 +107,7 @@ class ReplayScreen(Screen[None]):
         self.decisions: dict[int, Decision] = {}  # by event index, every reviewed seat
         self.threshold = THRESHOLDS[1]
         self._reviewing: set[int] = set()
+        self._status_lines = 1
 
     def compose(self) -> ComposeResult:
         yield TableView(0, self.ascii, interactive=False)
@@ -143,8 +152,8 @@ class ReplayScreen(Screen[None]):
                        if line and self._decision_at(first + i) is not None else line
                        for i, line in enumerate(earlier)]
         self.query_one("#recent", Static).update("\n".join(x for x in earlier if x))
+        self._update_status()  # first: the coach has the rows the status line leaves
         self._update_coach()
-        self._update_status()
 
     def _told(self, event: Event) -> Event:
         """`event` as it is told here: whole when every hand is face up (a
@@ -154,7 +163,7 @@ class ReplayScreen(Screen[None]):
     def _update_status(self) -> None:
         replay = self.replay
         hand = replay.hand_of(self.index)
-        who = "all hands face up" if self.viewpoint is None else \
+        who = "face up" if self.viewpoint is None else \
             f"{shown_name(replay.states[self.index].name(self.viewpoint), 16)}'s view"
         play = f" · autoplay {SPEEDS[self.speed]:g}s" if self.autoplaying else ""
         hand_text = f"hand {hand} of {replay.hands}" if hand else "the cut for deal"
@@ -164,8 +173,16 @@ class ReplayScreen(Screen[None]):
             names = ", ".join(shown_name(replay.states[-1].name(s), 12) for s in seats)
             review = " · " + review_status(len(self._costly()), self.threshold, names,
                                            busy=any(s not in self.reviews for s in seats))
-        self.query_one("#status", Static).update(
-            f"{hand_text} · event {self.index + 1} of {len(replay)} · {who}{play}{review}")
+        # Said short ("event 38/431", "face up"), and on a second line rather
+        # than cut when the names make it longer than the screen is wide.
+        said = wrapped(Text(f"{hand_text} · event {self.index + 1}/{len(replay)} · "
+                            f"{who}{play}{review}"), self._line_width())
+        self._status_lines = len(said)
+        self.query_one("#status", Static).update(Text("\n").join(said))
+
+    def _line_width(self) -> int:
+        """The columns of a line under the table (the screen's, less the padding)."""
+        return max(20, self.app.size.width - 2)
 
     # --- the coach looks back -----------------------------------------------------------
 
@@ -191,6 +208,7 @@ class ReplayScreen(Screen[None]):
     def _update_coach(self) -> None:
         panel = self.query_one("#coach", Static)
         self.set_class(self.coach_on, "coach-on")
+        self.remove_class("coach-tall")
         if not self.coach_on:
             return
         self._review_missing()
@@ -201,9 +219,20 @@ class ReplayScreen(Screen[None]):
             else:
                 panel.update("coach: n and p go to the next and previous costly decision")
             return
-        rows = 2 if self.app.size.height < 30 else 6
-        panel.update(coach_panel(decision, self.replay.states[-1].name(decision.seat),
-                                 self.threshold, self.ascii, rows))
+        # A row of the lines under it left to them (a decision's cost on
+        # them), unless the coach's words need it (then they give it up).
+        rows, room = coach_rows(self, self._status_lines + 1)
+        name = self.replay.states[-1].name(decision.seat)
+        said = coach_panel(decision, name, self.threshold, self.ascii, rows, self._line_width(),
+                           room)
+        needs_more = rows <= 2 and len(said.split()) > room
+        if needs_more:
+            room += 1
+            said = coach_panel(decision, name, self.threshold, self.ascii, rows,
+                               self._line_width(), room)
+        self.set_class(needs_more, "coach-tall")
+        panel.styles.max_height = room
+        panel.update(said)
 
     def _review_missing(self) -> None:
         """Start working out the review of every shown seat not yet done."""

@@ -10,13 +10,17 @@ that seat could not see.
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
 
+from rich.console import Console
 from rich.text import Text
+from textual.widget import Widget
 
 from crib3.cards import parse_card
 from crib3.common.names import shown_name
 from crib3.study.review import Choice, Decision, cost_phrase
+from crib3.tui.widgets.table_view import TableView
 
 THRESHOLDS = (0.5, 1.0, 2.0, 4.0)  # points given up from which a decision is "costly"
 
@@ -59,9 +63,16 @@ def _value(choice: Choice, kind: str) -> str:
 
 
 def coach_panel(decision: Decision, name: str, threshold: float, ascii: bool = False,
-                rows: int = 2) -> Text:
+                rows: int = 2, width: int | None = None, lines: int | None = None) -> Text:
     """The coach beside a decision: what `name` did and what it cost, then
-    the ranking, best first, in `rows` lines at most (at least two)."""
+    the ranking, best first, in `rows` lines at most (at least two).
+
+    With `width` the text comes wrapped to it, so nothing is cut at the
+    edge (the screen draws it without wrapping): what was done and why,
+    whole, over as many lines as it takes; each option's reason under its
+    numbers. `lines`: the rows there are for it all (an 80x24 screen has
+    three); the ranking gets what the words leave, and the options that do
+    not fit are counted ("+2 more"), never cut."""
     out = Text()
     out.append("coach ", style="bold")
     out.append(shown_name(name, 16))
@@ -74,17 +85,88 @@ def coach_panel(decision: Decision, name: str, threshold: float, ascii: bool = F
         out.append(f"; best {option_label(decision.best.option, ascii)}")
     out.append(f" ({decision.best.reason})", style="dim")
     ranking = list(decision.ranking)
-    if rows <= 2:
-        out.append("\n")
-        out.append(ranking_line(ranking, decision, ascii))
+    if width is None:
+        if rows <= 2:
+            out.append("\n")
+            out.append(ranking_line(ranking, decision, ascii))
+            return out
+        for n, choice in enumerate(ranking[:rows - 1], 1):
+            out.append("\n")
+            out.append(_option_line(n, choice, decision, ascii))
         return out
-    for n, choice in enumerate(ranking[:rows - 1], 1):
-        out.append("\n")
-        mark = "▶" if choice.option == decision.taken and not ascii else \
-            (">" if choice.option == decision.taken else " ")
-        out.append(f" {mark}{n}. {option_label(choice.option, ascii):<5} "
-                   f"{_value(choice, decision.kind):>7}  ")
-        out.append(choice.reason, style="dim")
+    said = wrapped(out, width)
+    room = max(1, (lines if lines is not None else rows) - len(said))
+    if rows <= 2:
+        said += ranking_lines(ranking, decision, ascii, width, room)
+    else:
+        for n, choice in enumerate(ranking[:rows - 1], 1):
+            option = wrapped(_option_line(n, choice, decision, ascii), width, indent=4)
+            if len(option) > room:
+                break
+            said += option
+            room -= len(option)
+    return Text("\n").join(said)
+
+
+def _option_line(n: int, choice: Choice, decision: Decision, ascii: bool) -> Text:
+    """One option of the ranking with its numbers and why, the option taken marked."""
+    mark = "▶" if choice.option == decision.taken and not ascii else \
+        (">" if choice.option == decision.taken else " ")
+    line = Text(f" {mark}{n}. {option_label(choice.option, ascii):<5} "
+                f"{_value(choice, decision.kind):>7}  ")
+    line.append(choice.reason, style="dim")
+    return line
+
+
+def wrapped(text: Text, width: int, indent: int = 0) -> list[Text]:
+    """`text` in lines of `width` cells at most, broken between words (the
+    lines after the first `indent` cells in)."""
+    lead = len(text.plain) - len(text.plain.lstrip(" "))  # kept: wrapping drops it
+    if lead:
+        return [Text(" " * lead) + line
+                for line in wrapped(text[lead:], max(1, width - lead), max(0, indent - lead))]
+    console = Console(width=max(1, width), file=io.StringIO(), color_system=None)
+    lines = list(text.wrap(console, width))
+    if not indent or len(lines) <= 1:
+        return lines
+    rest = Text(" ").join(lines[1:])
+    return [lines[0], *(Text(" " * indent) + line
+                        for line in rest.wrap(console, max(1, width - indent)))]
+
+
+def ranking_lines(ranking: Sequence[Choice], decision: Decision, ascii: bool, width: int,
+                  room: int) -> list[Text]:
+    """The ranking in `room` lines of `width`, an option never split: the
+    options that do not fit are counted at the end ("+2 more")."""
+    items = []
+    for n, choice in enumerate(ranking, 1):
+        style = "bold" if choice.option == decision.taken else ""
+        items.append(Text(f"{n}. {option_label(choice.option, ascii)} "
+                          f"{_value(choice, decision.kind)}".rstrip(), style=style))
+
+    def cells(group: list[Text]) -> int:
+        return 1 + sum(item.cell_len for item in group) + 3 * max(0, len(group) - 1)
+
+    groups: list[list[Text]] = [[]]
+    for item in items:
+        if groups[-1] and cells([*groups[-1], item]) > width:
+            groups.append([])
+        groups[-1].append(item)
+    more = 0
+    if len(groups) > room:
+        groups = groups[:max(1, room)]
+        more = len(items) - sum(len(g) for g in groups)
+        last = groups[-1]
+        while last and cells(last) + len(f" · +{more} more") > width:
+            last.pop()
+            more += 1
+    out = []
+    for n, group in enumerate(groups):
+        line = Text(" ")
+        line.append_text(Text(" · ").join(group))
+        if more and n == len(groups) - 1:
+            line.append(f"{' · ' if group else ''}+{more} more", style="dim")
+        out.append(line)
     return out
 
 
@@ -99,6 +181,25 @@ def ranking_line(ranking: Sequence[Choice], decision: Decision, ascii: bool = Fa
         out.append(f"{n}. {option_label(choice.option, ascii)} {_value(choice, decision.kind)}"
                    .rstrip(), style=style)
     return out
+
+
+# The rows under the table at most for the coach's panel (see crib3.tcss).
+COACH_MOST = 7
+
+
+def coach_rows(screen: Widget, below: int = 1) -> tuple[int, int]:
+    """How the coach speaks on `screen` (replay, practice): the ranking on
+    one line (2) or an option a line (6), and the rows it has, those the
+    table and the `below` lines under the coach (the status line) leave on a
+    short screen (three at 80x24), at most COACH_MOST."""
+    height = screen.app.size.height
+    if height >= 30:
+        return 6, COACH_MOST
+    table = screen.query_one(TableView).outer_size.height or SHORT_TABLE
+    return 2, max(2, min(COACH_MOST, height - 1 - table - below))  # 1: the footer
+
+
+SHORT_TABLE = 19  # the table's rows on a short screen: the opponents 6, a line, the board, the hand
 
 
 def review_status(costly: int, threshold: float, seats: str, busy: bool) -> str:

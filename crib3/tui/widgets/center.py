@@ -107,6 +107,12 @@ class TableCenter(SharedStatic, Static):
                 self._last_body = body
                 self.update(body, layout=False)  # a fixed size: no layout
 
+    @property
+    def drawn_rows(self) -> int:
+        """The rows its lines take from the top: the rest is free (the coach
+        may sit there)."""
+        return len(self._last_body.split()) if self._last_body is not None else 0
+
     def _body(self, view: SeatView) -> Text:
         names = [shown_name(p.name, 12) for p in view.players]
         top = self._header(view, names)
