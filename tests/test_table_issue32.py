@@ -453,3 +453,71 @@ def test_a_long_count_keeps_every_phrase_in_the_show_panels_two_rows():
     rows = [row.plain for row in _packed(said, 37, 2)]
     assert rows == ["fifteen two, four, six, eight", "and a pair is ten, twelve"]
     assert [row.plain for row in _packed(said[:2], 37, 2)] == ["fifteen two", "fifteen four"]
+
+
+# --- 8: each score under the card that made it, at every size ------------------------
+
+def _centre(app) -> list[str]:
+    """The middle of the table (between the seat boxes) as text rows."""
+    from crib3.tui.widgets.center import TableCenter
+    from tui_support import screen_text
+
+    centre = app.screen.query_one(TableCenter).content_region
+    rows = screen_text(app).splitlines()[centre.y:centre.y + centre.height]
+    return [row[centre.x:centre.x + centre.width].ljust(centre.width) for row in rows]
+
+
+PILES = [("10S AS 3C 4D 2H 5H", False),    # runs of 4 and 5 on overlapped cards
+         ("5S 5H 5D 6C", True),            # a pair, fifteen and pair royal, a go
+         ("5S 5H 5D 5C", False),           # pair, pair royal, double pair royal
+         ("3C 7S 5H 6D", False)]           # a fifteen, then a run (the cards of hand 4)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
+async def test_each_score_on_the_pile_is_labelled_under_the_card_that_made_it(size):
+    """Every card of the pile on screen that scored has its label (in
+    full, or as short as the room under it needs: "run +4", "+4")
+    starting at its own left edge; no label starts anywhere else, none
+    is missing."""
+    from crib3.cards import parse_cards
+    from crib3.engine.state import Phase
+    from crib3.scoring import score_play
+    from crib3.tui.words import go_label, pile_labels
+    from tui_support import make_app, press_enter_until
+
+    app = make_app(7, autosave=False)
+    async with app.run_test(size=size) as pilot:
+        screen = await press_enter_until(pilot, lambda s: s.view.phase == Phase.PLAY)
+        for pile, go in PILES:
+            cards = tuple(parse_cards(pile))
+            view = screen.view._replace(pile=cards, pile_seats=tuple(i % 3 for i in
+                                                                     range(len(cards))),
+                                        count=sum(c.value for c in cards), count_over=go)
+            screen.table_view.show(view)
+            await pilot.pause()
+            rows = _centre(app)
+            top = next(i for i, row in enumerate(rows) if "count" in row)   # the faces' top
+            bottom = next(i for i in range(top, len(rows)) if "└" in rows[i][:3] or
+                          "└" in rows[i][:2])                            # their bottom edge
+            labels = [list(row) for row in rows[bottom + 1:]]
+            assert labels, rows
+            ranks = rows[top + 1]
+            seen = 0
+            for i, card in enumerate(cards):
+                x = ranks.find(f"│{card.label()}")
+                forms = pile_labels(score_play(cards[:i + 1]),
+                                    go_label(1) if go and i == len(cards) - 1 else "")
+                if x < 0:   # a card given way to "…": its label with it
+                    continue
+                if not forms:
+                    continue
+                found = [(r, form) for r, row in enumerate(labels) for form in forms
+                         if "".join(row[x:]).startswith(form) and
+                         "".join(row[x + len(form):x + len(form) + 1]) in (" ", "")]
+                assert found, (pile, card, forms, "\n".join(rows))
+                r, form = found[0]
+                labels[r][x:x + len(form)] = " " * len(form)
+                seen += 1
+            assert seen >= 2, (pile, "\n".join(rows))
+            left = "".join("".join(row) for row in labels)
+            assert not left.strip(" ┌┐└┘─│╶╴╷╵├┤"), (pile, "\n".join(rows))  # nothing else
