@@ -134,6 +134,9 @@ HELP_TEXT = """\
   h          the coach, beside the table
   s          skip the rest of the show
   f          the event feed
+  PgUp/PgDn  read the feed back (↑/↓ a line,
+             Home/End its start and end)
+  p          the last count's cards again
   q, Ctrl+Q  quit (asks first; it is saved)
   Ctrl+P     commands: new game, theme…
   The pile: ▼ you played it, ◀ your left
