@@ -75,7 +75,7 @@ def last_count_lines(view: SeatView, plays: Plays, over: bool, ascii: bool = Fal
         line.append(f"{running:>3}", style="bold")
         said = pile_label(score_play(played))
         if i == len(cards) - 1 and running < 31:
-            said = f"{said} {go_label(1, final)} to {names[seat]}".strip()
+            said = f"{said} {go_label(1, final)} to {Voice(view).object(seat)}".strip()
         if said:
             line.append(f"  {said}", style="bold yellow")
         out.append(line)
@@ -163,7 +163,7 @@ def summary_lines(counts: Sequence[ev.HandCounted | ev.MugginsCalled], view: Sea
         said = " · ".join(breakdown(count.items)) or "nothing"
         for row in textwrap.wrap(said, max(20, width - 4), break_long_words=False,
                                  break_on_hyphens=False):
-            out.append(Text(f"    {row}"))
+            out.append(Text(f"    {row}", style="italic"))
     return out
 
 
