@@ -22,6 +22,7 @@ from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.new_game import NewGameScreen
 from crib3.tui.screens.replay import GoTo, ReplayScreen
 from crib3.tui.screens.lobby import LobbyScreen
+from crib3.tui.screens.looking_back import ShowSummaryScreen
 from crib3.tui.screens.open_table import OpenTableScreen
 from crib3.tui.screens.room_table import RoomTableScreen
 from crib3.tui.screens.waiting import WaitingScreen
@@ -68,6 +69,10 @@ async def test_a_whole_game_in_ascii_mode_is_7bit(crib3_home):
                 await once(("muggins",), "muggins")
                 await pilot.press("n")
                 continue
+            if isinstance(screen, ShowSummaryScreen):
+                await once(("show at a glance",), "the show at a glance")
+                await pilot.press("enter")
+                continue
             if not isinstance(screen, TableScreen):
                 await pilot.pause(0.01)
                 continue
@@ -96,7 +101,7 @@ async def test_a_whole_game_in_ascii_mode_is_7bit(crib3_home):
         else:
             raise AssertionError("the game did not end")
         assert {("coach", Phase.DISCARD), ("coach", Phase.PLAY), ("help",), ("quit",),
-                ("count",), (Phase.SHOW, True)} <= seen
+                ("count",), (Phase.SHOW, True), ("show at a glance",)} <= seen
         rows = await assert_7bit(pilot, "the result")
         chart = [row for row in rows if row.strip("| ").startswith(("You", "Bea", "Cal"))][-3:]
         assert all(any(bar in row for bar in "_.:-=+*#") for row in chart), rows  # not blank

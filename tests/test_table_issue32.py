@@ -656,3 +656,246 @@ async def test_a_click_on_a_coach_option_highlights_its_card(crib3_home):
                         if getattr(e, "seat", None) == 0 and e.type in ("CardDiscarded",
                                                                          "CardPlayed"))
             assert getattr(mine, "card", last.card) == last.card
+# --- 8: each score under the card that made it, at every size ------------------------
+
+def _centre(app) -> list[str]:
+    """The middle of the table (between the seat boxes) as text rows."""
+    from crib3.tui.widgets.center import TableCenter
+    from tui_support import screen_text
+
+    centre = app.screen.query_one(TableCenter).content_region
+    rows = screen_text(app).splitlines()[centre.y:centre.y + centre.height]
+    return [row[centre.x:centre.x + centre.width].ljust(centre.width) for row in rows]
+
+
+PILES = [("10S AS 3C 4D 2H 5H", False),    # runs of 4 and 5 on overlapped cards
+         ("5S 5H 5D 6C", True),            # a pair, fifteen and pair royal, a go
+         ("5S 5H 5D 5C", False),           # pair, pair royal, double pair royal
+         ("3C 7S 5H 6D", False)]           # a fifteen, then a run (the cards of hand 4)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40), (200, 60)])
+async def test_each_score_on_the_pile_is_labelled_under_the_card_that_made_it(size):
+    """Every card of the pile on screen that scored has its label (in
+    full, or as short as the room under it needs: "run +4", "+4")
+    starting at its own left edge; no label starts anywhere else, none
+    is missing."""
+    from crib3.cards import parse_cards
+    from crib3.engine.state import Phase
+    from crib3.scoring import score_play
+    from crib3.tui.words import go_label, pile_labels
+    from tui_support import make_app, press_enter_until
+
+    app = make_app(7, autosave=False)
+    async with app.run_test(size=size) as pilot:
+        screen = await press_enter_until(pilot, lambda s: s.view.phase == Phase.PLAY)
+        for pile, go in PILES:
+            cards = tuple(parse_cards(pile))
+            view = screen.view._replace(pile=cards, pile_seats=tuple(i % 3 for i in
+                                                                     range(len(cards))),
+                                        count=sum(c.value for c in cards), count_over=go)
+            screen.table_view.show(view)
+            await pilot.pause()
+            rows = _centre(app)
+            top = next(i for i, row in enumerate(rows) if "count" in row)   # the faces' top
+            bottom = next(i for i in range(top, len(rows)) if "└" in rows[i][:3] or
+                          "└" in rows[i][:2])                            # their bottom edge
+            labels = [list(row) for row in rows[bottom + 1:]]
+            assert labels, rows
+            ranks = rows[top + 1]
+            seen = 0
+            for i, card in enumerate(cards):
+                x = ranks.find(f"│{card.label()}")
+                forms = pile_labels(score_play(cards[:i + 1]),
+                                    go_label(1) if go and i == len(cards) - 1 else "")
+                if x < 0:   # a card given way to "…": its label with it
+                    continue
+                if not forms:
+                    continue
+                found = [(r, form) for r, row in enumerate(labels) for form in forms
+                         if "".join(row[x:]).startswith(form) and
+                         "".join(row[x + len(form):x + len(form) + 1]) in (" ", "")]
+                assert found, (pile, card, forms, "\n".join(rows))
+                r, form = found[0]
+                labels[r][x:x + len(form)] = " " * len(form)
+                seen += 1
+            assert seen >= 2, (pile, "\n".join(rows))
+            left = "".join("".join(row) for row in labels)
+            assert not left.strip(" ┌┐└┘─│╶╴╷╵├┤"), (pile, "\n".join(rows))  # nothing else
+
+
+# --- 2: the feed can be read back, and the last count seen again ----------------------
+
+def _at_my_play_after_a_count(screen) -> bool:
+    from crib3.engine.state import Phase
+    from crib3.tui.words import Mode
+
+    view = screen.view
+    return screen.mode == Mode.YOUR_TURN and view.phase == Phase.PLAY and bool(view.pile) \
+        and bool(view.hand_plays) and view.hand_plays[-1][2] >= 1
+
+
+async def test_at_80x24_the_feed_is_read_back_by_its_keys_and_the_card_keys_still_play():
+    from crib3.tui.widgets.feed import Feed
+    from tui_support import make_app, press_enter_until, screen_text, wait_for
+
+    app = make_app(7, autosave=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await press_enter_until(pilot, _at_my_play_after_a_count, presses=600)
+        feed = screen.query_one("#feed", Feed)
+        said = screen.narration
+        assert not feed.display                                    # the three last lines
+        await pilot.press("pageup")                                # opens it, a page back
+        await wait_for(pilot, lambda: feed.display and feed.reading)
+        await pilot.pause()
+        text = screen_text(app)
+        assert said[-1] not in text and any(line in text for line in said[-6:-3]), text
+        await pilot.press("up", "up")
+        await pilot.pause()
+        assert screen_text(app) != text                            # a line at a time
+        await pilot.press("home")
+        await pilot.pause()
+        assert "A new game to 121: Ann, Bea and Cal." in screen_text(app)  # the whole game
+        before = len(app.game.events)
+        await pilot.press("1")                                     # the card keys play on
+        await wait_for(pilot, lambda: any(e.type == "CardPlayed" and e.seat == 0
+                                          for e in app.game.events[before:]))
+        await pilot.pause()
+        assert feed.reading and "A new game to 121" in screen_text(app)  # not pulled down
+        await pilot.press("end")
+        await pilot.pause()
+        assert not feed.reading and said[-1][:60] in screen_text(app)
+
+
+async def test_p_shows_the_last_counts_cards_until_any_key():
+    from crib3.cards import Card
+    from crib3.scoring import score_play
+    from crib3.tui.screens.looking_back import LastCountScreen
+    from crib3.tui.screens.table import TableScreen
+    from crib3.tui.words import pile_label
+    from tui_support import make_app, press_enter_until, screen_text, wait_for
+
+    app = make_app(7, autosave=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await press_enter_until(pilot, _at_my_play_after_a_count, presses=600)
+        plays = screen.view.hand_plays
+        number = plays[-1][2] - 1                                  # the count cleared
+        cards: list[Card] = [card for _, card, n in plays if n == number]
+        assert len(cards) >= 2 and all(c not in screen.view.pile for c in cards)
+        await pilot.press("p")
+        await wait_for(pilot, lambda: isinstance(app.screen, LastCountScreen))
+        await pilot.pause()
+        text = screen_text(app)
+        assert "The last count" in text, text
+        running = 0
+        for i, card in enumerate(cards):
+            running += card.value
+            row = next(row for row in text.splitlines() if f" {card.label()} " in row)
+            assert f" {running} " in row + " ", row                  # the count after it
+            said = pile_label(score_play(cards[:i + 1]))
+            assert said in row, (said, row)                          # what it scored
+        assert "31 +2" in text or "go +1" in text                    # how it ended
+        held = len(screen.view.hand)
+        await pilot.press("3")                                       # any key: back
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
+        assert len(screen.view.hand) == held                         # and nothing played
+
+
+# --- 11: the show at a glance ------------------------------------------------------------
+
+async def _the_shows_panel(pilot, skip: bool = False):
+    from crib3.engine.state import Phase
+    from crib3.tui.screens.looking_back import ShowSummaryScreen
+    from tui_support import settled
+
+    app = pilot.app
+    skipped = False
+    for _ in range(800):
+        if isinstance(app.screen, ShowSummaryScreen):
+            return app.screen
+        screen = await settled(pilot)
+        if isinstance(app.screen, ShowSummaryScreen):
+            return app.screen
+        if skip and not skipped and screen.waiting_for_enter and screen.shown.phase == Phase.SHOW:
+            await pilot.press("s")
+            skipped = True
+            continue
+        await pilot.press("enter")
+    raise AssertionError("no show panel")
+
+
+def _shown_in_panel(app, counts) -> None:
+    """Every count of the show in the panel, its cards, total and what made
+    it, whole (a breakdown wrapped over lines is read back joined)."""
+    from crib3.tui.screens.looking_back import breakdown
+    from tui_support import screen_text
+
+    text = screen_text(app)
+    inside = [row.split("█")[1].strip() for row in text.splitlines() if row.count("█") >= 2]
+    joined = " ".join(inside)
+    assert len(counts) == 4, counts                                  # three hands and the crib
+    for count in counts:
+        cards = " ".join(c.label() for c in count.cards)
+        row = next((row for row in inside if cards in row), None)
+        assert row is not None, (cards, inside)
+        assert row.split(cards)[1].split()[0] == str(count.points + count.missed), row
+        assert ("crib" if count.crib else "hand") in row.split(cards)[0], row
+        for part in breakdown(count.items):
+            assert part in joined, (part, inside)                   # nothing cut
+    assert "fifteen" in joined
+
+
+@pytest.mark.parametrize("skip", [False, True])
+async def test_after_the_show_one_panel_lists_every_hand_and_the_crib_until_enter(skip):
+    from crib3.engine import events as ev
+    from crib3.tui.screens.looking_back import ShowSummaryScreen
+    from tui_support import make_app, wait_for
+
+    app = make_app(7, autosave=False)
+    async with app.run_test(size=SIZE) as pilot:
+        panel = await _the_shows_panel(pilot, skip)
+        await pilot.pause()
+        counts = [e for e in app.game.events if isinstance(e, ev.HandCounted) and
+                  e.starter == panel.counts[0].starter]
+        _shown_in_panel(app, counts)
+        assert [c.seat for c in panel.counts] == [c.seat for c in counts]   # show order
+        await pilot.pause(0.05)
+        assert isinstance(app.screen, ShowSummaryScreen)            # until Enter
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ShowSummaryScreen))
+        await wait_for(pilot, lambda: any(isinstance(e, ev.CardsDealt) and e.hand == 2
+                                          for e in app.game.events))  # the next deal
+
+
+def test_a_hands_breakdown_is_said_as_players_sum_it_up():
+    from crib3.cards import parse_card, parse_cards
+    from crib3.scoring import score_hand
+    from crib3.tui.screens.looking_back import breakdown
+
+    score = score_hand(parse_cards("5H 5C 6D 4S"), parse_card("JH"))
+    assert breakdown(score.items) == ["fifteens 4 for 8", "pair 2", "2 runs of 3 for 6"]
+    score = score_hand(parse_cards("5H 6H 7H JH"), parse_card("8C"))
+    assert breakdown(score.items) == ["fifteens 2 for 4", "run of 4 for 4", "flush 4"]
+    score = score_hand(parse_cards("2H 4C 8D QS"), parse_card("KH"))
+    assert breakdown(score.items) == []
+
+
+async def test_the_show_panel_at_a_card_room_seat(tmp_path):
+    from crib3.engine import Rules
+    from crib3.engine import events as ev
+    from crib3.room import Room
+    from crib3.tui.screens.room_table import RoomTableScreen
+    from tui_support import room_app, wait_for
+
+    room = Room(tmp_path / "tables", think=0.0)
+    ann = room.sign_in("Ann", None, lambda r: None)
+    table = room.open_table(ann, Rules(), ("standard", "standard"))
+    table.start("Ann")
+    app = room_app(room, "Ann")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, RoomTableScreen))
+        panel = await _the_shows_panel(pilot)
+        await pilot.pause()
+        counts = [e for e in table.game.events if isinstance(e, ev.HandCounted) and
+                  e.starter == panel.counts[0].starter]
+        _shown_in_panel(app, counts)

@@ -214,6 +214,34 @@ def pile_label(score: Score) -> str:
     return " ".join(parts)
 
 
+_SHORT_NAMES = {"fifteen": "15", "thirty-one": "31", "run": "run"}
+_SHORT_PAIRS = {2: "pair", 3: "royal", 4: "dbl royal"}
+
+
+def pile_labels(score: Score, go: str = "") -> list[str]:
+    """Every way a card's score may be labelled on the pile, longest
+    first, for the room under it: in full ("run of 4 +4", and the go
+    after it), short ("run +4", "15 +2", "royal +6"), packed ("run+4"), and
+    the points alone ("+4"); [] for none. Where cards overlap, a label is
+    as long as the room under its card allows, so it is never put under
+    another card, nor left out."""
+    full = " ".join(part for part in (pile_label(score), go) if part)
+    if not full:
+        return []
+    short = []
+    for item in score.items:
+        name = _SHORT_PAIRS[len(item.cards)] if item.kind == "pair" else \
+            _SHORT_NAMES.get(item.kind, item.kind)
+        short.append((name, item.points))
+    if go:
+        name, _, points = go.rpartition(" +")
+        short.append(("last" if name == "last card" else name, int(points)))
+    total = sum(points for _, points in short)
+    forms = [full, " ".join(f"{n} +{p}" for n, p in short),
+             " ".join(f"{n}+{p}" for n, p in short), f"+{total}"]
+    return [form for i, form in enumerate(forms) if form not in forms[:i]]
+
+
 def go_label(points: int, last_card: bool = False) -> str:
     """The point for the go, labelled on the last card of its count."""
     return f"{'last card' if last_card else 'go'} +{points}"

@@ -212,7 +212,7 @@ HELP_TEXT = """\
   Enter      throw or play it, cut, go on
   h          the coach, beside the table
 {TAKE_BACK_KEY}  s          skip the rest of the show
-  f          the event feed
+  f PgUp p   feed · read back · last count
   q, Ctrl+Q  quit (asks first; it is saved)
   Ctrl+P     commands: new game, theme…
   The pile: ▼ you played it, ◀ your left
@@ -241,7 +241,13 @@ First to 121 wins at once, even mid-show.
   margin  expect less the opponents'
   Near the end, chances as chances: to count
   out first, to win the hand, and how much
-  less than the best option's.""".replace("{TAKE_BACK_KEY}", TAKE_BACK_KEY)
+  less than the best option's.
+
+[b]Reading back[/b]
+PgUp/PgDn and ↑/↓ scroll the feed (at 80 \
+columns they open it), Home and End go to its start and its end, and \
+new lines wait below while you read. p shows the last count's cards, \
+cleared from the table, until any key.""".replace("{TAKE_BACK_KEY}", TAKE_BACK_KEY)
 
 
 class HelpScreen(Dialog[None]):

@@ -27,6 +27,7 @@ from textual.css.query import NoMatches
 from textual.reactive import reactive
 from textual.screen import Screen
 
+from crib3.cards import Card
 from crib3.engine import (
     Count,
     CutStarter,
@@ -70,6 +71,16 @@ _TAKE_BACK_MODES = frozenset({Mode.PRESENTING, Mode.YOUR_TURN, Mode.OTHERS_TURN}
 _CARD_KEYS = {"throw": Phase.DISCARD, "play_card": Phase.PLAY, "cut": Phase.CUT_STARTER}  # Enter
 
 
+# Reading back (keys the cards do not use): the feed scrolls (and opens,
+# where it is not shown), and p shows the last count's cards (see `help`).
+READ_BACK_KEYS = [
+    *[Binding(key, f"read_feed('{how}')", "Read back", show=False, priority=True)
+      for key, how in (("pageup", "page_up"), ("pagedown", "page_down"), ("up", "up"),
+                       ("down", "down"), ("home", "home"), ("end", "end"))],
+    Binding("p", "last_count", "Last count", show=False, priority=True),
+]
+
+
 class TableScreen(QuietBindings, Screen):
     """One game at the table, seen from seat `me`."""
 
@@ -93,6 +104,7 @@ class TableScreen(QuietBindings, Screen):
         Binding("u", "take_back", "Take back", priority=True),
         Binding("s", "skip_show", "Skip show", priority=True),
         Binding("f", "toggle_feed", "Feed", priority=True),
+        *READ_BACK_KEYS,
         Binding("question_mark", "app.help", "Help", key_display="?", priority=True),
         Binding("q", "app.quit_game", "Quit", priority=True),
     ]
@@ -130,7 +142,10 @@ class TableScreen(QuietBindings, Screen):
         self.narration: list[str] = []  # the game in words, as shown to this seat
         self.recent_from = 0  # where the lines under the table start (the show's first)
         self._show_of = 0  # the hand whose show has started
+        self.show_counts: list[ev.HandCounted | ev.MugginsCalled] = []  # ... its counts so far
         self.history: list[tuple[Event, State, SeatView]] = []  # a resumed game's past
+        # The plays of the latest hand with any, and if its play is over (`p`).
+        self.last_plays: tuple[tuple[tuple[int, Card, int], ...], bool] = ((), False)
         self._continue = asyncio.Event()
         self._unsubscribe: Callable[[], None] = lambda: None  # set on mount
         self._driver: asyncio.Task[None] | None = None  # see `_start_driver`
@@ -224,12 +239,17 @@ class TableScreen(QuietBindings, Screen):
             # (the play's last lines are its leftovers; the feed keeps them).
             self._show_of = state.hand_number
             self.recent_from = len(self.narration)
+            self.show_counts = []
+        if isinstance(event, (ev.HandCounted, ev.MugginsCalled)):
+            self.show_counts.append(event)  # for the show at a glance, after it
         self.shown = state
         self.presented += 1
         if view.can_take_back != self.view.can_take_back and self.takebacks:
             self.view = view
             self.keys_may_have_changed()  # `u` comes (or goes) while the mode stays
         self.view = view
+        if view.hand_plays:  # (kept into the next hand's deal, for `p`)
+            self.last_plays = (view.hand_plays, view.phase != Phase.PLAY)
         table = self.table_view
         table.show(view, keep_count=state.phase == Phase.SHOW and not isinstance(
             event, (ev.DeckShuffled, ev.GameWon)))
@@ -318,12 +338,23 @@ class TableScreen(QuietBindings, Screen):
                                    self.think * 1.2 if animate else 0, self._continue)
         self.mode = self._presenting()
 
+    def _show_at_a_glance(self, ended: ev.HandEnded) -> None:
+        """After a show (or its skip): every hand and the crib counted, in
+        one panel, until Enter, which goes on to the next deal."""
+        from crib3.tui.screens.looking_back import ShowSummaryScreen
+
+        panel = ShowSummaryScreen(self.show_counts, self.view, ended.hand, ended.scores,
+                                  self.ascii)
+        self.app.push_screen(panel, lambda _: self._continue.set())
+
     async def _pace(self, event: Event) -> None:
         if isinstance(event, PAUSE_AFTER):
             if isinstance(event, (ev.HandCounted, ev.MugginsCalled)) and self._skipping():
                 return
             self._continue.clear()
             self.mode = Mode.WAITING_FOR_ENTER
+            if isinstance(event, ev.HandEnded) and self.show_counts:
+                self._show_at_a_glance(event)
             await self._continue.wait()
             self.mode = self._presenting()
             if isinstance(event, ev.GameWon) and self.on_over is not None:
@@ -523,6 +554,23 @@ class TableScreen(QuietBindings, Screen):
     def action_toggle_feed(self) -> None:
         beside = self.has_class("wide") or self.has_class("huge")
         self.toggle_class("feed-off" if beside else "feed-on")
+
+    def action_read_feed(self, how: str) -> None:
+        """Read the feed back (PageUp, ↑...): the whole game so far, opened
+        first where it is not shown (at 80 columns, in the place of the
+        last lines), the card keys untouched."""
+        feed = self.query_one("#feed", Feed)
+        if feed.display:
+            feed.read(how)
+            return
+        self.action_toggle_feed()
+        feed.read_back(how)
+
+    def action_last_count(self) -> None:
+        """p: the last count's cards, cleared from the table, until a key."""
+        from crib3.tui.screens.looking_back import LastCountScreen
+
+        self.app.push_screen(LastCountScreen(self.view, self.last_plays, self.ascii))
 
 
 def show_left_unseen(so_far: list[tuple[Event, State, SeatView]], me: int) -> int:

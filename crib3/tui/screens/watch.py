@@ -28,7 +28,7 @@ from crib3.engine import events as ev
 from crib3.engine.state import Phase
 from crib3.tui.screens.dialogs import HELP_TEXT, TAKE_BACK_KEY, HelpScreen
 from crib3.tui.screens.room_table import RoomTableScreen
-from crib3.tui.screens.table import PAUSE_AFTER
+from crib3.tui.screens.table import PAUSE_AFTER, READ_BACK_KEYS
 from crib3.tui.widgets.chat import ChatPanel
 from crib3.tui.words import Mode, points
 
@@ -65,6 +65,7 @@ class SpectatorScreen(RoomTableScreen):
         Binding("enter", "next", "Go on", priority=True),
         Binding("s", "skip_show", "Skip show", priority=True),
         Binding("f", "toggle_feed", "Feed", priority=True),
+        *READ_BACK_KEYS,
         Binding("c", "chat", "Chat", priority=True),
         Binding("l,escape,q", "leave", "Leave", key_display="l", priority=True),
         Binding("question_mark", "app.help", "Help", key_display="?", priority=True),
@@ -107,7 +108,7 @@ class SpectatorScreen(RoomTableScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("chat", "leave"):
             return True
-        if action in ("next", "skip_show", "toggle_feed"):
+        if action in ("next", "skip_show", "toggle_feed", "read_feed", "last_count"):
             return super().check_action(action, parameters)
         return False  # no seat: nothing to throw, play, cut, count or hand to a bot
 

@@ -38,7 +38,7 @@ from crib3.tui.widgets.cards import (
     small_face_lines,
 )
 from crib3.tui.widgets.shared_render import SharedStatic
-from crib3.tui.words import cut_rounds, go_label, pile_label
+from crib3.tui.words import cut_rounds, go_label, pile_labels
 from crib3.words.narrate import Voice
 
 # Who played each card of the count, as seen from your seat: you below, the
@@ -149,7 +149,11 @@ class TableCenter(SharedStatic, Static):
                 size = 3
             if size:
                 lines.append(Text())
-            lines += self._pile(view, pile, size, labelled=rows >= 4)
+            # The labels' rows: one, and those under it the table has to spare
+            # (where two scores side by side may then both be said in full).
+            spare = rows - (1 if size else 0) - (3, 4, 6, 7)[size] - 1
+            lines += self._pile(view, pile, size, labelled=rows >= 4,
+                                label_rows=1 + min(2, max(0, spare)))
         return Text("\n").join(lines)
 
     def _counted(self, view: SeatView, rows: int) -> list[Text]:
@@ -201,7 +205,8 @@ class TableCenter(SharedStatic, Static):
         names.append("crib", style="dim")
         return [names, *[a + Text("   ") + b for a, b in zip(starter, crib_rows)]]
 
-    def _pile(self, view: SeatView, pile: Pile, size: int, labelled: bool) -> list[Text]:
+    def _pile(self, view: SeatView, pile: Pile, size: int, labelled: bool,
+              label_rows: int = 1) -> list[Text]:
         """The pile's rows: the faces (`size` 0 small, 1 full, 2 big, 3 large) side
         by side when they fit, else fanned (the latest whole; the oldest
         give way to "…"), the count large at the right, the scores
@@ -240,12 +245,16 @@ class TableCenter(SharedStatic, Static):
             middle = len(rows) // 2
             rows = [(Text("…", style="dim") if i == middle else Text(" ")) + r
                     for i, r in enumerate(rows)]
-        labels = self._labels(pile, first, stride, cut, room) if labelled else None
         # The count: its name, then its digits, beside the faces.
         digits = big_number(pile.count)
         beside = [Text("count", style="dim"),
                   *[Text(d, style="bold" if view.pile else "dim") for d in digits]]
-        body = [*rows] + ([labels] if labels is not None else [])
+        # The labels' rows beside the count's digits end before them; those
+        # under the digits may go on under them.
+        face_rows = len(rows)
+        rooms = [room if face_rows + r < len(beside) else width for r in range(label_rows)]
+        labels = self._labels(pile, first, stride, cut, rooms) if labelled else []
+        body = [*rows, *labels]
         if len(body) < len(beside):  # no row to spare: the digits alone
             beside = beside[1:]
         out = []
@@ -258,27 +267,42 @@ class TableCenter(SharedStatic, Static):
         return out
 
     @staticmethod
-    def _labels(pile: Pile, first: int, stride: int, cut: int, room: int) -> Text:
-        """The scores made in this count, each under the card that made it,
-        latest first where two would overlap."""
-        placed: list[tuple[int, str]] = []
-        right = room
+    def _labels(pile: Pile, first: int, stride: int, cut: int,
+                rooms: list[int]) -> list[Text]:
+        """The scores made in this count, each under the card that made it:
+        starting at that card's left edge, in the first of the rows (each
+        `rooms[i]` columns wide) where it fits before the labels right of it (the latest are placed
+        first, so the newest score is the one said most fully), as long a
+        form as fits there ("run of 4 +4", "run +4", "run+4", "+4": the
+        points alone fit under a card that others overlap). None is moved
+        under another card, and none is left out."""
+        placed: list[list[tuple[int, str]]] = [[] for _ in rooms]
+        starts = [room + 2 for room in rooms]  # where each row's labels so far begin
         for i in range(len(pile.cards) - 1, first - 1, -1):
-            label = pile_label(score_play(pile.cards[:i + 1]))
-            if i == len(pile.cards) - 1 and pile.go:
-                label = f"{label} {pile.go}".strip()
-            if not label:
+            go = pile.go if i == len(pile.cards) - 1 else ""
+            forms = pile_labels(score_play(pile.cards[:i + 1]), go)
+            if not forms:
                 continue
-            x = min(cut + (i - first) * stride, right - len(label))
-            if x < 0:
-                break
-            placed.insert(0, (x, label))
-            right = x - 1
-        line = Text()
-        for x, label in placed:
-            line.pad_right(x - line.cell_len)
-            line.append(label, style=LABEL_STYLE)
-        return line
+            x = cut + (i - first) * stride
+            # Two columns between labels, so that two never read as one ("pair
+            # +2 go +1"); one where the points alone would not fit otherwise.
+            chosen = next(((row, form) for gap in (2, 1) for form in forms
+                           for row in range(len(placed))
+                           if x + len(form) + gap <= starts[row]), None)
+            row, form = chosen if chosen is not None else \
+                (0, forms[-1][:max(1, starts[0] - 1 - x)])
+            placed[row].insert(0, (x, form))
+            starts[row] = x
+        lines = []
+        for row in placed:
+            line = Text()
+            for x, label in row:
+                line.pad_right(x - line.cell_len)
+                line.append(label, style=LABEL_STYLE)
+            lines.append(line)
+        while len(lines) > 1 and not lines[-1]:  # no row left blank under the labels
+            lines.pop()
+        return lines
 
     def _header(self, view: SeatView, names: list[str]) -> Text:
         """ "Hand 2 · Bea deals"; between hands (the hand ended, the deal
