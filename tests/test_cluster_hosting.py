@@ -13,7 +13,7 @@ from nats_support import nats_server, needs_nats
 
 pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
 
-from crib3.cluster import ClusterStore
+from crib3.cluster import ClusterStore, LeaseHeld
 from crib3.cluster.hosting import AckedGame, Node
 from crib3.engine import Game, IllegalMove, Rules
 from crib3.engine.events import CardDiscarded
@@ -171,3 +171,26 @@ async def test_a_stopped_host_loses_its_table_to_a_node_that_adopts_it(server, t
     assert done.returncode == 0, done.stderr
     verified = await asyncio.to_thread(crib3, "verify", str(out))
     assert verified.returncode == 0, verified.stderr
+
+
+async def test_a_host_whose_lease_was_taken_tells_its_screens_the_table_moved(server, tmp_path):
+    a = await start_node(server, "a3", tmp_path, adopt=False)
+    other = await ClusterStore.connect(server.url, "c3")
+    try:
+        table = await a.open_table(ALICE, Rules(), ("easy", "easy"))
+        told: list[bool] = []
+        table.listeners.append(lambda: told.append(table.moved))
+        a.pause()  # no renewal: the server drops the lease at the end of its term
+        while True:
+            try:
+                await other.acquire(table.table_id)
+                break
+            except LeaseHeld:
+                await asyncio.sleep(0.05)
+        assert not table.moved
+        a.keeper.paused = False  # its next renewal is refused
+        await until(lambda: table.moved, seconds=4 * LEASE, what="a letting the table go")
+        assert told == [True] and table.closed and table.number not in a.room.tables
+    finally:
+        await a.close()
+        await other.close()

@@ -53,17 +53,6 @@ import nats.js.errors
 from nats.js.api import KeyValueConfig
 
 from crib3.cards import DECK
-from crib3.common import crash
-from crib3.engine import Event, Game, IllegalMove, PlayerInfo, Rules, State
-from crib3.engine.commands import Command, DrawCutCard, Shuffle
-from crib3.engine.log import make_header
-from crib3.engine.rules import begin, legal_moves, needs_chance, step, to_act
-from crib3.engine.state import Phase, apply
-from crib3.engine.views import SeatView, project
-from crib3.room.room import Room
-from crib3.room.seats import Presence, Seat
-from crib3.room.storage import CLOSED, OPEN, StoredTable
-from crib3.room.table import Table
 from crib3.cluster.store import (
     ClusterStore,
     Fenced,
@@ -73,6 +62,17 @@ from crib3.cluster.store import (
     check_table_id,
     patiently,
 )
+from crib3.common import crash
+from crib3.engine import Event, Game, IllegalMove, PlayerInfo, Rules, State
+from crib3.engine.commands import Command, DrawCutCard, Shuffle
+from crib3.engine.log import make_header
+from crib3.engine.rules import begin, legal_moves, needs_chance, step, to_act
+from crib3.engine.state import Phase, apply
+from crib3.engine.views import SeatView, project
+from crib3.room.room import Room
+from crib3.room.seats import Presence, Seat
+from crib3.room.storage import OPEN, StoredTable
+from crib3.room.table import Table
 
 REGISTRY = "crib3-tables"
 OVER = "over"  # a table's status in the registry once its game ended
@@ -168,6 +168,8 @@ class AckedGame(Game):
             while self._outbox and not self.fenced:
                 event, state = self._outbox[0]
                 await self.log.append(event)  # acknowledged by the cluster (or Fenced)
+                if self.fenced:  # let go meanwhile (a renewal refused): shown by the next host
+                    break
                 self._outbox.popleft()
                 self.events.append(event)
                 self.state = state
@@ -482,8 +484,9 @@ class Node:
                     continue
                 value = json.dumps(table.entry()).encode()
                 try:
-                    self.revisions[key] = await patiently(lambda: self.registry.update(
-                        key, value, last=self.revisions.get(key, 0)))
+                    self.revisions[key] = await patiently(
+                        lambda key=key, value=value: self.registry.update(
+                            key, value, last=self.revisions.get(key, 0)))
                 except nats.js.errors.KeyWrongLastSequenceError:
                     # another node wrote it: it hosts the table now
                     if isinstance(table.game, AckedGame):
@@ -557,4 +560,4 @@ class Node:
         await self.store.close()
 
 
-__all__ = ["AckedGame", "CLOSED", "HostedTable", "LeaseKeeper", "Node", "NodeRoom"]
+__all__ = ["AckedGame", "HostedTable", "LeaseKeeper", "Node", "NodeRoom"]
