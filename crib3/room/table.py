@@ -71,6 +71,9 @@ class Table(SeatLookup):
         self._driver: asyncio.Task[None] | None = None
         self._idle: asyncio.TimerHandle | None = None
         self.closed = False
+        # A cluster's table only (`crib3.cluster.hosting`): this node may no
+        # longer host it (another one does now); its people should reconnect.
+        self.moved = False
         self.closed_by: str | None = None  # the owner who closed it (None: the room did)
         self.started_by: str | None = None  # the owner as its game started
         self.close_asked: list[str] = []  # who asked (or agreed) to close its game, in order
@@ -82,15 +85,37 @@ class Table(SeatLookup):
         person is away until they connect again (so the owner's patience
         counts from the restart)."""
         table = cls(room, stored.number, stored.owner, stored.rules, stored.seats)
-        table.started_by = stored.started_by
-        table.files.reopen_log()
-        game = Game.from_events(stored.events)
-        game.subscribe(table._record)
-        now = time.monotonic()
-        table.away_since = {i: now for i, seat in enumerate(table.seats) if seat.person}
-        table._play(game)
-        table._nobody_here()
+        table._pick_up(stored)
         return table
+
+    def _pick_up(self, stored: StoredTable) -> None:
+        """Go on with `stored`'s game (see `resume`)."""
+        self.started_by = stored.started_by
+        game = self._go_on(stored.events)
+        now = time.monotonic()
+        self.away_since = {i: now for i, seat in enumerate(self.seats) if seat.person}
+        self._play(game)
+        self._nobody_here()
+
+    # --- where its log is kept ----------------------------------------------------------
+    #
+    # A table's log is written through `_new_game` and `_go_on`: here to its
+    # file, each event fsynced (`_record`, the game's first subscriber) before
+    # any other subscriber (a screen) is told of it. A cluster's table
+    # (`crib3.cluster.hosting`) keeps it on a replicated stream instead, its
+    # game telling its subscribers of an event only once the cluster holds it.
+
+    def _new_game(self, players: list[PlayerInfo], seed: int) -> Game:
+        """A new game at this table, its log begun."""
+        self.files.start_log()
+        return Game.new(players, self.rules, seed=seed, subscribers=[self._record])
+
+    def _go_on(self, events: list[Event]) -> Game:
+        """The game `events` make, its log going on where they stop."""
+        self.files.reopen_log()
+        game = Game.from_events(events)
+        game.subscribe(self._record)
+        return game
 
     # --- how it stands -------------------------------------------------------------
 
@@ -278,8 +303,7 @@ class Table(SeatLookup):
                 players.append(PlayerInfo(seat.name, HUMAN))
         self.started_by = self.owner
         seed = random.SystemRandom().randrange(2**31)
-        self.files.start_log()
-        game = Game.new(players, self.rules, seed=seed, subscribers=[self._record])
+        game = self._new_game(players, seed)
         self._play(game)
         self.save()
         self._changed()

@@ -1,0 +1,196 @@
+"""A room's tables hosted by the nodes of a cluster (crib3.cluster.hosting),
+against a real nats-server (tests/nats_support.py): events on the stream
+before any screen shows them, one host at a time, and a table adopted by
+another node when its host stops, the game where it stood."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+from nats_support import nats_server, needs_nats
+
+pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
+
+from crib3.cluster import ClusterStore, LeaseHeld
+from crib3.cluster.hosting import AckedGame, Node
+from crib3.engine import Game, IllegalMove, Rules
+from crib3.engine.events import CardDiscarded
+from crib3.players import workers
+from crib3.room.seats import Presence
+
+pytestmark = needs_nats
+
+LEASE = 2.0  # seconds: a node that stops renewing loses its tables this soon
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    with nats_server(tmp_path_factory.mktemp("nats")) as running:
+        yield running
+
+
+@pytest.fixture(autouse=True)
+def _workers():
+    yield
+    workers.shut_down()
+
+
+async def until(check, seconds: float = 20.0, what: str = "it") -> None:
+    give_up = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < give_up, f"{what} did not happen"
+        await asyncio.sleep(0.02)
+
+
+async def start_node(server, name: str, tmp_path, **options) -> Node:
+    return await Node.start(server.url, name, tmp_path / name, lease_seconds=LEASE,
+                            think=0.0, scan_every=0.2, **options)
+
+
+ALICE = Presence("Alice", "key-alice")
+BOT_MOVES = {"CardDiscarded", "StarterCut", "CardPlayed", "GoSaid"}
+
+
+async def alice_plays(table, enough, seconds: float = 20.0) -> bool:
+    """Alice plays her first legal move whenever it is her turn alone, until
+    `enough(events)` (the events on the stream)."""
+    give_up = time.monotonic() + seconds
+    game = table.game
+    while not enough(game.events):
+        assert time.monotonic() < give_up, "the game did not go on"
+        if game.to_act() == (0,) and not game._outbox:
+            table.feed(0).dispatch(game.legal_moves(0)[0])
+        await asyncio.sleep(0.02)
+    return True
+
+
+async def test_a_hosted_table_shows_an_event_only_once_the_stream_holds_it(server, tmp_path):
+    a = await start_node(server, "a1", tmp_path, adopt=False)
+    try:
+        table = await a.open_table(ALICE, Rules(), ("easy", "easy"))
+        table.start("Alice")
+        assert isinstance(table.game, AckedGame)
+        shown: list[tuple[object, int]] = []
+
+        def screen(event, state, view):  # Alice's screen: how much is on the stream yet?
+            shown.append((event, len(table.log.events)))
+
+        history, _ = table.feed(0).follow(screen)
+        # The bots discard; Alice's turn comes once the deal is on the stream.
+        await until(lambda: table.game.to_act() == (0,) and not table.game._outbox,
+                    what="Alice's turn")
+        move = table.game.legal_moves(0)[0]
+        table.feed(0).dispatch(move)
+        # Taken, not shown yet; sent again meanwhile, it is refused at once
+        # (checked against the state the queued events make).
+        with pytest.raises(IllegalMove):
+            table.feed(0).dispatch(move)
+        await until(lambda: any(isinstance(e, CardDiscarded) and e.seat == 0
+                                for e, _ in shown), what="her discard shown")
+        await table.game.settled()
+        # The n-th event Alice was shown was on the stream (acknowledged) by then.
+        assert shown and all(len(history) + n + 1 <= on_stream
+                             for n, (_, on_stream) in enumerate(shown))
+        reader = await ClusterStore.connect(server.url, "reader", make=False)
+        try:
+            record = await reader.read(table.table_id)
+        finally:
+            await reader.close()
+        assert record.events == table.game.events
+        assert len(history) + len(shown) == len(record.events)
+        assert [owner for owner, _ in record.owners] == ["a1"]
+    finally:
+        await a.stop()
+
+
+async def test_a_stopped_host_loses_its_table_to_a_node_that_adopts_it(server, tmp_path):
+    from commands import crib3
+
+    a = await start_node(server, "a2", tmp_path)
+    b = await start_node(server, "b2", tmp_path)
+    try:
+        table = await a.open_table(ALICE, Rules(), ("easy", "standard"))
+        table.start("Alice")
+        game = table.game
+        assert isinstance(game, AckedGame)
+        await until(lambda: game.to_act() == (0,) and not game._outbox, what="Alice's turn")
+        stood = list(game.events)
+        told: list[bool] = []
+        table.listeners.append(lambda: told.append(table.moved))
+
+        # a stops (as by SIGSTOP): no renewal; its lease runs out, b adopts.
+        a.pause()
+        await until(lambda: table.number in b.room.tables, seconds=6 * LEASE,
+                    what="b adopting the table")
+        adopted = b.room.tables[table.number]
+        assert table.table_id in b.adopted
+        assert adopted.game.events == stood  # the game where it stood
+        assert adopted.game.state == Game.from_events(stood).state
+        assert adopted.seats == table.seats and adopted.started_by == "Alice"
+
+        # a comes back and takes Alice's move; even were its clock to say its
+        # lease holds, the cluster refuses the append: nothing is shown, the
+        # table moved, and a's screens are told so.
+        a.keeper.paused = False
+        game.log.lease.deadline = time.monotonic() + 60
+        move = game.legal_moves(0)[0]
+        table.feed(0).dispatch(move)
+        await game.settled()
+        assert game.fenced and table.moved and table.closed and True in told
+        assert table.number not in a.room.tables
+        assert game.events == stood  # her move was never shown at a
+        with pytest.raises(IllegalMove):
+            table.feed(0).dispatch(move)
+
+        # Alice reconnects through b and lands in her seat; her move is taken
+        # once, and the bots carry on under b.
+        assert adopted.sit(Presence("Alice", "key-alice")) == 0
+        adopted.feed(0).dispatch(adopted.game.legal_moves(0)[0])
+        bots_moved = await alice_plays(adopted, lambda events: sum(
+            getattr(e, "seat", None) in (1, 2) and type(e).__name__ in BOT_MOVES
+            for e in events[len(stood):]) >= 2)
+        assert bots_moved
+        await adopted.game.settled()
+        reader = await ClusterStore.connect(server.url, "reader", make=False)
+        try:
+            record = await reader.read(table.table_id)
+        finally:
+            await reader.close()
+        assert record.events == adopted.game.events  # nothing missing, nothing doubled
+        assert [owner for owner, _ in record.owners] == ["a2", "b2"]
+        assert sum(isinstance(e, CardDiscarded) and e.seat == 0 for e in record.events) \
+            == 1 + sum(isinstance(e, CardDiscarded) and e.seat == 0 for e in stood)
+    finally:
+        await a.close()
+        await b.stop()
+    out = tmp_path / "table.jsonl"
+    done = await asyncio.to_thread(crib3, "tables", "export", table.table_id, "--cluster",
+                                   server.url, "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    verified = await asyncio.to_thread(crib3, "verify", str(out))
+    assert verified.returncode == 0, verified.stderr
+
+
+async def test_a_host_whose_lease_was_taken_tells_its_screens_the_table_moved(server, tmp_path):
+    a = await start_node(server, "a3", tmp_path, adopt=False)
+    other = await ClusterStore.connect(server.url, "c3")
+    try:
+        table = await a.open_table(ALICE, Rules(), ("easy", "easy"))
+        told: list[bool] = []
+        table.listeners.append(lambda: told.append(table.moved))
+        a.pause()  # no renewal: the server drops the lease at the end of its term
+        while True:
+            try:
+                await other.acquire(table.table_id)
+                break
+            except LeaseHeld:
+                await asyncio.sleep(0.05)
+        assert not table.moved
+        a.keeper.paused = False  # its next renewal is refused
+        await until(lambda: table.moved, seconds=4 * LEASE, what="a letting the table go")
+        assert told == [True] and table.closed and table.number not in a.room.tables
+    finally:
+        await a.close()
+        await other.close()
