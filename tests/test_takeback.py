@@ -300,6 +300,24 @@ def _logged(app) -> list:
     return load_log(app.log_path).events
 
 
+async def test_u_with_nothing_to_take_back_says_why(crib3_home):
+    """Before your throw, and after the cut, u says the rule in one line
+    (it used to do nothing at all) and changes nothing."""
+    from tui_support import make_app, settled
+
+    from crib3.tui.screens.table import NOTHING_TO_TAKE_BACK
+
+    app = make_app(seed=4)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await _to_my_throw(pilot)
+        dealt = screen.view.hand
+        await pilot.press("u")
+        screen = await settled(pilot)
+        assert screen.view.hand == dealt
+        assert any(n.message == NOTHING_TO_TAKE_BACK for n in app._notifications)
+        assert not [e for e in app.game.events if isinstance(e, ev.TakenBack)]
+
+
 async def test_throw_u_throw_another_card_and_the_game_goes_on(crib3_home):
     from tui_support import make_app, press_enter_until, screen_text, settled
 

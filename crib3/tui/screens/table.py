@@ -67,6 +67,8 @@ LINGER_ON = (ev.CardPlayed, ev.GoSaid, ev.GoScored, ev.CountReset, ev.StarterCut
              ev.CardDiscarded)
 # `u` is taken while a computer player thinks or it is your turn; not in a
 # pause to read, a count being said, or after the game.
+NOTHING_TO_TAKE_BACK = ("Nothing to take back now: your throw until the starter is cut, "
+                        "your play until the show.")
 _TAKE_BACK_MODES = frozenset({Mode.PRESENTING, Mode.YOUR_TURN, Mode.OTHERS_TURN})
 _CARD_KEYS = {"throw": Phase.DISCARD, "play_card": Phase.PLAY, "cut": Phase.CUT_STARTER}  # Enter
 
@@ -102,6 +104,7 @@ class TableScreen(QuietBindings, Screen):
         Binding("enter", "cut", "Cut", priority=True),
         Binding("h", "coach", "Coach", priority=True),
         Binding("u", "take_back", "Take back", priority=True),
+        Binding("u", "no_take_back", show=False, priority=True),  # says why not
         Binding("s", "skip_show", "Skip show", priority=True),
         Binding("f", "toggle_feed", "Feed", priority=True),
         *READ_BACK_KEYS,
@@ -444,6 +447,8 @@ class TableScreen(QuietBindings, Screen):
             return mode == Mode.YOUR_TURN and phase in (Phase.DISCARD, Phase.PLAY)
         if action == "take_back":
             return self.takebacks and self.view.can_take_back and mode in _TAKE_BACK_MODES
+        if action == "no_take_back":  # u when there is nothing to take back: one line why
+            return self.takebacks and not self.check_action("take_back", ())
         if action in ("throw_number", "play_number"):  # the footer's "1-5", by phase
             return mode == Mode.YOUR_TURN and phase == (
                 Phase.DISCARD if action == "throw_number" else Phase.PLAY)
@@ -501,6 +506,11 @@ class TableScreen(QuietBindings, Screen):
         if self.mode in ENTER_GOES_ON and self.shown.phase == Phase.SHOW:
             self.skipped_hand = self.shown.hand_number
             self._continue.set()
+
+    def action_no_take_back(self) -> None:
+        """u with nothing to take back says so, with the rule, rather than
+        nothing at all (a player who pressed it after the cut wonders)."""
+        self.notify(NOTHING_TO_TAKE_BACK, severity="information", markup=False)
 
     def action_take_back(self) -> None:
         """u: take back your last throw or play, and what the computer
