@@ -161,6 +161,8 @@ async def test_a_table_changed_on_one_node_is_seen_in_another_nodes_lobby(server
         assert [p.name for p in standing.players][0] == "Alice"
         assert standing.scores == (0, 0, 0) and standing.winner is None
         assert lobby.entries[table.number].started
+        # (the bots' workers started before the table closes: no decision cut short)
+        await until(lambda: table.game.to_act() == (0,), what="Alice's turn")
     finally:
         await lobby.stop()
         await reader.close()

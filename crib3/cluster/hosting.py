@@ -31,9 +31,10 @@ first node to ask: it reads the table's stream, rebuilds the game by the
 engine's fold, the game where it stood, and goes on with it, its computer
 players carrying on and its people's seats waiting for them.
 
-What is not here yet: the cluster-wide lobby and sign-in (which node a
-person's session runs on, and how it finds a table hosted by another
-node), and shelved or closed tables brought back through the cluster.
+The cluster-wide sign-in and lobby are `crib3.cluster.presence` and
+`crib3.cluster.lobby` (the lobby reads what `HostedTable.entry` writes).
+What is not here yet: how a session finds a table hosted by another node,
+and shelved or closed tables brought back through the cluster.
 """
 
 from __future__ import annotations
