@@ -98,6 +98,15 @@ async def test_a_name_is_held_once_across_nodes_and_freed_when_its_node_stops(se
         await a.renew()
         assert kicked == [LOST] and [c.presence.name for c in a.here.values()] == ["Bob"]
 
+        # Under --open a name is held for the room's life by its first proof.
+        code = "first-use code " + "0" * 64  # a reconnect code's hash, not the code
+        await a.hold("Scope", code)
+        assert await b.held_by("SCOPE") == code
+        with pytest.raises(RoomError, match="held here by someone else"):
+            await b.hold("\u0455\u0441\u043e\u0440\u0435", "first-use key")  # ѕсоре
+        await b.hold("Scope", code)
+        assert await a.held_by("Nobody") is None
+
 
 async def test_the_per_person_limits_hold_across_nodes_claimed_at_once(server):
     async with two_nodes(server) as (a, b):

@@ -363,12 +363,17 @@ class ClusterPeople:
     async def hold(self, name: str, proof: str) -> None:
         """Under `--open`: `name` (and its lookalikes) held by `proof` for
         the room's life; RoomError when another proof holds it."""
+        made: dict[str, int] = {}
         for key in keys_of(name):
             try:
-                await self.names.create(key, json.dumps({"name": name, "proof": proof}).encode())
+                made[key] = await self.names.create(
+                    key, json.dumps({"name": name, "proof": proof}).encode())
             except nats.js.errors.KeyWrongLastSequenceError:
                 found = await _entry(self.names, key)
                 if found is not None and found[0].get("proof") != proof:
+                    for mine, revision in made.items():  # nothing held by a refusal
+                        with contextlib.suppress(nats.js.errors.APIError):
+                            await self.names.delete(mine, last=revision)
                     raise RoomError(f"{name} is held here by someone else") from None
 
     async def held_by(self, name: str) -> str | None:
