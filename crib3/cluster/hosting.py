@@ -31,9 +31,10 @@ first node to ask: it reads the table's stream, rebuilds the game by the
 engine's fold, the game where it stood, and goes on with it, its computer
 players carrying on and its people's seats waiting for them.
 
-What is not here yet: the cluster-wide lobby and sign-in (which node a
-person's session runs on, and how it finds a table hosted by another
-node), and shelved or closed tables brought back through the cluster.
+The cluster-wide sign-in and lobby are `crib3.cluster.presence` and
+`crib3.cluster.lobby` (the lobby reads what `HostedTable.entry` writes).
+What is not here yet: how a session finds a table hosted by another node,
+and shelved or closed tables brought back through the cluster.
 """
 
 from __future__ import annotations
@@ -266,6 +267,7 @@ class HostedTable(Table):
         self.node = node
         self.log = log
         self.status = OPEN
+        self._published: tuple[Any, ...] | None = None  # what the registry says of it
 
     @property
     def table_id(self) -> str:
@@ -283,9 +285,25 @@ class HostedTable(Table):
         return game
 
     def _record(self, event: Event, state: State) -> None:
-        # The event is on the stream already (AckedGame); the end is said.
+        # The event is on the stream already (AckedGame); the end is said,
+        # and a new score or hand told to every node's lobby.
         if state.winner is not None:
             self.save()
+        elif self._public() != self._published:
+            self.node._publish(self)
+
+    def _public(self) -> tuple[Any, ...]:
+        """What the lobby shows of the table (see `crib3.cluster.lobby`)."""
+        state = self.state
+        return (tuple((s.name, s.level, s.replaced) for s in self.seats),
+                tuple(sorted(self.online)), self.started_by,
+                None if state is None else (tuple(state.scores), state.hand_number,
+                                            state.winner))
+
+    def _changed(self) -> None:
+        super()._changed()
+        if not self.closed and self._public() != self._published:
+            self.node._publish(self)
 
     def save(self, status: str = OPEN) -> None:
         super().save(status)  # this node's own copy
@@ -293,11 +311,19 @@ class HostedTable(Table):
         self.node._publish(self)
 
     def entry(self) -> dict[str, Any]:
-        """The table's entry in the registry."""
+        """The table's entry in the registry: its seats (for a node that
+        adopts it) and what the lobby shows of it (who is here, the game's
+        public standing: never a card)."""
+        self._published = self._public()
+        state = self.state
+        standing = None if state is None else {
+            "players": [[p.name, p.kind] for p in state.players],
+            "scores": list(state.scores), "hand": state.hand_number, "winner": state.winner}
         return {"number": self.number, "owner": self.owner, "rules": asdict(self.rules),
                 "seats": [asdict(seat) for seat in self.seats],
                 "status": OVER if self.over else self.status,
-                "started_by": self.started_by, "node": self.node.name}
+                "started_by": self.started_by, "node": self.node.name,
+                "online": sorted(self.online), "standing": standing}
 
     def _lost(self) -> None:
         self.node._moved(self)

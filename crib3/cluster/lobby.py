@@ -1,0 +1,221 @@
+"""The lobby and the chat of a cluster's room, the same on every node
+(issue 31, point 2).
+
+**The lobby** is read from the tables' registry (`crib3-tables`, written by
+each table's host: `crib3.cluster.hosting`), watched, so that a node's
+lobby changes as soon as any node's table does. What it keeps of an entry
+is what the lobby shows today and nothing more (`LobbyTable`): the number,
+owner and rules, each seat's name or computer player, who is away, the
+host node, and the game's public standing (names, scores, the hand, the
+winner). No seat's key, and never a card: the registry holds none.
+
+**Chat** is a stream (`CRIB3_CHAT`), one subject a room: the lobby's
+(`crib3.chat.lobby`) and each table's (`crib3.chat.table.<id>`). A line is
+checked where it is said, as on one machine (`crib3.room.chat.checked_text`:
+at most MAX_CHARS printable characters; the session's allowance,
+`Presence.chat`, PER_SECOND lines a second), and again where it is read;
+the stream keeps the last KEPT lines of each room (older ones are dropped
+by the server) and refuses a message larger than a line can be. Every node
+reads the stream in its order, the order the cluster stored the lines in,
+so every screen shows the same conversation in the same order: the node a
+line was said on shows it when it comes back from the stream, not before.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import nats.js.errors
+from nats.js.api import DeliverPolicy, StorageType, StreamConfig
+
+from crib3.cluster.hosting import OVER, REGISTRY
+from crib3.cluster.presence import bucket
+from crib3.cluster.store import ClusterStore, check_table_id
+from crib3.engine import PlayerInfo, Rules
+from crib3.room.basics import RoomError
+from crib3.room.chat import KEPT, MAX_CHARS, ChatLine, checked_text
+from crib3.room.seats import Presence
+from crib3.room.storage import OPEN
+from crib3.room.wire import PublicStanding
+
+CHAT = "CRIB3_CHAT"
+CHAT_SUBJECTS = "crib3.chat.>"
+LOBBY = "lobby"
+LINE_BYTES = 4 * MAX_CHARS + 256  # a line's JSON at most (four bytes a character, a name)
+log = logging.getLogger("crib3.cluster")
+
+
+@dataclass(frozen=True)
+class LobbySeat:
+    name: str | None  # None: a computer player
+    level: str
+    replaced: bool
+
+
+@dataclass(frozen=True)
+class LobbyTable:
+    """One table as the lobby shows it, wherever it is hosted."""
+
+    number: int
+    owner: str
+    rules: Rules
+    seats: tuple[LobbySeat, ...]
+    online: frozenset[int]
+    started: bool
+    over: bool
+    node: str
+    standing: PublicStanding | None
+
+    @classmethod
+    def from_entry(cls, data: dict[str, Any]) -> LobbyTable:
+        standing = data.get("standing")
+        return cls(
+            number=int(data["number"]), owner=str(data["owner"]), rules=Rules(**data["rules"]),
+            seats=tuple(LobbySeat(None if s.get("name") is None else str(s["name"]),
+                                  str(s.get("level", "standard")), bool(s.get("replaced")))
+                        for s in data["seats"]),
+            online=frozenset(int(i) for i in data.get("online", ())),
+            started=data.get("started_by") is not None or standing is not None,
+            over=data.get("status") == OVER, node=str(data.get("node", "?")),
+            standing=None if standing is None else PublicStanding(
+                tuple(PlayerInfo(str(n), str(k)) for n, k in standing["players"]),
+                tuple(int(s) for s in standing["scores"]), int(standing["hand"]),
+                None if standing["winner"] is None else int(standing["winner"])))
+
+
+class ClusterLobby:
+    """A node's view of every table of the cluster's room: `tables()`,
+    kept up to date by a watch on the registry; `listeners` are called on
+    each change."""
+
+    def __init__(self, registry: Any) -> None:
+        self.registry = registry
+        self.entries: dict[int, LobbyTable] = {}
+        self.listeners: list[Callable[[], None]] = []
+        self.ready = asyncio.Event()  # the registry's entries read once
+        self._watcher: Any = None
+        self._task: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def start(cls, store: ClusterStore, *, replicas: int = 1) -> ClusterLobby:
+        lobby = cls(await bucket(store.js, REGISTRY, replicas))
+        lobby._watcher = await lobby.registry.watchall()
+        lobby._task = asyncio.get_running_loop().create_task(lobby._watch())
+        return lobby
+
+    def tables(self) -> list[LobbyTable]:
+        """The tables people can see: waiting or playing, in order."""
+        return [t for _, t in sorted(self.entries.items()) if not t.over]
+
+    async def _watch(self) -> None:
+        async for entry in self._watcher:
+            if entry is None:  # the entries there were are read
+                self.ready.set()
+                continue
+            if not entry.key.isdigit():
+                continue
+            number = int(entry.key)
+            if entry.operation in ("DEL", "PURGE") or not entry.value:
+                self.entries.pop(number, None)
+            else:
+                try:
+                    data = json.loads(entry.value)
+                    if data.get("status") not in (OPEN, OVER):  # shelved, closed
+                        self.entries.pop(number, None)
+                    else:
+                        self.entries[number] = LobbyTable.from_entry(data)
+                except (ValueError, KeyError, TypeError) as exc:
+                    log.info("registry entry %s not understood: %s", entry.key, exc)
+                    continue
+            for listener in list(self.listeners):
+                listener()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        if self._watcher is not None:
+            with contextlib.suppress(Exception):
+                await self._watcher.stop()
+
+
+def chat_subject(room: str) -> str:
+    """The subject of a room's chat: the lobby's, or a table's."""
+    return "crib3.chat.lobby" if room == LOBBY else f"crib3.chat.table.{check_table_id(room)}"
+
+
+class ClusterChat:
+    """The chat of every room (the lobby, each table) as one node reads
+    it: `lines(room)`, the last KEPT in the cluster's order; `say` to add
+    one. `listeners[room]` are called on each new line there."""
+
+    def __init__(self, store: ClusterStore) -> None:
+        self.store = store
+        self.rooms: dict[str, deque[ChatLine]] = {}
+        self.listeners: dict[str, list[Callable[[], None]]] = {}
+        self._subscription: Any = None
+        self._task: asyncio.Task[None] | None = None
+
+    @classmethod
+    async def start(cls, store: ClusterStore, *, replicas: int = 1) -> ClusterChat:
+        js = store.js
+        try:
+            await js.stream_info(CHAT)
+        except nats.js.errors.NotFoundError:
+            with contextlib.suppress(nats.js.errors.BadRequestError):
+                await js.add_stream(StreamConfig(
+                    name=CHAT, subjects=[CHAT_SUBJECTS], num_replicas=replicas,
+                    storage=StorageType.FILE, max_msgs_per_subject=KEPT,
+                    max_msg_size=LINE_BYTES, max_age=24 * 3600.0))
+        chat = cls(store)
+        chat._subscription = await js.subscribe(
+            CHAT_SUBJECTS, stream=CHAT, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL)
+        chat._task = asyncio.get_running_loop().create_task(chat._read())
+        return chat
+
+    def lines(self, room: str) -> list[ChatLine]:
+        return list(self.rooms.get(room, ()))
+
+    async def say(self, room: str, presence: Presence, text: str) -> ChatLine:
+        """A line from `presence` in `room` (LOBBY or a table's id), once the
+        cluster stored it; RoomError when it is not a line or too fast.
+        Who may speak at a table (its seats, its spectators) is for the
+        caller to check, as `Table.say` does."""
+        subject = chat_subject(room)
+        text = checked_text(text)
+        if not presence.chat.take():
+            raise RoomError("not so fast: one chat line a second")
+        body = json.dumps({"name": presence.name, "text": text}, ensure_ascii=False).encode()
+        await self.store.js.publish(subject, body, stream=CHAT)
+        return ChatLine(presence.name, text)
+
+    async def _read(self) -> None:
+        while True:
+            message = await self._subscription.next_msg(timeout=None)
+            parts = message.subject.split(".")
+            room = LOBBY if parts[2:] == ["lobby"] else parts[-1]
+            try:
+                data = json.loads(message.data)
+                line = ChatLine(str(data["name"]), checked_text(str(data["text"])))
+            except (ValueError, KeyError, TypeError, RoomError) as exc:
+                log.info("a chat line in %s not understood: %s", room, exc)
+                continue
+            self.rooms.setdefault(room, deque(maxlen=KEPT)).append(line)
+            for listener in list(self.listeners.get(room, ())):
+                listener()
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+        if self._subscription is not None:
+            with contextlib.suppress(Exception):
+                await self._subscription.unsubscribe()
+
+
+__all__ = ["ClusterChat", "ClusterLobby", "LobbySeat", "LobbyTable", "LOBBY"]
