@@ -210,11 +210,16 @@ def _rank_points(ranks: Sequence[int]) -> int:
 
 def rank_table() -> dict[int, int]:
     """Points from ranks alone for every multiset of five ranks, keyed by the
-    sum of the cards' `rank_bit`. Built on first use (about 50 ms)."""
+    sum of the cards' `rank_bit`. Built on first use (about 50 ms).
+
+    Built aside and published whole (one `dict.update`, which holds the
+    GIL throughout): two threads may ask at once (the game's warm-up and
+    the statistics' review), and one must never read a half-built table
+    (it did: a KeyError that ended the app)."""
     if not _RANK_TABLE:
-        for combo in _rank_multisets(5):
-            key = sum(1 << (3 * (r - 1)) for r in combo)
-            _RANK_TABLE[key] = _rank_points(combo)
+        built = {sum(1 << (3 * (r - 1)) for r in combo): _rank_points(combo)
+                 for combo in _rank_multisets(5)}
+        _RANK_TABLE.update(built)
     return _RANK_TABLE
 
 

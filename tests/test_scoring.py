@@ -179,3 +179,55 @@ def test_fast_path_equals_itemized_for_every_rank_pattern():
         if len(seen) == 6175:
             break
     assert len(seen) >= 6000
+
+
+def test_the_rank_table_is_never_read_half_built(monkeypatch):
+    """The game's warm-up and the statistics' review build it in two
+    threads at once: a reader must never get a half-built table (a
+    KeyError in the review's thread ended the app)."""
+    import threading
+
+    from crib3 import scoring
+
+    monkeypatch.setattr(scoring, "_RANK_TABLE", {})
+    built_so_far = threading.Event()
+    read = threading.Event()
+    builder_ident: list[int] = []
+    real = scoring._rank_points
+    calls = [0]
+
+    def slow_points(combo):
+        if threading.get_ident() == builder_ident[0]:
+            calls[0] += 1
+            if calls[0] == 100:  # a part of the table done: let the reader in
+                built_so_far.set()
+                read.wait(10)
+        return real(combo)
+
+    monkeypatch.setattr(scoring, "_rank_points", slow_points)
+    problems: list[BaseException] = []
+
+    def build() -> None:
+        builder_ident.append(threading.get_ident())
+        scoring.rank_table()
+
+    def reader() -> None:
+        built_so_far.wait(10)
+        try:
+            table = scoring.rank_table()
+            last = sum(1 << (3 * (r - 1)) for r in (13, 13, 13, 13, 12))
+            assert table[last] == real((12, 13, 13, 13, 13))
+        except BaseException as exc:  # noqa: BLE001 (reported below)
+            problems.append(exc)
+        finally:
+            read.set()
+
+    threads = [threading.Thread(target=build), threading.Thread(target=reader)]
+    threads[0].start()
+    while not builder_ident:
+        pass
+    threads[1].start()
+    for thread in threads:
+        thread.join(20)
+    assert not problems, problems
+    assert len(scoring._RANK_TABLE) == len(scoring._rank_multisets(5))
