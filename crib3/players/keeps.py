@@ -156,9 +156,12 @@ def crib_keep_chance(ranks: Iterable[int], crib_weight: float) -> float:
     if not crib_weight:
         return keep_chance(ranks)
     known = _keep_table(crib_weight)
-    if not known:
+    code = pack_ranks(sorted(ranks))
+    got = known.get(code)
+    if got is None:  # cold, or another thread still filling it: fill what is missing
         warm_keep_chances(crib_weight)
-    return known[pack_ranks(sorted(ranks))]
+        got = known[code]
+    return got
 
 
 def keep_weight(ranks: Iterable[int], strength: float) -> float:
