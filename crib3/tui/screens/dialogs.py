@@ -162,10 +162,16 @@ class CoachScreen(Dialog[str | None]):
 
     def dismiss(self, result: str | None = None):  # type: ignore[override]
         """Closed: the table's layout comes back as it was."""
+        self._give_room_back()
+        return super().dismiss(result)
+
+    def on_unmount(self) -> None:
+        self._give_room_back()  # (however it went)
+
+    def _give_room_back(self) -> None:
         if self._made_room is not None:
             self._made_room.remove_class("coach-beside")
             self._made_room = None
-        return super().dismiss(result)
 
     # --- clicks ---------------------------------------------------------------
 
