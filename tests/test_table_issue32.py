@@ -647,7 +647,19 @@ async def test_the_coach_sits_in_the_middles_free_room_at_200x60(crib3_home, siz
             await wait_for(pilot, lambda: app.screen is screen)
             await pilot.pause()
             assert _layout(screen) == before                  # the table as it was
+            await pilot.press("h")                # and closed with a card's key, as a player may
+            await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
+            await pilot.pause()
+            said_before = len(screen.narration)
             await pilot.press("1")                      # throw, or play, the first card
+            await wait_for(pilot, lambda: app.screen is screen
+                           and len(screen.narration) > said_before)
+            await pilot.pause()
+            feed = screen.query_one("#feed")
+            # the lines said as it closed are wrapped to the feed's width, not a letter a row
+            shown = " ".join(" ".join(strip.text.split()) for strip in feed.lines)
+            for line in screen.narration[said_before:]:
+                assert " ".join(line.split()) in shown, (line, shown[-200:])
 
 
 # --- 14: a click on the coach's option highlights its card ------------------------------
