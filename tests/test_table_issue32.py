@@ -585,38 +585,81 @@ async def test_the_practices_coach_is_whole_at_80x24():
 
 # --- 13: the coach takes the room the table leaves -------------------------------------
 
-async def test_the_coach_sits_in_the_middles_free_room_at_200x60(crib3_home):
+def _layout(screen) -> dict:
+    """Where each part of the table is, and whether it is drawn."""
+    parts = [*screen.query("SeatPanel"), *(screen.query_one(f"#{name}") for name in (
+        "center", "feed", "hand", "board", "announce", "prompt", "recent"))]
+    return {part.id: (part.region, part.display) for part in parts}
+
+
+@pytest.mark.parametrize("size", [(200, 60), (120, 40)], ids=["200x60", "120x40"])
+async def test_the_coach_sits_in_the_middles_free_room_at_200x60(crib3_home, size):
     """At 200x60 the coach covered Cal's box and the feed while 88 columns
     of the middle stood empty: it sits there now, under the pile, clear of
-    every seat's box, the feed and your hand."""
+    every seat's box, the feed and your hand. At 120x40 the middle has no
+    such room (34 columns, 4 rows free): the coach takes the feed's column,
+    the feed giving way (its latest lines are those under the table) and
+    the table 80 columns wide, as at 80x24; all back when it closes."""
     from crib3.engine.state import Phase
-    from crib3.tui.screens.dialogs import CoachScreen
+    from textual.geometry import Region
+    from crib3.tui.screens.dialogs import CoachRow, CoachScreen
     from crib3.tui.widgets.center import TableCenter
     from crib3.tui.words import Mode
     from tui_support import make_app, press_enter_until, wait_for
 
     app = make_app(seed=7)
-    async with app.run_test(size=(200, 60)) as pilot:
+    async with app.run_test(size=size) as pilot:
         for phase in (Phase.DISCARD, Phase.PLAY):
             screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
                                              and s.view.phase == phase)
+            await pilot.pause()
+            before = _layout(screen)
             await pilot.press("h")
             await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
             await pilot.pause()
             coach = app.screen
-            assert coach.placed == "middle"
             panel = coach.query_one("Vertical").region
             center = screen.query_one(TableCenter)
-            assert center.region.contains_region(panel), (panel, center.region)
-            assert panel.y > center.region.y + center.drawn_rows           # under the pile
+            if size == (200, 60):
+                assert coach.placed == "middle"
+                assert center.region.contains_region(panel), (panel, center.region)
+                assert panel.y > center.region.y + center.drawn_rows           # under the pile
+                assert panel.height >= 10 and panel.width >= 50
+            else:
+                assert coach.placed == "beside"
+                assert panel.width >= 40 and panel.right == size[0]
+                # the feed's latest line is read under the table
+                recent = str(screen.query_one("#recent").render())
+                assert screen.narration[-1].split()[-1] in recent, (screen.narration[-1], recent)
+                assert center.region.width >= 28                     # as at 80x24: the pile whole
             covered = [*screen.query("SeatPanel"), screen.query_one("#feed"),
-                       screen.query_one("#hand"), screen.query_one("#board")]
+                       screen.query_one("#hand"), screen.query_one("#board"),
+                       screen.query_one("#prompt"), screen.query_one("#recent")]
             for widget in covered:
                 assert not panel.overlaps(widget.region), (widget, widget.region, panel)
-            assert panel.height >= 10 and panel.width >= 50
+            pile = Region(*center.region.offset, center.region.width, center.drawn_rows)
+            assert not panel.overlaps(pile), (pile, panel)
+            # the coach's rows whole: none scrolled out of the panel
+            inside = coach.query_one("Vertical").content_region
+            for row in coach.query(CoachRow):
+                assert inside.contains_region(row.region), (row.content, row.region, inside)
             await pilot.press("escape")
             await wait_for(pilot, lambda: app.screen is screen)
+            await pilot.pause()
+            assert _layout(screen) == before                  # the table as it was
+            await pilot.press("h")                # and closed with a card's key, as a player may
+            await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
+            await pilot.pause()
+            said_before = len(screen.narration)
             await pilot.press("1")                      # throw, or play, the first card
+            await wait_for(pilot, lambda: app.screen is screen
+                           and len(screen.narration) > said_before)
+            await pilot.pause()
+            feed = screen.query_one("#feed")
+            # the lines said as it closed are wrapped to the feed's width, not a letter a row
+            shown = " ".join(" ".join(strip.text.split()) for strip in feed.lines)
+            for line in screen.narration[said_before:]:
+                assert " ".join(line.split()) in shown, (line, shown[-200:])
 
 
 # --- 14: a click on the coach's option highlights its card ------------------------------

@@ -9,7 +9,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.geometry import Region
 from textual.widgets import Input, Static
 
@@ -41,14 +41,18 @@ class CoachRow(Static):
 
     def __init__(self, text: str, card: Card, **kwargs) -> None:
         super().__init__(text, markup=False, **kwargs)
+        self.text = text
         self.card = card
 
 
 class CoachScreen(Dialog[str | None]):
     """The coach's ranked options for your discard or play, in a panel in
     the room the table leaves: the middle's free rows under the pile when
-    they are enough (a big terminal), else at the side; the count, the pile
-    and your hand stay in view.
+    they are enough (a big terminal); else, where the feed sits beside the
+    table (120 columns and more), in the feed's column, the feed giving way
+    while it is open (its latest lines are those under the table) and the
+    table a few columns narrower; else (80 columns) at the side. The count,
+    the pile and your hand stay in view.
 
     The table's keys, which its footer still offers under the panel, work
     here too: the panel closes with the key, for the table to act on it (a
@@ -67,12 +71,16 @@ class CoachScreen(Dialog[str | None]):
     # wide and tall for it to go there.
     WIDEST = 64
     MIDDLE_FROM = (50, 12)
+    # The panel in the feed's column: this wide (the table keeps 80
+    # columns at 120, as at 80x24: the pile is drawn whole).
+    BESIDE = 40
 
     def __init__(self, view: SeatView, ascii: bool = False) -> None:
         super().__init__()
         self.view_ = view
         self.ascii = ascii
-        self.placed: str = "side"  # where the panel went: "middle" or "side" (for tests)
+        self.placed: str = "side"  # where the panel went: "middle", "beside" or "side" (tests)
+        self._made_room: Screen | None = None  # the table that gave way to the panel
 
     def compose(self) -> ComposeResult:
         advice = advise(self.view_)
@@ -104,7 +112,9 @@ class CoachScreen(Dialog[str | None]):
     def _place(self) -> None:
         """Into the middle's free rows, under the pile, when there are
         enough of them (a big terminal: the panel then covers no box, no
-        feed, nothing drawn); else it stays at the side (80x24, 120x40)."""
+        feed, nothing drawn); else into the feed's column where the feed
+        sits beside the table (the table makes room); else it stays at the
+        side (80 columns: there is no room to make)."""
         table = self._table()
         if table is None:
             return
@@ -113,16 +123,55 @@ class CoachScreen(Dialog[str | None]):
         top = region.y + center.drawn_rows + 1  # a blank row under the pile
         wide, tall = self.MIDDLE_FROM
         width = min(region.width - 2, self.WIDEST)  # a column clear of each box beside
-        if width < wide or region.bottom - top < tall:
+        if width >= wide and region.bottom - top >= tall:
+            self._place_at(Region(region.x + (region.width - width) // 2, top,
+                                  width, region.bottom - top), "middle")
             return
-        room = Region(region.x + (region.width - width) // 2, top, width, region.bottom - top)
-        self.placed = "middle"
-        self.add_class("middle")
+        under = table.screen
+        if under.has_class("wide") or under.has_class("huge"):
+            self._made_room = under
+            under.add_class("coach-beside")  # the feed gives way, the table narrows
+            size = self.app.size
+            self._place_at(Region(size.width - self.BESIDE, 0, self.BESIDE, size.height - 1),
+                           "beside")
+            self._fold_options()
+
+    def _place_at(self, room: Region, where: str) -> None:
+        self.placed = where
+        self.add_class("placed")
         panel = self.query_one(Vertical)
         panel.styles.margin = (room.y, 0, 0, room.x)
         panel.styles.width = room.width
         panel.styles.max_width = room.width
         panel.styles.max_height = room.height
+        if where == "beside":
+            panel.styles.height = room.height  # the feed's whole column
+
+    def _fold_options(self) -> None:
+        """An option's numbers that would not fit the panel's width go
+        under its card ("▶ throw 9♣", then "hand 6.21 crib ..."), rather
+        than wrapped wherever a space falls."""
+        text_width = self.BESIDE - 4  # (the border and the padding)
+        for row in self.query(CoachRow).filter(".option"):
+            line = row.text
+            if len(line) <= text_width:
+                continue
+            mark, verb, card, numbers = line[:2], *line[2:].split(maxsplit=2)
+            row.styles.text_wrap = "nowrap"  # (a wrap would drop the indent; it fits)
+            row.update(f"{mark}{verb} {card}\n  {numbers}")
+
+    def dismiss(self, result: str | None = None):  # type: ignore[override]
+        """Closed: the table's layout comes back as it was."""
+        self._give_room_back()
+        return super().dismiss(result)
+
+    def on_unmount(self) -> None:
+        self._give_room_back()  # (however it went)
+
+    def _give_room_back(self) -> None:
+        if self._made_room is not None:
+            self._made_room.remove_class("coach-beside")
+            self._made_room = None
 
     # --- clicks ---------------------------------------------------------------
 

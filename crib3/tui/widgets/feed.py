@@ -28,10 +28,26 @@ class Feed(RichLog):
         self._width = 0
         self.reading = False  # scrolled back by the reader: new lines do not scroll
         self._pending: str | None = None  # a read asked for before the feed had a size
+        self._hidden_lines = False  # lines said while it was hidden, not yet written
 
     def say(self, line: str) -> None:
         self._said.append(line)
+        if self._width and not self.scrollable_content_region.width:
+            # Hidden a while (f, or the coach in its column): a line written
+            # now would be wrapped a letter a row. It is when shown again.
+            self._hidden_lines = True
+            return
         self.write(line, scroll_end=not self.reading)
+
+    def on_show(self) -> None:
+        if self._hidden_lines:
+            self._hidden_lines = False
+            self._rewrap()
+
+    def _rewrap(self) -> None:
+        self.clear()
+        for line in self._said:
+            self.write(line, scroll_end=not self.reading)
 
     def read(self, how: str) -> None:
         """Scroll by the reader's key: "up", "down", "page_up", "page_down",
@@ -65,9 +81,8 @@ class Feed(RichLog):
         super().on_resize(event)
         width = event.size.width
         if width and self._width and width != self._width:
-            self.clear()
-            for line in self._said:
-                self.write(line, scroll_end=not self.reading)
+            self._hidden_lines = False
+            self._rewrap()
         self._width = width or self._width
         if width and self._pending is not None:
             how, self._pending = self._pending, None
