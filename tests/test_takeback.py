@@ -189,6 +189,15 @@ def _forged(tmp_path, name, events, header=LOCAL):
     return path
 
 
+def test_a_damaged_headers_source_is_a_log_error_not_a_crash(tmp_path):
+    """A header whose source is not a string (found by the fuzz test: a
+    list) reads as any other log: no TypeError from the take-back check."""
+    path = tmp_path / "odd.jsonl"
+    write_log(path, game_with_takebacks(5).events, {**LOCAL, "source": []})
+    with pytest.raises(LogError, match="take-back"):
+        load_log(path)
+
+
 def test_verify_accepts_an_honest_takeback_and_refuses_forged_ones(tmp_path):
     from commands import crib3
 

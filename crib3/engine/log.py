@@ -66,7 +66,8 @@ NOT_LOCAL = ("a take-back in a game that was not played at your own keyboard aga
 def takebacks_refused(header: dict[str, Any]) -> str | None:
     """Why a log with this header cannot hold a take-back, or None when it
     can: a game at one's own keyboard, written since the format had them."""
-    if header.get("source") not in LOCAL_SOURCES:
+    source = header.get("source")
+    if not isinstance(source, str) or source not in LOCAL_SOURCES:  # (a damaged header's list)
         return NOT_LOCAL
     if header["version"] < TAKEBACKS_SINCE:
         return f"a take-back in a version-{header['version']} log (they came with version 2)"
