@@ -73,6 +73,11 @@ class LobbyTable:
     node: str
     standing: PublicStanding | None
 
+    @property
+    def state(self) -> PublicStanding | None:
+        """(The lobby's words read a table's standing as its state.)"""
+        return self.standing
+
     @classmethod
     def from_entry(cls, data: dict[str, Any]) -> LobbyTable:
         standing = data.get("standing")
