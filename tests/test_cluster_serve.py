@@ -180,3 +180,53 @@ async def test_a_node_killed_mid_game_its_table_adopted_and_the_player_back_in_t
     for name in ("alpha", "bravo"):
         log = (tmp_path / f"{name}.log").read_text()
         assert "Traceback" not in log, log
+
+
+# --- two nodes' rooms in one process ------------------------------------------------------
+
+
+async def until(check, seconds: float = 15.0, what: str = "it") -> None:
+    give_up = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < give_up, f"{what} did not happen"
+        await asyncio.sleep(0.05)
+
+
+@needs_nats
+async def test_a_table_left_before_it_starts_leaves_every_nodes_lobby(tmp_path):
+    from crib3.cluster.room import ClusterRoom
+    from crib3.engine import Rules
+    from crib3.players import workers
+    from crib3.room.basics import RoomError
+
+    with nats_server(tmp_path) as server:
+        a = await ClusterRoom.start([server.url], "a", tmp_path / "a", lease_seconds=2)
+        b = await ClusterRoom.start([server.url], "b", tmp_path / "b", lease_seconds=2)
+        try:
+            ann = await a.enter("ann", "key-ann", lambda reason: None, None)
+            table = a.open_table(ann, Rules(), ("easy", "standard"))
+            await until(lambda: [t.number for t in b.elsewhere()] == [table.number],
+                        what="the table in b's lobby")
+            assert a.elsewhere() == []  # (its own, listed as its own)
+            assert b.elsewhere_line(table.number) == \
+                f"table {table.number} is hosted on a: connect to that server to sit at it"
+            with pytest.raises(RoomError, match="here already, with another key"):
+                await b.enter("ann", "key-other", lambda reason: None, None)
+            second = await a.enter("bob", "key-bob", lambda reason: None, None)
+            assert a.open_table(second, Rules(), ("easy", "easy")).number != table.number
+            a.depart(ann)  # her session ends before the start: her table closes
+            await until(lambda: table.number not in [t.number for t in b.elsewhere()],
+                        what="the closed table gone from b's lobby")
+        finally:
+            for room in (a, b):
+                room.close()
+                await room.stop()
+            workers.shut_down()
+
+
+def test_credentials_without_tls_beyond_loopback_are_warned_of_and_never_shown(tmp_path):
+    done = refused(tmp_path, "--cluster", "nats://ann:s3cret@nats.invalid:4222")
+    assert done.returncode == 1 and "Traceback" not in done.stderr  # (no such host)
+    assert "warning: --cluster: the NATS credentials cross the network in clear" in done.stderr
+    assert "cannot reach the cluster at nats://nats.invalid:4222" in done.stderr
+    assert "s3cret" not in done.stderr + done.stdout

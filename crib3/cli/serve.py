@@ -88,7 +88,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
             _console_gone()
 
     if cluster is not None:
-        options.workers = 1  # (a node runs its sessions in its own process, for now)
+        if args.workers and args.workers > 1:
+            say("warning: --workers: a cluster's node runs its sessions in its own process "
+                "for now")
+        options.workers = 1
+        if cluster.clear:
+            say("warning: --cluster: the NATS credentials cross the network in clear "
+                "(give TLS too: tls://, or --cluster-tls-ca FILE)")
         asyncio.run(_serve_node(cluster, args, options, host_key, say))
         return EXIT_OK
     room = Room(data_dir() / "tables", think=args.think, patience=args.patience,
@@ -111,6 +117,7 @@ class ClusterOptions:
     tls_ca: Path | None
     lease: float
     shown: str  # the servers as a line may name them (no password)
+    clear: bool = False  # credentials beyond loopback without TLS
 
 
 def _cluster_options(args: argparse.Namespace) -> ClusterOptions | None:
@@ -141,6 +148,7 @@ def _cluster_options(args: argparse.Namespace) -> ClusterOptions | None:
     if not urls:
         raise UsageError("--cluster: give the NATS servers' URLs, nats://HOST:PORT")
     shown = []
+    clear = False
     for url in urls:
         try:
             parts = urlsplit(url if "://" in url else f"nats://{url}")
@@ -161,13 +169,15 @@ def _cluster_options(args: argparse.Namespace) -> ClusterOptions | None:
             raise UsageError(f"--cluster {where}: a NATS server beyond loopback needs "
                              "credentials (--cluster-creds FILE, or user:password@ in the URL) "
                              "or TLS (tls://, or --cluster-tls-ca FILE)")
+        clear = clear or not (parts.scheme == "tls" or tls_ca)
     node = args.node or f"{socket.gethostname().split('.')[0]}-{args.port}"
     node = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in node)[:64]
     if not node.strip("-_"):
         raise UsageError("--node: a node's name is 1-64 of A-Z a-z 0-9 _ -")
     if args.node and node != args.node:
         raise UsageError(f"--node {args.node!r}: a node's name is 1-64 of A-Z a-z 0-9 _ -")
-    return ClusterOptions(urls, node, creds, tls_ca, args.cluster_lease, ", ".join(shown))
+    return ClusterOptions(urls, node, creds, tls_ca, args.cluster_lease, ", ".join(shown),
+                          clear)
 
 
 async def _serve_node(cluster: ClusterOptions, args: argparse.Namespace, options: object,

@@ -103,8 +103,12 @@ class ClusterRoom(NodeRoom):
         assert self.people_ is not None
         try:
             await self.people_.sign_in(presence, self.names_per_key)
-        except BaseException:
+        except BaseException as exc:
             self.sign_out(presence)
+            if isinstance(exc, Exception) and not isinstance(exc, RoomError):
+                log.warning("signing %r in through the cluster failed: %s", name[:40], exc)
+                raise RoomError("the card room cannot reach its cluster just now: "
+                                "try again in a moment") from None
             raise
         return presence
 
