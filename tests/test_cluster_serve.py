@@ -198,6 +198,7 @@ async def test_a_table_left_before_it_starts_leaves_every_nodes_lobby(tmp_path):
     from crib3.engine import Rules
     from crib3.players import workers
     from crib3.room.basics import RoomError
+    from crib3.tui.screens.lobby_words import seats_line
 
     with nats_server(tmp_path) as server:
         a = await ClusterRoom.start([server.url], "a", tmp_path / "a", lease_seconds=2)
@@ -213,7 +214,12 @@ async def test_a_table_left_before_it_starts_leaves_every_nodes_lobby(tmp_path):
             with pytest.raises(RoomError, match="here already, with another key"):
                 await b.enter("ann", "key-other", lambda reason: None, None)
             second = await a.enter("bob", "key-bob", lambda reason: None, None)
-            assert a.open_table(second, Rules(), ("easy", "easy")).number != table.number
+            mine = a.open_table(second, Rules(), ("easy", "easy"))
+            assert mine.number != table.number
+            mine.start("bob")  # its first events on their way to the stream: no player named
+            assert seats_line(mine) == "bob, · free ·, · free ·"
+            await until(lambda: mine.state is not None, what="the game stored")
+            assert "(easy)" in seats_line(mine)
             a.depart(ann)  # her session ends before the start: her table closes
             await until(lambda: table.number not in [t.number for t in b.elsewhere()],
                         what="the closed table gone from b's lobby")
@@ -230,3 +236,16 @@ def test_credentials_without_tls_beyond_loopback_are_warned_of_and_never_shown(t
     assert "warning: --cluster: the NATS credentials cross the network in clear" in done.stderr
     assert "cannot reach the cluster at nats://nats.invalid:4222" in done.stderr
     assert "s3cret" not in done.stderr + done.stdout
+
+
+def test_another_nodes_table_just_begun_is_listed_without_its_players_yet():
+    from crib3.cluster.lobby import LobbyTable
+    from crib3.tui.screens.lobby_words import seats_line, standing
+
+    entry = {"number": 1, "owner": "ann", "rules": {}, "status": "open", "node": "east",
+             "started_by": "ann", "online": [0],
+             "seats": [{"name": "ann"}, {"level": "easy"}, {"level": "standard"}],
+             "standing": {"players": [], "scores": [], "hand": 0, "winner": None}}
+    table = LobbyTable.from_entry(entry)  # (its first events not yet on the stream)
+    assert seats_line(table) == "ann, · free ·, · free ·"
+    assert standing(table) == "waiting"

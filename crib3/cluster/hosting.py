@@ -273,6 +273,13 @@ class HostedTable(Table):
     def table_id(self) -> str:
         return str(self.number)
 
+    @property
+    def state(self) -> State | None:
+        """The game as the cluster holds it; None until its first events
+        are stored (the lobby names no player before that)."""
+        state = super().state
+        return state if state is not None and state.players else None
+
     def _new_game(self, players: list[PlayerInfo], seed: int) -> Game:
         game = AckedGame(self.log, self._lost)
         game.subscribe(self._record)
