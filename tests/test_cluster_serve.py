@@ -9,7 +9,9 @@ doubled. The libraries underneath: test_cluster*.py."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -93,12 +95,21 @@ def start_node(tmp_path: Path, name: str, port: int, url: str, authorized: Path,
              "serve", "--port", str(port), "--authorized-keys", str(authorized),
              "--cluster", url, "--node", name, "--cluster-lease", str(lease),
              "--think", "0.05"],
-            env={**os.environ, "CRIB3_HOME": str(tmp_path / name)}, stderr=errors)
+            env={**os.environ, "CRIB3_HOME": str(tmp_path / name)}, stderr=errors,
+            start_new_session=True)  # (its computer players' processes: one group to kill)
     deadline = time.monotonic() + 30
     while "listening on" not in log.read_text():
         assert node.poll() is None and time.monotonic() < deadline, log.read_text()
         time.sleep(0.1)
     return node
+
+
+def machine_dies(node: subprocess.Popen) -> None:
+    """kill -9 of the node and of its computer players' worker processes,
+    as when its machine dies."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(node.pid, signal.SIGKILL)
+    node.wait(10)
 
 
 async def log_says(path: Path, words: str, timeout: float = 15.0) -> None:
@@ -151,9 +162,10 @@ async def test_a_node_killed_mid_game_its_table_adopted_and_the_player_back_in_t
             impostor.close()
             before = export(tmp_path, server.url, tmp_path / "before.jsonl")
             assert len(before) > 10
-            a.kill()  # kill -9: no goodbye, no lease given back
-            a.wait(10)
+            killed = time.monotonic()
+            machine_dies(a)  # kill -9: no goodbye, no lease given back
             await log_says(tmp_path / "bravo.log", "node bravo adopted table 1")
+            print(f"adopted {time.monotonic() - killed:.1f} s after the kill (2 s lease)")
             # ann comes back through bravo and lands in her seat.
             ann.close()
             again = await Client.connect(port_b, "ann", key=key)
@@ -172,6 +184,7 @@ async def test_a_node_killed_mid_game_its_table_adopted_and_the_player_back_in_t
                 if node.poll() is None:
                     node.terminate()
                     node.wait(15)
+                machine_dies(node)  # (anything of it left)
     assert after[:len(before)] == before  # nothing lost, nothing doubled
     assert len(after) > len(before)  # and the game went on at bravo
     verified = crib3("verify", str(tmp_path / "after.jsonl"), home=tmp_path / "exporter")

@@ -32,9 +32,13 @@ engine's fold, the game where it stood, and goes on with it, its computer
 players carrying on and its people's seats waiting for them.
 
 The cluster-wide sign-in and lobby are `crib3.cluster.presence` and
-`crib3.cluster.lobby` (the lobby reads what `HostedTable.entry` writes).
-What is not here yet: how a session finds a table hosted by another node,
-and shelved or closed tables brought back through the cluster.
+`crib3.cluster.lobby` (the lobby reads what `HostedTable.entry` writes);
+`crib3.cluster.room` is the room of a `crib3 serve --cluster` node. An
+open table whose log holds no event and whose lease is free (closed before
+it started, or its people were on a dead node) is marked closed by the
+scan, so that it leaves every node's lobby. What is not here yet: how a
+session sits at a table hosted by another node, and shelved or closed
+tables brought back through the cluster.
 """
 
 from __future__ import annotations
