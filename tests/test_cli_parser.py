@@ -29,7 +29,9 @@ USAGE = {
              "[--idle-close SECONDS] [--tables-per-key N] [--names-per-key N] "
              "[--web [HOST:]PORT] [--public-url URL] [--tls-cert FILE] [--tls-key FILE] "
              "[--workers N] [--max-startups START:RATE:FULL] [--per-address N] "
-             "[--login-grace SECONDS] [--auth-tries N] [--lobby-idle SECONDS]",
+             "[--login-grace SECONDS] [--auth-tries N] [--lobby-idle SECONDS] "
+             "[--cluster URL[,URL...]] [--node NAME] [--cluster-creds FILE] "
+             "[--cluster-tls-ca FILE] [--cluster-lease SECONDS]",
     "invite": "[-h] [--table N] [--hours H] [--list] [--revoke ID] [NAME]",
     "tables": "[-h] COMMAND ...",
 }

@@ -357,3 +357,20 @@ def _serve_options(serve: Parser) -> None:
     serve.add_argument("--lobby-idle", type=seconds, default=900, metavar="SECONDS",
                        help="a session idle this long in the lobby (not seated, not "
                             "watching) is closed (900; 0: never)")
+    cluster = serve.add_argument_group(
+        "a card room over several servers (needs crib3[cluster]; README: Beyond one machine)")
+    cluster.add_argument("--cluster", metavar="URL[,URL...]", default=None,
+                         help="be one node of a room on NATS JetStream: nats://HOST:PORT or "
+                              "tls://HOST:PORT; beyond loopback it needs credentials or TLS")
+    cluster.add_argument("--node", metavar="NAME", default=None,
+                         help="this node's name in the cluster, unique (default: the host "
+                              "name and the port)")
+    cluster.add_argument("--cluster-creds", metavar="FILE", default=None,
+                         help="the NATS credentials file (user JWT and NKey) this node signs "
+                              "in with (or user:password@ in the URL)")
+    cluster.add_argument("--cluster-tls-ca", metavar="FILE", default=None,
+                         help="the CA (PEM) the NATS servers' TLS certificates are checked "
+                              "against (TLS to the cluster)")
+    cluster.add_argument("--cluster-lease", type=seconds, default=10, metavar="SECONDS",
+                         help="how long a dead node's tables wait before another node adopts "
+                              "them (10; fixed by the cluster's first node)")

@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -31,6 +33,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if args.port < 0 or args.port > 65535:
         raise UsageError(f"--port {args.port}: a port is 0 to 65535")
+    cluster = _cluster_options(args)
     from crib3.tui.textual_compat import card_room_problem
 
     unable = card_room_problem()
@@ -84,6 +87,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         except OSError:  # the console is gone: players still get their farewells
             _console_gone()
 
+    if cluster is not None:
+        if args.workers and args.workers > 1:
+            say("warning: --workers: a cluster's node runs its sessions in its own process "
+                "for now")
+        options.workers = 1
+        if cluster.clear:
+            say("warning: --cluster: the NATS credentials cross the network in clear "
+                "(give TLS too: tls://, or --cluster-tls-ca FILE)")
+        asyncio.run(_serve_node(cluster, args, options, host_key, say))
+        return EXIT_OK
     room = Room(data_dir() / "tables", think=args.think, patience=args.patience,
                 idle_close=args.idle_close, tables_per_key=args.tables_per_key,
                 names_per_key=args.names_per_key)
@@ -92,6 +105,137 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except CannotServe as exc:
         raise CannotRun(str(exc)) from None
     return EXIT_OK
+
+
+@dataclass
+class ClusterOptions:
+    """`--cluster` and its companions, checked."""
+
+    urls: list[str]
+    node: str
+    creds: Path | None
+    tls_ca: Path | None
+    lease: float
+    shown: str  # the servers as a line may name them (no password)
+    clear: bool = False  # credentials beyond loopback without TLS
+
+
+def _cluster_options(args: argparse.Namespace) -> ClusterOptions | None:
+    """`--cluster URL[,URL...]` checked before anything listens: a NATS
+    server beyond loopback is spoken to only with credentials or TLS (exit
+    2 without); None without `--cluster` (`crib3 serve` as on one machine)."""
+    import ipaddress
+    import socket
+    from urllib.parse import urlsplit
+
+    if args.cluster is None:
+        for flag in ("node", "cluster_creds", "cluster_tls_ca"):
+            if getattr(args, flag):
+                raise UsageError(f"--{flag.replace('_', '-')} is for a cluster's node: "
+                                 "give --cluster URL too")
+        return None
+    if args.open:
+        raise UsageError("--cluster does not take --open yet (a name held by a reconnect "
+                         "code is this node's only): give --authorized-keys FILE")
+    if args.web is not None:
+        raise UsageError("--cluster does not open a web door yet: leave out --web")
+    creds = Path(args.cluster_creds) if args.cluster_creds else None
+    tls_ca = Path(args.cluster_tls_ca) if args.cluster_tls_ca else None
+    for path in (creds, tls_ca):
+        if path is not None and not path.is_file():
+            raise UsageError(f"no such file: {path}")
+    urls = [u.strip() for u in args.cluster.split(",") if u.strip()]
+    if not urls:
+        raise UsageError("--cluster: give the NATS servers' URLs, nats://HOST:PORT")
+    shown = []
+    clear = False
+    for url in urls:
+        try:
+            parts = urlsplit(url if "://" in url else f"nats://{url}")
+            host, port = parts.hostname, parts.port
+        except ValueError as exc:
+            raise UsageError(f"--cluster: not a URL ({exc})") from None
+        if parts.scheme not in ("nats", "tls") or not host:
+            raise UsageError("--cluster: a URL is nats://HOST:PORT or tls://HOST:PORT")
+        where = f"{parts.scheme}://{host}" + (f":{port}" if port else "")
+        shown.append(where)
+        try:
+            loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            loopback = False
+        if loopback:
+            continue
+        if not (creds or parts.username) and not (parts.scheme == "tls" or tls_ca):
+            raise UsageError(f"--cluster {where}: a NATS server beyond loopback needs "
+                             "credentials (--cluster-creds FILE, or user:password@ in the URL) "
+                             "or TLS (tls://, or --cluster-tls-ca FILE)")
+        clear = clear or not (parts.scheme == "tls" or tls_ca)
+    node = args.node or f"{socket.gethostname().split('.')[0]}-{args.port}"
+    node = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in node)[:64]
+    if not node.strip("-_"):
+        raise UsageError("--node: a node's name is 1-64 of A-Z a-z 0-9 _ -")
+    if args.node and node != args.node:
+        raise UsageError(f"--node {args.node!r}: a node's name is 1-64 of A-Z a-z 0-9 _ -")
+    return ClusterOptions(urls, node, creds, tls_ca, args.cluster_lease, ", ".join(shown),
+                          clear)
+
+
+async def _serve_node(cluster: ClusterOptions, args: argparse.Namespace, options: object,
+                      host_key: object, say: Callable[[str], None]) -> None:
+    """`crib3 serve --cluster`: this node joins the cluster (one line and
+    exit 1 when it cannot), then serves as `serve` does, its room the
+    cluster's (`crib3.cluster.room`); stopping lets its tables go to the
+    other nodes."""
+    import asyncio
+    import contextlib
+    import ssl
+
+    try:
+        import nats
+        import nats.errors
+
+        from crib3.cluster.room import ClusterRoom
+    except ImportError:
+        raise CannotRun("--cluster needs nats-py: pip install 'crib3[cluster]'") from None
+    from crib3.common.paths import data_dir
+    from crib3.net.server import CannotServe, serve
+    from crib3.tui.room_app import CardRoomApp
+
+    auth: dict[str, object] = {}
+    if cluster.creds is not None:
+        auth["user_credentials"] = str(cluster.creds)
+    if cluster.tls_ca is not None:
+        auth["tls"] = ssl.create_default_context(cafile=str(cluster.tls_ca))
+
+    async def quiet(error: Exception) -> None:
+        pass
+
+    try:  # once, without retrying: a cluster it cannot reach is one line
+        probe = await asyncio.wait_for(nats.connect(
+            cluster.urls, allow_reconnect=False, connect_timeout=5, max_reconnect_attempts=1,
+            error_cb=quiet, **auth), 20)
+        await probe.close()
+        room = await ClusterRoom.start(
+            cluster.urls, cluster.node, data_dir() / "node" / cluster.node,
+            lease_seconds=cluster.lease, think=args.think, patience=args.patience,
+            tables_per_key=args.tables_per_key, names_per_key=args.names_per_key, **auth)
+    except (OSError, ssl.SSLError, TimeoutError, nats.errors.NoServersError) as exc:
+        why = "no NATS server answered" if isinstance(
+            exc, (TimeoutError, nats.errors.NoServersError)) else str(exc)
+        raise CannotRun(f"cannot reach the cluster at {cluster.shown}: {why}") from None
+    except Exception as exc:
+        if type(exc).__module__.split(".")[0] != "nats":
+            raise
+        raise CannotRun(f"cannot join the cluster at {cluster.shown}: "
+                        f"{exc or type(exc).__name__}") from None
+    say(f"crib3 serve: node {cluster.node} of the cluster at {cluster.shown}")
+    try:
+        await serve(options, room, host_key, CardRoomApp, say)  # type: ignore[arg-type]
+    except CannotServe as exc:
+        raise CannotRun(str(exc)) from None
+    finally:
+        with contextlib.suppress(Exception):
+            await room.stop()
 
 
 def _admins_file(name: str, open_door: bool) -> Path:

@@ -32,9 +32,13 @@ engine's fold, the game where it stood, and goes on with it, its computer
 players carrying on and its people's seats waiting for them.
 
 The cluster-wide sign-in and lobby are `crib3.cluster.presence` and
-`crib3.cluster.lobby` (the lobby reads what `HostedTable.entry` writes).
-What is not here yet: how a session finds a table hosted by another node,
-and shelved or closed tables brought back through the cluster.
+`crib3.cluster.lobby` (the lobby reads what `HostedTable.entry` writes);
+`crib3.cluster.room` is the room of a `crib3 serve --cluster` node. An
+open table whose log holds no event and whose lease is free (closed before
+it started, or its people were on a dead node) is marked closed by the
+scan, so that it leaves every node's lobby. What is not here yet: how a
+session sits at a table hosted by another node, and shelved or closed
+tables brought back through the cluster.
 """
 
 from __future__ import annotations
@@ -72,7 +76,7 @@ from crib3.engine.state import Phase, apply
 from crib3.engine.views import SeatView, project
 from crib3.room.room import Room
 from crib3.room.seats import Presence, Seat
-from crib3.room.storage import OPEN, StoredTable
+from crib3.room.storage import CLOSED, OPEN, StoredTable
 from crib3.room.table import Table
 
 REGISTRY = "crib3-tables"
@@ -273,6 +277,13 @@ class HostedTable(Table):
     def table_id(self) -> str:
         return str(self.number)
 
+    @property
+    def state(self) -> State | None:
+        """The game as the cluster holds it; None until its first events
+        are stored (the lobby names no player before that)."""
+        state = super().state
+        return state if state is not None and state.players else None
+
     def _new_game(self, players: list[PlayerInfo], seed: int) -> Game:
         game = AckedGame(self.log, self._lost)
         game.subscribe(self._record)
@@ -346,11 +357,12 @@ class Node:
     keeps, and the scan that adopts the tables whose host is gone."""
 
     def __init__(self, store: ClusterStore, registry: Any, folder: Path, *,
-                 think: float = 0.6, scan_every: float = 0.5) -> None:
+                 think: float = 0.6, scan_every: float = 0.5,
+                 room: NodeRoom | None = None) -> None:
         self.store = store
         self.registry = registry
         self.name = store.node
-        self.room = NodeRoom(folder, think=think)
+        self.room = room if room is not None else NodeRoom(folder, think=think)
         self.room.node = self
         self.keeper = LeaseKeeper(store)
         self.scan_every = scan_every
@@ -364,9 +376,11 @@ class Node:
     @classmethod
     async def start(cls, servers: str | Sequence[str], name: str, folder: Path, *,
                     replicas: int = 1, lease_seconds: float = 10.0, think: float = 0.6,
-                    scan_every: float = 0.5, adopt: bool = True, **options: Any) -> Node:
+                    scan_every: float = 0.5, adopt: bool = True,
+                    room: NodeRoom | None = None, **options: Any) -> Node:
         """A node of the cluster at `servers`, called `name` (unique in the
-        cluster), adopting the tables left without a host (`adopt`)."""
+        cluster), adopting the tables left without a host (`adopt`); its
+        room is `room` (`crib3 serve --cluster`'s) or a plain `NodeRoom`."""
         store = await ClusterStore.connect(servers, name, replicas=replicas,
                                            lease_seconds=lease_seconds, **options)
         try:
@@ -377,7 +391,7 @@ class Node:
                     bucket=REGISTRY, replicas=replicas, history=1))
             except nats.js.errors.APIError:  # another node made it meanwhile
                 registry = await store.js.key_value(REGISTRY)
-        node = cls(store, registry, folder, think=think, scan_every=scan_every)
+        node = cls(store, registry, folder, think=think, scan_every=scan_every, room=room)
         loop = asyncio.get_running_loop()
         node._tasks.append(loop.create_task(node._write_registry()))
         if adopt:
@@ -444,8 +458,12 @@ class Node:
         except (ValueError, Fenced):  # no log at all, or lost meanwhile
             await self.store.release(lease)
             return None
-        if not log_.events:  # it never started: its people were on the dead node
+        if not log_.events:  # it never started: closed, or its people were on a dead node
             await self.store.release(lease)
+            data["status"] = CLOSED  # out of every node's lobby (`crib3.cluster.lobby`)
+            with contextlib.suppress(Exception):
+                await self.registry.update(table_id, json.dumps(data).encode(),
+                                           last=int(entry.revision))
             return None
         stored = StoredTable(int(data["number"]), str(data["owner"]), Rules(**data["rules"]),
                              [Seat(**seat) for seat in data["seats"]], list(log_.events),

@@ -73,6 +73,17 @@ class LobbyTable:
     node: str
     standing: PublicStanding | None
 
+    @property
+    def state(self) -> PublicStanding | None:
+        """(The lobby's words read a table's standing as its state.) None
+        until it names a player for every seat (a game just begun, its
+        first events not yet stored, has none)."""
+        standing = self.standing
+        if standing is None or len(standing.players) != len(self.seats) \
+                or len(standing.scores) != len(self.seats):
+            return None
+        return standing
+
     @classmethod
     def from_entry(cls, data: dict[str, Any]) -> LobbyTable:
         standing = data.get("standing")

@@ -228,8 +228,8 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
             return
         room = self.service.room
         try:
-            presence = room.sign_in(self.username, self.key, self._kick, self.address)
-            presence.admin = self.admin
+            presence = await room.enter(self.username, self.key, self._kick, self.address,
+                                        self.admin)
             if self.doorman is not None:
                 presence.code = self.doorman.code  # a new reconnect code: the lobby shows it
         except RoomError as exc:  # one line to them, one to the log, no traceback

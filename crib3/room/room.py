@@ -119,6 +119,14 @@ class Room:
         self.changed()
         return presence
 
+    async def enter(self, name: str, key: str | None, kick: Callable[[str], None],
+                    address: str | None = None, admin: bool = False) -> Presence:
+        """`sign_in` as a server's session does it, an admin's or not (a
+        cluster's node asks the cluster too: `crib3.cluster.room`)."""
+        presence = self.sign_in(name, key, kick, address)
+        presence.admin = admin
+        return presence
+
     @staticmethod
     def _check_lookalike(name: str, known: list[str]) -> None:
         """A name may not pass for another one the room knows (a seat's or

@@ -138,10 +138,15 @@ class LobbyScreen(QuietBindings, Screen[None]):
         if not isinstance(said.content, Text) or said.content != who:
             said.update(who)
         tables = self.room.lobby()
-        self._show_rows({t.number: (str(t.number), seats_line(t), rules_line(t.rules), standing(t))
-                         for t in tables})
+        rows = {t.number: (str(t.number), seats_line(t), rules_line(t.rules), standing(t))
+                for t in tables}
+        # A cluster's node (crib3 serve --cluster) lists the other nodes' tables too.
+        for other in getattr(self.room, "elsewhere", list)():
+            rows[other.number] = (f"{other.number} on {shown_name(other.node, 16)}",
+                                  seats_line(other), rules_line(other.rules), standing(other))
+        self._show_rows(dict(sorted(rows.items())))
         empty = self.query_one("#empty", Static)
-        line = "" if tables else "No tables yet. Press o to open one; your friends join it."
+        line = "" if rows else "No tables yet. Press o to open one; your friends join it."
         if empty.content != line:
             empty.update(line)
         self.keys_may_have_changed()
@@ -255,6 +260,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
     def action_join(self) -> None:
         table = self.selected()
         if table is None:
+            self._hosted_elsewhere()
             return
         try:
             seat = table.sit(self.presence)
@@ -262,6 +268,18 @@ class LobbyScreen(QuietBindings, Screen[None]):
             self.notify(str(exc), severity="warning", markup=False)
             return
         self.app.sit_at(table, seat)  # type: ignore[attr-defined]
+
+    def _hosted_elsewhere(self) -> None:
+        """The highlighted table is another node's (crib3 serve --cluster):
+        say where to connect to sit at it."""
+        grid = self.query_one(DataTable)
+        if not self._numbers or grid.cursor_row < 0:
+            return
+        number = self._numbers[min(grid.cursor_row, len(self._numbers) - 1)]
+        where = getattr(self.room, "elsewhere_line", None)
+        line = where(number) if where is not None else None
+        if line is not None:
+            self.notify(line, severity="warning", markup=False)
 
     def action_open(self) -> None:
         self.app.push_screen(OpenTableScreen(), self._opened)

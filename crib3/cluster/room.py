@@ -1,0 +1,248 @@
+"""The room of one `crib3 serve --cluster` node (issue 31): the room the
+screens know (`crib3.room.Room`), its tables hosted through the cluster
+(`crib3.cluster.hosting`), its people signed in cluster-wide
+(`crib3.cluster.presence`), and its lobby listing every node's tables
+(`crib3.cluster.lobby`).
+
+**Opening a table without waiting.** The screens call the room's methods
+from their handlers, on the event loop, and cannot wait for the cluster.
+So the node keeps one table ready (`_spare`): a number claimed in the
+registry (status "spare": no lobby lists it, no node adopts it), its
+lease held and renewed, its stream's header written. `open_table` takes it
+at once, as a room on one machine takes the next number, and the node
+makes the next one in the background; when the cluster is slow to give one,
+the lobby says so in one line and the person presses o again.
+
+**Signing in** is the room's own checks, then the cluster's (`enter`: a
+name held once across every node, lookalikes refused, one person's names
+counted cluster-wide); a session that ends frees its name (`depart`).
+
+**What a node does not do yet**: seat a person at a table hosted by
+another node (the lobby lists it, with its node, and says where to
+connect: relaying a seat's feed between nodes is the next step), run the
+sessions' apps in worker processes (`--workers`), shelve an idle table or
+bring a closed game back (a table stays hosted while nobody is at it), and
+count `--tables-per-key` across nodes (each node counts its own).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import nats.js.errors
+
+from crib3.cluster.hosting import HostedTable, Node, NodeRoom
+from crib3.cluster.lobby import ClusterLobby, LobbyTable
+from crib3.cluster.presence import ClusterPeople
+from crib3.cluster.store import Lease, TableLog
+from crib3.common.levels import BOT_LEVELS
+from crib3.common.names import shown_name
+from crib3.engine import Rules
+from crib3.engine.log import make_header
+from crib3.room.basics import RoomError
+from crib3.room.seats import Presence, Seat
+
+SPARE = "spare"  # a registry entry's status: claimed by a node, not yet a table
+NOT_READY = "the card room is still getting a table ready: press o again in a moment"
+log = logging.getLogger("crib3.cluster")
+
+
+def elsewhere_line(table: LobbyTable) -> str:
+    """What the lobby says of a table another node hosts, when asked to sit there."""
+    return (f"table {table.number} is hosted on {shown_name(table.node, 64)}: "
+            f"connect to that server to sit at it")
+
+
+class ClusterRoom(NodeRoom):
+    """One node's room (see the module's docstring)."""
+
+    def __init__(self, folder: Path, think: float = 0.6, patience: float = 60.0,
+                 tables_per_key: int = 0, names_per_key: int = 0) -> None:
+        super().__init__(folder, think=think, patience=patience, idle_close=600.0,
+                         tables_per_key=tables_per_key, names_per_key=names_per_key)
+        self.people_: ClusterPeople | None = None
+        self.cluster_lobby: ClusterLobby | None = None
+        self._spare: tuple[int, Lease, TableLog] | None = None
+        self._making: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    @classmethod
+    async def start(cls, servers: list[str], name: str, folder: Path, *,
+                    lease_seconds: float = 10.0, think: float = 0.6, patience: float = 60.0,
+                    tables_per_key: int = 0, names_per_key: int = 0,
+                    **options: Any) -> ClusterRoom:
+        """Connect to the cluster as node `name`; its room, ready to serve."""
+        room = cls(folder, think=think, patience=patience, tables_per_key=tables_per_key,
+                   names_per_key=names_per_key)
+        node = await Node.start(servers, name, folder, lease_seconds=lease_seconds,
+                                think=think, room=room, **options)
+        try:
+            room.people_ = await ClusterPeople.start(node.store)
+            room.cluster_lobby = await ClusterLobby.start(node.store)
+            room.cluster_lobby.listeners.append(room.changed)
+            await asyncio.wait_for(room.cluster_lobby.ready.wait(), 10)
+            await room._make_spare()
+        except BaseException:
+            await node.close()
+            raise
+        return room
+
+    # --- people -------------------------------------------------------------------------
+
+    async def enter(self, name: str, key: str | None, kick: Any, address: str | None,
+                    admin: bool = False) -> Presence:
+        """`Room.sign_in`, then the cluster's (a name held once across nodes)."""
+        presence = self.sign_in(name, key, kick, address)
+        presence.admin = admin
+        assert self.people_ is not None
+        try:
+            await self.people_.sign_in(presence, self.names_per_key)
+        except BaseException as exc:
+            self.sign_out(presence)
+            if isinstance(exc, Exception) and not isinstance(exc, RoomError):
+                log.warning("signing %r in through the cluster failed: %s", name[:40], exc)
+                raise RoomError("the card room cannot reach its cluster just now: "
+                                "try again in a moment") from None
+            raise
+        return presence
+
+    def depart(self, presence: Presence) -> None:
+        super().depart(presence)
+        if self.people_ is not None:
+            self._background(self.people_.sign_out(presence))
+
+    # --- tables ---------------------------------------------------------------------------
+
+    def open_table(self, owner: Presence, rules: Rules,
+                   levels: tuple[str, str]) -> HostedTable:
+        if self.place_of(owner) is not None:
+            raise RoomError("you sit at a table already")
+        for level in levels:
+            if level not in BOT_LEVELS:
+                raise RoomError(f"unknown level {level!r}")
+        held = self.tables_held(owner.holder)
+        if self.tables_per_key and held >= self.tables_per_key:
+            raise RoomError(f"you own {held} open table{'s' * (held != 1)} already, the most "
+                            "this room allows: close one or finish its game first")
+        if self._spare is None:
+            self._spare_soon()
+            raise RoomError(NOT_READY)
+        self._may_open(owner)
+        number, lease, table_log = self._spare
+        self._spare = None
+        seats = [Seat(owner.name, owner.key), Seat(level=levels[0]), Seat(level=levels[1])]
+        table = HostedTable(self, number, owner.name, rules, seats, self.node, table_log)
+        table.online.add(0)
+        if owner.holder is not None:
+            table.holders[0] = owner.holder
+        self.node._host(table, lease)
+        table.save()  # the registry entry, open now: every node's lobby lists it
+        self.changed()
+        self._spare_soon()
+        return table
+
+    def _spare_soon(self) -> None:
+        if self._spare is None and (self._making is None or self._making.done()):
+            self._making = self._background(self._make_spare())
+
+    async def _make_spare(self) -> None:
+        node = self.node
+        entry = {"number": 0, "owner": node.name, "rules": asdict(Rules()), "seats": [],
+                 "status": SPARE, "started_by": None, "node": node.name}
+        while True:
+            try:
+                numbers = [int(k) for k in await node.registry.keys() if k.isdigit()]
+            except nats.js.errors.NoKeysError:
+                numbers = []
+            number = max(numbers, default=0) + 1
+            entry["number"] = number
+            try:
+                revision = await node.registry.create(str(number), json.dumps(entry).encode())
+                break
+            except nats.js.errors.KeyWrongLastSequenceError:
+                continue  # another node took that number first
+        node.revisions[str(number)] = int(revision)
+        lease = await node.store.acquire(str(number))
+        table_log = await node.store.open_log(lease, make_header(source="crib3 serve",
+                                                                 table=number))
+        self._spare = (number, lease, table_log)
+        node.keeper.keep(lease, self._spare_lost)
+
+    def _spare_lost(self) -> None:
+        self._spare = None
+        self._spare_soon()
+
+    def elsewhere(self) -> list[LobbyTable]:
+        """The tables other nodes host, as the lobby lists them."""
+        if self.cluster_lobby is None:
+            return []
+        return [t for t in self.cluster_lobby.tables() if t.number not in self.tables]
+
+    def elsewhere_line(self, number: int) -> str | None:
+        """What the lobby says when asked to sit at table `number`, hosted
+        by another node; None when no other node hosts it."""
+        found = next((t for t in self.elsewhere() if t.number == number), None)
+        return None if found is None else elsewhere_line(found)
+
+    def shelve_table(self, table: Any) -> None:
+        """Not through the cluster yet: a table nobody is at stays hosted."""
+        return
+
+    def close_table(self, table: Any, keep: bool = False) -> None:
+        super().close_table(table, keep)
+        self.reopenable.pop(table.number, None)  # (no way back through the cluster yet)
+
+    def close_by_admin(self, table: Any, by: Presence) -> None:
+        super().close_by_admin(table, by)
+        self.shelved.pop(table.number, None)
+        self.admin_closed.discard(table.number)
+
+    def restore(self) -> list[str]:
+        """A node has no tables of its own to pick up: the cluster's open
+        tables whose host is gone are adopted by its scan."""
+        return []
+
+    # --- stopping ---------------------------------------------------------------------------
+
+    def _background(self, work: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+        return task
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.warning("cluster: %s", task.exception())
+
+    async def stop(self) -> None:
+        """After `close`: the spare given back, the node's tables let go (to
+        be adopted by another node at once), its people's names freed."""
+        for task in list(self._tasks):
+            if task is self._making:
+                task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await asyncio.gather(*self._tasks, return_exceptions=True)
+        node = self.node
+        if self._spare is not None:
+            number, lease, _ = self._spare
+            self._spare = None
+            node.keeper.drop(str(number))
+            with contextlib.suppress(Exception):
+                await node.registry.delete(str(number))
+                await node.store.release(lease)
+        if self.cluster_lobby is not None:
+            await self.cluster_lobby.stop()
+        if self.people_ is not None:
+            with contextlib.suppress(Exception):
+                await self.people_.stop()
+        await node.stop()
+
+
+__all__ = ["ClusterRoom", "NOT_READY", "elsewhere_line"]
