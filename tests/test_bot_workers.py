@@ -5,9 +5,12 @@ a worker decides exactly as it would have here."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import time
+
+import pytest
 
 from crib3.engine import Game, PlayerInfo
 from crib3.players import make_player, workers
@@ -118,3 +121,56 @@ async def test_the_workers_start_is_not_counted_against_a_bots_budget(monkeypatc
     driver = BotDriver(game, {seat: make_player("expert", random.Random(3))}, budget=0.3)
     expected = make_player("expert", random.Random(3)).choose(game.view(seat))
     assert await driver.choose(seat) == expected
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc to find the workers")
+def test_the_workers_end_when_their_process_is_killed(tmp_path):
+    """kill -9 of the process that started the pool (a card room, a game)
+    used to leave its bot workers waiting for work for ever."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    script = ("import os, time\n"
+              "from crib3.players import workers\n"
+              "pool = workers.pool()\n"
+              "[f.result() for f in [pool.submit(os.getpid) for _ in range(8)]]\n"
+              "print('ready', flush=True)\n"
+              "time.sleep(120)\n")
+    parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
+                              start_new_session=True)
+    try:
+        assert parent.stdout.readline().strip() == "ready"
+        children = _children_of(parent.pid)
+        assert children, "no worker processes found"
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and any(_alive(pid) for pid in children):
+            time.sleep(0.2)
+        assert not [pid for pid in children if _alive(pid)]
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(parent.pid, signal.SIGKILL)
+
+
+def _children_of(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = open(f"/proc/{entry}/stat").read()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"

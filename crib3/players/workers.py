@@ -72,11 +72,32 @@ def pool() -> ProcessPoolExecutor | None:
                 # and the start failed with "bad value(s) in fds_to_keep".
                 resource_tracker.ensure_running()
                 _pool = ProcessPoolExecutor(WORKERS,
-                                            mp_context=multiprocessing.get_context("spawn"))
+                                            mp_context=multiprocessing.get_context("spawn"),
+                                            initializer=_watch_parent, initargs=(os.getpid(),))
         except (OSError, ImportError, NotImplementedError, ValueError) as exc:
             log.warning("no worker processes for the bots (%s): they think in threads", exc)
             _no_processes = True
     return _pool
+
+
+PARENT_CHECK = 1.0  # seconds between a worker's looks at whether its parent lives
+
+
+def _watch_parent(parent: int) -> None:
+    """In each worker: end when the process that started it is gone. A
+    parent killed outright (`kill -9` of a card room, a terminal's crash)
+    says nothing to its pool, whose workers then waited for work for ever
+    (a killed `crib3 serve` left them running)."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while True:
+            time.sleep(PARENT_CHECK)
+            if os.getppid() != parent:
+                os._exit(0)
+
+    threading.Thread(target=watch, name="crib3-parent-watch", daemon=True).start()
 
 
 @contextlib.contextmanager
