@@ -209,3 +209,31 @@ async def test_a_table_exported_from_the_cluster_is_a_game_log_that_verifies(sol
     nobody = await asyncio.to_thread(crib3, "tables", "export", "t7", "--cluster",
                                      "nats://127.0.0.1:1")
     assert_clean_failure(nobody, 1)
+
+
+async def test_a_key_that_expires_while_it_is_created_is_created_not_missing():
+    """nats-py's create, in a bucket with a TTL, raised KeyNotFoundError for
+    a key that expired between its two looks (seen in a clean-clone CI run:
+    a name freed by its node's silence could not be signed in with)."""
+    import nats.js.errors
+
+    from crib3.cluster.store import create_key
+
+    class Expiring:
+        def __init__(self, misses: int) -> None:
+            self.misses = misses
+
+        async def create(self, key: str, value: bytes) -> int:
+            if self.misses:
+                self.misses -= 1
+                raise nats.js.errors.KeyNotFoundError
+            return 7
+
+    assert await create_key(Expiring(1), "k", b"v") == 7
+
+    class Held:
+        async def create(self, key: str, value: bytes) -> int:
+            raise nats.js.errors.KeyWrongLastSequenceError(description="wrong last sequence: 3")
+
+    with pytest.raises(nats.js.errors.KeyWrongLastSequenceError):
+        await create_key(Held(), "k", b"v")

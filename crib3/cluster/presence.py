@@ -61,7 +61,7 @@ import nats.js.errors
 from nats.js.api import KeyValueConfig
 
 from crib3.cluster.hosting import REGISTRY
-from crib3.cluster.store import ClusterStore, check_table_id
+from crib3.cluster.store import ClusterStore, check_table_id, create_key
 from crib3.common.lookalikes import name_keys
 from crib3.common.names import check_name, shown_name
 from crib3.room.basics import RoomError
@@ -204,7 +204,7 @@ class ClusterPeople:
                      elsewhere: set[str]) -> int:
         for _ in range(20):
             try:
-                return int(await self.people.create(key, value))
+                return await create_key(self.people, key, value)
             except nats.js.errors.KeyWrongLastSequenceError:
                 pass
             found = await _entry(self.people, key)
@@ -273,7 +273,7 @@ class ClusterPeople:
                 except nats.js.errors.KeyWrongLastSequenceError:
                     pass
                 try:  # it expired (this node was cut off): free still?
-                    claim.revisions[key] = int(await self.people.create(key, claim.value))
+                    claim.revisions[key] = await create_key(self.people, key, claim.value)
                 except nats.js.errors.KeyWrongLastSequenceError:
                     if self.here.get(primary) is claim:
                         del self.here[primary]

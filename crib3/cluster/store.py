@@ -137,6 +137,23 @@ async def _say_error(error: Exception) -> None:
     logger.info("nats: %s", error or type(error).__name__)
 
 
+async def create_key(kv: Any, key: str, value: bytes) -> int:
+    """`kv.create(key, value)`'s revision, riding out a race nats-py's
+    create loses in a bucket with a TTL: its first try finds the key
+    there (KeyWrongLastSequenceError inside), and by the time it looks
+    at that entry the server has expired it, so create raises
+    KeyNotFoundError for a key that is free. Tried again, it is created;
+    a key held by someone else still raises KeyWrongLastSequenceError."""
+    for _ in range(4):
+        try:
+            return int(await kv.create(key, value))
+        except nats.js.errors.KeyWrongLastSequenceError:
+            raise
+        except nats.js.errors.KeyNotFoundError:
+            continue  # it expired between create's two looks: free now
+    return int(await kv.create(key, value))
+
+
 def check_table_id(table: str) -> str:
     if not TABLE_ID.fullmatch(table):
         raise ValueError(f"{table!r} is not a table id (1-64 of A-Z a-z 0-9 _ -)")
@@ -240,7 +257,7 @@ class ClusterStore:
         key = check_table_id(table)
         asked = time.monotonic()
         try:  # (sent again, a create that landed is found below as this node's)
-            revision = await patiently(lambda: self._leases.create(key, self._lease_value()))
+            revision = await patiently(lambda: create_key(self._leases, key, self._lease_value()))
         except nats.js.errors.KeyWrongLastSequenceError:
             owner, revision = await self._holder(key)
             if owner != self.node:
