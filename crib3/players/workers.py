@@ -88,6 +88,7 @@ def _watch_parent(parent: int) -> None:
     parent killed outright (`kill -9` of a card room, a terminal's crash)
     says nothing to its pool, whose workers then waited for work for ever
     (a killed `crib3 serve` left them running)."""
+    import signal
     import threading
     import time
 
@@ -95,7 +96,8 @@ def _watch_parent(parent: int) -> None:
         while True:
             time.sleep(PARENT_CHECK)
             if os.getppid() != parent:
-                os._exit(0)
+                os.kill(os.getpid(), signal.SIGTERM)  # (its default: the process ends)
+                return
 
     threading.Thread(target=watch, name="crib3-parent-watch", daemon=True).start()
 
