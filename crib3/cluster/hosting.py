@@ -57,7 +57,6 @@ from typing import Any
 import nats.js.errors
 from nats.js.api import KeyValueConfig
 
-from crib3.cards import DECK
 from crib3.cluster.store import (
     ClusterStore,
     Fenced,
@@ -69,10 +68,10 @@ from crib3.cluster.store import (
 )
 from crib3.common import crash
 from crib3.engine import Event, Game, IllegalMove, PlayerInfo, Rules, State
-from crib3.engine.commands import Command, DrawCutCard, Shuffle
+from crib3.engine.commands import Command
 from crib3.engine.log import make_header
-from crib3.engine.rules import begin, legal_moves, needs_chance, step, to_act
-from crib3.engine.state import Phase, apply
+from crib3.engine.rules import begin, legal_moves, step, to_act
+from crib3.engine.state import apply
 from crib3.engine.views import SeatView, project
 from crib3.room.room import Room
 from crib3.room.seats import Presence, Seat
@@ -143,19 +142,8 @@ class AckedGame(Game):
             self._settled.clear()
             self._pump = asyncio.get_running_loop().create_task(self._send())
 
-    def _resolve_chance(self) -> None:
-        while needs_chance(self.ahead):
-            s = self.ahead
-            if s.phase == Phase.SHUFFLE:
-                deck = list(DECK)
-                self.rng.shuffle(deck)
-                command: Command = Shuffle(tuple(deck))
-            else:
-                taken = {c for c in s.cuts if c is not None}
-                choices = [c for c in DECK if c not in taken]
-                command = DrawCutCard(s.cutters[0], self.rng.choice(choices))
-            events, state = step(s, command)
-            self._emit(events, state)
+    def _chance_state(self) -> State:
+        return self.ahead  # (the events that lead there wait for the stream)
 
     def to_act(self) -> tuple[int, ...]:
         return () if self.fenced else to_act(self.ahead)

@@ -41,7 +41,6 @@ from crib3.cluster.hosting import HostedTable, Node, NodeRoom
 from crib3.cluster.lobby import ClusterLobby, LobbyTable
 from crib3.cluster.presence import ClusterPeople
 from crib3.cluster.store import Lease, TableLog
-from crib3.common.levels import BOT_LEVELS
 from crib3.common.names import shown_name
 from crib3.engine import Rules
 from crib3.engine.log import make_header
@@ -121,15 +120,7 @@ class ClusterRoom(NodeRoom):
 
     def open_table(self, owner: Presence, rules: Rules,
                    levels: tuple[str, str]) -> HostedTable:
-        if self.place_of(owner) is not None:
-            raise RoomError("you sit at a table already")
-        for level in levels:
-            if level not in BOT_LEVELS:
-                raise RoomError(f"unknown level {level!r}")
-        held = self.tables_held(owner.holder)
-        if self.tables_per_key and held >= self.tables_per_key:
-            raise RoomError(f"you own {held} open table{'s' * (held != 1)} already, the most "
-                            "this room allows: close one or finish its game first")
+        self._check_opening(owner, levels)
         if self._spare is None:
             self._spare_soon()
             raise RoomError(NOT_READY)

@@ -95,9 +95,14 @@ class Game:
                 callback(event, state)
         self.state = final if final is not None else state
 
+    def _chance_state(self) -> State:
+        """The state chance steps are drawn from: the game's own (a game
+        whose events wait to be stored reads the state they lead to)."""
+        return self.state
+
     def _resolve_chance(self) -> None:
-        while needs_chance(self.state):
-            s = self.state
+        while needs_chance(self._chance_state()):
+            s = self._chance_state()
             if s.phase == Phase.SHUFFLE:
                 deck = list(DECK)
                 self.rng.shuffle(deck)

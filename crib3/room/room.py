@@ -210,15 +210,7 @@ class Room:
     def open_table(self, owner: Presence, rules: Rules, levels: tuple[str, str]) -> Table:
         """A new table with `owner` in its first seat; `levels` are the
         computer players for the other two seats if nobody takes them."""
-        if self.place_of(owner) is not None:
-            raise RoomError("you sit at a table already")
-        for level in levels:
-            if level not in BOT_LEVELS:
-                raise RoomError(f"unknown level {level!r}")
-        held = self.tables_held(owner.holder)
-        if self.tables_per_key and held >= self.tables_per_key:
-            raise RoomError(f"you own {held} open table{'s' * (held != 1)} already, the most "
-                            "this room allows: close one or finish its game first")
+        self._check_opening(owner, levels)
         self._may_open(owner)
         number = self._next_number()
         seats = [Seat(owner.name, owner.key), Seat(level=levels[0]), Seat(level=levels[1])]
@@ -230,6 +222,19 @@ class Room:
         table.save()
         self.changed()
         return table
+
+    def _check_opening(self, owner: Presence, levels: tuple[str, str]) -> None:
+        """RoomError unless `owner` may open a table with these levels: not
+        seated already, known levels, and under the room's tables a key."""
+        if self.place_of(owner) is not None:
+            raise RoomError("you sit at a table already")
+        for level in levels:
+            if level not in BOT_LEVELS:
+                raise RoomError(f"unknown level {level!r}")
+        held = self.tables_held(owner.holder)
+        if self.tables_per_key and held >= self.tables_per_key:
+            raise RoomError(f"you own {held} open table{'s' * (held != 1)} already, the most "
+                            "this room allows: close one or finish its game first")
 
     def _may_open(self, owner: Presence) -> None:
         """One person (see `Presence.holder`; by name where there is nothing
