@@ -151,11 +151,15 @@ async def test_a_node_killed_mid_game_its_table_adopted_and_the_player_back_in_t
                 await asyncio.sleep(0.3)
                 ann.press("\r")
             await asyncio.sleep(1.0)
-            # bravo's lobby lists the table, where it is hosted, and says so.
+            # bravo's lobby lists the table, where it is hosted; bob, on bravo,
+            # is told its seats are taken, and watches it (his screen drawn
+            # by alpha, which hosts it: test_cluster_visits.py).
             bob = await Client.connect(port_b, "bob", key=key)
             await bob.shows("on alpha")
             bob.press("\r")
-            await bob.shows("table 1 is hosted on alpha: connect")
+            await bob.shows("table 1 is playing: its seats are")
+            bob.press("w")
+            await bob.shows("(you are watching)")
             # ann's name is held cluster-wide: not by another key, on bravo.
             impostor = await Client.connect(port_b, "ann", key=other)
             await impostor.shows("ann is here already, with another key")
@@ -166,6 +170,9 @@ async def test_a_node_killed_mid_game_its_table_adopted_and_the_player_back_in_t
             machine_dies(a)  # kill -9: no goodbye, no lease given back
             await log_says(tmp_path / "bravo.log", "node bravo adopted table 1")
             print(f"adopted {time.monotonic() - killed:.1f} s after the kill (2 s lease)")
+            # bob, who watched it from bravo, is back in bravo's lobby, told why.
+            await bob.shows("The server of table 1 stopped")
+            await bob.shows("Open a table")
             # ann comes back through bravo and lands in her seat.
             ann.close()
             again = await Client.connect(port_b, "ann", key=key)

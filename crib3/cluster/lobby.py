@@ -41,7 +41,7 @@ from crib3.cluster.store import ClusterStore, check_table_id
 from crib3.engine import PlayerInfo, Rules
 from crib3.room.basics import RoomError
 from crib3.room.chat import KEPT, MAX_CHARS, ChatLine, checked_text
-from crib3.room.seats import Presence
+from crib3.room.seats import Presence, SeatLookup
 from crib3.room.storage import OPEN
 from crib3.room.wire import PublicStanding
 
@@ -60,7 +60,7 @@ class LobbySeat:
 
 
 @dataclass(frozen=True)
-class LobbyTable:
+class LobbyTable(SeatLookup):
     """One table as the lobby shows it, wherever it is hosted."""
 
     number: int

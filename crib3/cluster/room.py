@@ -41,6 +41,7 @@ from crib3.cluster.hosting import HostedTable, Node, NodeRoom
 from crib3.cluster.lobby import ClusterLobby, LobbyTable
 from crib3.cluster.presence import ClusterPeople
 from crib3.cluster.store import Lease, TableLog
+from crib3.cluster.visits import VisitLink, VisitRefused, Visits
 from crib3.common.names import shown_name
 from crib3.engine import Rules
 from crib3.engine.log import make_header
@@ -70,6 +71,7 @@ class ClusterRoom(NodeRoom):
         self._spare: tuple[int, Lease, TableLog] | None = None
         self._making: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.visits: Visits | None = None
 
     @classmethod
     async def start(cls, servers: list[str], name: str, folder: Path, *,
@@ -85,6 +87,8 @@ class ClusterRoom(NodeRoom):
             room.people_ = await ClusterPeople.start(node.store)
             room.cluster_lobby = await ClusterLobby.start(node.store)
             room.cluster_lobby.listeners.append(room.changed)
+            room.visits = Visits(node.store.client, name)
+            await room.visits.start()
             await asyncio.wait_for(room.cluster_lobby.ready.wait(), 10)
             await room._make_spare()
         except BaseException:
@@ -115,6 +119,84 @@ class ClusterRoom(NodeRoom):
         super().depart(presence)
         if self.people_ is not None:
             self._background(self.people_.sign_out(presence))
+
+    # --- visits: a person here at another node's table, and back ---------------------------
+
+    def admit_visits(self, admit: Any) -> None:
+        """The server's way of starting a visitor's session (`admit(visit,
+        link)`, RoomError when they may not come)."""
+        async def admitting(visit: Any, link: VisitLink) -> None:
+            try:
+                admit(visit, link)
+            except RoomError as exc:
+                raise VisitRefused(str(exc)) from None
+
+        assert self.visits is not None
+        self.visits.admit = admitting
+
+    def visit_in(self, name: str, key: str | None, kick: Any, address: str | None,
+                 admin: bool = False) -> Presence:
+        """A person of another node (their door, which holds their name in
+        the cluster) signs in here to visit a table: the room's own checks."""
+        presence = self.sign_in(name, key, kick, address)
+        presence.admin = admin
+        presence.visitor = True
+        return presence
+
+    def host_of(self, number: int) -> str | None:
+        """The node that hosts table `number`, as far as this node knows."""
+        if number in self.tables:
+            return self.node.name
+        found = next((t for t in self.elsewhere() if t.number == number), None)
+        return None if found is None else found.node
+
+    def seat_elsewhere(self, presence: Presence) -> int | None:
+        """The table another node hosts where this person has a seat (a
+        game not over), if any: they go back to it as they connect."""
+        name = presence.name.lower()
+        for table in self.elsewhere():
+            if any(seat.name is not None and seat.name.lower() == name
+                   for seat in table.seats):
+                return table.number
+        return None
+
+    def may_visit(self, presence: Presence, number: int, watch: bool) -> str | None:
+        """Why this person may not sit at (or watch) table `number`, hosted
+        elsewhere, as its own room would say it; None: they may go."""
+        table = next((t for t in self.elsewhere() if t.number == number), None)
+        if table is None:
+            return f"table {number} is not here any more"
+        if watch:
+            return None if table.started else f"table {number} has not started yet"
+        name = presence.name.lower()
+        if any(s.name is not None and s.name.lower() == name for s in table.seats):
+            return None
+        if table.started:
+            return f"table {number} is playing: its seats are taken"
+        place = self.place_of(presence)
+        if place is not None:
+            return f"your seat at table {place[0].number} waits for you: one table at a time"
+        if all(seat.name is not None for seat in table.seats):
+            return f"table {number} is full"
+        return None
+
+    async def visit_elsewhere(self, presence: Presence, number: int, watch: bool,
+                              **session: Any) -> VisitLink | None:
+        """Ask the node that hosts table `number` to run this person's app
+        there: the door's link to it; None when the table is hosted here;
+        RoomError with the one line why not."""
+        node = self.host_of(number)
+        if node is None:
+            raise RoomError(f"table {number} is not here any more")
+        if node == self.node.name:
+            return None
+        assert self.visits is not None
+        try:
+            return await self.visits.go(node, name=presence.name, key=presence.key,
+                                        admin=presence.admin, address=presence.address,
+                                        table=number, watch=watch, **session)
+        except VisitRefused as exc:
+            raise RoomError(str(exc)) from None
 
     # --- tables ---------------------------------------------------------------------------
 
@@ -228,6 +310,8 @@ class ClusterRoom(NodeRoom):
             with contextlib.suppress(Exception):
                 await node.registry.delete(str(number))
                 await node.store.release(lease)
+        if self.visits is not None:
+            await self.visits.stop()
         if self.cluster_lobby is not None:
             await self.cluster_lobby.stop()
         if self.people_ is not None:

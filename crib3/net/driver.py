@@ -184,7 +184,8 @@ class ChannelDriver(Driver):
                 timer.cancel()
         self._behind = False  # the terminal is put back even when frames were skipped
         self.flush()
-        self.write(STOP)
+        if not getattr(self.session_app, "keeps_terminal", False):  # (else: the next app's)
+            self.write(STOP)
         self._stopped = True
 
     # --- input ---------------------------------------------------------------------------

@@ -47,8 +47,9 @@ from crib3.net.driver import STOP, ChannelDriver
 from crib3.common.names import shown_name
 from crib3.net.gate import Gate, Limits, Throttled, raise_open_files
 from crib3.net.keys import KeysFile, keys_file_too_open  # noqa: F401 (the policy, also imported from here)
+from crib3.net.visiting import RelayedSession, VisitChannel
 from crib3.net.workers import LOST, WorkerPool
-from crib3.room import Presence, Room, RoomError
+from crib3.room import Presence, Room, RoomError, wire
 from crib3.room.seats import FIRST_USE
 from crib3.room.host import RoomHost
 from crib3.tui.textual_compat import many_terminals_in_one_process
@@ -129,6 +130,7 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         self.presence: Presence | None = None
         self.farewell: str | None = None  # said as the session ends
         self.closed = False  # its farewell written and its channel closed
+        self.visiting: Any = None  # its app runs on another node now (`_visit`)
 
     # --- what asyncssh asks -------------------------------------------------------
 
@@ -227,25 +229,59 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
             chan.exit(1)
             return
         room = self.service.room
-        try:
-            presence = await room.enter(self.username, self.key, self._kick, self.address,
-                                        self.admin)
-            if self.doorman is not None:
-                presence.code = self.doorman.code  # a new reconnect code: the lobby shows it
-        except RoomError as exc:  # one line to them, one to the log, no traceback
-            log.info("%r refused: %s", self.username, exc)
-            _say_and_close(chan, f"crib3: {exc}")
-            return
+        presence = self.presence
+        if presence is None:  # (a visit from another node comes signed in)
+            try:
+                presence = await room.enter(self.username, self.key, self._kick, self.address,
+                                            self.admin)
+                if self.doorman is not None:
+                    presence.code = self.doorman.code  # a new reconnect code: the lobby shows it
+            except RoomError as exc:  # one line to them, one to the log, no traceback
+                log.info("%r refused: %s", self.username, exc)
+                _say_and_close(chan, f"crib3: {exc}")
+                return
         env = dict(chan.get_environment())
         self.presence = presence
         if self.service.pool is not None:
             await self._run_in_worker(presence, env)
             return
-        app = self.service.make_app(room, presence, ascii=wants_ascii(env),
+        self.service.sessions.add(self)
+        try:
+            # A cluster's node (crib3 serve --cluster) runs a table's sessions
+            # where the table is hosted: at another node's table, this
+            # session visits it (`_visit`), and comes back here after.
+            going = self._seat_elsewhere(presence)
+            while not self.ended:
+                if going is not None:
+                    going, go_on = await self._visit(presence, env, *going)
+                    if not go_on:
+                        break
+                    if going is not None:
+                        continue
+                    if self.ended:
+                        break
+                if not await self._run_app(presence, env):
+                    break
+                going = getattr(presence, "go_to", None)
+                presence.go_to = None
+                if going is None or not self.may_visit:
+                    break
+        finally:
+            self._close(presence)
+
+    may_visit = True  # (a visitor's own session goes back to its door to go elsewhere)
+
+    def _ascii(self, env: dict[str, str]) -> bool:
+        return wants_ascii(env)
+
+    async def _run_app(self, presence: Presence, env: dict[str, str]) -> bool:
+        """One app for this session, here, until it ends; False if it failed."""
+        room = self.service.room
+        app = self.service.make_app(room, presence, ascii=self._ascii(env),
                                     think=self.service.options.think)
-        client_console(app, self.term, env)
+        client_console(app, self.term or "xterm", env)
         self.app = app
-        make_driver = ChannelDriver.for_channel(chan)
+        make_driver = ChannelDriver.for_channel(self.chan)
 
         def driver_class(app_: Any, **kwargs: Any) -> ChannelDriver:
             self.driver = make_driver(app_, **kwargs)
@@ -257,10 +293,9 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
             return self.driver
 
         app.driver_class = driver_class
-        self.service.sessions.add(self)
         try:
             if self.ended:  # gone (or kicked) before its app was made
-                return
+                return True
             await app.run_async(size=self.size)
             failure = getattr(app, "crash", None)
             if failure is not None:
@@ -268,8 +303,68 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         except Exception as exc:
             crash.report(log, exc, f"the session of {self.username}")
             self.farewell = self.farewell or FAILED
+            return False
         finally:
-            self._close(presence)
+            self.driver = None
+        return True
+
+    def _seat_elsewhere(self, presence: Presence) -> tuple[int, bool] | None:
+        """A seat of this person's at a table another node of the cluster
+        hosts (they come back to it there), or None."""
+        find = getattr(self.service.room, "seat_elsewhere", None)
+        if find is None or not self.may_visit:
+            return None
+        number = find(presence)
+        return None if number is None else (number, False)
+
+    async def _visit(self, presence: Presence, env: dict[str, str], number: int,
+                     watch: bool) -> tuple[tuple[int, bool] | None, bool]:
+        """This session visits table `number`'s node (`crib3.net.visiting`)
+        until the visit ends: where it goes next (another node's table, or
+        None: an app here), and whether the session goes on at all."""
+        room: Any = self.service.room
+        size = self.size
+        try:
+            link = await room.visit_elsewhere(
+                presence, number, watch, ascii=self._ascii(env),
+                think=self.service.options.think, term=self.term or "xterm",
+                env={k: v for k, v in env.items() if k in ("COLORTERM", "NO_COLOR")},
+                size=self.size)
+        except RoomError as exc:  # that node cannot take them: said in the lobby here
+            presence.notice = str(exc)
+            return None, True
+        if link is None:  # the table is hosted here (now): an app here sits them at it
+            presence.joining = (number, watch)
+            return None, True
+        relayed = RelayedSession(link, self.chan)
+        self.visiting = relayed
+        self.driver = relayed  # type: ignore[assignment]
+        try:
+            if self.size != size:  # the window changed while the node was asked
+                relayed.resize_soon(*self.size)
+            for data in self._early:
+                relayed.feed(data)
+            self._early.clear()
+            if self.ended:  # kicked or gone while the node was asked
+                relayed.end_app()
+            ended = await relayed.finished
+        finally:
+            self.driver = None
+            self.visiting = None
+        if ended is None or ended.moved:  # that node stopped: back here, and back to the seat
+            if self.ended:
+                return None, False
+            presence.notice = (
+                f"The server of table {number} stopped. Another server takes the table over "
+                f"in a few seconds, and you are taken back to your seat.")
+            presence.rejoin = (number, relayed.link.peer)
+            return None, True
+        if ended.farewell:
+            self.farewell = self.farewell or ended.farewell
+            return None, False
+        if ended.table is not None and not self.ended:
+            return (ended.table, ended.watch), True
+        return None, False  # they quit there (or left here meanwhile)
 
     def _close(self, presence: Presence) -> None:
         """The session is over: the room lets the person go, and the
@@ -314,6 +409,62 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
                 self.farewell = self.farewell or FAILED
         finally:
             self._close(presence)
+
+
+class VisitSession(PlaySession):
+    """A visitor's session (`crib3 serve --cluster`): a person connected to
+    another node (their door) whose table this node hosts. The door relays
+    their terminal (`crib3.net.visiting`); here it is a session like any
+    other, signed in here only (the door holds their name in the cluster).
+    How it ends goes back to the door: a farewell, a table elsewhere to go
+    on to, or that this node is stopping (the table goes to another node)."""
+
+    may_visit = False
+
+    def __init__(self, service: CardRoom, visit: Any, link: Any) -> None:
+        super().__init__(service, visit.name, visit.key, visit.admin, visit.address)
+        self.visit = visit
+        self.link = link
+        self.moved = False
+        chan = VisitChannel(link, dict(visit.env))
+        self.connection_made(chan)
+        self.term = visit.term
+        self.size = _sane_size(*visit.size)
+
+    def begin(self) -> None:
+        """Sign the visitor in here (RoomError: why not), then start their
+        app, sitting at (or watching) the table they came for."""
+        room: Any = self.service.room
+        presence = room.visit_in(self.username, self.key, self._kick, self.address, self.admin)
+        presence.joining = (self.visit.table, self.visit.watch)
+        self.presence = presence
+        self.chan.attach(self)
+        self.session_started()
+
+    def _ascii(self, env: dict[str, str]) -> bool:
+        return bool(self.visit.ascii)
+
+    def close_room(self) -> None:
+        """This node stops: the visitor goes back to their door, and on to
+        their table once another node has adopted it."""
+        self.moved = True
+        self._end()
+
+    def _close(self, presence: Presence) -> None:
+        self.service.sessions.discard(self)
+        self.service.room.depart(presence)
+        go_to = getattr(presence, "go_to", None)
+        if self.moved:
+            ended = wire.VisitEnded(moved=True)
+        elif self.farewell:
+            ended = wire.VisitEnded(farewell=self.farewell)
+        elif go_to is not None:
+            ended = wire.VisitEnded(table=go_to[0], watch=go_to[1])
+        else:
+            ended = wire.VisitEnded()
+        self.link.send(ended)
+        self.link.close()
+        self.closed = True
 
 
 def _say_and_close(chan: Any, line: str, status: int = 1) -> None:
@@ -559,6 +710,11 @@ class CardRoom:
         self._sweeper: asyncio.Task[None] | None = None
         self.tries = 0  # keys and codes looked at (for the log and the tests)
 
+    def _admit_visit(self, visit: Any, link: Any) -> None:
+        """A person connected to another node comes to a table hosted here
+        (`VisitSession`); RoomError when they may not."""
+        VisitSession(self, visit, link).begin()
+
     def table_of(self, presence: Presence) -> Any:
         """The table `presence` sits at or watches, if any (what its app
         would call its table)."""
@@ -569,6 +725,9 @@ class CardRoom:
 
     async def start(self, host_key: asyncssh.SSHKey) -> None:
         many_terminals_in_one_process()
+        admit_visits = getattr(self.room, "admit_visits", None)
+        if admit_visits is not None:  # a cluster's node: people of other nodes visit its tables
+            admit_visits(self._admit_visit)
         if self.options.workers > 1:
             factory = f"{self.make_app.__module__}:{self.make_app.__qualname__}"
             host = RoomHost(self.room, lambda worker, message: worker.send(message))
@@ -669,8 +828,9 @@ class CardRoom:
                 if not doorman.signed_in or now - doorman.active < idle:
                     continue
                 live = [s for s in doorman.sessions if not s.ended]
-                if any(s.presence is not None and self.table_of(s.presence) is not None
-                       for s in live):
+                if any(s.presence is not None and (s.visiting is not None
+                                                   or self.table_of(s.presence) is not None)
+                       for s in live):  # (a visitor: at another node's table, or its lobby)
                     continue
                 if any(s.ended and not s.closed and s.task is not None and not s.task.done()
                        for s in doorman.sessions):

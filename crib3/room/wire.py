@@ -57,7 +57,7 @@ from crib3.engine import codec
 from crib3.room.chat import ChatLine
 from crib3.room.seats import Seat
 
-VERSION = 4  # 4: JSON and raw bytes frames (3 and before: pickle)
+VERSION = 5  # 5: a visit to another node (4: JSON and raw bytes frames; 3 and before: pickle)
 HEADER = struct.Struct("!I")
 MAX_FRAME = 64 * 1024 * 1024  # a resumed game's history is the largest: far below this
 OUTPUT, INPUT = 1, 2  # the kind byte of a terminal bytes frame
@@ -275,6 +275,61 @@ class Ended:
     failure: str | None = None
 
 
+# --- a visit: a session whose app runs on another node of a cluster ----------------
+#
+# A card room over several servers (`crib3 serve --cluster`) runs a table's
+# sessions on the node that hosts the table: a person connected to another
+# node (their door) visits it. The door relays the terminal as it does for a
+# session worker (`Input`, `Resize`, `Flow`, `End` one way, `Output` the
+# other, session 0); the node asked answers the `Visit` with a `Welcome`,
+# and says how the visit ended with `VisitEnded`. See `crib3.cluster.visits`.
+
+
+@dataclass(frozen=True)
+class Visit:
+    """A door asks a node to run a person's app: sitting at (or watching)
+    table `table`, which that node hosts. The person signed in at the door,
+    which holds their name in the cluster; `visit` names the relay."""
+
+    version: int
+    door: str  # the node the person is connected to
+    visit: str
+    name: str
+    key: str | None
+    admin: bool
+    address: str | None
+    ascii: bool
+    think: float
+    term: str
+    env: dict[str, str]
+    size: tuple[int, int]
+    table: int
+    watch: bool
+
+
+@dataclass(frozen=True)
+class Welcome:
+    """The answer to a `Visit`: taken (`error` None), or the one line why not.
+    `version` is the answering node's."""
+
+    version: int
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class VisitEnded:
+    """The visitor's app has ended: with a `farewell` to show as the
+    connection closes; or going on to table `table` (sitting, or watching)
+    hosted by another node; or, `moved`, because this node stopped (its
+    tables go to another node: the door takes the person back to its lobby
+    and to their seat once it is adopted). Nothing of these: they quit."""
+
+    farewell: str | None = None
+    table: int | None = None
+    watch: bool = False
+    moved: bool = False
+
+
 # --- the encoding ---------------------------------------------------------------------
 
 _ME_ARG = object()  # in `CALLS`: the caller's own presence (`ME`)
@@ -421,7 +476,7 @@ def _encode_feed(message: FeedItems) -> dict[str, Any]:
 # The messages a JSON frame may hold, by the name it gives ("type").
 # (`Input` and `Output` go in a terminal bytes frame, never as JSON.)
 _JSON_MESSAGES = (RoomDelta, FeedItems, Call, Reply, Unfollow, Hello, OpenSession, Resize,
-                  Flow, End, Leave, Ended)
+                  Flow, End, Leave, Ended, Visit, Welcome, VisitEnded)
 _ENCODERS: dict[type, Callable[[Any], dict[str, Any]]] = {
     cls: _encoder(cls) for cls in _JSON_MESSAGES}
 _ENCODERS.update({Call: _encode_call, Reply: _encode_reply, FeedItems: _encode_feed})

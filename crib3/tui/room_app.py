@@ -52,21 +52,55 @@ class CardRoomApp(BaseApp):
         from crib3.room import RoomError
         from crib3.tui.screens.lobby import LobbyScreen
 
-        place = self.room.place_of(self.presence)
+        presence = self.presence
+        joining, notice = getattr(presence, "joining", None), getattr(presence, "notice", None)
+        if joining is not None or notice is not None:
+            presence.joining = presence.notice = None
+        if joining is not None:  # come for a table (crib3 serve --cluster: from another node)
+            number, watch = joining
+            table = self.room.tables.get(number)
+            try:
+                if table is None:
+                    raise RoomError(f"table {number} is not here any more")
+                if watch:
+                    self.watch(table)
+                else:
+                    self.sit_at(table, table.sit(presence))
+                return
+            except RoomError as exc:
+                notice = str(exc)
+        place = self.room.place_of(presence)
         if place is not None:  # back after a dropped connection: straight to the seat
             table, seat = place
-            table.sit(self.presence)
+            table.sit(presence)
             # (moved to its table's worker as it waited, the game starting
             # meanwhile: from its first event, as for the others)
-            self.sit_at(table, seat, fresh=getattr(self.presence, "from_start", False))
-        elif getattr(self.presence, "watching", None) is not None:
+            self.sit_at(table, seat, fresh=getattr(presence, "from_start", False))
+        elif getattr(presence, "watching", None) is not None:
             # A spectator moved to its table's worker (crib3.net.placement).
             try:
-                self.watch(self.presence.watching)  # type: ignore[attr-defined]
+                self.watch(presence.watching)  # type: ignore[attr-defined]
             except RoomError:  # (the game ended meanwhile)
-                self.push_screen(LobbyScreen(self.room, self.presence))
+                self.push_screen(LobbyScreen(self.room, presence))
         else:
-            self.push_screen(LobbyScreen(self.room, self.presence))
+            self.push_screen(LobbyScreen(self.room, presence))
+        if notice:
+            self.notify(notice, severity="warning", timeout=10, markup=False)
+
+    # The app ends, and the terminal is left as it is (no putting it back):
+    # the session goes on with another app, on another node (`go_elsewhere`).
+    keeps_terminal = False
+
+    def go_elsewhere(self, number: int, watch: bool = False) -> None:
+        """Sit at (or watch) table `number`, which another node of the
+        cluster hosts: this app ends, and the session goes on there."""
+        why_not = self.room.may_visit(self.presence, number, watch)  # type: ignore[attr-defined]
+        if why_not is not None:
+            self.notify(why_not, severity="warning", markup=False)
+            return
+        self.presence.go_to = (number, watch)
+        self.keeps_terminal = True
+        self.exit()
 
     def _in_place_of_the_lobby(self, screen: Screen[None]) -> None:
         """Show `screen` over the lobby's place: the lobby (or the waiting

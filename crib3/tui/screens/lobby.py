@@ -10,7 +10,7 @@ it redraws. Its layout is in crib3.tcss.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -150,6 +150,31 @@ class LobbyScreen(QuietBindings, Screen[None]):
         if empty.content != line:
             empty.update(line)
         self.keys_may_have_changed()
+        if getattr(self.presence, "rejoin", None) is not None:
+            self.call_later(self._rejoin)
+
+    def _rejoin(self) -> None:
+        """Back to the table whose node stopped (crib3 serve --cluster), once
+        a node has adopted it: here, or on another node than the one lost."""
+        rejoin = getattr(self.presence, "rejoin", None)
+        if rejoin is None or not self.is_attached or self.app.screen is not self:
+            return
+        number, lost = rejoin
+        table = self.room.tables.get(number)
+        if table is not None:
+            self.presence.rejoin = None
+            if table.seat_of(self.presence.name) is not None and not table.over:
+                try:
+                    self.app.sit_at(table, table.sit(self.presence))  # type: ignore[attr-defined]
+                except RoomError as exc:
+                    self.notify(str(exc), severity="warning", markup=False)
+            return
+        other = next((t for t in getattr(self.room, "elsewhere", list)() if t.number == number),
+                     None)
+        if other is not None and other.node != lost:
+            self.presence.rejoin = None
+            if other.seat_of(self.presence.name) is not None:
+                self.app.go_elsewhere(number)  # type: ignore[attr-defined]
 
     def _show_rows(self, rows: dict[int, tuple[str, ...]]) -> None:
         """Bring the list up to `rows` (table number -> its cells, in the
@@ -190,9 +215,9 @@ class LobbyScreen(QuietBindings, Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "join":
-            return self.selected() is not None
+            return self.selected() is not None or self._selected_elsewhere() is not None
         if action == "watch":
-            table = self.selected()
+            table = self.selected() or self._selected_elsewhere()
             return table is not None and table.started and not table.over \
                 and table.seat_of(self.presence.name) is None
         if action == "close_table":
@@ -209,6 +234,8 @@ class LobbyScreen(QuietBindings, Screen[None]):
     def action_watch(self) -> None:
         table = self.selected()
         if table is None:
+            if self._selected_elsewhere() is not None:
+                self._hosted_elsewhere(watch=True)
             return
         try:
             self.app.watch(table)  # type: ignore[attr-defined]
@@ -269,17 +296,25 @@ class LobbyScreen(QuietBindings, Screen[None]):
             return
         self.app.sit_at(table, seat)  # type: ignore[attr-defined]
 
-    def _hosted_elsewhere(self) -> None:
+    def _hosted_elsewhere(self, watch: bool = False) -> None:
         """The highlighted table is another node's (crib3 serve --cluster):
-        say where to connect to sit at it."""
+        the session goes there, to sit (or watch)."""
+        number = self._highlighted_number()
+        if number is not None and hasattr(self.app, "go_elsewhere") \
+                and hasattr(self.room, "may_visit"):
+            self.app.go_elsewhere(number, watch)
+
+    def _selected_elsewhere(self) -> Any:
+        """The highlighted table when another node hosts it (its lobby entry)."""
+        number = self._highlighted_number()
+        return next((t for t in getattr(self.room, "elsewhere", list)() if t.number == number),
+                    None)
+
+    def _highlighted_number(self) -> int | None:
         grid = self.query_one(DataTable)
         if not self._numbers or grid.cursor_row < 0:
-            return
-        number = self._numbers[min(grid.cursor_row, len(self._numbers) - 1)]
-        where = getattr(self.room, "elsewhere_line", None)
-        line = where(number) if where is not None else None
-        if line is not None:
-            self.notify(line, severity="warning", markup=False)
+            return None
+        return self._numbers[min(grid.cursor_row, len(self._numbers) - 1)]
 
     def action_open(self) -> None:
         self.app.push_screen(OpenTableScreen(), self._opened)

@@ -1,0 +1,350 @@
+"""Visits: a session whose app runs on the node that hosts its table
+(issue 31, point 2: a person can sit at any table from any node).
+
+**Why the app goes to the table, not the table to the app.** A table's
+sessions are drawn by the node that hosts it, as on one machine a table's
+sessions run in one session worker (`crib3.net.placement`): that node folds
+the game, holds its seats' views, and draws what every seat's screen
+shares once. The node a person connected to (their *door*) keeps the
+connection, their name in the cluster and their limits, and relays their
+terminal: keys, window changes and flow one way, the screen the other.
+So nothing of a game crosses to the door but that one person's own screen,
+which is less than their seat's redacted feed; and the messages that cross
+are the wire's (`crib3.room.wire`: `Visit`, `Welcome`, `Input`, `Resize`,
+`Flow`, `End`, `Output`, `VisitEnded`), JSON or raw terminal bytes, never
+pickle.
+
+**On NATS.** A node answers requests on `crib3.node.<name>.visit` (a
+`Visit`, answered by a `Welcome`: taken, or the one line why not, a node
+of another wire version included) and `crib3.node.<name>.ping`. A visit
+has two subjects, `crib3.visit.<id>.in` (door to host) and `.out` (host to
+door); each side publishes in order through one task, so a visit's
+messages arrive in the order they were sent (NATS keeps one publisher's
+order on a subject).
+
+**A node that stops answering.** Each node pings the nodes it has visits
+with, once a second; after `MISSES` pings unanswered in a row (a node
+killed, stopped, or cut off from the cluster) each of those visits is
+`lost`: the door takes its person back to its own lobby (and to their
+table once another node adopts it: `crib3.net.visiting`), the host hangs
+up the visitor's app (their seat waits for them, as for a dropped
+connection).
+
+What a visit does with its messages (a terminal, a session) is the net
+side's (`crib3.net.visiting`); this module is the transport alone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import secrets
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import nats.errors
+
+from crib3.room import wire
+
+log = logging.getLogger("crib3.cluster")
+
+PING_EVERY = 1.0  # seconds between two pings of a node with visits
+MISSES = 3  # pings unanswered in a row: that node is lost
+ASK_TIMEOUT = 5.0  # seconds a door waits for a node to take a visit
+CHUNK = 256 * 1024  # bytes of output in one NATS message at most (its max payload is 1 MiB)
+
+
+class VisitRefused(Exception):
+    """A node did not take a visit: the one line why."""
+
+
+def visit_subject(node: str) -> str:
+    return f"crib3.node.{node}.visit"
+
+
+def ping_subject(node: str) -> str:
+    return f"crib3.node.{node}.ping"
+
+
+class VisitLink:
+    """One side of one visit: `send` a message to the other side (in order);
+    once its user `attach`es, `receive` is given each message from it (those
+    that came before, first), and `lost` is called should the other node
+    stop answering."""
+
+    def __init__(self, visits: Visits, peer: str, visit: str, outgoing: str,
+                 incoming: str) -> None:
+        self.visits = visits
+        self.peer = peer
+        self.visit = visit
+        self.outgoing = outgoing
+        self.incoming = incoming
+        self.receive: Callable[[object], None] | None = None
+        self.lost: Callable[[], None] = lambda: None
+        self._early: list[object] = []  # what came before `attach`
+        self._queue: deque[bytes] = deque()
+        self.queued = 0  # bytes waiting to be published
+        self._wake = asyncio.Event()
+        self._closing = False
+        self._subscription: Any = None
+        self._sender = asyncio.get_running_loop().create_task(self._publish_all())
+
+    def attach(self, receive: Callable[[object], None], lost: Callable[[], None]) -> None:
+        self.receive, self.lost = receive, lost
+        early, self._early = self._early, []
+        for message in early:
+            self._give(message)
+
+    async def listen(self) -> None:
+        self._subscription = await self.visits.client.subscribe(self.incoming, cb=self._arrived)
+
+    def send(self, message: object) -> None:
+        if self._closing:
+            return
+        if isinstance(message, wire.Output) and len(message.data) > CHUNK:
+            for start in range(0, len(message.data), CHUNK):
+                self.send(wire.Output(message.session, message.data[start:start + CHUNK]))
+            return
+        body = wire.encode(message)
+        self._queue.append(body)
+        self.queued += len(body)
+        self._wake.set()
+
+    async def _publish_all(self) -> None:
+        client = self.visits.client
+        try:
+            while True:
+                await self._wake.wait()
+                self._wake.clear()
+                while self._queue:
+                    body = self._queue.popleft()
+                    self.queued -= len(body)
+                    await client.publish(self.outgoing, body)
+                if self._closing:
+                    with contextlib.suppress(Exception):
+                        await client.flush(timeout=2)
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # the cluster connection closed
+            log.info("visit %s: cannot send (%s)", self.visit, exc)
+
+    async def _arrived(self, msg: Any) -> None:
+        if self._closing:
+            return
+        try:
+            message = wire.decode(msg.data)
+        except wire.WireError as exc:
+            log.warning("visit %s from %s: %s; closed", self.visit, self.peer, exc)
+            self.close()
+            self.lost()
+            return
+        if self.receive is None:
+            if len(self._early) < 1000:
+                self._early.append(message)
+            return
+        self._give(message)
+
+    def _give(self, message: object) -> None:
+        assert self.receive is not None
+        try:
+            self.receive(message)
+        except Exception as exc:
+            log.warning("visit %s: %s", self.visit, exc)
+
+    def close(self) -> None:
+        """Send what is queued, then stop listening."""
+        if self._closing:
+            return
+        self._closing = True
+        self._wake.set()
+        self.visits._forget(self)
+        if self._subscription is not None:
+            subscription, self._subscription = self._subscription, None
+            asyncio.get_running_loop().create_task(_quietly(subscription.unsubscribe()))
+
+    @property
+    def closed(self) -> bool:
+        return self._closing
+
+    async def drained(self) -> None:
+        """Until what was sent before `close` is published."""
+        with contextlib.suppress(BaseException):
+            await asyncio.shield(self._sender)
+
+
+async def _quietly(work: Awaitable[Any]) -> None:
+    with contextlib.suppress(Exception):
+        await work
+
+
+# Given a `Visit` and its link, start the visitor's app (the net side's);
+# RoomError-like refusals are raised as VisitRefused with their line.
+Admit = Callable[[wire.Visit, VisitLink], Awaitable[None]]
+
+
+class Visits:
+    """One node's visits, both ways (see the module's docstring)."""
+
+    version = wire.VERSION  # (a test makes a node of another version)
+
+    def __init__(self, client: Any, node: str) -> None:
+        self.client = client
+        self.node = node
+        self.admit: Admit | None = None
+        self.links: dict[str, VisitLink] = {}  # visit id -> this side's link
+        self._subscriptions: list[Any] = []
+        self._numbers = itertools.count(1)
+        self._prefix = secrets.token_hex(4)  # visits of a node started again are new ones
+        self._pinging: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        self._subscriptions = [
+            await self.client.subscribe(visit_subject(self.node), cb=self._asked),
+            await self.client.subscribe(ping_subject(self.node), cb=self._pinged)]
+        self._pinging = asyncio.get_running_loop().create_task(self._ping_peers())
+
+    # --- a door asks ------------------------------------------------------------------
+
+    async def go(self, node: str, **visit: Any) -> VisitLink:
+        """Ask `node` to run a visitor's app (the `Visit`'s fields but its
+        version, door and id): the door's link once it is taken, or
+        VisitRefused with the one line why not."""
+        ident = f"{self.node}.{self._prefix}{next(self._numbers)}"
+        link = VisitLink(self, node, ident, f"crib3.visit.{ident}.in",
+                         f"crib3.visit.{ident}.out")
+        self.links[ident] = link
+        asked = wire.Visit(version=self.version, door=self.node, visit=ident, **visit)
+        try:
+            await link.listen()  # (before the host can send its first screen)
+            reply = await self.client.request(visit_subject(node), wire.encode(asked),
+                                              timeout=ASK_TIMEOUT)
+            welcome = _welcome(reply.data, self.version)
+        except VisitRefused:
+            link.close()
+            raise
+        except (nats.errors.NoRespondersError, nats.errors.TimeoutError):
+            link.close()
+            raise VisitRefused(f"the server {node} does not answer just now") from None
+        except (nats.errors.Error, wire.WireError, OSError) as exc:
+            link.close()
+            raise VisitRefused(f"the server {node} cannot be asked just now ({exc})") from None
+        if welcome.error is not None:
+            link.close()
+            raise VisitRefused(welcome.error)
+        return link
+
+    # --- a node is asked --------------------------------------------------------------
+
+    async def _asked(self, msg: Any) -> None:
+        version = _version_of(msg.data)
+        if version != self.version:
+            log.warning("a visit from a node of wire version %s refused (this node's is %d)",
+                        version, self.version)
+            await _quietly(msg.respond(wire.encode(wire.Welcome(
+                self.version, f"the server that hosts this table runs another version of "
+                              f"crib3 (wire {self.version}, not {version}): it cannot seat "
+                              f"you from here"))))
+            return
+        try:
+            visit = wire.decode(msg.data)
+            if not isinstance(visit, wire.Visit):
+                raise wire.WireError(f"a {type(visit).__name__} where a Visit was asked")
+        except wire.WireError as exc:
+            log.warning("a visit refused: %s", exc)
+            await _quietly(msg.respond(wire.encode(wire.Welcome(self.version, str(exc)))))
+            return
+        link = VisitLink(self, visit.door, visit.visit, f"crib3.visit.{visit.visit}.out",
+                         f"crib3.visit.{visit.visit}.in")
+        self.links[visit.visit] = link
+        try:
+            await link.listen()
+            if self.admit is None:
+                raise VisitRefused("this server is not taking visitors yet")
+            await self.admit(visit, link)
+        except VisitRefused as exc:
+            link.close()
+            await _quietly(msg.respond(wire.encode(wire.Welcome(self.version, str(exc)))))
+            return
+        except Exception as exc:
+            link.close()
+            log.warning("a visit of %s could not begin: %s", visit.name[:40], exc)
+            await _quietly(msg.respond(wire.encode(wire.Welcome(
+                self.version, "the server that hosts this table could not seat you"))))
+            return
+        await _quietly(msg.respond(wire.encode(wire.Welcome(self.version))))
+
+    async def _pinged(self, msg: Any) -> None:
+        await _quietly(msg.respond(b""))
+
+    # --- nodes that stop answering ---------------------------------------------------
+
+    async def _ping_peers(self) -> None:
+        misses: dict[str, int] = {}
+        while True:
+            await asyncio.sleep(PING_EVERY)
+            peers = {link.peer for link in self.links.values()}
+            for peer in list(misses):
+                if peer not in peers:
+                    del misses[peer]
+            answers = await asyncio.gather(*(self._answers(peer) for peer in peers))
+            for peer, answered in zip(peers, answers):
+                misses[peer] = 0 if answered else misses.get(peer, 0) + 1
+                if misses[peer] >= MISSES:
+                    log.warning("node %s: node %s does not answer; its visits are lost",
+                                self.node, peer)
+                    del misses[peer]
+                    self.lose(peer)
+
+    async def _answers(self, peer: str) -> bool:
+        try:
+            await self.client.request(ping_subject(peer), b"", timeout=PING_EVERY)
+            return True
+        except Exception:
+            return False
+
+    def lose(self, peer: str) -> None:
+        """Every visit with `peer` is lost (it stopped answering)."""
+        for link in [link for link in self.links.values() if link.peer == peer]:
+            link.send(wire.End(0, True))  # (should it come back: the visit is over)
+            link.close()
+            link.lost()
+
+    def _forget(self, link: VisitLink) -> None:
+        if self.links.get(link.visit) is link:
+            del self.links[link.visit]
+
+    async def stop(self) -> None:
+        if self._pinging is not None:
+            self._pinging.cancel()
+        for subscription in self._subscriptions:
+            await _quietly(subscription.unsubscribe())
+        self._subscriptions = []
+
+
+def _version_of(body: bytes) -> Any:
+    """The `version` a visit's JSON gives, read before anything else of it
+    (a node of another version may send fields this one does not know)."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    return data.get("version") if type(data) is dict else None
+
+
+def _welcome(body: bytes, ours: int) -> wire.Welcome:
+    version = _version_of(body)
+    if version != ours:
+        raise VisitRefused(f"the server that hosts this table runs another version of "
+                           f"crib3 (wire {version}, not {ours}): it cannot seat you from here")
+    message = wire.decode(body)
+    if not isinstance(message, wire.Welcome):
+        raise wire.WireError(f"a {type(message).__name__} where a Welcome was awaited")
+    return message
+
+
+__all__ = ["VisitLink", "VisitRefused", "Visits", "ping_subject", "visit_subject"]

@@ -1,0 +1,140 @@
+"""A person sits at any table from any node (issue 31, point 2): a cluster's
+nodes in one process (each its own NATS connection, SSH server and room),
+real SSH clients, and one real nats-server. A table's sessions run on the
+node that hosts it; a person connected to another node visits it there
+(`crib3.cluster.visits`, `crib3.net.visiting`). The same as real processes,
+with a node killed: test_cluster_serve.py."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from nats_support import nats_server, needs_nats
+from ssh_support import Client, Recorder, joined, plain, press_on, until
+from test_ssh import hidden_from, seen_by
+
+from crib3.engine import State
+from crib3.engine.state import apply
+from crib3.net.server import CardRoom, ServeOptions
+from crib3.players import workers
+from crib3.tui.room_app import CardRoomApp
+
+pytestmark = needs_nats
+
+
+@pytest.fixture(autouse=True)
+def _workers():
+    yield
+    workers.shut_down()
+
+
+@pytest.fixture(scope="module")
+def key():
+    return asyncssh.generate_private_key("ssh-ed25519")
+
+
+def authorized(folder: Path, key) -> Path:
+    path = folder / "authorized_keys"
+    path.write_text(key.export_public_key().decode())
+    path.chmod(0o600)
+    return path
+
+
+@contextlib.asynccontextmanager
+async def nodes(url: str, folder: Path, key, names=("a", "b", "c"), lease: float = 2.0):
+    """Card rooms on free ports, one a node, all of one cluster."""
+    from crib3.cluster.room import ClusterRoom
+
+    keys = authorized(folder, key)
+    servers: list[CardRoom] = []
+    try:
+        for name in names:
+            room = await ClusterRoom.start([url], name, folder / name, lease_seconds=lease,
+                                           think=0.0)
+            server = CardRoom(ServeOptions(port=0, authorized_keys=keys, think=0.0), room,
+                              CardRoomApp)
+            await server.start(asyncssh.generate_private_key("ssh-ed25519"))
+            servers.append(server)
+        yield servers
+    finally:
+        for server in servers:
+            await server.stop()
+            await server.room.stop()
+
+
+async def open_short_table(owner: Client) -> None:
+    await owner.shows("Open a table")
+    owner.press("o")
+    await owner.shows("Second seat")
+    owner.press("\x1b[B" * 4)  # down to "Game"
+    await asyncio.sleep(0.1)
+    owner.press("\x1b[C")  # 121 -> 61
+    await owner.shows("the short game")
+    owner.press("\r")
+
+
+async def test_three_people_on_three_nodes_play_a_whole_game_and_no_byte_leaks(
+        tmp_path, key, monkeypatch):
+    """ann (on node a) opens a table; bob (on b) and cat (on c) sit at it
+    from their own nodes' lobbies, and the three play a whole game. Every
+    byte each of them is sent is searched for the cards hidden from them
+    then, as in test_ssh's no-leak check: their screens are drawn on a, and
+    only their own screen crosses to their node."""
+    recorder = Recorder(monkeypatch)
+    with nats_server(tmp_path) as nats:
+        async with nodes(nats.url, tmp_path, key) as (a, b, c):
+            ann = await Client.connect(a.port, "ann", key=key)
+            await open_short_table(ann)
+            await until(lambda: a.room.tables, what="the table")
+            table = next(iter(a.room.tables.values()))
+            bob = await Client.connect(b.port, "bob", key=key)
+            cat = await Client.connect(c.port, "cat", key=key)
+            for client in (bob, cat):
+                await client.shows(f"{table.number} on a")
+                client.press("\r")
+            await until(lambda: all(s.name for s in table.seats), what="three seated")
+            assert [s.name for s in table.seats] == ["ann", "bob", "cat"]
+            await ann.shows("start the game")
+            ann.press("\r")
+            await until(lambda: table.started, what="the start")
+            recorder.follow(table)
+            clients = [ann, bob, cat]
+            await press_on(clients, table, limit=180)
+            events = list(table.game.events)
+            # bob and cat visit a, in a's lobby now: their own nodes hold their names
+            assert {s.presence.name for s in a.sessions} == {"ann", "bob", "cat"}
+            assert {s.presence.name for s in b.sessions} == {"bob"}
+            for client in clients:
+                client.close()
+    states = [State()]
+    for event in events:
+        states.append(apply(states[-1], event))
+    seats = {p.name: i for i, p in enumerate(states[-1].players)}
+    checked = {name: 0 for name in seats}
+    for name, shown, data in joined(recorder.sent):
+        seat = seats.get(name)
+        if seat is None:
+            continue
+        text = plain(data)
+        # Hidden from them then, less what they saw face up since the hand
+        # before (the cut for the deal, the last show: dealt again, and still
+        # in the feed's lines)
+        hand = states[shown].hand_number
+        start = next(i for i, state in enumerate(states) if state.hand_number >= hand - 1)
+        hidden = hidden_from(states[shown], seat)
+        for state in states[start:shown + 1]:
+            hidden -= seen_by(state, seat)
+        leaked = [card.label() for card in hidden if card.label() in text]
+        assert not leaked, (name, shown, leaked)
+        checked[name] += len(data)
+    assert all(count > 30_000 for count in checked.values()), checked
+    # and the check can fail: bob's hand, as dealt, is hidden from ann
+    dealt = next(e for e in events if e.type == "CardsDealt")
+    assert set(dealt.hands[1]) <= hidden_from(states[events.index(dealt) + 1], 0)
+    # what reached bob's SSH client is what his screen on a drew
+    assert "Enter: go on" in plain(bytes(bob.terminal.received))
