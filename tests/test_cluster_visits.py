@@ -46,16 +46,18 @@ def authorized(folder: Path, key) -> Path:
 
 
 @contextlib.asynccontextmanager
-async def nodes(url: str, folder: Path, key, names=("a", "b", "c"), lease: float = 2.0):
-    """Card rooms on free ports, one a node, all of one cluster."""
+async def nodes(url: str, folder: Path, key, names=("a", "b", "c"), lease: float = 2.0,
+                adopting=("a", "b", "c")):
+    """Card rooms on free ports, one a node, all of one cluster (those in
+    `adopting` adopt the tables whose node is gone)."""
     from crib3.cluster.room import ClusterRoom
 
     keys = authorized(folder, key)
     servers: list[CardRoom] = []
     try:
         for name in names:
-            room = await ClusterRoom.start([url], name, folder / name, lease_seconds=lease,
-                                           think=0.0)
+            room = await ClusterRoom.start(url.split(","), name, folder / name, lease_seconds=lease,
+                                           think=0.0, adopt=name in adopting)
             server = CardRoom(ServeOptions(port=0, authorized_keys=keys, think=0.0), room,
                               CardRoomApp)
             await server.start(asyncssh.generate_private_key("ssh-ed25519"))
@@ -138,3 +140,102 @@ async def test_three_people_on_three_nodes_play_a_whole_game_and_no_byte_leaks(
     assert set(dealt.hands[1]) <= hidden_from(states[events.index(dealt) + 1], 0)
     # what reached bob's SSH client is what his screen on a drew
     assert "Enter: go on" in plain(bytes(bob.terminal.received))
+
+
+async def test_a_node_of_another_version_is_refused_at_its_hello_in_one_line(tmp_path, key,
+                                                                            caplog):
+    """A node that speaks another version of the wire does not take a visit
+    from this one: the person is told in one line, in their own node's
+    lobby, and the node asked logs why."""
+    with nats_server(tmp_path) as nats:
+        async with nodes(nats.url, tmp_path, key, names=("a", "b")) as (a, b):
+            b.room.visits.version = 4  # (b runs an older crib3)
+            ann = await Client.connect(a.port, "ann", key=key)
+            await open_short_table(ann)
+            bob = await Client.connect(b.port, "bob", key=key)
+            await bob.shows("on a")
+            bob.press("\r")
+            await bob.shows("runs another version of crib3 (wire")
+            assert {s.presence.name for s in b.sessions} == {"bob"}  # still in b's lobby
+            assert "visiting" not in [type(s).__name__ for s in a.sessions]
+            assert all(s.visiting is None for s in b.sessions)
+            for client in (ann, bob):
+                client.close()
+    assert "a visit from a node of wire version 4 refused" in caplog.text
+
+
+async def test_a_visitor_whose_tables_node_dies_is_taken_back_to_their_seat(tmp_path, key):
+    """bob, connected to node b, plays at a table hosted by node a. Node a
+    dies (its cluster connection gone, its lease not given back): bob is
+    back in b's lobby, told why; once the table is adopted (by c: b adopts
+    none here) he is taken to his seat there without a key pressed, the
+    game where it stood."""
+    with nats_server(tmp_path) as nats:
+        async with nodes(nats.url, tmp_path, key, adopting=("c",)) as (a, b, c):
+            ann = await Client.connect(a.port, "ann", key=key)
+            await open_short_table(ann)
+            await until(lambda: a.room.tables, what="the table")
+            table = next(iter(a.room.tables.values()))
+            bob = await Client.connect(b.port, "bob", key=key)
+            await bob.shows(f"{table.number} on a")
+            bob.press("\r")
+            await until(lambda: table.seats[1].name == "bob", what="bob seated")
+            await ann.shows("start the game")
+            ann.press("\r")
+            await until(lambda: table.started and any(
+                e.type == "CardsDealt" for e in table.game.events), what="dealt")
+            ann.press("\r")
+            bob.press("\r")  # (a throw each, on its way)
+            await asyncio.sleep(0.5)
+            stood = len(table.game.events)
+            await a.room.node.close()  # node a dies: no goodbye, nothing released
+            await a.room.visits.stop()
+            # (b's lobby tells him why, and goes on to c as soon as its list
+            # shows the table there: with a 2 s lease, often before b has
+            # given a up, so the line is checked in test_cluster_serve.py)
+            await until(lambda: any(s.visiting is not None and s.visiting.link.peer == "c"
+                                    for s in b.sessions), 20, what="bob visiting c")
+            await until(lambda: table.number in c.room.tables, 15, what="the table adopted")
+            adopted = c.room.tables[table.number]
+            assert len(adopted.game.events) >= stood  # the game where it stood
+            await until(lambda: adopted.present(1), 15, what="bob back in his seat")
+            bob.terminal.received.clear()
+            await bob.shows("Throw", timeout=15)  # (his throw: the game where it stood)
+            ann.close()
+            bob.close()
+
+
+async def test_one_nats_server_of_three_killed_during_play_loses_nothing(tmp_path, key):
+    """Three NATS servers, R3 streams (a node makes them so on a cluster of
+    three): one server killed (kill -9) in the middle of a hand, and play
+    goes on; the table's stream holds every event once, as the game does."""
+    from nats_support import nats_cluster
+
+    with nats_cluster(tmp_path) as servers:
+        urls = ",".join(server.url for server in servers)
+        # (the default 10 s lease: a lease shorter than the cluster takes to
+        # elect new leaders, 2-3 s here, runs out while it does)
+        async with nodes(urls, tmp_path, key, names=("a",), lease=10.0) as (a,):
+            assert a.room.node.store.replicas == 3
+            ann = await Client.connect(a.port, "ann", key=key)
+            await open_short_table(ann)
+            await until(lambda: a.room.tables, what="the table")
+            table = next(iter(a.room.tables.values()))
+            await ann.shows("start the game")
+            ann.press("\r")
+            await until(lambda: table.started and len(table.game.events) > 8, what="dealt")
+            servers[0].kill()
+            before = len(table.game.events)
+            loop = asyncio.get_running_loop()
+            give_up = loop.time() + 30
+            while len(table.game.events) < before + 15 and not table.over:
+                assert loop.time() < give_up, ("play stopped with a NATS server gone",
+                                               table.moved, before, len(table.game.events),
+                                               plain(bytes(ann.terminal.received[-3000:])))
+                ann.press("\r")
+                await asyncio.sleep(0.1)
+            await table.game.settled()
+            record = await a.room.node.store.read(str(table.number))
+            assert record.events == list(table.game.events)  # none missing, none doubled
+            assert not table.moved
+            ann.close()

@@ -58,6 +58,7 @@ import nats.js.errors
 from nats.js.api import KeyValueConfig
 
 from crib3.cluster.store import (
+    NOT_YET_PLACED,
     ClusterStore,
     Fenced,
     Lease,
@@ -363,8 +364,8 @@ class Node:
 
     @classmethod
     async def start(cls, servers: str | Sequence[str], name: str, folder: Path, *,
-                    replicas: int = 1, lease_seconds: float = 10.0, think: float = 0.6,
-                    scan_every: float = 0.5, adopt: bool = True,
+                    replicas: int | None = None, lease_seconds: float = 10.0,
+                    think: float = 0.6, scan_every: float = 0.5, adopt: bool = True,
                     room: NodeRoom | None = None, **options: Any) -> Node:
         """A node of the cluster at `servers`, called `name` (unique in the
         cluster), adopting the tables left without a host (`adopt`); its
@@ -372,13 +373,14 @@ class Node:
         store = await ClusterStore.connect(servers, name, replicas=replicas,
                                            lease_seconds=lease_seconds, **options)
         try:
-            registry = await store.js.key_value(REGISTRY)
+            registry = await patiently(lambda: store.js.key_value(REGISTRY))
         except nats.js.errors.BucketNotFoundError:
             try:
-                registry = await store.js.create_key_value(KeyValueConfig(
-                    bucket=REGISTRY, replicas=replicas, history=1))
+                registry = await patiently(lambda: store.js.create_key_value(KeyValueConfig(
+                    bucket=REGISTRY, replicas=store.replicas, history=1)),
+                    also=NOT_YET_PLACED)
             except nats.js.errors.APIError:  # another node made it meanwhile
-                registry = await store.js.key_value(REGISTRY)
+                registry = await patiently(lambda: store.js.key_value(REGISTRY))
         node = cls(store, registry, folder, think=think, scan_every=scan_every, room=room)
         loop = asyncio.get_running_loop()
         node._tasks.append(loop.create_task(node._write_registry()))

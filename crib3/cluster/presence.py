@@ -61,7 +61,7 @@ import nats.js.errors
 from nats.js.api import KeyValueConfig
 
 from crib3.cluster.hosting import REGISTRY
-from crib3.cluster.store import ClusterStore, check_table_id, create_key
+from crib3.cluster.store import NOT_YET_PLACED, ClusterStore, check_table_id, create_key, patiently
 from crib3.common.lookalikes import name_keys
 from crib3.common.names import check_name, shown_name
 from crib3.room.basics import RoomError
@@ -95,15 +95,17 @@ def holder_key(holder: str) -> str:
 
 
 async def bucket(js: Any, name: str, replicas: int, ttl: float = 0.0) -> Any:
-    """The key-value bucket `name`, made (history 1) if it is not there yet."""
+    """The key-value bucket `name`, made (history 1) if it is not there yet
+    (patiently: a cluster just started may not answer for a moment)."""
     try:
-        return await js.key_value(name)
+        return await patiently(lambda: js.key_value(name))
     except nats.js.errors.BucketNotFoundError:
         try:
-            return await js.create_key_value(KeyValueConfig(
-                bucket=name, replicas=replicas, history=1, ttl=ttl or None))
+            return await patiently(lambda: js.create_key_value(KeyValueConfig(
+                bucket=name, replicas=replicas, history=1, ttl=ttl or None)),
+                also=NOT_YET_PLACED)
         except nats.js.errors.APIError:  # another node made it meanwhile
-            return await js.key_value(name)
+            return await patiently(lambda: js.key_value(name))
 
 
 async def _entry(kv: Any, key: str) -> tuple[dict[str, Any], int] | None:

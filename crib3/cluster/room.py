@@ -40,7 +40,7 @@ import nats.js.errors
 from crib3.cluster.hosting import HostedTable, Node, NodeRoom
 from crib3.cluster.lobby import ClusterLobby, LobbyTable
 from crib3.cluster.presence import ClusterPeople
-from crib3.cluster.store import Lease, TableLog
+from crib3.cluster.store import Lease, TableLog, patiently
 from crib3.cluster.visits import VisitLink, VisitRefused, Visits
 from crib3.common.names import shown_name
 from crib3.engine import Rules
@@ -84,8 +84,15 @@ class ClusterRoom(NodeRoom):
         node = await Node.start(servers, name, folder, lease_seconds=lease_seconds,
                                 think=think, room=room, **options)
         try:
-            room.people_ = await ClusterPeople.start(node.store)
-            room.cluster_lobby = await ClusterLobby.start(node.store)
+            replicas = node.store.replicas
+            room.people_ = await ClusterPeople.start(node.store, replicas=replicas)
+            room.cluster_lobby = await ClusterLobby.start(node.store, replicas=replicas)
+            # (A cluster's buckets just made have no leader for a moment: the
+            # first sign-in found "no response from stream". Listen once
+            # each answers.)
+            people = room.people_
+            for kv in (people.people, people.holders, people.names, node.registry):
+                await patiently(kv.status)
             room.cluster_lobby.listeners.append(room.changed)
             room.visits = Visits(node.store.client, name)
             await room.visits.start()

@@ -88,6 +88,9 @@ TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # An append whose answer does not come is sent again (same Nats-Msg-Id) for
 # this long: a cluster that lost a server elects a new stream leader meanwhile.
 RETRY_SECONDS = 15.0
+# "no suitable peers for placement": a cluster just started does not know
+# all its servers yet, and cannot place three copies for a moment.
+NOT_YET_PLACED = (10005,)
 T = TypeVar("T")
 logger = logging.getLogger("crib3.cluster")
 
@@ -114,10 +117,11 @@ PASSING = (nats.errors.TimeoutError, nats.errors.NoRespondersError,
            nats.js.errors.ServiceUnavailableError)
 
 
-async def patiently(call: Callable[[], Awaitable[T]]) -> T:
+async def patiently(call: Callable[[], Awaitable[T]], also: tuple[int, ...] = ()) -> T:
     """`call()`, tried again for RETRY_SECONDS while the cluster is between
-    servers; any other error at once. Only for requests that are safe to
-    send twice (each caller says why)."""
+    servers (and on the JetStream error codes `also`); any other error at
+    once. Only for requests that are safe to send twice (each caller says
+    why)."""
     give_up = time.monotonic() + RETRY_SECONDS
     while True:
         try:
@@ -126,7 +130,9 @@ async def patiently(call: Callable[[], Awaitable[T]]) -> T:
             if time.monotonic() > give_up:
                 raise
         except nats.js.errors.APIError as error:
-            if getattr(error, "code", None) != 503 or time.monotonic() > give_up:
+            passing = getattr(error, "code", None) == 503 or \
+                getattr(error, "err_code", None) in also
+            if not passing or time.monotonic() > give_up:
                 raise
         await asyncio.sleep(0.1)
 
@@ -200,15 +206,19 @@ class ClusterStore:
         self.js = client.jetstream()
         self.node = node
         self.lease_seconds = lease_seconds
+        self.replicas = 1  # copies of what this node makes (`connect`)
         self._leases: Any = None
 
     @classmethod
-    async def connect(cls, servers: str | Sequence[str], node: str, *, replicas: int = 1,
-                      lease_seconds: float = 10.0, make: bool = True,
+    async def connect(cls, servers: str | Sequence[str], node: str, *,
+                      replicas: int | None = None, lease_seconds: float = 10.0,
+                      make: bool = True,
                       **options: Any) -> ClusterStore:
         """Connect to the cluster (`servers`: one URL or several) as `node`,
         making the tables' stream and the leases' bucket with `replicas`
-        copies if they are not there yet (3 on a three-server cluster). The
+        copies if they are not there yet; unless told, 3 where the cluster
+        has three servers or more (what it told the client of itself as it
+        connected), so that losing one loses nothing, else 1. The
         lease term is the bucket's, fixed by whoever made it first. Without
         `make` nothing is made: a reader (`crib3 tables export`) finds no
         table where there is no stream."""
@@ -218,6 +228,10 @@ class ClusterStore:
         options.setdefault("error_cb", _say_error)
         client = await nats.connect(urls, name=f"crib3 {node}", **options)
         store = cls(client, node, lease_seconds)
+        if replicas is None:
+            known = {(uri.hostname, uri.port) for uri in client.servers}
+            replicas = 3 if len(known) >= 3 else 1
+        store.replicas = replicas
         if not make:
             return store
         try:
@@ -228,18 +242,22 @@ class ClusterStore:
         return store
 
     async def _ensure(self, replicas: int) -> None:
+        # (Each step is safe to ask again, and a cluster just started has no
+        # JetStream leader for a moment: "no responders", "no response from
+        # stream". Asked patiently.)
         try:
-            await self.js.stream_info(STREAM)
+            await patiently(lambda: self.js.stream_info(STREAM))
         except nats.js.errors.NotFoundError:
-            await self.js.add_stream(StreamConfig(
+            await patiently(lambda: self.js.add_stream(StreamConfig(
                 name=STREAM, subjects=[SUBJECTS], num_replicas=replicas,
-                storage=StorageType.FILE, allow_direct=True))
+                storage=StorageType.FILE, allow_direct=True)), also=NOT_YET_PLACED)
         try:
-            self._leases = await self.js.key_value(BUCKET)
+            self._leases = await patiently(lambda: self.js.key_value(BUCKET))
         except nats.js.errors.BucketNotFoundError:
-            self._leases = await self.js.create_key_value(KeyValueConfig(
-                bucket=BUCKET, ttl=self.lease_seconds, replicas=replicas, history=1))
-        status = await self._leases.status()
+            self._leases = await patiently(lambda: self.js.create_key_value(KeyValueConfig(
+                bucket=BUCKET, ttl=self.lease_seconds, replicas=replicas, history=1)),
+                also=NOT_YET_PLACED)
+        status = await patiently(self._leases.status)
         if status.ttl:
             self.lease_seconds = status.ttl
 

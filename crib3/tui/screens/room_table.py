@@ -206,7 +206,12 @@ class RoomTableScreen(TableScreen):
         table = self.table
         if table.closed:
             mine = table.seats[self.me].name
-            if table.closed_by is not None and mine in table.close_asked:
+            if table.moved:  # (crib3 serve --cluster) another server hosts it now
+                here = getattr(getattr(table, "node", None), "name", "")
+                self.app.presence.rejoin = (table.number, here)  # type: ignore[attr-defined]
+                self.notify(f"Table {table.number} is hosted by another server now; you are "
+                            "taken back to your seat there in a moment.", markup=False)
+            elif table.closed_by is not None and mine in table.close_asked:
                 self.notify(f"Everyone agreed: table {table.number} is closed; its game is "
                             "saved.", markup=False)
             elif table.closed_by is not None and table.closed_by != mine:
