@@ -69,6 +69,7 @@ class NatsServer:
     cluster_port: int | None = None
     routes: list[int] = field(default_factory=list)
     process: subprocess.Popen[bytes] | None = None
+    users: dict[str, str] = field(default_factory=dict)  # name -> password: none, no auth
 
     @property
     def url(self) -> str:
@@ -79,6 +80,9 @@ class NatsServer:
                  f"listen: 127.0.0.1:{self.port}",
                  f"http: 127.0.0.1:{self.monitor}",
                  f'jetstream {{ store_dir: "{self.folder / "store"}" }}']
+        if self.users:
+            users = ", ".join(f'{{user: "{u}", password: "{p}"}}' for u, p in self.users.items())
+            lines.append(f"authorization {{ users: [{users}] }}")
         if self.cluster_port is not None:
             routes = ", ".join(f"nats-route://127.0.0.1:{p}" for p in self.routes)
             lines.append(f"cluster {{ name: crib3-test, listen: 127.0.0.1:{self.cluster_port}, "
@@ -133,10 +137,10 @@ class NatsServer:
 
 
 @contextlib.contextmanager
-def nats_server(folder: Path) -> Iterator[NatsServer]:
-    """One server with JetStream, ready."""
+def nats_server(folder: Path, users: dict[str, str] | None = None) -> Iterator[NatsServer]:
+    """One server with JetStream, ready (`users`: the only ones it lets in)."""
     port, monitor = free_ports(2)
-    server = NatsServer("solo", folder / "solo", port, monitor)
+    server = NatsServer("solo", folder / "solo", port, monitor, users=dict(users or {}))
     server.start()
     try:
         server.wait_ready()

@@ -269,3 +269,96 @@ def test_another_nodes_table_just_begun_is_listed_without_its_players_yet():
     table = LobbyTable.from_entry(entry)  # (its first events not yet on the stream)
     assert seats_line(table) == "ann, · free ·, · free ·"
     assert standing(table) == "waiting"
+
+
+@needs_nats
+def test_a_wrong_credential_is_one_line_and_never_shown(tmp_path):
+    """A NATS server that lets in only its users: a node with a wrong
+    password is refused in one line (exit 1), and the password it gave is
+    not repeated; the right one joins (its first line says so)."""
+    with nats_server(tmp_path, users={"crib": "right-horse"}) as server:
+        wrong = f"nats://crib:wrong-battery@127.0.0.1:{server.port}"
+        done = refused(tmp_path, "--cluster", wrong)
+        assert_clean_failure(done, 1)
+        assert f"cannot join the cluster at nats://127.0.0.1:{server.port}: its NATS server " \
+            "refused this node's credentials" in done.stderr
+        assert "wrong-battery" not in done.stderr + done.stdout
+        key = asyncssh.generate_private_key("ssh-ed25519")
+        authorized = tmp_path / "authorized_keys"
+        authorized.write_text(key.export_public_key().decode())
+        authorized.chmod(0o600)
+        [port] = free_ports(1)
+        node = start_node(tmp_path, "alpha", port,
+                          f"nats://crib:right-horse@127.0.0.1:{server.port}", authorized)
+        try:
+            assert "node alpha of the cluster at nats://127.0.0.1:" in \
+                (tmp_path / "alpha.log").read_text()
+        finally:
+            node.terminate()
+            node.wait(15)
+
+
+@needs_nats
+@pytest.mark.slow
+async def test_a_node_stopped_past_its_lease_cannot_append_and_its_player_goes_on_elsewhere(
+        tmp_path):
+    """SIGSTOP of the node hosting ann's table, past its lease: the other
+    node adopts the table. ann's keys typed meanwhile wait in the stopped
+    node; at SIGCONT it handles them, but cannot append (the new owner's
+    message fences it), lets the table go, and takes ann, still connected
+    to it, to her seat at the node that hosts it now. No move is accepted
+    twice: the stream is a valid log, and what was stored before stays."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    authorized = tmp_path / "authorized_keys"
+    authorized.write_text(key.export_public_key().decode())
+    authorized.chmod(0o600)
+    port_a, port_b = free_ports(2)
+    with nats_server(tmp_path) as server:
+        a = start_node(tmp_path, "alpha", port_a, server.url, authorized)
+        b = start_node(tmp_path, "bravo", port_b, server.url, authorized)
+        try:
+            ann = await Client.connect(port_a, "ann", key=key)
+            await ann.shows("Open a table")
+            ann.press("o")
+            await ann.shows("Second seat")
+            ann.press("\r")
+            await ann.shows("start the game")
+            ann.press("\r")
+            for _ in range(8):
+                await asyncio.sleep(0.3)
+                ann.press("\r")
+            await asyncio.sleep(1.0)
+            before = export(tmp_path, server.url, tmp_path / "before.jsonl")
+            os.kill(a.pid, signal.SIGSTOP)
+            try:
+                await log_says(tmp_path / "bravo.log", "node bravo adopted table 1")
+                for _ in range(4):  # keys typed into the stopped node
+                    ann.press("\r")
+                    await asyncio.sleep(0.2)
+            finally:
+                os.kill(a.pid, signal.SIGCONT)
+            await log_says(tmp_path / "alpha.log", "table 1 is hosted elsewhere now")
+            # ann, on alpha still, is taken to her seat at bravo (a visit)
+            await log_says(tmp_path / "alpha.log", "ann visits node bravo for table 1")
+            ann.terminal.received.clear()
+            await ann.shows("Hand", timeout=20)
+            for _ in range(6):
+                await asyncio.sleep(0.3)
+                ann.press("\r")
+            await asyncio.sleep(1.0)
+            after = export(tmp_path, server.url, tmp_path / "after.jsonl")
+            ann.close()
+        finally:
+            for node in (a, b):
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(node.pid, signal.SIGCONT)
+                if node.poll() is None:
+                    node.terminate()
+                    node.wait(15)
+                machine_dies(node)
+    assert after[:len(before)] == before
+    assert len(after) > len(before)  # the game went on at bravo, ann playing
+    verified = crib3("verify", str(tmp_path / "after.jsonl"), home=tmp_path / "exporter")
+    assert verified.returncode == 0 and "valid" in verified.stdout, verified.stdout
+    for name in ("alpha", "bravo"):
+        assert "Traceback" not in (tmp_path / f"{name}.log").read_text()

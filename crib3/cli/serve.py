@@ -226,6 +226,10 @@ async def _serve_node(cluster: ClusterOptions, args: argparse.Namespace, options
     except Exception as exc:
         if type(exc).__module__.split(".")[0] != "nats":
             raise
+        if "authorization violation" in str(exc).lower():
+            raise CannotRun(f"cannot join the cluster at {cluster.shown}: its NATS server "
+                            "refused this node's credentials (--cluster-creds FILE, or "
+                            "user:password@ in the URL)") from None
         raise CannotRun(f"cannot join the cluster at {cluster.shown}: "
                         f"{exc or type(exc).__name__}") from None
     say(f"crib3 serve: node {cluster.node} of the cluster at {cluster.shown}")

@@ -337,6 +337,7 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
             presence.joining = (number, watch)
             return None, True
         relayed = RelayedSession(link, self.chan)
+        log.info("%s visits node %s for table %d", self.username, link.peer, number)
         self.visiting = relayed
         self.driver = relayed  # type: ignore[assignment]
         try:
