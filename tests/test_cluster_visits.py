@@ -239,3 +239,84 @@ async def test_one_nats_server_of_three_killed_during_play_loses_nothing(tmp_pat
             assert record.events == list(table.game.events)  # none missing, none doubled
             assert not table.moved
             ann.close()
+
+
+async def test_a_browser_on_one_node_sits_at_a_table_another_node_hosts(tmp_path, key,
+                                                                         monkeypatch):
+    """Node b opens a web door: ann, in a browser with an invite link of
+    b's, sits at a table hosted by node a and plays, her screen drawn by a
+    and carried over b's websocket."""
+    from crib3.net.web import WebDoor, WebOptions
+    from crib3.net.server import PlaySession
+    from crib3.room.invites import InviteBook
+    from web_support import WebClient
+
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path / "home"))
+    with nats_server(tmp_path) as nats:
+        async with nodes(nats.url, tmp_path, key, names=("a", "b")) as (a, b):
+            door = WebDoor(b, WebOptions(port=0), InviteBook(tmp_path / "web"), PlaySession)
+            await door.start()
+            try:
+                bob = await Client.connect(a.port, "bob", key=key)
+                await open_short_table(bob)
+                await until(lambda: a.room.tables, what="the table")
+                table = next(iter(a.room.tables.values()))
+                ann = await WebClient.connect(door, token=door.book.invite("the host",
+                                                                           name="ann"))
+                await ann.shows(f"{table.number} on a")
+                ann.press("\r")
+                await until(lambda: table.seats[1].name == "ann", what="ann seated")
+                assert table.seats[1].key.startswith("web:")
+                await bob.shows("start the game")
+                bob.press("\r")
+                await until(lambda: table.started, what="the start")
+                await ann.shows("Enter: go on")
+                ann.press("\r")  # (past the cut for the deal)
+                await ann.shows("Throw one card")
+                ann.press("1")
+                await until(lambda: table.game.state.discards[1] is not None,
+                            what="ann's throw, from her browser on b")
+                bob.close()
+                ann.close()
+            finally:
+                door.stop_listening()
+                await door.stop()
+
+
+async def test_tables_per_key_count_the_tables_a_key_owns_on_every_node(tmp_path):
+    """`--tables-per-key 1`: a key that owns a table on node a may not open
+    another on node b, under another name; another key may."""
+    from crib3.cluster.room import ClusterRoom
+    from crib3.engine import Rules
+    from crib3.room.basics import RoomError
+
+    with nats_server(tmp_path) as nats:
+        a = await ClusterRoom.start([nats.url], "a", tmp_path / "a", tables_per_key=1)
+        b = await ClusterRoom.start([nats.url], "b", tmp_path / "b", tables_per_key=1)
+        try:
+            ann = await a.enter("ann", "key-ann", lambda reason: None, None)
+            table = a.open_table(ann, Rules(), ("easy", "easy"))
+            await until(lambda: [t.number for t in b.elsewhere()] == [table.number], 15,
+                        what="the table in b's lobby")
+            again = await b.enter("annie", "key-ann", lambda reason: None, None)
+            with pytest.raises(RoomError, match="you own 1 open table already"):
+                b.open_table(again, Rules(), ("easy", "easy"))
+            other = await b.enter("bob", "key-bob", lambda reason: None, None)
+            await until(lambda: b._spare is not None, 15, what="b's spare table")
+            assert b.open_table(other, Rules(), ("easy", "easy")).number != table.number
+        finally:
+            for room in (a, b):
+                room.close()
+                await room.stop()
+
+
+async def test_the_lobby_lists_the_people_signed_in_on_every_node(tmp_path, key):
+    with nats_server(tmp_path) as nats:
+        async with nodes(nats.url, tmp_path, key, names=("a", "b")) as (a, b):
+            ann = await Client.connect(a.port, "ann", key=key)
+            bob = await Client.connect(b.port, "bob", key=key)
+            await bob.shows("Also here: ann.")
+            await ann.shows("Also here: bob.")
+            bob.close()
+            await until(lambda: "bob" not in a.room.names_here(), 15, what="bob gone")
+            ann.close()

@@ -36,12 +36,12 @@ import nats.js.errors
 from nats.js.api import DeliverPolicy, StorageType, StreamConfig
 
 from crib3.cluster.hosting import OVER, REGISTRY
-from crib3.cluster.presence import bucket
+from crib3.cluster.presence import bucket, holder_key
 from crib3.cluster.store import ClusterStore, check_table_id
 from crib3.engine import PlayerInfo, Rules
 from crib3.room.basics import RoomError
 from crib3.room.chat import KEPT, MAX_CHARS, ChatLine, checked_text
-from crib3.room.seats import Presence, SeatLookup
+from crib3.room.seats import Presence, SeatLookup, holder_of
 from crib3.room.storage import OPEN
 from crib3.room.wire import PublicStanding
 
@@ -72,6 +72,9 @@ class LobbyTable(SeatLookup):
     over: bool
     node: str
     standing: PublicStanding | None
+    # Whom its owner counts as for `--tables-per-key` (`holder_key` of their
+    # `Presence.holder`: a digest, not the key), or None.
+    owner_holder: str | None = None
 
     @property
     def state(self) -> PublicStanding | None:
@@ -95,10 +98,21 @@ class LobbyTable(SeatLookup):
             online=frozenset(int(i) for i in data.get("online", ())),
             started=data.get("started_by") is not None or standing is not None,
             over=data.get("status") == OVER, node=str(data.get("node", "?")),
+            owner_holder=_owner_holder(data),
             standing=None if standing is None else PublicStanding(
                 tuple(PlayerInfo(str(n), str(k)) for n, k in standing["players"]),
                 tuple(int(s) for s in standing["scores"]), int(standing["hand"]),
                 None if standing["winner"] is None else int(standing["winner"])))
+
+
+def _owner_holder(entry: dict[str, Any]) -> str | None:
+    owner = str(entry.get("owner", "")).lower()
+    for seat in entry.get("seats", ()):
+        name = seat.get("name")
+        if isinstance(name, str) and name.lower() == owner:
+            holder = holder_of(seat.get("key"), None)
+            return None if holder is None else holder_key(holder)
+    return None
 
 
 class ClusterLobby:

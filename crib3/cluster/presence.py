@@ -151,6 +151,12 @@ class ClusterPeople:
         self.paused = False  # (tests: a node stopped, as by SIGSTOP)
         self._tasks: list[asyncio.Task[None]] = []
         self._subscription: Any = None
+        # Who is signed in on any node, as the people's bucket is watched:
+        # its key -> (the name, when it was last written here). A key whose
+        # node died expires without a word to the watch, so one not written
+        # for a term and a half (it is renewed thrice a term) is left out.
+        self.everyone: dict[str, tuple[str, float]] = {}
+        self.listeners: list[Callable[[], None]] = []
 
     @classmethod
     async def start(cls, store: ClusterStore, *, replicas: int = 1,
@@ -166,7 +172,35 @@ class ClusterPeople:
         self.ttl = float(status.ttl or ttl)
         self._subscription = await store.client.subscribe(KICK + self.node, cb=self._kicked)
         self._tasks.append(asyncio.get_running_loop().create_task(self._renew_forever()))
+        self._tasks.append(asyncio.get_running_loop().create_task(
+            self._watch_everyone(await people.watchall())))
         return self
+
+    def signed_in(self) -> list[str]:
+        """The names signed in on every node now (see `everyone`)."""
+        fresh = time.monotonic() - 1.5 * self.ttl
+        seen: dict[str, str] = {}
+        for name, written in self.everyone.values():
+            if written >= fresh:
+                seen.setdefault(name.lower(), name)
+        return list(seen.values())
+
+    async def _watch_everyone(self, watcher: Any) -> None:
+        async for entry in watcher:
+            if entry is None:  # (the entries there were are read)
+                continue
+            if entry.operation in ("DEL", "PURGE") or not entry.value:
+                changed = self.everyone.pop(entry.key, None) is not None
+            else:
+                try:
+                    name = json.loads(entry.value)["name"]
+                except (ValueError, KeyError, TypeError):
+                    continue
+                changed = entry.key not in self.everyone
+                self.everyone[entry.key] = (str(name), time.monotonic())
+            if changed:
+                for listener in list(self.listeners):
+                    listener()
 
     # --- signing in and out -----------------------------------------------------------
 

@@ -39,7 +39,7 @@ import nats.js.errors
 
 from crib3.cluster.hosting import HostedTable, Node, NodeRoom
 from crib3.cluster.lobby import ClusterLobby, LobbyTable
-from crib3.cluster.presence import ClusterPeople
+from crib3.cluster.presence import ClusterPeople, holder_key
 from crib3.cluster.store import Lease, TableLog, patiently
 from crib3.cluster.visits import VisitLink, VisitRefused, Visits
 from crib3.common.names import shown_name
@@ -86,6 +86,7 @@ class ClusterRoom(NodeRoom):
         try:
             replicas = node.store.replicas
             room.people_ = await ClusterPeople.start(node.store, replicas=replicas)
+            room.people_.listeners.append(room.changed)
             room.cluster_lobby = await ClusterLobby.start(node.store, replicas=replicas)
             # (A cluster's buckets just made have no leader for a moment: the
             # first sign-in found "no response from stream". Listen once
@@ -121,6 +122,15 @@ class ClusterRoom(NodeRoom):
                                 "try again in a moment") from None
             raise
         return presence
+
+    def names_here(self) -> list[str]:
+        """Everyone signed in, on this node or another (the lobby's "Also
+        here"): this node's people, and those the cluster's bucket lists."""
+        seen = {p.name.lower(): p.name for p in self.people.values()}
+        if self.people_ is not None:
+            for name in self.people_.signed_in():
+                seen.setdefault(name.lower(), name)
+        return list(seen.values())
 
     def depart(self, presence: Presence) -> None:
         super().depart(presence)
@@ -257,6 +267,16 @@ class ClusterRoom(NodeRoom):
     def _spare_lost(self) -> None:
         self._spare = None
         self._spare_soon()
+
+    def tables_held(self, holder: str | None) -> int:
+        """The tables one person owns, on every node (`--tables-per-key`),
+        as this node's lobby knows them: two tables opened at once on two
+        nodes may both get in, a moment before each lobby lists the other."""
+        if holder is None:
+            return 0
+        mine = holder_key(holder)
+        return super().tables_held(holder) + sum(
+            1 for table in self.elsewhere() if table.owner_holder == mine)
 
     def elsewhere(self) -> list[LobbyTable]:
         """The tables other nodes host, as the lobby lists them."""

@@ -114,7 +114,10 @@ class LobbyScreen(QuietBindings, Screen[None]):
     def refresh_tables(self) -> None:
         if not self.is_attached:
             return
-        people = sorted(p.name for p in self.room.people.values())
+        # (A cluster's node, crib3 serve --cluster: everyone on every node.)
+        everyone = getattr(self.room, "names_here", None)
+        people = sorted(everyone() if everyone is not None
+                        else [p.name for p in self.room.people.values()])
         others = [shown_name(p) for p in people if p.lower() != self.presence.name.lower()]
         # Plain Text, never markup: people choose their names ("[/]", "[@click=…]").
         who = Text(f"You are {shown_name(self.presence.name)}.")
