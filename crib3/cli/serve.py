@@ -134,9 +134,6 @@ def _cluster_options(args: argparse.Namespace) -> ClusterOptions | None:
                 raise UsageError(f"--{flag.replace('_', '-')} is for a cluster's node: "
                                  "give --cluster URL too")
         return None
-    if args.open:
-        raise UsageError("--cluster does not take --open yet (a name held by a reconnect "
-                         "code is this node's only): give --authorized-keys FILE")
     creds = Path(args.cluster_creds) if args.cluster_creds else None
     tls_ca = Path(args.cluster_tls_ca) if args.cluster_tls_ca else None
     for path in (creds, tls_ca):

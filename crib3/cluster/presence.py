@@ -156,6 +156,10 @@ class ClusterPeople:
         # node died expires without a word to the watch, so one not written
         # for a term and a half (it is renewed thrice a term) is left out.
         self.everyone: dict[str, tuple[str, float]] = {}
+        # Under --open, the names held for the room's life, as the names'
+        # bucket is watched: its key -> the proof that holds it (a node's
+        # door asks for a reconnect code when any node's people hold it).
+        self.held: dict[str, str] = {}
         self.listeners: list[Callable[[], None]] = []
 
     @classmethod
@@ -174,7 +178,27 @@ class ClusterPeople:
         self._tasks.append(asyncio.get_running_loop().create_task(self._renew_forever()))
         self._tasks.append(asyncio.get_running_loop().create_task(
             self._watch_everyone(await people.watchall())))
+        self._tasks.append(asyncio.get_running_loop().create_task(
+            self._watch_held(await self.names.watchall())))
         return self
+
+    def held_proof(self, name: str) -> str | None:
+        """The proof that holds `name` (or a lookalike) as this node last
+        heard (`held`); the bucket itself is the word at sign-in (`hold`)."""
+        for key in keys_of(name):
+            if key in self.held:
+                return self.held[key]
+        return None
+
+    async def _watch_held(self, watcher: Any) -> None:
+        async for entry in watcher:
+            if entry is None:
+                continue
+            if entry.operation in ("DEL", "PURGE") or not entry.value:
+                self.held.pop(entry.key, None)
+                continue
+            with contextlib.suppress(ValueError, KeyError, TypeError):
+                self.held[entry.key] = str(json.loads(entry.value)["proof"])
 
     def signed_in(self) -> list[str]:
         """The names signed in on every node now (see `everyone`)."""

@@ -46,7 +46,7 @@ from crib3.common.names import shown_name
 from crib3.engine import Rules
 from crib3.engine.log import make_header
 from crib3.room.basics import RoomError
-from crib3.room.seats import Presence, Seat
+from crib3.room.seats import FIRST_USE, Presence, Seat
 
 SPARE = "spare"  # a registry entry's status: claimed by a node, not yet a table
 NOT_READY = "the card room is still getting a table ready: press o again in a moment"
@@ -114,14 +114,24 @@ class ClusterRoom(NodeRoom):
         assert self.people_ is not None
         try:
             await self.people_.sign_in(presence, self.names_per_key)
+            if key is not None and key.startswith(FIRST_USE):  # --open: held for the room's life
+                await self.people_.hold(presence.name, key)
         except BaseException as exc:
             self.sign_out(presence)
+            self._background(self.people_.sign_out(presence))  # (if it got that far)
             if isinstance(exc, Exception) and not isinstance(exc, RoomError):
                 log.warning("signing %r in through the cluster failed: %s", name[:40], exc)
                 raise RoomError("the card room cannot reach its cluster just now: "
                                 "try again in a moment") from None
             raise
         return presence
+
+    def held_by(self, name: str) -> str | None:
+        """Under --open: the key or code that holds `name`, on any node."""
+        held = super().held_by(name)
+        if held is None and self.people_ is not None:
+            held = self.people_.held_proof(name)
+        return held
 
     def names_here(self) -> list[str]:
         """Everyone signed in, on this node or another (the lobby's "Also
