@@ -345,3 +345,26 @@ async def test_under_open_a_name_is_held_by_its_reconnect_code_on_every_node(tmp
             await again.shows("Throw one card")  # straight back to her seat at a's table: a visit
             assert [s.visiting.link.peer for s in b.sessions] == ["a"]
             again.close()
+
+
+async def test_an_admin_removes_a_session_on_another_node_from_the_room(tmp_path):
+    from crib3.cluster.room import ClusterRoom
+    from crib3.room.basics import RoomError
+
+    with nats_server(tmp_path) as nats:
+        a = await ClusterRoom.start([nats.url], "a", tmp_path / "a")
+        b = await ClusterRoom.start([nats.url], "b", tmp_path / "b")
+        try:
+            kicked: list[str] = []
+            await b.enter("bob", "key-bob", kicked.append, None)
+            ada = await a.enter("ada", "key-ada", lambda reason: None, None, admin=True)
+            await until(lambda: "bob" in a.names_here(), 15, what="bob in a's list")
+            with pytest.raises(RoomError, match="not here"):
+                a.remove("nobody", ada)
+            a.remove("bob", ada)
+            await until(lambda: kicked, 15, what="bob's session ended")
+            assert "admin" in kicked[0]
+        finally:
+            for room in (a, b):
+                room.close()
+                await room.stop()

@@ -36,9 +36,9 @@ The cluster-wide sign-in and lobby are `crib3.cluster.presence` and
 `crib3.cluster.room` is the room of a `crib3 serve --cluster` node. An
 open table whose log holds no event and whose lease is free (closed before
 it started, or its people were on a dead node) is marked closed by the
-scan, so that it leaves every node's lobby. What is not here yet: how a
-session sits at a table hosted by another node, and shelved or closed
-tables brought back through the cluster.
+scan, so that it leaves every node's lobby. A person connected to another node
+sits at a table here by visiting this node (`crib3.cluster.visits`). Not
+here yet: shelved or closed tables brought back through the cluster.
 """
 
 from __future__ import annotations

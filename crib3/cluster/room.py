@@ -17,12 +17,17 @@ the lobby says so in one line and the person presses o again.
 name held once across every node, lookalikes refused, one person's names
 counted cluster-wide); a session that ends frees its name (`depart`).
 
-**What a node does not do yet**: seat a person at a table hosted by
-another node (the lobby lists it, with its node, and says where to
-connect: relaying a seat's feed between nodes is the next step), run the
-sessions' apps in worker processes (`--workers`), shelve an idle table or
-bring a closed game back (a table stays hosted while nobody is at it), and
-count `--tables-per-key` across nodes (each node counts its own).
+**A person at another node's table** visits that node: the session's
+terminal is relayed there (`crib3.cluster.visits`, `crib3.net.visiting`),
+and this room answers what the server asks of it for that (`host_of`,
+`seat_elsewhere`, `may_visit`, `visit_elsewhere`; and, for a visitor come
+from another node, `visit_in`: signed in here only, their door holds their
+name in the cluster).
+
+**What a node does not do yet**: run the sessions' apps in worker
+processes (`--workers`), shelve an idle table or bring a closed game back
+(a table stays hosted while nobody is at it), and keep a table's chat
+across a failover.
 """
 
 from __future__ import annotations
@@ -141,6 +146,17 @@ class ClusterRoom(NodeRoom):
             for name in self.people_.signed_in():
                 seen.setdefault(name.lower(), name)
         return list(seen.values())
+
+    def remove(self, name: str, by: Presence) -> None:
+        """An admin ends a session on whichever node runs it: here at once,
+        elsewhere by a word to that node (`ClusterPeople.remove`)."""
+        if name.lower() in self.people or not by.admin or name.lower() == by.name.lower():
+            super().remove(name, by)
+            return
+        if name.lower() not in {n.lower() for n in self.names_here()}:
+            raise RoomError(f"{shown_name(name)} is not here")
+        assert self.people_ is not None
+        self._background(self.people_.remove(name, by))
 
     def depart(self, presence: Presence) -> None:
         super().depart(presence)

@@ -1,5 +1,9 @@
 """The messages between a card room's main process and its session workers.
 
+(The same messages carry a *visit* between the nodes of a cluster, a
+person's terminal relayed to the node that hosts their table: `Visit`,
+`Welcome`, `VisitEnded`, below, and `crib3.cluster.visits`.)
+
 `crib3 serve --workers N` keeps the SSH server and the one authoritative
 `Room` in the main process and runs the sessions' apps in N worker
 processes (`crib3.net.workers`). This module is the whole vocabulary they

@@ -226,7 +226,9 @@ class LobbyScreen(QuietBindings, Screen[None]):
         if action == "close_table":
             return self.presence.admin and self.selected() is not None
         if action == "remove":  # an admin's keys: nobody else sees them
-            return self.presence.admin and len(self.room.people) > 1
+            everyone = getattr(self.room, "names_here", None)
+            return self.presence.admin and len(everyone() if everyone is not None
+                                               else self.room.people) > 1
         if action == "bring_back":
             return self.room.shelved_for(self.presence) is not None
         return True
@@ -262,7 +264,10 @@ class LobbyScreen(QuietBindings, Screen[None]):
         self.notify(f"Table {table.number} is closed.", markup=False)
 
     def action_remove(self) -> None:
-        names = sorted(p.name for p in self.room.people.values() if p is not self.presence)
+        everyone = getattr(self.room, "names_here", None)  # (a cluster's: every node's)
+        names = sorted(n for n in (everyone() if everyone is not None
+                                   else [p.name for p in self.room.people.values()])
+                       if n.lower() != self.presence.name.lower())
         if self.presence.admin and names:
             self.app.push_screen(PickPerson(names), self._remove_asked)
 
