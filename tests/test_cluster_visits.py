@@ -368,3 +368,31 @@ async def test_an_admin_removes_a_session_on_another_node_from_the_room(tmp_path
             for room in (a, b):
                 room.close()
                 await room.stop()
+
+
+async def test_a_tables_chat_goes_on_at_the_node_that_adopts_it(tmp_path):
+    """A table's chat is said on its host node, and kept on the cluster:
+    the node that adopts the table after its host died shows its lines."""
+    from crib3.cluster.room import ClusterRoom
+    from crib3.engine import Rules
+
+    with nats_server(tmp_path) as nats:
+        a = await ClusterRoom.start([nats.url], "a", tmp_path / "a", lease_seconds=2)
+        b = await ClusterRoom.start([nats.url], "b", tmp_path / "b", lease_seconds=2)
+        try:
+            ann = await a.enter("ann", "key-ann", lambda reason: None, None)
+            table = a.open_table(ann, Rules(), ("easy", "easy"))
+            table.start("ann")
+            await until(lambda: table.state is not None, 15, what="the game stored")
+            table.say(ann, "good luck, bots")
+            await asyncio.sleep(1.1)  # (one line a second)
+            table.say(ann, "[b]no markup[/b]")
+            await asyncio.sleep(0.5)
+            await a.node.close()  # a dies
+            await a.visits.stop()
+            await until(lambda: table.number in b.tables, 20, what="b adopts the table")
+            assert [(l.name, l.text) for l in b.tables[table.number].chat.lines] == \
+                [("ann", "good luck, bots"), ("ann", "[b]no markup[/b]")]
+        finally:
+            b.close()
+            await b.stop()

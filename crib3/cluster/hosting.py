@@ -57,6 +57,7 @@ from typing import Any
 import nats.js.errors
 from nats.js.api import KeyValueConfig
 
+from crib3.cluster.chat import keep_line, read_lines
 from crib3.cluster.store import (
     NOT_YET_PLACED,
     ClusterStore,
@@ -74,6 +75,8 @@ from crib3.engine.log import make_header
 from crib3.engine.rules import begin, legal_moves, step, to_act
 from crib3.engine.state import apply
 from crib3.engine.views import SeatView, project
+from crib3.room.basics import notify
+from crib3.room.chat import ChatLine
 from crib3.room.room import Room
 from crib3.room.seats import Presence, Seat
 from crib3.room.storage import CLOSED, OPEN, StoredTable
@@ -328,6 +331,13 @@ class HostedTable(Table):
     def _lost(self) -> None:
         self.node._moved(self)
 
+    def say(self, presence: Presence, text: str) -> ChatLine:
+        """Said and shown here at once, as on one machine; kept on the
+        cluster too, for a node that adopts the table (`crib3.cluster.chat`)."""
+        line = super().say(presence, text)
+        self.node._background(keep_line(self.node.store.js, self.table_id, line))
+        return line
+
     async def _drive(self) -> None:
         await super()._drive()
         if self.over and not self.moved:
@@ -467,8 +477,19 @@ class Node:
         self.adopted.append(table_id)
         log.info("node %s adopted table %s (%d events)", self.name, table_id,
                  len(log_.events))
+        self._background(self._chat_back(table))
         self.room.changed()
         return table
+
+    async def _chat_back(self, table: HostedTable) -> None:
+        """An adopted table's chat where it stood (its last lines, from the
+        cluster), before any said since."""
+        lines = await read_lines(self.store.js, table.table_id)
+        if lines:
+            said_since = list(table.chat.lines)
+            table.chat.lines.clear()
+            table.chat.lines.extend([*lines, *said_since])
+            notify(table.chat.listeners)
 
     def _host(self, table: HostedTable, lease: Lease) -> None:
         self.room.tables[table.number] = table
@@ -534,6 +555,11 @@ class Node:
         """Until every entry published so far is written."""
         while self._dirty or self._writing.is_set():
             await asyncio.sleep(0.01)
+
+    def _background(self, work: Any) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._letting_go.add(task)  # (waited for as the node stops)
+        task.add_done_callback(self._letting_go.discard)
 
     # --- letting tables go ----------------------------------------------------------------
 

@@ -32,23 +32,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import nats.js.errors
-from nats.js.api import DeliverPolicy, StorageType, StreamConfig
+from nats.js.api import DeliverPolicy
 
+from crib3.cluster.chat import (CHAT, CHAT_SUBJECTS, LOBBY, chat_subject, ensure_stream,
+                                line_body, line_of)
 from crib3.cluster.hosting import OVER, REGISTRY
 from crib3.cluster.presence import bucket, holder_key
-from crib3.cluster.store import ClusterStore, check_table_id
+from crib3.cluster.store import ClusterStore
 from crib3.engine import PlayerInfo, Rules
 from crib3.room.basics import RoomError
-from crib3.room.chat import KEPT, MAX_CHARS, ChatLine, checked_text
+from crib3.room.chat import KEPT, ChatLine, checked_text
 from crib3.room.seats import Presence, SeatLookup, holder_of
 from crib3.room.storage import OPEN
 from crib3.room.wire import PublicStanding
 
-CHAT = "CRIB3_CHAT"
-CHAT_SUBJECTS = "crib3.chat.>"
-LOBBY = "lobby"
-LINE_BYTES = 4 * MAX_CHARS + 256  # a line's JSON at most (four bytes a character, a name)
 log = logging.getLogger("crib3.cluster")
 
 
@@ -170,11 +167,6 @@ class ClusterLobby:
                 await self._watcher.stop()
 
 
-def chat_subject(room: str) -> str:
-    """The subject of a room's chat: the lobby's, or a table's."""
-    return "crib3.chat.lobby" if room == LOBBY else f"crib3.chat.table.{check_table_id(room)}"
-
-
 class ClusterChat:
     """The chat of every room (the lobby, each table) as one node reads
     it: `lines(room)`, the last KEPT in the cluster's order; `say` to add
@@ -190,14 +182,7 @@ class ClusterChat:
     @classmethod
     async def start(cls, store: ClusterStore, *, replicas: int = 1) -> ClusterChat:
         js = store.js
-        try:
-            await js.stream_info(CHAT)
-        except nats.js.errors.NotFoundError:
-            with contextlib.suppress(nats.js.errors.BadRequestError):
-                await js.add_stream(StreamConfig(
-                    name=CHAT, subjects=[CHAT_SUBJECTS], num_replicas=replicas,
-                    storage=StorageType.FILE, max_msgs_per_subject=KEPT,
-                    max_msg_size=LINE_BYTES, max_age=24 * 3600.0))
+        await ensure_stream(js, replicas)
         chat = cls(store)
         chat._subscription = await js.subscribe(
             CHAT_SUBJECTS, stream=CHAT, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL)
@@ -216,9 +201,9 @@ class ClusterChat:
         text = checked_text(text)
         if not presence.chat.take():
             raise RoomError("not so fast: one chat line a second")
-        body = json.dumps({"name": presence.name, "text": text}, ensure_ascii=False).encode()
-        await self.store.js.publish(subject, body, stream=CHAT)
-        return ChatLine(presence.name, text)
+        line = ChatLine(presence.name, text)
+        await self.store.js.publish(subject, line_body(line), stream=CHAT)
+        return line
 
     async def _read(self) -> None:
         while True:
@@ -226,8 +211,7 @@ class ClusterChat:
             parts = message.subject.split(".")
             room = LOBBY if parts[2:] == ["lobby"] else parts[-1]
             try:
-                data = json.loads(message.data)
-                line = ChatLine(str(data["name"]), checked_text(str(data["text"])))
+                line = line_of(message.data)
             except (ValueError, KeyError, TypeError, RoomError) as exc:
                 log.info("a chat line in %s not understood: %s", room, exc)
                 continue

@@ -26,8 +26,7 @@ name in the cluster).
 
 **What a node does not do yet**: run the sessions' apps in worker
 processes (`--workers`), shelve an idle table or bring a closed game back
-(a table stays hosted while nobody is at it), and keep a table's chat
-across a failover.
+(a table stays hosted while nobody is at it).
 """
 
 from __future__ import annotations
@@ -42,6 +41,7 @@ from typing import Any
 
 import nats.js.errors
 
+from crib3.cluster.chat import ensure_stream
 from crib3.cluster.hosting import HostedTable, Node, NodeRoom
 from crib3.cluster.lobby import ClusterLobby, LobbyTable
 from crib3.cluster.presence import ClusterPeople, holder_key
@@ -90,6 +90,7 @@ class ClusterRoom(NodeRoom):
                                 think=think, room=room, **options)
         try:
             replicas = node.store.replicas
+            await ensure_stream(node.store.js, replicas)  # (a table's chat is kept there)
             room.people_ = await ClusterPeople.start(node.store, replicas=replicas)
             room.people_.listeners.append(room.changed)
             room.cluster_lobby = await ClusterLobby.start(node.store, replicas=replicas)
