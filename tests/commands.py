@@ -82,6 +82,12 @@ def assert_clean_failure(result: subprocess.CompletedProcess, code: int) -> None
 needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")
 
 
+# How often a wait looks at a terminal again: a look (tmux capture-pane) costs
+# a few milliseconds, and a wait ends on average half a look after the text
+# arrived, so short looks save time in every wait and check the same screens.
+POLL = 0.05
+
+
 class Tmux:
     """One tmux server of the test's own, with one window ("t")."""
 
@@ -110,7 +116,7 @@ class Tmux:
             screen = self.screen()
             if text in screen:
                 return screen
-            time.sleep(0.2)
+            time.sleep(POLL)
         raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
 
     def alive(self) -> bool:

@@ -22,6 +22,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from commands import POLL
+
 from crib3.room import Room
 from crib3.tui.screens.lobby_words import standing
 from crib3.net.server import CardRoom, ServeOptions
@@ -362,7 +364,7 @@ class Terminals:
             screen = self.screen(name)
             if text in screen:
                 return screen
-            time.sleep(0.15)
+            time.sleep(POLL)
         raise AssertionError(f"{name}: {text!r} never appeared; the screen:\n"
                              f"{self.screen(name)}")
 
@@ -403,7 +405,7 @@ def start_serving(tmp_path: Path, *args: str, files: int | None = None) -> subpr
     while "listening on" not in (tmp_path / "serve.log").read_text():
         assert server.poll() is None and time.monotonic() < deadline, \
             (tmp_path / "serve.log").read_text()
-        time.sleep(0.1)
+        time.sleep(POLL)
     return server
 
 

@@ -17,6 +17,7 @@ from crib3.players import make_player, workers
 from crib3.players.autoplay import BotDriver
 
 from benchmarks.test_screen_update import OneTable, finished_game
+from commands import POLL
 
 BURN = 1.0  # CPU seconds the slow bot thinks
 
@@ -148,7 +149,7 @@ def test_the_workers_end_when_their_process_is_killed(tmp_path):
         parent.wait(10)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and any(_alive(pid) for pid in children):
-            time.sleep(0.2)
+            time.sleep(POLL)
         assert not [pid for pid in children if _alive(pid)]
     finally:
         with contextlib.suppress(ProcessLookupError):

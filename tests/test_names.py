@@ -19,7 +19,7 @@ from crib3.engine.log import load_log, make_header, write_log
 from crib3.engine.state import Phase
 from crib3.common.names import MAX_LENGTH, check_name, shown_name
 from crib3.players.easy import EasyPlayer
-from commands import Tmux, crib3, needs_tmux
+from commands import POLL, Tmux, crib3, needs_tmux
 from tui_support import screen_text, settled, wait_for
 
 LONG = "Long" + "o" * 192 + "name"  # 200 characters
@@ -288,7 +288,7 @@ def test_a_markup_name_plays_saves_resumes_and_replays_in_a_real_terminal(tmp_pa
         tmux.keys("y")
         deadline = time.monotonic() + 30  # the table shows around the dialog: wait it out
         while "Quit this game?" in tmux.screen() and time.monotonic() < deadline:
-            time.sleep(0.1)
+            time.sleep(POLL)
         tmux.wait_for("Throw one card")  # resumed where it stood
         screen = tmux.wait_for(name)  # (the prompt can be drawn a moment before the table)
         assert "Traceback" not in screen

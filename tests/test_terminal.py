@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from commands import Tmux, crib3_argv, crib3_command, needs_tmux
+from commands import POLL, Tmux, crib3_argv, crib3_command, needs_tmux
 from crib3.common.terminal import full_screen_problem, is_utf8_locale, locale_name, speaks_utf8
 
 
@@ -115,7 +115,7 @@ def test_a_dumb_terminal_gets_one_line_not_escape_codes(term, tmp_path):
                  f"--seed 1; echo $? > {done}; sleep 30")
         deadline = time.monotonic() + 60
         while not done.exists() and time.monotonic() < deadline:
-            time.sleep(0.2)
+            time.sleep(POLL)
         assert done.read_text().strip() == "1"
         screen = [line for line in tmux.run("capture-pane", "-p", "-J", "-t", "t").splitlines()
                   if line.strip()]

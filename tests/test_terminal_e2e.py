@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from commands import Tmux, crib3_command, needs_tmux
+from commands import POLL, Tmux, crib3_command, needs_tmux
 
 pytestmark = needs_tmux
 
@@ -49,7 +49,7 @@ def test_play_a_hand_in_a_real_terminal(tmux):
         saved = list(log.glob("*.jsonl"))
         if saved and '"CardPlayed", "seat": 0' in saved[0].read_text():
             break
-        time.sleep(0.1)
+        time.sleep(POLL)
     else:
         raise AssertionError("our play never reached the saved game")
     tmux.keys("q")
@@ -57,7 +57,7 @@ def test_play_a_hand_in_a_real_terminal(tmux):
     tmux.keys("y")
     deadline = time.monotonic() + 10
     while "Quit this game?" in tmux.screen() and time.monotonic() < deadline:
-        time.sleep(0.2)
+        time.sleep(POLL)
     assert "Traceback" not in tmux.screen()
     saved = list((tmux.home / "data" / "games").glob("*.jsonl"))
     assert len(saved) == 1
@@ -103,13 +103,13 @@ def test_the_terminals_own_size_wins_over_columns_and_lines_in_the_environment(t
     deadline = time.monotonic() + 10
     while max(len(line.rstrip()) for line in screen.splitlines()) <= 80:
         assert time.monotonic() < deadline, "drawn at 80 columns:\n" + screen
-        time.sleep(0.2)
+        time.sleep(POLL)
         screen = tmux.screen()
     tmux.run("resize-window", "-t", "t", "-x", "100", "-y", "30")
     deadline = time.monotonic() + 10
     while not 80 < max(len(line.rstrip()) for line in tmux.screen().splitlines()) <= 100:
         assert time.monotonic() < deadline, "the resize was not followed:\n" + tmux.screen()
-        time.sleep(0.2)
+        time.sleep(POLL)
 
 
 def test_play_without_a_terminal_says_so():
@@ -150,7 +150,7 @@ def test_a_game_quit_mid_show_resumes_presenting_that_show(tmux):
         if "Hand 1" in screen and "Enter: go on" in screen and "Quit this game?" not in screen:
             break
         assert "Hand 2" not in screen, "resumed past the show:\n" + screen
-        time.sleep(0.2)
+        time.sleep(POLL)
     else:
         raise AssertionError("the resumed game never showed hand 1's show:\n" + screen)
     assert "skip the rest of the show" in screen and "Throw" not in screen

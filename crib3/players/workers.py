@@ -140,9 +140,19 @@ async def ready() -> None:
     workers = _pool if _pool is not None else pool()
     if workers is None or workers is _started:
         return
+    gathered: asyncio.Future | None = None
     try:
         answers = [asyncio.wrap_future(workers.submit(os.getpid)) for _ in range(WORKERS)]
-        await asyncio.wait_for(asyncio.gather(*answers), START_LIMIT)
+        gathered = asyncio.gather(*answers)
+        await asyncio.wait_for(gathered, START_LIMIT)
+    except asyncio.CancelledError:
+        # Python 3.11's wait_for, cancelled (crib3 serve stopping a moment
+        # after it started), cancels the gather and waits for it without
+        # looking at its end, a CancelledError asyncio then logged as
+        # "exception was never retrieved" at the end of serve.log.
+        if gathered is not None and gathered.done() and not gathered.cancelled():
+            gathered.exception()
+        raise
     except (BrokenProcessPool, RuntimeError):
         _forget(workers)
     except asyncio.TimeoutError:
