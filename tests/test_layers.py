@@ -145,3 +145,16 @@ def test_importing_the_lobby_screens_loads_no_ssh(module):
 
 def test_importing_the_server_loads_no_screen():
     assert set(under(loaded_by("crib3.net.server"), ("crib3.tui",))) <= {"crib3.tui", SEAM}
+
+
+@pytest.mark.parametrize("module", __import__("conftest").TEXTUAL_FREE)
+def test_the_modules_the_version_range_runs_leave_out_load_no_textual_and_no_rich(module):
+    """`.ci/run`'s runs at the lowest and newest Textual and Rich leave these
+    test modules out (conftest.TEXTUAL_FREE): true only while they, and
+    what they test, load neither."""
+    folder = Path(__file__).parent
+    code = (f"import json, sys; sys.path.insert(0, {str(folder)!r}); import {module}; "
+            "print(json.dumps(sorted(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=folder)
+    assert under(json.loads(done.stdout), ("textual", "rich")) == []
