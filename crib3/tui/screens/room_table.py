@@ -206,7 +206,7 @@ class RoomTableScreen(TableScreen):
         table = self.table
         if table.closed:
             mine = table.seats[self.me].name
-            if table.moved:  # (crib3 serve --cluster) another server hosts it now
+            if getattr(table, "moved", False):  # (crib3 serve --cluster) another server hosts it
                 here = getattr(getattr(table, "node", None), "name", "")
                 self.app.presence.rejoin = (table.number, here)  # type: ignore[attr-defined]
                 self.notify(f"Table {table.number} is hosted by another server now; you are "
