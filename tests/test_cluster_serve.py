@@ -104,6 +104,28 @@ def start_node(tmp_path: Path, name: str, port: int, url: str, authorized: Path,
     return node
 
 
+def authorized_keys(folder: Path, *keys) -> Path:
+    path = folder / "authorized_keys"
+    path.write_text("".join(key.export_public_key().decode() for key in keys))
+    path.chmod(0o600)
+    return path
+
+
+async def open_start_and_play(owner: Client, moves: int) -> None:
+    """`owner` opens a table with two computer players, starts it and
+    presses Enter `moves` times at a person's pace."""
+    await owner.shows("Open a table")
+    owner.press("o")
+    await owner.shows("Second seat")
+    owner.press("\r")
+    await owner.shows("start the game")
+    owner.press("\r")
+    for _ in range(moves):
+        await asyncio.sleep(0.3)
+        owner.press("\r")
+    await asyncio.sleep(1.0)
+
+
 def machine_dies(node: subprocess.Popen) -> None:
     """kill -9 of the node and of its computer players' worker processes,
     as when its machine dies."""
@@ -131,9 +153,7 @@ def export(tmp_path: Path, url: str, out: Path) -> list:
 async def test_a_node_killed_mid_game_its_table_adopted_and_the_player_back_in_their_seat(
         tmp_path):
     key, other = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
-    authorized = tmp_path / "authorized_keys"
-    authorized.write_text(key.export_public_key().decode() + other.export_public_key().decode())
-    authorized.chmod(0o600)
+    authorized = authorized_keys(tmp_path, key, other)
     port_a, port_b = free_ports(2)
     with nats_server(tmp_path) as server:
         a = start_node(tmp_path, "alpha", port_a, server.url, authorized)
@@ -141,16 +161,7 @@ async def test_a_node_killed_mid_game_its_table_adopted_and_the_player_back_in_t
         try:
             # ann opens a table on alpha, two computer players at it, and starts.
             ann = await Client.connect(port_a, "ann", key=key)
-            await ann.shows("Open a table")
-            ann.press("o")
-            await ann.shows("Second seat")
-            ann.press("\r")
-            await ann.shows("start the game")
-            ann.press("\r")
-            for _ in range(12):  # a few moves
-                await asyncio.sleep(0.3)
-                ann.press("\r")
-            await asyncio.sleep(1.0)
+            await open_start_and_play(ann, 12)
             # bravo's lobby lists the table, where it is hosted; bob, on bravo,
             # is told its seats are taken, and watches it (his screen drawn
             # by alpha, which hosts it: test_cluster_visits.py).
@@ -283,10 +294,7 @@ def test_a_wrong_credential_is_one_line_and_never_shown(tmp_path):
         assert f"cannot join the cluster at nats://127.0.0.1:{server.port}: its NATS server " \
             "refused this node's credentials" in done.stderr
         assert "wrong-battery" not in done.stderr + done.stdout
-        key = asyncssh.generate_private_key("ssh-ed25519")
-        authorized = tmp_path / "authorized_keys"
-        authorized.write_text(key.export_public_key().decode())
-        authorized.chmod(0o600)
+        authorized = authorized_keys(tmp_path, asyncssh.generate_private_key("ssh-ed25519"))
         [port] = free_ports(1)
         node = start_node(tmp_path, "alpha", port,
                           f"nats://crib:right-horse@127.0.0.1:{server.port}", authorized)
@@ -309,25 +317,14 @@ async def test_a_node_stopped_past_its_lease_cannot_append_and_its_player_goes_o
     to it, to her seat at the node that hosts it now. No move is accepted
     twice: the stream is a valid log, and what was stored before stays."""
     key = asyncssh.generate_private_key("ssh-ed25519")
-    authorized = tmp_path / "authorized_keys"
-    authorized.write_text(key.export_public_key().decode())
-    authorized.chmod(0o600)
+    authorized = authorized_keys(tmp_path, key)
     port_a, port_b = free_ports(2)
     with nats_server(tmp_path) as server:
         a = start_node(tmp_path, "alpha", port_a, server.url, authorized)
         b = start_node(tmp_path, "bravo", port_b, server.url, authorized)
         try:
             ann = await Client.connect(port_a, "ann", key=key)
-            await ann.shows("Open a table")
-            ann.press("o")
-            await ann.shows("Second seat")
-            ann.press("\r")
-            await ann.shows("start the game")
-            ann.press("\r")
-            for _ in range(8):
-                await asyncio.sleep(0.3)
-                ann.press("\r")
-            await asyncio.sleep(1.0)
+            await open_start_and_play(ann, 8)
             before = export(tmp_path, server.url, tmp_path / "before.jsonl")
             os.kill(a.pid, signal.SIGSTOP)
             try:

@@ -308,6 +308,19 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
             self.driver = None
         return True
 
+    def _hand_over(self, stand_in: Any, size: tuple[int, int]) -> None:
+        """`stand_in` (a worker's session, or a visit) takes the driver's
+        place, told what happened while it was asked for: the window
+        changed from `size`, keys typed, the session ended."""
+        self.driver = stand_in
+        if self.size != size:
+            stand_in.resize_soon(*self.size)
+        for data in self._early:
+            stand_in.feed(data)
+        self._early.clear()
+        if self.ended:
+            stand_in.end_app()
+
     def _seat_elsewhere(self, presence: Presence) -> tuple[int, bool] | None:
         """A seat of this person's at a table another node of the cluster
         hosts (they come back to it there), or None."""
@@ -339,15 +352,8 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         relayed = RelayedSession(link, self.chan)
         log.info("%s visits node %s for table %d", self.username, link.peer, number)
         self.visiting = relayed
-        self.driver = relayed  # type: ignore[assignment]
         try:
-            if self.size != size:  # the window changed while the node was asked
-                relayed.resize_soon(*self.size)
-            for data in self._early:
-                relayed.feed(data)
-            self._early.clear()
-            if self.ended:  # kicked or gone while the node was asked
-                relayed.end_app()
+            self._hand_over(relayed, size)
             ended = await relayed.finished
         finally:
             self.driver = None
@@ -392,14 +398,7 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
                                      env={k: v for k, v in env.items()
                                           if k in ("COLORTERM", "NO_COLOR")},
                                      size=size)
-            self.driver = remote  # type: ignore[assignment]
-            if self.size != size:  # the window changed while a worker was found
-                remote.resize_soon(*self.size)
-            for data in self._early:
-                remote.feed(data)
-            self._early.clear()
-            if self.ended:  # kicked or gone while the worker was asked
-                remote.end_app()
+            self._hand_over(remote, size)
             failure, lost = await remote.finished
             if lost:
                 with contextlib.suppress(Exception):
