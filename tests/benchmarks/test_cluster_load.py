@@ -67,13 +67,26 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-
-from benchmarks.test_ssh_load import (ANSWER_TIMEOUT, CONNECT_AT_ONCE, ENTER, OPEN,
-                                      PACE, PER_TABLE, STEP_TIMEOUT, Player, Terminal,
-                                      _cpu_seconds, _logged, _play, _rss_mb, _stop_server,
-                                      _tail)
 from nats_support import NatsServer, free_ports, nats_cluster, nats_server, needs_nats
 from test_cluster_serve import machine_dies, start_node
+
+from benchmarks.test_ssh_load import (
+    ANSWER_TIMEOUT,
+    CONNECT_AT_ONCE,
+    ENTER,
+    OPEN,
+    PACE,
+    PER_TABLE,
+    STEP_TIMEOUT,
+    Player,
+    Terminal,
+    _cpu_seconds,
+    _logged,
+    _play,
+    _rss_mb,
+    _stop_server,
+    _tail,
+)
 
 pytestmark = [needs_nats, pytest.mark.skipif(
     not Path("/proc/self/status").exists(), reason="reads the servers' CPU from /proc")]
@@ -445,13 +458,19 @@ def test_cluster_load_curve_at_human_pace(benchmark, tmp_path):
                       f"{(p['nats_msgs'] - p['idle_nats_msgs']) / n:11.1f}")
         if "plain" in points:
             print("added to plain's p50 / p95 ms:")
-            for mode in points:
+            for mode, found in points.items():
                 if mode == "plain":
                     continue
-                for base, p in zip(points["plain"], points[mode]):
+                for base, p in zip(points["plain"], found):
                     print(f"  {mode:6s} {int(p['tables']):3d} tables: "
                           f"{(p['p50'] - base['p50']) * 1000:+6.1f} / "
                           f"{(p['p95'] - base['p95']) * 1000:+6.1f}")
+        # The same run's people on the hosting node against its visitors: what
+        # the relay over NATS adds, on the same nodes at the same moment.
+        for p in points.get("three", []):
+            print(f"  a visit, {int(p['tables']):3d} tables: "
+                  f"{(p['visit_p50'] - p['local_p50']) * 1000:+6.1f} / "
+                  f"{(p['visit_p95'] - p['local_p95']) * 1000:+6.1f} on the host's own people")
     benchmark.extra_info.update(pace_s=PACE, play_s=PLAY_SECONDS, cores=cores, points={
         mode: [{k: round(v, 5) for k, v in p.items()} for p in found]
         for mode, found in points.items()})
