@@ -46,9 +46,11 @@ adopted twice in the lease term and 5 s after. Their lease term is `CRIB3_CLUSTE
 the default of --cluster-lease); a lease is renewed every third of its term,
 so it runs out between 2/3 and all of the term after the kill.
 
-The clients share the machine (2 cores here) with every server they
-measure; the difference between rooms is the number to read, and it is
-noisy: run twice before believing a few milliseconds.
+The pace is test_ssh_load's (`CRIB3_LOAD_PACE`, 0.6 s a key). The clients
+share the machine (2 cores here) with every server they measure; the
+difference between rooms is the number to read, and it is noisy: run twice
+before believing a few milliseconds. So the issue's target (a visit adds no
+more than 5 ms p50) is printed beside the numbers, not asserted.
 """
 
 from __future__ import annotations
@@ -470,7 +472,8 @@ def test_cluster_load_curve_at_human_pace(benchmark, tmp_path):
         for p in points.get("three", []):
             print(f"  a visit, {int(p['tables']):3d} tables: "
                   f"{(p['visit_p50'] - p['local_p50']) * 1000:+6.1f} / "
-                  f"{(p['visit_p95'] - p['local_p95']) * 1000:+6.1f} on the host's own people")
+                  f"{(p['visit_p95'] - p['local_p95']) * 1000:+6.1f} on the host's own people"
+                  f" (target: p50 <= {P50_ADDED_TARGET_S * 1000:.0f} ms)")
     benchmark.extra_info.update(pace_s=PACE, play_s=PLAY_SECONDS, cores=cores, points={
         mode: [{k: round(v, 5) for k, v in p.items()} for p in found]
         for mode, found in points.items()})
