@@ -396,3 +396,39 @@ async def test_a_tables_chat_goes_on_at_the_node_that_adopts_it(tmp_path):
         finally:
             b.close()
             await b.stop()
+
+
+async def test_a_shelved_table_comes_back_on_another_node_when_its_person_signs_in(tmp_path):
+    """A table nobody was at is put away (shelved): out of every lobby, no
+    node hosting it. Its person signs in through another node, which
+    brings it back, the game where it stood, and takes her to her seat."""
+    from crib3.cluster.room import ClusterRoom
+    from crib3.engine import Rules
+
+    with nats_server(tmp_path) as nats:
+        a = await ClusterRoom.start([nats.url], "a", tmp_path / "a", lease_seconds=2)
+        b = await ClusterRoom.start([nats.url], "b", tmp_path / "b", lease_seconds=2)
+        try:
+            ann = await a.enter("ann", "key-ann", lambda reason: None, None)
+            table = a.open_table(ann, Rules(), ("easy", "easy"))
+            table.start("ann")
+            await until(lambda: table.state is not None, 15, what="the game stored")
+            await table.game.settled()
+            stood = list(table.game.events)
+            a.depart(ann)
+            a.shelve_table(table)
+            await until(lambda: table.number in b.cluster_lobby.shelved, 15,
+                        what="shelved, as b's lobby knows")
+            assert table.number not in [t.number for t in b.elsewhere()]
+            assert table.number not in a.tables
+            again = await b.enter("ann", "key-ann", lambda reason: None, None)
+            await until(lambda: table.number in b.tables, 15, what="brought back by b")
+            back = b.tables[table.number]
+            assert list(back.game.events)[:len(stood)] == stood
+            assert again.rejoin == (table.number, "")  # (her lobby seats her)
+            await until(lambda: b.shelved_for(again) is None, 15,
+                        what="no longer shelved, as b's lobby knows")
+        finally:
+            for room in (a, b):
+                room.close()
+                await room.stop()

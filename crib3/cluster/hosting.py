@@ -37,8 +37,9 @@ The cluster-wide sign-in and lobby are `crib3.cluster.presence` and
 open table whose log holds no event and whose lease is free (closed before
 it started, or its people were on a dead node) is marked closed by the
 scan, so that it leaves every node's lobby. A person connected to another node
-sits at a table here by visiting this node (`crib3.cluster.visits`). Not
-here yet: shelved or closed tables brought back through the cluster.
+sits at a table here by visiting this node (`crib3.cluster.visits`). A
+shelved table is adopted the same way, when its person asks for it
+(`crib3.cluster.room`). Not here yet: closed games brought back.
 """
 
 from __future__ import annotations
@@ -225,19 +226,26 @@ class LeaseKeeper:
             await asyncio.sleep(self.store.lease_seconds / 3)
             if self.paused:
                 continue
-            for table, (lease, lost) in list(self.leases.items()):
-                try:
-                    await self.store.renew(lease)
-                    continue
-                except Fenced:
-                    pass
-                except Exception as exc:
-                    if lease.held():
-                        log.info("table %s: a renewal failed (%s); trying again", table, exc)
-                        continue
-                if self.leases.get(table, (None,))[0] is lease:
-                    self.drop(table)
-                    lost()
+            # All at once: one after the other, 20 tables' renewals on a
+            # busy node's loop took long enough for the last ones' leases to
+            # run out while the node was alive (tests/benchmarks/
+            # test_cluster_load.py, with the machine's cores kept busy).
+            await asyncio.gather(*(self._renew(table, lease, lost)
+                                   for table, (lease, lost) in list(self.leases.items())))
+
+    async def _renew(self, table: str, lease: Lease, lost: Callable[[], None]) -> None:
+        try:
+            await self.store.renew(lease)
+            return
+        except Fenced:
+            pass
+        except Exception as exc:
+            if lease.held():
+                log.info("table %s: a renewal failed (%s); trying again", table, exc)
+                return
+        if self.leases.get(table, (None,))[0] is lease:
+            self.drop(table)
+            lost()
 
     def stop(self) -> None:
         if self._task is not None:
@@ -435,10 +443,12 @@ class Node:
             except nats.js.errors.KeyWrongLastSequenceError:
                 continue  # another node took that number first
 
-    async def adopt(self, table_id: str) -> HostedTable | None:
-        """Table `table_id`, if it is open and nobody holds its lease: its
-        game rebuilt from its stream, where it stood, hosted here. None
-        when it is hosted, not open, or never started."""
+    async def adopt(self, table_id: str, statuses: tuple[str, ...] = (OPEN,)
+                    ) -> HostedTable | None:
+        """Table `table_id`, if it is open (or in `statuses`: a shelved table
+        brought back) and nobody holds its lease: its game rebuilt from its
+        stream, where it stood, hosted here. None when it is hosted, not
+        open, or never started."""
         check_table_id(table_id)
         if int(table_id) in self.room.tables:
             return None
@@ -447,7 +457,7 @@ class Node:
         except nats.js.errors.KeyNotFoundError:
             return None
         data = json.loads(entry.value or b"{}")
-        if data.get("status") != OPEN:
+        if data.get("status") not in statuses:
             return None
         try:
             lease = await self.store.acquire(table_id)

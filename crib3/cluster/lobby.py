@@ -42,8 +42,8 @@ from crib3.cluster.store import ClusterStore
 from crib3.engine import PlayerInfo, Rules
 from crib3.room.basics import RoomError
 from crib3.room.chat import KEPT, ChatLine, checked_text
-from crib3.room.seats import Presence, SeatLookup, holder_of
-from crib3.room.storage import OPEN
+from crib3.room.seats import Presence, Seat, SeatLookup, holder_of
+from crib3.room.storage import OPEN, SHELVED
 from crib3.room.wire import PublicStanding
 
 log = logging.getLogger("crib3.cluster")
@@ -120,6 +120,9 @@ class ClusterLobby:
     def __init__(self, registry: Any) -> None:
         self.registry = registry
         self.entries: dict[int, LobbyTable] = {}
+        # Tables put away while nobody was at them: who sits where (with
+        # their keys: who may bring one back), by number.
+        self.shelved: dict[int, list[Seat]] = {}
         self.listeners: list[Callable[[], None]] = []
         self.ready = asyncio.Event()  # the registry's entries read once
         self._watcher: Any = None
@@ -146,11 +149,15 @@ class ClusterLobby:
             number = int(entry.key)
             if entry.operation in ("DEL", "PURGE") or not entry.value:
                 self.entries.pop(number, None)
+                self.shelved.pop(number, None)
             else:
                 try:
                     data = json.loads(entry.value)
+                    self.shelved.pop(number, None)
                     if data.get("status") not in (OPEN, OVER):  # shelved, closed
                         self.entries.pop(number, None)
+                        if data.get("status") == SHELVED:
+                            self.shelved[number] = [Seat(**seat) for seat in data["seats"]]
                     else:
                         self.entries[number] = LobbyTable.from_entry(data)
                 except (ValueError, KeyError, TypeError) as exc:

@@ -24,9 +24,13 @@ and this room answers what the server asks of it for that (`host_of`,
 from another node, `visit_in`: signed in here only, their door holds their
 name in the cluster).
 
+**A table nobody is at** is shelved as on one machine, but through the
+cluster: its registry entry says so and its lease is given back, and the
+node a person of it signs in through brings it back (`bring_back`, in the
+background: the lobby seats them once it is here).
+
 **What a node does not do yet**: run the sessions' apps in worker
-processes (`--workers`), shelve an idle table or bring a closed game back
-(a table stays hosted while nobody is at it).
+processes (`--workers`), and bring a closed game back.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ from crib3.engine import Rules
 from crib3.engine.log import make_header
 from crib3.room.basics import RoomError
 from crib3.room.seats import FIRST_USE, Presence, Seat
+from crib3.room.storage import SHELVED
 
 SPARE = "spare"  # a registry entry's status: claimed by a node, not yet a table
 NOT_READY = "the card room is still getting a table ready: press o again in a moment"
@@ -317,9 +322,48 @@ class ClusterRoom(NodeRoom):
         found = next((t for t in self.elsewhere() if t.number == number), None)
         return None if found is None else elsewhere_line(found)
 
+    # A shelved table comes back in the background (`bring_back`): the lobby
+    # says so, and sits its person once it is here.
+    brings_back_soon = True
+
     def shelve_table(self, table: Any) -> None:
-        """Not through the cluster yet: a table nobody is at stays hosted."""
-        return
+        """A started table nobody has been at for `idle_close` seconds: out
+        of every lobby, its lease given back (no node hosts it), until one
+        of its people signs in again on any node (`bring_back`)."""
+        log.info("table %d: nobody there for %gs; shelved", table.number, self.idle_close)
+        self.tables.pop(table.number, None)
+        table.save(SHELVED)
+        table.close()
+        self.changed()
+
+    def shelved_for(self, presence: Presence, closed: bool = True) -> int | None:
+        """A shelved table of the cluster where `presence` plays (same name
+        and key). (A closed game cannot be brought back through the cluster
+        yet: `closed` finds none.)"""
+        if self.cluster_lobby is None:
+            return None
+        for number, seats in sorted(self.cluster_lobby.shelved.items()):
+            if any(s.person and s.name is not None and s.name.lower() == presence.name.lower()
+                   and s.key == presence.key for s in seats):
+                return number
+        return None
+
+    def bring_back(self, presence: Presence, closed: bool = True) -> HostedTable | None:
+        """Their shelved table, adopted by this node in the background, its
+        game where it stood; they are taken to their seat once it is here
+        (`Presence.rejoin`). None now, always (see `brings_back_soon`)."""
+        if self.place_of(presence) is not None:
+            return None
+        number = self.shelved_for(presence)
+        if number is not None:
+            self._background(self._bring_back(number, presence))
+        return None
+
+    async def _bring_back(self, number: int, presence: Presence) -> None:
+        table = await self.node.adopt(str(number), statuses=(SHELVED,))
+        if table is not None:
+            presence.rejoin = (number, "")
+            self.changed()
 
     def close_table(self, table: Any, keep: bool = False) -> None:
         super().close_table(table, keep)

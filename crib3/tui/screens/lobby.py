@@ -132,7 +132,8 @@ class LobbyScreen(QuietBindings, Screen[None]):
             who.append(f"\nYour reconnect code: {code} (ssh asks for it when you come "
                        f"back as {shown_name(self.presence.name)}; it holds the name for you).")
         shelved = self.room.shelved_for(self.presence)
-        if shelved is not None and shelved in self.room.shelved:
+        if shelved is not None and (shelved in self.room.shelved
+                                    or getattr(self.room, "brings_back_soon", False)):
             who.append(f"\nYour table {shelved} was put away while nobody was at it: "
                        "r brings it back.")
         elif shelved is not None:
@@ -285,7 +286,12 @@ class LobbyScreen(QuietBindings, Screen[None]):
         self.notify(f"{shown_name(name)}'s session is closed.", markup=False)
 
     def action_bring_back(self) -> None:
+        number = self.room.shelved_for(self.presence)
         table = self.room.bring_back(self.presence)
+        if table is None and getattr(self.room, "brings_back_soon", False):
+            self.notify(f"Table {number} is on its way back; you are seated as soon as it is "
+                        "here.", markup=False)  # (a cluster's: crib3.cluster.room)
+            return
         if table is None:
             self.notify("Your table could not be brought back (the server's log says why).",
                         severity="warning", markup=False)
