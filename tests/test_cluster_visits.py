@@ -391,8 +391,10 @@ async def test_a_tables_chat_goes_on_at_the_node_that_adopts_it(tmp_path):
             await a.node.close()  # a dies
             await a.visits.stop()
             await until(lambda: table.number in b.tables, 20, what="b adopts the table")
-            assert [(l.name, l.text) for l in b.tables[table.number].chat.lines] == \
-                [("ann", "good luck, bots"), ("ann", "[b]no markup[/b]")]
+            said = [("ann", "good luck, bots"), ("ann", "[b]no markup[/b]")]
+            await until(lambda: [(line.name, line.text) for line in
+                                 b.tables[table.number].chat.lines] == said, 10,
+                        what="the chat read back by b")  # (just after the adoption)
         finally:
             b.close()
             await b.stop()
