@@ -308,11 +308,15 @@ class Visits:
             return False
 
     def lose(self, peer: str) -> None:
-        """Every visit with `peer` is lost (it stopped answering)."""
+        """Every visit with `peer` is lost (it stopped answering). (A visit
+        whose end fails is logged: the pings go on for the others.)"""
         for link in [link for link in self.links.values() if link.peer == peer]:
             link.send(wire.End(0, True))  # (should it come back: the visit is over)
             link.close()
-            link.lost()
+            try:
+                link.lost()
+            except Exception as exc:
+                log.warning("visit %s: ending it failed: %s", link.visit, exc)
 
     def _forget(self, link: VisitLink) -> None:
         if self.links.get(link.visit) is link:
