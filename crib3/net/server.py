@@ -256,14 +256,10 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
                     going, go_on = await self._visit(presence, env, *going)
                     if not go_on:
                         break
-                    if going is not None:
-                        continue
-                    if self.ended:
-                        break
+                    continue  # (on to the next table elsewhere, or an app here)
                 if not await self._run_app(presence, env):
                     break
-                going = getattr(presence, "go_to", None)
-                presence.go_to = None
+                going, presence.go_to = presence.go_to, None
                 if going is None or not self.may_visit:
                     break
         finally:
@@ -341,8 +337,7 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
             link = await room.visit_elsewhere(
                 presence, number, watch, ascii=self._ascii(env),
                 think=self.service.options.think, term=self.term or "xterm",
-                env={k: v for k, v in env.items() if k in ("COLORTERM", "NO_COLOR")},
-                size=self.size)
+                env=_colours(env), size=self.size)
         except RoomError as exc:  # that node cannot take them: said in the lobby here
             presence.notice = str(exc)
             return None, True
@@ -395,8 +390,7 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
             size = self.size
             remote = await pool.open(chan, presence, ascii=wants_ascii(env),
                                      think=self.service.options.think, term=self.term or "xterm",
-                                     env={k: v for k, v in env.items()
-                                          if k in ("COLORTERM", "NO_COLOR")},
+                                     env=_colours(env),
                                      size=size)
             self._hand_over(remote, size)
             failure, lost = await remote.finished
@@ -453,7 +447,7 @@ class VisitSession(PlaySession):
     def _close(self, presence: Presence) -> None:
         self.service.sessions.discard(self)
         self.service.room.depart(presence)
-        go_to = getattr(presence, "go_to", None)
+        go_to = presence.go_to
         if self.moved:
             ended = wire.VisitEnded(moved=True)
         elif self.farewell:
@@ -465,6 +459,12 @@ class VisitSession(PlaySession):
         self.link.send(ended)
         self.link.close()
         self.closed = True
+
+
+def _colours(env: dict[str, str]) -> dict[str, str]:
+    """What of the client's environment an app made elsewhere (a worker, or
+    another node) needs besides its terminal type: how it takes colour."""
+    return {k: v for k, v in env.items() if k in ("COLORTERM", "NO_COLOR")}
 
 
 def _say_and_close(chan: Any, line: str, status: int = 1) -> None:

@@ -86,6 +86,7 @@ from benchmarks.test_ssh_load import (
     _logged,
     _play,
     _rss_mb,
+    _seat_table,
     _stop_server,
     _tail,
 )
@@ -228,7 +229,8 @@ async def _seat_everyone(ports: list[int], tables: int, key: dict[str, asyncssh.
     players = await asyncio.gather(*(connect(t, p) for t in range(1, tables + 1)
                                      for p in range(PER_TABLE)))
     for table in range(1, tables + 1):
-        await _seat_table(table, list(players[(table - 1) * PER_TABLE:table * PER_TABLE]))
+        await _seat_table(table, list(players[(table - 1) * PER_TABLE:table * PER_TABLE]),
+                          join=_join)
 
 
 def _row_of(player: Player, table: int) -> int | None:
@@ -275,21 +277,6 @@ async def _join(player: Player, table: int) -> None:
         except AssertionError:
             continue
     await player.expect(waiting, timeout=1)
-
-
-async def _seat_table(table: int, players: list[Player]) -> None:
-    """test_ssh_load's `_seat_table`, joining by `_join` here."""
-    owner, *joiners = players
-    owner.press(OPEN)
-    await owner.expect("Seats nobody takes")
-    owner.press(ENTER)
-    await owner.expect("Enter: start the game")
-    for joiner in joiners:
-        await _join(joiner, table)
-    await owner.expect(f"t{table}p{PER_TABLE - 1}")
-    owner.press(ENTER)
-    for player in players:
-        await player.expect("pts")
 
 
 def _at(values: list[float], q: float) -> float:

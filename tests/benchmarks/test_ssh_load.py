@@ -428,16 +428,18 @@ def _tail(log: Path, lines: int = 40) -> str:
 # --- the benchmark -----------------------------------------------------------------
 
 
-async def _seat_table(table: int, players: list[Player]) -> None:
+async def _seat_table(table: int, players: list[Player], join=None) -> None:
     """Three people already in the lobby: the first opens a table, the
-    others sit at it, and the first starts the game."""
+    others sit at it (by `join`, `_join` unless told), and the first
+    starts the game."""
+    join = join or _join
     owner, *joiners = players
     owner.press(OPEN)
     await owner.expect("Seats nobody takes")
     owner.press(ENTER)
     await owner.expect("Enter: start the game")
     for joiner in joiners:
-        await _join(joiner, table)
+        await join(joiner, table)
     await owner.expect(f"t{table}p{PER_TABLE - 1}")
     owner.press(ENTER)
     for player in players:
