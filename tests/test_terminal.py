@@ -114,7 +114,10 @@ def test_a_dumb_terminal_gets_one_line_not_escape_codes(term, tmp_path):
                  f"env {term} LANG=C.UTF-8 CRIB3_HOME={tmp_path} {crib3_command()} play "
                  f"--seed 1; echo $? > {done}; sleep 30")
         deadline = time.monotonic() + 60
-        while not done.exists() and time.monotonic() < deadline:
+        # (The shell makes the file before `echo` writes the status into it:
+        # wait for the status, not for the file.)
+        while not (done.exists() and done.read_text().strip()) \
+                and time.monotonic() < deadline:
             time.sleep(POLL)
         assert done.read_text().strip() == "1"
         screen = [line for line in tmux.run("capture-pane", "-p", "-J", "-t", "t").splitlines()
