@@ -279,8 +279,12 @@ class ClusterPeople:
                 await self._let_go(claim)
                 holder = presence.holder
                 if holder is not None:
-                    with contextlib.suppress(Exception):
+                    try:
                         await self._uncount(holder, "names", primary)
+                    except Exception as exc:
+                        log.info("%s signed out; its person's count of names not "
+                                 "updated (%s): the next count leaves it out",
+                                 shown_name(presence.name, 40), exc)
 
     async def _let_go(self, claim: SignedIn) -> None:
         for key, revision in claim.revisions.items():
