@@ -38,7 +38,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -109,8 +108,8 @@ class ClusterRoom(NodeRoom):
 
     # --- people -------------------------------------------------------------------------
 
-    async def enter(self, name: str, key: str | None, kick: Callable[[str], None],
-                    address: str | None = None, admin: bool = False) -> Presence:
+    async def enter(self, name: str, key: str | None, kick: Any, address: str | None = None,
+                    admin: bool = False) -> Presence:
         """`Room.sign_in`, then the cluster's (a name held once across nodes)."""
         presence = self.sign_in(name, key, kick, address)
         presence.admin = admin
@@ -175,8 +174,8 @@ class ClusterRoom(NodeRoom):
         assert self.visits is not None
         self.visits.admit = admitting
 
-    def visit_in(self, name: str, key: str | None, kick: Callable[[str], None],
-                 address: str | None, admin: bool = False) -> Presence:
+    def visit_in(self, name: str, key: str | None, kick: Any, address: str | None,
+                 admin: bool = False) -> Presence:
         """A person of another node (their door, which holds their name in
         the cluster) signs in here to visit a table: the room's own checks."""
         presence = self.sign_in(name, key, kick, address)
