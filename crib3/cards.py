@@ -68,10 +68,6 @@ class Card:
         # Unpickling (multiprocessing in `crib3 sim`) must give back the shared card.
         return (card_at, (self.index,))
 
-    @property
-    def rank_label(self) -> str:
-        return RANKS[self.rank - 1]
-
     def label(self, ascii: bool = False) -> str:
         """The card for a screen: "10♥", or "10H" when `ascii`."""
         return self.code if ascii else RANKS[self.rank - 1] + SUIT_SYMBOLS[self.suit]

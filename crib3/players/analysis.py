@@ -269,13 +269,6 @@ def _greedy(hand: tuple[int, ...], pile: tuple[int, ...], count: int) -> int:
     return best
 
 
-@lru_cache(maxsize=1 << 16)
-def pile_points(pile: tuple[int, ...]) -> int:
-    """`rank_points` for the last card of a count's pile of ranks (the count
-    is the pile's total), cached for the look-ahead."""
-    return rank_points(pile, sum(r if r < 10 else 10 for r in pile))
-
-
 # --- the look-ahead's positions as integers ---------------------------------------
 #
 # The look-ahead plays out a great many counts for every decision. Its

@@ -126,14 +126,6 @@ def crib_reach(spread: Sequence[int], need: float, crib_mean: float, place: int,
     return total / len(spread)
 
 
-def count_out_chance(kept: Sequence[Card], hand: Sequence[Card], need: int,
-                     extra: float = 0.0, play_mean: float = PLAY_POINTS) -> float:
-    """The chance that `kept` (of the five cards `hand`) plus the play's
-    points plus `extra` (the dealer's crib) reach `need` points, over the
-    46 starters the seat cannot see."""
-    return reach_chance(hand_spread(kept, hand), need, extra, play_mean)
-
-
 def before_the_end(spread: Sequence[int], need: float, first: float, extra: float = 0.0,
                    play_mean: float = PLAY_POINTS, peg_first: bool = True,
                    race: float = 1.0, place: int | None = None, crib: bool = False) -> float:

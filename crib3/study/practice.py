@@ -20,7 +20,6 @@ from crib3.engine import Discard, Game, Play, PlayerInfo, Rules, SeatView, seat_
 from crib3.engine.state import Phase
 from crib3.players.easy import EasyPlayer
 
-KINDS = ("discard", "play")
 YOU = 0  # the seat the player sits in, in dealt positions
 
 
