@@ -322,7 +322,7 @@ def test_the_dealer_keeps_two_pairs_that_peg_and_throws_the_king():
     crib table alone likes a three in its own crib); kept together the
     pairs peg well, and a three thrown beside a kept three is worth less to
     the crib than the table says."""
-    from crib3.players.style import DECEMBER_2026
+    from crib3.players.expert import DECEMBER_2026
 
     view = discard_view("2S 2H 3S 3C KC", seat=0, dealer=0)
     assert rank_discards(view)[0].card == parse_card("KC")

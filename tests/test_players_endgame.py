@@ -15,7 +15,8 @@ from crib3.cards import parse_cards
 from crib3.engine import Rules
 from crib3.players.coach import Advice, rank_discards
 from crib3.players.endgame import before_the_end, hand_spread, peg_race, play_at_least
-from crib3.players.style import CURRENT, DECEMBER_2026
+from crib3.players.expert import DECEMBER_2026
+from crib3.players.style import CURRENT
 from helpers import discard_view
 
 # Points alone: no chance to win or to clear a skunk line, both opponents alike.

@@ -25,7 +25,8 @@ from crib3.players.reading import (
     play_chance,
 )
 from crib3.players.rollout import wary_code
-from crib3.players.style import CURRENT, DECEMBER_2026, PLAY_SAMPLES
+from crib3.players.expert import DECEMBER_2026
+from crib3.players.style import CURRENT, PLAY_SAMPLES
 from helpers import cards, hand_set_up, lead_after_a_ten_and_a_four, plays
 
 

@@ -438,8 +438,8 @@ def draw_hands(pool: Sequence[Card], sizes: dict[int, int], floors: dict[int, in
                rng: random.Random) -> dict[int, list[Card]] | None:
     """`sample_hands` with the same odds for every deal, drawn faster where
     a seat has a floor: each seat's cards are a sample of the cards it may
-    hold, not the first of a shuffled pool (the December 2026 expert keeps
-    `sample_hands`, so that it plays as it did)."""
+    hold, not the first of a shuffled pool (the look-ahead without
+    `Style.read_plays` keeps `sample_hands`, so that it plays as it did)."""
     if not floors:
         return sample_hands(pool, sizes, floors, rng)
     cards = list(pool)

@@ -211,8 +211,8 @@ def rank_discards(view: SeatView, style: Style = CURRENT) -> list[DiscardOption]
             continue
         # With peg_out, the four kept peg as the discard table says (in
         # full, whatever play_weight the margin gets), and pegging out wins
-        # before any count; without it, the December 2026 guess: every four
-        # pegs alike, and only the show's chance counts.
+        # before any count; without it, every four pegs alike, and only the
+        # show's chance counts.
         at = place_of(seat, dealer)
         base = PLACE_PLAY[at] if style.seat_play else PLAY_POINTS
         mean = base

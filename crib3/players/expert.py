@@ -8,7 +8,7 @@ from dataclasses import fields, replace
 from crib3.engine import Command, Discard, Play, SeatView
 from crib3.players.coach import rank_discards, rank_plays
 from crib3.players.standard import choose_simply
-from crib3.players.style import CURRENT, DECEMBER_2026, Style
+from crib3.players.style import CURRENT, Style
 
 
 class ExpertPlayer:
@@ -34,10 +34,22 @@ class ExpertPlayer:
         return Play(view.seat, rank_plays(view, style=self.style)[0].card)
 
 
+# The expert as it played in December 2026, before the refinements: every
+# switch that changes its choices off. This is the one place the old expert
+# lives; it is the yardstick `crib3 sim --duplicate expert,expert-2026-12`
+# and the strength benchmark measure the expert against, and the players'
+# tests pin its choices so that the yardstick does not move.
+DECEMBER_2026 = Style(peg_discard=False, score_discard=False, read_plays=False, peg_out=False,
+                      skunk_discard=False, rivals=False, seat_play=False,
+                      deny_crib=False, crib_spread=False, end_scale=1.0, posterior=False,
+                      read_standard=0.0, read_standard_keeps=0.0, read_expert=False,
+                      expert_habit=False, expert_crib=False, wary_experts=False,
+                      read_easy=False)
+
+
 class FrozenExpert(ExpertPlayer):
-    """The expert as it played in December 2026, before the refinements
-    the `Style` switches turn on, kept for `crib3 sim` to measure the
-    expert against; not in the menus."""
+    """The expert as it played in December 2026 (`DECEMBER_2026`), kept
+    for `crib3 sim` to measure the expert against; not in the menus."""
 
     level = "expert-2026-12"
     style = DECEMBER_2026

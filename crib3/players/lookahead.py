@@ -115,7 +115,9 @@ def look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
         if style.read_plays and not style.posterior else None
     read_whole = style.posterior and style.read_plays
 
-    deal = draw_hands if style.read_plays else sample_hands  # as December 2026 drew
+    # Without read_plays, blind deals drawn as they always were: the old
+    # expert's choices on a seed stay its own.
+    deal = draw_hands if style.read_plays else sample_hands
 
     def draw() -> dict[int, list[Card]] | None:
         return deal(pool, others, floors, rng) or deal(pool, others, {}, rng)

@@ -18,8 +18,9 @@ keep, `crib3.players.keeps`). `Reader.deal`'s rejection throws away at most
 a few blind deals for each one it keeps: a sharp model (a seat read as the
 standard bot) rules out most blind deals, its spare runs out, and the rest
 are kept unread, which is why a sharper reading measured no stronger here
-and stronger there. `Reader` stays for `crib3 sim` variants
-(`expert:posterior=off`) and the December 2026 comparisons.
+and stronger there. `Reader` stays for the expert with `Style.posterior`
+off (`crib3 sim` variants such as `expert:posterior=off`, and the old
+expert kept in `crib3.players.expert`).
 
 Works on ints, like the look-ahead's playouts (see `analysis.pack_ranks`):
 a deal's weight costs a few cached dictionary lookups a seat.
@@ -127,11 +128,9 @@ class Habit:
 
 
 # The expert bot's habits, fitted by maximum likelihood to its plays with
-# a choice of ranks (true hands known; games of the expert and of
-# expert-2026-12, each fitting the other's plays as well as its own): they
-# fit those plays better than the shares that fit them best, and those
-# better than any legal rank alike (measured: assets/measurements/players.md,
-# 'Reading an expert seat').
+# a choice of ranks (true hands known): they fit those plays better than
+# the shares that fit them best, and those better than any legal rank
+# alike (measured: assets/measurements/players.md, 'Reading an expert seat').
 EXPERT_HABIT = Habit(points=2.3, risk=0.85, pips=0.175, stray=0.035)
 
 # A model of a player: the shares (standard, wary) or a Habit.
