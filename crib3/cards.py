@@ -114,7 +114,8 @@ def parse_card(text: str) -> Card:
         if rank is not None and suit is not None:
             return DECK[(rank - 1) * 4 + suit]
     raise ValueError(
-        f"not a card: {text!r} (write a rank A 2-10 T J Q K and a suit S H D C or ♠ ♥ ♦ ♣, like 10H)"
+        f"not a card: {text!r} (write a rank A 2-10 T J Q K and a suit S H D C"
+        " or ♠ ♥ ♦ ♣, like 10H)"
     )
 
 

@@ -89,7 +89,7 @@ def discard_table() -> tuple[tuple[dict[int, float], ...], tuple[tuple[float, ..
     text = resources.files("crib3.players").joinpath("discard_table.json").read_text("utf-8")
     data = json.loads(text)
     play = tuple({int(code): float(v) for code, v in cells.items()} for cells in data["play"])
-    given = [(0.0,) * 14]
+    given: list[tuple[float, ...]] = [(0.0,) * 14]
     for thrown in range(1, 14):
         row = data["crib_given_kept"][str(thrown)]
         given.append((0.0, *(float(row[str(k)]) for k in range(1, 14))))

@@ -107,8 +107,8 @@ def look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
         show = Show(turn_order(d), view.starter, view.played,
                     (view.my_discard,) if view.my_discard is not None else ())
     points = {c: 0.0 for c in cards}
-    wins = {c: 0 for c in cards}
-    losses = {c: 0 for c in cards}
+    wins: dict[Card, float] = {c: 0 for c in cards}
+    losses: dict[Card, float] = {c: 0 for c in cards}
     margins: dict[Card, list[float]] = {c: [] for c in cards}
     shares = {s: _read_shares(view.players[s].kind, style) for s in others}
     reader = Reader(view.hand_plays, list(others), spare=READ_SPARE * samples, shares=shares) \
@@ -188,7 +188,8 @@ def look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
                 weight *= keep_weight([*played[s], *(c.rank for c in hand)], keeps[s])
             dealt_weights.append(weight)
         held = [tuple(view.hand) if s == me else tuple(dealt.get(s, ())) for s in range(3)]
-        ranks = [pack_ranks(sorted(c.rank for c in hand)) for hand in held]  # sorted: fewer positions
+        # sorted: fewer positions
+        ranks = [pack_ranks(sorted(c.rank for c in hand)) for hand in held]
         for card in cards:
             if style.search_self:
                 got, margin, outcome = play_out_searching(

@@ -166,7 +166,7 @@ def play_chance(hand: int, pile: int, count: int, rank: int,
     got = 0.0
     if rank in legal and isinstance(shares, Habit):
         got = shares.chance(shares.scores(pile, count), rank, legal)
-    elif rank in legal:
+    elif rank in legal and not isinstance(shares, Habit):
         greedy = (hand >> (4 * greedy_code(hand, pile, count))) & 15
         wary = (hand >> (4 * wary_code(hand, pile, count))) & 15
         greedy_share, wary_share = shares
@@ -237,8 +237,9 @@ class Reader:
         a bound learnt as it goes: a bound worked out beforehand is loose
         where no hand makes a seat's play its standard choice, and would
         throw most draws away). So the kept deals follow the model's
-        belief and every playout is spent on a deal that counts in full. After `tries` draws the last is kept anyway: a seat that
-        played against the model throughout must not stall the decision."""
+        belief and every playout is spent on a deal that counts in full.
+        After `tries` draws the last is kept anyway: a seat that played
+        against the model throughout must not stall the decision."""
         dealt = None
         for _ in range(tries):
             dealt = draw()

@@ -268,7 +268,7 @@ def format_stats(stats: Sequence[PlayerStats], width: int | None = None) -> str:
         notes.append(f"games with take-backs (u): {who}; counted in games and points, "
                      "not in wins, share, skunks or streaks")
     for line in notes:
-        if narrow:
+        if narrow and width is not None:
             lines += textwrap.wrap(line, width)
         else:
             lines.append(line)

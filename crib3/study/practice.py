@@ -35,7 +35,7 @@ class Position:
 
 def _is_choice(view: SeatView) -> bool:
     """A play worth asking about: two ranks or more to choose from."""
-    return len({c.card.rank for c in view.legal if isinstance(c, Play)}) > 1  # type: ignore[attr-defined]
+    return len({c.card.rank for c in view.legal if isinstance(c, Play)}) > 1
 
 
 def dealt_positions(kind: str, seed: int | None = None) -> Generator[Position, Card | None, None]:
