@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import fields, replace
+from typing import Any
 
 from crib3.engine import Command, Discard, Play, SeatView
 from crib3.players.coach import rank_discards, rank_plays
@@ -23,7 +24,7 @@ class ExpertPlayer:
         self.rng = rng
 
     def choose(self, view: SeatView) -> Command:
-        return choose_simply(self, view)  # type: ignore[arg-type]
+        return choose_simply(self, view)
 
     def discard(self, view: SeatView) -> Discard:
         assert view.seat is not None
@@ -69,7 +70,7 @@ def variant_style(level: str) -> Style:
     if not level.startswith(VARIANT_PREFIX):
         raise ValueError(f"unknown player level {level!r}")
     known = {f.name: f for f in fields(Style)}
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}
     for part in level[len(VARIANT_PREFIX):].split(":"):
         name, _, text = part.partition("=")
         field = known.get(name)
@@ -85,7 +86,7 @@ def variant_style(level: str) -> Style:
                 changes[name] = float(text)
             except ValueError:
                 raise ValueError(f"unknown player level {level!r} ({name} is a number)") from None
-    return replace(CURRENT, **changes)  # type: ignore[arg-type]
+    return replace(CURRENT, **changes)
 
 
 class VariantExpert(ExpertPlayer):
