@@ -1,5 +1,5 @@
 """The expert's look-ahead reads the other seats' hands from their earlier
-plays, and plays its playouts warily (issue 13, point 4)."""
+plays, and plays its playouts warily."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def _margins(view, style, deals, monkeypatch):
 
 
 def test_an_opponents_earlier_play_changes_the_experts_lead(monkeypatch):
-    """Issue 13 pt 4: with seat 2 read (no nine, five or three, most likely),
+    """With seat 2 read (no nine, five or three, most likely),
     the five is the better lead; without the reading, the queen. Over 1,500
     deals each (no early stop) the reading puts the five about 0.2 points
     of margin ahead of the queen, whether drawn from the posterior (the

@@ -1,6 +1,6 @@
 """The look-ahead's own later cards: the seat's best on each deal played
 out (Style.search_self, off: measured no better), not the standard
-player's choice (issue 13, point 4); and the Style's play budget, larger
+player's choice; and the Style's play budget, larger
 near the end (Style.end_scale)."""
 
 from __future__ import annotations
