@@ -147,9 +147,10 @@ def look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
                 if chance > 0.0 and rng.random() <= chance:
                     return found
             return found
-    # The playouts play every seat the standard way (the wary way for every
-    # seat, or for the seat itself, measured no better), except that with
-    # Style.wary_experts a seat the table names as the expert plays warily.
+    # The playouts play every seat the standard way (the wary way, for every
+    # seat or for the seat itself, did no better: assets/measurements/players.md,
+    # 'The look-ahead in the play'), except that with Style.wary_experts a
+    # seat the table names as the expert plays warily.
     by_seat = {s: wary_code for s in others if view.players[s].kind == "expert"} \
         if style.wary_experts else None
     weights = rival_weights(me, view.scores, target) if style.rivals else MEAN_WEIGHTS
