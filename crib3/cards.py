@@ -68,10 +68,6 @@ class Card:
         # Unpickling (multiprocessing in `crib3 sim`) must give back the shared card.
         return (card_at, (self.index,))
 
-    @property
-    def rank_label(self) -> str:
-        return RANKS[self.rank - 1]
-
     def label(self, ascii: bool = False) -> str:
         """The card for a screen: "10♥", or "10H" when `ascii`."""
         return self.code if ascii else RANKS[self.rank - 1] + SUIT_SYMBOLS[self.suit]
@@ -118,7 +114,8 @@ def parse_card(text: str) -> Card:
         if rank is not None and suit is not None:
             return DECK[(rank - 1) * 4 + suit]
     raise ValueError(
-        f"not a card: {text!r} (write a rank A 2-10 T J Q K and a suit S H D C or ♠ ♥ ♦ ♣, like 10H)"
+        f"not a card: {text!r} (write a rank A 2-10 T J Q K and a suit S H D C"
+        " or ♠ ♥ ♦ ♣, like 10H)"
     )
 
 

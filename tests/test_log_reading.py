@@ -1,4 +1,4 @@
-"""Reading saved games: linear, streamed, bounded, one error style (issue 10)."""
+"""Reading saved games: linear, streamed, bounded, one error style."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Names that could pass for another, or hold what cannot be seen or
-measured (issue 33 points 6 and 8): compared by their Unicode skeleton
+measured: compared by their Unicode skeleton
 (UTS #39), refused when they mix scripts as Highly Restrictive does not
 allow, hold invisible characters, or characters terminals draw at other
 widths than Rich counts; and a room that knows "alice" lets no "аlice" in."""

@@ -1,5 +1,5 @@
-"""Names are shown literally, never as markup or terminal codes (issue 10
-point 3, issue 11 point 1): what a name may be at the edges where a person
+"""Names are shown literally, never as markup or terminal codes:
+what a name may be at the edges where a person
 types one, and every name from a file shown safely in the game, the replay,
 the result and the commands that print games."""
 

@@ -120,7 +120,7 @@ def test_play_options_have_points_and_reasons_and_the_expert_plays_the_first():
     assert {o.card for o in options} == set(parse_cards("KH QS 8D 2C"))
     by_card = {o.card: o for o in options}
     assert by_card[parse_card("QS")].now == 0
-    # Each reason: the main one (what it scores now), then the risk (issue 12 point 15).
+    # Each reason: the main one (what it scores now), then the risk.
     assert by_card[parse_card("QS")].reason == "no points now; nothing easy for the next player"
     assert by_card[parse_card("2C")].reason.startswith("no points now; leaves 12")
     expert = make_player("expert").choose(view)
@@ -178,7 +178,7 @@ def test_expected_hand_by_counts_equals_the_mean_over_every_starter():
         assert expected_hand(kept, starters) == pytest.approx(brute, abs=1e-12)
 
 
-# --- the look-ahead's shortcuts (issue 13: speed) --------------------------------------
+# --- the look-ahead's shortcuts (speed) ------------------------------------------------
 
 def test_a_forced_play_and_cards_of_one_rank_need_no_look_ahead(monkeypatch):
     import crib3.players.coach as coach
@@ -286,7 +286,7 @@ from hypothesis import strategies as st  # noqa: E402
 @given(seed=st.integers(0, 10_000), pick=st.integers(0, 10_000), short=st.booleans(),
        shuffle=st.integers(0, 2**32))
 def test_the_experts_decisions_are_a_function_of_the_view_alone(seed, pick, short, shuffle):
-    """Issue 13's honesty property, for every seat, discards and plays, in
+    """The honesty property, for every seat, discards and plays, in
     short games too (where the end is near and the scores weigh in): deal
     the hidden cards differently, consistently with the view, and neither
     expert changes its choice. The coach's cache of rankings is emptied
@@ -314,15 +314,15 @@ def test_the_experts_decisions_are_a_function_of_the_view_alone(seed, pick, shor
         assert a == b
 
 
-# --- the discard counts the play, the crib given the kept four, and the end (issue 13) ---
+# --- the discard counts the play, the crib given the kept four, and the end ---
 
 
 def test_the_dealer_keeps_two_pairs_that_peg_and_throws_the_king():
-    """Issue 13's worst case: dealer with 2S 2H 3S 3C KC threw a three (the
+    """The worst case: dealer with 2S 2H 3S 3C KC threw a three (the
     crib table alone likes a three in its own crib); kept together the
     pairs peg well, and a three thrown beside a kept three is worth less to
     the crib than the table says."""
-    from crib3.players.style import DECEMBER_2026
+    from crib3.players.expert import DECEMBER_2026
 
     view = discard_view("2S 2H 3S 3C KC", seat=0, dealer=0)
     assert rank_discards(view)[0].card == parse_card("KC")
@@ -400,7 +400,7 @@ def test_near_the_end_the_coachs_lines_say_points_and_the_chance_to_win_apart():
     queen = next(p for p in advice.plays if str(p.card) == "QS")
     assert queen.win_edge > 0.5 and queen.margin > 50 and abs(queen.points) < 5
     line = next(line for line in advice.lines() if line.startswith("play Q♠"))
-    # the chance as a chance (issue 32: it read "win +NN%", a difference
+    # the chance as a chance (it read "win +NN%", a difference
     # of two chances that looked like one)
     assert f"margin {queen.points:+5.2f}  " in line, line
     assert f"you win this hand {queen.win:.0%}" in line and f"an opponent {queen.lose:.0%}" in line

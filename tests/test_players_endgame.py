@@ -1,5 +1,5 @@
-"""The expert's discard near the end plays for the game, not the points
-(issue 13, point 3): pegging out before anyone counts, the skunk lines when
+"""The expert's discard near the end plays for the game, not the points:
+pegging out before anyone counts, the skunk lines when
 skunks are on, in the long game and the short one.
 
 Each position is hand-made so that the right choice differs from the one
@@ -15,7 +15,8 @@ from crib3.cards import parse_cards
 from crib3.engine import Rules
 from crib3.players.coach import Advice, rank_discards
 from crib3.players.endgame import before_the_end, hand_spread, peg_race, play_at_least
-from crib3.players.style import CURRENT, DECEMBER_2026
+from crib3.players.expert import DECEMBER_2026
+from crib3.players.style import CURRENT
 from helpers import discard_view
 
 # Points alone: no chance to win or to clear a skunk line, both opponents alike.
@@ -117,7 +118,7 @@ from crib3.players import make_player  # noqa: E402
 @given(seed=st.integers(0, 10_000), pick=st.integers(0, 10_000), short=st.booleans(),
        shuffle=st.integers(0, 2**32))
 def test_the_end_of_game_discard_is_a_function_of_the_view_alone(seed, pick, short, shuffle):
-    """Issue 13's honesty property where the new terms weigh in: discards
+    """The honesty property where the new terms weigh in: discards
     late in games with skunks on. The hidden cards dealt differently,
     consistently with the view, never change the choice."""
     rules = Rules(target=61 if short else 121, skunks=True)

@@ -1,5 +1,5 @@
 """Players keep good fours: the look-ahead may read the other seats' hands
-from the discard (issue 13; `crib3.players.keeps`, Style.read_keeps)."""
+from the discard (`crib3.players.keeps`, Style.read_keeps)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The look-ahead's beliefs about the other seats, worked out whole
-(`crib3.players.posterior`, issue 13 point 4)."""
+(`crib3.players.posterior`)."""
 
 from __future__ import annotations
 

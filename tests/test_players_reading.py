@@ -1,5 +1,5 @@
 """The expert's look-ahead reads the other seats' hands from their earlier
-plays, and plays its playouts warily (issue 13, point 4)."""
+plays, and plays its playouts warily."""
 
 from __future__ import annotations
 
@@ -25,7 +25,8 @@ from crib3.players.reading import (
     play_chance,
 )
 from crib3.players.rollout import wary_code
-from crib3.players.style import CURRENT, DECEMBER_2026, PLAY_SAMPLES
+from crib3.players.expert import DECEMBER_2026
+from crib3.players.style import CURRENT, PLAY_SAMPLES
 from helpers import cards, hand_set_up, lead_after_a_ten_and_a_four, plays
 
 
@@ -78,7 +79,7 @@ def _margins(view, style, deals, monkeypatch):
 
 
 def test_an_opponents_earlier_play_changes_the_experts_lead(monkeypatch):
-    """Issue 13 pt 4: with seat 2 read (no nine, five or three, most likely),
+    """With seat 2 read (no nine, five or three, most likely),
     the five is the better lead; without the reading, the queen. Over 1,500
     deals each (no early stop) the reading puts the five about 0.2 points
     of margin ahead of the queen, whether drawn from the posterior (the

@@ -1,5 +1,5 @@
 """Three-handed, the opponent ahead is the one to beat: points fed to him
-cost more than points fed to the one behind (issue 13, point 2)."""
+cost more than points fed to the one behind."""
 
 from __future__ import annotations
 

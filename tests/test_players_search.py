@@ -1,6 +1,6 @@
 """The look-ahead's own later cards: the seat's best on each deal played
 out (Style.search_self, off: measured no better), not the standard
-player's choice (issue 13, point 4); and the Style's play budget, larger
+player's choice; and the Style's play budget, larger
 near the end (Style.end_scale)."""
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from crib3.cards import parse_card
 from crib3.engine import project
 from crib3.players import coach, lookahead, playout
 from crib3.players.analysis import greedy_code, pack_ranks
-from crib3.players.style import CURRENT, DECEMBER_2026, PLAY_BUDGET, PLAY_SAMPLES, WIN_BONUS
+from crib3.players.expert import DECEMBER_2026
+from crib3.players.style import CURRENT, PLAY_BUDGET, PLAY_SAMPLES, WIN_BONUS
 from helpers import hand_set_up, plays
 
 SEARCH = replace(CURRENT, search_self=True)

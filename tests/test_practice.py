@@ -1,4 +1,4 @@
-"""`crib3 practice` (issue 14, point 3): positions from real deals or the
+"""`crib3 practice`: positions from real deals or the
 player's own saved games, the coach's answer, a running score."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Progress (issue 14, point 4): points given up to the coach per hand, game
+"""Progress: points given up to the coach per hand, game
 by game, in `crib3 stats` (and --json) and the statistics screen, kept in
 a cache like the statistics' own."""
 

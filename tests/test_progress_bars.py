@@ -1,4 +1,4 @@
-"""Issue 32, point 15: a long command shows Rich's progress bar on a terminal
+"""A long command shows Rich's progress bar on a terminal
 (games so far, the running share, the time left) and keeps its plain lines
 when its output is not a terminal. Each command runs as a real subprocess:
 in a pseudo-terminal for the first case, through pipes for the second."""

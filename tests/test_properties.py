@@ -149,7 +149,7 @@ def test_folding_a_seats_redacted_events_gives_that_seats_public_view(params):
 
 @given(game_strategy)
 def test_the_view_holds_the_plays_history_public_and_whole(params):
-    """Issue 13 pt 4: every seat's view (and a spectator's) holds every card
+    """Every seat's view (and a spectator's) holds every card
     played this hand, by whom and in which count, and nothing more: the
     cards are the ones face up in `played`, in each seat's order, the counts
     numbered from 0 without gaps, the current count's cards the pile's."""

@@ -1,4 +1,4 @@
-"""The coach looks back (issue 14): `crib3.study.review` on positions whose best
+"""The coach looks back: `crib3.study.review` on positions whose best
 choice is known by hand, on real games, and the invariant that a seat's
 review never depends on another seat's hidden cards."""
 

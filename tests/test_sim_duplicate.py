@@ -1,5 +1,5 @@
 """`crib3 sim --duplicate A,B`: two levels on the same shuffles in every
-seating (issue 13, point 6), and the frozen expert it measures against."""
+seating, and the frozen expert it measures against."""
 
 from __future__ import annotations
 

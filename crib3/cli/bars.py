@@ -19,7 +19,9 @@ from typing import Any, Protocol
 
 
 class Bar(Protocol):
-    console: Any  # Rich's console under the bar, to print above it; None without a bar
+    @property
+    def console(self) -> Any:
+        """Rich's console under the bar, to print above it; None without a bar."""
 
     def advance(self, n: int = 1, status: str | None = None) -> None: ...
 
@@ -65,7 +67,13 @@ def progress_bar(total: int, what: str, status: str = "", enabled: bool | None =
         yield NO_BAR
         return
     from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
 
     console = Console(stderr=True)
     with Progress(BarColumn(bar_width=24), MofNCompleteColumn(), TextColumn(what),

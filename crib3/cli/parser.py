@@ -195,7 +195,13 @@ def build_parser() -> Parser:
         "tables", help="the card room's tables: export one's game log",
         description="The tables of the card room (crib3 serve): those of this machine's "
                     "room, or with --cluster those of a cluster's.")
-    tables.set_defaults(run=lambda args: tables.print_help() or EXIT_OK)
+
+    def tables_help(args: object) -> int:
+        """`crib3 tables` alone: its help, and no error."""
+        tables.print_help()
+        return EXIT_OK
+
+    tables.set_defaults(run=tables_help)
     about_tables = tables.add_subparsers(dest="tables_command", metavar="COMMAND")
     export_table = about_tables.add_parser(
         "export", help="a table's game, as the JSON Lines log the other commands read",
@@ -308,8 +314,8 @@ def _serve_options(serve: Parser) -> None:
                       help="public keys allowed in, OpenSSH format (default: "
                            "authorized_keys in crib3's config folder)")
     door.add_argument("--open", action="store_true",
-                      help="let anyone in without a listed key: a name is held by the first key, or "
-                           "reconnect code, it signs in with (a warning is printed)")
+                      help="let anyone in without a listed key: a name is held by the first "
+                           "key, or reconnect code, it signs in with (a warning is printed)")
     serve.add_argument("--admins", metavar="FILE",
                        help="public keys (authorized_keys format) of the people who may close "
                             "any table and remove a session; they may also sign in")

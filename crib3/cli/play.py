@@ -113,6 +113,7 @@ def play_defaults() -> argparse.Namespace:
     first screen (assets/measurements/command-line.md)."""
     from types import SimpleNamespace
 
-    return SimpleNamespace(players=None, seed=None, name=None, skunks=False,  # type: ignore[return-value]
-                           muggins=False, short=False, ascii=False, think=None,
-                           no_save=False, run=cmd_play, command="play")
+    defaults = SimpleNamespace(players=None, seed=None, name=None, skunks=False,
+                               muggins=False, short=False, ascii=False, think=None,
+                               no_save=False, run=cmd_play, command="play")
+    return defaults  # type: ignore[return-value]  # a SimpleNamespace, not argparse's

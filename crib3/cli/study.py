@@ -20,6 +20,8 @@ from crib3.common.exits import EXIT_OK
 if TYPE_CHECKING:
     import argparse
 
+    from crib3.engine import Rules
+
 
 def cmd_score(args: argparse.Namespace) -> int:
     from crib3.cards import format_cards, parse_cards
@@ -79,7 +81,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _sim_duplicate(args: argparse.Namespace, rules: object) -> int:
+def _sim_duplicate(args: argparse.Namespace, rules: Rules) -> int:
     """`crib3 sim --duplicate A,B`: --games deal sets, each played in six seatings."""
     from crib3.study import duplicate, sim
 
@@ -89,7 +91,7 @@ def _sim_duplicate(args: argparse.Namespace, rules: object) -> int:
     jobs = args.jobs if args.jobs else sim.default_jobs(games)
     summary = _played(args, games, duplicate.format_progress, duplicate.format_standing,
                       lambda **watch: duplicate.run(a, b, args.games, args.seed,
-                                                    rules, args.log_dir, jobs,  # type: ignore[arg-type]
+                                                    rules, args.log_dir, jobs,
                                                     **watch))
     print(json.dumps(summary.to_json()) if args.json else duplicate.format_summary(summary))
     return EXIT_OK

@@ -18,7 +18,7 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
 
-    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_args(self, args=None, namespace=None):
         """As argparse, but an argument no command takes is reported by the
         command it was given to ("crib3 sim: unrecognized arguments: x (see
         crib3 sim --help)"), not by `crib3`, whose help does not list the

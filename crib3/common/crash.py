@@ -13,7 +13,7 @@ import logging
 import os
 import tempfile
 import traceback
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ERRORS_LOG = "errors.log"
@@ -28,7 +28,7 @@ def record(exc: BaseException, context: str = "") -> Path | None:
     from crib3 import __version__
     from crib3.common.paths import data_dir
 
-    when = datetime.now(timezone.utc).isoformat(timespec="seconds")
+    when = datetime.now(UTC).isoformat(timespec="seconds")
     text = (f"--- {when} crib3 {__version__} {context}".rstrip() + "\n"
             + "".join(traceback.format_exception(exc)) + "\n")
     for folder in (data_dir(), Path(tempfile.gettempdir()) / "crib3"):

@@ -4,8 +4,8 @@ screen can list the levels without loading the engine."""
 HUMAN = "human"
 BOT_LEVELS = ("easy", "standard", "expert")
 PLAYER_KINDS = (HUMAN, *BOT_LEVELS)
-# Levels for `crib3 sim` alone, never offered in the game's menus: the expert
-# as it played in December 2026, frozen to measure the new one against.
+# Levels for `crib3 sim` alone, never offered in the game's menus: the old
+# expert the new one is measured against (see `crib3.players.expert`).
 SIM_ONLY_LEVELS = ("expert-2026-12",)
 
 # Names for the computer players, in the order they are given out.

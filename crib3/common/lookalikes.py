@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import sys
 import unicodedata
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -70,12 +70,13 @@ SCRIPT_NAMES = {
 
 
 def _regex() -> Any:
-    import regex  # here: only checking a name needs it
+    # here: only checking a name needs it
+    import regex  # type: ignore[import-untyped]  # regex ships no type stubs
 
     return regex
 
 
-@lru_cache(maxsize=None)
+@cache
 def _patterns() -> dict[str, Any]:
     """A pattern for each property used here (and each script's)."""
     regex = _regex()

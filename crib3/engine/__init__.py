@@ -7,6 +7,7 @@ Imports nothing from the screens or the network. The layers, lowest first:
 game), `codec` and `log` (the file format).
 """
 
+from crib3.common.levels import BOT_LEVELS, HUMAN
 from crib3.engine.commands import (
     Command,
     Count,
@@ -19,9 +20,7 @@ from crib3.engine.commands import (
     TakeBack,
 )
 from crib3.engine.events import (
-    BOT_LEVELS,
     EVENT_TYPES,
-    HUMAN,
     Event,
     PlayerInfo,
     Rules,

@@ -24,7 +24,7 @@ import dataclasses
 import types
 import typing
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from crib3.cards import CARDS_BY_CODE, Card
 from crib3.engine.commands import (
@@ -122,6 +122,7 @@ def encode_view(view: SeatView) -> dict[str, Any]:
 
 
 Decoder = Callable[[Any, str], Any]
+T = TypeVar("T")
 
 
 def _fail(where: str, what: str, value: Any) -> DecodeError:
@@ -175,7 +176,7 @@ def _optional(inner: Decoder) -> Decoder:
 
 
 def _tuple_of(inner: Decoder, length: int | None = None) -> Decoder:
-    def decode(value: Any, where: str) -> tuple:
+    def decode(value: Any, where: str) -> tuple[Any, ...]:
         if type(value) is not list or (length is not None and len(value) != length):
             raise _fail(where, f"a list of {length}" if length else "a list", value)
         try:  # (where each item is, only when one is wrong: this is a hot path)
@@ -185,9 +186,10 @@ def _tuple_of(inner: Decoder, length: int | None = None) -> Decoder:
                 inner(v, f"{where}[{i}]")
             raise
 
-    plain = {_int: int, _bool: bool, _str: str}.get(inner)
+    plains: dict[Decoder, type] = {_int: int, _bool: bool, _str: str}
+    plain = plains.get(inner)
     if plain is not None:  # numbers (most of a view): checked at once, no call each
-        def decode_plain(value: Any, where: str) -> tuple:
+        def decode_plain(value: Any, where: str) -> tuple[Any, ...]:
             if type(value) is list and (length is None or len(value) == length) \
                     and all(type(v) is plain for v in value):
                 return tuple(value)
@@ -197,7 +199,7 @@ def _tuple_of(inner: Decoder, length: int | None = None) -> Decoder:
     if inner is _card:
         get = CARDS_BY_CODE.get
 
-        def decode_cards(value: Any, where: str) -> tuple:
+        def decode_cards(value: Any, where: str) -> tuple[Any, ...]:
             if type(value) is list and (length is None or len(value) == length) \
                     and all(type(v) is str for v in value):
                 cards = tuple([get(v) for v in value])
@@ -212,7 +214,7 @@ def _tuple_of(inner: Decoder, length: int | None = None) -> Decoder:
 def _fixed_tuple(inner: tuple[Decoder, ...]) -> Decoder:
     length = len(inner)
 
-    def decode(value: Any, where: str) -> tuple:
+    def decode(value: Any, where: str) -> tuple[Any, ...]:
         if type(value) is not list or len(value) != length:
             raise _fail(where, f"a list of {length}", value)
         try:
@@ -226,7 +228,7 @@ def _fixed_tuple(inner: tuple[Decoder, ...]) -> Decoder:
 
 
 def _frozenset_of(inner: Decoder) -> Decoder:
-    def decode(value: Any, where: str) -> frozenset:
+    def decode(value: Any, where: str) -> frozenset[Any]:
         if type(value) is not list:
             raise _fail(where, "a list", value)
         return frozenset(inner(v, f"{where}[{i}]") for i, v in enumerate(value))
@@ -235,7 +237,7 @@ def _frozenset_of(inner: Decoder) -> Decoder:
 
 
 def _dict_of(inner: Decoder) -> Decoder:
-    def decode(value: Any, where: str) -> dict:
+    def decode(value: Any, where: str) -> dict[str, Any]:
         if type(value) is not dict:
             raise _fail(where, "an object", value)
         return {k: inner(v, f"{where}.{k}") for k, v in value.items()}
@@ -317,7 +319,7 @@ def decoder_for(hint: Any) -> Decoder:
         return _frozenset_of(decoder_for(args[0]))
     if origin is dict and len(args) == 2 and args[0] is str:
         return _dict_of(decoder_for(args[1]))
-    if dataclasses.is_dataclass(hint) and hint not in (Event, Command):
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint) and hint not in (Event, Command):
         return _dataclass_decoder(hint)
     raise TypeError(f"no JSON decoder for {hint!r}")
 
@@ -334,8 +336,8 @@ def _field_decoders(cls: type) -> dict[str, Decoder]:
     return found
 
 
-def _build(cls: type, decoders: dict[str, Decoder], required: set[str],
-           data: dict[str, Any], where: str, skip: tuple[str, ...]) -> Any:
+def _build(cls: type[T], decoders: dict[str, Decoder], required: set[str],
+           data: dict[str, Any], where: str, skip: tuple[str, ...]) -> T:
     extra = [k for k in data if k not in decoders and k not in skip]
     if extra:
         raise DecodeError(f"{where} has an unknown field {extra[0]!r}")
@@ -358,7 +360,7 @@ def decode(data: Any) -> Event:
         raise DecodeError("an event is a JSON object, not " + type(data).__name__)
     name = data.get("type")
     cls = EVENT_TYPES.get(name) if isinstance(name, str) else None
-    if cls is None:
+    if cls is None or not isinstance(name, str):
         raise DecodeError(f"unknown event type {name!r}")
     decoders = _field_decoders(cls)
     required = {
@@ -374,14 +376,15 @@ def decode_command(data: Any) -> Command:
         raise DecodeError("a command is a JSON object, not " + type(data).__name__)
     name = data.get("type")
     cls = COMMAND_TYPES.get(name) if isinstance(name, str) else None
-    if cls is None:
+    if cls is None or not isinstance(name, str):
         raise DecodeError(f"unknown command type {name!r}")
     return _build(cls, _field_decoders(cls), _required(cls), data, name, skip=("type",))
 
 
 def decode_rules(data: Any) -> Rules:
     """The rules of a JSON object, or DecodeError saying what is wrong."""
-    return _dataclass_decoder(Rules)(data, "rules")
+    rules: Rules = _dataclass_decoder(Rules)(data, "rules")
+    return rules
 
 
 def decode_view(data: Any) -> SeatView:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from crib3.cards import Card
-from crib3.common.levels import BOT_LEVELS, HUMAN, PLAYER_KINDS  # noqa: F401  (re-exported)
+from crib3.common.levels import HUMAN
 from crib3.scoring import ScoreItem
 
 Scores = tuple[int, int, int]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Generator
 from typing import Any
 
 # A real event line is under 1 KiB (a shuffle, the longest, is about 300
@@ -42,7 +42,9 @@ def open_error(path: str, exc: OSError) -> LineError:
     return LineError(path, 0, f"cannot be read ({exc.strerror or exc})")
 
 
-def read_lines(path: str | os.PathLike[str]) -> Iterator[tuple[int, str, bool]]:
+def read_lines(
+    path: str | os.PathLike[str],
+) -> Generator[tuple[int, str, bool], None, None]:
     """Each line of the file as (number, text, complete), 1-based; `complete`
     is False only for a last line with no newline (cut off by a crash).
     A byte-order mark before the first line is skipped. Raises LineError

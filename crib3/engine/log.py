@@ -13,9 +13,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
@@ -78,8 +78,9 @@ class LogError(Exception):
     """A log that cannot be read or does not follow the rules.
 
     `line` is 1-based (the header is line 1); 0 when the file itself cannot
-    be read (str() is then `FILE: reason`, else `FILE:LINE: reason`). `valid` holds the events before
-    the bad line, which a replay may still offer."""
+    be read (str() is then `FILE: reason`, else `FILE:LINE: reason`).
+    `valid` holds the events before the bad line, which a replay may still
+    offer."""
 
     def __init__(self, path: str, line: int, reason: str, valid: Sequence[Event] = ()):
         super().__init__(f"{path}:{line}: {reason}" if line else f"{path}: {reason}")
@@ -112,7 +113,7 @@ def make_header(**extra: Any) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "crib3": __version__,
         **extra,
     }
@@ -242,8 +243,12 @@ def _check_header(path: str, data: Any) -> dict[str, Any]:
     return data
 
 
-def read_log(path: str | os.PathLike[str]) -> tuple[dict[str, Any], Iterator[tuple[int, Event]],
-                                                       list[str]]:
+# An open log's events with their line numbers: a generator, so that a reader
+# that stops early can close the file (`close()`).
+EventStream = Generator[tuple[int, Event], None, None]
+
+
+def read_log(path: str | os.PathLike[str]) -> tuple[dict[str, Any], EventStream, list[str]]:
     """Open a log as a stream: its header (read and checked at once), then
     its events with their line numbers, decoded but not checked against the
     rules, one line in memory at a time. The stream raises LogError at the
@@ -275,7 +280,7 @@ def read_log(path: str | os.PathLike[str]) -> tuple[dict[str, Any], Iterator[tup
 
 
 def _events(name: str, lines: Iterator[tuple[int, str, bool]],
-            warnings: list[str]) -> Iterator[tuple[int, Event]]:
+            warnings: list[str]) -> EventStream:
     count = 0
     try:
         for number, text, complete in lines:

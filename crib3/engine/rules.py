@@ -13,7 +13,11 @@ Every rule here is numbered after ../shared/rules.md (R1..R8).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from crib3.cards import DECK, Card
+from crib3.common.levels import PLAYER_KINDS
 from crib3.engine.commands import (
     Command,
     Count,
@@ -27,7 +31,6 @@ from crib3.engine.commands import (
     TakeBack,
 )
 from crib3.engine.events import (
-    PLAYER_KINDS,
     CardCutForDeal,
     CardDiscarded,
     CardPlayed,
@@ -311,7 +314,7 @@ def root_event(state: State, command: Command) -> Event:
 
 
 def _phase_name(state: State) -> str:
-    return {
+    names: dict[str, str] = {
         START: "the game has not started",
         CUT_FOR_DEAL: "it is the cut for first deal",
         SHUFFLE: "the deck is being shuffled",
@@ -321,7 +324,8 @@ def _phase_name(state: State) -> str:
         HEELS: "the starter is being turned",
         PLAY: "it is the play",
         SHOW: "it is the show",
-    }.get(state.phase, state.phase)
+    }
+    return names.get(state.phase, state.phase)
 
 
 def _draw_cut_card(state: State, c: DrawCutCard) -> Event:
@@ -457,7 +461,8 @@ def _take_back(state: State, c: TakeBack) -> Event:
     return TakenBack(seat=seat, card=card, throw=before.phase == DISCARD)
 
 
-_ROOTS = {
+# Each command type's root event; the Any is the command, of the type its key names.
+_ROOTS: dict[type[Command], Callable[[State, Any], Event]] = {
     DrawCutCard: _draw_cut_card,
     Shuffle: _shuffle,
     Discard: _discard,
@@ -511,8 +516,8 @@ def legal_moves(state: State, seat: int, acting: tuple[int, ...] | None = None) 
         return [CutStarter(seat, d) for d in range(MIN_CUT, len(state.deck) - MIN_CUT + 1)]
     if phase == PLAY:
         room = 31 - state.count
-        row = _PLAYS[seat]
-        return [row[c.index] for c in state.hands[seat] if c.value <= room]
+        plays = _PLAYS[seat]
+        return [plays[c.index] for c in state.hands[seat] if c.value <= room]
     if phase == SHOW:
         if state.muggins_pending is not None:
             return [Muggins(seat, True), Muggins(seat, False)]

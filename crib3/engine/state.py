@@ -8,11 +8,12 @@ is the business of `crib3.engine.rules`, which is also how logs are verified.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from crib3.cards import Card
+from crib3.common.levels import HUMAN
 from crib3.engine.events import (
     CardCutForDeal,
     CardDiscarded,
@@ -32,7 +33,6 @@ from crib3.engine.events import (
     HisHeels,
     MugginsCalled,
     MugginsDeclined,
-    HUMAN,
     PlayerInfo,
     Rules,
     Scores,
@@ -102,7 +102,7 @@ class State(NamedTuple):
     crib: tuple[Card, ...] = NO_CARDS
     starter: Card | None = None
     # the play
-    count: int = 0
+    count: int = 0  # type: ignore[assignment]  # a field named as the log names it hides tuple.count
     pile: tuple[Card, ...] = NO_CARDS  # cards since the last reset
     pile_seats: tuple[int, ...] = ()  # who played each card of `pile`
     leader: int | None = None  # leads the count while `pile` is empty
@@ -148,7 +148,8 @@ class State(NamedTuple):
         return self.players[seat].name if seat < len(self.players) else f"seat {seat}"
 
 
-def _with_points(state: State, seat: int, points: int, scores: Scores, source: int) -> dict:
+def _with_points(state: State, seat: int, points: int, scores: Scores,
+                 source: int) -> dict[str, Any]:
     """The fields that change when `seat` scores: the event's recorded
     `scores` are taken as the fact; the back peg is the score before."""
     back = list(state.back_pegs)
@@ -160,7 +161,7 @@ def _with_points(state: State, seat: int, points: int, scores: Scores, source: i
     return {"scores": tuple(scores), "back_pegs": tuple(back), "sources": tuple(sources)}
 
 
-def _set(items: tuple, index: int, value: object) -> tuple:
+def _set(items: tuple[Any, ...], index: int, value: object) -> tuple[Any, ...]:
     out = list(items)
     out[index] = value
     return tuple(out)
@@ -345,7 +346,7 @@ def _hand_ended(s: State, e: HandEnded) -> State:
     return s._replace(
         phase=Phase.SHUFFLE,
         dealer=e.next_dealer,
-        hand_scores=(*s.hand_scores, tuple(e.scores)),
+        hand_scores=(*s.hand_scores, cast(Scores, tuple(e.scores))),
     )
 
 
@@ -354,8 +355,8 @@ def _game_won(s: State, e: GameWon) -> State:
         phase=Phase.OVER,
         undo=None,
         winner=e.seat,
-        skunks=tuple(e.skunks),
-        hand_scores=(*s.hand_scores, tuple(e.scores)),
+        skunks=cast(Scores, tuple(e.skunks)),
+        hand_scores=(*s.hand_scores, cast(Scores, tuple(e.scores))),
     )
 
 
@@ -385,12 +386,13 @@ def taken_back(events: Iterable[Event]) -> set[int]:
             back = standing.pop()
             gone.add(back)
             undone = events[back]
-            if type(undone) in (CardDiscarded, CardPlayed) and undone.seat == event.seat:
+            if isinstance(undone, (CardDiscarded, CardPlayed)) and undone.seat == event.seat:
                 break
     return gone
 
 
-_APPLY = {
+# Each event type's step; the Any is the event, of the type its key names.
+_APPLY: dict[type[Event], Callable[[State, Any], State]] = {
     GameStarted: _game_started,
     CardCutForDeal: _card_cut_for_deal,
     CutTied: _cut_tied,

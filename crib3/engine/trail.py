@@ -70,7 +70,7 @@ class Trail(Sequence[T], Generic[T]):
             start, stop, step = index.start, index.stop, index.step
             if step is None and stop is None and isinstance(start, int) and start < 0:
                 # the last few items (the screens' view[-3:]): walk back only that far
-                tail = []
+                tail: list[T] = []
                 for item in self._backwards():
                     if len(tail) == -start:
                         break

@@ -63,7 +63,7 @@ class SeatView(NamedTuple):
     crib: tuple[Card, ...] | None  # face up once counted
     starter: Card | None
     cutter: int | None
-    count: int
+    count: int  # type: ignore[assignment]  # a field named as the log names it hides tuple.count
     pile: tuple[Card, ...]
     pile_seats: tuple[int, ...]
     played: tuple[tuple[Card, ...], ...]
@@ -104,9 +104,9 @@ class SeatView(NamedTuple):
             seen.add(self.starter)
         for cards in self.played:
             seen.update(cards)
-        for cards in self.shown:
-            if cards:
-                seen.update(cards)
+        for shown in self.shown:
+            if shown:
+                seen.update(shown)
         if self.crib:
             seen.update(self.crib)
         return frozenset(DECK) - seen
@@ -142,9 +142,9 @@ def project(state: State, seat: int | None, redacted: bool = False) -> SeatView:
         winner=state.winner,
         skunks=state.skunks,
         deal_cuts=state.deal_cuts,
-        hand=state.hands[seat] if mine else (),
-        kept=state.kept[seat] if mine else (),
-        my_discard=state.discards[seat] if mine else None,
+        hand=state.hands[seat] if seat is not None else (),
+        kept=state.kept[seat] if seat is not None else (),
+        my_discard=state.discards[seat] if seat is not None else None,
         held=state.held,
         discarded=state.discarded,
         crib_size=1 + sum(state.discarded) if dealt else 0,

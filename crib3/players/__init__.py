@@ -5,6 +5,7 @@ legal commands."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Protocol
 
 from crib3.engine import Command, SeatView
@@ -24,8 +25,9 @@ def make_player(level: str, rng: random.Random | None = None) -> Player:
     from crib3.players.expert import VARIANT_PREFIX, ExpertPlayer, FrozenExpert, VariantExpert
     from crib3.players.standard import StandardPlayer
 
-    makers = {"easy": EasyPlayer, "standard": StandardPlayer, "expert": ExpertPlayer,
-              FrozenExpert.level: FrozenExpert}
+    makers: dict[str, Callable[[random.Random], Player]] = {
+        "easy": EasyPlayer, "standard": StandardPlayer, "expert": ExpertPlayer,
+        FrozenExpert.level: FrozenExpert}
     if level.startswith(VARIANT_PREFIX):  # a variant, for `crib3 sim` alone
         return VariantExpert(rng or random.Random(), level)
     if level not in makers:

@@ -89,7 +89,7 @@ def discard_table() -> tuple[tuple[dict[int, float], ...], tuple[tuple[float, ..
     text = resources.files("crib3.players").joinpath("discard_table.json").read_text("utf-8")
     data = json.loads(text)
     play = tuple({int(code): float(v) for code, v in cells.items()} for cells in data["play"])
-    given = [(0.0,) * 14]
+    given: list[tuple[float, ...]] = [(0.0,) * 14]
     for thrown in range(1, 14):
         row = data["crib_given_kept"][str(thrown)]
         given.append((0.0, *(float(row[str(k)]) for k in range(1, 14))))
@@ -269,13 +269,6 @@ def _greedy(hand: tuple[int, ...], pile: tuple[int, ...], count: int) -> int:
     return best
 
 
-@lru_cache(maxsize=1 << 16)
-def pile_points(pile: tuple[int, ...]) -> int:
-    """`rank_points` for the last card of a count's pile of ranks (the count
-    is the pile's total), cached for the look-ahead."""
-    return rank_points(pile, sum(r if r < 10 else 10 for r in pile))
-
-
 # --- the look-ahead's positions as integers ---------------------------------------
 #
 # The look-ahead plays out a great many counts for every decision. Its
@@ -445,8 +438,8 @@ def draw_hands(pool: Sequence[Card], sizes: dict[int, int], floors: dict[int, in
                rng: random.Random) -> dict[int, list[Card]] | None:
     """`sample_hands` with the same odds for every deal, drawn faster where
     a seat has a floor: each seat's cards are a sample of the cards it may
-    hold, not the first of a shuffled pool (the December 2026 expert keeps
-    `sample_hands`, so that it plays as it did)."""
+    hold, not the first of a shuffled pool (the look-ahead without
+    `Style.read_plays` keeps `sample_hands`, so that it plays as it did)."""
     if not floors:
         return sample_hands(pool, sizes, floors, rng)
     cards = list(pool)

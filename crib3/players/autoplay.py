@@ -56,7 +56,7 @@ class BotDriver:
             if command not in view.legal:
                 raise ValueError(f"{command!r} is not one of the seat's legal moves")
             return command
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log.warning("%s: the bot of seat %s took over %ss; it plays its first legal move",
                         self.where, seat, self.budget)
         except Exception as exc:

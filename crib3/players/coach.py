@@ -25,6 +25,7 @@ reasons in words (`crib3.players.reasons`).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -211,8 +212,8 @@ def rank_discards(view: SeatView, style: Style = CURRENT) -> list[DiscardOption]
             continue
         # With peg_out, the four kept peg as the discard table says (in
         # full, whatever play_weight the margin gets), and pegging out wins
-        # before any count; without it, the December 2026 guess: every four
-        # pegs alike, and only the show's chance counts.
+        # before any count; without it, every four pegs alike, and only the
+        # show's chance counts.
         at = place_of(seat, dealer)
         base = PLACE_PLAY[at] if style.seat_play else PLAY_POINTS
         mean = base
@@ -252,7 +253,7 @@ def _rank_plays(view: SeatView, samples: int, style: Style = CURRENT) -> list[Pl
     once the best option is clearly ahead (see `crib3.players.lookahead`)."""
     me = view.seat
     assert me is not None
-    cards = [c.card for c in view.legal if isinstance(c, Play)]  # type: ignore[attr-defined]
+    cards = [c.card for c in view.legal if isinstance(c, Play)]
     if not cards:
         return []
     by_rank: dict[int, list[Card]] = {}
@@ -261,7 +262,8 @@ def _rank_plays(view: SeatView, samples: int, style: Style = CURRENT) -> list[Pl
     ranks = [group[0] for group in by_rank.values()]  # one card stands for its rank
     pile = list(view.pile)
     if len(ranks) == 1:  # forced: nothing to weigh
-        totals = {ranks[0]: (0.0, 0.0, None, None)}
+        totals: Mapping[Card, tuple[float, float, float | None, float | None]] = {
+            ranks[0]: (0.0, 0.0, None, None)}
     else:  # at most PLAY_BUDGET playouts in all, so no decision keeps a table waiting
         scale = style.end_scale if max(view.scores) + ENDGAME >= view.rules.target else 1.0
         budget = min(samples, int(style.play_samples), int(style.play_budget * scale) // len(ranks))

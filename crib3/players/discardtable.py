@@ -88,7 +88,8 @@ def play_points(hands: list[int], leader: int = 0) -> list[int]:
 def estimate(deals: int, seed: int) -> dict:
     rng = random.Random(seed)
     deck = list(DECK)
-    play_sum = [dict() for _ in range(3)]  # place -> kept code -> [sum, n]
+    # place -> kept code -> [sum, n]
+    play_sum: list[dict[int, list[float]]] = [{} for _ in range(3)]
     crib_sum = [[0.0] * 14 for _ in range(14)]  # thrown, kept rank -> sum of crib points
     crib_n = [[0] * 14 for _ in range(14)]
     thrown_sum = [0.0] * 14

@@ -11,8 +11,8 @@ chance to win is
 
 where `peg` is the chance of pegging out with the four kept (the seat's
 place's measured play, `crib3.players.seatplay`, moved by the discard
-table's play margin for those four; the December 2026 expert guessed a
-Poisson around PLAY_POINTS for every seat), `show` the chance that the
+table's play margin for those four; without `Style.seat_play`, a Poisson
+around PLAY_POINTS for every seat), `show` the chance that the
 play, the hand (over the 46 starters) and the dealer's crib (its measured
 spread around its expectation) reach the target, and `first` the chance
 that nobody counting earlier gets there first. This chance, weighed as a
@@ -83,7 +83,7 @@ def reach_chance(spread: Sequence[int], need: float, extra: float = 0.0,
     each as likely), plus `extra` (the dealer's crib) reach `need`. With a
     `place` (see `analysis.place_of`), the play's points are that place's
     measured distribution (`crib3.players.seatplay`) moved to `play_mean`;
-    without, a Poisson around `play_mean` (the December 2026 guess). With
+    without, a Poisson around `play_mean` (the rougher model). With
     `crib` (and a `place`), `extra` is the dealer's crib's expected points
     and the crib counts as its measured distribution (`seatplay.CRIB_TAIL`
     shifted to that mean), not as its mean: a crib's points spread far
@@ -126,22 +126,14 @@ def crib_reach(spread: Sequence[int], need: float, crib_mean: float, place: int,
     return total / len(spread)
 
 
-def count_out_chance(kept: Sequence[Card], hand: Sequence[Card], need: int,
-                     extra: float = 0.0, play_mean: float = PLAY_POINTS) -> float:
-    """The chance that `kept` (of the five cards `hand`) plus the play's
-    points plus `extra` (the dealer's crib) reach `need` points, over the
-    46 starters the seat cannot see."""
-    return reach_chance(hand_spread(kept, hand), need, extra, play_mean)
-
-
 def before_the_end(spread: Sequence[int], need: float, first: float, extra: float = 0.0,
                    play_mean: float = PLAY_POINTS, peg_first: bool = True,
                    race: float = 1.0, place: int | None = None, crib: bool = False) -> float:
     """The chance of `need` points before anybody else ends the game: in
     the play (which comes before every count; `race` is the chance that no
     other seat pegs out before us), or in the show when nobody counting
-    earlier has gone out (`first`). Without `peg_first`, the December 2026
-    guess: only the show's chance, times `first`. `place` as for
+    earlier has gone out (`first`). Without `peg_first` (`Style.peg_out`
+    off): only the show's chance, times `first`. `place` as for
     `reach_chance`."""
     show = reach_chance(spread, need, extra, play_mean, place, crib)
     if not peg_first:
@@ -156,8 +148,8 @@ def peg_race(seat: int, scores: Sequence[int], target: int,
     """A rough chance that no other seat pegs out in the play before
     `seat` gets its points there: each other seat that can peg out at all
     gets there first half of the time. With the `dealer`, each seat pegs as
-    its place does (`crib3.players.seatplay`), else as the December 2026
-    guess had it (a Poisson around PLAY_POINTS)."""
+    its place does (`crib3.players.seatplay`), else as a Poisson around
+    PLAY_POINTS (the rougher model)."""
     chance = 1.0
     for other in range(3):
         if other != seat:
@@ -182,7 +174,8 @@ def first_chance(seat: int, dealer: int, scores: Sequence[int], target: int,
     reaches the target first (their play and hand; the play also runs
     before anyone counts, so every other seat may peg out first). With
     `by_place`, from each seat's measured play and hand at its place
-    (`crib3.players.seatplay`), else the December 2026 normal guess."""
+    (`crib3.players.seatplay`), else a normal guess around a usual hand
+    (`others_reach_chance`)."""
     order = ((dealer + 1) % 3, (dealer + 2) % 3, dealer)
     chance = 1.0
     for place, other in enumerate(order[:order.index(seat)]):
@@ -230,7 +223,8 @@ def stakes(kept: Sequence[Card], hand: Sequence[Card], seat: int, dealer: int,
     docstring); `skunk_lines` empty when skunks are off (or not weighed).
     With `by_place`, every seat's play (and the others' play and hand) is
     its place's measured distribution (`crib3.players.seatplay`), the
-    seat's own moved to `play_mean`; without, the December 2026 guesses.
+    seat's own moved to `play_mean`; without, the rougher models (a Poisson
+    for the play, a normal guess for the others' play and hand).
     With `crib_spread` (and `by_place`), `extra`, the seat's own crib, counts
     as a distribution, not its mean (see `reach_chance`)."""
     need = target - scores[seat]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import fields, replace
+from typing import Any
 
 from crib3.engine import Command, Discard, Play, SeatView
 from crib3.players.coach import rank_discards, rank_plays
 from crib3.players.standard import choose_simply
-from crib3.players.style import CURRENT, DECEMBER_2026, Style
+from crib3.players.style import CURRENT, Style
 
 
 class ExpertPlayer:
@@ -23,7 +24,7 @@ class ExpertPlayer:
         self.rng = rng
 
     def choose(self, view: SeatView) -> Command:
-        return choose_simply(self, view)  # type: ignore[arg-type]
+        return choose_simply(self, view)
 
     def discard(self, view: SeatView) -> Discard:
         assert view.seat is not None
@@ -34,10 +35,22 @@ class ExpertPlayer:
         return Play(view.seat, rank_plays(view, style=self.style)[0].card)
 
 
+# The expert as it played in December 2026, before the refinements: every
+# switch that changes its choices off. This is the one place the old expert
+# lives; it is the yardstick `crib3 sim --duplicate expert,expert-2026-12`
+# and the strength benchmark measure the expert against, and the players'
+# tests pin its choices so that the yardstick does not move.
+DECEMBER_2026 = Style(peg_discard=False, score_discard=False, read_plays=False, peg_out=False,
+                      skunk_discard=False, rivals=False, seat_play=False,
+                      deny_crib=False, crib_spread=False, end_scale=1.0, posterior=False,
+                      read_standard=0.0, read_standard_keeps=0.0, read_expert=False,
+                      expert_habit=False, expert_crib=False, wary_experts=False,
+                      read_easy=False)
+
+
 class FrozenExpert(ExpertPlayer):
-    """The expert as it played in December 2026, before the refinements
-    the `Style` switches turn on, kept for `crib3 sim` to measure the
-    expert against; not in the menus."""
+    """The expert as it played in December 2026 (`DECEMBER_2026`), kept
+    for `crib3 sim` to measure the expert against; not in the menus."""
 
     level = "expert-2026-12"
     style = DECEMBER_2026
@@ -57,7 +70,7 @@ def variant_style(level: str) -> Style:
     if not level.startswith(VARIANT_PREFIX):
         raise ValueError(f"unknown player level {level!r}")
     known = {f.name: f for f in fields(Style)}
-    changes: dict[str, object] = {}
+    changes: dict[str, Any] = {}
     for part in level[len(VARIANT_PREFIX):].split(":"):
         name, _, text = part.partition("=")
         field = known.get(name)
@@ -73,7 +86,7 @@ def variant_style(level: str) -> Style:
                 changes[name] = float(text)
             except ValueError:
                 raise ValueError(f"unknown player level {level!r} ({name} is a number)") from None
-    return replace(CURRENT, **changes)  # type: ignore[arg-type]
+    return replace(CURRENT, **changes)
 
 
 class VariantExpert(ExpertPlayer):

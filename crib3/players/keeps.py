@@ -108,7 +108,7 @@ def warm_keep_chances(crib_weight: float = 0.0) -> None:
     crib = crib_table()
     # 47 x the crib's share of a throw, so that it adds to the sums below.
     bonus = [0.0] + [47 * crib_weight * crib[r] for r in range(1, 14)]
-    fours = list(combinations_with_replacement(range(1, 14), 4))
+    fours: list[tuple[int, ...]] = list(combinations_with_replacement(range(1, 14), 4))
     bases = {four: sum(_BIT[r] for r in four) for four in fours}
     sums = {four: sum(table[bases[four] + _BIT[r]] * (4 - four.count(r))
                       for r in range(1, 14) if four.count(r) < 4)

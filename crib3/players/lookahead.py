@@ -107,15 +107,17 @@ def look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
         show = Show(turn_order(d), view.starter, view.played,
                     (view.my_discard,) if view.my_discard is not None else ())
     points = {c: 0.0 for c in cards}
-    wins = {c: 0 for c in cards}
-    losses = {c: 0 for c in cards}
+    wins: dict[Card, float] = {c: 0 for c in cards}
+    losses: dict[Card, float] = {c: 0 for c in cards}
     margins: dict[Card, list[float]] = {c: [] for c in cards}
     shares = {s: _read_shares(view.players[s].kind, style) for s in others}
     reader = Reader(view.hand_plays, list(others), spare=READ_SPARE * samples, shares=shares) \
         if style.read_plays and not style.posterior else None
     read_whole = style.posterior and style.read_plays
 
-    deal = draw_hands if style.read_plays else sample_hands  # as December 2026 drew
+    # Without read_plays, blind deals drawn as they always were: the old
+    # expert's choices on a seed stay its own.
+    deal = draw_hands if style.read_plays else sample_hands
 
     def draw() -> dict[int, list[Card]] | None:
         return deal(pool, others, floors, rng) or deal(pool, others, {}, rng)
@@ -145,9 +147,10 @@ def look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
                 if chance > 0.0 and rng.random() <= chance:
                     return found
             return found
-    # The playouts play every seat the standard way (the wary way for every
-    # seat, or for the seat itself, measured no better), except that with
-    # Style.wary_experts a seat the table names as the expert plays warily.
+    # The playouts play every seat the standard way (the wary way, for every
+    # seat or for the seat itself, did no better: assets/measurements/players.md,
+    # 'The look-ahead in the play'), except that with Style.wary_experts a
+    # seat the table names as the expert plays warily.
     by_seat = {s: wary_code for s in others if view.players[s].kind == "expert"} \
         if style.wary_experts else None
     weights = rival_weights(me, view.scores, target) if style.rivals else MEAN_WEIGHTS
@@ -186,7 +189,8 @@ def look_ahead(view: SeatView, me: int, cards: list[Card], pile: list[Card],
                 weight *= keep_weight([*played[s], *(c.rank for c in hand)], keeps[s])
             dealt_weights.append(weight)
         held = [tuple(view.hand) if s == me else tuple(dealt.get(s, ())) for s in range(3)]
-        ranks = [pack_ranks(sorted(c.rank for c in hand)) for hand in held]  # sorted: fewer positions
+        # sorted: fewer positions
+        ranks = [pack_ranks(sorted(c.rank for c in hand)) for hand in held]
         for card in cards:
             if style.search_self:
                 got, margin, outcome = play_out_searching(

@@ -34,7 +34,7 @@ class Show:
     crib_known: tuple[Card, ...]  # the seat's own discard
 
 
-# The opponents' points counted as their mean (the December 2026 margin).
+# The opponents' points counted as their mean (the margin without `Style.rivals`).
 MEAN_WEIGHTS = (0.5, 0.5, 0.5)
 
 # Who moves after seat s, in turn: left, then the one after, then s again.

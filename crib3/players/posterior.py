@@ -258,9 +258,10 @@ class Posterior:
         if any(b is None for b in self.beliefs.values()):
             return None
         seats = list(self.beliefs)
+        beliefs = [(s, b) for s, b in self.beliefs.items() if b is not None]  # all, checked above
         drawn: dict[int, tuple[int, ...]] = {}
         for _ in range(TRIES):
-            drawn = {s: self.beliefs[s].draw(rng) for s in seats}  # type: ignore[union-attr]
+            drawn = {s: b.draw(rng) for s, b in beliefs}
             if len(seats) < 2 or rng.random() <= self._both(drawn[seats[0]], drawn[seats[1]]):
                 break
         else:

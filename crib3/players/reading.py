@@ -18,8 +18,9 @@ keep, `crib3.players.keeps`). `Reader.deal`'s rejection throws away at most
 a few blind deals for each one it keeps: a sharp model (a seat read as the
 standard bot) rules out most blind deals, its spare runs out, and the rest
 are kept unread, which is why a sharper reading measured no stronger here
-and stronger there. `Reader` stays for `crib3 sim` variants
-(`expert:posterior=off`) and the December 2026 comparisons.
+and stronger there. `Reader` stays for the expert with `Style.posterior`
+off (`crib3 sim` variants such as `expert:posterior=off`, and the old
+expert kept in `crib3.players.expert`).
 
 Works on ints, like the look-ahead's playouts (see `analysis.pack_ranks`):
 a deal's weight costs a few cached dictionary lookups a seat.
@@ -127,11 +128,9 @@ class Habit:
 
 
 # The expert bot's habits, fitted by maximum likelihood to its plays with
-# a choice of ranks (true hands known; games of the expert and of
-# expert-2026-12, each fitting the other's plays as well as its own): they
-# fit those plays better than the shares that fit them best, and those
-# better than any legal rank alike (measured: assets/measurements/players.md,
-# 'Reading an expert seat').
+# a choice of ranks (true hands known): they fit those plays better than
+# the shares that fit them best, and those better than any legal rank
+# alike (measured: assets/measurements/players.md, 'Reading an expert seat').
 EXPERT_HABIT = Habit(points=2.3, risk=0.85, pips=0.175, stray=0.035)
 
 # A model of a player: the shares (standard, wary) or a Habit.
@@ -167,7 +166,7 @@ def play_chance(hand: int, pile: int, count: int, rank: int,
     got = 0.0
     if rank in legal and isinstance(shares, Habit):
         got = shares.chance(shares.scores(pile, count), rank, legal)
-    elif rank in legal:
+    elif rank in legal and not isinstance(shares, Habit):
         greedy = (hand >> (4 * greedy_code(hand, pile, count))) & 15
         wary = (hand >> (4 * wary_code(hand, pile, count))) & 15
         greedy_share, wary_share = shares
@@ -238,8 +237,9 @@ class Reader:
         a bound learnt as it goes: a bound worked out beforehand is loose
         where no hand makes a seat's play its standard choice, and would
         throw most draws away). So the kept deals follow the model's
-        belief and every playout is spent on a deal that counts in full. After `tries` draws the last is kept anyway: a seat that
-        played against the model throughout must not stall the decision."""
+        belief and every playout is spent on a deal that counts in full.
+        After `tries` draws the last is kept anyway: a seat that played
+        against the model throughout must not stall the decision."""
         dealt = None
         for _ in range(tries):
             dealt = draw()

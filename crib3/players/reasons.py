@@ -12,15 +12,16 @@ from crib3.cards import Card
 from crib3.common.names import shown_name
 from crib3.engine import SeatView
 from crib3.players.analysis import DiscardOption, gift_risk
+from crib3.scoring import Score
 from crib3.words.speech import say_play
 
 
-def play_reason(now: object, new_count: int, view: SeatView, card: Card) -> str:
+def play_reason(now: Score, new_count: int, view: SeatView, card: Card) -> str:
     """Why play `card`: its main reason (what it scores now, or that it wins),
     then its risk (what it leaves the next player), in that order for every
     option, so the options read alike."""
-    total = getattr(now, "total", 0)
-    said = say_play(now)  # type: ignore[arg-type]
+    total = now.total
+    said = say_play(now)
     wins = view.seat is not None and view.scores[view.seat] + total >= view.rules.target
     if wins:
         return f"reaches {view.rules.target}: wins the game; nothing left to risk"

@@ -5,9 +5,10 @@ those playouts (the expert's own later cards included) plays by a policy.
 The `standard` player's choice (`analysis.greedy_code`: points now, then
 not one of the classic gifts, then the highest card) is cheap but careless:
 it leaves a count where the next player pairs or makes fifteen as readily
-as any other, once the classic gifts are avoided. `wary_code` plays more like the expert does: points now, less
-what the next player can expect to score in reply over the ranks still
-unseen, the standard choice breaking ties. Both are cached by position as
+as any other, once the classic gifts are avoided. `wary_code` plays more
+like the expert does: points now, less what the next player can expect
+to score in reply over the ranks still unseen, the standard choice
+breaking ties. Both are cached by position as
 ints (see `analysis.pack_ranks`), so a playout costs the same either way.
 """
 

@@ -6,10 +6,10 @@ needed (`crib3.players.endgame`). That chance needs the play's points as a
 distribution, and three-handed the places differ a great deal: every seat
 keeping the `standard` four and playing the `standard` way, the seat left
 of the dealer (who leads) pegs least, the dealer most; and the tails are
-far longer than a Poisson's. The December 2026 guess (every seat a Poisson
-around one mean) made the leader's pegging out look much likelier than it
-is and the dealer's much less likely (measured: assets/measurements/players.md,
-'How each place pegs').
+far longer than a Poisson's. A Poisson around one mean for every seat (the
+model without `Style.seat_play`) makes the leader's pegging out look much
+likelier than it is and the dealer's much less likely (measured:
+assets/measurements/players.md, 'How each place pegs').
 
 `PLAY_TAIL[place][k]` is the chance of at least k points in the play;
 `HAND_TAIL[place][k]` the chance of at least k in the play and the hand

@@ -4,6 +4,7 @@ plays without thinking hard."""
 from __future__ import annotations
 
 import random
+from typing import Protocol
 
 from crib3.engine import Command, Count, CutStarter, Discard, Muggins, Play, SeatView
 from crib3.players.analysis import discard_options, greedy_play
@@ -34,7 +35,18 @@ class StandardPlayer:
         return Play(view.seat, card)
 
 
-def choose_simply(player: StandardPlayer, view: SeatView) -> Command:
+class CarefulBot(Protocol):
+    """What `choose_simply` asks of a bot: its random source, and its own
+    discard and play (the standard and the expert bots differ only there)."""
+
+    rng: random.Random
+
+    def discard(self, view: SeatView) -> Discard: ...
+
+    def play(self, view: SeatView) -> Play: ...
+
+
+def choose_simply(player: CarefulBot, view: SeatView) -> Command:
     """The choices every careful bot makes the same way: a random cut, an
     honest count, and always calling muggins."""
     if not view.legal:
@@ -47,7 +59,8 @@ def choose_simply(player: StandardPlayer, view: SeatView) -> Command:
     if isinstance(first, CutStarter):
         return player.rng.choice(view.legal)
     if isinstance(first, Count):
-        return max(view.legal, key=lambda c: c.points)  # type: ignore[attr-defined]
+        # (every legal command in the show is a Count)
+        return max((c for c in view.legal if isinstance(c, Count)), key=lambda c: c.points)
     if isinstance(first, Muggins):
         return Muggins(first.seat, True)
     raise ValueError(f"no rule for {type(first).__name__} in phase {view.phase}")

@@ -155,7 +155,7 @@ async def ready() -> None:
         raise
     except (BrokenProcessPool, RuntimeError):
         _forget(workers)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         log.warning("the bots' workers did not start in %ss: they think in threads", START_LIMIT)
         _no_processes = True
         _forget(workers)
@@ -205,7 +205,7 @@ def shut_down() -> None:
         try:
             from concurrent.futures import process
 
-            process._threads_wakeups.pop(_pool._executor_manager_thread, None)  # type: ignore[attr-defined]
+            process._threads_wakeups.pop(_pool._executor_manager_thread, None)
         except (AttributeError, ImportError, TypeError):
             pass
         _pool = None

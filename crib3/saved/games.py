@@ -23,8 +23,6 @@ from crib3.engine.log import LogError, load_log
 from crib3.saved.listing import Glance, glance
 from crib3.saved.summary import GameSummary, summarise_log
 
-SavedGame = Glance  # what the list of games shows about one file
-
 
 def saved_paths(folder: Path | None = None) -> list[Path]:
     """The saved games, oldest first (their names are their start times)."""
@@ -270,17 +268,11 @@ def format_stats(stats: Sequence[PlayerStats], width: int | None = None) -> str:
         notes.append(f"games with take-backs (u): {who}; counted in games and points, "
                      "not in wins, share, skunks or streaks")
     for line in notes:
-        if narrow:
+        if narrow and width is not None:
             lines += textwrap.wrap(line, width)
         else:
             lines.append(line)
     return "\n".join(lines)
-
-
-def load_for_resume(path: Path) -> tuple[State, list[Event], list[str]]:
-    """A saved game verified move by move, ready to go on."""
-    loaded = load_log(path)
-    return loaded.state, loaded.events, loaded.warnings
 
 
 @dataclass

@@ -7,8 +7,9 @@ for 1,000 of them). A listing needs only who played (the GameStarted line),
 when (the header), the scores (the last event that carries them, or the
 GameWon line, always the last of a finished game; not one that a later
 take-back undid) and the hand number (the last DeckShuffled), so this reads
-those and nothing else: constant work per file. Nothing is verified here (`crib3 verify` does that), and nothing is
-written: there is no index to fall out of step with the logs.
+those and nothing else: constant work per file. Nothing is verified here
+(`crib3 verify` does that), and nothing is written: there is no index to
+fall out of step with the logs.
 """
 
 from __future__ import annotations

@@ -2,9 +2,10 @@
 
 Statistics read each log through verify's reader (so they count exactly the
 logs that verify accepts), which costs milliseconds a game: over minutes
-for ten thousand games, every time (assets/measurements/start-up.md). The summary of a verified log is kept instead, the way
-`crib3.saved.derived_cache` keeps figures derived from logs. Logs that fail are
-never cached, so their problem is told every time.
+for ten thousand games, every time (assets/measurements/start-up.md). The
+summary of a verified log is kept instead, the way
+`crib3.saved.derived_cache` keeps figures derived from logs. Logs that fail
+are never cached, so their problem is told every time.
 """
 
 from __future__ import annotations

@@ -250,7 +250,8 @@ class DuplicateSummary:
 
 def run(a: str, b: str, deal_sets: int, seed: int | None = None, rules: Rules | None = None,
         log_dir: str | None = None, jobs: int = 1,
-        progress: Callable[[int, DuplicateSummary], None] | None = None, max_seconds: float | None = None,
+        progress: Callable[[int, DuplicateSummary], None] | None = None,
+        max_seconds: float | None = None,
         report: Callable[[DuplicateSummary], None] | None = None,
         report_every: float = 30.0) -> DuplicateSummary:
     """Play `deal_sets` seeds, six seatings each. `progress(n, summary so far)`

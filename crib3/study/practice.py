@@ -17,10 +17,10 @@ from pathlib import Path
 
 from crib3.cards import Card
 from crib3.engine import Discard, Game, Play, PlayerInfo, Rules, SeatView, seat_view
+from crib3.engine.events import GameStarted
 from crib3.engine.state import Phase
 from crib3.players.easy import EasyPlayer
 
-KINDS = ("discard", "play")
 YOU = 0  # the seat the player sits in, in dealt positions
 
 
@@ -36,7 +36,7 @@ class Position:
 
 def _is_choice(view: SeatView) -> bool:
     """A play worth asking about: two ranks or more to choose from."""
-    return len({c.card.rank for c in view.legal if isinstance(c, Play)}) > 1  # type: ignore[attr-defined]
+    return len({c.card.rank for c in view.legal if isinstance(c, Play)}) > 1
 
 
 def dealt_positions(kind: str, seed: int | None = None) -> Generator[Position, Card | None, None]:
@@ -88,7 +88,9 @@ def own_positions(paths: Iterable[Path], kind: str, limit: int = 20,
             events = load_log(path).events
         except LogError:
             continue
-        players = events[0].players  # type: ignore[attr-defined]
+        started = events[0]
+        assert isinstance(started, GameStarted)  # a log that loads begins with it
+        players = started.players
         for seat in (s for s, p in enumerate(players) if p.is_human):
             for d in review_events(events, seat).decisions:
                 if d.kind == kind and not d.matched:

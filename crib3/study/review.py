@@ -38,10 +38,8 @@ from crib3.players.coach import (
 )
 from crib3.scoring import score_hand
 
-KINDS = ("discard", "play", "count", "muggins")
 # The summary's phases: a muggins call is counting's, as the points are.
 PHASE_OF = {"discard": "discard", "play": "play", "count": "count", "muggins": "count"}
-COSTLY = 1.0  # points given up from which a decision is "costly" by default
 EPSILON = 1e-9
 
 

@@ -16,10 +16,11 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import Generic, TypeVar, cast
 
 from crib3.common.levels import PLAYER_KINDS
 from crib3.engine import Game, PlayerInfo, Rules
+from crib3.engine.events import DealerChosen, Scores
 from crib3.engine.log import make_header, write_log
 from crib3.engine.state import SOURCES
 from crib3.players import make_player
@@ -62,16 +63,16 @@ def play_one(levels: Sequence[str], rules: Rules, seed: int, number: int,
         path = Path(log_dir) / f"game-{number:05d}.jsonl"
         write_log(path, game.events, make_header(source="crib3 sim", seed=seed, game=number))
     assert state.winner is not None and state.dealer is not None
-    first_dealer = next(e.seat for e in game.events if type(e).__name__ == "DealerChosen")
+    first_dealer = next(e.seat for e in game.events if isinstance(e, DealerChosen))
     return GameResult(
         number=number,
         winner=by_seat[state.winner],
         winner_seat=state.winner,
         first_dealer_entry=by_seat[first_dealer],
-        scores=tuple(state.scores[seat_of(e, number)] for e in range(3)),  # type: ignore[arg-type]
+        scores=cast(Scores, tuple(state.scores[seat_of(e, number)] for e in range(3))),
         sources=tuple(state.sources[seat_of(e, number)] for e in range(3)),
-        skunks=tuple(_skunk_level(state.scores, rules, seat_of(e, number), state.winner)
-                     for e in range(3)),  # type: ignore[arg-type]
+        skunks=cast(Scores, tuple(_skunk_level(state.scores, rules, seat_of(e, number),
+                                               state.winner) for e in range(3))),
         hands=state.hand_number,
         events=len(game.events),
     )
@@ -131,6 +132,7 @@ def deadline_after(max_seconds: float | None) -> float | None:
 
 Work = TypeVar("Work")
 Done = TypeVar("Done")
+S = TypeVar("S")  # the summary a Reporter hands on
 
 
 def run_batches(play: Callable[[Work], list[Done]], work: Sequence[Work], jobs: int,
@@ -157,14 +159,14 @@ def run_batches(play: Callable[[Work], list[Done]], work: Sequence[Work], jobs: 
             raise
 
 
-class Reporter:
+class Reporter(Generic[S]):
     """Calls `report(summary)` at most every `every` seconds, as results come in."""
 
-    def __init__(self, report: Callable[[object], None] | None, every: float) -> None:
+    def __init__(self, report: Callable[[S], None] | None, every: float) -> None:
         self.report, self.every = report, every
         self.last = time.perf_counter()
 
-    def __call__(self, summary: object, new: int) -> None:
+    def __call__(self, summary: S, new: int) -> None:
         now = time.perf_counter()
         if self.report is not None and new and now - self.last >= self.every:
             self.last = now

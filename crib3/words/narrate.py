@@ -125,7 +125,8 @@ def describe(event: ev.Event, state: State, ascii: bool = False) -> str | None:
         what = "last card" if event.last_card else "the go"
         return f"1 for {what} to {obj(event.seat)}{total(event.seat)}."
     if isinstance(event, ev.CountReset):
-        return f"The count starts again; {obj(event.leader)} {voice.verb(event.leader, 'leads', 'lead')}."
+        leads = voice.verb(event.leader, 'leads', 'lead')
+        return f"The count starts again; {obj(event.leader)} {leads}."
     if isinstance(event, ev.HandCounted):
         owner = f"{whose(event.seat, start=True)} {'crib' if event.crib else 'hand'}"
         said = say_hand_line(Score(event.points + event.missed, event.items)) \

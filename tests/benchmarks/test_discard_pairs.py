@@ -1,5 +1,5 @@
 """Two discards on the same deals, hand by hand: a measure of a discard
-change a hundred times cheaper than whole games (issue 13, point 2).
+change a hundred times cheaper than whole games.
 
 For each deal (the first hand of a seeded game) and each seat, both
 variants choose a discard; where they differ, the hand is played out once

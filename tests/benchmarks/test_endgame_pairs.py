@@ -1,6 +1,5 @@
 """Two end-of-game discards on the same games, each played to the end: a
-measure of an end-of-game discard change far cheaper than whole games
-(issue 13, point 3).
+measure of an end-of-game discard change far cheaper than whole games.
 
 Each seeded game is played by B (an expert level) in one seat, the seat
 rotating with the seed, against two `standard` players. Wherever B makes a

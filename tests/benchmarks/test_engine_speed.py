@@ -1,6 +1,6 @@
 """Engine speed, run on demand: `python -m pytest tests/benchmarks --benchmark-only`.
 
-Targets (issue 2): points-only hand scoring ten times the fastest Python
+Targets: points-only hand scoring ten times the fastest Python
 scorer we know (55,000 hands/s here), so 550,000 hands/s; `crib3 sim` with
 `easy` players faster than OpenSpiel's C++ engine (1,500 random 3-player games/s);
 and folding a 1,500-event log from disk.

@@ -1,5 +1,5 @@
 """What the expert would win if it could see the hidden hands: the ceiling
-on what any reading of the other seats can buy (issue 13).
+on what any reading of the other seats can buy.
 
 Each game number is played twice against two `standard` players, with the
 same seed (so the same shuffles and cuts, hand by hand): once by the

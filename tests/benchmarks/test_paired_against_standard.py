@@ -1,5 +1,5 @@
-"""Two expert versions against the issue's own opponents, on the same games
-(issue 13: the targets are shares against `standard` players).
+"""Two expert versions against `standard` players, on the same games (the
+players' targets are shares against them).
 
 `crib3 sim --duplicate` seats the two versions against each other, where
 the look-ahead's model of the other seats (the standard way) is further

@@ -1,6 +1,6 @@
 """Two plays from the same positions, each played to the end of the hand
 against the true hidden cards: a measure of a play change far cheaper than
-whole games (issue 13, point 1).
+whole games.
 
 Each seeded game is played by B (an expert level) in one seat, the seat
 rotating with the seed, against two `standard` players. Wherever B must

@@ -1,4 +1,4 @@
-"""Computer players' strength, discard quality and think time (issue 3).
+"""Computer players' strength, discard quality and think time.
 
 Run on demand: `python -m pytest tests/benchmarks/test_players_strength.py
 --benchmark-only -s`. The strength runs play 3,000 games each (set
@@ -110,7 +110,7 @@ def _p95(values: list[float]) -> float:
     return statistics.quantiles(values, n=20)[-1]
 
 
-# Issue 13's targets: a play decision p95 <= 15 ms and never over 50 ms; a
+# The targets: a play decision p95 <= 15 ms and never over 50 ms; a
 # discard p95 <= 5 ms.
 P95_MS = {"discard": 5.0, "play": 15.0}
 MAX_MS = 50.0
@@ -170,7 +170,7 @@ EARLIER_LOOK = 1500  # deal sets the test had played when it last looked
 
 
 def test_expert_gains_on_the_december_2026_expert(benchmark):
-    """Issue 13: the expert against the expert it was (expert-2026-12), on
+    """The expert against the expert it was (expert-2026-12), on
     the same shuffles in all six seatings: a gain whose 99% interval is
     above zero. 3,000 deal sets are 18,000 games, about an hour on two cores."""
     from crib3.study import duplicate

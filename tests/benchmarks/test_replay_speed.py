@@ -1,4 +1,4 @@
-"""Replay and statistics speed (issue 5), on demand:
+"""Replay and statistics speed, on demand:
 `python -m pytest tests/benchmarks/test_replay_speed.py --benchmark-only -s`.
 
 Targets: one replay step within a frame (16 ms); opening a log for replay

@@ -1,4 +1,4 @@
-"""Reviewing a game (issue 14), on demand:
+"""Reviewing a game, on demand:
 `python -m pytest tests/benchmarks/test_review_speed.py --benchmark-only -s`.
 
 Target: a whole game of 121 reviewed, every decision of one seat ranked by

@@ -1,4 +1,4 @@
-"""Reading saved games (issue 10, points 8 and 9), on demand:
+"""Reading saved games, on demand:
 `python -m pytest tests/benchmarks/test_saved_games_speed.py --benchmark-only -s`.
 
 Targets: `crib3 games` over 10,000 finished games under 1 s; `q` on the

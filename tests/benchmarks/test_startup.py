@@ -8,7 +8,7 @@ each, in a rotating order, `ROUNDS` times), so a busy moment on this shared
 machine falls on all of them alike; the medians and their ratios are
 printed, and so is each program's own CPU time to its first screen (read
 from /proc when the text shows), which a busy machine does not stretch. The
-target (issue 12, point 18): crib3 within 1.1x the bare app (a Static and a
+target: crib3 within 1.1x the bare app (a Static and a
 Footer) and no slower than magmacrunch-cribbage.
 """
 
