@@ -117,6 +117,7 @@ class TableSnap:
     # watchers and away_since are left out, and the worker keeps what it had.
     whole: bool = True
     close_asked: tuple[str, ...] = ()  # who asked (or agreed) to close its game
+    started_by: str | None = None  # the owner as its game started (their x closes it at once)
 
 
 @dataclass(frozen=True)
