@@ -31,8 +31,8 @@ if TYPE_CHECKING:
     from crib3.room.chat import ChatLine
     from crib3.room.seats import Presence, Seat
 
-__all__ = ["ClusterExtras", "ElsewhereTable", "ListedSeat", "ListedTable", "RoomView", "Standing", "TableChatView",
-           "TableView", "VisitLink", "Wayfinding"]
+__all__ = ["ClusterExtras", "ElsewhereTable", "ListedSeat", "ListedTable", "RoomView", "Standing",
+           "TableChatView", "TableView", "VisitLink", "Wayfinding"]
 
 
 class ListedSeat(Protocol):
