@@ -3,10 +3,9 @@ process's `Room` (`crib3 serve --workers N`).
 
 The screens read a room, its tables and their chat, and call a few
 methods; they should not know whether the room is here or in another
-process. So `ReplicaRoom`, `ReplicaTable` and `ReplicaChat` have the same
-attributes and methods the screens use (`tables`, `people`, `lobby()`,
-`seats`, `owner`, `watchers`, `chat.lines`, the `listeners` lists, ...),
-kept up to date by the `RoomDelta`s the main process sends
+process. So `ReplicaRoom` and `ReplicaTable` are what the contract says a
+room and a table are (`crib3.room.contract`: `RoomView`, `TableView`), as
+`Room` and `Table` are, kept up to date by the `RoomDelta`s the main process sends
 (`crib3.room.host`), and their listeners are told as the real ones would
 be. What changes the room (`sit`, `open_table`, `say`, a move, ...) is a
 `Call` to the main process; its `Reply` is the result or the one line of
