@@ -186,10 +186,10 @@ class ClusterRoom(NodeRoom):
         self.visits.admit = admitting
 
     def visit_in(self, name: str, key: str | None, kick: Any, address: str | None,
-                 admin: bool = False) -> Presence:
+                 admin: bool = False, journey: Wayfinding | None = None) -> Presence:
         """A person of another node (their door, which holds their name in
         the cluster) signs in here to visit a table: the room's own checks."""
-        presence = self.sign_in(name, key, kick, address)
+        presence = self.sign_in(name, key, kick, address, journey)
         presence.admin = admin
         return presence
 

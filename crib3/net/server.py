@@ -435,7 +435,7 @@ class VisitSession(PlaySession):
         cluster = self.service.room.cluster
         assert cluster is not None  # (only a cluster's node admits visits)
         presence = cluster.visit_in(self.username, self.key, self._kick, self.address,
-                                    self.admin)
+                                    self.admin, journey=self.journey)
         self.journey.joining = (self.visit.table, self.visit.watch)
         self.presence = presence
         self.chan.attach(self)
