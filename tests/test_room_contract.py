@@ -20,6 +20,7 @@ from crib3.room.contract import (
     ElsewhereTable,
     ListedTable,
     RoomView,
+    SessionRoom,
     TableView,
     Wayfinding,
 )
@@ -32,6 +33,10 @@ PACKAGE = Path(crib3.__file__).parent
 
 def rooms(room: Room, replica: ReplicaRoom, node: ClusterRoom) -> list[RoomView]:
     return [room, replica, node]
+
+
+def sessions_rooms(room: Room, node: ClusterRoom) -> list[SessionRoom]:
+    return [room, node]
 
 
 def tables(table: Table, replica: ReplicaTable, hosted: HostedTable) -> list[TableView]:

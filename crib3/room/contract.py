@@ -6,7 +6,9 @@ session worker's copy of it, `--workers`) and a cluster node's room
 the screens could rely on, so the shape is declared here, as protocols the
 type checker holds each of them to: `RoomView` for a room, `TableView` for
 one of its tables (a `Table` or a `ReplicaTable`), `ListedTable` for a line
-of the lobby (any of those, or a table another node hosts).
+of the lobby (any of those, or a table another node hosts); `SessionRoom`
+is a room as a door's session also sees it (sign-in and departure: the
+main process's rooms only).
 
 What only a cluster's node can do (tables hosted elsewhere, everyone's
 names, visits to other nodes, a seat elsewhere) is one declared capability,
@@ -31,8 +33,8 @@ if TYPE_CHECKING:
     from crib3.room.chat import ChatLine
     from crib3.room.seats import Presence, Seat
 
-__all__ = ["ClusterExtras", "ElsewhereTable", "ListedSeat", "ListedTable", "RoomView", "Standing",
-           "TableChatView", "TableView", "VisitLink", "Wayfinding"]
+__all__ = ["ClusterExtras", "ElsewhereTable", "ListedSeat", "ListedTable", "RoomView",
+           "SessionRoom", "Standing", "TableChatView", "TableView", "VisitLink", "Wayfinding"]
 
 
 class ListedSeat(Protocol):
@@ -225,6 +227,23 @@ class RoomView(Protocol):
                    levels: tuple[str, str]) -> TableView: ...
     def close_by_admin(self, table: TableView, by: Presence) -> None: ...
     def remove(self, name: str, by: Presence) -> None: ...
+
+
+class SessionRoom(RoomView, Protocol):
+    """A room as a door's session sees it besides its screens: who comes
+    and goes. Only the main process's rooms (`Room`, a cluster node's)
+    are one; a worker's sessions are signed in there."""
+
+    async def enter(self, name: str, key: str | None, kick: Callable[[str], None],
+                    address: str | None = None, admin: bool = False,
+                    journey: Wayfinding | None = None) -> Presence:
+        """A person signs in (RoomError: why not); `journey` is their
+        session's, told where to go when the room knows it only later."""
+        ...
+
+    def depart(self, presence: Presence) -> None:
+        """Their session ended: their seat waits."""
+        ...
 
 
 class Wayfinding(Protocol):
