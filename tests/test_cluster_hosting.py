@@ -1,11 +1,14 @@
-"""A room's tables hosted by the nodes of a cluster (crib3.cluster.hosting),
-against a real nats-server (tests/nats_support.py): events on the stream
-before any screen shows them, one host at a time, and a table adopted by
-another node when its host stops, the game where it stood."""
+"""A room's tables hosted by the nodes of a cluster (crib3.cluster.node,
+crib3.cluster.hosted, crib3.cluster.acked), against a real nats-server
+(tests/nats_support.py): events on the stream before any screen shows them,
+one host at a time, a table adopted by another node when its host stops,
+the game where it stood, and an adoption scan that fails while the
+registry is gone, said once, and works again once it is back."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 
 import pytest
@@ -14,7 +17,8 @@ from nats_support import nats_server, needs_nats
 pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
 
 from crib3.cluster import ClusterStore, LeaseHeld
-from crib3.cluster.hosting import AckedGame, Node
+from crib3.cluster.acked import AckedGame
+from crib3.cluster.node import Node
 from crib3.engine import Game, IllegalMove, Rules
 from crib3.engine.events import CardDiscarded
 from crib3.players import workers
@@ -194,3 +198,44 @@ async def test_a_host_whose_lease_was_taken_tells_its_screens_the_table_moved(se
     finally:
         await a.close()
         await other.close()
+
+
+async def test_an_adoption_scan_that_fails_is_said_once_and_recovers(tmp_path, caplog):
+    """The registry deleted under a running node: its scan fails, said once
+    with what it means; the registry back, the scan says it works again,
+    and a dead node's table is adopted."""
+    from crib3.cluster.registry import REGISTRY, open_registry
+
+    caplog.set_level(logging.INFO, logger="crib3.cluster")
+    failed = "node b5: the adoption scan failed: the tables of a dead node are not adopted"
+    with nats_server(tmp_path / "nats") as own:
+        b = await start_node(own, "b5", tmp_path)
+        admin = await ClusterStore.connect(own.url, "admin5")
+        a = None
+        try:
+            await admin.js.delete_key_value(REGISTRY)
+            await until(lambda: failed in caplog.text, what="the failed scan said")
+            await asyncio.sleep(1.0)  # (more scans meanwhile, failing too)
+            assert caplog.text.count(failed) == 1, caplog.text
+            assert "scan works again" not in caplog.text
+
+            await open_registry(admin)  # the registry back, empty
+            await until(lambda: "node b5: the adoption scan works again" in caplog.text,
+                        seconds=15, what="the scan working again, said")
+            assert caplog.text.count("scan works again") == 1
+
+            a = await start_node(own, "a5", tmp_path, adopt=False)
+            table = await a.open_table(ALICE, Rules(), ("easy", "easy"))
+            table.start("Alice")
+            await until(lambda: table.game.to_act() == (0,) and not table.game._outbox,
+                        what="Alice's turn")
+            await a.flushed()
+            a.pause()
+            await until(lambda: table.number in b.room.tables, seconds=6 * LEASE,
+                        what="b adopting the table")
+            assert b.room.tables[table.number].game.events == table.game.events
+        finally:
+            if a is not None:
+                await a.close()
+            await admin.close()
+            await b.stop()

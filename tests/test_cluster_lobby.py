@@ -1,14 +1,17 @@
-"""The cluster-wide part of a room (crib3.cluster.presence, crib3.cluster.lobby)
-against a real nats-server (tests/nats_support.py), two nodes in one process:
-a name held once across nodes (its lookalikes too) and freed when its node
-stops renewing, the per-person limits granted once under concurrent claims,
-a table's change on one node in another node's lobby, chat in one order on
-every node, and an admin's removal reaching a session on another node."""
+"""The cluster-wide part of a room (crib3.cluster.presence, crib3.cluster.lobby,
+crib3.cluster.chat) against a real nats-server (tests/nats_support.py), two
+nodes in one process: a name held once across nodes (its lookalikes too)
+and freed when its node stops renewing, a renewal that fails logged once
+and recovered from, the names per person granted once under concurrent
+claims, a table's change on one node in another node's lobby, a table's
+chat kept on the cluster and read back, and an admin's removal reaching a
+session on another node."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 
 import pytest
@@ -16,14 +19,16 @@ from nats_support import nats_server, needs_nats
 
 pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
 
+import nats.errors
+
 from crib3.cluster import ClusterStore
-from crib3.cluster.hosting import Node
-from crib3.cluster.lobby import CHAT, LOBBY, ClusterChat, ClusterLobby
+from crib3.cluster.chat import CHAT, keep_line, read_lines
+from crib3.cluster.lobby import ClusterLobby
+from crib3.cluster.node import Node
 from crib3.cluster.presence import AGAIN, LOST, REMOVED, ClusterPeople
 from crib3.engine import Rules
 from crib3.players import workers
 from crib3.room.basics import RoomError
-from crib3.room.chat import MAX_CHARS
 from crib3.room.seats import Presence
 
 pytestmark = needs_nats
@@ -126,17 +131,6 @@ async def test_the_per_person_limits_hold_across_nodes_claimed_at_once(server):
         await (b if owner is a else a).sign_in(person("Twin9", "key-twins")[0],
                                                names_per_key=2)
 
-        # Tables: one open table per person, four asked for at once on two nodes.
-        holder = "address 192.0.2.7"
-        done = await asyncio.gather(*(node.count_table(holder, f"90{i}", 1)
-                                      for i, node in enumerate([a, b, a, b])),
-                                    return_exceptions=True)
-        assert sum(not isinstance(d, BaseException) for d in done) == 1, done
-        assert all("you own 1 open table already" in str(d) for d in done if d is not None)
-        won = next(f"90{i}" for i, d in enumerate(done) if d is None)
-        await b.uncount_table(holder, won)
-        await a.count_table(holder, "909", 1)
-
 
 async def test_a_table_changed_on_one_node_is_seen_in_another_nodes_lobby(server, tmp_path):
     host = await Node.start(server.url, "host", tmp_path / "host", lease_seconds=2.0,
@@ -178,37 +172,61 @@ async def test_a_table_changed_on_one_node_is_seen_in_another_nodes_lobby(server
         await host.stop()
 
 
-async def test_chat_said_on_two_nodes_reads_the_same_on_both(server):
-    stores = [await ClusterStore.connect(server.url, name) for name in ("ca", "cb")]
-    chats = [await ClusterChat.start(store) for store in stores]
+async def test_a_tables_chat_is_kept_on_the_cluster_and_read_back_in_order(server):
+    store = await ClusterStore.connect(server.url, "ca")
     try:
-        alice, bob = Presence("Alice", "k1"), Presence("Bob", "k2")
-        said = await asyncio.gather(
-            chats[0].say("12", alice, "one"), chats[1].say("12", bob, "deux"),
-            chats[0].say("12", alice, "two"), chats[1].say("12", bob, "trois"),
-            chats[0].say("12", alice, "  three   spaced  "))
-        await chats[1].say(LOBBY, bob, "hello lobby")
-        await until(lambda: all(len(c.lines("12")) == 5 and c.lines(LOBBY) for c in chats),
-                    what="every line on both nodes")
-        assert chats[0].lines("12") == chats[1].lines("12")  # one order, everywhere
-        assert {(line.name, line.text) for line in chats[0].lines("12")} == \
-            {(line.name, line.text) for line in said}
-        assert ("Alice", "three spaced") in {(x.name, x.text) for x in chats[1].lines("12")}
-        assert [x.text for x in chats[0].lines(LOBBY)] == ["hello lobby"]
-        assert chats[0].lines("13") == []
-        # Bounded as on one machine: the rate of one session, a line's length.
-        with pytest.raises(RoomError, match="not so fast"):
-            await chats[0].say("12", alice, "four")
-        with pytest.raises(RoomError, match=f"at most {MAX_CHARS}"):
-            await chats[1].say("12", Presence("Carol", "k3"), "x" * (MAX_CHARS + 1))
+        from crib3.cluster.chat import ensure_stream
+        from crib3.room.chat import ChatLine
+
+        await ensure_stream(store.js, 1)
+        said = [ChatLine("Alice", "one"), ChatLine("Bob", "deux"), ChatLine("Alice", "two"),
+                ChatLine("Bob", "[b]trois[/b]")]
+        for line in said:
+            await keep_line(store.js, "12", line)
+        await keep_line(store.js, "13", ChatLine("Carol", "another table"))
+        assert await read_lines(store.js, "12") == said  # in the order kept
+        assert [x.text for x in await read_lines(store.js, "13")] == ["another table"]
+        assert await read_lines(store.js, "14", timeout=0.5) == []
+        # A stored line is checked again as it is read: one that no checked
+        # line can be is left out.
+        await store.js.publish("crib3.chat.table.12", b'{"name": "Eve", "text": "x\\u0007"}',
+                               stream=CHAT)
+        assert await read_lines(store.js, "12") == said
         # ... and the stream refuses what no checked line can be.
         with pytest.raises(Exception, match="(?i)payload|maximum"):
-            await stores[0].js.publish("crib3.chat.table.12", b"x" * 20_000, stream=CHAT)
+            await store.js.publish("crib3.chat.table.12", b"x" * 20_000, stream=CHAT)
     finally:
-        for chat in chats:
-            await chat.stop()
-        for store in stores:
-            await store.close()
+        await store.close()
+
+
+async def test_a_failing_renewal_is_logged_once_and_recovered_from(server, caplog):
+    async with two_nodes(server) as (a, b):
+        alice, kicked = person("Alice", "key-alice")
+        await a.sign_in(alice)
+        real_update = a.people.update
+        broken = True
+
+        async def update(*args, **kwargs):
+            if broken:
+                raise nats.errors.TimeoutError
+            return await real_update(*args, **kwargs)
+
+        a.people.update = update
+        caplog.set_level(logging.INFO, logger="crib3.cluster")
+        failed = "node a: the renewal of its people's names failed"
+        await until(lambda: failed in caplog.text, seconds=3 * TTL, what="the failure logged")
+        await asyncio.sleep(TTL)  # (several more tries, all failing)
+        assert caplog.text.count(failed) == 1, caplog.text
+        assert "anyone may take them" in caplog.text
+        broken = False
+        await until(lambda: "names works again" in caplog.text, seconds=3 * TTL,
+                    what="the recovery logged")
+        assert caplog.text.count("names works again") == 1
+        # Alice holds her name again (renewed, or made again once it expired).
+        await asyncio.sleep(TTL)
+        assert (await b.where("Alice"))["node"] == "a" and kicked == []
+        with pytest.raises(RoomError, match="here already"):
+            await b.sign_in(Presence("Alice", "key-mallory"))
 
 
 async def test_an_admin_on_one_node_ends_a_session_on_another(server):

@@ -10,7 +10,7 @@ import ast
 from pathlib import Path
 
 import crib3
-from crib3.cluster.hosting import HostedTable
+from crib3.cluster.hosted import HostedTable
 from crib3.cluster.lobby import LobbyTable
 from crib3.cluster.room import ClusterRoom
 from crib3.net.journey import Journey

@@ -1,18 +1,17 @@
-"""Chat on the cluster's stream (`CRIB3_CHAT`, one subject a room: the
-lobby's, `crib3.chat.lobby`, and each table's, `crib3.chat.table.<id>`),
-the last KEPT lines of each kept by the server.
+"""A table's chat, kept on the cluster: the `CRIB3_CHAT` stream, one
+subject a table (`crib3.chat.table.<id>`), the last KEPT lines of each
+kept by the server.
 
 A table's chat is said where the table is hosted (all its people are on
 that node: `crib3.cluster.visits`) and shown there at once, as on one
-machine; each line is also put on the stream, so that a node that adopts
-the table after its host died reads its last lines back (`read_lines`)
-and the conversation goes on where it stood. `crib3.cluster.lobby`'s
-`ClusterChat` reads every room's chat, in the stream's one order.
+machine; each line is also put on the stream (`keep_line`), so that a
+node that adopts the table after its host died reads its last lines back
+(`read_lines`) and the conversation goes on where it stood. Nothing else
+reads the stream: no node shows another node's lines as they are said.
 """
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
@@ -28,14 +27,13 @@ from crib3.room.chat import KEPT, MAX_CHARS, ChatLine, checked_text
 
 CHAT = "CRIB3_CHAT"
 CHAT_SUBJECTS = "crib3.chat.>"
-LOBBY = "lobby"
 LINE_BYTES = 4 * MAX_CHARS + 256  # a line's JSON at most (four bytes a character, a name)
 log = logging.getLogger("crib3.cluster")
 
 
-def chat_subject(room: str) -> str:
-    """The subject of a room's chat: the lobby's, or a table's."""
-    return "crib3.chat.lobby" if room == LOBBY else f"crib3.chat.table.{check_table_id(room)}"
+def chat_subject(table: str) -> str:
+    """The subject of a table's chat."""
+    return f"crib3.chat.table.{check_table_id(table)}"
 
 
 def line_body(line: ChatLine) -> bytes:
@@ -91,7 +89,7 @@ async def read_lines(js: Any, table: str, timeout: float = 2.0) -> list[ChatLine
         while True:
             try:
                 message = await subscription.next_msg(timeout=timeout)
-            except (nats.errors.TimeoutError, asyncio.TimeoutError):
+            except (TimeoutError, nats.errors.TimeoutError):
                 break  # (no line at all: nothing comes)
             with contextlib.suppress(ValueError, KeyError, TypeError, RoomError):
                 lines.append(line_of(message.data))
@@ -103,5 +101,5 @@ async def read_lines(js: Any, table: str, timeout: float = 2.0) -> list[ChatLine
     return lines[-KEPT:]
 
 
-__all__ = ["CHAT", "CHAT_SUBJECTS", "LOBBY", "chat_subject", "ensure_stream", "keep_line",
+__all__ = ["CHAT", "CHAT_SUBJECTS", "chat_subject", "ensure_stream", "keep_line",
            "read_lines"]

@@ -1,24 +1,15 @@
-"""The lobby and the chat of a cluster's room, the same on every node
-(issue 31, point 2).
-
-**The lobby** is read from the tables' registry (`crib3-tables`, written by
-each table's host: `crib3.cluster.hosting`), watched, so that a node's
+"""The lobby of a cluster's room, the same on every node: every node's
+tables, read from the tables' registry (`crib3.cluster.registry`, written
+by each table's host: `crib3.cluster.hosted`), watched, so that a node's
 lobby changes as soon as any node's table does. What it keeps of an entry
 is what the lobby shows today and nothing more (`LobbyTable`): the number,
 owner and rules, each seat's name or computer player, who is away, the
 host node, and the game's public standing (names, scores, the hand, the
 winner). No seat's key, and never a card: the registry holds none.
 
-**Chat** is a stream (`CRIB3_CHAT`), one subject a room: the lobby's
-(`crib3.chat.lobby`) and each table's (`crib3.chat.table.<id>`). A line is
-checked where it is said, as on one machine (`crib3.room.chat.checked_text`:
-at most MAX_CHARS printable characters; the session's allowance,
-`Presence.chat`, PER_SECOND lines a second), and again where it is read;
-the stream keeps the last KEPT lines of each room (older ones are dropped
-by the server) and refuses a message larger than a line can be. Every node
-reads the stream in its order, the order the cluster stored the lines in,
-so every screen shows the same conversation in the same order: the node a
-line was said on shows it when it comes back from the stream, not before.
+The lobby has no chat, as on one machine; a table's chat is its host's,
+where all its people are, kept on the cluster for a node that adopts the
+table (`crib3.cluster.chat`).
 """
 
 from __future__ import annotations
@@ -27,22 +18,15 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from nats.js.api import DeliverPolicy
-
-from crib3.cluster.chat import (CHAT, CHAT_SUBJECTS, LOBBY, chat_subject, ensure_stream,
-                                line_body, line_of)
-from crib3.cluster.hosting import OVER, REGISTRY
-from crib3.cluster.presence import bucket, holder_key
+from crib3.cluster.presence import holder_key
+from crib3.cluster.registry import OVER, open_registry
 from crib3.cluster.store import ClusterStore
 from crib3.engine import PlayerInfo, Rules
-from crib3.room.basics import RoomError
-from crib3.room.chat import KEPT, ChatLine, checked_text
-from crib3.room.seats import Presence, Seat, SeatLookup, holder_of
+from crib3.room.seats import Seat, SeatLookup, holder_of
 from crib3.room.storage import OPEN, SHELVED
 from crib3.room.wire import PublicStanding
 
@@ -63,7 +47,7 @@ class LobbyTable(SeatLookup):
     number: int
     owner: str
     rules: Rules
-    seats: tuple[LobbySeat, ...]
+    seats: tuple[LobbySeat, ...]  # type: ignore[assignment]  # SeatLookup reads a seat's name alone, which a LobbySeat has
     online: frozenset[int]
     started: bool
     over: bool
@@ -130,7 +114,7 @@ class ClusterLobby:
 
     @classmethod
     async def start(cls, store: ClusterStore, *, replicas: int = 1) -> ClusterLobby:
-        lobby = cls(await bucket(store.js, REGISTRY, replicas))
+        lobby = cls(await open_registry(store, replicas))
         lobby._watcher = await lobby.registry.watchall()
         lobby._task = asyncio.get_running_loop().create_task(lobby._watch())
         return lobby
@@ -174,64 +158,4 @@ class ClusterLobby:
                 await self._watcher.stop()
 
 
-class ClusterChat:
-    """The chat of every room (the lobby, each table) as one node reads
-    it: `lines(room)`, the last KEPT in the cluster's order; `say` to add
-    one. `listeners[room]` are called on each new line there."""
-
-    def __init__(self, store: ClusterStore) -> None:
-        self.store = store
-        self.rooms: dict[str, deque[ChatLine]] = {}
-        self.listeners: dict[str, list[Callable[[], None]]] = {}
-        self._subscription: Any = None
-        self._task: asyncio.Task[None] | None = None
-
-    @classmethod
-    async def start(cls, store: ClusterStore, *, replicas: int = 1) -> ClusterChat:
-        js = store.js
-        await ensure_stream(js, replicas)
-        chat = cls(store)
-        chat._subscription = await js.subscribe(
-            CHAT_SUBJECTS, stream=CHAT, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL)
-        chat._task = asyncio.get_running_loop().create_task(chat._read())
-        return chat
-
-    def lines(self, room: str) -> list[ChatLine]:
-        return list(self.rooms.get(room, ()))
-
-    async def say(self, room: str, presence: Presence, text: str) -> ChatLine:
-        """A line from `presence` in `room` (LOBBY or a table's id), once the
-        cluster stored it; RoomError when it is not a line or too fast.
-        Who may speak at a table (its seats, its spectators) is for the
-        caller to check, as `Table.say` does."""
-        subject = chat_subject(room)
-        text = checked_text(text)
-        if not presence.chat.take():
-            raise RoomError("not so fast: one chat line a second")
-        line = ChatLine(presence.name, text)
-        await self.store.js.publish(subject, line_body(line), stream=CHAT)
-        return line
-
-    async def _read(self) -> None:
-        while True:
-            message = await self._subscription.next_msg(timeout=None)
-            parts = message.subject.split(".")
-            room = LOBBY if parts[2:] == ["lobby"] else parts[-1]
-            try:
-                line = line_of(message.data)
-            except (ValueError, KeyError, TypeError, RoomError) as exc:
-                log.info("a chat line in %s not understood: %s", room, exc)
-                continue
-            self.rooms.setdefault(room, deque(maxlen=KEPT)).append(line)
-            for listener in list(self.listeners.get(room, ())):
-                listener()
-
-    async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-        if self._subscription is not None:
-            with contextlib.suppress(Exception):
-                await self._subscription.unsubscribe()
-
-
-__all__ = ["ClusterChat", "ClusterLobby", "LobbySeat", "LobbyTable", "LOBBY"]
+__all__ = ["ClusterLobby", "LobbySeat", "LobbyTable"]

@@ -1,5 +1,5 @@
-"""Who is signed in to a cluster's room, and where (issue 31, point 2): a
-name held once across every node, the per-person limits counted across
+"""Who is signed in to a cluster's room, and where: a name held once
+across every node, the names a person may hold at once counted across
 nodes, and an admin's word reaching a session on another node.
 
 **A name, held once.** The `crib3-people` bucket holds one key per UTS #39
@@ -21,17 +21,21 @@ is ended, as on one machine ("you signed in again from elsewhere").
 fixed by whoever made it): each node renews its people's keys at a third
 of it (rewritten at the revision it holds). A node that dies or is cut off
 stops renewing and the server drops its keys; a renewal that finds its key
-taken meanwhile ends that session.
+taken meanwhile ends that session. A renewal that fails (the cluster does
+not answer) is logged once and tried again sooner, backing off to the
+usual third of a term; if it fails for a whole term, this node's people's
+names are free to anyone until it works again.
 
-**Per-person limits, across nodes.** `names_per_key` and `tables_per_key`
-count in the `crib3-holders` bucket: one key per person (their holder,
-hashed), listing their signed-in names and open tables. A name or table
-is added by rewriting that key at the revision read (or creating it), so
-two nodes granting the last slot at once cannot both succeed: the second
-reads again and finds it taken. Entries that are no longer alive (a name
-whose key expired or went to someone else, a table no longer open in the
-registry) are dropped as it is read, so a dead node's people do not hold
-their slots for ever.
+**Names per person, across nodes.** `names_per_key` counts in the
+`crib3-holders` bucket: one key per person (their holder, hashed),
+listing their signed-in names. A name is added by rewriting that key at
+the revision read (or creating it), so two nodes granting the last slot at
+once cannot both succeed: the second reads again and finds it taken.
+Names that are no longer alive (their key expired or went to someone
+else) are dropped as it is read, so a dead node's people do not hold
+their slots for ever. (`tables_per_key` is not counted here: a node
+counts a person's open tables from its lobby, every node's tables,
+`crib3.cluster.room.ClusterRoom.tables_held`.)
 
 **Admins.** Who is an admin is each node's `--admins` file, as today: the
 cluster is one trust domain, so every node is given the same file. What an
@@ -58,24 +62,21 @@ from typing import Any
 
 import nats.errors
 import nats.js.errors
-from nats.js.api import KeyValueConfig
 
-from crib3.cluster.hosting import REGISTRY
-from crib3.cluster.store import NOT_YET_PLACED, ClusterStore, check_table_id, create_key, patiently
+from crib3.cluster.retry import keep_doing
+from crib3.cluster.store import ClusterStore, check_table_id, create_key, kv_bucket
 from crib3.common.lookalikes import name_keys
 from crib3.common.names import check_name, shown_name
 from crib3.room.basics import RoomError
 from crib3.room.seats import Presence
-from crib3.room.storage import OPEN
 
 PEOPLE = "crib3-people"  # skeleton -> who is signed in under it, and on which node (TTL)
-HOLDERS = "crib3-holders"  # person -> their signed-in names and open tables
+HOLDERS = "crib3-holders"  # person -> their signed-in names
 NAMES = "crib3-names"  # skeleton -> the proof that holds it for the room's life (--open)
 KICK = "crib3.room.kick."  # + a node's id: an admin's word for a session there
 AGAIN = "you signed in again from elsewhere"
 REMOVED = "an admin closed your session; your table is saved"
 LOST = "your name was taken on another server while this one was cut off"
-TABLE_GRACE = 30.0  # s: a table counted before its registry entry is written
 MISSING = (nats.js.errors.KeyNotFoundError, nats.js.errors.KeyDeletedError)
 log = logging.getLogger("crib3.cluster")
 
@@ -92,20 +93,6 @@ def keys_of(name: str) -> list[str]:
 
 def holder_key(holder: str) -> str:
     return "h" + hashlib.sha256(holder.encode("utf-8", "surrogatepass")).hexdigest()[:40]
-
-
-async def bucket(js: Any, name: str, replicas: int, ttl: float = 0.0) -> Any:
-    """The key-value bucket `name`, made (history 1) if it is not there yet
-    (patiently: a cluster just started may not answer for a moment)."""
-    try:
-        return await patiently(lambda: js.key_value(name))
-    except nats.js.errors.BucketNotFoundError:
-        try:
-            return await patiently(lambda: js.create_key_value(KeyValueConfig(
-                bucket=name, replicas=replicas, history=1, ttl=ttl or None)),
-                also=NOT_YET_PLACED)
-        except nats.js.errors.APIError:  # another node made it meanwhile
-            return await patiently(lambda: js.key_value(name))
 
 
 async def _entry(kv: Any, key: str) -> tuple[dict[str, Any], int] | None:
@@ -135,17 +122,15 @@ class SignedIn:
 
 class ClusterPeople:
     """One node's part of the cluster's sign-in (see the module's
-    docstring): `sign_in`, `sign_out`, `where`, `remove`, and the per-person
-    counts (`count_table`, `uncount_table`)."""
+    docstring): `sign_in` (its names counted per person), `sign_out`,
+    `where`, `remove`; under `--open`, `hold` and `held_by`."""
 
-    def __init__(self, store: ClusterStore, people: Any, holders: Any, names: Any,
-                 registry: Any) -> None:
+    def __init__(self, store: ClusterStore, people: Any, holders: Any, names: Any) -> None:
         self.store = store
         self.node = store.node
         self.people = people
         self.holders = holders
         self.names = names
-        self.registry = registry
         self.ttl = 10.0
         self.here: dict[str, SignedIn] = {}  # primary key -> a session run by this node
         self.paused = False  # (tests: a node stopped, as by SIGSTOP)
@@ -169,9 +154,9 @@ class ClusterPeople:
         people's TTL is the bucket's, fixed by whoever made it first)."""
         check_table_id(store.node)  # (a subject's token)
         js = store.js
-        people = await bucket(js, PEOPLE, replicas, ttl)
-        self = cls(store, people, await bucket(js, HOLDERS, replicas),
-                   await bucket(js, NAMES, replicas), await bucket(js, REGISTRY, replicas))
+        people = await kv_bucket(js, PEOPLE, replicas, ttl)
+        self = cls(store, people, await kv_bucket(js, HOLDERS, replicas),
+                   await kv_bucket(js, NAMES, replicas))
         status = await people.status()
         self.ttl = float(status.ttl or ttl)
         self._subscription = await store.client.subscribe(KICK + self.node, cb=self._kicked)
@@ -294,8 +279,12 @@ class ClusterPeople:
                 await self._let_go(claim)
                 holder = presence.holder
                 if holder is not None:
-                    with contextlib.suppress(Exception):
+                    try:
                         await self._uncount(holder, "names", primary)
+                    except Exception as exc:
+                        log.info("%s signed out; its person's count of names not "
+                                 "updated (%s): the next count leaves it out",
+                                 shown_name(presence.name, 40), exc)
 
     async def _let_go(self, claim: SignedIn) -> None:
         for key, revision in claim.revisions.items():
@@ -315,11 +304,12 @@ class ClusterPeople:
     # --- renewing: a dead node's people free up -------------------------------------------
 
     async def _renew_forever(self) -> None:
-        while True:
-            await asyncio.sleep(self.ttl / 3)
-            if not self.paused:
-                with contextlib.suppress(Exception):
-                    await self.renew()
+        every = self.ttl / 3
+        await keep_doing(self.renew, every=every, first=every / 4, most=every,
+                         what=f"node {self.node}: the renewal of its people's names",
+                         meaning="their names run out at the end of their term and "
+                                 "anyone may take them",
+                         paused=lambda: self.paused)
 
     async def renew(self) -> None:
         """Every name this node runs a session of, held for another term;
@@ -349,15 +339,9 @@ class ClusterPeople:
             return found is not None and found[0].get("holder") == holder
         return alive
 
-    async def _table_alive(self, table: str, counted_at: Any) -> bool:
-        found = await _entry(self.registry, table)
-        if found is None:
-            return time.time() - float(counted_at) < TABLE_GRACE
-        return found[0].get("status") == OPEN
-
     async def _count(self, holder: str, kind: str, item: str, value: Any, limit: int,
                      alive: Callable[[str, Any], Awaitable[bool]]) -> None:
-        """`item` counted among the holder's `kind` ("names", "tables"),
+        """`item` counted among the holder's `kind` ("names"),
         unless they have `limit` alive already: RoomError. Rewritten at
         the revision read, so two nodes cannot both take the last slot."""
         key = holder_key(holder)
@@ -384,11 +368,8 @@ class ClusterPeople:
 
     @staticmethod
     def _full(holder: str, kind: str, count: int) -> str:
-        if kind == "names":
-            whose = "your key" if holder.startswith("key ") else "your address"
-            return f"{whose} has {count} names signed in already, the most here at once"
-        return (f"you own {count} open table{'s' * (count != 1)} already, the most this "
-                "room allows: close one or finish its game first")
+        whose = "your key" if holder.startswith("key ") else "your address"
+        return f"{whose} has {count} {kind} signed in already, the most here at once"
 
     async def _uncount(self, holder: str, kind: str, item: str) -> None:
         key = holder_key(holder)
@@ -403,20 +384,6 @@ class ClusterPeople:
                 return
             except nats.js.errors.KeyWrongLastSequenceError:
                 continue
-
-    async def count_table(self, holder: str | None, table: str, limit: int) -> None:
-        """Before a table is opened: `table` counted among its owner's open
-        tables, or RoomError when they own `limit` open ones already (0:
-        no limit). Counted tables stop counting once the registry says
-        they are not open (over, shelved, closed) or, never written there,
-        after TABLE_GRACE seconds."""
-        if limit and holder is not None:
-            await self._count(holder, "tables", check_table_id(table), time.time(), limit,
-                              self._table_alive)
-
-    async def uncount_table(self, holder: str | None, table: str) -> None:
-        if holder is not None:
-            await self._uncount(holder, "tables", table)
 
     # --- held for the room's life (--open) ------------------------------------------------
 

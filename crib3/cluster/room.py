@@ -1,6 +1,6 @@
-"""The room of one `crib3 serve --cluster` node (issue 31): the room the
+"""The room of one `crib3 serve --cluster` node: the room the
 screens know (`crib3.room.Room`), its tables hosted through the cluster
-(`crib3.cluster.hosting`), its people signed in cluster-wide
+(`crib3.cluster.node`), its people signed in cluster-wide
 (`crib3.cluster.presence`), and its lobby listing every node's tables
 (`crib3.cluster.lobby`).
 
@@ -37,37 +37,28 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-import nats.js.errors
-
 from crib3.cluster.chat import ensure_stream
-from crib3.cluster.hosting import HostedTable, Node, NodeRoom
+from crib3.cluster.hosted import HostedTable
 from crib3.cluster.lobby import ClusterLobby, LobbyTable
+from crib3.cluster.node import Node, NodeRoom
 from crib3.cluster.presence import ClusterPeople, holder_key
 from crib3.cluster.store import Lease, TableLog, patiently
 from crib3.cluster.visits import VisitLink, VisitRefused, Visits
 from crib3.common.names import shown_name
 from crib3.engine import Rules
-from crib3.engine.log import make_header
 from crib3.room.basics import RoomError
 from crib3.room.contract import Wayfinding
-from crib3.room.seats import FIRST_USE, Presence, Seat
+from crib3.room.seats import FIRST_USE, Presence
 from crib3.room.storage import SHELVED
 
 SPARE = "spare"  # a registry entry's status: claimed by a node, not yet a table
 NOT_READY = "the card room is still getting a table ready: press o again in a moment"
 log = logging.getLogger("crib3.cluster")
-
-
-def elsewhere_line(table: LobbyTable) -> str:
-    """What the lobby says of a table another node hosts, when asked to sit there."""
-    return (f"table {table.number} is hosted on {shown_name(table.node, 64)}: "
-            f"connect to that server to sit at it")
 
 
 class ClusterRoom(NodeRoom):
@@ -264,13 +255,7 @@ class ClusterRoom(NodeRoom):
         self._may_open(owner)
         number, lease, table_log = self._spare
         self._spare = None
-        seats = [Seat(owner.name, owner.key), Seat(level=levels[0]), Seat(level=levels[1])]
-        table = HostedTable(self, number, owner.name, rules, seats, self.node, table_log)
-        table.online.add(0)
-        if owner.holder is not None:
-            table.holders[0] = owner.holder
-        self.node._host(table, lease)
-        table.save()  # the registry entry, open now: every node's lobby lists it
+        table = self.node.seat_owner(owner, rules, levels, number, lease, table_log)
         self.changed()
         self._spare_soon()
         return table
@@ -281,24 +266,9 @@ class ClusterRoom(NodeRoom):
 
     async def _make_spare(self) -> None:
         node = self.node
-        entry = {"number": 0, "owner": node.name, "rules": asdict(Rules()), "seats": [],
-                 "status": SPARE, "started_by": None, "node": node.name}
-        while True:
-            try:
-                numbers = [int(k) for k in await node.registry.keys() if k.isdigit()]
-            except nats.js.errors.NoKeysError:
-                numbers = []
-            number = max(numbers, default=0) + 1
-            entry["number"] = number
-            try:
-                revision = await node.registry.create(str(number), json.dumps(entry).encode())
-                break
-            except nats.js.errors.KeyWrongLastSequenceError:
-                continue  # another node took that number first
-        node.revisions[str(number)] = int(revision)
-        lease = await node.store.acquire(str(number))
-        table_log = await node.store.open_log(lease, make_header(source="crib3 serve",
-                                                                 table=number))
+        number, lease, table_log = await node.prepare_table(
+            {"number": 0, "owner": node.name, "rules": asdict(Rules()), "seats": [],
+             "status": SPARE, "started_by": None, "node": node.name})
         self._spare = (number, lease, table_log)
         node.keeper.keep(lease, self._spare_lost)
 
@@ -321,12 +291,6 @@ class ClusterRoom(NodeRoom):
         if self.cluster_lobby is None:
             return []
         return [t for t in self.cluster_lobby.tables() if t.number not in self.tables]
-
-    def elsewhere_line(self, number: int) -> str | None:
-        """What the lobby says when asked to sit at table `number`, hosted
-        by another node; None when no other node hosts it."""
-        found = next((t for t in self.elsewhere() if t.number == number), None)
-        return None if found is None else elsewhere_line(found)
 
     # A shelved table comes back in the background (`bring_back`): the lobby
     # says so, and sits its person once it is here.
@@ -414,9 +378,17 @@ class ClusterRoom(NodeRoom):
             number, lease, _ = self._spare
             self._spare = None
             node.keeper.drop(str(number))
-            with contextlib.suppress(Exception):
+            try:
                 await node.registry.delete(str(number))
+            except Exception as exc:
+                log.warning("node %s: its spare table %d not taken out of the registry (%s): "
+                            "its number stays claimed, no lobby lists it", node.name, number,
+                            exc)
+            try:
                 await node.store.release(lease)
+            except Exception as exc:
+                log.warning("node %s: the lease of its spare table %d not released (%s): "
+                            "it runs out by itself", node.name, number, exc)
         if self.visits is not None:
             await self.visits.stop()
         if self.cluster_lobby is not None:
@@ -427,4 +399,4 @@ class ClusterRoom(NodeRoom):
         await node.stop()
 
 
-__all__ = ["ClusterRoom", "NOT_READY", "elsewhere_line"]
+__all__ = ["ClusterRoom", "NOT_READY"]

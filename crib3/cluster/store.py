@@ -137,6 +137,25 @@ async def patiently(call: Callable[[], Awaitable[T]], also: tuple[int, ...] = ()
         await asyncio.sleep(0.1)
 
 
+async def kv_bucket(js: Any, name: str, replicas: int, ttl: float = 0.0) -> Any:
+    """The key-value bucket `name` (history 1; entries expire after `ttl`
+    seconds, 0: never), made with `replicas` copies if it is not there yet.
+    Every bucket of the cluster is got this way: asked patiently (a cluster
+    just started may not answer for a moment), and two nodes making it at
+    once both get it (the one that loses the race reads the other's; its
+    configuration, a TTL included, is whoever made it first)."""
+    try:
+        return await patiently(lambda: js.key_value(name))
+    except nats.js.errors.BucketNotFoundError:
+        pass
+    try:
+        return await patiently(lambda: js.create_key_value(KeyValueConfig(
+            bucket=name, replicas=replicas, history=1, ttl=ttl or None)),
+            also=NOT_YET_PLACED)
+    except nats.js.errors.APIError:  # another node made it meanwhile
+        return await patiently(lambda: js.key_value(name))
+
+
 async def _say_error(error: Exception) -> None:
     """nats-py's errors (a server lost, a reconnect refused) in one line of
     the log, not its default traceback on stderr."""
@@ -251,12 +270,7 @@ class ClusterStore:
             await patiently(lambda: self.js.add_stream(StreamConfig(
                 name=STREAM, subjects=[SUBJECTS], num_replicas=replicas,
                 storage=StorageType.FILE, allow_direct=True)), also=NOT_YET_PLACED)
-        try:
-            self._leases = await patiently(lambda: self.js.key_value(BUCKET))
-        except nats.js.errors.BucketNotFoundError:
-            self._leases = await patiently(lambda: self.js.create_key_value(KeyValueConfig(
-                bucket=BUCKET, ttl=self.lease_seconds, replicas=replicas, history=1)),
-                also=NOT_YET_PLACED)
+        self._leases = await kv_bucket(self.js, BUCKET, replicas, ttl=self.lease_seconds)
         status = await patiently(self._leases.status)
         if status.ttl:
             self.lease_seconds = status.ttl
@@ -428,8 +442,8 @@ class TableLog:
                 raise Fenced(f"table {lease.table}: another node writes its log now") from None
             self.record.last = landed  # an earlier send of this very message, its answer lost
             return landed
-        self.record.last = ack.seq
-        return ack.seq
+        self.record.last = int(ack.seq)
+        return self.record.last
 
     async def _landed(self, after: int, message_id: str) -> int:
         """The sequence of the table's message next after `after` when it

@@ -1,5 +1,5 @@
-"""Visits: a session whose app runs on the node that hosts its table
-(issue 31, point 2: a person can sit at any table from any node).
+"""Visits: a session whose app runs on the node that hosts its table, so
+that a person can sit at any table from any node.
 
 **Why the app goes to the table, not the table to the app.** A table's
 sessions are drawn by the node that hosts it, as on one machine a table's

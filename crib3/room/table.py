@@ -71,7 +71,7 @@ class Table(SeatLookup):
         self._driver: asyncio.Task[None] | None = None
         self._idle: asyncio.TimerHandle | None = None
         self.closed = False
-        # A cluster's table only (`crib3.cluster.hosting`): this node may no
+        # A cluster's table only (`crib3.cluster.hosted`): this node may no
         # longer host it (another one does now); its people should reconnect.
         self.moved = False
         self.closed_by: str | None = None  # the owner who closed it (None: the room did)
@@ -85,11 +85,12 @@ class Table(SeatLookup):
         person is away until they connect again (so the owner's patience
         counts from the restart)."""
         table = cls(room, stored.number, stored.owner, stored.rules, stored.seats)
-        table._pick_up(stored)
+        table.pick_up(stored)
         return table
 
-    def _pick_up(self, stored: StoredTable) -> None:
-        """Go on with `stored`'s game (see `resume`)."""
+    def pick_up(self, stored: StoredTable) -> None:
+        """Go on with `stored`'s game (see `resume`; a cluster's node that
+        adopts a table calls it too)."""
         self.started_by = stored.started_by
         game = self._go_on(stored.events)
         now = time.monotonic()
@@ -102,7 +103,7 @@ class Table(SeatLookup):
     # A table's log is written through `_new_game` and `_go_on`: here to its
     # file, each event fsynced (`_record`, the game's first subscriber) before
     # any other subscriber (a screen) is told of it. A cluster's table
-    # (`crib3.cluster.hosting`) keeps it on a replicated stream instead, its
+    # (`crib3.cluster.hosted`) keeps it on a replicated stream instead, its
     # game telling its subscribers of an event only once the cluster holds it.
 
     def _new_game(self, players: list[PlayerInfo], seed: int) -> Game:
@@ -452,6 +453,14 @@ class Table(SeatLookup):
     def _changed(self) -> None:
         notify(self.listeners)
         self.room.changed()
+
+    def halt(self) -> None:
+        """Stopped where it stands, as when its process dies: its computer
+        players no longer driven, nothing written and nobody told (a
+        cluster's node that dies: another node adopts the table)."""
+        self.closed = True
+        if self._driver is not None:
+            self._driver.cancel()
 
     def close(self) -> None:
         self.closed = True

@@ -154,14 +154,14 @@ async def _make_r3(urls: list[str]) -> None:
     `ClusterStore.connect` make them with their default 1, and
     `ClusterRoom.start` starts `ClusterPeople` and `ClusterLobby` without it
     in any case. Made here with the product's own calls."""
-    from crib3.cluster.hosting import REGISTRY
-    from crib3.cluster.presence import HOLDERS, NAMES, PEOPLE, bucket
-    from crib3.cluster.store import ClusterStore
+    from crib3.cluster.presence import HOLDERS, NAMES, PEOPLE
+    from crib3.cluster.registry import REGISTRY
+    from crib3.cluster.store import ClusterStore, kv_bucket
 
     store = await ClusterStore.connect(urls, "benchmark", replicas=3, lease_seconds=LEASE)
     try:
         for name, ttl in ((REGISTRY, 0.0), (PEOPLE, 10.0), (HOLDERS, 0.0), (NAMES, 0.0)):
-            await bucket(store.js, name, 3, ttl)
+            await kv_bucket(store.js, name, 3, ttl)
         info = await store.js.stream_info("CRIB3_TABLES")
         assert info.config.num_replicas == 3, info.config
     finally:

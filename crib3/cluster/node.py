@@ -1,0 +1,345 @@
+"""One node of a cluster's card room: the tables it hosts, each by one
+node at a time, its log on the cluster's stream, adopted by another node
+when its host dies.
+
+**One owner, fenced.** The node holds each of its tables' leases
+(`ClusterStore`), renewed by its `LeaseKeeper` at a third of the term.
+When a renewal is refused, or an append is (`Fenced`: the lease ran out on
+this node's clock, or another node took the table and appended its owner
+message), or the table's entry in the registry moved on under it, the node
+stops hosting the table at once: the events it had not got on the stream
+are dropped (no screen showed them), the table closes here with `moved`
+set, and its listeners are told, so that its people's screens send them
+to reconnect.
+
+**Adoption.** The tables of a cluster are listed in its registry
+(`crib3.cluster.registry`: who sits where, as a table's seat file holds
+it, with its status and the node that wrote it last). Every node scans it,
+and a table that is open and whose lease is free (its host released it,
+or died and the server dropped its lease at the end of its term) is
+acquired by the first node to ask: it reads the table's stream, rebuilds
+the game by the engine's fold, the game where it stood, and goes on with
+it, its computer players carrying on and its people's seats waiting for
+them. An open table whose log holds no event and whose lease is free
+(closed before it started, or its people were on a dead node) is marked
+closed by the scan, so that it leaves every node's lobby. A scan that
+fails (the registry unreachable) is logged once and tried again with
+backoff: until it works, no dead node's table is adopted. A shelved table
+is adopted the same way, when its person asks for it (`crib3.cluster.room`).
+Not here yet: closed games brought back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Coroutine, Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import nats.js.errors
+
+from crib3.cluster.chat import read_lines
+from crib3.cluster.hosted import HostedTable
+from crib3.cluster.leases import LeaseKeeper
+from crib3.cluster.registry import claim_number, open_registry
+from crib3.cluster.retry import keep_doing
+from crib3.cluster.store import (
+    ClusterStore,
+    Fenced,
+    Lease,
+    LeaseHeld,
+    TableLog,
+    check_table_id,
+    patiently,
+)
+from crib3.common import crash
+from crib3.engine import Rules
+from crib3.engine.log import make_header
+from crib3.room.basics import notify
+from crib3.room.room import Room
+from crib3.room.seats import Presence, Seat
+from crib3.room.storage import CLOSED, OPEN, StoredTable
+
+log = logging.getLogger("crib3.cluster")
+
+
+class NodeRoom(Room):
+    """The room as one node of a cluster sees it: the tables it hosts now.
+    Its folder holds this node's own copies of their seat files (the
+    registry holds the cluster's)."""
+
+    node: Node
+
+
+class Node:
+    """One node of a cluster's room: the tables it hosts, the leases it
+    keeps, and the scan that adopts the tables whose host is gone."""
+
+    def __init__(self, store: ClusterStore, registry: Any, folder: Path, *,
+                 think: float = 0.6, scan_every: float = 0.5,
+                 room: NodeRoom | None = None) -> None:
+        self.store = store
+        self.registry = registry
+        self.name = store.node
+        self.room = room if room is not None else NodeRoom(folder, think=think)
+        self.room.node = self
+        self.keeper = LeaseKeeper(store)
+        self.scan_every = scan_every
+        self.revisions: dict[str, int] = {}  # table -> the registry revision this node wrote
+        self._dirty: dict[str, HostedTable] = {}
+        self._writing = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._letting_go: set[asyncio.Task[None]] = set()
+        self.adopted: list[str] = []  # the tables this node adopted, in order
+
+    @classmethod
+    async def start(cls, servers: str | Sequence[str], name: str, folder: Path, *,
+                    replicas: int | None = None, lease_seconds: float = 10.0,
+                    think: float = 0.6, scan_every: float = 0.5, adopt: bool = True,
+                    room: NodeRoom | None = None, **options: Any) -> Node:
+        """A node of the cluster at `servers`, called `name` (unique in the
+        cluster), adopting the tables left without a host (`adopt`); its
+        room is `room` (`crib3 serve --cluster`'s) or a plain `NodeRoom`."""
+        store = await ClusterStore.connect(servers, name, replicas=replicas,
+                                           lease_seconds=lease_seconds, **options)
+        registry = await open_registry(store)
+        node = cls(store, registry, folder, think=think, scan_every=scan_every, room=room)
+        loop = asyncio.get_running_loop()
+        node._tasks.append(loop.create_task(node._write_registry()))
+        if adopt:
+            node._tasks.append(loop.create_task(node._scan_forever()))
+        return node
+
+    # --- opening and adopting tables ----------------------------------------------------
+
+    async def open_table(self, owner: Presence, rules: Rules,
+                         levels: tuple[str, str]) -> HostedTable:
+        """A new table hosted by this node, `owner` in its first seat (the
+        room's own checks, who may open what, are the lobby's business)."""
+        seats = first_seats(owner, levels)
+        number, lease, table_log = await self.prepare_table(
+            {"number": 0, "owner": owner.name, "rules": asdict(rules),
+             "seats": [asdict(s) for s in seats], "status": OPEN,
+             "started_by": None, "node": self.name})
+        return self.seat_owner(owner, rules, levels, number, lease, table_log)
+
+    async def prepare_table(self, entry: dict[str, Any]) -> tuple[int, Lease, TableLog]:
+        """A table made ready to open: the cluster's next number claimed,
+        its registry entry `entry`; its lease taken (the caller keeps it);
+        its stream's header written."""
+        number, revision = await claim_number(self.registry, entry)
+        self.revisions[str(number)] = revision
+        lease = await self.store.acquire(str(number))
+        table_log = await self.store.open_log(lease, make_header(source="crib3 serve",
+                                                                 table=number))
+        return number, lease, table_log
+
+    def seat_owner(self, owner: Presence, rules: Rules, levels: tuple[str, str],
+                   number: int, lease: Lease, table_log: TableLog) -> HostedTable:
+        """Table `number` (made ready by `prepare_table`) opened by `owner`,
+        in its first seat, hosted here; its registry entry says it is open
+        (every node's lobby lists it)."""
+        table = HostedTable(self.room, number, owner.name, rules, first_seats(owner, levels),
+                            self, table_log)
+        table.online.add(0)
+        if owner.holder is not None:
+            table.holders[0] = owner.holder
+        self.host(table, lease)
+        table.save()
+        return table
+
+    async def adopt(self, table_id: str, statuses: tuple[str, ...] = (OPEN,)
+                    ) -> HostedTable | None:
+        """Table `table_id`, if it is open (or in `statuses`: a shelved table
+        brought back) and nobody holds its lease: its game rebuilt from its
+        stream, where it stood, hosted here. None when it is hosted, not
+        open, or never started."""
+        check_table_id(table_id)
+        if int(table_id) in self.room.tables:
+            return None
+        try:
+            entry = await patiently(lambda: self.registry.get(table_id))
+        except nats.js.errors.KeyNotFoundError:
+            return None
+        data = json.loads(entry.value or b"{}")
+        if data.get("status") not in statuses:
+            return None
+        try:
+            lease = await self.store.acquire(table_id)
+        except LeaseHeld:
+            return None
+        try:
+            log_ = await self.store.open_log(lease)
+        except (ValueError, Fenced):  # no log at all, or lost meanwhile
+            await self.store.release(lease)
+            return None
+        if not log_.events:  # it never started: closed, or its people were on a dead node
+            await self.store.release(lease)
+            data["status"] = CLOSED  # out of every node's lobby (`crib3.cluster.lobby`)
+            try:
+                await self.registry.update(table_id, json.dumps(data).encode(),
+                                           last=int(entry.revision))
+            except Exception as exc:  # (another node's scan may have marked it first)
+                log.info("table %s never started; not marked closed in the registry (%s): "
+                         "the next scan tries again", table_id, exc)
+            return None
+        stored = StoredTable(int(data["number"]), str(data["owner"]), Rules(**data["rules"]),
+                             [Seat(**seat) for seat in data["seats"]], list(log_.events),
+                             OPEN, 0.0, data.get("started_by"))
+        table = HostedTable(self.room, stored.number, stored.owner, stored.rules,
+                            stored.seats, self, log_)
+        self.revisions[table_id] = int(entry.revision)
+        self.host(table, lease)
+        table.pick_up(stored)
+        table.save()  # the registry says who hosts it now (and fences its former host there)
+        self.adopted.append(table_id)
+        log.info("node %s adopted table %s (%d events)", self.name, table_id,
+                 len(log_.events))
+        self.background(self._chat_back(table))
+        self.room.changed()
+        return table
+
+    async def _chat_back(self, table: HostedTable) -> None:
+        """An adopted table's chat where it stood (its last lines, from the
+        cluster), before any said since."""
+        lines = await read_lines(self.store.js, table.table_id)
+        if lines:
+            said_since = list(table.chat.lines)
+            table.chat.lines.clear()
+            table.chat.lines.extend([*lines, *said_since])
+            notify(table.chat.listeners)
+
+    def host(self, table: HostedTable, lease: Lease) -> None:
+        """`table` hosted here, its lease kept (fenced when it is lost)."""
+        self.room.tables[table.number] = table
+        self.keeper.keep(lease, table.fence)
+
+    async def scan(self) -> list[str]:
+        """Adopt every open table whose lease is free; their ids. (A table
+        that fails is logged and the others are tried; a registry that
+        cannot be read raises.)"""
+        try:
+            keys = await self.registry.keys()
+        except nats.js.errors.NoKeysError:
+            return []
+        adopted = []
+        for key in keys:
+            if key.isdigit() and int(key) not in self.room.tables:
+                try:
+                    if await self.adopt(key) is not None:
+                        adopted.append(key)
+                except Exception as exc:
+                    crash.report(log, exc, f"adopting table {key}")
+        return adopted
+
+    async def _scan_forever(self) -> None:
+        await keep_doing(self.scan, every=self.scan_every, most=max(5.0, self.scan_every),
+                         what=f"node {self.name}: the adoption scan",
+                         meaning="the tables of a dead node are not adopted until it works "
+                                 "again",
+                         paused=lambda: self.keeper.paused)
+
+    # --- the registry -------------------------------------------------------------------
+
+    def publish(self, table: HostedTable) -> None:
+        """The table's entry, to be written to the registry (the latest one
+        only, in the background, in order)."""
+        if not table.moved:
+            self._dirty[table.table_id] = table
+            self._writing.set()
+
+    async def _write_registry(self) -> None:
+        while True:
+            await self._writing.wait()
+            self._writing.clear()
+            while self._dirty:
+                key, table = next(iter(self._dirty.items()))
+                del self._dirty[key]
+                if table.moved:
+                    continue
+                value = json.dumps(table.entry()).encode()
+
+                async def update(key: str = key, value: bytes = value) -> int:
+                    return int(await self.registry.update(
+                        key, value, last=self.revisions.get(key, 0)))
+                try:
+                    self.revisions[key] = await patiently(update)
+                except nats.js.errors.KeyWrongLastSequenceError:
+                    table.fence()  # another node wrote it: it hosts the table now
+                except Exception as exc:
+                    crash.report(log, exc, f"the registry entry of table {key}")
+
+    async def flushed(self) -> None:
+        """Until every entry published so far is written."""
+        while self._dirty or self._writing.is_set():  # noqa: ASYNC110  (two sides change it: polled)
+            await asyncio.sleep(0.01)
+
+    def background(self, work: Coroutine[Any, Any, None]) -> None:
+        """`work` run in the background, waited for as the node stops."""
+        task = asyncio.get_running_loop().create_task(work)
+        self._letting_go.add(task)
+        task.add_done_callback(self._letting_go.discard)
+
+    # --- letting tables go ----------------------------------------------------------------
+
+    def moved_elsewhere(self, table: HostedTable) -> None:
+        """This node may not host `table` any more (see the module's
+        docstring): it closes here, and its listeners are told it moved."""
+        if table.moved:
+            return
+        log.info("node %s: table %s is hosted elsewhere now", self.name, table.number)
+        table.moved = True
+        self.keeper.drop(table.table_id)
+        self._dirty.pop(table.table_id, None)
+        if self.room.tables.get(table.number) is table:
+            del self.room.tables[table.number]
+        table.close()  # (its listeners are told: `table.moved`)
+        self.room.changed()
+
+    def let_go(self, table: HostedTable) -> None:
+        """This node gives `table` up (its game is over, it was closed or
+        shelved, or the node stops): once its events and its entry are
+        written, its lease is released (open, it may be adopted at once)."""
+        self.background(self._release(table))
+
+    async def _release(self, table: HostedTable) -> None:
+        await table.settled()
+        await self.flushed()
+        lease = self.keeper.drop(table.table_id)
+        if lease is not None and not table.moved:
+            await self.store.release(lease)
+
+    # --- stopping -------------------------------------------------------------------------
+
+    def pause(self) -> None:
+        """(Tests.) As if the node's process stopped: no renewal, no scan."""
+        self.keeper.paused = True
+
+    async def stop(self) -> None:
+        """The node stops: its tables are let go (open ones to be adopted
+        by the other nodes at once), then its connection closed."""
+        for table in list(self.room.tables.values()):
+            table.close()
+        while self._letting_go:
+            await asyncio.gather(*self._letting_go, return_exceptions=True)
+        await self.close()
+
+    async def close(self) -> None:
+        """The connection closed, nothing released (a node that dies)."""
+        for table in list(self.room.tables.values()):
+            table.halt()
+        self.keeper.stop()
+        for task in self._tasks:
+            task.cancel()
+        await self.store.close()
+
+
+def first_seats(owner: Presence, levels: tuple[str, str]) -> list[Seat]:
+    """A new table's seats: its owner, then two computer players."""
+    return [Seat(owner.name, owner.key), Seat(level=levels[0]), Seat(level=levels[1])]
+
+
+__all__ = ["Node", "NodeRoom", "first_seats"]

@@ -1,0 +1,71 @@
+"""A node's background loops (the adoption scan, the names' renewal) when
+the cluster fails them: never silent, never given up.
+
+A failure is logged once, with what it means for the room while it lasts,
+and tried again after a backoff (doubled each failure, up to a bound, each
+wait jittered so that nodes failing together do not retry together); the
+first success after failures is logged once too. A loop never ends on an
+error: the cluster is expected back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from collections.abc import Awaitable, Callable
+
+log = logging.getLogger("crib3.cluster")
+
+
+class Backoff:
+    """The waits of a failing loop: `first`, then doubled each failure up
+    to `most`, each one between 3/4 and 5/4 of that."""
+
+    def __init__(self, first: float, most: float, rng: random.Random | None = None) -> None:
+        self.first = first
+        self.most = max(most, first)
+        self.failures = 0
+        self._rng = rng or random.Random()
+
+    def failed(self) -> float:
+        """One more failure: how long to wait before trying again."""
+        self.failures += 1
+        wait = min(self.most, self.first * 2.0 ** (self.failures - 1))
+        return wait * self._rng.uniform(0.75, 1.25)
+
+    def reset(self) -> int:
+        """It worked: the failures there were, forgotten."""
+        failures, self.failures = self.failures, 0
+        return failures
+
+
+async def keep_doing(work: Callable[[], Awaitable[object]], *, every: float, what: str,
+                     meaning: str, first: float | None = None, most: float | None = None,
+                     paused: Callable[[], bool] = lambda: False) -> None:
+    """`work()` every `every` seconds, for ever (unless `paused()`); when it
+    fails, "<what> failed: <meaning>: <the error>" is logged once, and it is
+    tried again after `first` seconds (`every` unless told), backing off to
+    `most` (`every` unless told); once it works again, that is logged."""
+    backoff = Backoff(every if first is None else first, every if most is None else most)
+    wait = every
+    while True:
+        await asyncio.sleep(wait)
+        if paused():
+            wait = every
+            continue
+        try:
+            await work()
+        except Exception as exc:
+            if backoff.failures == 0:
+                log.warning("%s failed: %s: %s", what, meaning, str(exc) or type(exc).__name__)
+            wait = backoff.failed()
+        else:
+            failures = backoff.reset()
+            if failures:
+                log.warning("%s works again (after %d failed tr%s)", what, failures,
+                            "y" if failures == 1 else "ies")
+            wait = every
+
+
+__all__ = ["Backoff", "keep_doing"]
