@@ -406,6 +406,7 @@ async def test_a_shelved_table_comes_back_on_another_node_when_its_person_signs_
     brings it back, the game where it stood, and takes her to her seat."""
     from crib3.cluster.room import ClusterRoom
     from crib3.engine import Rules
+    from crib3.net.journey import Journey
 
     with nats_server(tmp_path) as nats:
         a = await ClusterRoom.start([nats.url], "a", tmp_path / "a", lease_seconds=2)
@@ -423,11 +424,12 @@ async def test_a_shelved_table_comes_back_on_another_node_when_its_person_signs_
                         what="shelved, as b's lobby knows")
             assert table.number not in [t.number for t in b.elsewhere()]
             assert table.number not in a.tables
-            again = await b.enter("ann", "key-ann", lambda reason: None, None)
+            journey = Journey()  # her session's way: where her lobby takes her
+            again = await b.enter("ann", "key-ann", lambda reason: None, None, journey=journey)
             await until(lambda: table.number in b.tables, 15, what="brought back by b")
             back = b.tables[table.number]
             assert list(back.game.events)[:len(stood)] == stood
-            assert again.rejoin == (table.number, "")  # (her lobby seats her)
+            assert journey.rejoin == (table.number, "")  # (her lobby seats her)
             await until(lambda: b.shelved_for(again) is None, 15,
                         what="no longer shelved, as b's lobby knows")
         finally:

@@ -536,3 +536,17 @@ async def test_a_move_the_room_turns_away_as_a_room_matter_is_one_line_not_a_cra
         await wait_for(pilot, lambda: any("table is gone" in str(n.message)
                                           for n in app._notifications))
         assert app.is_running and app.return_code is None
+
+
+async def test_a_replica_table_knows_who_started_its_game(tmp_path):
+    """The owner's x at a game under way asks whether they started it
+    (an owner who inherited it asks the others first): a worker's table
+    is told, as the room's own table knows."""
+    room, host, pipes = joined(tmp_path)
+    pipe = pipes["w1"]
+    _, ann = session(room, host, pipe, "Ann", 1)
+    with as_caller(1):
+        table = pipe.replica.open_table(ann, Rules(target=61), ("easy", "easy"))
+        assert table.started_by is None
+        table.start("Ann")
+    assert table.started_by == room.tables[1].started_by == "Ann"

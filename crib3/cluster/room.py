@@ -52,6 +52,7 @@ from crib3.cluster.visits import VisitLink, VisitRefused, Visits
 from crib3.common.names import shown_name
 from crib3.engine import Rules
 from crib3.room.basics import RoomError
+from crib3.room.contract import Wayfinding
 from crib3.room.seats import FIRST_USE, Presence
 from crib3.room.storage import SHELVED
 
@@ -73,6 +74,7 @@ class ClusterRoom(NodeRoom):
         self._making: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.visits: Visits | None = None
+        self.cluster = self  # what only a node adds (`crib3.room.contract.ClusterExtras`)
 
     @classmethod
     async def start(cls, servers: list[str], name: str, folder: Path, *,
@@ -109,9 +111,9 @@ class ClusterRoom(NodeRoom):
     # --- people -------------------------------------------------------------------------
 
     async def enter(self, name: str, key: str | None, kick: Any, address: str | None = None,
-                    admin: bool = False) -> Presence:
+                    admin: bool = False, journey: Wayfinding | None = None) -> Presence:
         """`Room.sign_in`, then the cluster's (a name held once across nodes)."""
-        presence = self.sign_in(name, key, kick, address)
+        presence = self.sign_in(name, key, kick, address, journey)
         presence.admin = admin
         assert self.people_ is not None
         try:
@@ -175,13 +177,17 @@ class ClusterRoom(NodeRoom):
         self.visits.admit = admitting
 
     def visit_in(self, name: str, key: str | None, kick: Any, address: str | None,
-                 admin: bool = False) -> Presence:
+                 admin: bool = False, journey: Wayfinding | None = None) -> Presence:
         """A person of another node (their door, which holds their name in
         the cluster) signs in here to visit a table: the room's own checks."""
-        presence = self.sign_in(name, key, kick, address)
+        presence = self.sign_in(name, key, kick, address, journey)
         presence.admin = admin
-        presence.visitor = True
         return presence
+
+    @property
+    def node_name(self) -> str:
+        """This node's name."""
+        return self.node.name
 
     def host_of(self, number: int) -> str | None:
         """The node that hosts table `number`, as far as this node knows."""
@@ -312,21 +318,24 @@ class ClusterRoom(NodeRoom):
                 return number
         return None
 
-    def bring_back(self, presence: Presence, closed: bool = True) -> HostedTable | None:
+    def bring_back(self, presence: Presence, closed: bool = True,
+                   journey: Wayfinding | None = None) -> HostedTable | None:
         """Their shelved table, adopted by this node in the background, its
         game where it stood; they are taken to their seat once it is here
-        (`Presence.rejoin`). None now, always (see `brings_back_soon`)."""
+        (their session's `journey.rejoin`). None now, always (see
+        `brings_back_soon`)."""
         if self.place_of(presence) is not None:
             return None
         number = self.shelved_for(presence)
         if number is not None:
-            self._background(self._bring_back(number, presence))
+            self._background(self._bring_back(number, journey))
         return None
 
-    async def _bring_back(self, number: int, presence: Presence) -> None:
+    async def _bring_back(self, number: int, journey: Wayfinding | None) -> None:
         table = await self.node.adopt(str(number), statuses=(SHELVED,))
         if table is not None:
-            presence.rejoin = (number, "")
+            if journey is not None:
+                journey.rejoin = (number, "")
             self.changed()
 
     def close_table(self, table: Any, keep: bool = False) -> None:

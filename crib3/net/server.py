@@ -46,11 +46,13 @@ from crib3.net.console import client_console  # (also here: where it was)
 from crib3.net.driver import STOP, ChannelDriver
 from crib3.common.names import shown_name
 from crib3.net.gate import Gate, Limits, Throttled, raise_open_files
+from crib3.net.journey import Journey
 from crib3.net.keys import KeysFile, keys_file_too_open  # noqa: F401 (the policy, also imported from here)
 from crib3.net.visiting import RelayedSession, VisitChannel
 from crib3.net.workers import LOST, WorkerPool
 from crib3.room import Presence, Room, RoomError, wire
 from crib3.room.seats import FIRST_USE
+from crib3.room.contract import RoomView, Wayfinding
 from crib3.room.host import RoomHost
 from crib3.tui.textual_compat import many_terminals_in_one_process
 
@@ -64,8 +66,8 @@ class AppFactory(Protocol):
     """Makes one session's app: `CardRoomApp` fits. The app must have a
     `crash` attribute (why it stopped, if it failed) like crib3's apps."""
 
-    def __call__(self, room: Room, presence: Presence, ascii: bool = ...,
-                 think: float = ...) -> App[Any]: ...
+    def __call__(self, room: RoomView, presence: Presence, ascii: bool = ...,
+                 think: float = ..., journey: Wayfinding | None = ...) -> App[Any]: ...
 
 
 class CannotServe(Exception):
@@ -131,6 +133,7 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         self.farewell: str | None = None  # said as the session ends
         self.closed = False  # its farewell written and its channel closed
         self.visiting: Any = None  # its app runs on another node now (`_visit`)
+        self.journey = Journey()  # its way between the lobby, tables and other nodes
 
     # --- what asyncssh asks -------------------------------------------------------
 
@@ -233,7 +236,7 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         if presence is None:  # (a visit from another node comes signed in)
             try:
                 presence = await room.enter(self.username, self.key, self._kick, self.address,
-                                            self.admin)
+                                            self.admin, journey=self.journey)
                 if self.doorman is not None:
                     presence.code = self.doorman.code  # a new reconnect code: the lobby shows it
             except RoomError as exc:  # one line to them, one to the log, no traceback
@@ -259,7 +262,7 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
                     continue  # (on to the next table elsewhere, or an app here)
                 if not await self._run_app(presence, env):
                     break
-                going, presence.go_to = presence.go_to, None
+                going, self.journey.go_to = self.journey.go_to, None
                 if going is None or not self.may_visit:
                     break
         finally:
@@ -274,7 +277,7 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         """One app for this session, here, until it ends; False if it failed."""
         room = self.service.room
         app = self.service.make_app(room, presence, ascii=self._ascii(env),
-                                    think=self.service.options.think)
+                                    think=self.service.options.think, journey=self.journey)
         client_console(app, self.term or "xterm", env)
         self.app = app
         make_driver = ChannelDriver.for_channel(self.chan)
@@ -320,10 +323,10 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
     def _seat_elsewhere(self, presence: Presence) -> tuple[int, bool] | None:
         """A seat of this person's at a table another node of the cluster
         hosts (they come back to it there), or None."""
-        find = getattr(self.service.room, "seat_elsewhere", None)
-        if find is None or not self.may_visit:
+        cluster = self.service.room.cluster
+        if cluster is None or not self.may_visit:
             return None
-        number = find(presence)
+        number = cluster.seat_elsewhere(presence)
         return None if number is None else (number, False)
 
     async def _visit(self, presence: Presence, env: dict[str, str], number: int,
@@ -331,18 +334,19 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         """This session visits table `number`'s node (`crib3.net.visiting`)
         until the visit ends: where it goes next (another node's table, or
         None: an app here), and whether the session goes on at all."""
-        room: Any = self.service.room
+        cluster = self.service.room.cluster
+        assert cluster is not None  # (only a cluster's node has tables elsewhere)
         size = self.size
         try:
-            link = await room.visit_elsewhere(
+            link = await cluster.visit_elsewhere(
                 presence, number, watch, ascii=self._ascii(env),
                 think=self.service.options.think, term=self.term or "xterm",
                 env=_colours(env), size=self.size)
         except RoomError as exc:  # that node cannot take them: said in the lobby here
-            presence.notice = str(exc)
+            self.journey.notice = str(exc)
             return None, True
         if link is None:  # the table is hosted here (now): an app here sits them at it
-            presence.joining = (number, watch)
+            self.journey.joining = (number, watch)
             return None, True
         relayed = RelayedSession(link, self.chan)
         log.info("%s visits node %s for table %d", self.username, link.peer, number)
@@ -356,10 +360,10 @@ class PlaySession(asyncssh.SSHServerSession):  # type: ignore[misc]
         if ended is None or ended.moved:  # that node stopped: back here, and back to the seat
             if self.ended:
                 return None, False
-            presence.notice = (
+            self.journey.notice = (
                 f"The server of table {number} stopped. Another server takes the table over "
                 f"in a few seconds, and you are taken back to your seat.")
-            presence.rejoin = (number, relayed.link.peer)
+            self.journey.rejoin = (number, relayed.link.peer)
             return None, True
         if ended.farewell:
             self.farewell = self.farewell or ended.farewell
@@ -428,9 +432,11 @@ class VisitSession(PlaySession):
     def begin(self) -> None:
         """Sign the visitor in here (RoomError: why not), then start their
         app, sitting at (or watching) the table they came for."""
-        room: Any = self.service.room
-        presence = room.visit_in(self.username, self.key, self._kick, self.address, self.admin)
-        presence.joining = (self.visit.table, self.visit.watch)
+        cluster = self.service.room.cluster
+        assert cluster is not None  # (only a cluster's node admits visits)
+        presence = cluster.visit_in(self.username, self.key, self._kick, self.address,
+                                    self.admin, journey=self.journey)
+        self.journey.joining = (self.visit.table, self.visit.watch)
         self.presence = presence
         self.chan.attach(self)
         self.session_started()
@@ -447,7 +453,7 @@ class VisitSession(PlaySession):
     def _close(self, presence: Presence) -> None:
         self.service.sessions.discard(self)
         self.service.room.depart(presence)
-        go_to = presence.go_to
+        go_to = self.journey.go_to
         if self.moved:
             ended = wire.VisitEnded(moved=True)
         elif self.farewell:
@@ -725,9 +731,8 @@ class CardRoom:
 
     async def start(self, host_key: asyncssh.SSHKey) -> None:
         many_terminals_in_one_process()
-        admit_visits = getattr(self.room, "admit_visits", None)
-        if admit_visits is not None:  # a cluster's node: people of other nodes visit its tables
-            admit_visits(self._admit_visit)
+        if self.room.cluster is not None:  # a cluster's node: people of other nodes visit its tables
+            self.room.cluster.admit_visits(self._admit_visit)
         if self.options.workers > 1:
             factory = f"{self.make_app.__module__}:{self.make_app.__qualname__}"
             host = RoomHost(self.room, lambda worker, message: worker.send(message))

@@ -41,6 +41,7 @@ from crib3.common import crash
 from crib3.net.collector import Collector
 from crib3.net.console import client_console  # (not from the server: no asyncssh here)
 from crib3.net.driver import START, ChannelDriver
+from crib3.net.journey import Journey
 from crib3.net.worker_stats import WorkerStats, from_environment
 from crib3.room import wire
 from crib3.room.replica import CALLER, ReplicaPresence, ReplicaRoom
@@ -315,13 +316,15 @@ class Worker:
 
     def _open(self, opened: wire.OpenSession) -> None:
         presence = self.room.presence(opened.name, opened.key, opened.admin, opened.session)
-        if opened.watching is not None:  # moved here to watch its table with the others
-            presence.watching = self.room._table(opened.watching)
-        presence.from_start = opened.from_start
         presence.code = opened.code
+        # Moved here to watch its table with the others (or to play at it,
+        # its game begun as it moved): the app opens there.
+        journey = Journey(watching=self.room._table(opened.watching),
+                          from_start=opened.from_start)
         session = Session(opened, presence)
         self.sessions[opened.session] = session
-        app = self.make_app(self.room, presence, ascii=opened.ascii, think=opened.think)
+        app = self.make_app(self.room, presence, ascii=opened.ascii, think=opened.think,
+                            journey=journey)
         client_console(app, opened.term, opened.env)
         make_driver = ChannelDriver.for_channel(RelayChannel(opened.session, self.link))
 

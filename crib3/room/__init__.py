@@ -6,6 +6,10 @@ never the screens and never SSH: `crib3.net` carries people to it, and the
 card room's screens (`crib3.tui.screens.lobby`, `open_table`, `waiting`,
 `room_table`) show it.
 
+- `contract`: what a screen or a session may ask of a room and of its
+  tables, whichever of the three it is (`Room`, a worker's `ReplicaRoom`,
+  a cluster node's), what only a cluster's node adds (`room.cluster`), and
+  a session's way between the lobby, tables and nodes (`Wayfinding`).
 - `basics`: the one error a person can meet (`RoomError`), and how the
   screens are told of a change.
 - `seats`: who sits where (`Seat`), who is connected (`Presence`).
@@ -13,6 +17,9 @@ card room's screens (`crib3.tui.screens.lobby`, `open_table`, `waiting`,
 - `table`: one `Table`, from its waiting list to its game's end.
 - `room`: the `Room`, every table of one server and the people in it.
 - `storage`: a table's files, and reading them back after a restart.
+- `invites`: the web door's links and identities (kept as digests).
+- for `--workers`: `wire` (the messages), `host` (the main process's side)
+  and `replica` (the room a worker's screens read).
 """
 
 from crib3.room.basics import RoomError

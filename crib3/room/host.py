@@ -351,7 +351,8 @@ def snap(uid: int, table: Table, in_room: bool) -> wire.TableSnap:
         started=table.started, over=table.over, closed=table.closed,
         closed_by=table.closed_by, passed_from=table.passed_from,
         watchers=tuple(table.watcher_names()), chat=tuple(table.chat.lines),
-        standing=standing, in_room=in_room, close_asked=tuple(table.close_asked))
+        standing=standing, in_room=in_room, close_asked=tuple(table.close_asked),
+        started_by=table.started_by)
 
 
 def summary(whole: wire.TableSnap) -> wire.TableSnap:

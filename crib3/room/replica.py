@@ -3,10 +3,9 @@ process's `Room` (`crib3 serve --workers N`).
 
 The screens read a room, its tables and their chat, and call a few
 methods; they should not know whether the room is here or in another
-process. So `ReplicaRoom`, `ReplicaTable` and `ReplicaChat` have the same
-attributes and methods the screens use (`tables`, `people`, `lobby()`,
-`seats`, `owner`, `watchers`, `chat.lines`, the `listeners` lists, ...),
-kept up to date by the `RoomDelta`s the main process sends
+process. So `ReplicaRoom` and `ReplicaTable` are what the contract says a
+room and a table are (`crib3.room.contract`: `RoomView`, `TableView`), as
+`Room` and `Table` are, kept up to date by the `RoomDelta`s the main process sends
 (`crib3.room.host`), and their listeners are told as the real ones would
 be. What changes the room (`sit`, `open_table`, `say`, a move, ...) is a
 `Call` to the main process; its `Reply` is the result or the one line of
@@ -48,15 +47,22 @@ from collections import deque
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from crib3.common.rates import TokenBucket
 from crib3.engine import Command, Event, IllegalMove, Rules, SeatView, State
 from crib3.engine.state import apply
 from crib3.room import wire
 from crib3.room.basics import Listener, RoomError, notify
 from crib3.room.chat import ChatLine
-from crib3.room.seats import SEATS, Seat, SeatLookup
+from crib3.room.seats import SEATS, Presence, Seat, SeatLookup
 
+if TYPE_CHECKING:
+    from crib3.room.contract import ClusterExtras, TableView, Wayfinding
+
+# A worker's people say nothing by their own allowance: the main process's
+# room counts their chat (`Presence.chat`). One shared, never taken from.
+NO_CHAT = TokenBucket(0, 0)
 CALLER: ContextVar[int | None] = ContextVar("crib3_room_caller", default=None)
 FeedItem = tuple[Event, State, SeatView]
 
@@ -72,26 +78,19 @@ class Link(Protocol):
 
 
 @dataclass(eq=False)
-class ReplicaPresence:
-    """A session's person, as the screens read a `Presence` (name, key,
-    admin); `session` is how the main process knows them."""
+class ReplicaPresence(Presence):
+    """A session's person in a worker, a `Presence` as the screens read
+    one (name, key, admin, code); `session` is how the main process knows
+    them. The room in the main process keeps the real one: it alone ends
+    sessions (`kick` does nothing here) and counts their chat."""
 
-    name: str
-    key: str | None
-    admin: bool = False
     session: int = 0
-    address: str | None = None
-    chat: Any = field(default=None, repr=False)  # the room keeps the real allowance
-    # The table this session watched as it moved here from another worker
-    # (`crib3.net.placement`): its app opens watching it.
-    watching: Any = field(default=None, repr=False)
-    # ... moved as it waited for its table's game, which may have started
-    # since: its app shows the game from its first event.
-    from_start: bool = False
-    code: str | None = None  # a reconnect code just given to them: the lobby shows it
+    chat: TokenBucket = field(repr=False, default=NO_CHAT)  # (counted by the main process)
 
-    def kick(self, reason: str) -> None:
-        """The main process ends sessions; nothing to do here."""
+    # One per session, the same one whatever its fields say (as before it
+    # was a `Presence`): compared and hashed as itself.
+    __eq__ = object.__eq__
+    __hash__ = object.__hash__
 
 
 class ReplicaChat:
@@ -207,6 +206,8 @@ class ReplicaTable(SeatLookup):
         self.closed_by: str | None = None
         self.passed_from: str | None = None
         self.close_asked: list[str] = []
+        self.started_by: str | None = None
+        self.moved = False  # (a cluster's table only: a worker never has one)
         self.watchers: list[str] = []
         self.listeners: list[Listener] = []
         self.chat = ReplicaChat()
@@ -221,6 +222,7 @@ class ReplicaTable(SeatLookup):
         self.started, self._over, self.closed = snap.started, snap.over, snap.closed
         self.closed_by, self.passed_from = snap.closed_by, snap.passed_from
         self.close_asked = list(snap.close_asked)
+        self.started_by = snap.started_by
         self.state = snap.standing
         if self.started and self.game is None:
             self.game = ReplicaGame(self)
@@ -306,10 +308,11 @@ class ReplicaRoom:
         # `CRIB3_MOVES_WAIT` (waiting unless "0", see crib3.net.worker).
         self.moves_wait = False
         self.patience = 60.0
+        self.cluster: ClusterExtras | None = None  # (a cluster's node runs no workers yet)
         self.tables: dict[int, ReplicaTable] = {}
         self.shelved: dict[int, list[Seat]] = {}
         self.reopenable: dict[int, list[Seat]] = {}
-        self.people: dict[str, Any] = {}
+        self.people: dict[str, ReplicaPresence] = {}
         self.listeners: list[Listener] = []
         self.version = 0
         self._by_uid: dict[int, ReplicaTable] = {}
@@ -323,7 +326,7 @@ class ReplicaRoom:
 
     def presence(self, name: str, key: str | None, admin: bool, session: int) -> ReplicaPresence:
         """A session of this process signs in: it is itself in `people`."""
-        presence = ReplicaPresence(name, key, admin, session)
+        presence = ReplicaPresence(name, key, admin=admin, session=session)
         self._mine[name.lower()] = presence
         return presence
 
@@ -351,11 +354,11 @@ class ReplicaRoom:
         self.version = delta.version
         offset = time.monotonic() - delta.clock
         self.patience = delta.patience
-        people: dict[str, Any] = {}
+        people: dict[str, ReplicaPresence] = {}
         for person in delta.people:
             mine = self._mine.get(person.name.lower())
             people[person.name.lower()] = mine if mine is not None and mine.key == person.key \
-                else ReplicaPresence(person.name, person.key, person.admin)
+                else ReplicaPresence(person.name, person.key, admin=person.admin)
         self.people = people
         self.shelved = {number: list(seats) for number, seats in delta.shelved}
         self.reopenable = {number: list(seats) for number, seats in delta.reopenable}
@@ -432,10 +435,14 @@ class ReplicaRoom:
             raise RoomError("the table closed as it opened")
         return table
 
-    def bring_back(self, presence: Any) -> ReplicaTable | None:
+    def bring_back(self, presence: Presence, *,
+                   journey: Wayfinding | None = None) -> ReplicaTable | None:
+        """(Back at once, or not at all: `journey` is never needed.)"""
         return self._table(self._call("room", "bring_back", wire.ME))
 
-    def close_by_admin(self, table: ReplicaTable, by: Any) -> None:
+    def close_by_admin(self, table: TableView, by: Presence) -> None:
+        if not isinstance(table, ReplicaTable):
+            raise RoomError("that table is not one of this room's")
         self._call("room", "close_by_admin", table.uid, wire.ME)
 
     def remove(self, name: str, by: Any) -> None:

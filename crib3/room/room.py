@@ -22,6 +22,7 @@ import logging
 from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from crib3.common.levels import BOT_LEVELS
 from crib3.common.lookalikes import look_alike
@@ -45,6 +46,9 @@ from crib3.room.storage import (
     write_reopenable,
 )
 from crib3.room.table import Table
+
+if TYPE_CHECKING:
+    from crib3.room.contract import ClusterExtras, TableView, Wayfinding
 
 log = logging.getLogger("crib3.serve")
 
@@ -79,17 +83,22 @@ class Room:
         self.listeners: list[Listener] = []
         self.opened: dict[str, TokenBucket] = {}  # person -> how many tables they may open now
         self._last_number: int | None = None  # the highest table number used (see `_next_number`)
+        # What only a cluster's node adds (`crib3.room.contract.ClusterExtras`):
+        # nothing, on one machine.
+        self.cluster: ClusterExtras | None = None
 
     # --- people ----------------------------------------------------------------
 
     def sign_in(self, name: str, key: str | None, kick: Callable[[str], None],
-                address: str | None = None) -> Presence:
+                address: str | None = None, journey: Wayfinding | None = None) -> Presence:
         """A person arrives. The same person (same name and key) signing in
         again takes over from their older session; another key with a name
         that is here already is refused, and so is one name too many for
         one person. A shelved table of theirs comes back to the lobby.
         Under `--open` (a `FIRST_USE` key) a name is held by the first key
-        or code it signs in with, for the room's life (`held_by`)."""
+        or code it signs in with, for the room's life (`held_by`).
+        `journey`: their session's, told of a table that comes back later
+        (see `bring_back`)."""
         try:
             name = check_name(name)
         except ValueError as exc:
@@ -115,15 +124,16 @@ class Room:
         self.people[name.lower()] = presence
         if key is not None and key.startswith(FIRST_USE):
             self._hold(name.lower(), key)
-        self.bring_back(presence, closed=False)
+        self.bring_back(presence, closed=False, journey=journey)
         self.changed()
         return presence
 
     async def enter(self, name: str, key: str | None, kick: Callable[[str], None],
-                    address: str | None = None, admin: bool = False) -> Presence:
+                    address: str | None = None, admin: bool = False,
+                    journey: Wayfinding | None = None) -> Presence:
         """`sign_in` as a server's session does it, an admin's or not (a
         cluster's node asks the cluster too: `crib3.cluster.room`)."""
-        presence = self.sign_in(name, key, kick, address)
+        presence = self.sign_in(name, key, kick, address, journey)
         presence.admin = admin
         return presence
 
@@ -328,12 +338,15 @@ class Room:
                     return number
         return None
 
-    def bring_back(self, presence: Presence, closed: bool = True) -> Table | None:
+    def bring_back(self, presence: Presence, closed: bool = True,
+                   journey: Wayfinding | None = None) -> Table | None:
         """The shelved table where `presence` plays, back in the lobby, its
         game where it stood (done at sign-in; the lobby offers it too, to
         someone who stayed in the room while it was shelved); with
         `closed` (the lobby's `r`), else a closed game of theirs that they
-        did not close (see `close_table`)."""
+        did not close (see `close_table`). Here it is back at once, or not
+        at all; a cluster's node brings it back later, and tells their
+        session's `journey` (`Wayfinding.rejoin`)."""
         if self.place_of(presence) is not None:
             return None
         while (number := self.shelved_for(presence, closed)) is not None:
@@ -395,13 +408,15 @@ class Room:
 
     # --- admins (signed in with a key from --admins) ----------------------------
 
-    def close_by_admin(self, table: Table, by: Presence) -> None:
+    def close_by_admin(self, table: TableView, by: Presence) -> None:
         """An admin closes `table`: one that never started is put away; a
         game under way is saved as it stands (its files stay, and a
         restarted server picks it up) and leaves the room. Everyone at it
         goes back to the lobby."""
         if not by.admin:
             raise RoomError("only an admin can close a table")
+        if not isinstance(table, Table):
+            raise RoomError("that table is not one of this room's")
         if not table.started:
             self.close_table(table)
             return

@@ -58,19 +58,8 @@ class Presence:
     chat: TokenBucket = field(repr=False, default_factory=chat_allowance)
     address: str | None = None  # where they connect from (it stands for a key under --open)
     code: str | None = None  # a reconnect code just given to them (under --open): shown
-    # On a cluster's node (crib3 serve --cluster), where their session goes
-    # between apps: `go_to`, a table another node hosts (its number, and
-    # whether to watch it), set by the app as it ends to go there; `joining`,
-    # a table here to sit at or watch as the next app opens, with `notice`,
-    # a line it says first; `rejoin`, the table (and the node it was on) they
-    # were taken away from when that node stopped: the lobby takes them back
-    # once another node has adopted it. `visitor`: signed in here by
-    # another node, which holds their name in the cluster.
-    go_to: tuple[int, bool] | None = field(default=None, repr=False)
-    joining: tuple[int, bool] | None = field(default=None, repr=False)
-    notice: str | None = field(default=None, repr=False)
-    rejoin: tuple[int, str] | None = field(default=None, repr=False)
-    visitor: bool = field(default=False, repr=False)
+    # (Where their session goes next, between the lobby, tables and other
+    # nodes, is the session's own: `crib3.room.contract.Wayfinding`.)
 
     @property
     def holder(self) -> str | None:

@@ -56,8 +56,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
-from crib3.engine import Command, Event, PlayerInfo, Rules, SeatView
-from crib3.engine import codec
+from crib3.engine import Command, Event, PlayerInfo, Rules, SeatView, codec
 from crib3.room.chat import ChatLine
 from crib3.room.seats import Seat
 
@@ -117,6 +116,7 @@ class TableSnap:
     # watchers and away_since are left out, and the worker keeps what it had.
     whole: bool = True
     close_asked: tuple[str, ...] = ()  # who asked (or agreed) to close its game
+    started_by: str | None = None  # the owner as its game started (their x closes it at once)
 
 
 @dataclass(frozen=True)
@@ -438,7 +438,8 @@ def _encode_reply(reply: Reply) -> dict[str, Any]:
 def _decode_reply(data: dict[str, Any]) -> Reply:
     _exactly(data, ("type", "call", "value", "error", "illegal"), "Reply")
     return Reply(_INT(data["call"], "Reply.call"), _decode_value(data["value"], "Reply.value"),
-                 _OPTIONAL_STR(data["error"], "Reply.error"), _BOOL(data["illegal"], "Reply.illegal"))
+                 _OPTIONAL_STR(data["error"], "Reply.error"),
+                 _BOOL(data["illegal"], "Reply.illegal"))
 
 
 def _exactly(data: dict[str, Any], names: tuple[str, ...], where: str) -> None:

@@ -7,8 +7,11 @@ It keeps no files of its own (the room saves the tables), so it has no
 statistics, no saved games and no screenshots.
 
 `crib3.net.server` builds one per session through the factory `crib3 serve`
-hands it (this class itself: `CardRoomApp(room, presence, ascii, think)`),
-so the SSH side never imports a screen.
+hands it (this class itself: `CardRoomApp(room, presence, ascii, think,
+journey)`), so the SSH side never imports a screen. The room is any of the
+three (`crib3.room.contract.RoomView`); the session's way between the lobby,
+tables and other nodes is its `journey` (`Wayfinding`), which the door owns
+and which outlives the app.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from crib3.tui.base_app import BaseApp
 
 if TYPE_CHECKING:
     from crib3.engine import State
-    from crib3.room import Presence, Room, Table
+    from crib3.room import Presence
+    from crib3.room.contract import RoomView, TableView, Wayfinding
 
 
 class CardRoomApp(BaseApp):
@@ -33,12 +37,15 @@ class CardRoomApp(BaseApp):
 
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, room: Room, presence: Presence, ascii: bool = False,
-                 think: float = 0.6) -> None:
+    def __init__(self, room: RoomView, presence: Presence, ascii: bool = False,
+                 think: float = 0.6, journey: Wayfinding | None = None) -> None:
         super().__init__(ascii=ascii, think=think)
         self.room = room
         self.presence = presence
-        self.table: Table | None = None
+        # The session's way (None: a session that goes nowhere else, as a
+        # test's may).
+        self.journey = journey
+        self.table: TableView | None = None
         self.seat: int | None = None
         self.attention.on = True  # people look away between turns: m turns it off
 
@@ -52,10 +59,11 @@ class CardRoomApp(BaseApp):
         from crib3.room import RoomError
         from crib3.tui.screens.lobby import LobbyScreen
 
-        presence = self.presence
-        joining, notice = getattr(presence, "joining", None), getattr(presence, "notice", None)
-        if joining is not None or notice is not None:
-            presence.joining = presence.notice = None
+        presence, journey = self.presence, self.journey
+        joining = notice = None
+        if journey is not None:
+            joining, notice = journey.joining, journey.notice
+            journey.joining = journey.notice = None
         if joining is not None:  # come for a table (crib3 serve --cluster: from another node)
             number, watch = joining
             table = self.room.tables.get(number)
@@ -63,7 +71,7 @@ class CardRoomApp(BaseApp):
                 if table is None:
                     raise RoomError(f"table {number} is not here any more")
                 if watch:
-                    self.watch(table)
+                    self.spectate(table)
                 else:
                     self.sit_at(table, table.sit(presence))
                 return
@@ -75,15 +83,15 @@ class CardRoomApp(BaseApp):
             table.sit(presence)
             # (moved to its table's worker as it waited, the game starting
             # meanwhile: from its first event, as for the others)
-            self.sit_at(table, seat, fresh=getattr(presence, "from_start", False))
-        elif getattr(presence, "watching", None) is not None:
+            self.sit_at(table, seat, fresh=journey is not None and journey.from_start)
+        elif journey is not None and journey.watching is not None:
             # A spectator moved to its table's worker (crib3.net.placement).
             try:
-                self.watch(presence.watching)  # type: ignore[attr-defined]
+                self.spectate(journey.watching)
             except RoomError:  # (the game ended meanwhile)
-                self.push_screen(LobbyScreen(self.room, presence))
+                self.push_screen(LobbyScreen(self.room, presence, journey))
         else:
-            self.push_screen(LobbyScreen(self.room, presence))
+            self.push_screen(LobbyScreen(self.room, presence, journey))
         if notice:
             self.notify(notice, severity="warning", timeout=10, markup=False)
 
@@ -94,11 +102,14 @@ class CardRoomApp(BaseApp):
     def go_elsewhere(self, number: int, watch: bool = False) -> None:
         """Sit at (or watch) table `number`, which another node of the
         cluster hosts: this app ends, and the session goes on there."""
-        why_not = self.room.may_visit(self.presence, number, watch)  # type: ignore[attr-defined]
+        cluster, journey = self.room.cluster, self.journey
+        if cluster is None or journey is None:  # (only a cluster's node has tables elsewhere)
+            return
+        why_not = cluster.may_visit(self.presence, number, watch)
         if why_not is not None:
             self.notify(why_not, severity="warning", markup=False)
             return
-        self.presence.go_to = (number, watch)
+        journey.go_to = (number, watch)
         self.keeps_terminal = True
         self.exit()
 
@@ -117,7 +128,7 @@ class CardRoomApp(BaseApp):
         else:
             self.push_screen(screen)
 
-    def sit_at(self, table: Table, seat: int, fresh: bool = False) -> None:
+    def sit_at(self, table: TableView, seat: int, fresh: bool = False) -> None:
         """Show `table` from `seat`: the waiting list, or the game (from its
         first event when it has just started, or when `fresh`, else where it
         stands)."""
@@ -129,7 +140,8 @@ class CardRoomApp(BaseApp):
         if table.game is None:
             screen: Screen[None] = WaitingScreen(table, seat)
         else:
-            self.game = table.game
+            # (In a worker, a `ReplicaGame`: the app asks it only whether it is over.)
+            self.game = table.game  # type: ignore[assignment]  # see the line above
             screen = RoomTableScreen(table, seat, self.think, self.ascii, self._game_over,
                                      resumed=resumed)
         self._in_place_of_the_lobby(screen)
@@ -145,13 +157,13 @@ class CardRoomApp(BaseApp):
         while len(self.screen_stack) > 2 and not isinstance(self.screen, LobbyScreen):
             self.pop_screen()
         if not isinstance(self.screen, LobbyScreen):  # (the one left was in the lobby's place)
-            lobby = LobbyScreen(self.room, self.presence)
+            lobby = LobbyScreen(self.room, self.presence, self.journey)
             if len(self.screen_stack) > 1:
                 self.switch_screen(lobby)
             else:
                 self.push_screen(lobby)
 
-    def watch(self, table: Table) -> None:
+    def spectate(self, table: TableView) -> None:
         """Watch `table` without a seat (RoomError: it cannot be watched)."""
         from crib3.tui.screens.watch import SpectatorScreen
 

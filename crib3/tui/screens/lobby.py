@@ -3,14 +3,17 @@ where, and the free seats; Enter sits you at one, o opens a table of your
 own (`OpenTableScreen`), w watches one playing, and an admin's keys close a
 table or end someone's session.
 
-It reads the room (`crib3.room`) and calls its few methods (open, sit,
-bring back, close, remove); the room tells it when something changed, and
-it redraws. Its layout is in crib3.tcss.
+It reads the room (any of the three: `crib3.room.contract.RoomView`) and
+calls its few methods (open, sit, bring back, close, remove); the room
+tells it when something changed, and it redraws. On a cluster's node
+(`room.cluster`) it lists the other nodes' tables and people too, and
+takes the session to them through its `journey`. Its layout is in
+crib3.tcss.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -20,7 +23,7 @@ from textual.widgets import DataTable, Static
 from textual.widgets.data_table import ColumnKey
 
 from crib3.common.names import shown_name
-from crib3.room import Presence, Room, RoomError, Table
+from crib3.room import Presence, RoomError
 from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.tui.bindings import QuietBindings
 from crib3.tui.css import STYLESHEET
@@ -31,7 +34,11 @@ from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.table_list import TableList
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from crib3.engine import Rules
+    from crib3.room.contract import ElsewhereTable, ListedTable, RoomView, TableView, Wayfinding
+    from crib3.tui.room_app import CardRoomApp
 
 
 class LobbyScreen(QuietBindings, Screen[None]):
@@ -49,10 +56,12 @@ class LobbyScreen(QuietBindings, Screen[None]):
     ]
     CSS_PATH = STYLESHEET  # the layout: crib3.tcss
 
-    def __init__(self, room: Room, presence: Presence) -> None:
+    def __init__(self, room: RoomView, presence: Presence,
+                 journey: Wayfinding | None = None) -> None:
         super().__init__()
         self.room = room
         self.presence = presence
+        self.journey = journey  # the session's way (None: it goes nowhere else)
         self._numbers: list[int] = []
         self._stale = False
         self._queued = False  # a redraw is on its way: more changes join it
@@ -71,6 +80,23 @@ class LobbyScreen(QuietBindings, Screen[None]):
                               "o open a table of your own",
                               app_is_ascii(self)), classes="hint")
         yield TidyFooter()
+
+    @property
+    def room_app(self) -> CardRoomApp:
+        """The card room's app this lobby is a screen of."""
+        return cast("CardRoomApp", self.app)
+
+    def _names_here(self) -> list[str]:
+        """Everyone signed in (on a cluster's node: on every node)."""
+        cluster = self.room.cluster
+        if cluster is not None:
+            return cluster.names_here()
+        return [p.name for p in self.room.people.values()]
+
+    def _elsewhere(self) -> Sequence[ElsewhereTable]:
+        """The tables other nodes host (a cluster's node; none elsewhere)."""
+        cluster = self.room.cluster
+        return [] if cluster is None else cluster.elsewhere()
 
     def on_mount(self) -> None:
         tables = self.query(DataTable)
@@ -114,10 +140,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
     def refresh_tables(self) -> None:
         if not self.is_attached:
             return
-        # (A cluster's node, crib3 serve --cluster: everyone on every node.)
-        everyone = getattr(self.room, "names_here", None)
-        people = sorted(everyone() if everyone is not None
-                        else [p.name for p in self.room.people.values()])
+        people = sorted(self._names_here())
         others = [shown_name(p) for p in people if p.lower() != self.presence.name.lower()]
         # Plain Text, never markup: people choose their names ("[/]", "[@click=…]").
         who = Text(f"You are {shown_name(self.presence.name)}.")
@@ -127,13 +150,14 @@ class LobbyScreen(QuietBindings, Screen[None]):
             who.append(f" Also here: {', '.join(others)}.")
         else:  # one line, however busy the room: the tables come first
             who.append(f" Also here: {', '.join(others[:5])} and {len(others) - 5} more.")
-        code = getattr(self.presence, "code", None)
+        code = self.presence.code
         if code:
             who.append(f"\nYour reconnect code: {code} (ssh asks for it when you come "
                        f"back as {shown_name(self.presence.name)}; it holds the name for you).")
         shelved = self.room.shelved_for(self.presence)
+        cluster = self.room.cluster
         if shelved is not None and (shelved in self.room.shelved
-                                    or getattr(self.room, "brings_back_soon", False)):
+                                    or (cluster is not None and cluster.brings_back_soon)):
             who.append(f"\nYour table {shelved} was put away while nobody was at it: "
                        "r brings it back.")
         elif shelved is not None:
@@ -145,7 +169,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         rows = {t.number: (str(t.number), seats_line(t), rules_line(t.rules), standing(t))
                 for t in tables}
         # A cluster's node (crib3 serve --cluster) lists the other nodes' tables too.
-        for other in getattr(self.room, "elsewhere", list)():
+        for other in self._elsewhere():
             rows[other.number] = (f"{other.number} on {shown_name(other.node, 16)}",
                                   seats_line(other), rules_line(other.rules), standing(other))
         self._show_rows(dict(sorted(rows.items())))
@@ -154,31 +178,32 @@ class LobbyScreen(QuietBindings, Screen[None]):
         if empty.content != line:
             empty.update(line)
         self.keys_may_have_changed()
-        if getattr(self.presence, "rejoin", None) is not None:
+        if self.journey is not None and self.journey.rejoin is not None:
             self.call_later(self._rejoin)
 
     def _rejoin(self) -> None:
         """Back to the table whose node stopped (crib3 serve --cluster), once
         a node has adopted it: here, or on another node than the one lost."""
-        rejoin = getattr(self.presence, "rejoin", None)
-        if rejoin is None or not self.is_attached or self.app.screen is not self:
+        journey = self.journey
+        rejoin = None if journey is None else journey.rejoin
+        if journey is None or rejoin is None or not self.is_attached \
+                or self.app.screen is not self:
             return
         number, lost = rejoin
         table = self.room.tables.get(number)
         if table is not None:
-            self.presence.rejoin = None
+            journey.rejoin = None
             if table.seat_of(self.presence.name) is not None and not table.over:
                 try:
-                    self.app.sit_at(table, table.sit(self.presence))  # type: ignore[attr-defined]
+                    self.room_app.sit_at(table, table.sit(self.presence))
                 except RoomError as exc:
                     self.notify(str(exc), severity="warning", markup=False)
             return
-        other = next((t for t in getattr(self.room, "elsewhere", list)() if t.number == number),
-                     None)
+        other = next((t for t in self._elsewhere() if t.number == number), None)
         if other is not None and other.node != lost:
-            self.presence.rejoin = None
+            journey.rejoin = None
             if other.seat_of(self.presence.name) is not None:
-                self.app.go_elsewhere(number)  # type: ignore[attr-defined]
+                self.room_app.go_elsewhere(number)
 
     def _show_rows(self, rows: dict[int, tuple[str, ...]]) -> None:
         """Bring the list up to `rows` (table number -> its cells, in the
@@ -211,7 +236,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         if numbers and grid.cursor_row != min(max(row, 0), len(numbers) - 1):
             grid.move_cursor(row=min(max(row, 0), len(numbers) - 1))
 
-    def selected(self) -> Table | None:
+    def selected(self) -> TableView | None:
         grid = self.query_one(DataTable)
         if not self._numbers or grid.cursor_row < 0:
             return None
@@ -227,9 +252,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         if action == "close_table":
             return self.presence.admin and self.selected() is not None
         if action == "remove":  # an admin's keys: nobody else sees them
-            everyone = getattr(self.room, "names_here", None)
-            return self.presence.admin and len(everyone() if everyone is not None
-                                               else self.room.people) > 1
+            return self.presence.admin and len(self._names_here()) > 1
         if action == "bring_back":
             return self.room.shelved_for(self.presence) is not None
         return True
@@ -244,7 +267,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
                 self._hosted_elsewhere(watch=True)
             return
         try:
-            self.app.watch(table)  # type: ignore[attr-defined]
+            self.room_app.spectate(table)
         except RoomError as exc:
             self.notify(str(exc), severity="warning", markup=False)
 
@@ -256,7 +279,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         self.app.push_screen(ConfirmAdmin(f"Close table {table.number} ({how})?"),
                              lambda yes: self._close(table) if yes else None)
 
-    def _close(self, table: Table) -> None:
+    def _close(self, table: TableView) -> None:
         try:
             self.room.close_by_admin(table, self.presence)
         except RoomError as exc:
@@ -265,9 +288,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         self.notify(f"Table {table.number} is closed.", markup=False)
 
     def action_remove(self) -> None:
-        everyone = getattr(self.room, "names_here", None)  # (a cluster's: every node's)
-        names = sorted(n for n in (everyone() if everyone is not None
-                                   else [p.name for p in self.room.people.values()])
+        names = sorted(n for n in self._names_here()  # (a cluster's: every node's)
                        if n.lower() != self.presence.name.lower())
         if self.presence.admin and names:
             self.app.push_screen(PickPerson(names), self._remove_asked)
@@ -287,8 +308,9 @@ class LobbyScreen(QuietBindings, Screen[None]):
 
     def action_bring_back(self) -> None:
         number = self.room.shelved_for(self.presence)
-        table = self.room.bring_back(self.presence)
-        if table is None and getattr(self.room, "brings_back_soon", False):
+        table = self.room.bring_back(self.presence, journey=self.journey)
+        cluster = self.room.cluster
+        if table is None and cluster is not None and cluster.brings_back_soon:
             self.notify(f"Table {number} is on its way back; you are seated as soon as it is "
                         "here.", markup=False)  # (a cluster's: crib3.cluster.room)
             return
@@ -296,7 +318,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
             self.notify("Your table could not be brought back (the server's log says why).",
                         severity="warning", markup=False)
             return
-        self.app.sit_at(table, table.sit(self.presence))  # type: ignore[attr-defined]
+        self.room_app.sit_at(table, table.sit(self.presence))
 
     def action_join(self) -> None:
         table = self.selected()
@@ -308,21 +330,19 @@ class LobbyScreen(QuietBindings, Screen[None]):
         except RoomError as exc:
             self.notify(str(exc), severity="warning", markup=False)
             return
-        self.app.sit_at(table, seat)  # type: ignore[attr-defined]
+        self.room_app.sit_at(table, seat)
 
     def _hosted_elsewhere(self, watch: bool = False) -> None:
         """The highlighted table is another node's (crib3 serve --cluster):
         the session goes there, to sit (or watch)."""
         number = self._highlighted_number()
-        if number is not None and hasattr(self.app, "go_elsewhere") \
-                and hasattr(self.room, "may_visit"):
-            self.app.go_elsewhere(number, watch)
+        if number is not None and self.room.cluster is not None:
+            self.room_app.go_elsewhere(number, watch)
 
-    def _selected_elsewhere(self) -> Any:
+    def _selected_elsewhere(self) -> ListedTable | None:
         """The highlighted table when another node hosts it (its lobby entry)."""
         number = self._highlighted_number()
-        return next((t for t in getattr(self.room, "elsewhere", list)() if t.number == number),
-                    None)
+        return next((t for t in self._elsewhere() if t.number == number), None)
 
     def _highlighted_number(self) -> int | None:
         grid = self.query_one(DataTable)
@@ -342,4 +362,4 @@ class LobbyScreen(QuietBindings, Screen[None]):
         except RoomError as exc:
             self.notify(str(exc), severity="warning", markup=False)
             return
-        self.app.sit_at(table, 0)  # type: ignore[attr-defined]
+        self.room_app.sit_at(table, 0)

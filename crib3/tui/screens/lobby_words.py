@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from crib3.common.names import MAX_LENGTH, shown_name
 from crib3.engine import Rules
-from crib3.room import Table
+from crib3.room.contract import ListedTable
 
 
-def seats_line(table: Table) -> str:
+def seats_line(table: ListedTable) -> str:
     """One line for the lobby: each seat's person or computer player, and
     who is away."""
     parts = []
@@ -32,7 +32,7 @@ def seats_line(table: Table) -> str:
     return ", ".join(parts)
 
 
-def standing(table: Table) -> str:
+def standing(table: ListedTable) -> str:
     """How the table's game stands: waiting, the hand and the scores, or won."""
     state = table.state
     if state is None:

@@ -10,7 +10,7 @@ the table changed, and it says so in toasts.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 from weakref import WeakKeyDictionary
 
 from textual.app import ComposeResult
@@ -19,7 +19,7 @@ from textual.binding import Binding
 from crib3.common.names import shown_name
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
-from crib3.room import SEATS, RoomError, Table
+from crib3.room import SEATS, RoomError
 from crib3.tui.screens.dialogs import ConfirmQuit
 from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.new_owner import tell_new_owner
@@ -29,7 +29,12 @@ from crib3.tui.widgets.chat import ChatPanel
 from crib3.tui.widgets.footer import TidyFooter
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from crib3.engine import Event, SeatView, State
+    from crib3.room.chat import ChatLine
+    from crib3.room.contract import TableView
+    from crib3.tui.room_app import CardRoomApp
 
 
 # How many of each table's game events each person's screen had presented
@@ -68,11 +73,13 @@ class RoomTableScreen(TableScreen):
         Binding("m", "app.toggle_bell", "Bell", show=False, priority=True),
     ]
 
-    def __init__(self, table: Table, seat: int, think: float, ascii: bool,
-                 on_over: object, resumed: bool) -> None:
+    def __init__(self, table: TableView, seat: int, think: float, ascii: bool,
+                 on_over: Callable[[State], None] | None, resumed: bool) -> None:
         assert table.game is not None
-        super().__init__(table.game, seat, None, think, ascii, on_over=on_over,  # type: ignore[arg-type]
-                         resumed=resumed)
+        # (The game is a worker's `ReplicaGame` there: the table screen asks
+        # it only whether it is over, and plays through `self.feed`, below.)
+        super().__init__(table.game, seat, None, think, ascii,  # type: ignore[arg-type]  # see above
+                         on_over=on_over, resumed=resumed)
         self.table = table
         self.feed = table.feed(seat)  # the table's own (a replica's, in a session worker)
         self._away: set[int] = self._absent()
@@ -104,7 +111,12 @@ class RoomTableScreen(TableScreen):
         _SHOWN_TO.setdefault(self.table, {})[self._who()] = self.presented
 
     def _who(self) -> str:
-        return str(getattr(getattr(self.app, "presence", None), "name", "")).lower()
+        return self.room_app.presence.name.lower()
+
+    @property
+    def room_app(self) -> CardRoomApp:
+        """The card room's app this screen is one of."""
+        return cast("CardRoomApp", self.app)
 
     def compose(self) -> ComposeResult:
         for widget in super().compose():
@@ -145,10 +157,10 @@ class RoomTableScreen(TableScreen):
 
         lines = list(self.table.chat.lines)
         heard, self._chat_heard = self._chat_heard, lines
-        mine = self.app.presence.name  # type: ignore[attr-defined] (a spectator's too)
-        for line in new_lines(heard, lines):
+        mine = self.room_app.presence.name  # (a spectator's too)
+        for line in cast("list[ChatLine]", new_lines(heard, lines)):  # (a slice of `lines`)
             if line.name.casefold() != mine.casefold() and says_name(line.text, mine):
-                self.app.attention.name_said(line.name)  # type: ignore[attr-defined]
+                self.room_app.attention.name_said(line.name)
                 return
 
     def turn_told(self, yours: bool) -> None:
@@ -156,21 +168,21 @@ class RoomTableScreen(TableScreen):
         turn however many throws arrive meanwhile)."""
         shown = self.shown
         key = (shown.hand_number, shown.phase) if shown.phase == Phase.DISCARD else self.presented
-        self.app.attention.turn(key, yours)  # type: ignore[attr-defined]
+        self.room_app.attention.turn(key, yours)
 
     def action_chat(self) -> None:
         self.app.push_screen(ChatPrompt(self.table.number), self._said)
 
     def action_invite(self) -> None:
         """A link for a friend (to watch, or to sit where a seat is free)."""
-        self.app.push_screen(InviteLink(self.app.presence.name,  # type: ignore[attr-defined]
+        self.app.push_screen(InviteLink(self.room_app.presence.name,
                                         self.table.number))
 
     def _said(self, text: str | None) -> None:
         if not text:
             return
         try:
-            self.table.say(self.app.presence, text)  # type: ignore[attr-defined]
+            self.table.say(self.room_app.presence, text)
         except RoomError as exc:
             self.notify(str(exc), severity="warning", markup=False)
 
@@ -206,9 +218,10 @@ class RoomTableScreen(TableScreen):
         table = self.table
         if table.closed:
             mine = table.seats[self.me].name
-            if getattr(table, "moved", False):  # (crib3 serve --cluster) another server hosts it
-                here = getattr(getattr(table, "node", None), "name", "")
-                self.app.presence.rejoin = (table.number, here)  # type: ignore[attr-defined]
+            if table.moved:  # (crib3 serve --cluster) another server hosts it
+                cluster, journey = table.room.cluster, self.room_app.journey
+                if journey is not None:
+                    journey.rejoin = (table.number, "" if cluster is None else cluster.node_name)
                 self.notify(f"Table {table.number} is hosted by another server now; you are "
                             "taken back to your seat there in a moment.", markup=False)
             elif table.closed_by is not None and mine in table.close_asked:
@@ -219,7 +232,7 @@ class RoomTableScreen(TableScreen):
                             "its game is saved. r in the lobby brings it back.", markup=False)
             elif table.closed_by is None:  # an admin closed it (or the room is closing)
                 self.notify(f"Table {table.number} was closed; it is saved.", markup=False)
-            self.app.back_to_lobby()  # type: ignore[attr-defined] (over any dialog, too)
+            self.room_app.back_to_lobby()  # (over any dialog, too)
             return
         self._owner = tell_new_owner(self, table, self.me, self._owner)
         self._tell_asks_to_close()
@@ -309,7 +322,7 @@ class RoomTableScreen(TableScreen):
         patience, the others may give it to a computer player)."""
         self.notify(f"You left table {self.table.number}; your seat waits for you: sit at "
                     "it again from the lobby.", markup=False)
-        self.app.back_to_lobby()  # type: ignore[attr-defined]
+        self.room_app.back_to_lobby()
 
     def action_close_table(self) -> None:
         table, me = self.table, self.table.seats[self.me].name or ""

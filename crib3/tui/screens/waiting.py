@@ -6,6 +6,8 @@ the game. When the game starts it hands the seat to the table screen
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,13 +16,16 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from crib3.common.names import shown_name
-from crib3.room import Table
 from crib3.tui.bindings import QuietBindings
 from crib3.tui.css import STYLESHEET
 from crib3.tui.screens.lobby_words import rules_line
 from crib3.tui.screens.new_owner import tell_new_owner
 from crib3.tui.screens.room_dialogs import InviteLink
 from crib3.tui.widgets.footer import TidyFooter
+
+if TYPE_CHECKING:
+    from crib3.room.contract import TableView
+    from crib3.tui.room_app import CardRoomApp
 
 
 class WaitingScreen(QuietBindings, Screen[None]):
@@ -36,11 +41,16 @@ class WaitingScreen(QuietBindings, Screen[None]):
     ]
     CSS_PATH = STYLESHEET  # the layout: crib3.tcss
 
-    def __init__(self, table: Table, seat: int) -> None:
+    def __init__(self, table: TableView, seat: int) -> None:
         super().__init__()
         self.table = table
         self.seat = seat
         self._owner = table.owner
+
+    @property
+    def room_app(self) -> CardRoomApp:
+        """The card room's app this screen is one of."""
+        return cast("CardRoomApp", self.app)
 
     @property
     def owner(self) -> bool:
@@ -59,7 +69,7 @@ class WaitingScreen(QuietBindings, Screen[None]):
         self.update_seats()
 
     def action_invite(self) -> None:
-        self.app.push_screen(InviteLink(self.app.presence.name,  # type: ignore[attr-defined]
+        self.app.push_screen(InviteLink(self.room_app.presence.name,
                                         self.table.number))
 
     def on_unmount(self) -> None:
@@ -75,10 +85,10 @@ class WaitingScreen(QuietBindings, Screen[None]):
         table = self.table
         if table.closed:
             self.notify(f"{shown_name(table.owner)} closed table {table.number}.", markup=False)
-            self.app.back_to_lobby()  # type: ignore[attr-defined]
+            self.room_app.back_to_lobby()
             return
         if table.started:
-            self.app.sit_at(table, self.seat)  # type: ignore[attr-defined]
+            self.room_app.sit_at(table, self.seat)
             return
         self._owner = tell_new_owner(self, table, self.seat, self._owner)
         lines = Text()
@@ -113,4 +123,4 @@ class WaitingScreen(QuietBindings, Screen[None]):
     def action_leave(self) -> None:
         self.table.leave(self.seat)
         if not self.table.closed:
-            self.app.back_to_lobby()  # type: ignore[attr-defined]
+            self.room_app.back_to_lobby()

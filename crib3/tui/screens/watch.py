@@ -33,7 +33,7 @@ from crib3.tui.widgets.chat import ChatPanel
 from crib3.tui.words import Mode, points
 
 if TYPE_CHECKING:
-    from crib3.room import Table
+    from crib3.room.contract import TableView
 
 PAUSE_PER_THINK = 2.5  # a spectator's screen rests this many think-times where a seat
 PAUSE_AT_LEAST = 0.3   # waits for Enter (1.5 s at the default pace), and no less than this
@@ -78,7 +78,7 @@ class SpectatorScreen(RoomTableScreen):
         """A game watched opens where it stands."""
         return len(so_far)
 
-    def __init__(self, table: Table, think: float, ascii: bool) -> None:
+    def __init__(self, table: TableView, think: float, ascii: bool) -> None:
         super().__init__(table, 0, think, ascii, on_over=None, resumed=True)
         self.feed = table.feed(None)  # public facts only
         self.view = project(self.shown, None)
@@ -136,12 +136,12 @@ class SpectatorScreen(RoomTableScreen):
 
     def _game_over(self, state: State) -> None:
         if state.winner is not None:
-            self.notify(f"Table {self.table.number}: won by {shown_name(state.name(state.winner))}.",
-                        markup=False)
+            winner = shown_name(state.name(state.winner))
+            self.notify(f"Table {self.table.number}: won by {winner}.", markup=False)
         self.action_leave()
 
     def action_leave(self) -> None:
-        self.app.stop_watching()  # type: ignore[attr-defined]
+        self.room_app.stop_watching()
 
 
 def bottom_seat_line(view: SeatView, seat: int, ascii: bool = False) -> Text:

@@ -1,0 +1,271 @@
+"""What a screen or a session may ask of a card room, written down once.
+
+Three rooms serve the same screens: `Room` (one machine), `ReplicaRoom` (a
+session worker's copy of it, `--workers`) and a cluster node's room
+(`crib3.cluster.room.ClusterRoom`). None is a subclass of another's shape
+the screens could rely on, so the shape is declared here, as protocols the
+type checker holds each of them to: `RoomView` for a room, `TableView` for
+one of its tables (a `Table` or a `ReplicaTable`), `ListedTable` for a line
+of the lobby (any of those, or a table another node hosts); `SessionRoom`
+is a room as a door's session also sees it (sign-in and departure: the
+main process's rooms only).
+
+What only a cluster's node can do (tables hosted elsewhere, everyone's
+names, visits to other nodes, a seat elsewhere) is one declared capability,
+`RoomView.cluster`: None on a one-machine room and in a worker, an object
+with the `ClusterExtras` methods on a node. A screen asks `room.cluster`
+once, never probes a room's attributes.
+
+A session's way between the lobby, its tables and other nodes (where to go
+as its app ends, which table to open on, a line to say first, a table to be
+taken back to) is not the room's business: it is the session's `Wayfinding`,
+one per session, which the doors in `crib3.net` make and hand to the app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from crib3.engine import Rules
+    from crib3.room.basics import Listener
+    from crib3.room.chat import ChatLine
+    from crib3.room.seats import Presence, Seat
+
+__all__ = ["ClusterExtras", "ElsewhereTable", "ListedSeat", "ListedTable", "RoomView",
+           "SessionRoom", "Standing", "TableChatView", "TableView", "VisitLink", "Wayfinding"]
+
+
+class ListedSeat(Protocol):
+    """A seat as the lobby lists it (a `Seat`, or a cluster lobby's)."""
+
+    @property
+    def name(self) -> str | None: ...  # the person; None: a computer player
+    @property
+    def level(self) -> str: ...
+    @property
+    def replaced(self) -> bool: ...
+
+
+class _Player(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class Standing(Protocol):
+    """How a game stands, as the lobby's words read it: a `State`, or the
+    public summary a worker or another node is sent (`wire.PublicStanding`)."""
+
+    @property
+    def players(self) -> Sequence[_Player]: ...
+    @property
+    def scores(self) -> Sequence[int]: ...
+    @property
+    def hand_number(self) -> int: ...
+    @property
+    def winner(self) -> int | None: ...
+
+    def name(self, seat: int) -> str: ...
+
+
+class ListedTable(Protocol):
+    """A table as a line of the lobby: here, in a worker, or on another node."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def seats(self) -> Sequence[ListedSeat]: ...
+    @property
+    def online(self) -> Collection[int]: ...
+    @property
+    def started(self) -> bool: ...
+    @property
+    def over(self) -> bool: ...
+    @property
+    def state(self) -> Standing | None: ...
+
+    def seat_of(self, name: str) -> int | None: ...
+
+
+class ElsewhereTable(ListedTable, Protocol):
+    """A table another node of the cluster hosts, as the lobby lists it."""
+
+    @property
+    def node(self) -> str: ...  # the node that hosts it
+
+
+class TableChatView(Protocol):
+    """A table's talk, as its screens read it."""
+
+    @property
+    def lines(self) -> Sequence[ChatLine]: ...
+    @property
+    def listeners(self) -> list[Listener]: ...
+
+
+class _Over(Protocol):
+    @property
+    def over(self) -> bool: ...
+
+
+class _TableRoom(Protocol):
+    """What a table's screens read of its room."""
+
+    @property
+    def patience(self) -> float: ...
+    @property
+    def people(self) -> Mapping[str, Presence]: ...
+    @property
+    def cluster(self) -> ClusterExtras | None: ...
+
+
+class TableView(ListedTable, Protocol):
+    """A table of this room as its screens see it: a `Table`, or a worker's
+    `ReplicaTable`. Reads, then the few things a person does at it (each
+    raises `RoomError` with the one line why not)."""
+
+    @property
+    def owner(self) -> str: ...
+    @property
+    def seats(self) -> Sequence[Seat]: ...
+    @property
+    def closed(self) -> bool: ...
+    @property
+    def closed_by(self) -> str | None: ...
+    @property
+    def started_by(self) -> str | None: ...
+    @property
+    def passed_from(self) -> str | None: ...
+    @property
+    def close_asked(self) -> Sequence[str]: ...
+    @property
+    def listeners(self) -> list[Listener]: ...
+    @property
+    def chat(self) -> TableChatView: ...
+    @property
+    def game(self) -> _Over | None: ...  # None until it starts
+    @property
+    def room(self) -> _TableRoom: ...
+    # A cluster's table only: another node hosts it now (it closed here).
+    @property
+    def moved(self) -> bool: ...
+
+    def away(self, seat: int) -> float | None: ...
+    def owner_seat(self) -> int | None: ...
+    def present(self, seat: int) -> bool: ...
+    def replaceable(self, seat: int) -> bool: ...
+    def watcher_names(self) -> list[str]: ...
+    def free_seats(self) -> list[int]: ...
+    def feed(self, seat: int | None) -> Any: ...  # a `SeatFeed` or a worker's `ReplicaFeed`
+
+    def sit(self, presence: Presence) -> int: ...
+    def leave(self, seat: int) -> None: ...
+    def start(self, by: str) -> None: ...
+    def replace(self, seat: int, by: str) -> None: ...
+    def close_by(self, by: str) -> bool: ...
+    def watch(self, presence: Presence) -> None: ...
+    def unwatch(self, presence: Presence) -> None: ...
+    def say(self, presence: Presence, text: str) -> ChatLine: ...
+
+
+class VisitLink(Protocol):
+    """A session's link to the node it visits (`crib3.cluster.visits`)."""
+
+    @property
+    def peer(self) -> str: ...  # that node's name
+
+
+class ClusterExtras(Protocol):
+    """What only a cluster's node adds to a room (`crib3 serve --cluster`):
+    other nodes' tables and people, and visits to them."""
+
+    @property
+    def node_name(self) -> str: ...  # this node's
+    # A shelved table comes back in the background (`bring_back` returns
+    # None): the lobby says so, and its person is seated once it is here.
+    @property
+    def brings_back_soon(self) -> bool: ...
+
+    def names_here(self) -> list[str]: ...  # everyone signed in, on every node
+    def elsewhere(self) -> Sequence[ElsewhereTable]: ...  # the tables other nodes host
+    def seat_elsewhere(self, presence: Presence) -> int | None: ...
+    def may_visit(self, presence: Presence, number: int, watch: bool) -> str | None: ...
+    def visit_elsewhere(self, presence: Presence, number: int, watch: bool,
+                        **session: Any) -> Awaitable[VisitLink | None]: ...
+    def visit_in(self, name: str, key: str | None, kick: Callable[[str], None],
+                 address: str | None, admin: bool = False,
+                 journey: Wayfinding | None = None) -> Presence: ...
+    def admit_visits(self, admit: Callable[[Any, Any], None]) -> None: ...
+
+
+class RoomView(Protocol):
+    """A card room as its screens and sessions see it (see the module's
+    docstring). What changes it raises `RoomError` with the one line why not."""
+
+    @property
+    def tables(self) -> Mapping[int, TableView]: ...
+    @property
+    def people(self) -> Mapping[str, Presence]: ...
+    @property
+    def shelved(self) -> Mapping[int, Sequence[ListedSeat]]: ...
+    @property
+    def listeners(self) -> list[Listener]: ...
+    @property
+    def patience(self) -> float: ...
+    @property
+    def cluster(self) -> ClusterExtras | None: ...  # None: one machine (or a worker)
+
+    def lobby(self) -> Sequence[TableView]: ...
+    def place_of(self, presence: Presence) -> tuple[TableView, int] | None: ...
+    def shelved_for(self, presence: Presence, closed: bool = True) -> int | None: ...
+    def bring_back(self, presence: Presence, *,
+                   journey: Wayfinding | None = None) -> TableView | None: ...
+    def open_table(self, owner: Presence, rules: Rules,
+                   levels: tuple[str, str]) -> TableView: ...
+    def close_by_admin(self, table: TableView, by: Presence) -> None: ...
+    def remove(self, name: str, by: Presence) -> None: ...
+
+
+class SessionRoom(RoomView, Protocol):
+    """A room as a door's session sees it besides its screens: who comes
+    and goes. Only the main process's rooms (`Room`, a cluster node's)
+    are one; a worker's sessions are signed in there."""
+
+    async def enter(self, name: str, key: str | None, kick: Callable[[str], None],
+                    address: str | None = None, admin: bool = False,
+                    journey: Wayfinding | None = None) -> Presence:
+        """A person signs in (RoomError: why not); `journey` is their
+        session's, told where to go when the room knows it only later."""
+        ...
+
+    def depart(self, presence: Presence) -> None:
+        """Their session ended: their seat waits."""
+        ...
+
+
+class Wayfinding(Protocol):
+    """One session's way between the lobby, the tables here and those of
+    other nodes: what its app reads as it opens and writes as it ends
+    (`crib3.net.journey.Journey` is the doors' one).
+
+    - `go_to`: a table another node hosts (its number, and whether to
+      watch it), set by the app as it ends to go there;
+    - `joining`: a table here to sit at or watch as the next app opens,
+      with `notice`, a line it says first;
+    - `rejoin`: the table (and the node it was on: "" for none) the session
+      was taken away from when that node stopped, or that comes back in the
+      background: the lobby takes them to it once it is hosted again;
+    - `watching`, `from_start`: a session moved to another worker process
+      (`crib3.net.placement`) opens watching that table, or at its seat from
+      its game's first event (it started as the session moved).
+    """
+
+    go_to: tuple[int, bool] | None
+    joining: tuple[int, bool] | None
+    notice: str | None
+    rejoin: tuple[int, str] | None
+    watching: TableView | None
+    from_start: bool
