@@ -37,7 +37,10 @@ import os
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any, Literal, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+if TYPE_CHECKING:
+    from textual.widgets._footer import FooterKey
 
 FALLBACK_ENV = "CRIB3_TEXTUAL_FALLBACK"
 
@@ -339,7 +342,7 @@ def clear_data_table_caches(table: Any) -> None:
         table._clear_caches()
 
 
-def footer_key_class() -> type | None:
+def footer_key_class() -> type[FooterKey] | None:
     """Textual's `FooterKey` (the palette's key in a footer), or None."""
     if not have("footer-key"):
         return None

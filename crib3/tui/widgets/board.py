@@ -331,11 +331,11 @@ def _track_rows(colour: int, name: str, front: int, back: int, dealing: bool, ta
     for row in rows[1:]:
         row.append(" " * (1 + layout.start_gap))
     for hole in range(1, target):
-        row, index = divmod(hole - 1, street)
+        line, index = divmod(hole - 1, street)
         if index:
-            rows[row].append(" " * (layout.hole_gap
-                                    + (layout.group_gap if index % GROUP == 0 else 0)))
-        rows[row].append(*cell(hole, glyphs.hole, "hole"))
+            rows[line].append(" " * (layout.hole_gap
+                                     + (layout.group_gap if index % GROUP == 0 else 0)))
+        rows[line].append(*cell(hole, glyphs.hole, "hole"))
     rows[-1].append(" " * layout.game_gap)
     rows[-1].append(*cell(target, glyphs.game, "game"))
     for row in rows:
