@@ -125,4 +125,5 @@ class SharedStatic(SharedRender):
     """For a `Static`: its lines are a function of its content."""
 
     def render_key(self) -> Hashable | None:
-        return content_key(self.visual)  # type: ignore[attr-defined]
+        widget: Any = self  # (mixed into a Static)
+        return content_key(widget.visual)

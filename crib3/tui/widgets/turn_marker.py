@@ -95,7 +95,7 @@ class TurnMarked:
     def notify_style_update(self) -> None:
         """Styled again by Textual: the turn's look is copied again once
         the component styles are worked out too (they come after)."""
-        super().notify_style_update()  # type: ignore[misc]
+        super().notify_style_update()  # type: ignore[misc]  # the Widget after the mixin's
         widget: Any = self
         if self._marked and not self._painting and widget.is_mounted:
             widget.call_later(self._paint_mark)
