@@ -8,7 +8,7 @@ here may press `b`, and that a table was closed.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from crib3.common.names import shown_name
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from crib3.room import Table
 
 
-def tell_new_owner(screen: Screen[object], table: Table, me: int, before: str) -> str:
+def tell_new_owner(screen: Screen[Any], table: Table, me: int, before: str) -> str:
     """A toast when the table has a new owner (its owner left): to the new
     owner, what they may do now; to the others, who it is. Returns the
     owner, to compare with next time."""
