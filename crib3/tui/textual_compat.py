@@ -39,8 +39,15 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (the mixins below are checked as the classes they are mixed into)
+    from textual.app import App
+    from textual.widget import Widget
     from textual.widgets._footer import FooterKey
+
+    _MixedIntoApp = App[Any]
+    _MixedIntoWidget = Widget
+else:
+    _MixedIntoApp = _MixedIntoWidget = object
 
 FALLBACK_ENV = "CRIB3_TEXTUAL_FALLBACK"
 
@@ -269,17 +276,22 @@ def fail_app(app: Any, error: BaseException) -> None:
     app.exit(return_code=1)
 
 
-class KeepsUnhandledErrors:
+class KeepsUnhandledErrors(_MixedIntoApp):
     """Mix into an `App` (before it) that has `keep_failure(cause)`: an
     error nothing caught is kept for the command to report, then the app
     stops as Textual stops it. (Without the shape, Textual's own report.)"""
+
+    if TYPE_CHECKING:
+
+        def keep_failure(self, cause: BaseException) -> None:
+            """The app's own: keeps `cause` for the command to report."""
 
     def _handle_exception(self, error: Exception) -> None:
         from textual.worker import WorkerFailed
 
         failed = error.error if isinstance(error, WorkerFailed) else error
-        self.keep_failure(failed)  # type: ignore[attr-defined]  # the app mixed with has it
-        super()._handle_exception(error)  # type: ignore[misc]  # the App after the mixin's
+        self.keep_failure(failed)
+        super()._handle_exception(error)
 
 
 def write_to_terminal(app: Any, data: str) -> None:
@@ -375,7 +387,7 @@ def set_footer_key_disabled(key: Any, disabled: bool) -> None:
         key.refresh()
 
 
-class RenderContentHook:
+class RenderContentHook(_MixedIntoWidget):
     """Mix into a `Widget` (before it): `shared_lines(key)` says whether
     the widget's lines may come from (and go to) a shared store, which is
     asked through `lines_for(key)` / `keep_lines(key, lines)`. Without the
@@ -394,11 +406,11 @@ class RenderContentHook:
         widget: Any = self
         key = self.shared_lines_key() if have("render-content") else None
         if key is None or widget.text_selection is not None or widget.screen._selecting:
-            super()._render_content()  # type: ignore[misc]  # the Widget after the mixin's
+            super()._render_content()
             return
         lines = self.lines_for(key)
         if lines is None:
-            super()._render_content()  # type: ignore[misc]  # the Widget after the mixin's
+            super()._render_content()
             self.keep_lines(key, widget._render_cache.lines)
             return
         from textual.widget import _RenderCache

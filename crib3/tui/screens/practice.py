@@ -93,8 +93,8 @@ class PracticeScreen(Screen[None]):
             return
         view = self.position.view
         table = self.query_one(TableView)
-        if table.me != view.seat:
-            table.seat_at_bottom(view.seat)  # type: ignore[arg-type]
+        if view.seat is not None and table.me != view.seat:  # (a position is a seat's)
+            table.seat_at_bottom(view.seat)
         table.show(view)
         what = "Which card to the crib?" if self.kind == "discard" else "Which card to play?"
         table.announce(f"{what}  (1-{len(view.hand)})")
