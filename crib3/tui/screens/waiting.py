@@ -6,7 +6,10 @@ the game. When the game starts it hands the seat to the table screen
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -22,6 +25,9 @@ from crib3.tui.screens.new_owner import tell_new_owner
 from crib3.tui.screens.room_dialogs import InviteLink
 from crib3.tui.widgets.footer import TidyFooter
 
+if TYPE_CHECKING:
+    from crib3.tui.room_app import CardRoomApp
+
 
 class WaitingScreen(QuietBindings, Screen[None]):
     """At a table that has not started: who sits here, and (for the owner)
@@ -35,6 +41,9 @@ class WaitingScreen(QuietBindings, Screen[None]):
         Binding("q", "app.quit", "Quit", show=False),  # (ctrl+q is the browser's)
     ]
     CSS_PATH = STYLESHEET  # the layout: crib3.tcss
+
+    if TYPE_CHECKING:  # (shown by the card room's app; not checked at run time)
+        app = getters.app(CardRoomApp)
 
     def __init__(self, table: Table, seat: int) -> None:
         super().__init__()
@@ -59,8 +68,7 @@ class WaitingScreen(QuietBindings, Screen[None]):
         self.update_seats()
 
     def action_invite(self) -> None:
-        self.app.push_screen(InviteLink(self.app.presence.name,  # type: ignore[attr-defined]
-                                        self.table.number))
+        self.app.push_screen(InviteLink(self.app.presence.name, self.table.number))
 
     def on_unmount(self) -> None:
         if self._table_changed in self.table.listeners:
@@ -75,10 +83,10 @@ class WaitingScreen(QuietBindings, Screen[None]):
         table = self.table
         if table.closed:
             self.notify(f"{shown_name(table.owner)} closed table {table.number}.", markup=False)
-            self.app.back_to_lobby()  # type: ignore[attr-defined]
+            self.app.back_to_lobby()
             return
         if table.started:
-            self.app.sit_at(table, self.seat)  # type: ignore[attr-defined]
+            self.app.sit_at(table, self.seat)
             return
         self._owner = tell_new_owner(self, table, self.seat, self._owner)
         lines = Text()
@@ -113,4 +121,4 @@ class WaitingScreen(QuietBindings, Screen[None]):
     def action_leave(self) -> None:
         self.table.leave(self.seat)
         if not self.table.closed:
-            self.app.back_to_lobby()  # type: ignore[attr-defined]
+            self.app.back_to_lobby()

@@ -18,6 +18,7 @@ import contextlib
 from typing import TYPE_CHECKING
 
 from rich.text import Text
+from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
@@ -34,6 +35,7 @@ from crib3.tui.words import Mode, points
 
 if TYPE_CHECKING:
     from crib3.room import Table
+    from crib3.tui.room_app import CardRoomApp
 
 PAUSE_PER_THINK = 2.5  # a spectator's screen rests this many think-times where a seat
 PAUSE_AT_LEAST = 0.3   # waits for Enter (1.5 s at the default pace), and no less than this
@@ -60,6 +62,9 @@ class SpectatorScreen(RoomTableScreen):
     """A table watched without a seat (see the module's docstring): no
     prompts to answer, no hand keys; Enter only hurries a pause, c chats,
     l leaves."""
+
+    if TYPE_CHECKING:  # (shown by the card room's app; not checked at run time)
+        app = getters.app(CardRoomApp)
 
     BINDINGS = [
         Binding("enter", "next", "Go on", priority=True),
@@ -141,7 +146,7 @@ class SpectatorScreen(RoomTableScreen):
         self.action_leave()
 
     def action_leave(self) -> None:
-        self.app.stop_watching()  # type: ignore[attr-defined]
+        self.app.stop_watching()
 
 
 def bottom_seat_line(view: SeatView, seat: int, ascii: bool = False) -> Text:

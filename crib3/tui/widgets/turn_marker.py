@@ -20,11 +20,18 @@ size classes) the look is copied again from the new component styles.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.widgets import Static
 
 from crib3.tui.textual_compat import component_rules
+
+if TYPE_CHECKING:  # a mixin for a widget: checked as one
+    from textual.widget import Widget
+
+    _Mixed = Widget
+else:
+    _Mixed = object
 
 # The rules a turn's look may set (the inline styles it owns). A colour in
 # the CSS is two rules: the colour and whether it is worked out from the
@@ -41,7 +48,7 @@ def _same(painted: object, look: object) -> bool:
     return painted is look or (isinstance(look, tuple) and painted == look)
 
 
-class TurnMarked:
+class TurnMarked(_Mixed):
     """Mix into a widget (before it) that says its turn's look in the CSS
     as the component class `MARKED`, and is marked by `mark`."""
 
@@ -95,7 +102,7 @@ class TurnMarked:
     def notify_style_update(self) -> None:
         """Styled again by Textual: the turn's look is copied again once
         the component styles are worked out too (they come after)."""
-        super().notify_style_update()  # type: ignore[misc]  # the Widget after the mixin's
+        super().notify_style_update()
         widget: Any = self
         if self._marked and not self._painting and widget.is_mounted:
             widget.call_later(self._paint_mark)
