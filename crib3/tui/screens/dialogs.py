@@ -7,12 +7,12 @@ from typing import Any, TypeVar
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.await_complete import AwaitComplete
+from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.dom import DOMNode
-from textual.screen import ModalScreen, Screen
 from textual.geometry import Region
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
 from crib3.cards import Card

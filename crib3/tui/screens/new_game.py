@@ -210,7 +210,8 @@ class NewGameScreen(Screen[GameChoices | Path]):
 
     def _offer(self, path: Path, line: str) -> None:
         self.unfinished = path
-        notice = Static(line, id="unfinished", classes="hint offered", markup=False)  # a file's name
+        # (markup off: the line holds a file's name)
+        notice = Static(line, id="unfinished", classes="hint offered", markup=False)
         self.query_one(Vertical).mount(notice)
         self.add_class("offering")  # one line more: the box gives up its top blank (80x24)
         self.refresh_bindings()

@@ -40,9 +40,9 @@ from crib3.engine import (
     Muggins,
     Play,
     SeatFeed,
-    TakeBack,
     SeatView,
     State,
+    TakeBack,
     project,
 )
 from crib3.engine import events as ev

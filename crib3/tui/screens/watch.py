@@ -141,8 +141,8 @@ class SpectatorScreen(RoomTableScreen):
 
     def _game_over(self, state: State) -> None:
         if state.winner is not None:
-            self.notify(f"Table {self.table.number}: won by {shown_name(state.name(state.winner))}.",
-                        markup=False)
+            winner = shown_name(state.name(state.winner))
+            self.notify(f"Table {self.table.number}: won by {winner}.", markup=False)
         self.action_leave()
 
     def action_leave(self) -> None:

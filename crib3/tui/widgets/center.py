@@ -83,7 +83,8 @@ def _pile_on_table(view: SeatView) -> Pile:
 
 class TableCenter(SharedStatic, Static):
     DEFAULT_CSS = """
-    TableCenter { height: 1fr; width: 1fr; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    TableCenter { height: 1fr; width: 1fr; padding: 0 1;
+                  text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     view: reactive[SeatView | None] = reactive(None, repaint=False)  # `_draw` repaints
