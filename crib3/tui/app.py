@@ -23,7 +23,6 @@ if TYPE_CHECKING:  # loaded when a game starts, to keep the first screen fast
     from crib3.engine import Event, Game, State
     from crib3.engine.log import LogWriter
     from crib3.saved.replay import Replay
-    from crib3.saved.replay import Replay
 
 
 
