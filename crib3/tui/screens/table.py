@@ -97,11 +97,12 @@ SendMove = Callable[[Command, Callable[[str | None], None]], bool]
 
 class TableFeed(Protocol):
     """What the table screen asks of its seat's feed: the engine's
-    `SeatFeed` at this keyboard, or a card-room table's own (a session
-    worker's `ReplicaFeed`), which may have two things more, each declared
-    on both: a way to `send` a move without waiting (None: every move is
-    dispatched), and the `room_errors` its moves may meet beyond an illegal
-    move (the room's own refusals, said in one line; none at this keyboard)."""
+    `SeatFeed` at this keyboard, or a card-room table's own (in a session
+    worker, a `ReplicaFeed`). Two parts are a card room's only, declared on
+    both so that the screen probes neither: `send`, a move without waiting
+    (None: every move is dispatched), and `room_errors`, the room's own
+    refusals a move may meet beyond an illegal one (said in one line; none
+    at this keyboard)."""
 
     @property
     def send(self) -> SendMove | None: ...
