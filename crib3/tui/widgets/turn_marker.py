@@ -20,7 +20,7 @@ size classes) the look is copied again from the new component styles.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.widgets import Static
 
@@ -64,15 +64,13 @@ class TurnMarked(_Mixed):
         if on == self._marked:
             return
         self._marked = on
-        widget: Any = self
-        widget.set_class(on, self.MARK_CLASS, update=False)  # (no restyle: see the module)
+        self.set_class(on, self.MARK_CLASS, update=False)  # (no restyle: see the module)
         self._paint_mark()
 
     def _paint_mark(self) -> None:
         """The turn's look in the inline styles (or none of it), as the
         component class says now; nothing before the widget is styled."""
-        widget: Any = self
-        found = component_rules(widget, self.MARKED)
+        found = component_rules(self, self.MARKED)
         if found is None:
             return
         look, look_rules = found
@@ -80,21 +78,21 @@ class TurnMarked(_Mixed):
                 and _same(self._painted[1], look):
             return
         self._painted = (self._marked, look)
-        inline = widget.styles.inline
+        inline = self.styles.inline
         rules = look_rules if self._marked else {}
         changed = False
         for name in MARK_RULES:
             value = rules.get(name)
-            if inline.get_rule(name) != value:
+            if inline.get_rule(name, None) != value:  # (Textual types its default as required)
                 inline.set_rule(name, value)
                 changed = True
         if changed:
             self._painting = True
             try:
-                widget.notify_style_update()  # (its cached styles are stale)
+                self.notify_style_update()  # (its cached styles are stale)
             finally:
                 self._painting = False
-            widget.refresh()
+            self.refresh()
 
     def on_mount(self) -> None:
         self._paint_mark()  # marked before it was styled
@@ -103,9 +101,8 @@ class TurnMarked(_Mixed):
         """Styled again by Textual: the turn's look is copied again once
         the component styles are worked out too (they come after)."""
         super().notify_style_update()
-        widget: Any = self
-        if self._marked and not self._painting and widget.is_mounted:
-            widget.call_later(self._paint_mark)
+        if self._marked and not self._painting and self.is_mounted:
+            self.call_later(self._paint_mark)
 
 
 class PromptLine(TurnMarked, Static):
