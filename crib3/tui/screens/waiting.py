@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -26,6 +25,8 @@ from crib3.tui.screens.room_dialogs import InviteLink
 from crib3.tui.widgets.footer import TidyFooter
 
 if TYPE_CHECKING:
+    from textual import getters
+
     from crib3.tui.room_app import CardRoomApp
 
 

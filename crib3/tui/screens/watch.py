@@ -18,7 +18,6 @@ import contextlib
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import getters
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
@@ -34,6 +33,8 @@ from crib3.tui.widgets.chat import ChatPanel
 from crib3.tui.words import Mode, points
 
 if TYPE_CHECKING:
+    from textual import getters
+
     from crib3.room import Table
     from crib3.tui.room_app import CardRoomApp
 
