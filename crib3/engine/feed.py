@@ -48,6 +48,12 @@ class SeatFeed:
     """Seat `seat`'s side of `game` (see the module's docstring); with
     `seat` None, a spectator's side."""
 
+    # A move is carried out at once (`dispatch`), and only the rules refuse
+    # one: there is no sending without waiting, and no room to refuse it
+    # (a card room's feed in a session worker has both).
+    send: None = None
+    room_errors: tuple[type[Exception], ...] = ()
+
     def __init__(self, game: Game, seat: int | None) -> None:
         self.game = game
         self.seat = seat

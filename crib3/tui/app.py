@@ -22,6 +22,7 @@ from crib3.tui.settings import GameChoices, load_choices, save_choices
 if TYPE_CHECKING:  # loaded when a game starts, to keep the first screen fast
     from crib3.engine import Event, Game, State
     from crib3.engine.log import LogWriter
+    from crib3.saved.replay import Replay
 
 
 
@@ -66,7 +67,7 @@ class Crib3App(BaseApp):
 
     def __init__(self, choices: GameChoices | None = None, ascii: bool = False,
                  think: float = 0.6, autosave: bool = True, game: Game | None = None,
-                 resume_path: Path | None = None, replay: object | None = None) -> None:
+                 resume_path: Path | None = None, replay: Replay | None = None) -> None:
         """Open the new-game screen, or with `choices` start that game at
         once, or with `game` go on with a game already under way (its
         human seat is seat 0; the others are played by bots of their level)."""
@@ -75,7 +76,7 @@ class Crib3App(BaseApp):
         self.start_choices = choices
         self.start_game_object = game
         self.resume_path = resume_path  # a resumed game goes on in its own file
-        self.replay = replay  # a crib3.saved.replay.Replay to step through
+        self.replay = replay  # a saved game to step through
         self.replay_coach = False  # open the replay with the coach on (crib3 replay --coach)
         self.log_writer: LogWriter | None = None
         self.log_path: Path | None = None
@@ -114,8 +115,7 @@ class Crib3App(BaseApp):
         if self.replay is not None:
             from crib3.tui.screens.replay import ReplayScreen
 
-            self.push_screen(ReplayScreen(self.replay, self.ascii,  # type: ignore[arg-type]
-                                          coach=self.replay_coach))
+            self.push_screen(ReplayScreen(self.replay, self.ascii, coach=self.replay_coach))
         elif self.start_game_object is not None:
             self.continue_game(self.start_game_object)
         elif self.start_choices is not None:
@@ -236,8 +236,9 @@ class Crib3App(BaseApp):
     def _save(self, event: Event, state: State) -> None:
         """Put each event on disk before it is shown; a write that fails
         stops the game (what reached the disk is the saved game)."""
+        assert self.log_writer is not None  # (subscribed once it is open, until the game is over)
         try:
-            self.log_writer.append(event)  # type: ignore[union-attr]
+            self.log_writer.append(event)
         except OSError as exc:
             raise SaveFailed(self.log_path, exc) from exc
 

@@ -1,4 +1,4 @@
-"""Told when it is your turn (issue 32): in the card room, where people look
+"""Told when it is your turn: in the card room, where people look
 away between turns, the terminal's bell rings and the window's title says
 so when your turn comes, or when someone at the table says your name in
 chat. `m` turns it off (and on again) for the session; local games leave it

@@ -9,10 +9,20 @@ spent most of its CPU rebuilding footers nobody's keys had changed in.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from textual.actions import parse
+from textual.binding import Binding
+
+if TYPE_CHECKING:  # a mixin for a screen: checked as one
+    from textual.screen import Screen
+
+    _Mixed = Screen[Any]
+else:
+    _Mixed = object
 
 
-class QuietBindings:
+class QuietBindings(_Mixed):
     """Mixin for a Screen: `keys_may_have_changed()` instead of
     `refresh_bindings()`."""
 
@@ -22,13 +32,12 @@ class QuietBindings:
         state = tuple(self._key_states())
         if state != self._key_state:
             self._key_state = state
-            self.refresh_bindings()  # type: ignore[attr-defined]
+            self.refresh_bindings()
 
     def _key_states(self) -> list[bool | None]:
         states = []
-        for binding in getattr(self, "BINDINGS", ()):
-            action = binding.action if hasattr(binding, "action") else binding[1]
+        for binding in self.BINDINGS:
+            action = binding.action if isinstance(binding, Binding) else binding[1]
             namespace, name, params = parse(action)
-            states.append(True if namespace else
-                          self.check_action(name, params))  # type: ignore[attr-defined]
+            states.append(True if namespace else self.check_action(name, params))
         return states

@@ -3,16 +3,18 @@ on, so q quits at once; nothing is saved)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from crib3.study.practice import Position
 from crib3.tui.base_app import BaseApp
+
+if TYPE_CHECKING:
+    from crib3.tui.screens.practice import Positions
 
 
 class PracticeApp(BaseApp):
     """A trainer of one `kind` ("discard" or "play") over `positions`."""
 
-    def __init__(self, kind: str, positions: Iterator[Position], ascii: bool = False) -> None:
+    def __init__(self, kind: str, positions: Positions, ascii: bool = False) -> None:
         super().__init__(ascii=ascii)
         self.kind = kind
         self.positions = positions

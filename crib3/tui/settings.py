@@ -62,7 +62,7 @@ def load_choices() -> GameChoices:
             if value is None or type(value) is int:
                 choices.seed = value
         elif f.name == "think":  # any number of seconds `--think` would take
-            if type(value) in (int, float) and 0 <= value <= MAX_THINK:
+            if (type(value) is int or type(value) is float) and 0 <= value <= MAX_THINK:
                 choices.think = float(value)
         elif type(value) is type(default):
             setattr(choices, f.name, value)

@@ -22,6 +22,10 @@ So every such reach is here, and each is guarded:
   in a test: the test suite plays a hand, at home and in a card room,
   through every fallback.
 
+Its functions take Textual's objects as `Any`: what they reach is checked
+by its shape at run time, on whichever Textual is installed, where a type
+checker knows only one version's private names.
+
 `tests/test_textual_seam.py` checks that no other module names a private
 Textual or Rich name, imports from a private module, or patches a Textual
 class; `.ci/run` runs the suite at both ends of the Textual versions that
@@ -37,7 +41,17 @@ import os
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+if TYPE_CHECKING:  # (the mixins below are checked as the classes they are mixed into)
+    from textual.app import App
+    from textual.widget import Widget
+    from textual.widgets._footer import FooterKey
+
+    _MixedIntoApp = App[Any]
+    _MixedIntoWidget = Widget
+else:
+    _MixedIntoApp = _MixedIntoWidget = object
 
 FALLBACK_ENV = "CRIB3_TEXTUAL_FALLBACK"
 
@@ -248,7 +262,7 @@ def app_context(app: Any) -> contextlib.AbstractContextManager[None]:
     worker does. Without it, a task keeps the context it was made in, which
     is the app's when it is made from the app's own handlers (as crib3's are)."""
     if have("app-context"):
-        return app._context()  # type: ignore[no-any-return]
+        return app._context()
     return contextlib.nullcontext()
 
 
@@ -258,7 +272,7 @@ def fail_app(app: Any, error: BaseException) -> None:
     from textual.worker import WorkerFailed
 
     if have("unhandled-error"):
-        app._handle_exception(WorkerFailed(error))  # type: ignore[arg-type]
+        app._handle_exception(WorkerFailed(error))
         return
     keep = getattr(app, "keep_failure", None)
     if keep is not None:
@@ -266,16 +280,22 @@ def fail_app(app: Any, error: BaseException) -> None:
     app.exit(return_code=1)
 
 
-class KeepsUnhandledErrors:
+class KeepsUnhandledErrors(_MixedIntoApp):
     """Mix into an `App` (before it) that has `keep_failure(cause)`: an
     error nothing caught is kept for the command to report, then the app
     stops as Textual stops it. (Without the shape, Textual's own report.)"""
 
+    if TYPE_CHECKING:
+
+        def keep_failure(self, cause: BaseException) -> None:
+            """The app's own: keeps `cause` for the command to report."""
+
     def _handle_exception(self, error: Exception) -> None:
         from textual.worker import WorkerFailed
 
-        self.keep_failure(error.error if isinstance(error, WorkerFailed) else error)  # type: ignore[attr-defined]
-        super()._handle_exception(error)  # type: ignore[misc]
+        failed = error.error if isinstance(error, WorkerFailed) else error
+        self.keep_failure(failed)
+        super()._handle_exception(error)
 
 
 def write_to_terminal(app: Any, data: str) -> None:
@@ -338,7 +358,7 @@ def clear_data_table_caches(table: Any) -> None:
         table._clear_caches()
 
 
-def footer_key_class() -> type | None:
+def footer_key_class() -> type[FooterKey] | None:
     """Textual's `FooterKey` (the palette's key in a footer), or None."""
     if not have("footer-key"):
         return None
@@ -371,7 +391,7 @@ def set_footer_key_disabled(key: Any, disabled: bool) -> None:
         key.refresh()
 
 
-class RenderContentHook:
+class RenderContentHook(_MixedIntoWidget):
     """Mix into a `Widget` (before it): `shared_lines(key)` says whether
     the widget's lines may come from (and go to) a shared store, which is
     asked through `lines_for(key)` / `keep_lines(key, lines)`. Without the
@@ -390,11 +410,11 @@ class RenderContentHook:
         widget: Any = self
         key = self.shared_lines_key() if have("render-content") else None
         if key is None or widget.text_selection is not None or widget.screen._selecting:
-            super()._render_content()  # type: ignore[misc]
+            super()._render_content()
             return
         lines = self.lines_for(key)
         if lines is None:
-            super()._render_content()  # type: ignore[misc]
+            super()._render_content()
             self.keep_lines(key, widget._render_cache.lines)
             return
         from textual.widget import _RenderCache
@@ -448,6 +468,7 @@ def client_console(term: str, colorterm: str | None) -> Any:
         if colorterm:
             environ["COLORTERM"] = colorterm
         return Console(color_system="auto", _environ=environ, **settings)
+    system: Literal["truecolor", "256", "standard"] | None
     if (colorterm or "").strip().lower() in ("truecolor", "24bit"):
         system = "truecolor"
     elif "256" in term:
@@ -510,7 +531,7 @@ def share_css_parses(store: Any = None, digest: Callable[[tuple[object, ...]], s
     def variables_key(variables: dict[str, str]) -> tuple[tuple[str, str], ...]:
         if last[0] is not variables or last[1] != len(variables):
             last[:] = [variables, len(variables), tuple(sorted(variables.items()))]
-        return last[2]  # type: ignore[no-any-return]
+        return last[2]
 
     def shared(self: Any, css: str, read_from: Any, is_default_rules: bool = False,
                tie_breaker: int = 0, scope: str = "") -> list[Any]:
@@ -531,7 +552,7 @@ def share_css_parses(store: Any = None, digest: Callable[[tuple[object, ...]], s
                 memory[key] = rules
         return rules
 
-    Stylesheet._parse_rules = shared  # type: ignore[method-assign]
+    Stylesheet._parse_rules = shared  # type: ignore[method-assign]  # Textual's, replaced (see above)
     _parse_shared = True
     return True
 
@@ -584,8 +605,8 @@ def many_terminals_in_one_process() -> None:
     if have("stdio-redirection"):
         import textual.app
 
-        textual.app.redirect_stdout = contextlib.nullcontext  # type: ignore[assignment]
-        textual.app.redirect_stderr = contextlib.nullcontext  # type: ignore[assignment]
+        textual.app.redirect_stdout = contextlib.nullcontext  # type: ignore[misc, assignment]  # a class put out of the way
+        textual.app.redirect_stderr = contextlib.nullcontext  # type: ignore[misc, assignment]  # a class put out of the way
     _per_terminal_colours()
     share_css_parses()
     _strips_without_cycles()
@@ -638,7 +659,7 @@ def _per_terminal_colours() -> None:
         return "".join([text if style is None else own(style).render(text, color_system=system)
                         for text, style, _ in self])
 
-    Strip.render = render  # type: ignore[method-assign]
+    Strip.render = render  # type: ignore[method-assign]  # Textual's, replaced (see above)
 
 
 _keys_uncached = False
@@ -676,8 +697,8 @@ def _strips_without_cycles() -> None:
             return self  # (what it computes: extended to its own length, cropped to all)
         return crop_extend(self, start, end, style)
 
-    Strip.divide = divide_once  # type: ignore[method-assign]
-    Strip.crop_extend = crop_extend_once  # type: ignore[method-assign]
+    Strip.divide = divide_once  # type: ignore[method-assign]  # Textual's, replaced (see above)
+    Strip.crop_extend = crop_extend_once  # type: ignore[method-assign]  # Textual's, replaced (see above)
 
 
 def _shared_line_filters() -> None:
@@ -697,11 +718,12 @@ def _shared_line_filters() -> None:
         """What a filter does, as a key; None for one that is not shared."""
         made = type(line_filter)
         if made is ANSIToTruecolor:
-            return (made, line_filter._terminal_theme) if theme_known else None  # type: ignore[attr-defined]
+            return (made, cast(ANSIToTruecolor, line_filter)._terminal_theme) if theme_known \
+                else None
         if made in (NoColor, Monochrome):
             return (made,)
         if made is DimFilter:
-            return (made, line_filter.dim_factor)  # type: ignore[attr-defined]
+            return (made, cast(DimFilter, line_filter).dim_factor)
         return None
 
     def one_of_its_kind(line_filter: LineFilter) -> LineFilter:
@@ -720,7 +742,7 @@ def _shared_line_filters() -> None:
     def get_line_filters(self: Widget) -> Sequence[LineFilter]:
         return [one_of_its_kind(f) for f in self.app.get_line_filters()]
 
-    Widget.get_line_filters = get_line_filters  # type: ignore[method-assign]
+    Widget.get_line_filters = get_line_filters  # type: ignore[method-assign]  # Textual's, replaced (see above)
     if have("strip-slots"):
         _shared_filtering(shared)
 
@@ -742,6 +764,8 @@ def _shared_filtering(shared: dict[tuple[object, ...], Any]) -> None:
     segments (and the filter and background) before it is filtered, as
     Textual filters it; any other filter as Textual applies it."""
     from rich.segment import Segment
+    from textual.color import Color
+    from textual.filter import LineFilter
     from textual.strip import Strip
 
     apply_filter = Strip.apply_filter
@@ -751,7 +775,7 @@ def _shared_filtering(shared: dict[tuple[object, ...], Any]) -> None:
     # again at every frame that repaints any line beside them, and most are
     # the same strips as at the last frame. Found so, a line costs no key of
     # its segments (hashing every style).
-    slot = Strip._filter_cache  # type: ignore[attr-defined]
+    slot: Any = Strip._filter_cache  # type: ignore[misc]  # the slot's descriptor (typed as a strip's cache)
     filtered_of, keep_filtered = slot.__get__, slot.__set__
     styles: dict[Any, Any] = {}
 
@@ -766,26 +790,27 @@ def _shared_filtering(shared: dict[tuple[object, ...], Any]) -> None:
             kept.append(Segment(text, style, control))
         return kept
 
-    def apply_shared_filter(self: Strip, line_filter: Any, background: Any) -> Strip:
-        if not any(line_filter is f for f in shared.values()):
-            return apply_filter(self, line_filter, background)
+    def apply_shared_filter(self: Strip, filter: LineFilter, background: Color) -> Strip:
+        # (Textual's own parameter names, `filter` among them: its callers may name them)
+        if not any(filter is f for f in shared.values()):
+            return apply_filter(self, filter, background)
         mine = filtered_of(self)
         if mine is not None:
-            found = mine.get((line_filter, background))
+            found = mine.get((filter, background))
             if found is not None:
                 return found  # this very strip, filtered before (a line the widget kept)
         try:
-            key = (line_filter, background, tuple(self._segments))
+            key = (filter, background, tuple(self._segments))
             found = done.get(key)
         except TypeError:  # (a segment that cannot be a key: a control code list)
-            return apply_filter(self, line_filter, background)
+            return apply_filter(self, filter, background)
         if found is None:
             segments = one_of_each(self._segments)
-            filtered = line_filter.apply(segments, background)
+            filtered = filter.apply(segments, background)
             if all(a.style is b.style and a.text is b.text and a.control is b.control
                    for a, b in zip(segments, filtered)) and len(segments) == len(filtered):
                 filtered = segments  # (unchanged: the same segments serve as key and line)
-            found = done[(line_filter, background, tuple(segments))] = \
+            found = done[(filter, background, tuple(segments))] = \
                 Strip(filtered, self._cell_length)
             if len(done) > FILTERED_LINES:
                 done.popitem(last=False)
@@ -795,10 +820,10 @@ def _shared_filtering(shared: dict[tuple[object, ...], Any]) -> None:
             if mine is None:
                 mine = {}  # (as Textual's cache is used: `get` and set; a handful)
                 keep_filtered(self, mine)
-            mine[(line_filter, background)] = found
+            mine[(filter, background)] = found
         return found
 
-    Strip.apply_filter = apply_shared_filter  # type: ignore[method-assign]
+    Strip.apply_filter = apply_shared_filter  # type: ignore[method-assign]  # Textual's, replaced (see above)
 
 
 # A strip's caches: (the method that uses it, its slot, its size in Textual).
@@ -845,7 +870,7 @@ def _strips_with_lazy_caches() -> None:
         with_its_cache.__doc__ = method.__doc__
         return with_its_cache
 
-    Strip.__init__ = __init__  # type: ignore[method-assign]
+    Strip.__init__ = __init__  # type: ignore[method-assign]  # Textual's, replaced (see above)
     for name, slot, size in _STRIP_CACHES:
         setattr(Strip, name, lazily(getattr(Strip, name), slot, size))
 

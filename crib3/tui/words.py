@@ -179,6 +179,7 @@ def prompt(mode: Mode, shown_phase: str, view: SeatView) -> str:
     if mode != Mode.YOUR_TURN or not view.my_turn:
         return ""
     if view.phase == Phase.DISCARD:
+        assert view.dealer is not None  # (the throw follows the deal)
         owner = "your" if view.dealer == view.seat else \
             f"{shown_name(view.name(view.dealer), 16)}'s"
         return f"Throw one card to {owner} crib: {_choose(view)}   h: coach"

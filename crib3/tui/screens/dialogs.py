@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from textual import events
 from textual.app import ComposeResult
+from textual.await_complete import AwaitComplete
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen, Screen
+from textual.dom import DOMNode
 from textual.geometry import Region
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Input, Static
 
 from crib3.cards import Card
@@ -39,7 +41,7 @@ class CoachRow(Static):
     """A line of the coach's panel about one card (its numbers, or why):
     a click highlights that card in the hand."""
 
-    def __init__(self, text: str, card: Card, **kwargs) -> None:
+    def __init__(self, text: str, card: Card, **kwargs: Any) -> None:
         super().__init__(text, markup=False, **kwargs)
         self.text = text
         self.card = card
@@ -80,7 +82,7 @@ class CoachScreen(Dialog[str | None]):
         self.view_ = view
         self.ascii = ascii
         self.placed: str = "side"  # where the panel went: "middle", "beside" or "side" (tests)
-        self._made_room: Screen | None = None  # the table that gave way to the panel
+        self._made_room: Screen[object] | None = None  # the table that gave way to the panel
 
     def compose(self) -> ComposeResult:
         advice = advise(self.view_)
@@ -106,7 +108,9 @@ class CoachScreen(Dialog[str | None]):
         """The table under this panel, if it is one."""
         stack = self.app.screen_stack
         under = stack[stack.index(self) - 1] if self in stack and stack.index(self) > 0 else None
-        views = under.query(TableView) if under is not None else []
+        if under is None:
+            return None
+        views = under.query(TableView)
         return views.first() if views else None
 
     def _place(self) -> None:
@@ -160,7 +164,7 @@ class CoachScreen(Dialog[str | None]):
             row.styles.text_wrap = "nowrap"  # (a wrap would drop the indent; it fits)
             row.update(f"{mark}{verb} {card}\n  {numbers}")
 
-    def dismiss(self, result: str | None = None):  # type: ignore[override]
+    def dismiss(self, result: str | None = None) -> AwaitComplete:
         """Closed: the table's layout comes back as it was."""
         self._give_room_back()
         return super().dismiss(result)
@@ -179,7 +183,7 @@ class CoachScreen(Dialog[str | None]):
         """A click on an option (its numbers or its why): its card is
         highlighted in the hand, as the arrows would (Enter then throws or
         plays it); the option is marked in the panel."""
-        row = event.widget
+        row: DOMNode | None = event.widget
         while row is not None and not isinstance(row, CoachRow):
             row = row.parent
         table = self._table()

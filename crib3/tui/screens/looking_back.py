@@ -1,4 +1,4 @@
-"""Looking back at what went by (issue 32): the last count's cards, cleared
+"""Looking back at what went by: the last count's cards, cleared
 from the table (`LastCountScreen`, p, until any key), and the show at a
 glance (`ShowSummaryScreen`: every hand and the crib of a hand's show,
 with their totals and what made them, after its last count, until Enter).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual import events
@@ -70,7 +71,7 @@ class OptionRow(Widget, can_focus=True):
             self.row = row
 
     def __init__(self, label: str, options: Sequence[str], value: str,
-                 hints: dict[str, str] | None = None, **kwargs) -> None:
+                 hints: dict[str, str] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.label = label
         self.options = list(options)
@@ -209,7 +210,8 @@ class NewGameScreen(Screen[GameChoices | Path]):
 
     def _offer(self, path: Path, line: str) -> None:
         self.unfinished = path
-        notice = Static(line, id="unfinished", classes="hint offered", markup=False)  # a file's name
+        # (markup off: the line holds a file's name)
+        notice = Static(line, id="unfinished", classes="hint offered", markup=False)
         self.query_one(Vertical).mount(notice)
         self.add_class("offering")  # one line more: the box gives up its top blank (80x24)
         self.refresh_bindings()

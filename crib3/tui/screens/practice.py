@@ -6,7 +6,7 @@ running score of points given up. Enter goes on to the next position.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -25,6 +25,10 @@ from crib3.tui.widgets.table_view import TableView
 
 TRAINERS = {"discard": "discard trainer", "play": "pegging trainer"}
 
+# Positions one after another: a list's, or a dealt game's, which goes on
+# from the card the player chose when it is sent back (`dealt_positions`).
+Positions = Iterator[Position] | Generator[Position, Card | None, None]
+
 
 class PracticeScreen(Screen[None]):
     """Positions one after another from `positions`; the player answers
@@ -40,7 +44,7 @@ class PracticeScreen(Screen[None]):
     HORIZONTAL_BREAKPOINTS = [(0, "narrow"), (180, "huge")]
     VERTICAL_BREAKPOINTS = [(0, "short"), (34, "tall"), (50, "taller")]
 
-    def __init__(self, kind: str, positions: Iterator[Position], ascii: bool = False) -> None:
+    def __init__(self, kind: str, positions: Positions, ascii: bool = False) -> None:
         super().__init__()
         self.kind = kind
         self.positions = positions
@@ -75,11 +79,10 @@ class PracticeScreen(Screen[None]):
         if self.position is not None and self.answer is None:
             return  # answer this one first
         # A dealt game goes on from the card you chose (see `dealt_positions`).
-        chosen = self.chosen
-        send = getattr(self.positions, "send", None)
+        chosen, positions = self.chosen, self.positions
         try:
-            self.position = send(chosen) if send is not None and chosen is not None \
-                else next(self.positions)
+            self.position = positions.send(chosen) \
+                if isinstance(positions, Generator) and chosen is not None else next(positions)
         except StopIteration:
             self.position = None
         self.answer = None
@@ -90,8 +93,8 @@ class PracticeScreen(Screen[None]):
             return
         view = self.position.view
         table = self.query_one(TableView)
-        if table.me != view.seat:
-            table.seat_at_bottom(view.seat)  # type: ignore[arg-type]
+        if view.seat is not None and table.me != view.seat:  # (a position is a seat's)
+            table.seat_at_bottom(view.seat)
         table.show(view)
         what = "Which card to the crib?" if self.kind == "discard" else "Which card to play?"
         table.announce(f"{what}  (1-{len(view.hand)})")
@@ -113,7 +116,7 @@ class PracticeScreen(Screen[None]):
             self.app.bell()
             return
         card = view.hand[number - 1]
-        allowed = {c.card for c in view.legal if isinstance(c, (Discard, Play))}  # type: ignore[attr-defined]
+        allowed = {c.card for c in view.legal if isinstance(c, (Discard, Play))}
         if card not in allowed:
             self.app.bell()  # over 31
             return

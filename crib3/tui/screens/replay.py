@@ -19,6 +19,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
+from textual.timer import Timer
 from textual.widgets import Input, Static
 from textual.worker import get_current_worker
 
@@ -100,7 +101,7 @@ class ReplayScreen(Screen[None]):
         self.viewpoint: int | None = None  # None: every hand face up
         self.speed = 1
         self.autoplaying = False
-        self._timer = None
+        self._timer: Timer | None = None
         self.coach_on = coach
         self.leave_back = leave_back
         self.reviews: dict[int, Review] = {}  # by seat, once worked out

@@ -1,6 +1,7 @@
 """The card room's small dialogs: a line of chat to say, an admin's
-question, whose session to end, and an invite link for a friend. Apart from the screens that open them
-(the lobby, a seat, a spectator) so that those import them, not each other."""
+question, whose session to end, and an invite link for a friend. Apart from
+the screens that open them (the lobby, a seat, a spectator) so that those
+import them, not each other."""
 
 from __future__ import annotations
 

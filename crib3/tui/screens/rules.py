@@ -1,5 +1,5 @@
 """How to play: the three-handed game in plain words, for someone who knows
-the two-handed one (issue 32). Reached from the help (r), the new-game
+the two-handed one. Reached from the help (r), the new-game
 screen (Ctrl+G, F1) and the palette.
 
 The page says what crib3 does, rule for rule: it follows the project's

@@ -12,7 +12,6 @@ from textual.widgets import Static
 
 from crib3.tui.css import STYLESHEET
 
-
 # The panel's widest (see crib3.tcss), and what its border and padding take.
 PANEL_WIDTH = 96
 PANEL_EDGES = 4

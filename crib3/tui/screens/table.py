@@ -20,6 +20,7 @@ import contextvars
 import random
 from collections import deque
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding
@@ -29,6 +30,7 @@ from textual.screen import Screen
 
 from crib3.cards import Card
 from crib3.engine import (
+    Command,
     Count,
     CutStarter,
     Discard,
@@ -38,12 +40,13 @@ from crib3.engine import (
     Muggins,
     Play,
     SeatFeed,
-    TakeBack,
     SeatView,
     State,
+    TakeBack,
     project,
 )
 from crib3.engine import events as ev
+from crib3.engine.feed import FeedItem, FeedSubscriber
 from crib3.engine.state import Phase
 from crib3.players.autoplay import BotDriver
 from crib3.tui.ascii import in_words
@@ -59,6 +62,9 @@ from crib3.tui.widgets.table_view import TableView
 from crib3.tui.widgets.turn_marker import PromptLine
 from crib3.tui.words import ENTER_GOES_ON, IDLE, Mode, announcement, prompt, refusal
 from crib3.words.narrate import Voice, describe
+
+if TYPE_CHECKING:
+    from crib3.tui.base_app import BaseApp
 
 # Events after which the table waits for Enter, so a person can read them.
 PAUSE_AFTER = (ev.DealerChosen, ev.HandCounted, ev.MugginsCalled, ev.HandEnded, ev.GameWon)
@@ -83,7 +89,33 @@ READ_BACK_KEYS = [
 ]
 
 
-class TableScreen(QuietBindings, Screen):
+# What a feed that takes a move without waiting is given: the move, and what
+# to call once the room has answered it (None: carried out; else why not).
+# True when it was sent; False: `dispatch` it instead.
+SendMove = Callable[[Command, Callable[[str | None], None]], bool]
+
+
+class TableFeed(Protocol):
+    """What the table screen asks of its seat's feed: the engine's
+    `SeatFeed` at this keyboard, or a card-room table's own (in a session
+    worker, a `ReplicaFeed`). Two parts are a card room's only, declared on
+    both so that the screen probes neither: `send`, a move without waiting
+    (None: every move is dispatched), and `room_errors`, the room's own
+    refusals a move may meet beyond an illegal one (said in one line; none
+    at this keyboard)."""
+
+    @property
+    def send(self) -> SendMove | None: ...
+
+    @property
+    def room_errors(self) -> tuple[type[Exception], ...]: ...
+
+    def follow(self, callback: FeedSubscriber) -> tuple[list[FeedItem], Callable[[], None]]: ...
+
+    def dispatch(self, command: Command) -> None: ...
+
+
+class TableScreen(QuietBindings, Screen[None]):
     """One game at the table, seen from seat `me`."""
 
     CSS_PATH = STYLESHEET
@@ -134,7 +166,7 @@ class TableScreen(QuietBindings, Screen):
         self.on_over = on_over
         self.resumed = resumed
         self.rng = random.Random()
-        self.feed = SeatFeed(game, me)
+        self.feed: TableFeed = SeatFeed(game, me)
         self.pending: deque[tuple[Event, State, SeatView]] = deque()
         self.shown = State()
         self.presented = 0  # how many of the game's events are on screen
@@ -310,10 +342,10 @@ class TableScreen(QuietBindings, Screen):
             # seat is a person elsewhere, whose moves arrive as events.
             # Everyone throws to the crib at once: the person need not wait
             # for the bots to think, so the bots throw after them.
-            seat = self.bots.to_move() if self.bots is not None and \
-                not self._my_throw_waits() else None
-            if seat is not None:
-                await self.bots.move(seat, self._show_thinking)  # type: ignore[union-attr]
+            bots = self.bots
+            seat = bots.to_move() if bots is not None and not self._my_throw_waits() else None
+            if bots is not None and seat is not None:
+                await bots.move(seat, self._show_thinking)
                 continue
             self.mode = Mode.YOUR_TURN if self.view.my_turn else Mode.OTHERS_TURN
             self._ask_if_needed()
@@ -365,7 +397,7 @@ class TableScreen(QuietBindings, Screen):
         elif isinstance(event, LINGER_ON) and self.think:
             await asyncio.sleep(self.think / 2)
 
-    def _act(self, command: object) -> bool:
+    def _act(self, command: Command) -> bool:
         """Give the feed this seat's command; False (and a warning) when it
         is refused.
 
@@ -376,19 +408,19 @@ class TableScreen(QuietBindings, Screen):
         move made meanwhile is ignored, as keys are while presenting."""
         if self._moving:
             return True
-        send = getattr(self.feed, "send", None)
+        send = self.feed.send
         try:
             if send is not None and send(command, self._answer_for(command)):
                 self._moving, self._moved_in = True, contextvars.copy_context()
                 return True
-            self.feed.dispatch(command)  # type: ignore[arg-type]
+            self.feed.dispatch(command)
         except IllegalMove as exc:
             self._refused(command, str(exc))
             return False
         except Exception as exc:
             # The card room's own refusals ("that table is gone"), which its
             # feed names, so that the local game never imports the room.
-            if not isinstance(exc, getattr(self.feed, "room_errors", ())):
+            if not isinstance(exc, self.feed.room_errors):
                 raise
             self.notify(str(exc), severity="warning", markup=False)
             return False
@@ -399,7 +431,7 @@ class TableScreen(QuietBindings, Screen):
         said = refusal(command, self.view, reason, self.ascii)
         self.notify(said, severity="warning", markup=False)
 
-    def _answer_for(self, command: object) -> Callable[[str | None], None]:
+    def _answer_for(self, command: Command) -> Callable[[str | None], None]:
         """What the feed calls when the room has answered `command` (from
         the worker's reader, so a refusal is shown in turn, on the screen's
         own queue: after the events that came before it)."""
@@ -555,11 +587,16 @@ class TableScreen(QuietBindings, Screen):
             if self.mode == Mode.YOUR_TURN:
                 self.action_confirm()
         elif key == "q":
-            self.app.action_quit_game()  # type: ignore[attr-defined]
+            self._crib_app().action_quit_game()
         elif key == "question_mark":
-            self.app.action_help()  # type: ignore[attr-defined]
+            self._crib_app().action_help()
         elif key == "f":
             self.action_toggle_feed()
+
+    def _crib_app(self) -> BaseApp:
+        """The app, as the table is shown in: a crib3 app, with its keys
+        (not checked: a test may show the table in a plain `App`)."""
+        return cast("BaseApp", self.app)
 
     def action_toggle_feed(self) -> None:
         beside = self.has_class("wide") or self.has_class("huge")
@@ -614,7 +651,7 @@ def show_left_unseen(so_far: list[tuple[Event, State, SeatView]], me: int) -> in
     return len(so_far) if first_count is None else first_count
 
 
-def _failed(app: App[object], task: asyncio.Task[None], screen: Screen[object]) -> None:
+def _failed(app: App[object], task: asyncio.Task[None], screen: Screen[Any]) -> None:
     """A driver that failed ends the app, as a Textual worker's failure does
     (the command then says what happened in one line).
 
@@ -623,10 +660,10 @@ def _failed(app: App[object], task: asyncio.Task[None], screen: Screen[object]) 
     ends (a card room closing, a player leaving) and look for a seat panel
     already removed before its cancellation arrives. That is the end it
     was going to have anyway, not an error to log as unexpected."""
-    if task.cancelled() or task.exception() is None:
+    if task.cancelled():
         return
     exc = task.exception()
-    if isinstance(exc, NoMatches) and going_away(app, screen):
+    if exc is None or isinstance(exc, NoMatches) and going_away(app, screen):
         return
     fail_app(app, exc)
 

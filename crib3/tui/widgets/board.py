@@ -331,11 +331,11 @@ def _track_rows(colour: int, name: str, front: int, back: int, dealing: bool, ta
     for row in rows[1:]:
         row.append(" " * (1 + layout.start_gap))
     for hole in range(1, target):
-        row, index = divmod(hole - 1, street)
+        line, index = divmod(hole - 1, street)
         if index:
-            rows[row].append(" " * (layout.hole_gap
-                                    + (layout.group_gap if index % GROUP == 0 else 0)))
-        rows[row].append(*cell(hole, glyphs.hole, "hole"))
+            rows[line].append(" " * (layout.hole_gap
+                                     + (layout.group_gap if index % GROUP == 0 else 0)))
+        rows[line].append(*cell(hole, glyphs.hole, "hole"))
     rows[-1].append(" " * layout.game_gap)
     rows[-1].append(*cell(target, glyphs.game, "game"))
     for row in rows:
@@ -354,8 +354,12 @@ TRACKS_KEPT = 128
 
 
 @lru_cache(maxsize=TRACKS_KEPT)
-def _merged_track(*track: Hashable) -> tuple[Text, ...]:
-    return tuple(_merged(row) for row in _track_rows(*track))  # type: ignore[arg-type]
+def _merged_track(colour: int, name: str, front: int, back: int, dealing: bool, target: int,
+                  width: int, layout: _Layout, glyphs: Glyphs,
+                  roles: tuple[tuple[str, Style], ...]) -> tuple[Text, ...]:
+    """`_track_rows`, its runs merged (see `_merged`)."""
+    return tuple(_merged(row) for row in _track_rows(colour, name, front, back, dealing, target,
+                                                     width, layout, glyphs, roles))
 
 
 class CribBoard(SharedRender, Widget):
@@ -472,7 +476,7 @@ def _merged(line: Text) -> Text:
     """The same line with neighbouring characters of one style in one span:
     a track is some 150 one-character spans, and every span costs Textual
     a style conversion on every frame."""
-    styles: list[object] = [None] * len(line.plain)
+    styles: list[str | Style | None] = [None] * len(line.plain)
     for span in line.spans:
         for i in range(span.start, min(span.end, len(styles))):
             styles[i] = span.style
@@ -481,6 +485,6 @@ def _merged(line: Text) -> Text:
     start = 0
     for i in range(1, len(plain) + 1):
         if i == len(plain) or styles[i] != styles[start]:
-            out.append(plain[start:i], styles[start] or "")  # type: ignore[arg-type]
+            out.append(plain[start:i], styles[start] or "")
             start = i
     return out

@@ -65,7 +65,7 @@ class Pile(NamedTuple):
 
     cards: tuple[Card, ...]
     seats: tuple[int, ...]
-    count: int
+    total: int  # the count (not `count`: a tuple's method)
     go: str = ""
 
 
@@ -83,7 +83,8 @@ def _pile_on_table(view: SeatView) -> Pile:
 
 class TableCenter(SharedStatic, Static):
     DEFAULT_CSS = """
-    TableCenter { height: 1fr; width: 1fr; padding: 0 1; text-wrap: nowrap; text-overflow: ellipsis; }
+    TableCenter { height: 1fr; width: 1fr; padding: 0 1;
+                  text-wrap: nowrap; text-overflow: ellipsis; }
     """
 
     view: reactive[SeatView | None] = reactive(None, repaint=False)  # `_draw` repaints
@@ -214,7 +215,7 @@ class TableCenter(SharedStatic, Static):
         width = self.content_size.width or 26
         me = view.seat if view.seat is not None else 0
         marks = SEAT_MARKS_ASCII if self.ascii else SEAT_MARKS
-        count_width = max(len("count"), big_number_width(pile.count))
+        count_width = max(len("count"), big_number_width(pile.total))
         room = width - count_width - 1
         face_width = (FACE_WIDTH, FACE_WIDTH, FACE_WIDTH + 2, FACE_WIDTH + 4)[size]
         stride = face_width + 1
@@ -246,7 +247,7 @@ class TableCenter(SharedStatic, Static):
             rows = [(Text("…", style="dim") if i == middle else Text(" ")) + r
                     for i, r in enumerate(rows)]
         # The count: its name, then its digits, beside the faces.
-        digits = big_number(pile.count)
+        digits = big_number(pile.total)
         beside = [Text("count", style="dim"),
                   *[Text(d, style="bold" if view.pile else "dim") for d in digits]]
         # The labels' rows beside the count's digits end before them; those
@@ -294,9 +295,9 @@ class TableCenter(SharedStatic, Static):
             placed[row].insert(0, (x, form))
             starts[row] = x
         lines = []
-        for row in placed:
+        for labels in placed:
             line = Text()
-            for x, label in row:
+            for x, label in labels:
                 line.pad_right(x - line.cell_len)
                 line.append(label, style=LABEL_STYLE)
             lines.append(line)

@@ -13,8 +13,9 @@ from crib3.tui.widgets.shared_render import SharedStatic
 
 class RecentLines(SharedStatic, Static):
     """As many of the last lines as fit (three, or more where the screen
-    gives this more rows), newest last, and the newest always whole (a long count wraps, and a cut-off line would hide what
-    just happened). Plain text: the lines hold names, never markup."""
+    gives this more rows), newest last, and the newest always whole (a long
+    count wraps, and a cut-off line would hide what just happened). Plain
+    text: the lines hold names, never markup."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__("", markup=False, **kwargs)

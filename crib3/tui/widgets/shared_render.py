@@ -110,9 +110,8 @@ class SharedRender(RenderContentHook):
         key = self.render_key()
         if key is None:
             return None
-        widget: Any = self
-        return (type(self), key, widget.size, widget.content_size, widget.visual_style,
-                _text_rules(widget), widget.app.theme)
+        return (type(self), key, self.size, self.content_size, self.visual_style,
+                _text_rules(self), self.app.theme)
 
     def lines_for(self, key: Any) -> list[Strip] | None:
         return SHARED.get(key)
@@ -125,4 +124,5 @@ class SharedStatic(SharedRender):
     """For a `Static`: its lines are a function of its content."""
 
     def render_key(self) -> Hashable | None:
-        return content_key(self.visual)  # type: ignore[attr-defined]
+        widget: Any = self  # (mixed into a Static)
+        return content_key(widget.visual)

@@ -157,7 +157,7 @@ class TableView(Vertical):
             if pause and not hurried.is_set():
                 try:
                     await asyncio.wait_for(hurried.wait(), pause)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     pass
         hand.showing = ShownCount(title, event.cards, event.starter, frozenset(), said,
                                   event.points + event.missed)

@@ -20,11 +20,18 @@ size classes) the look is copied again from the new component styles.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual.widgets import Static
 
 from crib3.tui.textual_compat import component_rules
+
+if TYPE_CHECKING:  # a mixin for a widget: checked as one
+    from textual.widget import Widget
+
+    _Mixed = Widget
+else:
+    _Mixed = object
 
 # The rules a turn's look may set (the inline styles it owns). A colour in
 # the CSS is two rules: the colour and whether it is worked out from the
@@ -41,7 +48,7 @@ def _same(painted: object, look: object) -> bool:
     return painted is look or (isinstance(look, tuple) and painted == look)
 
 
-class TurnMarked:
+class TurnMarked(_Mixed):
     """Mix into a widget (before it) that says its turn's look in the CSS
     as the component class `MARKED`, and is marked by `mark`."""
 
@@ -57,15 +64,13 @@ class TurnMarked:
         if on == self._marked:
             return
         self._marked = on
-        widget: Any = self
-        widget.set_class(on, self.MARK_CLASS, update=False)  # (no restyle: see the module)
+        self.set_class(on, self.MARK_CLASS, update=False)  # (no restyle: see the module)
         self._paint_mark()
 
     def _paint_mark(self) -> None:
         """The turn's look in the inline styles (or none of it), as the
         component class says now; nothing before the widget is styled."""
-        widget: Any = self
-        found = component_rules(widget, self.MARKED)
+        found = component_rules(self, self.MARKED)
         if found is None:
             return
         look, look_rules = found
@@ -73,21 +78,21 @@ class TurnMarked:
                 and _same(self._painted[1], look):
             return
         self._painted = (self._marked, look)
-        inline = widget.styles.inline
+        inline = self.styles.inline
         rules = look_rules if self._marked else {}
         changed = False
         for name in MARK_RULES:
             value = rules.get(name)
-            if inline.get_rule(name) != value:
+            if inline.get_rule(name, None) != value:  # (Textual types its default as required)
                 inline.set_rule(name, value)
                 changed = True
         if changed:
             self._painting = True
             try:
-                widget.notify_style_update()  # (its cached styles are stale)
+                self.notify_style_update()  # (its cached styles are stale)
             finally:
                 self._painting = False
-            widget.refresh()
+            self.refresh()
 
     def on_mount(self) -> None:
         self._paint_mark()  # marked before it was styled
@@ -95,10 +100,9 @@ class TurnMarked:
     def notify_style_update(self) -> None:
         """Styled again by Textual: the turn's look is copied again once
         the component styles are worked out too (they come after)."""
-        super().notify_style_update()  # type: ignore[misc]
-        widget: Any = self
-        if self._marked and not self._painting and widget.is_mounted:
-            widget.call_later(self._paint_mark)
+        super().notify_style_update()
+        if self._marked and not self._painting and self.is_mounted:
+            self.call_later(self._paint_mark)
 
 
 class PromptLine(TurnMarked, Static):
