@@ -26,7 +26,8 @@ from commands import POLL
 
 from crib3.room import Room
 from crib3.tui.screens.lobby_words import standing
-from crib3.net.server import CardRoom, ServeOptions
+from crib3.net.options import ServeOptions
+from crib3.net.server import CardRoomServer
 from crib3.tui.room_app import CardRoomApp
 
 ANSI = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
@@ -53,16 +54,15 @@ async def serving(folder: Path, keys: Path | None = None, patience: float = 60.0
     options = ServeOptions(port=0, authorized_keys=keys, open_door=keys is None, think=think,
                            admins=admins, workers=workers, lobby_idle=lobby_idle,
                            **({"limits": limits} if limits is not None else {}))
-    server = CardRoom(options, room, CardRoomApp)
+    server = CardRoomServer(options, room, CardRoomApp)
     await server.start(asyncssh.generate_private_key("ssh-ed25519"))
     server.door = None
     if web is not None:
         from crib3.common.paths import data_dir
-        from crib3.net.server import PlaySession
         from crib3.net.web import WebDoor
         from crib3.room.invites import InviteBook
 
-        server.door = WebDoor(server, web, InviteBook(data_dir() / "web"), PlaySession)
+        server.door = WebDoor(server, web, InviteBook(data_dir() / "web"))
         await server.door.start()
     try:
         yield server

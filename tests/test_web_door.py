@@ -327,8 +327,8 @@ def masked_text(text: str) -> bytes:
 
 async def test_a_browser_that_stops_reading_is_not_buffered_without_end(tmp_path, monkeypatch):
     monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-    monkeypatch.setattr("crib3.net.server.OUTPUT_HIGH_WATER", 8192)
-    monkeypatch.setattr("crib3.net.server.OUTPUT_LOW_WATER", 1024)
+    monkeypatch.setattr("crib3.net.session.OUTPUT_HIGH_WATER", 8192)
+    monkeypatch.setattr("crib3.net.session.OUTPUT_LOW_WATER", 1024)
     async with web_serving(tmp_path) as (server, door):
         secret, _ = door.book.newcomer("eve")
         loop = asyncio.get_running_loop()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from textual import constants, events
@@ -83,7 +84,7 @@ class ChannelDriver(Driver):
         self.count = InputCount()
 
     @classmethod
-    def for_channel(cls, channel: Channel) -> Any:
+    def for_channel(cls, channel: Channel) -> Callable[..., ChannelDriver]:
         def make(app: Any, **kwargs: Any) -> ChannelDriver:
             return cls(app, channel=channel, **kwargs)
 

@@ -4,8 +4,11 @@
 the SSH one. A browser gets one page (`web_static/`: the page, xterm.js and
 a font, all from the package: no request leaves for another site), redeems
 its invite link for an identity cookie, and opens a websocket; from then on
-it is a session like an SSH one (`PlaySession` on a `WebChannel`): the same
-lobby, tables, chat, limits, reconnect-to-your-seat, workers and farewells.
+it is a session like an SSH one (a `crib3.net.session.PlaySession` on a
+`WebChannel`, told what the browser sends in the session's own words): the
+same lobby, tables, chat, limits, reconnect-to-your-seat, workers and
+farewells. A name chosen here meets the room's one rule for names
+(`Room.name_refused`), lookalikes included, as it would over SSH.
 
 What keeps it safe in public, as the SSH door is:
 - Every connection that has not become a signed-in websocket is counted,
@@ -30,7 +33,7 @@ import ipaddress
 import json
 import logging
 import ssl
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -41,8 +44,10 @@ from aiohttp import WSMsgType, web
 
 from crib3.common.names import check_name
 from crib3.net.bounds import capped_size
+from crib3.net.session import Identity, PlaySession, Service
 from crib3.net.web_channel import WebChannel
 from crib3.room.invites import IDENTITY_DAYS, InviteBook, InviteRefused
+from crib3.room.invites import Identity as WebIdentity
 from crib3.room.seats import FIRST_USE
 
 log = logging.getLogger("crib3.web")
@@ -214,17 +219,16 @@ def _static_files() -> dict[str, bytes]:
 
 
 class WebDoor:
-    """The web door of one card room (`service`, a `crib3.net.server.CardRoom`)."""
+    """The web door of one card room (`service`: its server,
+    `crib3.net.server.CardRoomServer`)."""
 
-    def __init__(self, service: Any, options: WebOptions, book: InviteBook,
-                 session_class: Callable[..., Any]) -> None:
+    def __init__(self, service: Service, options: WebOptions, book: InviteBook) -> None:
         self.service = service
         self.options = options
         self.book = book
-        self.session_class = session_class
         self.admission = Admission()
         self.files = _static_files()
-        self.sessions: set[Any] = set()
+        self.sessions: set[PlaySession] = set()
         self.runner: web.AppRunner | None = None
         self.server: Any = None
         self.origins: set[str] = set()
@@ -299,7 +303,9 @@ class WebDoor:
     # --- the checks ---------------------------------------------------------------
 
     @web.middleware
-    async def _headers(self, request: web.Request, handler: Any) -> web.StreamResponse:
+    async def _headers(self, request: web.Request,
+                       handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                       ) -> web.StreamResponse:
         try:
             response = await handler(request)
         except web.HTTPException as exc:
@@ -317,7 +323,7 @@ class WebDoor:
     def _same_origin(self, request: web.Request) -> bool:
         return request.headers.get("Origin") in self.origins
 
-    def _identity(self, request: web.Request) -> Any:
+    def _identity(self, request: web.Request) -> WebIdentity | None:
         return self.book.identity(request.cookies.get(COOKIE))
 
     @staticmethod
@@ -397,19 +403,12 @@ class WebDoor:
         return response
 
     def _taken(self, name: str) -> str | None:
-        """Why a name a visitor chose cannot be theirs, or None: someone
-        holds it (is signed in under it, sits under it, or, under --open,
-        signed in with it first), as the room would refuse it at sign-in,
-        but before the name is tied to the visitor's cookie for good."""
-        room = self.service.room
-        lower = name.lower()
-        if lower in room.people or room.held_by(name) is not None or any(
-                seat.name is not None and seat.name.lower() == lower
-                for table in room.tables.values() for seat in table.seats):
-            return f"{name} is taken here: choose another name"
-        return None
+        """Why a name a visitor chose cannot be theirs, or None: the room's
+        own rule (someone holds it, or one that looks like it), asked
+        before the name is tied to the visitor's cookie for good."""
+        return self.service.room.name_refused(name)
 
-    def key_of(self, identity: Any) -> str:
+    def key_of(self, identity: WebIdentity) -> str:
         """What the room knows a browser by: its identity, as a key. Under
         --open, where anyone may mint an identity, it is a first-use key
         (it holds its name, and the limits count by address, as for SSH);
@@ -436,18 +435,17 @@ class WebDoor:
             self.admission.seated(request.transport)
         key = self.key_of(identity)
         channel = WebChannel(ws, {"LANG": "C.UTF-8", "COLORTERM": "truecolor"})
-        session = self.session_class(self.service, identity.name, key, False, address)
+        session = PlaySession(self.service, Identity(identity.name, key, False, address))
         channel.session = session
-        session.connection_made(channel)
-        size = _size_of(request.query.get("cols"), request.query.get("rows"))
-        session.pty_requested("xterm-256color", (*size, 0, 0), None)
-        session.shell_requested()
+        session.attach(channel)
+        session.set_terminal("xterm-256color",
+                             *_size_of(request.query.get("cols"), request.query.get("rows")))
         self.sessions.add(session)
-        session.session_started()
+        session.start()
         try:
             async for message in ws:
                 if message.type == WSMsgType.BINARY:
-                    session.data_received(message.data, None)
+                    session.feed(message.data)
                 elif message.type == WSMsgType.TEXT:
                     self._control(session, message.data)
                 elif message.type == WSMsgType.ERROR:
@@ -455,19 +453,19 @@ class WebDoor:
         finally:
             self.sessions.discard(session)
             if not channel.exited:
-                session.connection_lost(None)
+                session.hang_up()
             await channel.gone()
         return ws
 
     @staticmethod
-    def _control(session: Any, text: str) -> None:
+    def _control(session: PlaySession, text: str) -> None:
         """A text frame: the browser's terminal changed size."""
         try:
             message = json.loads(text)
             cols, rows = int(message["cols"]), int(message["rows"])
         except (ValueError, KeyError, TypeError):
             return
-        session.terminal_size_changed(*capped_size(cols, rows), 0, 0)
+        session.resize(*capped_size(cols, rows))
 
 
 def _size_of(cols: str | None, rows: str | None) -> tuple[int, int]:
