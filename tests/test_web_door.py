@@ -552,6 +552,30 @@ async def test_with_tls_the_door_speaks_https_and_its_cookie_is_secure(tmp_path,
             assert b"crib3" not in answer
 
 
+@pytest.mark.parametrize("held, lookalike", [
+    ("alice", "aIice"),                          # a capital I for an l
+    ("cope", "\u0441\u043e\u0440\u0435"),            # all four letters Cyrillic
+])
+async def test_a_lookalike_of_a_name_here_is_refused_in_a_browser_as_over_ssh(
+        tmp_path, monkeypatch, held, lookalike):
+    """The web door asks the room's one rule for names before it ties a
+    name to a browser: a name that looks like one signed in here is
+    refused, as the room refuses it over SSH."""
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    async with web_serving(tmp_path) as (server, door):
+        first = await Client.connect(server.port, held)
+        await first.shows("Open a table")
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            async with http.post(f"{door.url}/api/name", json={"name": lookalike},
+                                 headers={"Origin": door.url}) as answer:
+                assert answer.status == 409
+                assert "looks like" in (await answer.json())["error"]
+        second = await Client.connect(server.port, lookalike)   # and over SSH
+        await asyncio.wait_for(second.terminal.closed.wait(), 10)
+        assert "looks like" in second.terminal.text()
+        first.close()
+
+
 async def test_under_open_a_browser_holds_its_name_and_counts_by_its_address(tmp_path,
                                                                              monkeypatch):
     """A name someone holds (signed in over SSH first, with a key) cannot be

@@ -23,8 +23,7 @@ from crib3.common.exits import EXIT_OK
 if TYPE_CHECKING:
     import argparse
 
-    import asyncssh
-
+    from crib3.net.keys import HostKey
     from crib3.net.options import ServeOptions
     from crib3.net.web import WebOptions
 
@@ -181,7 +180,7 @@ def _cluster_options(args: argparse.Namespace) -> ClusterOptions | None:
 
 
 async def _serve_node(cluster: ClusterOptions, args: argparse.Namespace, options: ServeOptions,
-                      host_key: asyncssh.SSHKey, say: Callable[[str], None]) -> None:
+                      host_key: HostKey, say: Callable[[str], None]) -> None:
     """`crib3 serve --cluster`: this node joins the cluster (one line and
     exit 1 when it cannot), then serves as `serve` does, its room the
     cluster's (`crib3.cluster.room`); stopping lets its tables go to the

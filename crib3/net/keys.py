@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     import asyncssh
 
     Parsed = tuple[asyncssh.SSHAuthorizedKeys | None, str | None]  # the keys, or why none
+    HostKey = asyncssh.SSHKey  # (named here so that the command line never names asyncssh)
 
 
 def default_host_key() -> Path:
