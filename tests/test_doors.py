@@ -1,7 +1,7 @@
 """Every door adapts to one session core, and no door imitates another's
 library: asyncssh is imported only in `crib3/net/`, and its session and
-server callbacks are written, and called, only in the SSH door's module
-(`crib3/net/server.py`). The web door and a visit tell a `PlaySession`
+server callbacks are written, and called, only in the SSH door's module of
+them (`crib3/net/doorman.py`). The web door and a visit tell a `PlaySession`
 what their client does in the session's own words (`feed`, `resize`,
 `hang_up`...)."""
 
@@ -16,7 +16,7 @@ import crib3
 
 PACKAGE = Path(crib3.__file__).parent
 NET = PACKAGE / "net"
-SSH_DOOR = NET / "server.py"
+SSH_DOOR = NET / "doorman.py"  # asyncssh's callbacks: who may come in, and the adapter
 
 # asyncssh's callbacks on a session (SSHServerSession) and on a server
 # (SSHServer) that no other library shares a name with.

@@ -121,7 +121,8 @@ def check_options(options: WebOptions) -> None:
     if options.public_url is not None:
         parts = urlsplit(options.public_url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise WebRefused(f"--public-url {options.public_url}: give an http(s)://HOST[:PORT] URL")
+            raise WebRefused(f"--public-url {options.public_url}: "
+                             "give an http(s)://HOST[:PORT] URL")
     tls = options.tls_cert is not None
     behind_tls = options.public_url is not None and options.public_url.startswith("https://")
     if not loopback(options.host) and not (tls or behind_tls):
