@@ -2,7 +2,7 @@
 
 This module checks the arguments and says in one line what is wrong, before
 anything listens; what makes a keys file usable, and the host key, is the
-SSH side's (`crib3.net.keys`), and the server itself is `crib3.net.server`,
+SSH side's (`crib3.net.keys`), and the serve loop is `crib3.net.serving`,
 handed the lobby's app (`CardRoomApp`) as the app each session runs. Only
 `crib3.net` speaks SSH: nothing here imports asyncssh.
 """

@@ -5,7 +5,7 @@ keys that say who may come in (`--authorized-keys`) and who is an admin
 One place for the whole policy, so that the command line and the server
 judge a keys file alike: `crib3 serve` checks the files with these before
 it starts (and says in one line what is wrong), and the server
-(`crib3.net.server`) reads them again for every connection, so a file
+(`crib3.net.doorman`) reads them again for every connection, so a file
 mended or added to needs no restart. A keys file is trusted as OpenSSH's
 StrictModes trusts one: not if anyone but its owner may write it.
 

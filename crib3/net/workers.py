@@ -7,8 +7,8 @@ the CPU goes (drawing screens), over N worker processes
 (`crib3.net.worker`), one socket pair each. For a session the main
 process is a relay: the client's bytes, window changes, flow and hang-up
 go to the worker as messages, and the app's output comes back for the SSH
-channel (`RemoteSession`, which a `PlaySession` drives as it would a
-`ChannelDriver`). The room reaches the workers through `RoomHost`.
+channel (`RemoteSession`, which a `crib3.net.session.PlaySession` drives
+as it would a `ChannelDriver`). The room reaches the workers through `RoomHost`.
 
 A worker is spawned at the start (a fresh interpreter: `python -m`), a new
 session goes to the one with the fewest sessions (or, coming back to its
@@ -55,7 +55,7 @@ LOST = ("the card room lost your session (a server process stopped); your table 
 
 
 class RemoteSession:
-    """One session whose app runs in a worker: what the SSH session calls
+    """One session whose app runs in a worker: what its `PlaySession` calls
     on it (the same as on a `ChannelDriver`) becomes a message, and
     `finished` is set when the app has stopped: (why it failed or None,
     whether the worker was lost).
