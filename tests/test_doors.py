@@ -115,3 +115,14 @@ def test_an_asyncio_protocol_is_no_imitation():
 def test_an_import_of_asyncssh_is_found():
     assert asyncssh_imports(ast.parse("from asyncssh import SSHKey\n")) == ["asyncssh"]
     assert asyncssh_imports(ast.parse("import asyncssh.misc\n")) == ["asyncssh.misc"]
+
+
+@pytest.mark.parametrize("module", ["crib3.net.session", "crib3.net.web",
+                                    "crib3.net.visit_session"])
+def test_the_session_core_and_the_other_doors_load_no_asyncssh(module):
+    """The core is the same for every door, so it needs no door's library:
+    a browser's or a visit's session runs without asyncssh loaded."""
+    from test_layers import loaded_by, under
+
+    assert under(loaded_by(module), ("asyncssh", "crib3.net.server",
+                                     "crib3.net.doorman")) == []
