@@ -33,11 +33,11 @@ import ipaddress
 import json
 import logging
 import ssl
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
@@ -140,10 +140,10 @@ class Admission:
         self.per_address, self.overall, self.grace = per_address, overall, grace
         self.waiting: dict[str, int] = {}
         self.refused = 0
-        self._timers: dict[Any, asyncio.TimerHandle] = {}
-        self._address: dict[Any, str] = {}
+        self._timers: dict[asyncio.BaseTransport, asyncio.TimerHandle] = {}
+        self._address: dict[asyncio.BaseTransport, str] = {}
 
-    def arrived(self, transport: Any) -> bool:
+    def arrived(self, transport: asyncio.BaseTransport) -> bool:
         peer = transport.get_extra_info("peername") or ("?", 0)
         address = str(peer[0])
         if self.waiting.get(address, 0) >= self.per_address or \
@@ -156,21 +156,21 @@ class Admission:
             self.grace, transport.close)
         return True
 
-    def seated(self, transport: Any) -> None:
+    def seated(self, transport: asyncio.BaseTransport) -> None:
         """The connection is a signed-in session now: no longer waiting."""
         timer = self._timers.pop(transport, None)
         if timer is not None:
             timer.cancel()
             self._forget(transport)
 
-    def left(self, transport: Any) -> None:
+    def left(self, transport: asyncio.BaseTransport) -> None:
         timer = self._timers.pop(transport, None)
         if timer is not None:
             timer.cancel()
             self._forget(transport)
         self._address.pop(transport, None)
 
-    def _forget(self, transport: Any) -> None:
+    def _forget(self, transport: asyncio.BaseTransport) -> None:
         address = self._address.get(transport)
         if address is not None and address in self.waiting:
             self.waiting[address] -= 1
@@ -184,19 +184,19 @@ class _Counted(asyncio.Protocol):
     def __init__(self, inner: asyncio.Protocol, admission: Admission) -> None:
         self.inner = inner
         self.admission = admission
-        self.transport: Any = None
+        self.transport: asyncio.BaseTransport | None = None
         self.admitted = False
 
-    def connection_made(self, transport: Any) -> None:
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport
         if not self.admission.arrived(transport):
-            transport.abort()
+            cast(asyncio.Transport, transport).abort()  # (a stream's: a socket's, or TLS's)
             return
         self.admitted = True
         self.inner.connection_made(transport)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self.admitted:
+        if self.admitted and self.transport is not None:
             self.admission.left(self.transport)
             self.inner.connection_lost(exc)
 
@@ -231,7 +231,7 @@ class WebDoor:
         self.files = _static_files()
         self.sessions: set[PlaySession] = set()
         self.runner: web.AppRunner | None = None
-        self.server: Any = None
+        self.server: asyncio.Server | None = None
         self.origins: set[str] = set()
 
     # --- starting and stopping ----------------------------------------------------
@@ -243,6 +243,7 @@ class WebDoor:
 
     @property
     def port(self) -> int:
+        assert self.server is not None, "the door is not open"
         return int(self.server.sockets[0].getsockname()[1])
 
     @property
@@ -315,7 +316,7 @@ class WebDoor:
         self._secure_headers(response.headers)
         return response
 
-    def _secure_headers(self, headers: Any) -> None:
+    def _secure_headers(self, headers: MutableMapping[str, str]) -> None:
         for name, value in HEADERS.items():
             headers[name] = value
         if self.secure:
