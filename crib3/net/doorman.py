@@ -22,7 +22,7 @@ import logging
 import secrets
 import socket
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import asyncssh
@@ -33,6 +33,8 @@ from crib3.net.session import Identity, PlaySession
 from crib3.room.seats import FIRST_USE
 
 if TYPE_CHECKING:
+    from asyncssh.auth import KbdIntChallenge
+
     from crib3.net.server import CardRoomServer
 
 log = logging.getLogger("crib3.serve")
@@ -195,7 +197,8 @@ class Doorman(asyncssh.SSHServer):
         self.key = fingerprint
         return True
 
-    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> Any:
+    def get_kbdint_challenge(self, username: str, lang: str,
+                             submethods: str) -> KbdIntChallenge:
         """Under `--open`, for a client with no key (or none it may use):
         a free name is given a new reconnect code at once; one held by a
         code asks for it; one held by a key is refused."""
@@ -212,7 +215,7 @@ class Doorman(asyncssh.SSHServer):
                     [(f"reconnect code for {shown_name(username)}: ", True)])
         return self._failed(f"{username} is held here by another key")
 
-    def validate_kbdint_response(self, username: str, responses: Any) -> bool:
+    def validate_kbdint_response(self, username: str, responses: Sequence[str]) -> bool:
         held = self.service.room.held_by(username)
         if held is not None and len(responses) == 1 and len(responses[0]) <= 64:
             proof = FIRST_USE + code_proof(responses[0].strip().lower())
