@@ -89,7 +89,7 @@ def test_the_ssh_door_is_where_asyncssh_is_adapted():
     """(The checks above look at the right thing: the SSH door's adapter is
     what they would find anywhere else.)"""
     tree = ast.parse(SSH_DOOR.read_text(encoding="utf-8"))
-    assert asyncssh_imports(tree) == ["asyncssh"]
+    assert "asyncssh" in asyncssh_imports(tree)
     found = imitations(tree)
     assert "SSHSession.pty_requested" in found and "SSHSession.data_received" in found
 
