@@ -47,7 +47,7 @@ async def serving(folder: Path, keys: Path | None = None, patience: float = 60.0
     `keys`, an authorized-keys file, is given; `admins`: the --admins file);
     `room_options` go to the `Room` (idle_close, tables_per_key, names_per_key);
     `workers` above 1 runs the sessions' apps in that many worker processes.
-    `web` (a `crib3.net.web.WebOptions`): its web door opens too, as
+    `web` (a `crib3.net.web_options.WebOptions`): its web door opens too, as
     `server.door`, and closes as `crib3 serve` closes it."""
     room = Room(folder / "tables", think=think, patience=patience, **room_options)
     assert room.restore() == []  # a restarted server picks up its tables

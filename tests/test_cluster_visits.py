@@ -249,7 +249,8 @@ async def test_a_browser_on_one_node_sits_at_a_table_another_node_hosts(tmp_path
     """Node b opens a web door: ann, in a browser with an invite link of
     b's, sits at a table hosted by node a and plays, her screen drawn by a
     and carried over b's websocket."""
-    from crib3.net.web import WebDoor, WebOptions
+    from crib3.net.web import WebDoor
+    from crib3.net.web_options import WebOptions
     from crib3.room.invites import InviteBook
     from web_support import WebClient
 

@@ -18,7 +18,8 @@ import asyncssh
 import pytest
 
 from crib3.engine import State, apply
-from crib3.net.web import Admission, MAX_FRAME, POLICY
+from crib3.net.web import MAX_FRAME, POLICY
+from crib3.net.web_admission import Admission
 from ssh_support import Client, Recorder, plain, press_on, seat_three, until
 from test_ssh import hidden_from, seen_by
 from web_support import WebClient, web_serving

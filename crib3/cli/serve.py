@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
     from crib3.net.keys import HostKey
     from crib3.net.options import ServeOptions
-    from crib3.net.web import WebOptions
+    from crib3.net.web_options import WebOptions
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -284,7 +284,7 @@ def _web_options(args: argparse.Namespace) -> WebOptions | None:
             if getattr(args, flag):
                 raise UsageError(f"--{flag.replace('_', '-')} is for the web door: give --web too")
         return None
-    from crib3.net.web import WebOptions, WebRefused, check_options, parse_listen
+    from crib3.net.web_options import WebOptions, WebRefused, check_options, parse_listen
 
     try:
         host, port = parse_listen(args.web)

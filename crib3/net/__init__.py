@@ -4,7 +4,8 @@ One session core, `session` (a `PlaySession`: sign-in, the app here, in a
 session worker or at another node's table, bounds, kicks, farewells), and
 the doors that adapt a connection to it: `server`, the SSH door (asyncssh:
 who may come in, the accept loop, and the one adapter of asyncssh's
-callbacks), `web` with `web_channel` (a browser's websocket), and a visit
+callbacks), `web` with `web_channel` (a browser's websocket),
+`web_admission` (its connections counted) and `web_options`, and a visit
 from another node of a cluster (`visiting`, both ends of the relay;
 `visit_session`, the visitor's session at the host). `serving` is the
 serve loop, `options` what it was asked; `driver` runs a Textual app over

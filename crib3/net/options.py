@@ -17,7 +17,7 @@ from crib3.net.gate import Limits
 if TYPE_CHECKING:
     from textual.app import App
 
-    from crib3.net.web import WebOptions
+    from crib3.net.web_options import WebOptions
     from crib3.room import Presence, Room
 
 

@@ -74,7 +74,8 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
 
 async def _open_web_door(card_room: CardRoomServer, options: ServeOptions) -> WebDoor:
     """The web door (`crib3.net.web`), open, or CannotServe."""
-    from crib3.net.web import WebDoor, WebRefused
+    from crib3.net.web import WebDoor
+    from crib3.net.web_options import WebRefused
     from crib3.room.invites import InviteBook
 
     assert options.web_folder is not None and options.web is not None

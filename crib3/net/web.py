@@ -12,8 +12,8 @@ farewells. A name chosen here meets the room's one rule for names
 
 What keeps it safe in public, as the SSH door is:
 - Every connection that has not become a signed-in websocket is counted,
-  per address and overall, and closed after `PREAUTH_GRACE` seconds; past
-  the caps a new one is closed at once.
+  per address and overall, and closed after a grace time; past the caps a
+  new one is closed at once (`crib3.net.web_admission`).
 - The websocket handshake and every POST must come from the server's own
   origin (its `--public-url`, or the address it listens on), so a page on
   another site cannot act for a visitor.
@@ -23,29 +23,28 @@ What keeps it safe in public, as the SSH door is:
   responses carry no server name, command or path; there is no directory
   listing (only the named files are served).
 - A door on an address other than loopback needs TLS (`--tls-cert` and
-  `--tls-key`) or a proxy in front that speaks it (`--public-url https://`).
+  `--tls-key`) or a proxy in front that speaks it (`--public-url https://`):
+  `crib3.net.web_options` checks that before the door opens.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 import logging
 import ssl
 from collections.abc import Awaitable, Callable, MutableMapping
-from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
-from typing import Any, cast
-from urllib.parse import urlsplit
+from typing import Any
 
 from aiohttp import WSMsgType, web
 
 from crib3.common.names import check_name
 from crib3.net.bounds import capped_size
 from crib3.net.session import Identity, PlaySession, Service
+from crib3.net.web_admission import Admission, Counted
 from crib3.net.web_channel import WebChannel
+from crib3.net.web_options import WebOptions, WebRefused, loopback
 from crib3.room.invites import IDENTITY_DAYS, InviteBook, InviteRefused
 from crib3.room.invites import Identity as WebIdentity
 from crib3.room.seats import FIRST_USE
@@ -55,9 +54,6 @@ log = logging.getLogger("crib3.web")
 COOKIE = "crib3_id"
 MAX_FRAME = 16 * 1024         # bytes in one frame from a browser (a paste, at most)
 MAX_BODY = 4 * 1024           # bytes in a POST's body
-PREAUTH_GRACE = 20.0          # seconds a connection may stay without becoming a seat
-PREAUTH_PER_ADDRESS = 16      # connections from one address not yet a seat
-PREAUTH_ALL = 256             # ... from everyone
 SEATS_PER_ADDRESS = 32        # signed-in browser sessions from one address
 
 STATIC = {  # what the page may load, and nothing else
@@ -77,141 +73,6 @@ HEADERS = {
     "Cross-Origin-Resource-Policy": "same-origin",
     "Server": "crib3",
 }
-
-
-class WebRefused(Exception):
-    """The web door cannot open as asked: one line to say why."""
-
-
-@dataclass
-class WebOptions:
-    host: str = "127.0.0.1"
-    port: int = 8080
-    public_url: str | None = None  # as people reach it (behind a proxy, say)
-    tls_cert: Path | None = None
-    tls_key: Path | None = None
-
-
-def parse_listen(text: str) -> tuple[str, int]:
-    """`[HOST:]PORT` as `--web` takes it; ValueError with one line."""
-    host, _, port = text.rpartition(":")
-    host = host.strip("[]") or "127.0.0.1"
-    try:
-        number = int(port)
-    except ValueError:
-        raise ValueError(f"--web {text}: give [HOST:]PORT, e.g. 8080 or 0.0.0.0:8080") from None
-    if not 0 <= number <= 65535:
-        raise ValueError(f"--web {text}: a port is 0 to 65535")
-    return host, number
-
-
-def loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def check_options(options: WebOptions) -> None:
-    """WebRefused unless the door would be safe as asked."""
-    if bool(options.tls_cert) != bool(options.tls_key):
-        raise WebRefused("give both --tls-cert and --tls-key, or neither")
-    if options.public_url is not None:
-        parts = urlsplit(options.public_url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise WebRefused(f"--public-url {options.public_url}: "
-                             "give an http(s)://HOST[:PORT] URL")
-    tls = options.tls_cert is not None
-    behind_tls = options.public_url is not None and options.public_url.startswith("https://")
-    if not loopback(options.host) and not (tls or behind_tls):
-        raise WebRefused(f"--web {options.host}:{options.port} is open to the network without "
-                         "TLS: give --tls-cert and --tls-key, or put it behind an HTTPS proxy "
-                         "and give --public-url https://...")
-
-
-class Admission:
-    """Connections to the web door, counted per address until they become
-    a seat (see the module's docstring)."""
-
-    def __init__(self, per_address: int = PREAUTH_PER_ADDRESS, overall: int = PREAUTH_ALL,
-                 grace: float = PREAUTH_GRACE) -> None:
-        self.per_address, self.overall, self.grace = per_address, overall, grace
-        self.waiting: dict[str, int] = {}
-        self.refused = 0
-        self._timers: dict[asyncio.BaseTransport, asyncio.TimerHandle] = {}
-        self._address: dict[asyncio.BaseTransport, str] = {}
-
-    def arrived(self, transport: asyncio.BaseTransport) -> bool:
-        peer = transport.get_extra_info("peername") or ("?", 0)
-        address = str(peer[0])
-        if self.waiting.get(address, 0) >= self.per_address or \
-                sum(self.waiting.values()) >= self.overall:
-            self.refused += 1
-            return False
-        self.waiting[address] = self.waiting.get(address, 0) + 1
-        self._address[transport] = address
-        self._timers[transport] = asyncio.get_running_loop().call_later(
-            self.grace, transport.close)
-        return True
-
-    def seated(self, transport: asyncio.BaseTransport) -> None:
-        """The connection is a signed-in session now: no longer waiting."""
-        timer = self._timers.pop(transport, None)
-        if timer is not None:
-            timer.cancel()
-            self._forget(transport)
-
-    def left(self, transport: asyncio.BaseTransport) -> None:
-        timer = self._timers.pop(transport, None)
-        if timer is not None:
-            timer.cancel()
-            self._forget(transport)
-        self._address.pop(transport, None)
-
-    def _forget(self, transport: asyncio.BaseTransport) -> None:
-        address = self._address.get(transport)
-        if address is not None and address in self.waiting:
-            self.waiting[address] -= 1
-            if self.waiting[address] <= 0:
-                del self.waiting[address]
-
-
-class _Counted(asyncio.Protocol):
-    """aiohttp's protocol for one connection, behind the admission count."""
-
-    def __init__(self, inner: asyncio.Protocol, admission: Admission) -> None:
-        self.inner = inner
-        self.admission = admission
-        self.transport: asyncio.BaseTransport | None = None
-        self.admitted = False
-
-    def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        self.transport = transport
-        if not self.admission.arrived(transport):
-            cast(asyncio.Transport, transport).abort()  # (a stream's: a socket's, or TLS's)
-            return
-        self.admitted = True
-        self.inner.connection_made(transport)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if self.admitted and self.transport is not None:
-            self.admission.left(self.transport)
-            self.inner.connection_lost(exc)
-
-    def data_received(self, data: bytes) -> None:
-        if self.admitted:
-            self.inner.data_received(data)
-
-    def eof_received(self) -> bool | None:
-        return self.inner.eof_received() if self.admitted else None
-
-    def pause_writing(self) -> None:
-        self.inner.pause_writing()
-
-    def resume_writing(self) -> None:
-        self.inner.resume_writing()
 
 
 def _static_files() -> dict[str, bytes]:
@@ -282,7 +143,7 @@ class WebDoor:
         assert handler is not None
         loop = asyncio.get_running_loop()
         self.server = await loop.create_server(
-            lambda: _Counted(handler(), self.admission), self.options.host, self.options.port,
+            lambda: Counted(handler(), self.admission), self.options.host, self.options.port,
             ssl=context, backlog=128)
         self.origins = {self.url}
         if not self.options.public_url and loopback(self.options.host):
