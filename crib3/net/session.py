@@ -1,6 +1,6 @@
 """One card-room session, whatever door it came in by.
 
-A door (`crib3.net.server` for SSH, `crib3.net.web` for a browser,
+A door (`crib3.net.doorman` for SSH, `crib3.net.web` for a browser,
 `crib3.net.visit_session` for a visit from another node of a cluster) only
 turns a connection into a `PlaySession`: it hands it the person's
 `Identity` and a `Terminal` to write to, and then tells it what the client
@@ -10,8 +10,9 @@ a hang-up (`hang_up`). Everything after that is here, the same for every
 door: signing in, the app (here, in a session worker, or at another node's
 table), the bounds, kicks, farewells and the close.
 
-No door imitates another's library: SSH's callbacks stay in the SSH door,
-which adapts them to this interface (`tests/test_doors.py` holds that).
+No door imitates another's library: asyncssh's callbacks stay in the SSH
+door, which adapts them to this interface (`tests/test_doors.py` holds
+that), and this module loads no asyncssh.
 """
 
 from __future__ import annotations
