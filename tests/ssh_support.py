@@ -26,7 +26,8 @@ from commands import POLL
 
 from crib3.room import Room
 from crib3.tui.screens.lobby_words import standing
-from crib3.net.server import CardRoom, ServeOptions
+from crib3.net.options import ServeOptions
+from crib3.net.server import CardRoomServer
 from crib3.tui.room_app import CardRoomApp
 
 ANSI = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
@@ -46,23 +47,22 @@ async def serving(folder: Path, keys: Path | None = None, patience: float = 60.0
     `keys`, an authorized-keys file, is given; `admins`: the --admins file);
     `room_options` go to the `Room` (idle_close, tables_per_key, names_per_key);
     `workers` above 1 runs the sessions' apps in that many worker processes.
-    `web` (a `crib3.net.web.WebOptions`): its web door opens too, as
+    `web` (a `crib3.net.web_options.WebOptions`): its web door opens too, as
     `server.door`, and closes as `crib3 serve` closes it."""
     room = Room(folder / "tables", think=think, patience=patience, **room_options)
     assert room.restore() == []  # a restarted server picks up its tables
     options = ServeOptions(port=0, authorized_keys=keys, open_door=keys is None, think=think,
                            admins=admins, workers=workers, lobby_idle=lobby_idle,
                            **({"limits": limits} if limits is not None else {}))
-    server = CardRoom(options, room, CardRoomApp)
+    server = CardRoomServer(options, room, CardRoomApp)
     await server.start(asyncssh.generate_private_key("ssh-ed25519"))
     server.door = None
     if web is not None:
         from crib3.common.paths import data_dir
-        from crib3.net.server import PlaySession
         from crib3.net.web import WebDoor
         from crib3.room.invites import InviteBook
 
-        server.door = WebDoor(server, web, InviteBook(data_dir() / "web"), PlaySession)
+        server.door = WebDoor(server, web, InviteBook(data_dir() / "web"))
         await server.door.start()
     try:
         yield server

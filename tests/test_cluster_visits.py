@@ -20,7 +20,8 @@ from test_ssh import hidden_from, seen_by
 
 from crib3.engine import State
 from crib3.engine.state import apply
-from crib3.net.server import CardRoom, ServeOptions
+from crib3.net.options import ServeOptions
+from crib3.net.server import CardRoomServer
 from crib3.players import workers
 from crib3.tui.room_app import CardRoomApp
 
@@ -53,12 +54,12 @@ async def nodes(url: str, folder: Path, key, names=("a", "b", "c"), lease: float
     from crib3.cluster.room import ClusterRoom
 
     keys = None if open_door else authorized(folder, key)
-    servers: list[CardRoom] = []
+    servers: list[CardRoomServer] = []
     try:
         for name in names:
             room = await ClusterRoom.start(url.split(","), name, folder / name, lease_seconds=lease,
                                            think=0.0, adopt=name in adopting)
-            server = CardRoom(ServeOptions(port=0, authorized_keys=keys, open_door=open_door,
+            server = CardRoomServer(ServeOptions(port=0, authorized_keys=keys, open_door=open_door,
                                            think=0.0), room, CardRoomApp)
             await server.start(asyncssh.generate_private_key("ssh-ed25519"))
             servers.append(server)
@@ -248,15 +249,15 @@ async def test_a_browser_on_one_node_sits_at_a_table_another_node_hosts(tmp_path
     """Node b opens a web door: ann, in a browser with an invite link of
     b's, sits at a table hosted by node a and plays, her screen drawn by a
     and carried over b's websocket."""
-    from crib3.net.web import WebDoor, WebOptions
-    from crib3.net.server import PlaySession
+    from crib3.net.web import WebDoor
+    from crib3.net.web_options import WebOptions
     from crib3.room.invites import InviteBook
     from web_support import WebClient
 
     monkeypatch.setenv("CRIB3_HOME", str(tmp_path / "home"))
     with nats_server(tmp_path) as nats:
         async with nodes(nats.url, tmp_path, key, names=("a", "b")) as (a, b):
-            door = WebDoor(b, WebOptions(port=0), InviteBook(tmp_path / "web"), PlaySession)
+            door = WebDoor(b, WebOptions(port=0), InviteBook(tmp_path / "web"))
             await door.start()
             try:
                 bob = await Client.connect(a.port, "bob", key=key)

@@ -12,7 +12,7 @@ import subprocess
 
 from crib3.engine import Game, PlayerInfo
 from crib3.engine.log import LogWriter, make_header, write_log
-from crib3.net.server import keys_file_too_open
+from crib3.net.keys import keys_file_too_open
 from commands import crib3_argv
 
 

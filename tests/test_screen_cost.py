@@ -377,7 +377,7 @@ async def test_a_session_draws_its_first_screen_once(tmp_path):
     from benchmarks.test_session_start import FirstFrame
 
     from crib3.net.driver import ChannelDriver
-    from crib3.net.server import client_console
+    from crib3.net.console import client_console
     from crib3.room import Room
     from crib3.tui.room_app import CardRoomApp
 
@@ -549,7 +549,7 @@ async def test_the_seats_of_a_table_draw_through_one_filter_of_each_kind():
     at every seat, and each seat's results pushed the others' out of the
     filters' small caches."""
     from crib3.net.driver import ChannelDriver
-    from crib3.net.server import client_console
+    from crib3.net.console import client_console
     from crib3.tui.widgets.board import CribBoard
     from benchmarks.test_screen_update import CountingChannel, _settle
 

@@ -234,7 +234,7 @@ async def test_each_client_gets_colours_as_its_own_terminal_has_them(tmp_path):
 
 
 def test_suits_are_letters_unless_the_clients_locale_is_utf8():
-    from crib3.net.server import wants_ascii
+    from crib3.net.session import wants_ascii
 
     assert wants_ascii({"LANG": "C"}) and wants_ascii({"LC_ALL": "POSIX", "LANG": "en_US.UTF-8"})
     assert not wants_ascii({"LANG": "en_GB.UTF-8"}) and not wants_ascii({"LC_CTYPE": "C.utf8"})

@@ -85,8 +85,8 @@ async def test_a_client_that_stops_reading_is_not_buffered_without_end(tmp_path,
     client is behind, and its driver skips frames: what is seen from here
     is the bounded buffer and the screen drawn afresh.)"""
     monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-    monkeypatch.setattr("crib3.net.server.OUTPUT_HIGH_WATER", 8192)
-    monkeypatch.setattr("crib3.net.server.OUTPUT_LOW_WATER", 1024)
+    monkeypatch.setattr("crib3.net.session.OUTPUT_HIGH_WATER", 8192)
+    monkeypatch.setattr("crib3.net.session.OUTPUT_LOW_WATER", 1024)
     async with serving(tmp_path, workers=room_workers) as server:
         conn = await asyncssh.connect("127.0.0.1", server.port, username="ann",
                                       known_hosts=None, client_keys=None, agent_path=None,

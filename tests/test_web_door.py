@@ -18,7 +18,8 @@ import asyncssh
 import pytest
 
 from crib3.engine import State, apply
-from crib3.net.web import Admission, MAX_FRAME, POLICY
+from crib3.net.web import MAX_FRAME, POLICY
+from crib3.net.web_admission import Admission
 from ssh_support import Client, Recorder, plain, press_on, seat_three, until
 from test_ssh import hidden_from, seen_by
 from web_support import WebClient, web_serving
@@ -327,8 +328,8 @@ def masked_text(text: str) -> bytes:
 
 async def test_a_browser_that_stops_reading_is_not_buffered_without_end(tmp_path, monkeypatch):
     monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-    monkeypatch.setattr("crib3.net.server.OUTPUT_HIGH_WATER", 8192)
-    monkeypatch.setattr("crib3.net.server.OUTPUT_LOW_WATER", 1024)
+    monkeypatch.setattr("crib3.net.session.OUTPUT_HIGH_WATER", 8192)
+    monkeypatch.setattr("crib3.net.session.OUTPUT_LOW_WATER", 1024)
     async with web_serving(tmp_path) as (server, door):
         secret, _ = door.book.newcomer("eve")
         loop = asyncio.get_running_loop()
@@ -550,6 +551,30 @@ async def test_with_tls_the_door_speaks_https_and_its_cookie_is_secure(tmp_path,
             plain_http.settimeout(5)
             answer = await asyncio.get_running_loop().run_in_executor(None, plain_http.recv, 4096)
             assert b"crib3" not in answer
+
+
+@pytest.mark.parametrize("held, lookalike", [
+    ("alice", "aIice"),                          # a capital I for an l
+    ("cope", "\u0441\u043e\u0440\u0435"),            # all four letters Cyrillic
+])
+async def test_a_lookalike_of_a_name_here_is_refused_in_a_browser_as_over_ssh(
+        tmp_path, monkeypatch, held, lookalike):
+    """The web door asks the room's one rule for names before it ties a
+    name to a browser: a name that looks like one signed in here is
+    refused, as the room refuses it over SSH."""
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    async with web_serving(tmp_path) as (server, door):
+        first = await Client.connect(server.port, held)
+        await first.shows("Open a table")
+        async with aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
+            async with http.post(f"{door.url}/api/name", json={"name": lookalike},
+                                 headers={"Origin": door.url}) as answer:
+                assert answer.status == 409
+                assert "looks like" in (await answer.json())["error"]
+        second = await Client.connect(server.port, lookalike)   # and over SSH
+        await asyncio.wait_for(second.terminal.closed.wait(), 10)
+        assert "looks like" in second.terminal.text()
+        first.close()
 
 
 async def test_under_open_a_browser_holds_its_name_and_counts_by_its_address(tmp_path,

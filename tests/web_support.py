@@ -11,7 +11,8 @@ from pathlib import Path
 
 import aiohttp
 
-from crib3.net.web import WebDoor, WebOptions
+from crib3.net.web import WebDoor
+from crib3.net.web_options import WebOptions
 from ssh_support import plain, serving
 
 

@@ -2,7 +2,7 @@
 
 This module checks the arguments and says in one line what is wrong, before
 anything listens; what makes a keys file usable, and the host key, is the
-SSH side's (`crib3.net.keys`), and the server itself is `crib3.net.server`,
+SSH side's (`crib3.net.keys`), and the serve loop is `crib3.net.serving`,
 handed the lobby's app (`CardRoomApp`) as the app each session runs. Only
 `crib3.net` speaks SSH: nothing here imports asyncssh.
 """
@@ -22,6 +22,10 @@ from crib3.common.exits import EXIT_OK
 
 if TYPE_CHECKING:
     import argparse
+
+    from crib3.net.keys import HostKey
+    from crib3.net.options import ServeOptions
+    from crib3.net.web_options import WebOptions
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -53,7 +57,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if problem:  # it is read again for every connection: it may be mended live
             print(f"warning: nobody can sign in: {authorized} {problem}", file=sys.stderr)
     admins = _admins_file(args.admins, args.open) if args.admins else None
-    from crib3.net.server import CannotServe, ServeOptions, default_workers, serve
+    from crib3.net.options import CannotServe, ServeOptions, default_workers
+    from crib3.net.serving import serve
     from crib3.room import Room
     from crib3.tui.room_app import CardRoomApp
 
@@ -66,18 +71,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise UsageError(f"--max-startups {args.max_startups}: {exc}") from None
     limits = Limits(start=start, rate=rate, full=full, per_address=args.per_address,
                     auth_tries=args.auth_tries, login_grace=args.login_grace)
+    host_key_path = Path(args.host_key) if args.host_key else keys.default_host_key()
     options = ServeOptions(host=args.host, port=args.port, authorized_keys=authorized,
                            open_door=args.open, think=args.think, admins=admins,
                            workers=args.workers or default_workers(),
                            limits=limits, lobby_idle=args.lobby_idle,
-                           host_key=Path(args.host_key) if args.host_key else
-                           keys.default_host_key(),
-                           web=web, web_folder=data_dir() / "web")
+                           host_key=host_key_path, web=web, web_folder=data_dir() / "web")
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s",
                         datefmt="%H:%M:%S", stream=sys.stderr)
     try:
-        host_key = keys.host_key_at(options.host_key)  # type: ignore[arg-type]
+        host_key = keys.host_key_at(host_key_path)
     except (ValueError, OSError) as exc:
         raise UsageError(f"cannot use the host key {options.host_key}: {exc}") from None
 
@@ -175,8 +179,8 @@ def _cluster_options(args: argparse.Namespace) -> ClusterOptions | None:
                           clear)
 
 
-async def _serve_node(cluster: ClusterOptions, args: argparse.Namespace, options: object,
-                      host_key: object, say: Callable[[str], None]) -> None:
+async def _serve_node(cluster: ClusterOptions, args: argparse.Namespace, options: ServeOptions,
+                      host_key: HostKey, say: Callable[[str], None]) -> None:
     """`crib3 serve --cluster`: this node joins the cluster (one line and
     exit 1 when it cannot), then serves as `serve` does, its room the
     cluster's (`crib3.cluster.room`); stopping lets its tables go to the
@@ -193,7 +197,8 @@ async def _serve_node(cluster: ClusterOptions, args: argparse.Namespace, options
     except ImportError:
         raise CannotRun("--cluster needs nats-py: pip install 'crib3[cluster]'") from None
     from crib3.common.paths import data_dir
-    from crib3.net.server import CannotServe, serve
+    from crib3.net.options import CannotServe
+    from crib3.net.serving import serve
     from crib3.tui.room_app import CardRoomApp
 
     auth: dict[str, object] = {}
@@ -229,7 +234,7 @@ async def _serve_node(cluster: ClusterOptions, args: argparse.Namespace, options
                         f"{exc or type(exc).__name__}") from None
     say(f"crib3 serve: node {cluster.node} of the cluster at {cluster.shown}")
     try:
-        await serve(options, room, host_key, CardRoomApp, say)  # type: ignore[arg-type]
+        await serve(options, room, host_key, CardRoomApp, say)
     except CannotServe as exc:
         raise CannotRun(str(exc)) from None
     finally:
@@ -271,7 +276,7 @@ def _console_gone() -> None:
         os.close(nowhere)
 
 
-def _web_options(args: argparse.Namespace) -> object | None:
+def _web_options(args: argparse.Namespace) -> WebOptions | None:
     """`--web` and its companions, checked (a door open to the network
     without TLS is refused), or None without `--web`."""
     if args.web is None:
@@ -279,7 +284,7 @@ def _web_options(args: argparse.Namespace) -> object | None:
             if getattr(args, flag):
                 raise UsageError(f"--{flag.replace('_', '-')} is for the web door: give --web too")
         return None
-    from crib3.net.web import WebOptions, WebRefused, check_options, parse_listen
+    from crib3.net.web_options import WebOptions, WebRefused, check_options, parse_listen
 
     try:
         host, port = parse_listen(args.web)

@@ -38,6 +38,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,7 @@ from crib3.cluster.store import Lease, TableLog, patiently
 from crib3.cluster.visits import VisitLink, VisitRefused, Visits
 from crib3.common.names import shown_name
 from crib3.engine import Rules
+from crib3.room import wire
 from crib3.room.basics import RoomError
 from crib3.room.contract import Wayfinding
 from crib3.room.seats import FIRST_USE, Presence
@@ -164,10 +166,10 @@ class ClusterRoom(NodeRoom):
 
     # --- visits: a person here at another node's table, and back ---------------------------
 
-    def admit_visits(self, admit: Any) -> None:
+    def admit_visits(self, admit: Callable[[wire.Visit, VisitLink], None]) -> None:
         """The server's way of starting a visitor's session (`admit(visit,
         link)`, RoomError when they may not come)."""
-        async def admitting(visit: Any, link: VisitLink) -> None:
+        async def admitting(visit: wire.Visit, link: VisitLink) -> None:
             try:
                 admit(visit, link)
             except RoomError as exc:

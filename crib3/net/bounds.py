@@ -36,7 +36,7 @@ class InputCount:
     dropped_bytes: int = 0    # bytes over the byte rate, never parsed
     most_waiting: int = 0     # the largest backlog seen when delivering
     frames_skipped: int = 0   # output not sent because the client was behind
-    resizes: int = 0          # sizes drawn (one changed as it started, then each after a quiet moment)
+    resizes: int = 0          # sizes drawn (one changed as it started, then each after a lull)
 
 
 def capped_size(width: int, height: int) -> tuple[int, int]:

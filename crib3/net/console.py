@@ -1,8 +1,8 @@
 """A session's console: colours as the client's terminal has them.
 
-Apart from `crib3.net.server` so that a session worker (`crib3.net.worker`),
+Apart from the SSH door so that a session worker (`crib3.net.worker`),
 which sets up every session's console, never imports asyncssh: importing the
-server module cost each worker the memory of asyncssh, its cryptography and
+server module once cost each worker the memory of asyncssh, its cryptography and
 their libraries, which no worker uses (assets/measurements/card-room.md)."""
 
 from __future__ import annotations

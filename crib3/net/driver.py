@@ -1,4 +1,6 @@
-"""A Textual driver whose terminal is the far end of an SSH channel.
+"""A Textual driver whose terminal is the far end of a session's connection
+(an SSH channel, a browser's websocket, a visit's relay: a
+`crib3.net.session.Terminal`).
 
 Textual's own drivers read stdin and write stdout. A server holds many
 sessions in one process, so each app gets this driver instead: the app's
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from textual import constants, events
@@ -50,7 +53,8 @@ SYNC_START = "\x1b[?2026h"
 
 
 class Channel(Protocol):
-    """What the driver needs of an SSH channel (asyncssh's, or a test's)."""
+    """What the driver needs of a session's connection (a door's, a
+    worker's relay, or a test's)."""
 
     def write(self, data: bytes) -> None: ...
 
@@ -83,7 +87,7 @@ class ChannelDriver(Driver):
         self.count = InputCount()
 
     @classmethod
-    def for_channel(cls, channel: Channel) -> Any:
+    def for_channel(cls, channel: Channel) -> Callable[..., ChannelDriver]:
         def make(app: Any, **kwargs: Any) -> ChannelDriver:
             return cls(app, channel=channel, **kwargs)
 

@@ -24,7 +24,8 @@ Loopback is an address like any other: behind a jump host or a same-host
 tunnel everyone arrives as 127.0.0.1 and shares its limits (there is no
 trusted way to tell them apart here).
 
-Pure bookkeeping: `crib3.net.server` asks it at each accept and sign-in.
+Pure bookkeeping: the SSH door (`crib3.net.server`'s accept loop and
+`crib3.net.doorman`) asks it at each accept and sign-in.
 """
 
 from __future__ import annotations

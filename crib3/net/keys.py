@@ -5,7 +5,7 @@ keys that say who may come in (`--authorized-keys`) and who is an admin
 One place for the whole policy, so that the command line and the server
 judge a keys file alike: `crib3 serve` checks the files with these before
 it starts (and says in one line what is wrong), and the server
-(`crib3.net.server`) reads them again for every connection, so a file
+(`crib3.net.doorman`) reads them again for every connection, so a file
 mended or added to needs no restart. A keys file is trusted as OpenSSH's
 StrictModes trusts one: not if anyone but its owner may write it.
 
@@ -20,7 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    import asyncio
+
     import asyncssh
+
+    Parsed = tuple[asyncssh.SSHAuthorizedKeys | None, str | None]  # the keys, or why none
+    HostKey = asyncssh.SSHKey  # (named here so that the command line never names asyncssh)
 
 
 def default_host_key() -> Path:
@@ -99,12 +104,13 @@ class KeysFile:
     def __init__(self, path: Path) -> None:
         self.path = path
         self._stamp: tuple[int, int, int] | None = None
-        self._keys: object = None
+        self._keys: asyncssh.SSHAuthorizedKeys | None = None
         self._problem: str | None = None
-        self._reading: object = None  # the parse under way (an asyncio future), if any
+        # The parse under way, if any: the file's stamp, and its future.
+        self._reading: tuple[tuple[int, int, int], asyncio.Future[Parsed]] | None = None
         self.parses = 0  # how often it was parsed (for the tests)
 
-    async def keys(self) -> tuple[object, str | None]:
+    async def keys(self) -> Parsed:
         """(the parsed keys or None, why there are none: one line to log)."""
         import asyncio
 
@@ -119,22 +125,22 @@ class KeysFile:
         stamp = (info.st_mtime_ns, info.st_size, info.st_ino)
         if stamp == self._stamp:
             return self._keys, self._problem
-        if self._reading is not None and self._reading[0] == stamp:  # type: ignore[index]
-            return await asyncio.shield(self._reading[1])  # type: ignore[index]
+        if self._reading is not None and self._reading[0] == stamp:
+            return await asyncio.shield(self._reading[1])
         if info.st_size > LARGE_KEYS_FILE:
             future = asyncio.ensure_future(asyncio.to_thread(self._parse))
             self._reading = (stamp, future)
             try:
                 keys, problem = await asyncio.shield(future)
             finally:
-                if self._reading is not None and self._reading[1] is future:  # type: ignore[index]
+                if self._reading is not None and self._reading[1] is future:
                     self._reading = None
         else:
             keys, problem = self._parse()
         self._stamp, self._keys, self._problem = stamp, keys, problem
         return keys, problem
 
-    def _parse(self) -> tuple[object, str | None]:
+    def _parse(self) -> Parsed:
         import asyncssh
 
         self.parses += 1

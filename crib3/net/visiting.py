@@ -7,13 +7,14 @@
   wire's messages, and the screen that comes back is written to the
   connection as it is. `finished` says how the visit ended (`VisitEnded`),
   or None when the host stopped answering.
-- At the **host**, `VisitChannel` is shaped as an SSH channel, so that the
-  visitor's session is a `PlaySession` like any other (`VisitSession`):
+- At the **host**, `VisitChannel` is the `Terminal` of the visitor's
+  session, a `PlaySession` like any other (`crib3.net.visit_session`):
   the same app, the same limits on keys and bytes (the host's driver
   counts them), the same kicks and farewells, which go back to the door
-  in its `VisitEnded`.
+  in its `VisitEnded`. What the door sends is told to that session in the
+  session's own words (`feed`, `resize`, `hang_up`...).
 
-This module knows no NATS: a visit's link is handed to it (`send`, and
+This module knows no NATS: a visit's `Link` is handed to it (`send`, and
 its `receive` and `lost` set here).
 """
 
@@ -21,17 +22,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING
 
 from crib3.room import wire
+from crib3.room.contract import VisitLink
+
+if TYPE_CHECKING:
+    from crib3.net.session import PlaySession, Terminal
 
 HANG_UP_WAIT = 5.0  # seconds a door waits for a hung-up visit's end before it lets go
+
+
+Link = VisitLink  # (declared with the room's contract, which a cluster's node implements)
 
 
 class RelayedSession:
     """The door's side of a visit (see the module's docstring)."""
 
-    def __init__(self, link: Any, chan: Any) -> None:
+    def __init__(self, link: Link, chan: Terminal) -> None:
         self.link = link
         self.chan = chan
         self.finished: asyncio.Future[wire.VisitEnded | None] = \
@@ -86,15 +94,16 @@ class RelayedSession:
 
 
 class VisitChannel:
-    """The host's side of a visit, as the SSH channel a `PlaySession` writes
-    to and is told by (see the module's docstring)."""
+    """The host's side of a visit: the `Terminal` its `PlaySession` writes
+    to, and what tells that session what the door sent (see the module's
+    docstring)."""
 
-    def __init__(self, link: Any, environment: dict[str, str]) -> None:
+    def __init__(self, link: Link, environment: dict[str, str]) -> None:
         self.link = link
-        self.session: Any = None  # the VisitSession it serves
+        self.session: PlaySession | None = None  # the VisitSession it serves
         self._environment = environment
 
-    def attach(self, session: Any) -> None:
+    def attach(self, session: PlaySession) -> None:
         """Serve `session`: what the door sends is given to it from now on."""
         self.session = session
         self.link.attach(self._receive, self._lost)
@@ -127,23 +136,23 @@ class VisitChannel:
         if session is None:
             return
         if isinstance(message, wire.Input):
-            session.data_received(message.data, None)
+            session.feed(message.data)
         elif isinstance(message, wire.Resize):
-            session.terminal_size_changed(message.width, message.height, 0, 0)
+            session.resize(message.width, message.height)
         elif isinstance(message, wire.Flow):
             if message.paused:
-                session.pause_writing()
+                session.output_paused()
             else:
-                session.resume_writing()
+                session.output_resumed()
         elif isinstance(message, wire.End):
             if message.hang_up:
-                session.connection_lost(None)
+                session.hang_up()
             else:
-                session.eof_received()
+                session.end()
 
     def _lost(self) -> None:
         if self.session is not None:
-            self.session.connection_lost(None)
+            self.session.hang_up()
 
 
-__all__ = ["RelayedSession", "VisitChannel"]
+__all__ = ["Link", "RelayedSession", "VisitChannel"]

@@ -4,13 +4,16 @@
 the SSH one. A browser gets one page (`web_static/`: the page, xterm.js and
 a font, all from the package: no request leaves for another site), redeems
 its invite link for an identity cookie, and opens a websocket; from then on
-it is a session like an SSH one (`PlaySession` on a `WebChannel`): the same
-lobby, tables, chat, limits, reconnect-to-your-seat, workers and farewells.
+it is a session like an SSH one (a `crib3.net.session.PlaySession` on a
+`WebChannel`, told what the browser sends in the session's own words): the
+same lobby, tables, chat, limits, reconnect-to-your-seat, workers and
+farewells. A name chosen here meets the room's one rule for names
+(`Room.name_refused`), lookalikes included, as it would over SSH.
 
 What keeps it safe in public, as the SSH door is:
 - Every connection that has not become a signed-in websocket is counted,
-  per address and overall, and closed after `PREAUTH_GRACE` seconds; past
-  the caps a new one is closed at once.
+  per address and overall, and closed after a grace time; past the caps a
+  new one is closed at once (`crib3.net.web_admission`).
 - The websocket handshake and every POST must come from the server's own
   origin (its `--public-url`, or the address it listens on), so a page on
   another site cannot act for a visitor.
@@ -20,29 +23,30 @@ What keeps it safe in public, as the SSH door is:
   responses carry no server name, command or path; there is no directory
   listing (only the named files are served).
 - A door on an address other than loopback needs TLS (`--tls-cert` and
-  `--tls-key`) or a proxy in front that speaks it (`--public-url https://`).
+  `--tls-key`) or a proxy in front that speaks it (`--public-url https://`):
+  `crib3.net.web_options` checks that before the door opens.
 """
 
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import json
 import logging
 import ssl
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, MutableMapping
 from importlib import resources
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
 from crib3.common.names import check_name
 from crib3.net.bounds import capped_size
+from crib3.net.session import Identity, PlaySession, Service
+from crib3.net.web_admission import Admission, Counted
 from crib3.net.web_channel import WebChannel
+from crib3.net.web_options import WebOptions, WebRefused, loopback
 from crib3.room.invites import IDENTITY_DAYS, InviteBook, InviteRefused
+from crib3.room.invites import Identity as WebIdentity
 from crib3.room.seats import FIRST_USE
 
 log = logging.getLogger("crib3.web")
@@ -50,9 +54,6 @@ log = logging.getLogger("crib3.web")
 COOKIE = "crib3_id"
 MAX_FRAME = 16 * 1024         # bytes in one frame from a browser (a paste, at most)
 MAX_BODY = 4 * 1024           # bytes in a POST's body
-PREAUTH_GRACE = 20.0          # seconds a connection may stay without becoming a seat
-PREAUTH_PER_ADDRESS = 16      # connections from one address not yet a seat
-PREAUTH_ALL = 256             # ... from everyone
 SEATS_PER_ADDRESS = 32        # signed-in browser sessions from one address
 
 STATIC = {  # what the page may load, and nothing else
@@ -74,159 +75,24 @@ HEADERS = {
 }
 
 
-class WebRefused(Exception):
-    """The web door cannot open as asked: one line to say why."""
-
-
-@dataclass
-class WebOptions:
-    host: str = "127.0.0.1"
-    port: int = 8080
-    public_url: str | None = None  # as people reach it (behind a proxy, say)
-    tls_cert: Path | None = None
-    tls_key: Path | None = None
-
-
-def parse_listen(text: str) -> tuple[str, int]:
-    """`[HOST:]PORT` as `--web` takes it; ValueError with one line."""
-    host, _, port = text.rpartition(":")
-    host = host.strip("[]") or "127.0.0.1"
-    try:
-        number = int(port)
-    except ValueError:
-        raise ValueError(f"--web {text}: give [HOST:]PORT, e.g. 8080 or 0.0.0.0:8080") from None
-    if not 0 <= number <= 65535:
-        raise ValueError(f"--web {text}: a port is 0 to 65535")
-    return host, number
-
-
-def loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def check_options(options: WebOptions) -> None:
-    """WebRefused unless the door would be safe as asked."""
-    if bool(options.tls_cert) != bool(options.tls_key):
-        raise WebRefused("give both --tls-cert and --tls-key, or neither")
-    if options.public_url is not None:
-        parts = urlsplit(options.public_url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise WebRefused(f"--public-url {options.public_url}: give an http(s)://HOST[:PORT] URL")
-    tls = options.tls_cert is not None
-    behind_tls = options.public_url is not None and options.public_url.startswith("https://")
-    if not loopback(options.host) and not (tls or behind_tls):
-        raise WebRefused(f"--web {options.host}:{options.port} is open to the network without "
-                         "TLS: give --tls-cert and --tls-key, or put it behind an HTTPS proxy "
-                         "and give --public-url https://...")
-
-
-class Admission:
-    """Connections to the web door, counted per address until they become
-    a seat (see the module's docstring)."""
-
-    def __init__(self, per_address: int = PREAUTH_PER_ADDRESS, overall: int = PREAUTH_ALL,
-                 grace: float = PREAUTH_GRACE) -> None:
-        self.per_address, self.overall, self.grace = per_address, overall, grace
-        self.waiting: dict[str, int] = {}
-        self.refused = 0
-        self._timers: dict[Any, asyncio.TimerHandle] = {}
-        self._address: dict[Any, str] = {}
-
-    def arrived(self, transport: Any) -> bool:
-        peer = transport.get_extra_info("peername") or ("?", 0)
-        address = str(peer[0])
-        if self.waiting.get(address, 0) >= self.per_address or \
-                sum(self.waiting.values()) >= self.overall:
-            self.refused += 1
-            return False
-        self.waiting[address] = self.waiting.get(address, 0) + 1
-        self._address[transport] = address
-        self._timers[transport] = asyncio.get_running_loop().call_later(
-            self.grace, transport.close)
-        return True
-
-    def seated(self, transport: Any) -> None:
-        """The connection is a signed-in session now: no longer waiting."""
-        timer = self._timers.pop(transport, None)
-        if timer is not None:
-            timer.cancel()
-            self._forget(transport)
-
-    def left(self, transport: Any) -> None:
-        timer = self._timers.pop(transport, None)
-        if timer is not None:
-            timer.cancel()
-            self._forget(transport)
-        self._address.pop(transport, None)
-
-    def _forget(self, transport: Any) -> None:
-        address = self._address.get(transport)
-        if address is not None and address in self.waiting:
-            self.waiting[address] -= 1
-            if self.waiting[address] <= 0:
-                del self.waiting[address]
-
-
-class _Counted(asyncio.Protocol):
-    """aiohttp's protocol for one connection, behind the admission count."""
-
-    def __init__(self, inner: asyncio.Protocol, admission: Admission) -> None:
-        self.inner = inner
-        self.admission = admission
-        self.transport: Any = None
-        self.admitted = False
-
-    def connection_made(self, transport: Any) -> None:
-        self.transport = transport
-        if not self.admission.arrived(transport):
-            transport.abort()
-            return
-        self.admitted = True
-        self.inner.connection_made(transport)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        if self.admitted:
-            self.admission.left(self.transport)
-            self.inner.connection_lost(exc)
-
-    def data_received(self, data: bytes) -> None:
-        if self.admitted:
-            self.inner.data_received(data)
-
-    def eof_received(self) -> bool | None:
-        return self.inner.eof_received() if self.admitted else None
-
-    def pause_writing(self) -> None:
-        self.inner.pause_writing()
-
-    def resume_writing(self) -> None:
-        self.inner.resume_writing()
-
-
 def _static_files() -> dict[str, bytes]:
     folder = resources.files("crib3.net") / "web_static"
     return {name: (folder / name).read_bytes() for name in [*STATIC, "index.html"]}
 
 
 class WebDoor:
-    """The web door of one card room (`service`, a `crib3.net.server.CardRoom`)."""
+    """The web door of one card room (`service`: its server,
+    `crib3.net.server.CardRoomServer`)."""
 
-    def __init__(self, service: Any, options: WebOptions, book: InviteBook,
-                 session_class: Callable[..., Any]) -> None:
+    def __init__(self, service: Service, options: WebOptions, book: InviteBook) -> None:
         self.service = service
         self.options = options
         self.book = book
-        self.session_class = session_class
         self.admission = Admission()
         self.files = _static_files()
-        self.sessions: set[Any] = set()
+        self.sessions: set[PlaySession] = set()
         self.runner: web.AppRunner | None = None
-        self.server: Any = None
+        self.server: asyncio.Server | None = None
         self.origins: set[str] = set()
 
     # --- starting and stopping ----------------------------------------------------
@@ -238,6 +104,7 @@ class WebDoor:
 
     @property
     def port(self) -> int:
+        assert self.server is not None, "the door is not open"
         return int(self.server.sockets[0].getsockname()[1])
 
     @property
@@ -276,7 +143,7 @@ class WebDoor:
         assert handler is not None
         loop = asyncio.get_running_loop()
         self.server = await loop.create_server(
-            lambda: _Counted(handler(), self.admission), self.options.host, self.options.port,
+            lambda: Counted(handler(), self.admission), self.options.host, self.options.port,
             ssl=context, backlog=128)
         self.origins = {self.url}
         if not self.options.public_url and loopback(self.options.host):
@@ -299,7 +166,9 @@ class WebDoor:
     # --- the checks ---------------------------------------------------------------
 
     @web.middleware
-    async def _headers(self, request: web.Request, handler: Any) -> web.StreamResponse:
+    async def _headers(self, request: web.Request,
+                       handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+                       ) -> web.StreamResponse:
         try:
             response = await handler(request)
         except web.HTTPException as exc:
@@ -308,7 +177,7 @@ class WebDoor:
         self._secure_headers(response.headers)
         return response
 
-    def _secure_headers(self, headers: Any) -> None:
+    def _secure_headers(self, headers: MutableMapping[str, str]) -> None:
         for name, value in HEADERS.items():
             headers[name] = value
         if self.secure:
@@ -317,7 +186,7 @@ class WebDoor:
     def _same_origin(self, request: web.Request) -> bool:
         return request.headers.get("Origin") in self.origins
 
-    def _identity(self, request: web.Request) -> Any:
+    def _identity(self, request: web.Request) -> WebIdentity | None:
         return self.book.identity(request.cookies.get(COOKIE))
 
     @staticmethod
@@ -397,19 +266,12 @@ class WebDoor:
         return response
 
     def _taken(self, name: str) -> str | None:
-        """Why a name a visitor chose cannot be theirs, or None: someone
-        holds it (is signed in under it, sits under it, or, under --open,
-        signed in with it first), as the room would refuse it at sign-in,
-        but before the name is tied to the visitor's cookie for good."""
-        room = self.service.room
-        lower = name.lower()
-        if lower in room.people or room.held_by(name) is not None or any(
-                seat.name is not None and seat.name.lower() == lower
-                for table in room.tables.values() for seat in table.seats):
-            return f"{name} is taken here: choose another name"
-        return None
+        """Why a name a visitor chose cannot be theirs, or None: the room's
+        own rule (someone holds it, or one that looks like it), asked
+        before the name is tied to the visitor's cookie for good."""
+        return self.service.room.name_refused(name)
 
-    def key_of(self, identity: Any) -> str:
+    def key_of(self, identity: WebIdentity) -> str:
         """What the room knows a browser by: its identity, as a key. Under
         --open, where anyone may mint an identity, it is a first-use key
         (it holds its name, and the limits count by address, as for SSH);
@@ -436,18 +298,17 @@ class WebDoor:
             self.admission.seated(request.transport)
         key = self.key_of(identity)
         channel = WebChannel(ws, {"LANG": "C.UTF-8", "COLORTERM": "truecolor"})
-        session = self.session_class(self.service, identity.name, key, False, address)
+        session = PlaySession(self.service, Identity(identity.name, key, False, address))
         channel.session = session
-        session.connection_made(channel)
-        size = _size_of(request.query.get("cols"), request.query.get("rows"))
-        session.pty_requested("xterm-256color", (*size, 0, 0), None)
-        session.shell_requested()
+        session.attach(channel)
+        session.set_terminal("xterm-256color",
+                             *_size_of(request.query.get("cols"), request.query.get("rows")))
         self.sessions.add(session)
-        session.session_started()
+        session.start()
         try:
             async for message in ws:
                 if message.type == WSMsgType.BINARY:
-                    session.data_received(message.data, None)
+                    session.feed(message.data)
                 elif message.type == WSMsgType.TEXT:
                     self._control(session, message.data)
                 elif message.type == WSMsgType.ERROR:
@@ -455,19 +316,19 @@ class WebDoor:
         finally:
             self.sessions.discard(session)
             if not channel.exited:
-                session.connection_lost(None)
+                session.hang_up()
             await channel.gone()
         return ws
 
     @staticmethod
-    def _control(session: Any, text: str) -> None:
+    def _control(session: PlaySession, text: str) -> None:
         """A text frame: the browser's terminal changed size."""
         try:
             message = json.loads(text)
             cols, rows = int(message["cols"]), int(message["rows"])
         except (ValueError, KeyError, TypeError):
             return
-        session.terminal_size_changed(*capped_size(cols, rows), 0, 0)
+        session.resize(*capped_size(cols, rows))
 
 
 def _size_of(cols: str | None, rows: str | None) -> tuple[int, int]:

@@ -1,24 +1,30 @@
-"""A browser's websocket, shaped as the SSH channel a card-room session uses.
+"""A browser's websocket as a card-room session's `Terminal`.
 
-A session (`crib3.net.server.PlaySession`) needs of its channel only a few
-things: `write(bytes)`, `exit(status)`, `close()`, the client's environment,
-write-buffer limits that call it back when the client stops reading, and
-`wait_closed()`. `WebChannel` gives them over an aiohttp websocket, so a
-browser seat is the same session as an SSH one, with the same limits on
-keys, bytes and size, the same frame skipping for a slow reader, and the
-same worker processes.
+A session (`crib3.net.session.PlaySession`) needs of its connection only
+a few things (`crib3.net.session.Terminal`): `write(bytes)`,
+`exit(status)`, `close()`, the client's environment, write-buffer limits
+past which it is told the client stopped reading, and `wait_closed()`.
+`WebChannel` gives them over an aiohttp websocket, so a browser seat is
+the same session as an SSH one, with the same limits on keys, bytes and
+size, the same frame skipping for a slow reader, and the same worker
+processes.
 
 Output is queued and sent by one task, a binary frame at a time; while the
 queue holds more than the high-water mark (the browser, or the network, is
-not keeping up) the session is told to pause, and to resume below the low
-mark: exactly what asyncssh does for a channel.
+not keeping up) the session is told its output is paused
+(`output_paused`), and resumed below the low mark.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from typing import Any
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+
+if TYPE_CHECKING:
+    from crib3.net.session import PlaySession
 
 FRAME_AT_MOST = 64 * 1024  # bytes in one websocket frame to the browser
 
@@ -26,9 +32,9 @@ FRAME_AT_MOST = 64 * 1024  # bytes in one websocket frame to the browser
 class WebChannel:
     """One browser's terminal: output to it, and the session's callbacks."""
 
-    def __init__(self, ws: Any, environment: dict[str, str]) -> None:
+    def __init__(self, ws: web.WebSocketResponse, environment: dict[str, str]) -> None:
         self.ws = ws
-        self.session: Any = None  # the PlaySession this channel serves (set by the door)
+        self.session: PlaySession | None = None  # the session it serves (set by the door)
         self._environment = environment
         self._queue: list[bytes] = []
         self._queued = 0
@@ -59,7 +65,7 @@ class WebChannel:
         self._wake.set()
         if not self._paused and self._queued > self._high and self.session is not None:
             self._paused = True
-            self.session.pause_writing()
+            self.session.output_paused()
 
     def exit(self, status: int) -> None:
         """The session is over: send what is queued, then close."""
@@ -97,7 +103,7 @@ class WebChannel:
                     await self.ws.send_bytes(chunk)
                     if self._paused and self._queued < self._low and self.session is not None:
                         self._paused = False
-                        self.session.resume_writing()
+                        self.session.output_resumed()
                 if self._closing:
                     break
         except (ConnectionError, RuntimeError, asyncio.CancelledError):

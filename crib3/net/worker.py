@@ -379,7 +379,7 @@ class Worker:
         task = self.link.loop.create_task(app.run_async(size=(80, 24)))
         try:
             await asyncio.wait_for(drawn.wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             log.warning("the warm-up drew nothing in %.0f s", timeout)
         finally:
             app.exit()

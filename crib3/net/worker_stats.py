@@ -7,9 +7,10 @@ the time from its arrival in the worker to the first output of that
 session (the worker's share of key -> screen); each synchronous call to
 the room, how long the loop waited for it; each move sent without
 waiting, how long its answer took (`moves`: the loop did not wait); each
-garbage collection, the CPU time it took (CPU, not wall-clock: on a shared machine the wall-clock pause also
-counts the time other programs had the core). Recording is a clock read and a list append, so
-the numbers are taken under the load they describe.
+garbage collection, the CPU time it took (CPU, not wall-clock: on a shared
+machine the wall-clock pause also counts the time other programs had the
+core). Recording is a clock read and a list append, so the numbers are
+taken under the load they describe.
 
 With `CRIB3_WORKER_STATS_GARBAGE=1` as well, the worker also takes a
 census, once, after its 150th key: the types of what the collector finds

@@ -7,8 +7,8 @@ the CPU goes (drawing screens), over N worker processes
 (`crib3.net.worker`), one socket pair each. For a session the main
 process is a relay: the client's bytes, window changes, flow and hang-up
 go to the worker as messages, and the app's output comes back for the SSH
-channel (`RemoteSession`, which a `PlaySession` drives as it would a
-`ChannelDriver`). The room reaches the workers through `RoomHost`.
+channel (`RemoteSession`, which a `crib3.net.session.PlaySession` drives
+as it would a `ChannelDriver`). The room reaches the workers through `RoomHost`.
 
 A worker is spawned at the start (a fresh interpreter: `python -m`), a new
 session goes to the one with the fewest sessions (or, coming back to its
@@ -38,12 +38,15 @@ import logging
 import socket
 import subprocess
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from crib3.net import placement
 from crib3.net.driver import STOP
 from crib3.room import Presence, wire
 from crib3.room.host import RoomHost
+
+if TYPE_CHECKING:
+    from crib3.net.session import Terminal
 
 log = logging.getLogger("crib3.serve")
 
@@ -55,7 +58,7 @@ LOST = ("the card room lost your session (a server process stopped); your table 
 
 
 class RemoteSession:
-    """One session whose app runs in a worker: what the SSH session calls
+    """One session whose app runs in a worker: what its `PlaySession` calls
     on it (the same as on a `ChannelDriver`) becomes a message, and
     `finished` is set when the app has stopped: (why it failed or None,
     whether the worker was lost).
@@ -65,7 +68,7 @@ class RemoteSession:
     `Leave` to its `Ended`), what the client sends is held here and given to
     the new app, and the window size, flow and an end are remembered."""
 
-    def __init__(self, number: int, worker: Worker, chan: Any, presence: Presence,
+    def __init__(self, number: int, worker: Worker, chan: Terminal, presence: Presence,
                  opened: dict[str, Any]) -> None:
         self.number = number
         self.name = presence.name  # whose session (for the log and the tests)
@@ -163,7 +166,8 @@ class Worker:
 
     async def start(self) -> None:
         ours, theirs = socket.socketpair()
-        self.process = subprocess.Popen(
+        # (Popen only starts the process, which runs on its own: no waiting here.)
+        self.process = subprocess.Popen(  # noqa: ASYNC220
             [sys.executable, "-m", "crib3.net.worker", str(theirs.fileno()), self.pool.factory],
             pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL)
         theirs.close()
@@ -249,7 +253,7 @@ class WorkerPool:
     def describe(self) -> str:
         return f"{self.count} session workers: pids " + " ".join(str(w.pid) for w in self.workers)
 
-    async def open(self, chan: Any, presence: Presence, **session: Any) -> RemoteSession:
+    async def open(self, chan: Terminal, presence: Presence, **session: Any) -> RemoteSession:
         """A new session: on its table's worker if it comes back to a table
         whose other sessions run there (a reconnect), else on the worker
         with the fewest sessions (`crib3.net.placement`)."""
@@ -395,7 +399,7 @@ class WorkerPool:
                 continue
             try:
                 await asyncio.wait_for(loop.run_in_executor(None, worker.process.wait), grace)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 worker.process.kill()
                 await loop.run_in_executor(None, worker.process.wait)
         for worker in self.workers:

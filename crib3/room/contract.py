@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from crib3.room.basics import Listener
     from crib3.room.chat import ChatLine
     from crib3.room.seats import Presence, Seat
+    from crib3.room.wire import Visit
 
 __all__ = ["ClusterExtras", "ElsewhereTable", "ListedSeat", "ListedTable", "RoomView",
            "SessionRoom", "Standing", "TableChatView", "TableView", "VisitLink", "Wayfinding"]
@@ -172,10 +173,23 @@ class TableView(ListedTable, Protocol):
 
 
 class VisitLink(Protocol):
-    """A session's link to the node it visits (`crib3.cluster.visits`)."""
+    """A visit's two-way line between a door and the node that hosts the
+    table (`crib3.cluster.visits.VisitLink`): the wire's messages each way,
+    relayed by `crib3.net.visiting` at both ends."""
+
+    peer: str  # the node at the other end
+    queued: int  # bytes waiting to be sent
+
+    def attach(self, receive: Callable[[object], None], lost: Callable[[], None]) -> None: ...
+
+    def send(self, message: object) -> None: ...
+
+    def close(self) -> None: ...
 
     @property
-    def peer(self) -> str: ...  # that node's name
+    def closed(self) -> bool: ...
+
+    async def drained(self) -> None: ...
 
 
 class ClusterExtras(Protocol):
@@ -198,7 +212,7 @@ class ClusterExtras(Protocol):
     def visit_in(self, name: str, key: str | None, kick: Callable[[str], None],
                  address: str | None, admin: bool = False,
                  journey: Wayfinding | None = None) -> Presence: ...
-    def admit_visits(self, admit: Callable[[Any, Any], None]) -> None: ...
+    def admit_visits(self, admit: Callable[[Visit, VisitLink], None]) -> None: ...
 
 
 class RoomView(Protocol):

@@ -148,6 +148,26 @@ class Room:
                 raise RoomError(f"{name} looks like {shown_name(other)}, a name here "
                                 "already: choose another")
 
+    def name_refused(self, name: str) -> str | None:
+        """Why a newcomer may not take `name`, or None: someone holds it
+        (is signed in under it, sits under it, or, under --open, signed in
+        with it first), or it looks like a name here (`_check_lookalike`).
+        The web door asks before it ties a name to a browser for good; a
+        newcomer has no key yet, so the same name is refused whatever key
+        holds it."""
+        lower = name.lower()
+        seats = [seat for table in self.tables.values() for seat in table.seats]
+        seats += [seat for shelved in self.shelved.values() for seat in shelved]
+        if lower in self.people or self.held_by(name) is not None or any(
+                seat.name is not None and seat.name.lower() == lower for seat in seats):
+            return f"{name} is taken here: choose another name"
+        known = [seat.name for seat in seats if seat.name is not None]
+        try:
+            self._check_lookalike(name, known + [p.name for p in self.people.values()])
+        except RoomError as exc:
+            return str(exc)
+        return None
+
     def held_by(self, name: str) -> str | None:
         """The key (or code) that holds `name` under `--open`: the first it
         signed in with, or, after a restart, the one its seat was taken
