@@ -5,7 +5,13 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 
-sys.path.insert(0, str(Path(__file__).parent))
+# The tests' helpers sit in tests/, and the tests by layer in its folders
+# (engine/, players/, screens/, room/, cluster/, e2e/, cli/): a test may use
+# another folder's helpers (test_ssh's no-leak check, say) by module name.
+TESTS = Path(__file__).parent
+sys.path[:0] = [str(TESTS), *(str(folder) for folder in sorted(TESTS.iterdir())
+                              if folder.is_dir() and any(folder.glob("test_*.py"))
+                              and not (folder / "__init__.py").exists())]
 
 pytest_plugins = ["snapshot_support"]
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from types import SimpleNamespace
 
 from crib3.cards import DECK, Card, parse_card, parse_cards
+from crib3.engine import SeatView, project
 from crib3.engine.commands import (
     Command,
     CutStarter,
@@ -25,7 +26,6 @@ from crib3.engine.commands import (
 from crib3.engine.events import Event, PlayerInfo, Rules
 from crib3.engine.rules import begin, next_automatic, root_event, step, to_act
 from crib3.engine.state import Phase, State, apply
-from crib3.engine import SeatView, project
 
 DEFAULT_DEPTH = 10  # where the starter is put in the undealt deck (the cut depth)
 

@@ -25,7 +25,7 @@ from pathlib import Path
 from rich.cells import cell_len
 
 ROOT = Path(__file__).resolve().parent.parent
-SNAPSHOTS = ROOT / "tests" / "__snapshots__" / "test_tui_snapshots"
+SNAPSHOTS = ROOT / "tests" / "screens" / "__snapshots__" / "test_tui_snapshots"
 SCREENSHOTS = ROOT / "assets" / "screenshots"
 # The README's PNGs: (name, the snapshot it is drawn from).
 PICTURES = [(f"{name}-{size}", f"test_screen[{screen}-{size}]")

@@ -4,7 +4,7 @@ pytest-textual-snapshot pins an old syrupy that holds pytest below 9, so this
 module does the small part of it we need:
 
 * ``SVGSnapshotExtension``: a syrupy single-file extension; each snapshot is one
-  text file ``tests/__snapshots__/<test module>/<test name>.svg`` (a second
+  text file ``__snapshots__/<test module>/<test name>.svg`` beside the test module (a second
   snapshot in the same test gets ``<test name>.1.svg``).  A mismatch is reported
   as a short list of the terminal rows that differ, not a dump of the SVG.
 * ``svg_snapshot``: a pytest fixture, ``snapshot.use_extension(SVGSnapshotExtension)``.

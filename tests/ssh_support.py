@@ -21,14 +21,13 @@ from pathlib import Path
 
 import asyncssh
 import pytest
-
 from commands import POLL
 
-from crib3.room import Room
-from crib3.tui.screens.lobby_words import standing
 from crib3.net.options import ServeOptions
 from crib3.net.server import CardRoomServer
+from crib3.room import Room
 from crib3.tui.room_app import CardRoomApp
+from crib3.tui.screens.lobby_words import standing
 
 ANSI = re.compile(r"\x1b(\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(\x07|\x1b\\)|[()][0-9A-Za-z]|[=>78])")
 
@@ -167,7 +166,7 @@ class Client:
             self.terminal.arrived.clear()
             try:
                 await asyncio.wait_for(self.terminal.arrived.wait(), remaining)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
 
     def close(self) -> None:

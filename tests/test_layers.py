@@ -152,8 +152,10 @@ def test_the_modules_the_version_range_runs_leave_out_load_no_textual_and_no_ric
     """`.ci/run`'s runs at the lowest and newest Textual and Rich leave these
     test modules out (conftest.TEXTUAL_FREE): true only while they, and
     what they test, load neither."""
-    folder = Path(__file__).parent
-    code = (f"import json, sys; sys.path.insert(0, {str(folder)!r}); import {module}; "
+    tests = Path(__file__).parent
+    folder = next(tests.rglob(f"{module}.py")).parent  # (its layer's folder)
+    code = (f"import json, sys; sys.path[:0] = [{str(folder)!r}, {str(tests)!r}]; "
+            f"import {module}; "
             "print(json.dumps(sorted(sys.modules)))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, cwd=folder)

@@ -10,6 +10,7 @@ import re
 import time
 from collections.abc import Callable
 
+from snapshot_support import svg_row_text
 from textual.app import App
 from textual.pilot import Pilot
 
@@ -22,7 +23,6 @@ from crib3.tui.room_app import CardRoomApp
 from crib3.tui.screens.table import TableScreen
 from crib3.tui.settings import GameChoices
 from crib3.tui.words import IDLE
-from snapshot_support import svg_row_text
 
 
 def make_app(seed: int = 7, levels: tuple[str, str] = ("standard", "standard"),

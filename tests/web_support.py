@@ -10,10 +10,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiohttp
+from ssh_support import plain, serving
 
 from crib3.net.web import WebDoor
 from crib3.net.web_options import WebOptions
-from ssh_support import plain, serving
 
 
 @asynccontextmanager

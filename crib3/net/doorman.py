@@ -6,7 +6,7 @@ their name and key (or, under `--open`, a reconnect code), within the
 limits on tries (`crib3.net.gate`). `SSHSession` is one SSH session's:
 it turns asyncssh's session callbacks into a transport-neutral
 `crib3.net.session.PlaySession`'s own words, the one adapter of them
-(`tests/test_doors.py` holds that no other module writes them).
+(a test of the doors holds that no other module writes them).
 
 With keys (not `--open`) a name is anyone's whose key is listed, in the
 authorized-keys file, read again for every connection, so adding a
@@ -43,7 +43,7 @@ log = logging.getLogger("crib3.serve")
 class SSHSession(asyncssh.SSHServerSession[bytes]):
     """One SSH session: asyncssh's callbacks, told to its `PlaySession` in
     the session's own words. The SSH door's adapter, and the only place
-    these callbacks are written (`tests/test_doors.py`)."""
+    these callbacks are written."""
 
     def __init__(self, session: PlaySession, doorman: Doorman) -> None:
         self.session = session

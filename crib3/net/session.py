@@ -11,7 +11,7 @@ door: signing in, the app (here, in a session worker, or at another node's
 table), the bounds, kicks, farewells and the close.
 
 No door imitates another's library: asyncssh's callbacks stay in the SSH
-door, which adapts them to this interface (`tests/test_doors.py` holds
+door, which adapts them to this interface (a test of the doors holds
 that), and this module loads no asyncssh.
 """
 

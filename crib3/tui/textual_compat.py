@@ -26,7 +26,7 @@ Its functions take Textual's objects as `Any`: what they reach is checked
 by its shape at run time, on whichever Textual is installed, where a type
 checker knows only one version's private names.
 
-`tests/test_textual_seam.py` checks that no other module names a private
+A test of the seam checks that no other module names a private
 Textual or Rich name, imports from a private module, or patches a Textual
 class; `.ci/run` runs the suite at both ends of the Textual versions that
 pyproject.toml allows.

@@ -24,10 +24,10 @@ import time
 
 import asyncssh
 import pytest
-
-from crib3.net.gate import open_files_limit, raise_open_files
 from ssh_support import Client, serving, until
 from test_ssh_hostile import chat_key
+
+from crib3.net.gate import open_files_limit, raise_open_files
 
 
 def p95(values: list[float]) -> float:

@@ -15,7 +15,6 @@ import time
 
 import pytest
 
-from crib3.study import sim
 from crib3.cards import DECK
 from crib3.engine import Game, PlayerInfo, Rules
 from crib3.players import make_player
@@ -23,6 +22,7 @@ from crib3.players.analysis import crib_table, discard_options, discard_table
 from crib3.players.coach import advise
 from crib3.players.keeps import warm_keep_chances
 from crib3.scoring import rank_table
+from crib3.study import sim
 
 GAMES = int(os.environ.get("CRIB3_BENCH_GAMES", "3000"))
 

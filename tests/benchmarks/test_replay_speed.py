@@ -11,11 +11,12 @@ from __future__ import annotations
 import asyncio
 import time
 
-from crib3.study import sim
-from crib3.engine.log import load_log
-from crib3.saved.replay import Replay
-from crib3.saved.games import saved_paths, stats_from_files
 from games import games_totalling, random_game
+
+from crib3.engine.log import load_log
+from crib3.saved.games import saved_paths, stats_from_files
+from crib3.saved.replay import Replay
+from crib3.study import sim
 
 
 def _games_of_1500_events(tmp_path):

@@ -7,8 +7,9 @@ the coach, in under 2 s on this machine.
 
 from __future__ import annotations
 
-from crib3.study.review import review_events
 from games import random_game
+
+from crib3.study.review import review_events
 
 
 def _forget() -> None:

@@ -19,11 +19,11 @@ import uuid
 from pathlib import Path
 
 import pytest
-
 from commands import crib3_argv, crib3_command
-from crib3.engine.log import make_header, write_log
 from games import random_game
 from logfiles import tied_cuts_log
+
+from crib3.engine.log import make_header, write_log
 
 GAMES = 10_000
 

@@ -27,12 +27,12 @@ from textual.screen import Screen
 
 from crib3.engine import Game, PlayerInfo, SeatFeed
 from crib3.engine import events as ev
-from crib3.net.driver import ChannelDriver
 from crib3.net.console import client_console
-from crib3.tui.textual_compat import many_terminals_in_one_process
+from crib3.net.driver import ChannelDriver
 from crib3.players import make_player
 from crib3.tui.base_app import BaseApp
 from crib3.tui.screens.table import PAUSE_AFTER, TableScreen
+from crib3.tui.textual_compat import many_terminals_in_one_process
 from crib3.tui.words import Mode
 
 QUIET = 0.03  # seconds with no bytes written: the frame is done

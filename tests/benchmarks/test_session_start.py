@@ -20,11 +20,11 @@ import asyncio
 import time
 from pathlib import Path
 
-from crib3.net.driver import ChannelDriver
 from crib3.net.console import client_console
-from crib3.tui.textual_compat import many_terminals_in_one_process
+from crib3.net.driver import ChannelDriver
 from crib3.room import Room
 from crib3.tui.room_app import CardRoomApp
+from crib3.tui.textual_compat import many_terminals_in_one_process
 
 SESSIONS = 21
 

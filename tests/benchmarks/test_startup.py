@@ -24,7 +24,6 @@ import uuid
 from pathlib import Path
 
 import pytest
-
 from commands import crib3_command
 
 pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux")

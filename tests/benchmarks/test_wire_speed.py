@@ -16,12 +16,12 @@ import pickle
 import timeit
 
 import pytest
+from games import random_game
+from test_wire import a_delta
 
 from crib3.cards import DECK
 from crib3.engine import Play, SeatFeed
 from crib3.room import wire
-from games import random_game
-from test_wire import a_delta
 
 
 def typical() -> dict[str, object]:

@@ -3,8 +3,8 @@ the two-handed one. Reached from the help (r), the new-game
 screen (Ctrl+G, F1) and the palette.
 
 The page says what crib3 does, rule for rule: it follows the project's
-settled rules (rules.md, R1 to R8; tests/test_rules_page.py holds the page
-to them), not any one rule book's.
+settled rules (rules.md, R1 to R8; a test holds the page to them), not any
+one rule book's.
 """
 
 from __future__ import annotations

@@ -1,0 +1,69 @@
+"""Issue 32, point 1 in the card room: a connection lost while a show is
+being presented comes back to that show, from the hand that was being
+counted, and goes on presenting it (it opened at the next hand's discard:
+the rest of the show went by unseen and the scores jumped)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from ssh_support import Client, plain, seat_three, serving, until
+
+from crib3.engine import events as ev
+
+SKIP = "s: skip the rest of the show"
+
+
+def since(client: Client, mark: int) -> str:
+    return plain(bytes(client.terminal.received[mark:]))
+
+
+async def test_a_reconnect_mid_show_goes_on_from_the_hand_being_counted(tmp_path, room_workers):
+    async with serving(tmp_path, workers=room_workers) as server:
+        clients, table = await seat_three(server.port, server.room)
+        ann, bob, cat = clients
+        game = table.game
+
+        def counts() -> list[int]:
+            return [i for i, e in enumerate(game.events) if isinstance(e, ev.HandCounted)]
+
+        # Everyone plays the first hand out; ann presses only to go on from
+        # the cut for the deal and when a move of hers is awaited, so her
+        # screen stops at the show's first count, waiting.
+        names = {p.name.lower(): s for s, p in enumerate(game.state.players)}
+        ann.press("\r")
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 60
+        while len(counts()) < 4:
+            assert loop.time() < deadline, "the first hand never reached its show"
+            for client, name in zip(clients, ("ann", "bob", "cat")):
+                if name != "ann" or names["ann"] in game.to_act():
+                    client.press("\r")
+                await asyncio.sleep(0.05)
+        first, second, third = counts()[:3]
+        whose = {s: f"{p.name}'s hand" for s, p in enumerate(game.state.players)}
+        second_owner = whose[game.events[second].seat]
+        third_owner = whose[game.events[third].seat]
+        await ann.shows(SKIP)  # the first count on her screen, waiting for Enter
+        mark = len(ann.terminal.received)
+        ann.press("\r")  # on to the second count
+        await until(lambda: second_owner in since(ann, mark), what="the second count")
+        await asyncio.sleep(0.3)
+        assert third_owner not in since(ann, mark) or third_owner == second_owner
+        ann.close()  # the connection lost while the second hand is counted
+        await until(lambda: table.away(names["ann"]) is not None, what="ann gone")
+
+        ann = await Client.connect(server.port, "ann")
+        await ann.shows(SKIP)  # back in the show, not at the next hand's discard
+        await ann.shows(second_owner)
+        if room_workers == 1:  # (with workers, the screen is in another process)
+            screen = next(s.app.screen for s in server.sessions
+                          if s.presence is not None and s.presence.name == "ann")
+            await until(lambda: screen.presented == second + 1, what="the second count shown")
+            assert screen.pending and screen.pending[0][0] is not None
+            assert isinstance(screen.pending[0][0], ev.HandCounted)  # the third, still to come
+        mark = len(ann.terminal.received)
+        ann.press("\r")  # and the show goes on: the third count
+        await until(lambda: third_owner in since(ann, mark), what="the third count")
+        for client in (ann, bob, cat):
+            client.close()
