@@ -38,6 +38,7 @@ REPLIES_PER_SECOND = 2.0    # terminal replies (cursor, modes) handed on, sustai
 REPLY_BURST = 8             # ... and at once
 FLOOD_STRIKES = 20          # seconds in which input was dropped, within FLOOD_WINDOW ...
 FLOOD_WINDOW = 60.0         # ... before the session is closed (its neighbours never are)
+MAX_UNTOLD = 16384          # characters parsed with nothing told (an endless paste): then dropped
 PARSE_FAILURES = 3          # sequences the parser could not read before the session is closed
 
 
@@ -54,6 +55,7 @@ class InputCount:
     coalesced: int = 0        # focus changes and mouse moves folded into a later one
     dropped_replies: int = 0  # terminal replies over their rate
     parse_failures: int = 0   # sequences that ended a parser (a new one took over)
+    dropped_untold: int = 0   # characters the parser held with nothing told, thrown away
     strikes: int = 0          # seconds (within a minute) in which input had to be dropped
 
 

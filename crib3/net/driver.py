@@ -45,6 +45,7 @@ from crib3.net.bounds import (
     KEY_BURST,
     KEYS_PER_SECOND,
     MAX_BACKLOG,
+    MAX_UNTOLD,
     MOVE_QUIET,
     PARSE_FAILURES,
     REPLIES_PER_SECOND,
@@ -110,6 +111,7 @@ class ChannelDriver(Driver):
         self._move_timer: asyncio.TimerHandle | None = None
         self._strikes: deque[float] = deque()  # when (to the second) input was dropped
         self._closed_for: str | None = None
+        self._untold = 0  # characters parsed since the parser last had something to tell
         self.count = InputCount()
 
     @classmethod
@@ -233,11 +235,19 @@ class ChannelDriver(Driver):
             if not data or self._stopped:
                 return
         text = self._decoder.decode(data)
+        told = False
         try:
             for message in self._parser.feed(text):
+                told = True
                 self._deliver(message)
         except Exception as exc:  # a sequence the parser could not read: it is dead
             self._unreadable(exc)
+        self._untold = 0 if told else self._untold + len(text)
+        if self._untold > MAX_UNTOLD:  # a bracketed paste that never ends: the parser keeps it
+            self.count.dropped_untold += self._untold
+            self._untold = 0
+            self._parser = xterm_parser()
+            self._strike()
         # A lone Escape is only known to be one when nothing follows it for
         # a moment: ask the parser again after that moment.
         if self._tick is not None:

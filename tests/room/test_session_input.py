@@ -154,6 +154,23 @@ async def test_focus_reports_mouse_moves_and_replies_are_folded_before_the_app()
         await _stop(app, task)
 
 
+async def test_a_paste_that_never_ends_is_thrown_away(monkeypatch):
+    """Before: a bracketed paste's start, and no end: the parser kept every
+    character after it, without end, and the session answered no key."""
+    monkeypatch.setattr(driver_module, "MAX_UNTOLD", 1000)
+    app = Keys()
+    driver, task, _ = await _running(app)
+    try:
+        driver.feed(b"\x1b[200~")
+        for _ in range(2):
+            driver.feed(b"p" * 600)
+        assert driver.count.dropped_untold > 1000
+        driver.feed(b"x")
+        await _keys_arrive(app, "x")
+    finally:
+        await _stop(app, task)
+
+
 async def test_a_session_that_keeps_flooding_is_closed(monkeypatch, caplog):
     """Input dropped, second after second: the session is closed (one line)."""
     caplog.set_level(logging.INFO, logger="crib3.serve")
