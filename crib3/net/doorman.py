@@ -62,9 +62,11 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         return True
 
     def exec_requested(self, command: str) -> bool:
+        self.doorman.live.discard(self)  # (refused: it holds no place on the connection)
         return False
 
     def subsystem_requested(self, subsystem: str) -> bool:
+        self.doorman.live.discard(self)
         return False
 
     def session_started(self) -> None:
@@ -89,6 +91,7 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         return False
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.doorman.live.discard(self)
         self.session.hang_up()
 
 
@@ -135,6 +138,7 @@ class Doorman(asyncssh.SSHServer):
         self.signed_in = False
         self.active = time.monotonic()  # the last key typed (or the sign-in)
         self.sessions: list[PlaySession] = []  # (those that ended are let go as new ones come)
+        self.live: set[SSHSession] = set()  # sessions open on this connection now
         self.say_refused = Throttled(log.info)  # one line a minute, however many are refused
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
@@ -276,7 +280,9 @@ class Doorman(asyncssh.SSHServer):
         identity = Identity(self.username, self.key, self.admin, self.peer, code=self.code)
         session = PlaySession(self.service, identity)
         self.sessions.append(session)
-        return SSHSession(session, self)
+        ssh_session = SSHSession(session, self)
+        self.live.add(ssh_session)
+        return ssh_session
 
     def _session_refused(self) -> str | None:
         """Why a new session on this connection is refused, or None. Each
@@ -286,7 +292,7 @@ class Doorman(asyncssh.SSHServer):
         self.sessions = [s for s in self.sessions
                          if not (s.ended and (s.task is None or s.task.done()))]
         gate = self.service.gate
-        if sum(not s.ended for s in self.sessions) >= gate.limits.sessions_at_once:
+        if len(self.live) >= gate.limits.sessions_at_once:
             return "one session at a time on a connection"
         if not gate.may_begin_session(self.username):
             return "too many new sessions this minute: wait a minute"
