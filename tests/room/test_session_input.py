@@ -13,7 +13,7 @@ from collections import Counter
 
 import asyncssh
 import pytest
-from ssh_support import Client, Terminal, seat_three, serving
+from ssh_support import Client, Terminal, seat_three, serving, until, worker_pids
 from test_ssh_hostile import key_to_screen, within
 from textual import events
 from textual.app import App, ComposeResult
@@ -201,16 +201,22 @@ async def _attack_while_measuring(attack, seated: Client) -> float:
         await asyncio.gather(task, return_exceptions=True)
 
 
-async def test_a_focus_flood_leaves_the_seated_players_their_keys(tmp_path, monkeypatch):
+@pytest.mark.parametrize("workers", [1, 2], ids=["one process", "session workers"])
+async def test_a_focus_flood_leaves_the_seated_players_their_keys(tmp_path, monkeypatch, workers):
     """Before: ~1,400 focus reports a second, within the byte allowance,
-    each restyling the attacker's whole screen on the loop every seated
-    player shares."""
+    each restyling the attacker's whole screen on the loop (or in the
+    worker) that seated players share."""
     monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-    async with serving(tmp_path) as server:
+    async with serving(tmp_path, workers=workers) as server:
         clients, _ = await seat_three(server.port, server.room)
         before = await key_to_screen(clients[0], rounds=3)
         eve = await Client.connect(server.port, "eve", source="127.0.0.7")
         await eve.shows("Open a table")
+        eve.press("w")  # a spectator: in the table's worker, beside its players
+        await eve.shows("(you are watching)")
+        if workers > 1:
+            await until(lambda: worker_pids(server).get("eve") == worker_pids(server)["ann"],
+                        what="eve in the table's worker")
 
         async def focus_flood() -> None:
             while True:  # just inside the byte allowance
@@ -219,8 +225,9 @@ async def test_a_focus_flood_leaves_the_seated_players_their_keys(tmp_path, monk
 
         during = await _attack_while_measuring(focus_flood, clients[0])
         within(during, before)
-        eve.press("o")  # and the attacker's own session still answers
-        await eve.shows("Second seat")
+        eve.terminal.received.clear()
+        eve.press("l")  # and the attacker's own session still answers
+        await eve.shows("Open a table")
         dan = await Client.connect(server.port, "dan", source="127.0.0.3")
         await dan.shows("Also here")
         print(f"\nfocus flood: key→screen {before * 1000:.0f} → {during * 1000:.0f} ms")
