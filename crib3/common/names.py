@@ -18,7 +18,8 @@ settings file, a card room's tables on disk). Two rules keep them harmless:
   Latin with Chinese, Japanese or Korean (so "аlice" with a Cyrillic а is
   no name; see `crib3.common.lookalikes`); it shows something (not only
   blank-looking characters such as U+2800 BRAILLE PATTERN BLANK), and has at
-  most one combining mark on a letter (a letter under a stack of marks
+  most one combining mark on a letter besides those Unicode composes into
+  it (Vietnamese "ễ" is one character; a letter under a stack of marks
   draws as the letter, or as a smear over the row above). Square brackets and backslashes
   are allowed: a name is never Rich markup, so `[b]Bea[/]` is shown as
   those nine characters. The name is kept in NFC.
