@@ -86,17 +86,6 @@ def _visible(char: str) -> bool:
         and unicodedata.category(char) not in ("Mn", "Me", "Cf")
 
 
-def shows_a_letter(name: str) -> bool:
-    """Whether `name` shows a letter, a digit or a symbol such as an emoji
-    (not only punctuation or blanks): a card room's people tell each other
-    apart by it."""
-    import unicodedata
-
-    return any(_visible(char) and unicodedata.category(char)[0] in "LN"
-               or unicodedata.category(char) == "So" and char not in BLANKS
-               for char in name)
-
-
 def _escaped(char: str) -> str:
     """One unprintable character as text a person can read: \\x1b, \\u202e."""
     code = ord(char)

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from crib3.common.levels import BOT_LEVELS, BOT_NAMES
 from crib3.common.lookalikes import look_alike, name_keys
-from crib3.common.names import check_name, shown_name, shows_a_letter
+from crib3.common.names import check_name, shown_name
 from crib3.common.rates import TokenBucket
 from crib3.engine import Rules
 from crib3.room.basics import Listener, RoomError, notify
@@ -166,16 +166,13 @@ class Room:
 
     @staticmethod
     def _check_shown(name: str) -> str:
-        """`name` as `check_name` keeps it, or RoomError: it must show a
-        letter, a digit or a symbol, and not be a computer player's (the
-        lobby would list a person and a computer player alike)."""
+        """`name` as `check_name` keeps it (it shows something), or
+        RoomError: not a computer player's (the lobby would list a person
+        and a computer player alike)."""
         try:
             name = check_name(name)
         except ValueError as exc:
             raise RoomError(str(exc)) from None
-        if not shows_a_letter(name):
-            raise RoomError("a name here shows a letter, a digit or a symbol "
-                            "(this one shows none)")
         for bot in BOT_NAMES:
             if look_alike(name, bot):
                 raise RoomError(f"{name} is a computer player's name here: choose another")
