@@ -204,12 +204,12 @@ async def test_key_tries_are_limited_and_the_keys_file_parsed_once(tmp_path, mon
         newcomer = asyncssh.generate_private_key("ssh-ed25519")
         with open(keys, "ab") as out:
             out.write(newcomer.export_public_key())
-        fay = await Client.connect(server.port, "fay", key=newcomer, source="127.0.0.4")
-        await fay.shows("Also here")
+        flo = await Client.connect(server.port, "flo", key=newcomer, source="127.0.0.4")
+        await flo.shows("Also here")
         assert server.authorized.parses == 2
         print(f"\nkey tries: key→screen {before * 1000:.0f} → {during * 1000:.0f} ms; "
               f"{looked_at} of 1,600 keys looked at")
-        for client in (*clients, dan, fay):
+        for client in (*clients, dan, flo):
             client.close()
 
 
