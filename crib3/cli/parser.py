@@ -20,7 +20,7 @@ from crib3.cli.saved import cmd_export, cmd_games, cmd_replay, cmd_review, cmd_s
 from crib3.cli.serve import cmd_invite, cmd_serve
 from crib3.cli.study import cmd_practice, cmd_score, cmd_sim
 from crib3.cli.tables import cmd_tables_export
-from crib3.common.arguments import Parser, at_least_one, seconds, zero_or_more
+from crib3.common.arguments import Parser, at_least_one, hours, seconds, zero_or_more
 from crib3.common.exits import EXIT_OK
 
 SUITS = "suits as S H D C"
@@ -28,7 +28,8 @@ FOR_PROGRAMS = "print JSON for programs"
 GAME_HELP = ("a saved game: its file, its number or name as `crib3 games` prints it, "
              "or latest")
 # What `crib3 serve`'s limits count as one person.
-ONE_PERSON = "one key, or under --open one client address, loopback not counted"
+ONE_PERSON = ("one key, or under --open one client address (loopback too: everyone "
+              "through a tunnel or proxy on this host shares it)")
 
 
 def build_parser() -> Parser:
@@ -185,8 +186,8 @@ def build_parser() -> Parser:
                         help="the name the link seats (default: the visitor chooses)")
     invite.add_argument("--table", type=zero_or_more, default=None, metavar="N",
                         help="the table the link is for (told on the page)")
-    invite.add_argument("--hours", type=seconds, default=24.0, metavar="H",
-                        help="how long the link is good for (24)")
+    invite.add_argument("--hours", type=hours, default=24.0, metavar="H",
+                        help="how long the link is good for, at most 720 (24)")
     invite.add_argument("--list", action="store_true", help="list the open links")
     invite.add_argument("--revoke", metavar="ID", help="withdraw the open link(s) with this ID")
     invite.set_defaults(run=cmd_invite)

@@ -61,6 +61,22 @@ def seconds(text: str) -> float:
     return value
 
 
+MOST_HOURS = 30 * 24  # an invite link is good for at most 30 days
+
+
+def hours(text: str) -> float:
+    """A number of hours for a link to stay good: more than 0, at most
+    `MOST_HOURS` (no inf, nan, -1 or 1e9)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of hours") from None
+    if not math.isfinite(value) or not 0 < value <= MOST_HOURS:
+        raise argparse.ArgumentTypeError(f"{text!r}: give hours, more than 0 and at most "
+                                         f"{MOST_HOURS} (30 days)")
+    return value
+
+
 def at_least_one(text: str) -> int:
     """A whole number, 1 or more."""
     try:

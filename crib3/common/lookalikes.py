@@ -7,6 +7,11 @@ Unicode's security mechanisms (UTS #39) give the two tools used here:
   table, NFD again. Two strings that look alike (Latin "alice" and "аlice"
   with a Cyrillic а, "aIice" with a capital I) have the same skeleton. The
   card room refuses a name whose skeleton is that of a name it knows.
+- Before the skeleton, letters Unicode's table leaves apart but a screen
+  does not are folded to their plain letter (`FOLDS`: Latin small
+  capitals "ᴀɴɴ", IPA letters, dotless "ı"), and the names are compared
+  with their combining marks removed as well ("bo̱b", "boḅ" and "bob"
+  with a mark beside its o draw as "bob" at a glance).
 - The *restriction level* "Highly Restrictive": a name is in one script, or
   Latin with Han and Hiragana/Katakana (Japanese), Han and Bopomofo, or Han
   and Hangul (Korean). Common and Inherited characters (digits, punctuation,
@@ -69,6 +74,30 @@ SCRIPT_NAMES = {
 }
 
 
+# Letters that pass for a plain Latin letter on a screen, though Unicode's
+# confusables table keeps them apart: Latin small capitals, IPA letters, the
+# dotless i and j, and the few the table maps to another such letter (Cyrillic
+# ь to ƅ). Folded before the skeleton, so "ᴀɴɴ" and "ann" are one name.
+FOLDS = {
+    # Latin small capitals
+    "\u1d00": "a", "\u0299": "b", "\u1d04": "c", "\u1d05": "d", "\u1d07": "e",
+    "\ua730": "f", "\u0262": "g", "\u029c": "h", "\u026a": "i", "\u1d0a": "j",
+    "\u1d0b": "k", "\u029f": "l", "\u1d0d": "m", "\u0274": "n", "\u1d0f": "o",
+    "\u1d18": "p", "\ua7af": "q", "\u0280": "r", "\ua731": "s", "\u1d1b": "t",
+    "\u1d1c": "u", "\u1d20": "v", "\u1d21": "w", "\u028f": "y", "\u1d22": "z",
+    # IPA and other Latin letters drawn as a plain one
+    "\u0251": "a", "\u0250": "a", "\u0253": "b", "\u0185": "b", "\u0184": "b",
+    "\u0255": "c", "\u0188": "c", "\u0256": "d", "\u0257": "d", "\u0259": "e",
+    "\u025b": "e", "\u0261": "g", "\u0266": "h", "\u0268": "i", "\u0269": "i",
+    "\u029d": "j", "\u0199": "k", "\u026b": "l", "\u026c": "l", "\u026d": "l",
+    "\u0271": "m", "\u0272": "n", "\u0273": "n", "\u0275": "o", "\u027d": "r",
+    "\u027e": "r", "\u027c": "r", "\u0282": "s", "\u0288": "t", "\u0289": "u",
+    "\u028b": "v", "\u0290": "z", "\u0291": "z",
+    # dotless
+    "\u0131": "i", "\u0237": "j",
+}
+
+
 def _regex() -> Any:
     # here: only checking a name needs it
     import regex  # type: ignore[import-untyped]  # regex ships no type stubs
@@ -87,6 +116,7 @@ def _patterns() -> dict[str, Any]:
         except regex.error:  # a script newer than the installed regex
             continue
     found["any"] = regex.compile(r"[\p{scx=Zyyy}\p{scx=Zinh}]")
+    found["inherited"] = regex.compile(r"\p{sc=Zinh}")
     found["ignorable"] = regex.compile(r"\p{Default_Ignorable_Code_Point}")
     found["modifier"] = regex.compile(r"\p{Emoji_Modifier}")
     found["indicator"] = regex.compile(r"\p{Regional_Indicator}")
@@ -165,14 +195,35 @@ def skeleton(text: str) -> str:
     return unicodedata.normalize("NFD", mapped)
 
 
+def is_mark(char: str) -> bool:
+    """A combining mark of no script of its own (an accent, a dot below:
+    U+0300 to U+036F and the like), which goes on any letter."""
+    return unicodedata.category(char) in ("Mn", "Me") \
+        and bool(_patterns()["inherited"].match(char))
+
+
+def plain_letters(text: str) -> str:
+    """`text` with its combining marks (`is_mark`) removed and each letter
+    of `FOLDS` folded to its plain one: what it looks like at a glance."""
+    decomposed = unicodedata.normalize("NFD", text)
+    return "".join(FOLDS.get(c, c) for c in decomposed if not is_mark(c))
+
+
 @lru_cache(maxsize=4096)
 def name_keys(name: str) -> frozenset[str]:
     """What two names are compared by: the skeletons of the name as
     written (an "I" passing for an "l"), case-folded ("ALICE" is "alice")
     and in capitals ("ALlCE" is "ALICE"), after NFKC (a fullwidth "ａ" is
-    "a")."""
+    "a"); and the same of its `plain_letters` ("ᴀɴɴ" and "anṅ" are "ann")."""
     plain = unicodedata.normalize("NFKC", name)
-    return frozenset({skeleton(name), skeleton(plain.casefold()), skeleton(plain.upper())})
+    return frozenset({skeleton(name), skeleton(plain.casefold()), skeleton(plain.upper()),
+                      _bare(plain.casefold()), _bare(plain.upper())})
+
+
+def _bare(text: str) -> str:
+    """The skeleton of `text`'s `plain_letters`, folded again after the
+    prototypes (the table maps Cyrillic ь to ƅ, which `FOLDS` makes b)."""
+    return skeleton(plain_letters(skeleton(plain_letters(text))))
 
 
 def look_alike(one: str, other: str) -> bool:

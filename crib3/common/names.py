@@ -16,7 +16,11 @@ settings file, a card room's tables on disk). Two rules keep them harmless:
   regional indicators: Rich would count other cells than the terminal
   draws, and every row after the name would be off), and in one script, or
   Latin with Chinese, Japanese or Korean (so "аlice" with a Cyrillic а is
-  no name; see `crib3.common.lookalikes`). Square brackets and backslashes
+  no name; see `crib3.common.lookalikes`); it shows something (not only
+  blank-looking characters such as U+2800 BRAILLE PATTERN BLANK), and has at
+  most one combining mark on a letter besides those Unicode composes into
+  it (Vietnamese "ễ" is one character; a letter under a stack of marks
+  draws as the letter, or as a smear over the row above). Square brackets and backslashes
   are allowed: a name is never Rich markup, so `[b]Bea[/]` is shown as
   those nine characters. The name is kept in NFC.
 - Everywhere a name is shown, `shown_name` makes it safe whatever its
@@ -30,6 +34,10 @@ settings file, a card room's tables on disk). Two rules keep them harmless:
 from __future__ import annotations
 
 MAX_LENGTH = 20  # characters: the board, the seats and the lobby have room for that
+
+# Printable characters drawn as an empty cell, though not spaces (nor all
+# default-ignorable): a name of them is a blank on every screen.
+BLANKS = frozenset("\u2800\u3164\u115f\u1160\uffa0\u2000\u3000\u00a0\u202f\u205f")
 
 
 def check_name(text: str) -> str:
@@ -55,11 +63,27 @@ def check_name(text: str) -> str:
         if lookalikes.is_unsteady(char):
             raise ValueError(f"{rule} (this one has {_escaped(char)}, which terminals "
                              "draw at different widths)")
+    if not any(_visible(char) for char in name):
+        raise ValueError(f"{rule} (this one shows nothing)")
+    marks = 0
+    for char in name:
+        marks = marks + 1 if lookalikes.is_mark(char) else 0
+        if marks > 1:
+            raise ValueError("a name has at most one accent or mark on a letter "
+                             "(this one has more)")
     mixed = lookalikes.mixed_scripts(name)
     if mixed is not None:
         raise ValueError("a name is in one script, or Latin with Chinese, Japanese or "
                          f"Korean (this one mixes {mixed[0]} and {mixed[1]})")
     return name
+
+
+def _visible(char: str) -> bool:
+    """A character that leaves a mark on the screen by itself."""
+    import unicodedata
+
+    return not char.isspace() and char not in BLANKS \
+        and unicodedata.category(char) not in ("Mn", "Me", "Cf")
 
 
 def _escaped(char: str) -> str:

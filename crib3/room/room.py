@@ -13,19 +13,26 @@ closed (its log is kept, for the record).
 One person (one key; under `--open`, one address, loopback too: see `Presence.holder`)
 may own at most `tables_per_key` tables at once and be signed in under at
 most `names_per_key` names at once; 0 is no limit.
+
+A name is a person's to keep: no name may pass for another the room knows
+(a person's, a seat's, or one held under `--open`, present or not), nor for
+a computer player's; and the one who holds a name is never refused it. Under
+`--open` the names held are never forgotten to make room for new ones: one
+address takes new names at a person's pace and holds a bounded number of
+them, and the room a bounded number in all (`NAMES_HELD`); past those, a new
+name is refused, and everyone's held names stay theirs.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
-from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from crib3.common.levels import BOT_LEVELS
-from crib3.common.lookalikes import look_alike
+from crib3.common.levels import BOT_LEVELS, BOT_NAMES
+from crib3.common.lookalikes import look_alike, name_keys
 from crib3.common.names import check_name, shown_name
 from crib3.common.rates import TokenBucket
 from crib3.engine import Rules
@@ -55,7 +62,20 @@ log = logging.getLogger("crib3.serve")
 OPENS_AT_ONCE = 3  # tables one person may open in a row ...
 OPEN_EVERY = 20.0  # ... then one every so many seconds
 OPENERS_KEPT = 4096  # people whose openings are counted before the full ones are forgotten
-NAMES_HELD = 10_000  # names the room remembers the holder of under --open
+NAMES_HELD = 10_000  # names the room holds in all under --open (then new ones are refused)
+NAMES_PER_ADDRESS = 200  # names taken from one address under --open, held for the room's life
+NEW_NAMES_AT_ONCE = 20  # new names one address may take in a row under --open ...
+NEW_NAME_EVERY = 6.0  # ... then one every so many seconds
+
+
+@dataclasses.dataclass(frozen=True)
+class Hold:
+    """Under `--open`: a name held for the room's life by the key (or
+    reconnect code) it first signed in with, from `address`."""
+
+    name: str  # as it was written
+    key: str
+    address: str | None  # `Presence.holder` of the first sign-in: whom the bounds count
 
 
 class Room:
@@ -77,9 +97,12 @@ class Room:
         self.reopenable: dict[int, list[Seat]] = {}
         self.admin_closed: set[int] = set()  # shelved by an admin: back only by `r`
         self.people: dict[str, Presence] = {}  # lower-cased name -> who is connected
-        # Under --open: lower-cased name -> the key (or reconnect code) that
-        # first signed in with it, and holds it for the room's life.
-        self.held: OrderedDict[str, str] = OrderedDict()
+        # Under --open: lower-cased name -> who holds it for the room's life
+        # (the key or reconnect code that first signed in with it).
+        self.holds: dict[str, Hold] = {}
+        self.hold_keys: dict[str, str] = {}  # each held name's `name_keys` -> it, lower-cased
+        self.holds_from: dict[str, int] = {}  # address -> how many names it holds
+        self.new_names: dict[str, TokenBucket] = {}  # address -> new names it may take now
         self.listeners: list[Listener] = []
         self.opened: dict[str, TokenBucket] = {}  # person -> how many tables they may open now
         self._last_number: int | None = None  # the highest table number used (see `_next_number`)
@@ -99,31 +122,35 @@ class Room:
         or code it signs in with, for the room's life (`held_by`).
         `journey`: their session's, told of a table that comes back later
         (see `bring_back`)."""
-        try:
-            name = check_name(name)
-        except ValueError as exc:
-            raise RoomError(str(exc)) from None
+        name = self._check_shown(name)
         held = self.held_by(name)
         if held is not None and key is not None and key.startswith(FIRST_USE) and held != key:
             raise RoomError(f"{name} is held here by someone else")
         seated = [t.seats for t in self.lobby()] + list(self.shelved.values())
+        own = key is not None and held == key
         for seats in seated:
             for seat in seats:
-                if seat.name is not None and seat.name.lower() == name.lower() \
-                        and seat.key != key:
-                    raise RoomError(f"{name} is taken here by someone with another key")
-        known = [seat.name for seats in seated for seat in seats if seat.name is not None]
-        self._check_lookalike(name, known + [p.name for p in self.people.values()])
+                if seat.name is not None and seat.name.lower() == name.lower():
+                    if seat.key != key:
+                        raise RoomError(f"{name} is taken here by someone with another key")
+                    own = own or key is not None
+        if not own:  # its holder is never refused their own name
+            known = [seat.name for seats in seated for seat in seats if seat.name is not None]
+            self._check_lookalike(name, known + [p.name for p in self.people.values()])
+            self._check_held_lookalike(name)
         old = self.people.get(name.lower())
         if old is not None and old.key != key:
             raise RoomError(f"{name} is here already, with another key")
         presence = Presence(name, key, kick, address=address)
         self._check_names(presence)
+        first_use = key is not None and key.startswith(FIRST_USE)
+        if first_use and held is None:  # a new name: held from now on
+            self._may_hold(presence)
         if old is not None:
             old.kick("you signed in again from elsewhere")
         self.people[name.lower()] = presence
-        if key is not None and key.startswith(FIRST_USE):
-            self._hold(name.lower(), key)
+        if first_use and key is not None:
+            self._hold(presence, key)
         self.bring_back(presence, closed=False, journey=journey)
         self.changed()
         return presence
@@ -136,6 +163,30 @@ class Room:
         presence = self.sign_in(name, key, kick, address, journey)
         presence.admin = admin
         return presence
+
+    @staticmethod
+    def _check_shown(name: str) -> str:
+        """`name` as `check_name` keeps it (it shows something), or
+        RoomError: not a computer player's (the lobby would list a person
+        and a computer player alike)."""
+        try:
+            name = check_name(name)
+        except ValueError as exc:
+            raise RoomError(str(exc)) from None
+        for bot in BOT_NAMES:
+            if look_alike(name, bot):
+                raise RoomError(f"{name} is a computer player's name here: choose another")
+        return name
+
+    def _check_held_lookalike(self, name: str) -> None:
+        """A name may not pass for one held under --open, its holder here
+        or not (`_check_lookalike`, by the held names' index)."""
+        lower = name.lower()
+        for found in name_keys(name):
+            other = self.hold_keys.get(found)
+            if other is not None and other != lower:
+                raise RoomError(f"{name} looks like {shown_name(self.holds[other].name)}, "
+                                "a name here already: choose another")
 
     @staticmethod
     def _check_lookalike(name: str, known: list[str]) -> None:
@@ -163,7 +214,9 @@ class Room:
             return f"{name} is taken here: choose another name"
         known = [seat.name for seat in seats if seat.name is not None]
         try:
+            self._check_shown(name)
             self._check_lookalike(name, known + [p.name for p in self.people.values()])
+            self._check_held_lookalike(name)
         except RoomError as exc:
             return str(exc)
         return None
@@ -173,9 +226,9 @@ class Room:
         signed in with, or, after a restart, the one its seat was taken
         with. None: the name is free."""
         lower = name.lower()
-        held = self.held.get(lower)
-        if held is not None:
-            return held
+        hold = self.holds.get(lower)
+        if hold is not None:
+            return hold.key
         seated = [t.seats for t in self.lobby()] + list(self.shelved.values())
         for seats in seated:
             for seat in seats:
@@ -184,17 +237,46 @@ class Room:
                     return seat.key
         return None
 
-    def _hold(self, lower: str, key: str) -> None:
-        """`key` holds the name `lower`; the room remembers at most
-        `NAMES_HELD` of them, forgetting first the longest held of those
-        nobody is signed in under (a seat keeps its own key)."""
-        self.held[lower] = key
-        self.held.move_to_end(lower)
-        if len(self.held) > NAMES_HELD:
-            for old in list(self.held):
-                if old not in self.people:
-                    del self.held[old]
-                    break
+    def _may_hold(self, presence: Presence) -> None:
+        """RoomError unless `presence` may take a new name to hold under
+        --open: its address takes `NEW_NAMES_AT_ONCE` in a row, then one
+        every `NEW_NAME_EVERY` seconds, and holds at most
+        `NAMES_PER_ADDRESS`; the room holds at most `NAMES_HELD`. No held
+        name is ever forgotten to make room: its holder may come back."""
+        if len(self.holds) >= NAMES_HELD:
+            raise RoomError("this room holds all the names it can: sign in under a "
+                            "name you have used here before")
+        address = presence.holder
+        if address is None:
+            return
+        if self.holds_from.get(address, 0) >= NAMES_PER_ADDRESS:
+            raise RoomError(f"your address holds {NAMES_PER_ADDRESS} names here already, "
+                            "the most one address may: sign in under one of them")
+        bucket = self.new_names.get(address)
+        if bucket is None:
+            if len(self.new_names) >= NAMES_HELD:  # forget those who may take names in full
+                for who, kept in list(self.new_names.items()):
+                    if kept.take(0) == 0 and kept.tokens + 1e-9 >= kept.burst:
+                        del self.new_names[who]
+            bucket = self.new_names[address] = TokenBucket(1 / NEW_NAME_EVERY,
+                                                           NEW_NAMES_AT_ONCE)
+        if not bucket.take():
+            wait = max(1, round((1 - bucket.tokens) * NEW_NAME_EVERY))
+            raise RoomError(f"your address took {NEW_NAMES_AT_ONCE} new names just now: "
+                            f"you may take another in {wait} s")
+
+    def _hold(self, presence: Presence, key: str) -> None:
+        """`key` holds `presence`'s name for the room's life (once
+        `_may_hold` let it)."""
+        lower = presence.name.lower()
+        if lower in self.holds:
+            return
+        hold = Hold(presence.name, key, presence.holder)
+        self.holds[lower] = hold
+        for found in name_keys(presence.name):
+            self.hold_keys.setdefault(found, lower)
+        if hold.address is not None:
+            self.holds_from[hold.address] = self.holds_from.get(hold.address, 0) + 1
 
     def _check_names(self, presence: Presence) -> None:
         """One person may be signed in under `names_per_key` names at once."""

@@ -38,11 +38,12 @@ and under a belief this sharp that spare runs out, so most deals were kept
 unread. `crib3.players.posterior` works each seat's belief out whole and
 draws from it. A the expert of session 11 (`expert:posterior=off:
 read_standard=0:read_standard_keeps=0`, as it was), B the expert with the
-posterior, a standard seat read at 0.97 (plays) and 0.95 (keep), seed 12002:
+posterior, a standard seat read at 0.97 (plays) and 0.95 (keep): `posterior=on:
+read_standard=0.97:read_standard_keeps=0.95`, seed 12002:
 
 | B | pairs | B - A wins | B - A margin |
 |---|---|---|---|
-| posterior=on:read_standard=0.97:read_standard_keeps=0.95 | 3,500 | +2.54% [+1.38, +3.71] | +1.13 [+0.81, +1.44] |
+| posterior, reads 0.97 and 0.95 | 3,500 | +2.54% [+1.38, +3.71] | +1.13 [+0.81, +1.44] |
 """
 
 from __future__ import annotations

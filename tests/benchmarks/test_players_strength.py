@@ -186,7 +186,8 @@ def test_expert_gains_on_the_december_2026_expert(benchmark):
     print("\n" + duplicate.format_summary(summary))
     print(f"A minus B, 99% interval: {gain:+.2%} [{low99:+.2%}, {high99:+.2%}]")
     for name, part in (("the earlier look", [s for s in summary.sets if s.number < EARLIER_LOOK]),
-                       ("the new deal sets", [s for s in summary.sets if s.number >= EARLIER_LOOK])):
+                       ("the new deal sets",
+                        [s for s in summary.sets if s.number >= EARLIER_LOOK])):
         piece = duplicate.DuplicateSummary(summary.a, summary.b, summary.rules, summary.seed,
                                            sets=part)
         value, low, high = piece.difference()

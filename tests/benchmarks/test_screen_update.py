@@ -316,7 +316,8 @@ async def measure_memory(folder: object, warm_tables: int = 1,
     sessions = tables * 3
     grown = after.compare_to(before, "filename")
     total = sum(stat.size_diff for stat in grown) / 1024 / sessions
-    parts = [("/".join(stat.traceback[0].filename.split("/")[-2:]), stat.size_diff / 1024 / sessions)
+    parts = [("/".join(stat.traceback[0].filename.split("/")[-2:]),
+              stat.size_diff / 1024 / sessions)
              for stat in grown[:10]]
     return total, parts
 

@@ -15,9 +15,10 @@ weighs one kind of session against the other, each in a fresh server.
 
 For each point a fresh server (`crib3 serve --open --think 0`) runs in its
 own process, with its session worker processes (`CRIB3_LOAD_WORKERS` is its
-`--workers`; unset, the serve default: one per core); this test's event loop is the headless SSH clients (asyncssh,
-an 80x24 xterm-256color pty each), three a table, that open tables, sit
-down and start the games as people would, by keys: they connect a few at a
+`--workers`; unset, the serve default: one per core); this test's event
+loop is the headless SSH clients (asyncssh, an 80x24 xterm-256color pty
+each), three a table, that open tables, sit down and start the games as
+people would, by keys: they connect a few at a
 time, then table by table the first of three opens it (o, Enter), the
 other two sit (Ctrl+End to the newest table, Enter), and the first starts
 it (Enter). Once every table has started, each client presses Enter
@@ -662,7 +663,8 @@ def test_load_curve_at_human_pace(benchmark, tmp_path):
             n = max(1, int(p["sessions"]))
             print(f"{int(p['tables']):17d} {p['rss_idle']:6.0f} ({p['rss_idle_main']:4.0f} +"
                   f" {idle_w:4.0f})  {p['rss_seated']:6.0f}  {p['rss_playing']:7.0f}"
-                  f" ({p['rss_playing_main']:4.0f} + {playing_w:5.0f})   {p['mb_per_session']:6.2f} "
+                  f" ({p['rss_playing_main']:4.0f} + {playing_w:5.0f})"
+                  f"   {p['mb_per_session']:6.2f} "
                   f"({(p['rss_playing_main'] - p['rss_idle_main']) / n:4.2f} + "
                   f"{(playing_w - idle_w) / n:4.2f})")
         print("in the workers: tables  keys  p50 ms  p95 ms  max ms | calls  p95 ms  max ms |"

@@ -106,7 +106,7 @@ def test_time_to_the_first_screen_against_a_bare_app(benchmark, tmp_path):
     runs = programs(tmp_path)
     times: dict[str, list[float]] = {name: [] for name in runs}
     cpu: dict[str, list[float]] = {name: [] for name in runs}
-    for name, (command, text) in runs.items():
+    for _name, (command, text) in runs.items():
         # Warm the file cache and the .pyc files, and let each program keep
         # what it keeps between runs (crib3: the parsed CSS, saved a second
         # after its first screen): the launches timed are a user's next start.

@@ -92,7 +92,8 @@ def test_verify_exit_codes(tmp_path):
     bad.write_text("\n".join(lines) + "\n")
     result = run("verify", str(good), str(bad))
     assert_clean_failure(result, 1)
-    assert result.stderr.startswith(f"crib3 verify: {bad}:{n + 1}: ") and "cannot play" in result.stderr
+    assert (result.stderr.startswith(f"crib3 verify: {bad}:{n + 1}: ")
+            and "cannot play" in result.stderr)
     assert_clean_failure(run("verify", str(tmp_path / "nope.jsonl")), 2)
     usage = run("verify")
     assert usage.returncode == 2 and "Traceback" not in usage.stderr

@@ -99,7 +99,8 @@ def test_no_terminal_gets_one_line_and_exit_1(args, term, tmp_path):
     result = _run(*args, TERM=term, LANG="C.UTF-8", CRIB3_HOME=str(tmp_path))
     assert result.returncode == 1, result.stderr
     lines = result.stderr.splitlines()
-    assert len(lines) == 1 and re.match(r"crib3 \w+: needs a full-screen terminal \(", lines[0]), lines
+    assert (len(lines) == 1
+            and re.match(r"crib3 \w+: needs a full-screen terminal \(", lines[0])), lines
     assert "\x1b" not in result.stdout + result.stderr and result.stdout == ""
 
 
@@ -123,7 +124,8 @@ def test_a_dumb_terminal_gets_one_line_not_escape_codes(term, tmp_path):
         assert done.read_text().strip() == "1"
         screen = [line for line in tmux.run("capture-pane", "-p", "-J", "-t", "t").splitlines()
                   if line.strip()]
-        assert len(screen) == 1 and screen[0].startswith("crib3 play: needs a full-screen terminal (")
+        assert (len(screen) == 1
+                and screen[0].startswith("crib3 play: needs a full-screen terminal ("))
         assert "[?" not in screen[0]
     finally:
         tmux.kill()

@@ -81,10 +81,11 @@ async def test_a_spectator_is_sent_no_hidden_card_and_chat_is_shown_literally(tm
         for count, line in enumerate(SAID, 1):
             mark = len(watcher.terminal.received)
             watcher.press("c")
-            await until(lambda: "Enter: say it" in plain(bytes(watcher.terminal.received[mark:])),
+            await until(lambda mark=mark: "Enter: say it"
+                        in plain(bytes(watcher.terminal.received[mark:])),
                         what="the chat prompt")  # (drawn since c was pressed)
             watcher.press(line + "\r")
-            await until(lambda: len(table.chat.lines) == count, what="the line kept")
+            await until(lambda count=count: len(table.chat.lines) == count, what="the line kept")
             # Every terminal draws it as typed (checked now: the game goes
             # on drawing, and what a client keeps of its output is bounded).
             for client in (*clients, watcher):
@@ -132,7 +133,8 @@ async def test_a_spectator_is_sent_no_hidden_card_and_chat_is_shown_literally(tm
                    if name == "spectator" and shown >= counted)
     assert all(c.label() in seen for c in events[counted].cards), events[counted]
     dealt = next(i for i, e in enumerate(events) if e.type == "CardsDealt")
-    cut = {c for state in states[1:dealt + 1] for c in public_cards(state)}  # (the cut for the deal)
+    # (the cut for the deal)
+    cut = {c for state in states[1:dealt + 1] for c in public_cards(state)}
     assert all(c in recorder.hidden(states, dealt + 1, hidden_from_everyone, public_set)
                for h in events[dealt].hands for c in h if c not in cut or recorder.exact)
     # (the check can fail: every hand is hidden at the deal)

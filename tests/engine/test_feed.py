@@ -50,7 +50,7 @@ def test_a_feed_never_hands_on_a_card_its_seat_may_not_see(params):
 
 def test_the_feeds_state_is_the_fold_of_what_it_handed_on():
     game, received = played_with_feeds(5, ("human", "easy", "human"), Rules(muggins=True))
-    for seat, items in received.items():
+    for _seat, items in received.items():
         events = [event for (event, _, _), _ in items]
         assert fold(events) == items[-1][0][1]
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 from games import random_game
+from hypothesis import given
+from hypothesis import strategies as st
 from logfiles import SAMPLES
 
 from crib3.engine import Game, Rules, fold
@@ -195,9 +197,6 @@ def test_a_version_1_log_is_still_read_but_cannot_hold_a_takeback(tmp_path):
     assert error.line == first + 2 and "take-back" in error.reason
 
 
-from hypothesis import given
-from hypothesis import strategies as st
-
 _GAME_LINES = None
 
 
@@ -218,7 +217,8 @@ mutation = st.one_of(
     st.tuples(st.just("drop"), st.integers(0, 10**6)),
     st.tuples(st.just("dup"), st.integers(0, 10**6)),
     st.tuples(st.just("number"), st.integers(0, 10**6), st.integers(-5, 200)),
-    st.tuples(st.just("card"), st.integers(0, 10**6), st.sampled_from(["5H", "JD", "ZZ", "", "10X"])),
+    st.tuples(st.just("card"), st.integers(0, 10**6),
+              st.sampled_from(["5H", "JD", "ZZ", "", "10X"])),
 )
 
 
@@ -236,7 +236,8 @@ def test_any_mutated_log_loads_or_fails_cleanly(tmp_path_factory, mutations):
             i = a % len(lines)
             if lines[i]:
                 j = m[2] % len(lines[i])
-                lines[i] = lines[i][:j] + chr((ord(lines[i][j]) + m[2]) % 0x7F or 1) + lines[i][j + 1:]
+                lines[i] = (lines[i][:j] + chr((ord(lines[i][j]) + m[2]) % 0x7F or 1)
+                            + lines[i][j + 1:])
         elif kind == "swap" and lines:
             i, j = a % len(lines), m[2] % len(lines)
             lines[i], lines[j] = lines[j], lines[i]

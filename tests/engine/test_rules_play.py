@@ -372,8 +372,8 @@ def test_R5_play_events_fold_to_the_stepped_state():
 
 def reference_play(kept, dealer, pick=0):
     """The play of rules.md R5, written out directly: each seat plays its
-    lowest card that fits (`pick` 0) or its highest (`pick` -1). Returns the trace (as `flow` writes it) and the
-    points pegged by each seat."""
+    lowest card that fits (`pick` 0) or its highest (`pick` -1). Returns the
+    trace (as `flow` writes it) and the points pegged by each seat."""
     from crib3.scoring import score_play
 
     hands = [sorted(h) for h in kept]

@@ -316,7 +316,7 @@ def test_R7_2_winner_above_target_in_the_play():
     assert events[-1] == GameWon(seat=2, scores=(0, 2, 126), skunks=(0, 0, 0))
 
 
-# --- R8.1 and R8.3 skunks ------------------------------------------------------------------------------
+# --- R8.1 and R8.3 skunks -------------------------------------------------------------------------
 
 GO_WIN = {0: "KS 10D QC 9S", 1: "QH JD 10C 8H", 2: "8C AC 3D 9D"}
 
@@ -368,7 +368,7 @@ def test_R8_3_short_game_target_is_61():
     assert not of_type(events, GameWon) and state.phase == Phase.PLAY
 
 
-# --- R8.2 muggins ------------------------------------------------------------------------------------------
+# --- R8.2 muggins ---------------------------------------------------------------------------------
 
 BOT = "standard"
 MUG_KEPT = {0: "5H 5C JD QS", 1: "2H 4C 6S 8D", 2: "AH 3C 7S 9D"}  # seat 0's hand: 20

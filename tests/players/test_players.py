@@ -241,7 +241,7 @@ def test_the_same_view_gets_the_same_ranking_from_the_coach_and_the_expert():
     from crib3.players.coach import advise
 
     expert = make_player("expert", rnd.Random(5))
-    for i, view in enumerate(play_positions(games=2)):
+    for view in play_positions(games=2):
         assert expert.choose(view).card == advise(view).plays[0].card  # type: ignore[attr-defined]
 
 

@@ -81,7 +81,8 @@ def test_in_the_short_game_the_skunk_line_is_31():
     short = Rules(target=61, skunks=True)
     on = rank_discards(discard_view(hand, 1, 0, (59, 22, 40), short))
     assert on[0].card.code == "4C"
-    assert rank_discards(discard_view(hand, 1, 0, (59, 22, 40), short), POINTS_ONLY)[0].card.code == "6D"
+    assert rank_discards(discard_view(hand, 1, 0, (59, 22, 40), short),
+                         POINTS_ONLY)[0].card.code == "6D"
     # Sure of 8 of the 9: the December 2026 play (a Poisson around 3) made
     # the ninth point all but certain; the leader's measured play is 0 a
     # quarter of the time (`Style.seat_play`), so it is likelier than not.
@@ -207,7 +208,8 @@ def test_the_crib_given_to_a_dealer_near_the_end_weighs_his_chance_to_count_out(
     assert rank_discards(view, deny)[0].card.code in ("QH", "QD")
     assert rank_discards(view)[0].card.code == "8H"
     # Far from the end: no such weight.
-    assert rank_discards(discard_view("4H 4D 8H QH QD", 0, 2, (92, 75, 60)), deny)[0].card.code == "8H"
+    assert rank_discards(discard_view("4H 4D 8H QH QD", 0, 2, (92, 75, 60)),
+                         deny)[0].card.code == "8H"
 
 
 def test_a_dealer_who_needs_more_than_his_average_counts_his_crib_as_a_spread():

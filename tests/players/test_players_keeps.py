@@ -106,9 +106,10 @@ def test_the_keep_chance_is_kept_with_averaged_over_the_fifth_card(four):
 
 
 def test_a_standard_seat_is_dealt_only_fours_it_would_have_kept(monkeypatch):
-    """With `deal_keeps` (and the Reader's deals, not the posterior's), every deal the look-ahead plays out gives each
-    standard bot's seat a four it would have kept from some five; a human's
-    seat is dealt as before (here four cards no five would keep come up)."""
+    """With `deal_keeps` (and the Reader's deals, not the posterior's),
+    every deal the look-ahead plays out gives each standard bot's seat a
+    four it would have kept from some five; a human's seat is dealt as
+    before (here four cards no five would keep come up)."""
     from dataclasses import replace as changed
 
     from helpers import hand_set_up

@@ -67,7 +67,8 @@ def test_an_opponents_earlier_plays_make_holdings_unlikely():
     read = share(lambda: reader.deal(draw, rng, lookahead.READ_TRIES), 2, {9, 5, 3})
     assert read < 0.5 * blind
     assert abs(share(draw, 1, {10, 11, 12, 13})
-               - share(lambda: reader.deal(draw, rng, lookahead.READ_TRIES), 1, {10, 11, 12, 13})) < 0.05
+               - share(lambda: reader.deal(draw, rng, lookahead.READ_TRIES), 1,
+                       {10, 11, 12, 13})) < 0.05
 
 
 def _margins(view, style, deals, monkeypatch):

@@ -235,7 +235,8 @@ def test_the_review_never_depends_on_another_seats_hidden_cards(seed, seat, shuf
 def test_the_review_practice_and_progress_import_no_screen_and_no_network():
     from test_layers import UI_AND_NETWORK, files, offenders
 
-    assert offenders(files("study/review.py", "study/practice.py", "saved/progress.py"), UI_AND_NETWORK) == []
+    assert offenders(files("study/review.py", "study/practice.py", "saved/progress.py"),
+                     UI_AND_NETWORK) == []
 
 
 def test_near_the_end_the_review_says_points_and_the_chance_to_win_apart():

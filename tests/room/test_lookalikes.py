@@ -26,13 +26,19 @@ CYRILLIC_SCOPE = "\u0455\u0441\u043e\u0440\u0435"  # ѕсоре, every letter Cy
     ("alice", "ALICE"), ("paypal", "\u0440\u0430\u0443\u0440\u0430\u04cf"),
     ("POMA", "\u03a1\u039f\u039c\u0391"),  # Greek capitals
     ("Zoë", "Zoe\u0308"),  # composed and decomposed
+    ("bob", "bob\u0358"), ("carol", "carol\u0358"),  # a mark beside a letter
+    ("bob", "bo\u0331b"), ("bob", "bo\u1e05"), ("ann", "an\u1e45"),  # a mark on one
+    ("ann", "\u1d00\u0274\u0274"),  # ᴀɴɴ, Latin small capitals
+    ("bob", "\u042c\u043e\u044c"),  # Ьоь, Cyrillic soft signs for b
+    ("anni", "ann\u0131"), ("ɑnn", "ann"),  # dotless i, IPA a
 ])
 def test_names_that_look_alike_are_the_same_by_skeleton(one, other):
     assert look_alike(one, other) and look_alike(other, one)
 
 
 @pytest.mark.parametrize("one, other", [("alice", "alicia"), ("bob", "rob"), ("Ann", "Anne"),
-                                        ("李", "季")])
+                                        ("李", "季"), ("ann", "ann\u0131"),
+                                        ("राम", "रम")])  # a vowel sign is a letter's own
 def test_names_that_differ_are_not_confused(one, other):
     assert not look_alike(one, other)
 
@@ -184,3 +190,40 @@ def test_scripts_that_meet_two_by_two_but_not_all_three_are_mixed(monkeypatch):
     monkeypatch.setattr(lookalikes, "scripts_of", fake.get)
     assert mixed_scripts("xyz") == ("Latin", "Cyrillic")
     assert mixed_scripts("xy") is None
+
+
+# --- marks, small capitals and blanks, in the room -----------------------------
+
+
+def test_a_marked_or_small_capital_name_is_refused_beside_the_plain_one(tmp_path):
+    room = Room(tmp_path)
+    for name in ("bob", "carol", "ann"):
+        room.sign_in(name, f"key-{name}", lambda why: None)
+    for name, like in (("bob\u0358", "bob"), ("carol\u0358", "carol"), ("bo\u0331b", "bob"),
+                       ("bo\u1e05", "bob"), ("an\u1e45", "ann"), ("\u1d00\u0274\u0274", "ann"),
+                       ("\u042c\u043e\u044c", "bob")):
+        with pytest.raises(RoomError) as caught:
+            room.sign_in(name, "key-m", lambda why: None)
+        assert str(caught.value) == f"{name} looks like {like}, a name here already: choose another"
+        assert room.name_refused(name) == str(caught.value)
+    assert sorted(room.people) == ["ann", "bob", "carol"]
+
+
+@pytest.mark.parametrize("name, why", [
+    ("a" + "\u0301" * 19, "at most one accent or mark on a letter"),
+    ("bo\u0358\u0331b", "at most one accent or mark on a letter"),  # two marks left on the o
+    ("\u2800" * 5, "shows nothing"), ("\u2800", "shows nothing"),  # braille blank
+    ("\u2800 \u3000", "shows nothing"),
+])
+def test_a_name_under_a_stack_of_marks_or_of_blanks_is_refused(tmp_path, name, why):
+    with pytest.raises(ValueError, match=why):
+        check_name(name)
+    with pytest.raises(RoomError, match=why):
+        Room(tmp_path).sign_in(name, "key-m", lambda why: None)
+
+
+@pytest.mark.parametrize("name", ["Nguyễn", "Zoë", "José", "हैं", "🃏🃏", "R2", "ᎠᎡᎢ", "[/]"])
+def test_names_with_one_mark_a_letter_or_only_symbols_are_taken(tmp_path, name):
+    """(And "[/]": a name shows something, punctuation is something.)"""
+    assert Room(tmp_path).sign_in(name, "key-m", lambda why: None).name == name
+

@@ -125,7 +125,7 @@ async def test_a_move_typed_across_the_switch_is_carried_out_once(tmp_path):
             seat = table.seat_of(name)
             card = table.game.state.discards[seat].label()
             await client.shows(card)  # the new app shows it (in the crib, face down or own)
-            await until(lambda: past_the_throw(client.terminal.text()),
+            await until(lambda client=client: past_the_throw(client.terminal.text()),
                         what=f"{name}'s screen past the throw")
         clients[0].press("1")  # and the game goes on
         await until(lambda: table.game.state.hand_number == 1 and all(

@@ -225,7 +225,8 @@ async def test_chat_and_errors_cross_as_one_line(tmp_path):
             table.say(ann, "   ")
         with pytest.raises(RoomError, match="you sit at a table already"):
             pipe.replica.open_table(ann, Rules(), ("easy", "easy"))
-    assert heard and [(l.name, l.text) for l in table.chat.lines] == [("Ann", "[b]hello[/]")]
+    assert heard and ([(line.name, line.text) for line in table.chat.lines]
+                      == [("Ann", "[b]hello[/]")])
 
 
 async def test_a_table_that_leaves_the_room_is_told_once_and_its_number_may_return(tmp_path):
@@ -340,7 +341,7 @@ async def test_a_table_is_told_whole_only_to_the_workers_with_someone_at_it(tmp_
         assert not theirs.chat.lines  # ... without the chat
         snaps = [t for m in pipe.told if isinstance(m, wire.RoomDelta) for t in m.tables]
         assert snaps and all(not t.whole and not t.chat for t in snaps)
-    assert [l.text for l in table.chat.lines] == ["hello"]
+    assert [line.text for line in table.chat.lines] == ["hello"]
     # the chat alone changed: the other workers hear nothing at all
     three.told.clear()
     with as_caller(1):
@@ -351,7 +352,7 @@ async def test_a_table_is_told_whole_only_to_the_workers_with_someone_at_it(tmp_
     with as_caller(2):
         theirs = two.replica.tables[1]
         theirs.watch(bob)
-    assert [l.text for l in theirs.chat.lines] == ["hello", "anyone?"]
+    assert [line.text for line in theirs.chat.lines] == ["hello", "anyone?"]
     assert theirs.watcher_names() == ["Bob"]
     three.pump()
     assert not three.replica.tables[1].chat.lines and three.replica.tables[1].watchers == []
@@ -456,8 +457,8 @@ async def test_a_late_refusal_reaches_the_right_sessions_screen_which_may_move_a
         CALLER.set(2)
         async with apps["Bob"].run_test(size=(80, 24)) as bob_pilot:
             screens = {n: a.screen for n, a in apps.items()}
-            for name, pilot in (("Ann", ann_pilot), ("Bob", bob_pilot)):
-                await wait_for(pilot, lambda: getattr(pilot.app.screen, "mode", None)
+            for pilot in (ann_pilot, bob_pilot):
+                await wait_for(pilot, lambda pilot=pilot: getattr(pilot.app.screen, "mode", None)
                                == Mode.YOUR_TURN)
             mine = screens["Ann"]
             held = list(mine.view.hand)

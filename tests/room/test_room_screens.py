@@ -152,7 +152,7 @@ async def test_the_owner_leaving_a_started_table_passes_it_on_and_the_seat_waits
     ann_app, bob_app = room_app(room, "Ann"), room_app(room, "Bob")
     async with ann_app.run_test(size=(80, 24)) as ann, bob_app.run_test(size=(80, 24)) as bob:
         for pilot in (ann, bob):
-            await wait_for(pilot, lambda: isinstance(pilot.app.screen, RoomTableScreen))
+            await wait_for(pilot, lambda pilot=pilot: isinstance(pilot.app.screen, RoomTableScreen))
         room.depart(room.people["cat"])  # Cat has no app: she is not here
         assert not bob_app.screen.check_action("close_table", ())
         await ann.press("l")
@@ -177,7 +177,7 @@ async def test_the_owner_closes_a_started_table_after_saying_yes(tmp_path):
     ann_app, bob_app = room_app(room, "Ann"), room_app(room, "Bob")
     async with ann_app.run_test(size=(80, 24)) as ann, bob_app.run_test(size=(80, 24)) as bob:
         for pilot in (ann, bob):
-            await wait_for(pilot, lambda: isinstance(pilot.app.screen, RoomTableScreen))
+            await wait_for(pilot, lambda pilot=pilot: isinstance(pilot.app.screen, RoomTableScreen))
         assert not bob_app.screen.check_action("close_table", ())  # only the owner
         await ann.press("x")
         await wait_for(ann, lambda: isinstance(ann_app.screen, ConfirmCloseTable))
@@ -256,7 +256,8 @@ async def test_a_fourth_table_in_a_row_is_refused_in_one_line_on_the_lobby(tmp_p
     for _ in range(OPENS_AT_ONCE):  # opened, and left before anyone came
         table = room.open_table(dan, Rules(), ("easy", "easy"))
         table.leave(0)
-    for bucket in room.opened.values():  # time stands still: a busy machine's second is not the test's
+    # time stands still: a busy machine's second is not the test's
+    for bucket in room.opened.values():
         bucket.clock = (lambda frozen: lambda: frozen)(bucket.when)
     dan_app = room_app(room, "Dan")
     async with dan_app.run_test(size=(80, 24)) as pilot:

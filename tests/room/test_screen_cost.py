@@ -461,6 +461,7 @@ async def test_a_driver_that_fails_ends_the_app_with_its_error(monkeypatch):
     """As a Textual worker's failure did: the app ends and keeps the cause
     (the command says it in one line)."""
     import pytest
+    from textual.worker import WorkerFailed
 
     class Broken(Exception):
         pass
@@ -469,7 +470,7 @@ async def test_a_driver_that_fails_ends_the_app_with_its_error(monkeypatch):
         raise Broken("the driver broke")
 
     app = OneTable(finished_game())
-    with pytest.raises(Exception):
+    with pytest.raises(WorkerFailed):  # the app's failure, as Textual's run_test raises it
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
             monkeypatch.setattr(TableScreen, "_drive", fails)
@@ -625,7 +626,8 @@ async def test_a_line_filtered_again_is_not_looked_up_by_its_segments(monkeypatc
         await app.mount(Static("x"))
         shared = app.query_one(Static).get_line_filters()
         assert shared
-        line = Strip([Segment("fifteen two", Style(color="red", bold=True)), Segment(" and a pair")])
+        line = Strip([Segment("fifteen two", Style(color="red", bold=True)),
+                      Segment(" and a pair")])
         first = line.apply_filter(shared[0], Color(18, 18, 18))
         hashed = []
         real_hash = Style.__hash__

@@ -81,7 +81,8 @@ async def test_no_byte_sent_to_a_player_holds_a_card_hidden_from_them(tmp_path, 
     dealt = next(e for e in events if e.type == "CardsDealt")
     at_deal = events.index(dealt) + 1
     cut = {c for state in states[1:at_deal] for c in public_cards(state)}  # (the cut for the deal)
-    mine = [c for c in dealt.hands[0] if c not in cut or recorder.exact]  # (cut cards: see Recorder)
+    # (cut cards: see Recorder)
+    mine = [c for c in dealt.hands[0] if c not in cut or recorder.exact]
     assert len(mine) >= 2 and all(c in recorder.hidden(states, at_deal, hidden[1], seen[1])
                                   for c in mine)
 

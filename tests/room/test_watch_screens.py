@@ -77,7 +77,8 @@ async def test_chat_is_shown_literally_to_the_table_and_limited(tmp_path):
         assert "pts" in text and text.index("pts") < text.index(said)
         assert ann_app.screen.query_one(ChatPanel).region.height == 2
         # Ann, seated, talks too (the same key); beyond the rate: one line, refused.
-        ann_app.presence.chat = TokenBucket(PER_SECOND, BURST, clock=lambda: 0.0)  # time stands still
+        # time stands still
+        ann_app.presence.chat = TokenBucket(PER_SECOND, BURST, clock=lambda: 0.0)
         for n in range(4):
             await ann.press("c")
             await wait_for(ann, lambda: isinstance(ann_app.screen, ChatPrompt))

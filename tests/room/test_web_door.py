@@ -45,7 +45,7 @@ async def status_of(http: aiohttp.ClientSession, url: str, origin: str | None) -
 # --- a seat from a link --------------------------------------------------------------
 
 
-async def test_a_browser_player_and_two_ssh_players_play_a_game_and_nothing_hidden_reaches_the_browser(
+async def test_a_browser_and_two_ssh_players_play_a_game_and_nothing_hidden_reaches_the_browser(
         tmp_path, monkeypatch, room_workers):
     """Ann in a browser (an invite link, redeemed for a cookie), Bob and Cat
     over SSH, at one table, through the short game; every byte the browser
@@ -138,7 +138,8 @@ async def test_a_browser_is_told_when_it_is_removed_and_when_the_room_closes(tmp
         boss.admin = True
         server.room.remove("eve", boss)
         await asyncio.wait_for(eve.terminal.closed.wait(), 10)
-        assert "crib3: an admin closed your session" in eve.terminal.text(), eve.terminal.text()[-300:]
+        assert "crib3: an admin closed your session" in eve.terminal.text(), (
+            eve.terminal.text()[-300:])
     await asyncio.wait_for(ann.terminal.closed.wait(), 10)
     assert ann.terminal.text().rstrip().endswith("crib3: the card room is closing")
     await ann.http.close()
@@ -162,7 +163,8 @@ async def test_an_invite_is_good_once_for_a_time_and_can_be_withdrawn(tmp_path, 
                                  headers={"Origin": door.url}) as late:
                 assert late.status == 403 and "expired" in (await late.json())["error"]
             withdrawn = book.invite("the host", name="cat")
-            assert book.revoke(next(i.hash for i in book.open_invites() if i.name == "cat")[:12]) == 1
+            assert book.revoke(
+                next(i.hash for i in book.open_invites() if i.name == "cat")[:12]) == 1
             async with http.post(f"{door.url}/api/redeem", json={"token": withdrawn},
                                  headers={"Origin": door.url}) as gone:
                 assert gone.status == 403 and "withdrawn" in (await gone.json())["error"]

@@ -64,7 +64,8 @@ async def test_a_whole_game_in_ascii_mode_is_7bit(crib3_home):
                 break
             if isinstance(screen, AskCount):
                 await once(("count",), "your count")
-                await pilot.press("0", "enter")  # always a legal claim (2 is not when the hand makes 1)
+                # always a legal claim (2 is not when the hand makes 1)
+                await pilot.press("0", "enter")
                 continue
             if isinstance(screen, AskMuggins):
                 await once(("muggins",), "muggins")

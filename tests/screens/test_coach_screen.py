@@ -119,7 +119,7 @@ async def test_the_coach_sits_in_the_middles_free_room_at_200x60(crib3_home, siz
     app = make_app(seed=7)
     async with app.run_test(size=size) as pilot:
         for phase in (Phase.DISCARD, Phase.PLAY):
-            screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+            screen = await press_enter_until(pilot, lambda s, phase=phase: s.mode == Mode.YOUR_TURN
                                              and s.view.phase == phase)
             await pilot.pause()
             before = _layout(screen)
@@ -153,7 +153,7 @@ async def test_the_coach_sits_in_the_middles_free_room_at_200x60(crib3_home, siz
             for row in coach.query(CoachRow):
                 assert inside.contains_region(row.region), (row.content, row.region, inside)
             await pilot.press("escape")
-            await wait_for(pilot, lambda: app.screen is screen)
+            await wait_for(pilot, lambda screen=screen: app.screen is screen)
             await pilot.pause()
             assert _layout(screen) == before                  # the table as it was
             await pilot.press("h")                # and closed with a card's key, as a player may
@@ -161,8 +161,8 @@ async def test_the_coach_sits_in_the_middles_free_room_at_200x60(crib3_home, siz
             await pilot.pause()
             said_before = len(screen.narration)
             await pilot.press("1")                      # throw, or play, the first card
-            await wait_for(pilot, lambda: app.screen is screen
-                           and len(screen.narration) > said_before)
+            await wait_for(pilot, lambda screen=screen, said_before=said_before: (
+                app.screen is screen and len(screen.narration) > said_before))
             await pilot.pause()
             feed = screen.query_one("#feed")
             # the lines said as it closed are wrapped to the feed's width, not a letter a row
@@ -181,7 +181,7 @@ async def test_a_click_on_a_coach_option_highlights_its_card(crib3_home):
     app = make_app(seed=7)
     async with app.run_test(size=SIZE) as pilot:
         for phase in (Phase.DISCARD, Phase.PLAY):
-            screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
+            screen = await press_enter_until(pilot, lambda s, phase=phase: s.mode == Mode.YOUR_TURN
                                              and s.view.phase == phase)
             hand = screen.table_view.hand
             await pilot.press("h")
@@ -201,8 +201,9 @@ async def test_a_click_on_a_coach_option_highlights_its_card(crib3_home):
             await pilot.click(last, offset=(4, 0))
             before = len(app.game.events)
             await pilot.press("enter")                    # and Enter throws or plays it
-            await wait_for(pilot, lambda: any(getattr(e, "seat", None) == 0 and e.type in (
-                "CardDiscarded", "CardPlayed") for e in app.game.events[before:]))
+            await wait_for(pilot, lambda before=before: any(
+                getattr(e, "seat", None) == 0 and e.type in ("CardDiscarded", "CardPlayed")
+                for e in app.game.events[before:]))
             mine = next(e for e in app.game.events[before:]
                         if getattr(e, "seat", None) == 0 and e.type in ("CardDiscarded",
                                                                          "CardPlayed"))

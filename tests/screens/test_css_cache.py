@@ -35,7 +35,8 @@ from crib3.tui.app import Crib3App
 from crib3.tui.screens.new_game import NewGameScreen
 
 WANT = sys.argv[1]  # "new-game" or "table"
-SCREEN, TEXT = {"new-game": ("NewGameScreen", "three-handed"), "table": ("TableScreen", "Ann")}[WANT]
+SCREEN, TEXT = {"new-game": ("NewGameScreen", "three-handed"),
+                "table": ("TableScreen", "Ann")}[WANT]
 shown = {}
 
 class FirstScreen(Crib3App):

@@ -133,7 +133,7 @@ async def test_each_seats_view_is_what_that_seat_saw(replay):
         table = screen.query_one(TableView)
         await pilot.press("v")                                         # seat 0's view
         for seat in range(3):
-            await wait_for(pilot, lambda: f"P{seat}'s view" in screen_text(app))
+            await wait_for(pilot, lambda seat=seat: f"P{seat}'s view" in screen_text(app))
             for index in sample:
                 screen.show(index)
                 await pilot.pause()

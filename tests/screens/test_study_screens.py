@@ -53,7 +53,8 @@ async def test_the_statistics_fit_80_columns_whole(crib3_home):
         said = "\n".join(str(screen.query_one(f"#{part}").render())
                          for part in ("head", "table", "progress"))
         lines = [line for line in said.splitlines() if line.strip()]
-        assert any("peg/hand" in line for line in lines) and any("discard" in line for line in lines)
+        assert (any("peg/hand" in line for line in lines)
+                and any("discard" in line for line in lines))
         seen = ""
         for _ in range(len(lines)):           # scrolled through: each line whole on a row
             seen += screen_text(app)
@@ -125,11 +126,11 @@ async def test_the_practices_coach_is_whole_at_80x24():
         for number in range(1, 4):
             app = PracticeApp(kind, iter(positions))
             async with app.run_test(size=SIZE) as pilot:
-                await wait_for(pilot, lambda: isinstance(app.screen, PracticeScreen))
+                await wait_for(pilot, lambda app=app: isinstance(app.screen, PracticeScreen))
                 screen = app.screen
                 await pilot.pause()
                 await pilot.press(str(number))
-                await wait_for(pilot, lambda: screen.answer is not None)
+                await wait_for(pilot, lambda screen=screen: screen.answer is not None)
                 await pilot.pause()
                 shown = _under_the_table(app)
                 assert "…" not in shown

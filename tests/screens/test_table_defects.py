@@ -193,7 +193,7 @@ async def test_statistics_count_a_skunk_only_where_skunks_were_played(crib3_home
         async with app.run_test(size=SIZE) as pilot:
             await pilot.pause()
             await pilot.press("ctrl+t")
-            await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen)
+            await wait_for(pilot, lambda app=app: isinstance(app.screen, StatsScreen)
                            and "P0 (easy)" in screen_text(app))
             row = re.search(r"P0 \(easy\)\s+(\d+)\s+(\d+)\s+\d+%\s+(\d+)", screen_text(app))
             assert row is not None

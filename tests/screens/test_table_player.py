@@ -211,7 +211,7 @@ def test_a_pace_from_a_damaged_settings_file_is_not_taken(crib3_home):
 
     for bad in ('"fast"', "-1", "1e9", "true", "null"):
         settings_path().parent.mkdir(parents=True, exist_ok=True)
-        settings_path().write_text('{"think": %s}' % bad)
+        settings_path().write_text(f'{{"think": {bad}}}')
         assert load_choices().think == 0.6, bad
 
 
@@ -233,7 +233,7 @@ async def test_the_coach_help_and_quit_leave_the_count_pile_and_hand_in_view():
         for key, dialog in (("h", CoachScreen), ("question_mark", HelpScreen),
                             ("q", ConfirmQuit)):
             await pilot.press(key)
-            await wait_for(pilot, lambda: isinstance(app.screen, dialog))
+            await wait_for(pilot, lambda dialog=dialog: isinstance(app.screen, dialog))
             await pilot.pause()
             shown = screen_text(app).splitlines()
             if dialog is not ConfirmQuit:                   # beside the table: all of its top
@@ -322,7 +322,7 @@ def test_every_option_has_its_main_reason_then_its_risk():
     for view in _decisions(range(6)):
         advice = advise(view)
         seen[advice.kind] += 1
-        for numbers, why in advice.rows():
+        for _numbers, why in advice.rows():
             main, _, risk = why.partition("; ")
             assert main and risk, why                              # both, in that order
             if advice.kind == "discard":

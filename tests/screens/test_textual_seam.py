@@ -142,7 +142,7 @@ def private_uses() -> list[str]:
         if module_name(path) == SEAM:
             continue
 
-        def visit(node: ast.AST, bases: set[type]) -> None:
+        def visit(node: ast.AST, bases: set[type], path: Path = path) -> None:
             hit = None
             if (isinstance(node, ast.ImportFrom) and node.module
                     and node.module.split(".")[0] in FOREIGN):
@@ -227,7 +227,8 @@ def import_graph() -> dict[str, set[str]]:
             elif isinstance(node, ast.ImportFrom):
                 base = node.module or ""
                 if node.level:
-                    package = name.split(".") if path.name == "__init__.py" else name.split(".")[:-1]
+                    package = (name.split(".") if path.name == "__init__.py"
+                               else name.split(".")[:-1])
                     package = package[:len(package) - (node.level - 1)]
                     base = ".".join(package + ([base] if base else []))
                 names = [base] + [f"{base}.{a.name}" for a in node.names]
