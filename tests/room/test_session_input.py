@@ -18,6 +18,7 @@ from test_ssh_hostile import key_to_screen, within
 from textual import events
 from textual.app import App, ComposeResult
 from textual.widgets import Static
+from web_support import WebClient, web_serving
 
 from crib3.net import driver as driver_module
 from crib3.net.driver import ChannelDriver
@@ -233,6 +234,41 @@ async def test_a_focus_flood_leaves_the_seated_players_their_keys(tmp_path, monk
         print(f"\nfocus flood: key→screen {before * 1000:.0f} → {during * 1000:.0f} ms")
         for client in (*clients, eve, dan):
             client.close()
+
+
+async def test_a_browser_that_floods_focus_and_bad_keys_spoils_nothing(tmp_path, monkeypatch,
+                                                                        caplog):
+    """The same from a browser (its websocket's bytes reach the same
+    driver): a spectator's focus reports and unreadable keys, while a
+    seated SSH player is measured; the browser still answers keys."""
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    caplog.set_level(logging.INFO, logger="crib3.serve")
+    async with web_serving(tmp_path) as (server, door):
+        clients, _ = await seat_three(server.port, server.room)
+        before = await key_to_screen(clients[0], rounds=3)
+        eve = await WebClient.connect(door, token=door.book.invite("the host", name="eve"))
+        await eve.shows("Open a table")
+        eve.press("w")
+        await eve.shows("(you are watching)")
+
+        async def flood() -> None:
+            while True:
+                eve.press(b"\x1b[O\x1b[I" * 50)
+                await asyncio.sleep(0.08)
+
+        during = await _attack_while_measuring(flood, clients[0])
+        within(during, before)
+        eve.press(b"\x1b[1114112u\x1b[1:2u")
+        eve.terminal.received.clear()
+        eve.press("l")
+        await eve.shows("Open a table")
+        dan = await Client.connect(server.port, "dan", source="127.0.0.3")
+        await dan.shows("Also here")
+        print(f"\nbrowser flood: key→screen {before * 1000:.0f} → {during * 1000:.0f} ms")
+        for client in (*clients, dan):
+            client.close()
+        await eve.aclose()
+    assert not [r for r in caplog.records if r.exc_info], caplog.text[-2000:]
 
 
 async def test_a_bad_key_sequence_leaves_the_session_answering_keys(tmp_path, monkeypatch,
