@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import asyncssh
 
 from crib3.common.names import shown_name
+from crib3.net.gate import Throttled
 from crib3.net.keys import KeysFile
 from crib3.net.session import Identity, PlaySession
 from crib3.room.seats import FIRST_USE
@@ -61,9 +62,11 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         return True
 
     def exec_requested(self, command: str) -> bool:
+        self.doorman.live.discard(self)  # (refused: it holds no place on the connection)
         return False
 
     def subsystem_requested(self, subsystem: str) -> bool:
+        self.doorman.live.discard(self)
         return False
 
     def session_started(self) -> None:
@@ -88,6 +91,7 @@ class SSHSession(asyncssh.SSHServerSession[bytes]):
         return False
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self.doorman.live.discard(self)
         self.session.hang_up()
 
 
@@ -133,7 +137,9 @@ class Doorman(asyncssh.SSHServer):
         self.code: str | None = None  # a new reconnect code: shown to this person
         self.signed_in = False
         self.active = time.monotonic()  # the last key typed (or the sign-in)
-        self.sessions: list[PlaySession] = []
+        self.sessions: list[PlaySession] = []  # (those that ended are let go as new ones come)
+        self.live: set[SSHSession] = set()  # sessions open on this connection now
+        self.say_refused = Throttled(log.info)  # one line a minute, however many are refused
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         peer = conn.get_extra_info("peername") or ("?", 0)
@@ -266,10 +272,31 @@ class Doorman(asyncssh.SSHServer):
         return allowed.validate(key, self.peer, self.peer) is not None
 
     def session_requested(self) -> SSHSession:
+        why = self._session_refused()
+        if why:
+            self.say_refused(f"{self.peer} ({self.username[:40]!r}): a session refused: {why}")
+            raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
+                                             f"crib3: {why}")
         identity = Identity(self.username, self.key, self.admin, self.peer, code=self.code)
         session = PlaySession(self.service, identity)
         self.sessions.append(session)
-        return SSHSession(session, self)
+        ssh_session = SSHSession(session, self)
+        self.live.add(ssh_session)
+        return ssh_session
+
+    def _session_refused(self) -> str | None:
+        """Why a new session on this connection is refused, or None. Each
+        session signs its person in again (and kicks the one before), so
+        a connection has one open at a time, and a person begins only so
+        many a minute, however many connections they have."""
+        self.sessions = [s for s in self.sessions
+                         if not (s.ended and (s.task is None or s.task.done()))]
+        gate = self.service.gate
+        if len(self.live) >= gate.limits.sessions_at_once:
+            return "one session at a time on a connection"
+        if not gate.may_begin_session(self.username):
+            return "too many new sessions this minute: wait a minute"
+        return None
 
     def connection_requested(self, *args: Any) -> bool:
         return False  # no port forwarding

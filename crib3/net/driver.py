@@ -11,7 +11,10 @@ client's pty request and window-change messages.
 It also keeps the session inside `crib3.net.bounds`: input beyond a rate
 is dropped before it costs the shared event loop anything, output is
 skipped while the client is not reading (and the screen drawn afresh when
-it is), sizes are capped, and a storm of resizes is drawn once.
+it is), sizes are capped, and a storm of resizes is drawn once. Focus
+reports and mouse moves are folded into the latest, a terminal's replies
+have a rate of their own, and a session that keeps sending more than the
+bounds, or bytes the parser cannot read, is closed (one line in the log).
 
 Textual's parser is reached through `crib3.tui.textual_compat`, the one
 module that touches Textual's internals.
@@ -21,6 +24,9 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import logging
+import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -33,9 +39,17 @@ from crib3.common.rates import TokenBucket
 from crib3.net.bounds import (
     BYTE_BURST,
     BYTES_PER_SECOND,
+    FLOOD_STRIKES,
+    FLOOD_WINDOW,
+    FOCUS_QUIET,
     KEY_BURST,
     KEYS_PER_SECOND,
     MAX_BACKLOG,
+    MAX_UNTOLD,
+    MOVE_QUIET,
+    PARSE_FAILURES,
+    REPLIES_PER_SECOND,
+    REPLY_BURST,
     RESIZE_QUIET,
     InputCount,
     capped_size,
@@ -51,6 +65,8 @@ STOP = "\x1b[?2004l\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?25h\x1b[?10
 # (`App._begin_update`); it then writes the frame and its end, and flushes.
 SYNC_START = "\x1b[?2026h"
 
+log = logging.getLogger("crib3.serve")
+
 
 class Channel(Protocol):
     """What the driver needs of a session's connection (a door's, a
@@ -60,6 +76,7 @@ class Channel(Protocol):
 
 
 INPUT_EVENTS = (events.Key, events.MouseEvent, events.Paste)  # what the rate limits
+FOCUS_EVENTS = (events.AppFocus, events.AppBlur)  # only the latest matters
 
 
 class ChannelDriver(Driver):
@@ -84,6 +101,17 @@ class ChannelDriver(Driver):
         self._bytes = TokenBucket(BYTES_PER_SECOND, BYTE_BURST)
         self._resize_timer: asyncio.TimerHandle | None = None
         self._frame: list[str] | None = None  # a synchronized frame's pieces, till the flush
+        self._replies = TokenBucket(REPLIES_PER_SECOND, REPLY_BURST)
+        self._focused = True   # what the app was last told (it starts focused)
+        self._focus_wanted = True
+        self._focus_told_at = float("-inf")
+        self._focus_timer: asyncio.TimerHandle | None = None
+        self._move: events.MouseMove | None = None  # the latest mouse move, not yet told
+        self._moved_at = float("-inf")
+        self._move_timer: asyncio.TimerHandle | None = None
+        self._strikes: deque[float] = deque()  # when (to the second) input was dropped
+        self._closed_for: str | None = None
+        self._untold = 0  # characters parsed since the parser last had something to tell
         self.count = InputCount()
 
     @classmethod
@@ -152,10 +180,13 @@ class ChannelDriver(Driver):
         queue holds at most `MAX_BACKLOG` input events, so the exit is
         not stuck behind a flood)."""
         self._stopped = True
-        for timer in (self._tick, self._resize_timer):
+        self._cancel_timers()
+        self.end_app()
+
+    def _cancel_timers(self) -> None:
+        for timer in (self._tick, self._resize_timer, self._focus_timer, self._move_timer):
             if timer is not None:
                 timer.cancel()
-        self.end_app()
 
     # --- the application's life ------------------------------------------------------
 
@@ -183,9 +214,7 @@ class ChannelDriver(Driver):
         checks `_stopped`, set when application mode stops)."""
 
     def stop_application_mode(self) -> None:
-        for timer in (self._tick, self._resize_timer):
-            if timer is not None:
-                timer.cancel()
+        self._cancel_timers()
         self._behind = False  # the terminal is put back even when frames were skipped
         self.flush()
         if not getattr(self.session_app, "keeps_terminal", False):  # (else: the next app's)
@@ -196,17 +225,29 @@ class ChannelDriver(Driver):
 
     def feed(self, data: bytes) -> None:
         """Bytes from the client: keys, mouse, pastes, terminal replies."""
-        if self._stopped:
+        if self._stopped or self._closed_for is not None:
             return
         allowed = self._bytes.take(len(data))
         if allowed < len(data):  # more than anyone types: never parsed at all
             self.count.dropped_bytes += len(data) - allowed
+            self._strike()
             data = data[:allowed]
-            if not data:
+            if not data or self._stopped:
                 return
         text = self._decoder.decode(data)
-        for message in self._parser.feed(text):
-            self._deliver(message)
+        told = False
+        try:
+            for message in self._parser.feed(text):
+                told = True
+                self._deliver(message)
+        except Exception as exc:  # a sequence the parser could not read: it is dead
+            self._unreadable(exc)
+        self._untold = 0 if told else self._untold + len(text)
+        if self._untold > MAX_UNTOLD:  # a bracketed paste that never ends: the parser keeps it
+            self.count.dropped_untold += self._untold
+            self._untold = 0
+            self._parser = xterm_parser()
+            self._strike()
         # A lone Escape is only known to be one when nothing follows it for
         # a moment: ask the parser again after that moment.
         if self._tick is not None:
@@ -217,20 +258,136 @@ class ChannelDriver(Driver):
     def _flush_parser(self) -> None:
         self._tick = None
         if not self._stopped:
-            for message in self._parser.tick():
-                self._deliver(message)
+            try:
+                for message in self._parser.tick():
+                    self._deliver(message)
+            except Exception as exc:
+                self._unreadable(exc)
+
+    def _unreadable(self, exc: Exception) -> None:
+        """Textual's parser raised, and a generator that raised is done: a
+        new parser reads what comes next (what was left of this chunk is
+        lost). A session that keeps sending what cannot be read is closed."""
+        self.count.parse_failures += 1
+        self._parser = xterm_parser()
+        if self.count.parse_failures == 1:
+            log.warning("%s: input that could not be parsed, dropped (%s: %.80s)",
+                        self._who(), type(exc).__name__, exc)
+        if self.count.parse_failures >= PARSE_FAILURES:
+            self._close_for("input that cannot be parsed")
 
     def _deliver(self, message: Message) -> None:
         if isinstance(message, events.Resize):
             return  # only the SSH window-change message sets the size
+        if isinstance(message, FOCUS_EVENTS):
+            self._focus(isinstance(message, events.AppFocus))
+            return
+        if isinstance(message, events.MouseMove):
+            self._mouse_moved(message)
+            return
         if isinstance(message, INPUT_EVENTS):
+            self._tell_move()  # (a click goes where the pointer last was)
             waiting = self.backlog()
-            if waiting >= MAX_BACKLOG or not self._keys.take():
+            if waiting >= MAX_BACKLOG:  # the app is behind: not the client's doing
                 self.count.dropped += 1
+                return
+            if not self._keys.take():
+                self.count.dropped += 1
+                self._strike()
                 return
             self.count.most_waiting = max(self.count.most_waiting, waiting)
             self.count.delivered += 1
-        self.process_message(message)
+        elif not self._replies.take():  # a terminal's reply (cursor, modes, ...)
+            self.count.dropped_replies += 1
+            self._strike()
+            return
+        if not self._stopped and self._closed_for is None:
+            self.process_message(message)
+
+    def _focus(self, focused: bool) -> None:
+        """A focus report: every one restyles the whole screen, and only
+        the latest state matters, so one change is told at most every
+        `FOCUS_QUIET`, and none that changes nothing."""
+        self._focus_wanted = focused
+        if self._focus_timer is not None:
+            self.count.coalesced += 1
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._focus_told_at + FOCUS_QUIET - loop.time()
+        if wait <= 0:
+            self._tell_focus()
+        else:
+            self._focus_timer = loop.call_later(wait, self._tell_focus)
+
+    def _tell_focus(self) -> None:
+        self._focus_timer = None
+        if self._stopped or self._focus_wanted == self._focused:
+            return
+        self._focused = self._focus_wanted
+        self._focus_told_at = asyncio.get_running_loop().time()
+        self.process_message(events.AppFocus() if self._focused else events.AppBlur())
+
+    def _mouse_moved(self, move: events.MouseMove) -> None:
+        """A mouse move: the latest is told, at most one every `MOVE_QUIET`
+        (a pointer dragged across the window reports every cell)."""
+        if self._move is not None:
+            self.count.coalesced += 1
+        self._move = move
+        if self._move_timer is not None:
+            return
+        loop = asyncio.get_running_loop()
+        wait = self._moved_at + MOVE_QUIET - loop.time()
+        if wait <= 0:
+            self._tell_move()
+        else:
+            self._move_timer = loop.call_later(wait, self._tell_move)
+
+    def _tell_move(self) -> None:
+        if self._move_timer is not None:
+            self._move_timer.cancel()
+            self._move_timer = None
+        move, self._move = self._move, None
+        if move is None or self._stopped:
+            return
+        self._moved_at = asyncio.get_running_loop().time()
+        if self.backlog() >= MAX_BACKLOG:
+            self.count.dropped += 1
+            return
+        self.count.delivered += 1
+        self.process_message(move)
+
+    def _strike(self) -> None:
+        """Input had to be dropped: once a second at most, it counts
+        against the session; so many seconds in a minute, and the session
+        is closed (its neighbours on the loop never are)."""
+        now = float(int(time.monotonic()))
+        strikes = self._strikes
+        if strikes and strikes[-1] == now:
+            return
+        strikes.append(now)
+        while strikes and now - strikes[0] >= FLOOD_WINDOW:
+            strikes.popleft()
+        self.count.strikes = len(strikes)
+        if len(strikes) >= FLOOD_STRIKES:
+            self._close_for("more input than anyone types, for too long")
+
+    def _close_for(self, why: str) -> None:
+        """Close this session (once, one line in the log): no more of its
+        input is read, and its app ends as a kicked session's does."""
+        if self._closed_for is not None:
+            return
+        self._closed_for = why
+        log.warning("%s closed: %s", self._who(), why)
+        self.end_app()
+
+    @property
+    def closed_for(self) -> str | None:
+        """Why the driver closed its session, if it did."""
+        return self._closed_for
+
+    def _who(self) -> str:
+        name = getattr(getattr(self.session_app, "presence", None), "name", None)
+        return f"the session of {name!r}" if name else "a session"
 
     def backlog(self) -> int:
         """Messages waiting where a key goes: the app, its screen and the

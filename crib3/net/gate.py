@@ -18,7 +18,11 @@ does for the same threat:
   each address `FAILURES_PER_MINUTE` failed tries a minute; past that the
   address is refused at the door until its allowance refills
   (`PerSourcePenalties`);
-- a connection must sign in within `LOGIN_GRACE` seconds (`LoginGraceTime`).
+- a connection must sign in within `LOGIN_GRACE` seconds (`LoginGraceTime`);
+- once in, a connection has one session open at a time (`SESSIONS_AT_ONCE`:
+  each new session signs its person in again and kicks the one before, so
+  a client opening channels in a loop made the whole room wait), and a
+  person may begin `SESSIONS_PER_MINUTE` sessions a minute.
 
 Loopback is an address like any other: behind a jump host or a same-host
 tunnel everyone arrives as 127.0.0.1 and shares its limits (there is no
@@ -47,6 +51,8 @@ AUTH_TRIES = 6              # keys (or codes) one connection may try: OpenSSH's 
 FAILURES_PER_MINUTE = 30    # failed tries one address may make a minute
 FILES_KEPT = 64             # open files never given to connections not yet signed in
 ADDRESSES_KEPT = 4096       # addresses whose failures are remembered at once
+SESSIONS_AT_ONCE = 1        # sessions one connection may have open
+SESSIONS_PER_MINUTE = 20    # sessions one person may begin a minute (a reconnect is one)
 
 
 @dataclass
@@ -60,6 +66,8 @@ class Limits:
     auth_tries: int = AUTH_TRIES
     failures_per_minute: int = FAILURES_PER_MINUTE
     login_grace: float = LOGIN_GRACE
+    sessions_at_once: int = SESSIONS_AT_ONCE
+    sessions_per_minute: int = SESSIONS_PER_MINUTE
 
 
 def parse_startups(text: str) -> tuple[int, int, int]:
@@ -123,6 +131,7 @@ class Gate:
         self.pending: OrderedDict[Any, str] = OrderedDict()  # connection -> address
         self.by_address: dict[str, int] = {}
         self.failures: OrderedDict[str, TokenBucket] = OrderedDict()
+        self.sessions: OrderedDict[str, TokenBucket] = OrderedDict()  # person -> new sessions
         self.refused = 0  # connections turned away at the door (for the log and tests)
         self.evicted = 0  # pending connections closed to make way
 
@@ -189,15 +198,19 @@ class Gate:
     # --- failed tries ---------------------------------------------------------------
 
     def _bucket(self, address: str) -> TokenBucket:
-        bucket = self.failures.get(address)
+        return self._per_minute(self.failures, address, self.limits.failures_per_minute)
+
+    def _per_minute(self, buckets: OrderedDict[str, TokenBucket], who: str,
+                    per_minute: int) -> TokenBucket:
+        """`who`'s allowance in `buckets` (the most recent `ADDRESSES_KEPT` kept)."""
+        bucket = buckets.get(who)
         if bucket is None:
-            per_minute = self.limits.failures_per_minute
             bucket = TokenBucket(per_minute / 60, per_minute, clock=self.clock)
-            self.failures[address] = bucket
-            while len(self.failures) > ADDRESSES_KEPT:
-                self.failures.popitem(last=False)
+            buckets[who] = bucket
+            while len(buckets) > ADDRESSES_KEPT:
+                buckets.popitem(last=False)
         else:
-            self.failures.move_to_end(address)
+            buckets.move_to_end(who)
         return bucket
 
     def failed(self, address: str) -> bool:
@@ -211,6 +224,17 @@ class Gate:
             return False
         bucket.take(0)  # (brings its tokens up to now)
         return bucket.tokens < 1
+
+
+    # --- sessions ------------------------------------------------------------------
+
+    def may_begin_session(self, person: str) -> bool:
+        """`person` (their name, as signed in) wants a new session: within
+        their allowance a minute? (Spent when it is.)"""
+        per_minute = self.limits.sessions_per_minute
+        if not per_minute:
+            return True
+        return self._per_minute(self.sessions, person.casefold(), per_minute).take() == 1
 
 
 class Throttled:

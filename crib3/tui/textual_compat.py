@@ -159,6 +159,12 @@ def _check_xterm_key_cache() -> bool:
         getattr(cached, "cache_clear", None))
 
 
+def _check_xterm_key_parse() -> bool:
+    parser = _xterm_parser_class()
+    return (list(inspect.signature(parser._parse_extended_key).parameters)[-1:] == ["sequence"]
+            and list(inspect.signature(parser.parse_mouse_code).parameters) == ["self", "code"])
+
+
 def _check_footer_key() -> bool:
     from textual.widgets._footer import FooterKey
 
@@ -206,6 +212,10 @@ SHAPES: dict[str, tuple[str, Callable[[], bool]]] = {
     "xterm-key-cache": ("XTermParser._parse_extended_key, an lru_cache over (parser, "
                         "sequence): a card room parses keys without it, so an ended "
                         "session's parser (and its app) is not kept", _check_xterm_key_cache),
+    "xterm-key-parse": ("XTermParser._parse_extended_key(sequence) and "
+                        "parse_mouse_code(code): a sequence they cannot read (a key past "
+                        "U+10FFFF, a mouse report after a zero-sized window) is dropped, "
+                        "not left to end the session's parser", _check_xterm_key_parse),
     "footer-key": ("textual.widgets._footer.FooterKey(key, key_display, description, "
                    "action, disabled, tooltip, classes): the palette's key in crib3's "
                    "footer", _check_footer_key),
@@ -446,10 +456,52 @@ def card_room_problem() -> str | None:
 
 def xterm_parser() -> Any:
     """A new parser of a terminal's bytes into Textual's key and mouse
-    events: the one a card room cannot run without."""
+    events: the one a card room cannot run without.
+
+    Textual's parser is a generator: an exception raised while it reads a
+    sequence ends it for good, and the session then answers no key. A
+    client chooses the bytes, so the sequences Textual's parser cannot
+    read (a kitty key past U+10FFFF or too big for a number, a mouse report
+    after an in-band size of zero) are dropped here as the keys Textual
+    ignores. (Without the shape, Textual's own parser: the driver then
+    starts a new one after such a sequence.)"""
     if not have("xterm-parser"):
         raise MissingInternals(NO_TERMINAL_PARSER)
+    if have("xterm-key-parse"):
+        return _tolerant_parser_class()()
     return _xterm_parser_class()()
+
+
+UNREADABLE = (ValueError, OverflowError, ZeroDivisionError, ArithmeticError)
+_tolerant: Any = None
+
+
+def _tolerant_parser_class() -> Any:
+    """Textual's parser, but for the two readers a client's numbers can
+    break: each drops what it cannot read (see `xterm_parser`)."""
+    global _tolerant
+    if _tolerant is not None:
+        return _tolerant
+    from textual import events
+    from textual.keys import Keys
+
+    base = _xterm_parser_class()
+
+    class TolerantXTermParser(base):  # type: ignore[misc, valid-type]  # Textual's private class
+        def _parse_extended_key(self, sequence: str) -> Any:
+            try:
+                return super()._parse_extended_key(sequence)
+            except UNREADABLE:  # read, and ignored, as Textual ignores a key it knows
+                return [events.Key(Keys.Ignore, sequence)]
+
+        def parse_mouse_code(self, code: str) -> Any:
+            try:
+                return super().parse_mouse_code(code)
+            except UNREADABLE:
+                return None
+
+    _tolerant = TolerantXTermParser
+    return _tolerant
 
 
 def client_console(term: str, colorterm: str | None) -> Any:
