@@ -161,7 +161,8 @@ def _check_xterm_key_cache() -> bool:
 
 def _check_xterm_key_parse() -> bool:
     parser = _xterm_parser_class()
-    return (list(inspect.signature(parser._parse_extended_key).parameters)[-1:] == ["sequence"]
+    return (list(inspect.signature(parser._sequence_to_key_events).parameters)
+            == ["self", "sequence", "alt"]
             and list(inspect.signature(parser.parse_mouse_code).parameters) == ["self", "code"])
 
 
@@ -212,7 +213,7 @@ SHAPES: dict[str, tuple[str, Callable[[], bool]]] = {
     "xterm-key-cache": ("XTermParser._parse_extended_key, an lru_cache over (parser, "
                         "sequence): a card room parses keys without it, so an ended "
                         "session's parser (and its app) is not kept", _check_xterm_key_cache),
-    "xterm-key-parse": ("XTermParser._parse_extended_key(sequence) and "
+    "xterm-key-parse": ("XTermParser._sequence_to_key_events(sequence, alt) and "
                         "parse_mouse_code(code): a sequence they cannot read (a key past "
                         "U+10FFFF, a mouse report after a zero-sized window) is dropped, "
                         "not left to end the session's parser", _check_xterm_key_parse),
@@ -488,11 +489,15 @@ def _tolerant_parser_class() -> Any:
     base = _xterm_parser_class()
 
     class TolerantXTermParser(base):  # type: ignore[misc, valid-type]  # Textual's private class
-        def _parse_extended_key(self, sequence: str) -> Any:
+        def _sequence_to_key_events(self, sequence: str, alt: bool = False) -> Any:
+            # (A generator in Textual: its keys are read here, all of them,
+            # so that what raises does so inside the try. Before Textual
+            # 8.2.x's _parse_extended_key the kitty keys were read in it.)
             try:
-                return super()._parse_extended_key(sequence)
+                keys = list(super()._sequence_to_key_events(sequence, alt))
             except UNREADABLE:  # read, and ignored, as Textual ignores a key it knows
-                return [events.Key(Keys.Ignore, sequence)]
+                keys = [events.Key(Keys.Ignore, sequence)]
+            yield from keys
 
         def parse_mouse_code(self, code: str) -> Any:
             try:
