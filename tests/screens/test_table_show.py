@@ -192,14 +192,20 @@ def test_a_hands_breakdown_is_said_as_players_sum_it_up():
     assert breakdown(score.items) == []
 
 
-async def test_the_show_panel_at_a_card_room_seat(tmp_path):
+async def test_the_show_panel_at_a_card_room_seat(tmp_path, monkeypatch):
+    import random
+
     from tui_support import room_app, wait_for
 
+    import crib3.room.table
     from crib3.engine import Rules
     from crib3.engine import events as ev
     from crib3.room import Room
     from crib3.tui.screens.room_table import RoomTableScreen
 
+    # A table's deal is drawn from the system's randomness: held to one
+    # whose first show has a fifteen, which the panel is checked for.
+    monkeypatch.setattr(crib3.room.table.random, "SystemRandom", lambda: random.Random(7))
     room = Room(tmp_path / "tables", think=0.0)
     ann = room.sign_in("Ann", None, lambda r: None)
     table = room.open_table(ann, Rules(), ("standard", "standard"))
