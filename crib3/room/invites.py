@@ -34,7 +34,9 @@ INVITE_HOURS = 24.0        # how long a link is good for, unless told
 IDENTITY_DAYS = 30.0       # how long a browser stays known without coming back
 TOKEN_BYTES = 32           # 256 bits: a link's token, and a cookie's secret
 MAX_LINE = 4096            # a longer line in the book is not ours: skipped
-MAX_OPEN_INVITES = 1000    # unused, unexpired links at once; past it, no new ones
+MAX_OPEN_INVITES = 1000    # unused, unexpired links the players made, at once (and the host's)
+MAX_OPEN_PER_PERSON = 5    # unused, unexpired links one player made, at once
+HOST = "the host"          # who `crib3 invite` makes a link for: never limited by players' links
 
 
 def digest(secret: str) -> str:
@@ -89,19 +91,31 @@ class InviteBook:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.path = folder / "invites.jsonl"
-        self._seen: tuple[int, int] | None = None
+        self._seen: tuple[int, int] | None = None  # the file (device, inode) read so far
+        self._offset = 0                            # ... and how far
         self._state = _State()
 
     # --- writing ---------------------------------------------------------------------
 
     def invite(self, made_by: str, name: str | None = None, table: int | None = None,
                hours: float = INVITE_HOURS) -> str:
-        """A new link's token (to be put in the link; only its digest is kept)."""
+        """A new link's token (to be put in the link; only its digest is kept).
+
+        A player (anyone but `HOST`) may have `MAX_OPEN_PER_PERSON` links
+        open at once, and the players together `MAX_OPEN_INVITES`; the
+        host's links are counted apart, so players' links never stop the
+        host's command."""
         state = self._read()
         now = time.time()
-        open_now = sum(1 for i in state.invites.values() if i.refusal(now) is None)
-        if open_now >= MAX_OPEN_INVITES:
-            raise InviteRefused(f"{open_now} invite links are open already: "
+        open_now = [i for i in state.invites.values() if i.refusal(now) is None]
+        if made_by != HOST:
+            mine = sum(1 for i in open_now if i.made_by == made_by)
+            if mine >= MAX_OPEN_PER_PERSON:
+                raise InviteRefused(f"you have {mine} invite links open already: "
+                                    "wait for one to be used or to expire")
+        same_side = sum(1 for i in open_now if (i.made_by == HOST) == (made_by == HOST))
+        if same_side >= MAX_OPEN_INVITES:
+            raise InviteRefused(f"{same_side} invite links are open already: "
                                 "wait for some to be used or to expire")
         token = secrets.token_urlsafe(TOKEN_BYTES)
         self._append({"kind": "invite", "hash": digest(token), "name": name, "table": table,
@@ -193,16 +207,18 @@ class InviteBook:
         return [i for i in self._read().invites.values() if i.refusal(now) is None]
 
     def _read(self) -> _State:
-        """The book, read again only when the file changed (size or mtime)."""
+        """The book as the file says now: only the lines appended since the
+        last read are read (the file only grows), unless it is a new file."""
         try:
             stat = self.path.stat()
         except FileNotFoundError:
-            self._seen, self._state = None, _State()
+            self._seen, self._offset, self._state = None, 0, _State()
             return self._state
-        mark = (stat.st_size, stat.st_mtime_ns)
-        if mark != self._seen:
-            self._state = _parse(self.path)
-            self._seen = mark
+        mark = (stat.st_dev, stat.st_ino)
+        if mark != self._seen or stat.st_size < self._offset:
+            self._seen, self._offset, self._state = mark, 0, _State()
+        if stat.st_size > self._offset:
+            self._offset = _parse(self.path, self._offset, self._state)
         return self._state
 
     # --- the file --------------------------------------------------------------------
@@ -213,7 +229,6 @@ class InviteBook:
         with open(self.folder / "invites.lock", "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
-                self._seen = None  # another process may have written: read afresh
                 yield
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
@@ -232,34 +247,38 @@ class InviteBook:
             os.write(fd, line.encode("ascii"))
         finally:
             os.close(fd)
-        self._seen = None
 
 
-def _parse(path: Path) -> _State:
-    state = _State()
-    with open(path, encoding="ascii", errors="replace") as lines:
-        for line in lines:
-            if len(line) > MAX_LINE:
-                continue
-            try:
-                record = json.loads(line)
-                kind, key = record["kind"], str(record["hash"])
-                if kind == "invite":
-                    state.invites[key] = Invite(key, _name(record.get("name")),
-                                                _number(record.get("table")),
-                                                float(record["expires"]),
-                                                str(record.get("made_by", "")))
-                elif kind in ("used", "revoked") and key in state.invites:
-                    setattr(state.invites[key], kind, True)
-                elif kind == "identity":
-                    state.identities[key] = Identity(key, _name(record.get("name")),
-                                                     float(record["expires"]),
-                                                     _number(record.get("table")))
-                elif kind == "named" and key in state.identities:
-                    state.identities[key].name = _name(record.get("name"))
-            except (ValueError, KeyError, TypeError, AttributeError):
-                continue  # a torn or foreign line: the rest still counts
-    return state
+def _parse(path: Path, offset: int, state: _State) -> int:
+    """The whole lines of the file from `offset` on, into `state`; where
+    the next read starts (after the last whole line)."""
+    with open(path, "rb") as file:
+        file.seek(offset)
+        data = file.read()
+    whole = data.rfind(b"\n") + 1
+    for raw in data[:whole].splitlines():
+        line = raw.decode("ascii", "replace")
+        if len(line) > MAX_LINE:
+            continue
+        try:
+            record = json.loads(line)
+            kind, key = record["kind"], str(record["hash"])
+            if kind == "invite":
+                state.invites[key] = Invite(key, _name(record.get("name")),
+                                            _number(record.get("table")),
+                                            float(record["expires"]),
+                                            str(record.get("made_by", "")))
+            elif kind in ("used", "revoked") and key in state.invites:
+                setattr(state.invites[key], kind, True)
+            elif kind == "identity":
+                state.identities[key] = Identity(key, _name(record.get("name")),
+                                                 float(record["expires"]),
+                                                 _number(record.get("table")))
+            elif kind == "named" and key in state.identities:
+                state.identities[key].name = _name(record.get("name"))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue  # a torn or foreign line: the rest still counts
+    return offset + whole
 
 
 def _name(value: object) -> str | None:
