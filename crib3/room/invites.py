@@ -26,6 +26,7 @@ import json
 import os
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,6 +37,7 @@ TOKEN_BYTES = 32           # 256 bits: a link's token, and a cookie's secret
 MAX_LINE = 4096            # a longer line in the book is not ours: skipped
 MAX_OPEN_INVITES = 1000    # unused, unexpired links the players made, at once (and the host's)
 MAX_OPEN_PER_PERSON = 5    # unused, unexpired links one player made, at once
+REUSED_KEPT = 1024         # players' recent links this process may hand out again
 HOST = "the host"          # who `crib3 invite` makes a link for: never limited by players' links
 
 
@@ -81,6 +83,13 @@ class _State:
     identities: dict[str, Identity] = field(default_factory=dict)
 
 
+# A player's latest link for one table, by (who, name, table): its token,
+# handed out again while it is open, so that reopening the invite dialog
+# shows the same link rather than minting another. Kept in the process
+# that made it (a session's worker) only: the book keeps no token.
+_reused: OrderedDict[tuple[str, str | None, int | None], str] = OrderedDict()
+
+
 class InviteRefused(Exception):
     """A link or a cookie that lets nobody in: one line to say why."""
 
@@ -104,9 +113,17 @@ class InviteBook:
         A player (anyone but `HOST`) may have `MAX_OPEN_PER_PERSON` links
         open at once, and the players together `MAX_OPEN_INVITES`; the
         host's links are counted apart, so players' links never stop the
-        host's command."""
+        host's command. A player asking again for the same table while
+        their last link for it is open gets that link again."""
         state = self._read()
         now = time.time()
+        again = (made_by, name, table)
+        if made_by != HOST and again in _reused:
+            token = _reused[again]
+            kept = state.invites.get(digest(token))
+            if kept is not None and kept.refusal(now) is None:
+                return token
+            del _reused[again]
         open_now = [i for i in state.invites.values() if i.refusal(now) is None]
         if made_by != HOST:
             mine = sum(1 for i in open_now if i.made_by == made_by)
@@ -120,6 +137,10 @@ class InviteBook:
         token = secrets.token_urlsafe(TOKEN_BYTES)
         self._append({"kind": "invite", "hash": digest(token), "name": name, "table": table,
                       "expires": now + hours * 3600, "made_by": made_by})
+        if made_by != HOST:
+            _reused[again] = token
+            while len(_reused) > REUSED_KEPT:
+                _reused.popitem(last=False)
         return token
 
     def redeem(self, token: str) -> tuple[str, Identity]:
