@@ -6,16 +6,21 @@ connections from the door, as `crib3.net.gate` does for the SSH one.
   `HEADER_DEADLINE` seconds of arriving (a deadline for the whole request,
   not for each byte: a byte every few seconds does not keep it open), and
   must become a seat within `PREAUTH_GRACE` seconds.
-- Past an address's cap, a new connection from it displaces that
-  address's oldest connection still sending its headers after
-  `MAKE_WAY_AFTER` seconds (a flooder only
-  displaces itself, and a browser behind the same proxy as a flooder still
-  gets its page); past the overall cap, a connection from an address with
-  nothing pending displaces the oldest such connection of the busiest
-  address. With nobody to displace, the new one is closed at once.
+- Past the overall cap, a connection from an address with nothing pending
+  displaces the oldest connection still sending its headers of the
+  busiest address (with nobody to displace, it is closed at once).
+- Past an address's cap (or the overall cap, from an address with some
+  pending), a new connection is let in on trial: if its headers are all
+  there within `TRIAL_DEADLINE` seconds, it takes the place of its
+  address's oldest connection still sending them; if not, it is closed.
+  A flooder's new connection, as slow as the rest, displaces nothing, and
+  a browser behind the same proxy as a flooder (one address) still gets
+  its page. Only a few connections of an address are on trial at once;
+  past that, a new one is closed at once.
 - Between half the overall cap and the cap, a new connection from an
-  address that has some pending already is dropped at random, the more
-  likely the fuller the door (OpenSSH's `MaxStartups start:rate:full`).
+  address that has some pending already is put on trial at random, the
+  more likely the fuller the door (as OpenSSH's `MaxStartups
+  start:rate:full` drops them early).
 """
 
 from __future__ import annotations
@@ -33,8 +38,10 @@ PREAUTH_GRACE = 20.0          # seconds a connection may stay without becoming a
 HEADER_DEADLINE = 8.0         # seconds for a connection's first request's headers, whole
 PREAUTH_PER_ADDRESS = 16      # connections from one address not yet a seat
 PREAUTH_ALL = 256             # ... from everyone
-MAKE_WAY_AFTER = 2.0          # seconds sending headers before a newcomer may displace it
-EARLY_DROP_RATE = 0.3         # the chance of an early drop at half the overall cap
+TRIAL_DEADLINE = 1.0          # seconds for the headers of a connection past the caps
+TRIALS_PER_ADDRESS = 4        # connections past the caps on trial at once, from one address
+TRIALS_ALL = 64               # ... from everyone
+EARLY_TRIAL_RATE = 0.3        # the chance of a trial at half the overall cap
 
 
 @dataclass
@@ -58,11 +65,14 @@ class Admission:
                  chance: Callable[[], float] = random.random) -> None:
         self.per_address, self.overall, self.grace = per_address, overall, grace
         self.header_deadline = min(header_deadline, grace)
+        self.trial_deadline = min(TRIAL_DEADLINE, self.header_deadline)
         self.chance = chance
         self.waiting: dict[str, int] = {}
-        self.refused = 0      # connections closed at once (for the log and tests)
+        self.refused = 0      # connections turned away (for the log and tests)
         self.evicted = 0      # slow connections closed to make way for a new one
         self.pending: OrderedDict[asyncio.BaseTransport, _Pending] = OrderedDict()
+        self.trials: dict[asyncio.BaseTransport, _Pending] = {}
+        self.trying: dict[str, int] = {}
 
     def arrived(self, transport: asyncio.BaseTransport) -> bool:
         """May a new connection in? (If so, it is counted from now.)"""
@@ -70,30 +80,57 @@ class Admission:
         address = str(peer[0])
         mine = self.waiting.get(address, 0)
         total = len(self.pending)
-        victim: asyncio.BaseTransport | None = None
-        if mine >= self.per_address:
-            victim = self._slowest(address, MAKE_WAY_AFTER)
-        elif total >= self.overall:
-            victim = self._slowest(address, MAKE_WAY_AFTER) if mine else self._make_way(address)
-        elif mine and total >= self.overall // 2 and self._early_drop(total):
-            self.refused += 1
-            return False
-        if (mine >= self.per_address or total >= self.overall) and victim is None:
-            self.refused += 1
-            return False
-        if victim is not None:
-            self.evicted += 1
-            self.left(victim)
-            _close(victim)
-        self.waiting[address] = mine + 1
         loop = asyncio.get_running_loop()
-        timer = loop.call_later(self.header_deadline, _close, transport)
-        self.pending[transport] = _Pending(address, timer, loop.time())
+        if total >= self.overall and not mine:
+            victim = self._make_way(address)
+            if victim is None:
+                self.refused += 1
+                return False
+            self._evict(victim)
+        elif mine >= self.per_address or total >= self.overall or \
+                (mine and total >= self.overall // 2 and self._early_trial(total)):
+            return self._on_trial(transport, address)
+        self._count(transport, _Pending(address, loop.call_later(
+            self.header_deadline, _close, transport), loop.time()))
         return True
+
+    def _on_trial(self, transport: asyncio.BaseTransport, address: str) -> bool:
+        """Past the caps, from an address with connections pending: let it
+        in on trial, to send its headers within `trial_deadline` (then it
+        takes the place of its address's oldest slow connection), or go."""
+        if self.trying.get(address, 0) >= TRIALS_PER_ADDRESS or len(self.trials) >= TRIALS_ALL:
+            self.refused += 1
+            return False
+
+        def failed() -> None:
+            self.refused += 1
+            self._end_trial(transport)
+            _close(transport)
+
+        loop = asyncio.get_running_loop()
+        self.trials[transport] = _Pending(address, loop.call_later(self.trial_deadline, failed),
+                                          loop.time())
+        self.trying[address] = self.trying.get(address, 0) + 1
+        return True
+
+    def _end_trial(self, transport: asyncio.BaseTransport) -> _Pending | None:
+        trial = self.trials.pop(transport, None)
+        if trial is not None:
+            trial.timer.cancel()
+            self.trying[trial.address] -= 1
+            if self.trying[trial.address] <= 0:
+                del self.trying[trial.address]
+        return trial
 
     def headed(self, transport: asyncio.BaseTransport) -> None:
         """The connection's first request's headers have all arrived: from
         now only the grace time counts (from its arrival)."""
+        trial = self._end_trial(transport)
+        if trial is not None:
+            victim = self._slowest(trial.address) or self._make_way(trial.address)
+            if victim is not None:
+                self._evict(victim)
+            self._count(transport, trial)
         pending = self.pending.get(transport)
         if pending is None or pending.headed:
             return
@@ -107,6 +144,7 @@ class Admission:
         self.left(transport)
 
     def left(self, transport: asyncio.BaseTransport) -> None:
+        self._end_trial(transport)
         pending = self.pending.pop(transport, None)
         if pending is None:
             return
@@ -115,13 +153,20 @@ class Admission:
         if self.waiting[pending.address] <= 0:
             del self.waiting[pending.address]
 
-    def _slowest(self, address: str, age: float = 0.0) -> asyncio.BaseTransport | None:
-        """The oldest connection from `address` still sending its headers
-        (for at least `age` seconds)."""
-        since = asyncio.get_running_loop().time() - age
+    def _count(self, transport: asyncio.BaseTransport, pending: _Pending) -> None:
+        self.waiting[pending.address] = self.waiting.get(pending.address, 0) + 1
+        self.pending[transport] = pending
+
+    def _evict(self, victim: asyncio.BaseTransport) -> None:
+        self.evicted += 1
+        self.left(victim)
+        _close(victim)
+
+    def _slowest(self, address: str) -> asyncio.BaseTransport | None:
+        """The oldest connection from `address` still sending its headers."""
         for transport, pending in self.pending.items():
             if pending.address == address and not pending.headed:
-                return transport if pending.since <= since else None
+                return transport
         return None
 
     def _make_way(self, address: str) -> asyncio.BaseTransport | None:
@@ -134,10 +179,10 @@ class Admission:
                 return victim
         return None
 
-    def _early_drop(self, total: int) -> bool:
+    def _early_trial(self, total: int) -> bool:
         start = self.overall // 2
         fullness = (total - start) / max(1, self.overall - start)
-        drop = EARLY_DROP_RATE + (1 - EARLY_DROP_RATE) * fullness
+        drop = EARLY_TRIAL_RATE + (1 - EARLY_TRIAL_RATE) * fullness
         return self.chance() < drop
 
 
