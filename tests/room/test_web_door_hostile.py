@@ -171,18 +171,20 @@ async def test_slow_headers_do_not_keep_new_browsers_out(tmp_path, monkeypatch):
         stop = asyncio.Event()
         flood = [asyncio.ensure_future(slow_loris(door.port, f"127.0.3.{a}", stop))
                  for a in range(1, 5) for _ in range(5)]
-        await until(lambda: len(door.admission.pending) >= 16, what="the door full")
-        await asyncio.sleep(2.5)                     # (the flood's oldest, past making way)
-        during = await lobby_key(ann)
-        loaded = [await page_loads(f"{door.url}/", "127.0.0.5") for _ in range(4)]
-        await ann.drop()                             # the network blips
-        await asyncio.wait_for(ann.open(), 10)
-        await ann.shows("Open a table")
-        behind = [await page_loads(f"{door.url}/", "127.0.3.1") for _ in range(3)]
-        stop.set()
-        for task in flood:
-            with contextlib.suppress(BaseException):
-                await asyncio.wait_for(task, 5)
+        try:
+            await until(lambda: len(door.admission.pending) >= 16, what="the door full")
+            await asyncio.sleep(2.5)                 # (the flood's connections, well begun)
+            during = await lobby_key(ann)
+            loaded = [await page_loads(f"{door.url}/", "127.0.0.5") for _ in range(4)]
+            await ann.drop()                         # the network blips
+            await asyncio.wait_for(ann.open(), 10)
+            await ann.shows("Open a table")
+            behind = [await page_loads(f"{door.url}/", "127.0.3.1") for _ in range(3)]
+        finally:
+            stop.set()
+            for task in flood:
+                with contextlib.suppress(BaseException):
+                    await asyncio.wait_for(task, 5)
         within(during, before)
         assert all(loaded), loaded
         assert all(behind), behind
