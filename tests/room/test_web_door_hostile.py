@@ -12,6 +12,7 @@ import logging
 import secrets
 import statistics
 import time
+from collections import OrderedDict
 
 import aiohttp
 import pytest
@@ -172,7 +173,8 @@ async def test_slow_headers_do_not_keep_new_browsers_out(tmp_path, monkeypatch):
         flood = [asyncio.ensure_future(slow_loris(door.port, f"127.0.3.{a}", stop))
                  for a in range(1, 5) for _ in range(5)]
         try:
-            await until(lambda: len(door.admission.pending) >= 16, what="the door full")
+            await until(lambda: sum(door.admission.waiting.values()) >= 16,
+                        what="the door full")
             await asyncio.sleep(2.5)                 # (the flood's connections, well begun)
             during = await lobby_key(ann)
             loaded = [await page_loads(f"{door.url}/", "127.0.0.5") for _ in range(4)]
@@ -288,7 +290,7 @@ def test_a_players_links_are_limited_and_reused_and_the_host_is_never_refused(
     link while it is open; links to other tables stop at the per-person
     limit; players together fill their share, and the host's command still
     makes a link."""
-    monkeypatch.setattr(invites, "_reused", type(invites._reused)())
+    monkeypatch.setattr(invites, "_reused", OrderedDict(), raising=False)  # (afresh)
     monkeypatch.setattr(invites, "MAX_OPEN_INVITES", 12)
     book = InviteBook(tmp_path / "web")
     first = book.invite("eve", table=1)
