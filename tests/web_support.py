@@ -105,6 +105,10 @@ class WebClient:
     def press(self, keys: str | bytes) -> None:
         self._outbox.put_nowait(keys.encode() if isinstance(keys, str) else keys)
 
+    def send_text(self, text: str) -> None:
+        """A text frame, as the page sends its terminal's size (or not)."""
+        self._outbox.put_nowait(text)
+
     def resize(self, cols: int, rows: int) -> None:
         import json
 

@@ -42,8 +42,9 @@ from aiohttp import WSMsgType, web
 from crib3.common.names import check_name
 from crib3.net.bounds import capped_size
 from crib3.net.session import Identity, PlaySession, Service
-from crib3.net.web_admission import Admission, Counted
+from crib3.net.web_admission import Admission, Counted, PerAddress
 from crib3.net.web_channel import WebChannel
+from crib3.net.web_errors import BadRequests, QuietHandler
 from crib3.net.web_options import WebOptions, WebRefused, loopback
 from crib3.room.invites import IDENTITY_DAYS, InviteBook, InviteRefused
 from crib3.room.invites import Identity as WebIdentity
@@ -55,6 +56,10 @@ COOKIE = "crib3_id"
 MAX_FRAME = 16 * 1024         # bytes in one frame from a browser (a paste, at most)
 MAX_BODY = 4 * 1024           # bytes in a POST's body
 SEATS_PER_ADDRESS = 32        # signed-in browser sessions from one address
+NAMES_PER_MINUTE = (10, 20, 120, 240)   # new names under --open: per address (rate, burst),
+                                        # and everyone's (rate, burst)
+REDEEMS_PER_MINUTE = (30, 30, 600, 600)  # tries at an invite link, the same
+KEEPALIVE = 10.0              # seconds an idle connection is kept for the page's next request
 
 STATIC = {  # what the page may load, and nothing else
     "xterm.js": "text/javascript", "addon-fit.js": "text/javascript",
@@ -89,6 +94,9 @@ class WebDoor:
         self.options = options
         self.book = book
         self.admission = Admission()
+        self.bad = BadRequests()
+        self.minting = PerAddress(*NAMES_PER_MINUTE)
+        self.guessing = PerAddress(*REDEEMS_PER_MINUTE)
         self.files = _static_files()
         self.sessions: set[PlaySession] = set()
         self.runner: web.AppRunner | None = None
@@ -128,7 +136,7 @@ class WebDoor:
         app.router.add_post("/api/redeem", self._redeem)
         app.router.add_post("/api/name", self._name)
         app.router.add_get("/ws", self._websocket)
-        self.runner = web.AppRunner(app, access_log=None, keepalive_timeout=10,
+        self.runner = web.AppRunner(app, access_log=None, keepalive_timeout=KEEPALIVE,
                                     handle_signals=False)
         await self.runner.setup()
         context = None
@@ -142,9 +150,14 @@ class WebDoor:
         handler = self.runner.server
         assert handler is not None
         loop = asyncio.get_running_loop()
-        self.server = await loop.create_server(
-            lambda: Counted(handler(), self.admission), self.options.host, self.options.port,
-            ssl=context, backlog=128)
+
+        def connection() -> Counted:
+            quiet = QuietHandler(handler, self.bad, HEADERS, loop=loop, keepalive_timeout=KEEPALIVE,
+                                 access_log=None)
+            return Counted(quiet, self.admission)
+
+        self.server = await loop.create_server(connection, self.options.host, self.options.port,
+                                               ssl=context, backlog=128)
         self.origins = {self.url}
         if not self.options.public_url and loopback(self.options.host):
             scheme = "https" if self.options.tls_cert else "http"
@@ -230,6 +243,8 @@ class WebDoor:
         """An invite link's token for an identity cookie (once)."""
         if not self._same_origin(request):
             return self._refuse(403, "this page is not the card room's")
+        if not self.guessing.allowed(request.remote or "?"):
+            return self._refuse(429, "too many tries from your address: wait a minute")
         token = (await self._body(request)).get("token")
         try:
             secret, identity = self.book.redeem(str(token or ""))
@@ -260,6 +275,8 @@ class WebDoor:
             return web.json_response({"name": name}, headers={"Cache-Control": "no-store"})
         if not self.service.options.open_door:
             return self._refuse(403, "this card room lets people in by invite link only")
+        if not self.minting.allowed(request.remote or "?"):
+            return self._refuse(429, "too many new names from your address: wait a minute")
         secret, identity = self.book.newcomer(name)
         response = web.json_response({"name": name}, headers={"Cache-Control": "no-store"})
         self._set_cookie(response, secret)
@@ -320,13 +337,14 @@ class WebDoor:
             await channel.gone()
         return ws
 
-    @staticmethod
-    def _control(session: PlaySession, text: str) -> None:
-        """A text frame: the browser's terminal changed size."""
+    def _control(self, session: PlaySession, text: str) -> None:
+        """A text frame: the browser's terminal changed size (anything else
+        is counted as a malformed frame, and dropped)."""
         try:
             message = json.loads(text)
             cols, rows = int(message["cols"]), int(message["rows"])
-        except (ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, OverflowError):
+            self.bad("a malformed frame", session.address)
             return
         session.resize(*capped_size(cols, rows))
 

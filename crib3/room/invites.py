@@ -26,6 +26,7 @@ import json
 import os
 import secrets
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +35,10 @@ INVITE_HOURS = 24.0        # how long a link is good for, unless told
 IDENTITY_DAYS = 30.0       # how long a browser stays known without coming back
 TOKEN_BYTES = 32           # 256 bits: a link's token, and a cookie's secret
 MAX_LINE = 4096            # a longer line in the book is not ours: skipped
-MAX_OPEN_INVITES = 1000    # unused, unexpired links at once; past it, no new ones
+MAX_OPEN_INVITES = 1000    # unused, unexpired links the players made, at once (and the host's)
+MAX_OPEN_PER_PERSON = 5    # unused, unexpired links one player made, at once
+REUSED_KEPT = 1024         # players' recent links this process may hand out again
+HOST = "the host"          # who `crib3 invite` makes a link for: never limited by players' links
 
 
 def digest(secret: str) -> str:
@@ -79,6 +83,13 @@ class _State:
     identities: dict[str, Identity] = field(default_factory=dict)
 
 
+# A player's latest link for one table, by (who, name, table): its token,
+# handed out again while it is open, so that reopening the invite dialog
+# shows the same link rather than minting another. Kept in the process
+# that made it (a session's worker) only: the book keeps no token.
+_reused: OrderedDict[tuple[str, str | None, int | None], str] = OrderedDict()
+
+
 class InviteRefused(Exception):
     """A link or a cookie that lets nobody in: one line to say why."""
 
@@ -89,23 +100,47 @@ class InviteBook:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self.path = folder / "invites.jsonl"
-        self._seen: tuple[int, int] | None = None
+        self._seen: tuple[int, int] | None = None  # the file (device, inode) read so far
+        self._offset = 0                            # ... and how far
         self._state = _State()
 
     # --- writing ---------------------------------------------------------------------
 
     def invite(self, made_by: str, name: str | None = None, table: int | None = None,
                hours: float = INVITE_HOURS) -> str:
-        """A new link's token (to be put in the link; only its digest is kept)."""
+        """A new link's token (to be put in the link; only its digest is kept).
+
+        A player (anyone but `HOST`) may have `MAX_OPEN_PER_PERSON` links
+        open at once, and the players together `MAX_OPEN_INVITES`; the
+        host's links are counted apart, so players' links never stop the
+        host's command. A player asking again for the same table while
+        their last link for it is open gets that link again."""
         state = self._read()
         now = time.time()
-        open_now = sum(1 for i in state.invites.values() if i.refusal(now) is None)
-        if open_now >= MAX_OPEN_INVITES:
-            raise InviteRefused(f"{open_now} invite links are open already: "
+        again = (made_by, name, table)
+        if made_by != HOST and again in _reused:
+            token = _reused[again]
+            kept = state.invites.get(digest(token))
+            if kept is not None and kept.refusal(now) is None:
+                return token
+            del _reused[again]
+        open_now = [i for i in state.invites.values() if i.refusal(now) is None]
+        if made_by != HOST:
+            mine = sum(1 for i in open_now if i.made_by == made_by)
+            if mine >= MAX_OPEN_PER_PERSON:
+                raise InviteRefused(f"you have {mine} invite links open already: "
+                                    "wait for one to be used or to expire")
+        same_side = sum(1 for i in open_now if (i.made_by == HOST) == (made_by == HOST))
+        if same_side >= MAX_OPEN_INVITES:
+            raise InviteRefused(f"{same_side} invite links are open already: "
                                 "wait for some to be used or to expire")
         token = secrets.token_urlsafe(TOKEN_BYTES)
         self._append({"kind": "invite", "hash": digest(token), "name": name, "table": table,
                       "expires": now + hours * 3600, "made_by": made_by})
+        if made_by != HOST:
+            _reused[again] = token
+            while len(_reused) > REUSED_KEPT:
+                _reused.popitem(last=False)
         return token
 
     def redeem(self, token: str) -> tuple[str, Identity]:
@@ -193,16 +228,18 @@ class InviteBook:
         return [i for i in self._read().invites.values() if i.refusal(now) is None]
 
     def _read(self) -> _State:
-        """The book, read again only when the file changed (size or mtime)."""
+        """The book as the file says now: only the lines appended since the
+        last read are read (the file only grows), unless it is a new file."""
         try:
             stat = self.path.stat()
         except FileNotFoundError:
-            self._seen, self._state = None, _State()
+            self._seen, self._offset, self._state = None, 0, _State()
             return self._state
-        mark = (stat.st_size, stat.st_mtime_ns)
-        if mark != self._seen:
-            self._state = _parse(self.path)
-            self._seen = mark
+        mark = (stat.st_dev, stat.st_ino)
+        if mark != self._seen or stat.st_size < self._offset:
+            self._seen, self._offset, self._state = mark, 0, _State()
+        if stat.st_size > self._offset:
+            self._offset = _parse(self.path, self._offset, self._state)
         return self._state
 
     # --- the file --------------------------------------------------------------------
@@ -213,7 +250,6 @@ class InviteBook:
         with open(self.folder / "invites.lock", "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
-                self._seen = None  # another process may have written: read afresh
                 yield
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
@@ -232,34 +268,38 @@ class InviteBook:
             os.write(fd, line.encode("ascii"))
         finally:
             os.close(fd)
-        self._seen = None
 
 
-def _parse(path: Path) -> _State:
-    state = _State()
-    with open(path, encoding="ascii", errors="replace") as lines:
-        for line in lines:
-            if len(line) > MAX_LINE:
-                continue
-            try:
-                record = json.loads(line)
-                kind, key = record["kind"], str(record["hash"])
-                if kind == "invite":
-                    state.invites[key] = Invite(key, _name(record.get("name")),
-                                                _number(record.get("table")),
-                                                float(record["expires"]),
-                                                str(record.get("made_by", "")))
-                elif kind in ("used", "revoked") and key in state.invites:
-                    setattr(state.invites[key], kind, True)
-                elif kind == "identity":
-                    state.identities[key] = Identity(key, _name(record.get("name")),
-                                                     float(record["expires"]),
-                                                     _number(record.get("table")))
-                elif kind == "named" and key in state.identities:
-                    state.identities[key].name = _name(record.get("name"))
-            except (ValueError, KeyError, TypeError, AttributeError):
-                continue  # a torn or foreign line: the rest still counts
-    return state
+def _parse(path: Path, offset: int, state: _State) -> int:
+    """The whole lines of the file from `offset` on, into `state`; where
+    the next read starts (after the last whole line)."""
+    with open(path, "rb") as file:
+        file.seek(offset)
+        data = file.read()
+    whole = data.rfind(b"\n") + 1
+    for raw in data[:whole].splitlines():
+        line = raw.decode("ascii", "replace")
+        if len(line) > MAX_LINE:
+            continue
+        try:
+            record = json.loads(line)
+            kind, key = record["kind"], str(record["hash"])
+            if kind == "invite":
+                state.invites[key] = Invite(key, _name(record.get("name")),
+                                            _number(record.get("table")),
+                                            float(record["expires"]),
+                                            str(record.get("made_by", "")))
+            elif kind in ("used", "revoked") and key in state.invites:
+                setattr(state.invites[key], kind, True)
+            elif kind == "identity":
+                state.identities[key] = Identity(key, _name(record.get("name")),
+                                                 float(record["expires"]),
+                                                 _number(record.get("table")))
+            elif kind == "named" and key in state.identities:
+                state.identities[key].name = _name(record.get("name"))
+        except (ValueError, KeyError, TypeError, AttributeError):
+            continue  # a torn or foreign line: the rest still counts
+    return offset + whole
 
 
 def _name(value: object) -> str | None:
