@@ -64,10 +64,13 @@ class BotDriver:
         return fallback(view)
 
     async def move(self, seat: int,
-                   thinking: Callable[[int, bool], None] | None = None) -> bool:
+                   thinking: Callable[[int, bool], None] | None = None,
+                   stopped: Callable[[], bool] = lambda: False) -> bool:
         """Think a moment, choose, and play the move. False when it could
         not be played because the game moved on meanwhile (a person at
-        another seat): ask `to_move` again."""
+        another seat): ask `to_move` again; or because the table stopped
+        while the bot thought (its log closed: Python 3.11's wait_for can
+        return a choice that came in with the cancel)."""
         if thinking:
             thinking(seat, True)
         try:
@@ -77,6 +80,8 @@ class BotDriver:
         finally:
             if thinking:
                 thinking(seat, False)
+        if stopped():
+            return False
         try:
             self.game.dispatch(command)
         except IllegalMove:
@@ -93,7 +98,7 @@ class BotDriver:
                 wake.clear()
                 await wake.wait()
                 continue
-            await self.move(seat, thinking)
+            await self.move(seat, thinking, stopped)
 
 
 def fallback(view: SeatView) -> Command:

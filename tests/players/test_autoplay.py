@@ -99,3 +99,25 @@ async def test_a_bot_that_raises_does_not_end_the_local_game(crib3_home):
             await pilot.press("enter")
         assert app.is_running
         assert any(isinstance(e, ev.CardPlayed) and e.seat == 1 for e in game.events)
+
+
+async def test_a_choice_that_comes_in_after_the_table_stopped_is_not_played():
+    """A table closed while its bot thinks (the room stopping): the choice
+    that still comes back (Python 3.11's wait_for can return it with the
+    cancel) is not played, since the table's log is closed by then."""
+    game = bots_only()
+    driver = BotDriver(game, {s: EasyPlayer(random.Random(s)) for s in range(3)})
+    stopped = False
+    chosen = asyncio.Event()
+
+    async def choose_while_it_stops(seat):
+        nonlocal stopped
+        stopped = True                      # the table stops while the bot thinks
+        chosen.set()
+        return game.view(seat).legal[0]
+
+    driver.choose = choose_while_it_stops
+    before = len(game.events)
+    await driver.run(asyncio.Event(), stopped=lambda: stopped)
+    assert chosen.is_set()
+    assert len(game.events) == before
