@@ -213,8 +213,9 @@ def build_parser() -> Parser:
                                    "closed), or with --cluster its id")
     export_table.add_argument("-o", "--output", metavar="FILE", default=None,
                               help="write it here (default: standard output)")
-    export_table.add_argument("--cluster", metavar="URL", default=None,
-                              help="read it from a cluster's stream (nats://HOST:PORT; needs "
+    export_table.add_argument("--cluster", metavar="URL[,URL...]", default=None,
+                              help="read it from a cluster's stream (its NATS servers, "
+                                   "nats://HOST:PORT, as serve --cluster takes them; needs "
                                    "crib3[cluster]), not from this machine's room")
     export_table.set_defaults(run=cmd_tables_export, command="tables export")
     return parser

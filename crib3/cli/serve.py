@@ -128,9 +128,9 @@ def _cluster_options(args: argparse.Namespace) -> ClusterOptions | None:
     """`--cluster URL[,URL...]` checked before anything listens: a NATS
     server beyond loopback is spoken to only with credentials or TLS (exit
     2 without); None without `--cluster` (`crib3 serve` as on one machine)."""
-    import ipaddress
     import socket
-    from urllib.parse import urlsplit
+
+    from crib3.cli.cluster_urls import cluster_urls, shown
 
     if args.cluster is None:
         for flag in ("node", "cluster_creds", "cluster_tls_ca"):
@@ -143,40 +143,25 @@ def _cluster_options(args: argparse.Namespace) -> ClusterOptions | None:
     for path in (creds, tls_ca):
         if path is not None and not path.is_file():
             raise UsageError(f"no such file: {path}")
-    urls = [u.strip() for u in args.cluster.split(",") if u.strip()]
-    if not urls:
-        raise UsageError("--cluster: give the NATS servers' URLs, nats://HOST:PORT")
-    shown = []
+    servers = cluster_urls(args.cluster)
     clear = False
-    for url in urls:
-        try:
-            parts = urlsplit(url if "://" in url else f"nats://{url}")
-            host, port = parts.hostname, parts.port
-        except ValueError as exc:
-            raise UsageError(f"--cluster: not a URL ({exc})") from None
-        if parts.scheme not in ("nats", "tls") or not host:
-            raise UsageError("--cluster: a URL is nats://HOST:PORT or tls://HOST:PORT")
-        where = f"{parts.scheme}://{host}" + (f":{port}" if port else "")
-        shown.append(where)
-        try:
-            loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
-        except ValueError:
-            loopback = False
-        if loopback:
+    for server in servers:
+        if server.loopback:
             continue
-        if not (creds or parts.username) and not (parts.scheme == "tls" or tls_ca):
-            raise UsageError(f"--cluster {where}: a NATS server beyond loopback needs "
+        tls = server.scheme == "tls" or tls_ca is not None
+        if not (creds or server.credentials) and not tls:
+            raise UsageError(f"--cluster {server.shown}: a NATS server beyond loopback needs "
                              "credentials (--cluster-creds FILE, or user:password@ in the URL) "
                              "or TLS (tls://, or --cluster-tls-ca FILE)")
-        clear = clear or not (parts.scheme == "tls" or tls_ca)
+        clear = clear or not tls
     node = args.node or f"{socket.gethostname().split('.')[0]}-{args.port}"
     node = "".join(c if c.isascii() and (c.isalnum() or c in "-_") else "-" for c in node)[:64]
     if not node.strip("-_"):
         raise UsageError("--node: a node's name is 1-64 of A-Z a-z 0-9 _ -")
     if args.node and node != args.node:
         raise UsageError(f"--node {args.node!r}: a node's name is 1-64 of A-Z a-z 0-9 _ -")
-    return ClusterOptions(urls, node, creds, tls_ca, args.cluster_lease, ", ".join(shown),
-                          clear)
+    return ClusterOptions([server.url for server in servers], node, creds, tls_ca,
+                          args.cluster_lease, shown(servers), clear)
 
 
 async def _serve_node(cluster: ClusterOptions, args: argparse.Namespace, options: ServeOptions,

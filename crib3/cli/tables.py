@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from crib3.cli.cluster_urls import ServerURL, cluster_urls, shown
 from crib3.cli.failures import CannotRun, UsageError, report_log_error
 from crib3.common.exits import EXIT_OK
 
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
 def cmd_tables_export(args: argparse.Namespace) -> int:
     if args.cluster:
-        lines = _cluster_lines(args.cluster, args.table)
+        lines = _cluster_lines(cluster_urls(args.cluster), args.table)
     else:
         from crib3.engine.log import LogError
 
@@ -68,7 +69,7 @@ def _local_lines(table: str) -> list[str]:
     raise CannotRun(f"no table {number} with a game in {folder}")
 
 
-def _cluster_lines(url: str, table: str) -> list[str]:
+def _cluster_lines(servers: list[ServerURL], table: str) -> list[str]:
     import asyncio
     import os
 
@@ -83,7 +84,8 @@ def _cluster_lines(url: str, table: str) -> list[str]:
         raise UsageError(str(exc)) from None
 
     async def read() -> list[str]:
-        store = await ClusterStore.connect(url, f"export-{os.getpid()}", make=False,
+        store = await ClusterStore.connect([server.url for server in servers],
+                                           f"export-{os.getpid()}", make=False,
                                            allow_reconnect=False, connect_timeout=5,
                                            max_reconnect_attempts=1)
         try:
@@ -96,8 +98,8 @@ def _cluster_lines(url: str, table: str) -> list[str]:
     except Exception as exc:  # nats-py's own: it cannot reach the cluster, or it refused us
         if type(exc).__module__.split(".")[0] != "nats" and not isinstance(exc, OSError):
             raise
-        raise CannotRun(f"cannot read the cluster at {url}: {exc or type(exc).__name__}") \
-            from None
+        raise CannotRun(f"cannot read the cluster at {shown(servers)}: "
+                        f"{exc or type(exc).__name__}") from None
     if not lines:
-        raise CannotRun(f"no table {table} with a game in the cluster at {url}")
+        raise CannotRun(f"no table {table} with a game in the cluster at {shown(servers)}")
     return lines

@@ -211,6 +211,37 @@ async def test_a_table_exported_from_the_cluster_is_a_game_log_that_verifies(sol
     assert_clean_failure(nobody, 1)
 
 
+async def test_tables_export_takes_the_cluster_as_serve_does(solo, tmp_path):
+    """`--cluster` is one text for every command: the comma-separated list
+    `serve --cluster` takes (spaces, a URL without its scheme) reads the
+    table; a bad URL is one usage line; a line never shows a password."""
+    from commands import assert_clean_failure, crib3
+
+    store = await ClusterStore.connect(solo.url, "a")
+    try:
+        lease = await store.acquire("t9")
+        log = await store.open_log(lease, make_header(source="crib3 serve", table="t9"))
+        for event in GAME:
+            await log.append(event)
+        await store.release(lease)
+        lines = (await store.read("t9")).lines
+    finally:
+        await store.close()
+    bare = solo.url.split("://", 1)[1]
+    servers = f"{solo.url}, {bare}"
+    done = await asyncio.to_thread(crib3, "tables", "export", "t9", "--cluster", servers)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == lines
+    wrong = await asyncio.to_thread(crib3, "tables", "export", "t9", "--cluster",
+                                    f"{solo.url},ftp://127.0.0.1:1")
+    assert_clean_failure(wrong, 2)
+    assert "nats://HOST:PORT or tls://HOST:PORT" in wrong.stderr
+    secret = await asyncio.to_thread(crib3, "tables", "export", "t9", "--cluster",
+                                     "nats://ann:hunter2@127.0.0.1:1")
+    assert_clean_failure(secret, 1)
+    assert "hunter2" not in secret.stderr and "nats://127.0.0.1:1" in secret.stderr
+
+
 async def test_a_key_that_expires_while_it_is_created_is_created_not_missing():
     """nats-py's create, in a bucket with a TTL, raised KeyNotFoundError for
     a key that expired between its two looks (seen in a clean-clone CI run:
