@@ -156,6 +156,11 @@ async def test_a_stopped_host_loses_its_table_to_a_node_that_adopts_it(server, t
             getattr(e, "seat", None) in (1, 2) and type(e).__name__ in BOT_MOVES
             for e in events[len(stood):]) >= 2)
         assert bots_moved
+        # The bots play on until it is Alice's turn again: the stream is read
+        # once they stand still, so that no move lands between the read and
+        # the comparison.
+        await until(lambda: adopted.game.to_act() == (0,) and not adopted.game._outbox,
+                    what="Alice's turn again")
         await adopted.game.settled()
         reader = await ClusterStore.connect(server.url, "reader", make=False)
         try:
