@@ -10,14 +10,13 @@ import asyncio
 import contextlib
 import logging
 import secrets
-import statistics
 import time
 from collections import OrderedDict
 
 import aiohttp
 import pytest
 from ssh_support import until
-from textual import constants
+from test_ssh_hostile import lobby_key, within  # (the SSH door's: a browser's client alike)
 from web_support import WebClient, web_serving
 
 from crib3.net.web_admission import Admission
@@ -25,29 +24,6 @@ from crib3.room import invites
 from crib3.room.invites import HOST, MAX_OPEN_PER_PERSON, InviteBook, InviteRefused
 
 pytestmark = pytest.mark.slow
-
-RATIO = 6.0   # a seated player's key→screen during an attack, at most, against before
-FLOOR = 0.05  # seconds: a baseline below this is taken as this (timer noise)
-
-
-async def lobby_key(client: WebClient, rounds: int = 3) -> float:
-    """Key→screen in the lobby: o opens the dialog, Esc closes it."""
-    times = []
-    for _ in range(rounds):
-        client.terminal.received.clear()
-        started = time.monotonic()
-        client.press("o")
-        await client.shows("Second seat", timeout=30)
-        times.append(time.monotonic() - started)
-        client.press("\x1b")
-        await client.shows("Open a table", timeout=30)
-        await asyncio.sleep(constants.ESCAPE_DELAY * 3)
-    return statistics.median(times)
-
-
-def within(during: float, before: float) -> None:
-    assert during <= RATIO * max(before, FLOOR), (during, before)
-
 
 async def page_loads(url: str, source: str = "127.0.0.1") -> bool:
     """A new browser at `source` loads the page."""
