@@ -28,9 +28,22 @@ if TYPE_CHECKING:
     from crib3.net.web_options import WebOptions
 
 
+def needs_the_serve_extra() -> None:
+    """The doors' libraries are the `serve` extra's, not the game's: without
+    them, one line says how to get them (as `--cluster` does for nats-py)."""
+    from importlib.util import find_spec
+
+    missing = [module for module in ("asyncssh", "aiohttp") if find_spec(module) is None]
+    if missing:
+        raise CannotRun(f"the card room needs {' and '.join(missing)}: "
+                        "pip install 'crib3[serve]'")
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
     import logging
+
+    needs_the_serve_extra()
 
     from crib3.common.paths import data_dir
     from crib3.net import keys
