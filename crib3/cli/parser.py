@@ -17,7 +17,7 @@ from __future__ import annotations
 from crib3 import __version__
 from crib3.cli.play import cmd_play, cmd_resume
 from crib3.cli.saved import cmd_export, cmd_games, cmd_replay, cmd_review, cmd_stats, cmd_verify
-from crib3.cli.serve import cmd_invite, cmd_serve
+from crib3.cli.serve import cmd_invite, cmd_serve, host_key_help
 from crib3.cli.study import cmd_practice, cmd_score, cmd_sim
 from crib3.cli.tables import cmd_tables_export
 from crib3.common.arguments import Parser, at_least_one, hours, seconds, zero_or_more
@@ -175,6 +175,7 @@ def build_parser() -> Parser:
                     "three seats each, computer players for empty seats. Players connect "
                     "with: ssh -p PORT NAME@HOST.")
     _serve_options(serve)
+    serve.late_epilog = host_key_help
     serve.set_defaults(run=cmd_serve)
 
     invite = commands.add_parser(

@@ -28,6 +28,37 @@ if TYPE_CHECKING:
     from crib3.net.web_options import WebOptions
 
 
+def fingerprint(public_key_line: str) -> str:
+    """A public key's fingerprint as `ssh-keygen -lf` and `ssh` show it
+    ("SHA256:" and the unpadded base64 of the key's SHA-256), from its
+    OpenSSH line: for `--help`, which does not load asyncssh. ValueError
+    when the line holds no key."""
+    import base64
+    import hashlib
+
+    fields = public_key_line.split()
+    if len(fields) < 2:
+        raise ValueError("no key on the line")
+    blob = base64.b64decode(fields[1], validate=True)
+    digest = base64.b64encode(hashlib.sha256(blob).digest()).decode().rstrip("=")
+    return f"SHA256:{digest}"
+
+
+def host_key_help() -> str:
+    """`crib3 serve --help`'s last words: the default host key's
+    fingerprint, which friends compare with what `ssh` asks them on their
+    first visit."""
+    from crib3.net.keys import default_host_key
+
+    path = default_host_key().with_suffix(".pub")
+    try:
+        return (f"host key: {path.with_suffix('')} ({fingerprint(path.read_text())}); "
+                "friends check this against what ssh shows them the first time")
+    except (OSError, ValueError):
+        return ("host key: made on the first start, and its fingerprint shown then "
+                "(and here)")
+
+
 def needs_the_serve_extra() -> None:
     """The doors' libraries are the `serve` extra's, not the game's: without
     them, one line says how to get them (as `--cluster` does for nats-py)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 from typing import NoReturn
 
 from crib3.common.exits import EXIT_USAGE
@@ -15,8 +16,18 @@ class Parser(argparse.ArgumentParser):
     """argparse, but a mistake on the command line is one line ("crib3
     play: argument --think: ...") instead of the usage and the error."""
 
+    #: Text for the end of the help that is worked out only when the help is
+    #: shown (what is on this machine, such as `crib3 serve`'s host key),
+    #: not each time the command line is read.
+    late_epilog: Callable[[], str | None] | None = None
+
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+    def format_help(self) -> str:
+        if self.late_epilog is not None:
+            self.epilog = self.late_epilog()
+        return super().format_help()
 
     def parse_args(self, args=None, namespace=None):
         """As argparse, but an argument no command takes is reported by the

@@ -63,6 +63,8 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
         log.info("%s; each warmed up", card_room.pool.describe())
     if door is not None:
         say(f"crib3 serve: the web door is open at {door.url} (crib3 invite NAME makes a link)")
+    say(f"crib3 serve: the host key is {host_key.get_fingerprint()}: what ssh shows a "
+        "friend on their first visit")
     await stop.wait()
     say("crib3 serve: stopping; every table is saved")
     if door is not None:
