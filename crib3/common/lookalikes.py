@@ -26,8 +26,13 @@ and rebuild the reduced file:
     python -m crib3.common.lookalikes confusables.txt
 
 Character properties (Script_Extensions, Default_Ignorable_Code_Point,
-Emoji_Modifier, Regional_Indicator) come from the `regex` package, which
-follows the current Unicode version. Nothing here is imported until a name
+Emoji_Modifier, Regional_Indicator, and every general category: what is
+printable, what is a mark) come from the `regex` package, which follows the
+current Unicode version whatever the Python: Python's own `unicodedata`
+and `str.isprintable` are the Unicode of its release (14 on 3.11, 15 on
+3.12), so a name or a chat line with a newer emoji was refused on one
+Python and taken on the next. Only normalization is Python's (a character
+its table does not know yet is left as it is). Nothing here is imported until a name
 is checked (`crib3 --help` loads none of it).
 """
 
@@ -120,7 +125,27 @@ def _patterns() -> dict[str, Any]:
     found["ignorable"] = regex.compile(r"\p{Default_Ignorable_Code_Point}")
     found["modifier"] = regex.compile(r"\p{Emoji_Modifier}")
     found["indicator"] = regex.compile(r"\p{Regional_Indicator}")
+    # str.isprintable's rule (Other and Separator, but the space), on
+    # regex's Unicode rather than the running Python's.
+    found["unprintable"] = regex.compile(r"(?!\x20)[\p{C}\p{Z}]")
+    found["mark"] = regex.compile(r"[\p{Mn}\p{Me}]")
+    found["format"] = regex.compile(r"\p{Cf}")
     return found
+
+
+def printable(text: str) -> bool:
+    """`str.isprintable`, the same on every Python (see the module's
+    docstring); ASCII is asked of Python, which agrees on it."""
+    if text.isascii():
+        return text.isprintable()
+    return _patterns()["unprintable"].search(text) is None
+
+
+def draws_nothing_alone(char: str) -> bool:
+    """A mark (nonspacing or enclosing, of any script) or a format
+    character (Cf): nothing on the screen by itself."""
+    patterns = _patterns()
+    return bool(patterns["mark"].match(char) or patterns["format"].match(char))
 
 
 def is_ignorable(char: str) -> bool:
@@ -198,8 +223,8 @@ def skeleton(text: str) -> str:
 def is_mark(char: str) -> bool:
     """A combining mark of no script of its own (an accent, a dot below:
     U+0300 to U+036F and the like), which goes on any letter."""
-    return unicodedata.category(char) in ("Mn", "Me") \
-        and bool(_patterns()["inherited"].match(char))
+    patterns = _patterns()
+    return bool(patterns["mark"].match(char) and patterns["inherited"].match(char))
 
 
 def plain_letters(text: str) -> str:

@@ -51,11 +51,12 @@ def check_name(text: str) -> str:
         raise ValueError(f"{rule} (this one is empty)")
     if len(name) > MAX_LENGTH:
         raise ValueError(f"{rule} (this one has {len(name)})")
+    from crib3.common import lookalikes
+
     for char in name:
-        if not char.isprintable():
+        if not lookalikes.printable(char):
             raise ValueError(f"{rule} (this one has {_escaped(char)}, which is not)")
     name = unicodedata.normalize("NFC", name)
-    from crib3.common import lookalikes
 
     for char in name:
         if lookalikes.is_ignorable(char):
@@ -80,10 +81,10 @@ def check_name(text: str) -> str:
 
 def _visible(char: str) -> bool:
     """A character that leaves a mark on the screen by itself."""
-    import unicodedata
+    from crib3.common import lookalikes
 
     return not char.isspace() and char not in BLANKS \
-        and unicodedata.category(char) not in ("Mn", "Me", "Cf")
+        and not lookalikes.draws_nothing_alone(char)
 
 
 def _escaped(char: str) -> str:
@@ -98,8 +99,11 @@ def shown_name(name: object, width: int | None = None, ellipsis: str = "…") ->
     written as its escape, and, given a `width` (terminal cells), cut to fit
     it with `ellipsis` at the end. Plain text, to be shown literally."""
     text = str(name)
-    if not text.isprintable():
-        text = "".join(c if c.isprintable() else _escaped(c) for c in text)
+    if not text.isascii() or not text.isprintable():
+        from crib3.common.lookalikes import printable
+
+        if not printable(text):
+            text = "".join(c if printable(c) else _escaped(c) for c in text)
     if width is None:
         return text
     if width <= 0:

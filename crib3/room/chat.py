@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import deque
 from dataclasses import dataclass
 
+from crib3.common.lookalikes import printable
 from crib3.common.rates import TokenBucket
 from crib3.room.basics import Listener, RoomError, notify
 
@@ -51,7 +52,7 @@ def checked_text(text: str) -> str:
     if len(text) > MAX_CHARS:
         raise RoomError(f"a chat line is at most {MAX_CHARS} characters "
                         f"(this one has {len(text)})")
-    if not all(c.isprintable() or c in DROPPED for c in text):
+    if not printable(text.replace(DROPPED, "")):
         raise RoomError("a chat line is printable characters only")
     text = " ".join(part for part in steady(text).split(" ") if part)
     if not text:
