@@ -35,6 +35,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv[0].startswith("-") and argv[0] not in ("-h", "--help", "--version"):
             argv = ["play", *argv]
         args = parser.parse_args(argv)
+        if getattr(args, "command", None) == "serve":
+            from crib3.cli.serve_config import settled
+
+            in_force = settled(parser, argv, args)
+            if in_force is None:  # --print-config: printed, nothing to serve
+                return EXIT_OK
+            args = in_force
         if getattr(args, "command", None) in startup_gc.FULL_SCREEN_COMMANDS:
             startup_gc.pause()
         if not getattr(args, "run", None):

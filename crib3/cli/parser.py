@@ -383,3 +383,11 @@ def _serve_options(serve: Parser) -> None:
     cluster.add_argument("--cluster-lease", type=seconds, default=10, metavar="SECONDS",
                          help="how long a dead node's tables wait before another node adopts "
                               "them (10; fixed by the cluster's first node)")
+    settings = serve.add_argument_group("settings from a file")
+    settings.add_argument("--config", metavar="FILE", default=None,
+                          help="read the options above from a TOML file, keys named as the "
+                               "options without their dashes (port = 2222, open = true); the "
+                               "command line wins")
+    settings.add_argument("--print-config", action="store_true",
+                          help="print the settings in force (the file's and the command "
+                               "line's) as such a file, and exit")

@@ -37,7 +37,7 @@ class Parser(argparse.ArgumentParser):
         to the top parser, which would say "crib3: ...".)"""
         parsed, extras = self.parse_known_args(args, namespace)
         if extras:
-            self._command_parser(parsed).error(f"unrecognized arguments: {' '.join(extras)}")
+            self.command_parser(parsed).error(f"unrecognized arguments: {' '.join(extras)}")
         return parsed
 
     def add_parents(self, *parents: argparse.ArgumentParser) -> None:
@@ -51,7 +51,24 @@ class Parser(argparse.ArgumentParser):
             self._add_container_actions(parent)  # what ArgumentParser(parents=...) does
             self._defaults.update(parent._defaults)
 
-    def _command_parser(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
+    def long_options(self) -> dict[str, argparse.Action]:
+        """Each option by its long name without the dashes (`port`,
+        `authorized-keys`)."""
+        found: dict[str, argparse.Action] = {}
+        for action in self._actions:  # argparse keeps no public list of a parser's options
+            longs = [o for o in action.option_strings if o.startswith("--")]
+            if longs:
+                found[longs[0][2:]] = action
+        return found
+
+    def exclusive_options(self) -> list[list[str]]:
+        """The long names of each set of options that may not be given
+        together."""
+        return [[o[2:] for action in group._group_actions  # argparse: no public way
+                 for o in action.option_strings if o.startswith("--")]
+                for group in self._mutually_exclusive_groups]
+
+    def command_parser(self, parsed: argparse.Namespace) -> argparse.ArgumentParser:
         """The parser of the command `parsed` names, or this one."""
         for action in self._actions:
             if isinstance(action, argparse._SubParsersAction):

@@ -31,7 +31,8 @@ USAGE = {
              "[--workers N] [--max-startups START:RATE:FULL] [--per-address N] "
              "[--login-grace SECONDS] [--auth-tries N] [--lobby-idle SECONDS] "
              "[--cluster URL[,URL...]] [--node NAME] [--cluster-creds FILE] "
-             "[--cluster-tls-ca FILE] [--cluster-lease SECONDS]",
+             "[--cluster-tls-ca FILE] [--cluster-lease SECONDS] [--config FILE] "
+             "[--print-config]",
     "invite": "[-h] [--table N] [--hours H] [--list] [--revoke ID] [NAME]",
     "tables": "[-h] COMMAND ...",
 }
