@@ -18,7 +18,7 @@ keys looked at).
 --open --web` (its own process, its session workers, none of its limits
 lifted) with a started table of three: ann over SSH and bob in a browser
 (each measured: c opens the chat line, Esc closes it), cat over SSH; and
-two spectators, eve over SSH and fay in a browser. Then, one after the
+two spectators, eve over SSH and ivy in a browser. Then, one after the
 other, each for `CRIB3_FLOOD_SECONDS` (8) at least and while ann and bob
 are measured `CRIB3_FLOOD_KEYS` (10) times each, then measured as many
 times again once it stopped:
@@ -28,15 +28,16 @@ times again once it stopped:
 - identity minting: 64 addresses, each asking `POST /api/name` for one
   new name after another;
 - malformed requests: 8 connections at a time sending `GET /` + 8,000
-  `a` + NUL, again and again, and fay's websocket sending `{"cols":
+  `a` + NUL, again and again, and ivy's websocket sending `{"cols":
   Infinity}` frames;
-- focus reports: eve and fay sending `ESC [ O ESC [ I` x 50 every 80 ms
+- focus reports: eve and ivy sending `ESC [ O ESC [ I` x 50 every 80 ms
   (just inside the byte allowance) from their seats beside the table.
 
 Printed: p50 and p95 of ann's and bob's key→screen before, during and
-after each flood, what serve.log (the server's stderr) grew by during it,
-and what the flood got (answers by status, connections made); and the
-machine's load average. Asserted only that every key was answered, a new
+after each flood, what serve.log (the server's stderr) grew by during it
+and after, how many of three page loads by a new browser (from an address
+of its own) succeeded during it, and what the flood got (answers by
+status); and the machine's load average. Asserted only that every key was answered, a new
 browser still loads the page at the end, and serve.log holds no traceback.
 """
 
@@ -182,7 +183,7 @@ async def _minting(url: str, stop: asyncio.Event, got: Counter[str]) -> None:
     await asyncio.gather(*(one(a) for a in range(64)))
 
 
-async def _malformed(port: int, fay: WebClient, stop: asyncio.Event,
+async def _malformed(port: int, ivy: WebClient, stop: asyncio.Event,
                      got: Counter[str]) -> None:
     async def one() -> None:
         while not stop.is_set():
@@ -191,17 +192,17 @@ async def _malformed(port: int, fay: WebClient, stop: asyncio.Event,
 
     async def frames() -> None:
         while not stop.is_set():
-            fay.send_text('{"cols": Infinity, "rows": 24}')
+            ivy.send_text('{"cols": Infinity, "rows": 24}')
             got["Infinity frames"] += 1
             await asyncio.sleep(0.05)
 
     await asyncio.gather(frames(), *(one() for _ in range(8)))
 
 
-async def _focus(eve: Client, fay: WebClient, stop: asyncio.Event, got: Counter[str]) -> None:
+async def _focus(eve: Client, ivy: WebClient, stop: asyncio.Event, got: Counter[str]) -> None:
     while not stop.is_set():
         eve.press(FOCUS)
-        fay.press(FOCUS)
+        ivy.press(FOCUS)
         got["focus reports"] += 2 * 100
         await asyncio.sleep(0.08)
 
@@ -242,24 +243,26 @@ def test_web_and_input_floods_against_a_seated_table(benchmark, tmp_path):
     said: dict[str, bool] = {}
 
     async def run() -> None:
-        ann = await Client.connect(port, "ann", source=person_address(0))
-        bob = await WebClient.connect(door, name="bob")  # type: ignore[arg-type]
-        cat = await Client.connect(port, "cat", source=person_address(1))
-        eve = await Client.connect(port, "eve", source=person_address(2))
-        fay = await WebClient.connect(door, name="fay")  # type: ignore[arg-type]
+        ssh: list[Client] = []
+        browsers: list[WebClient] = []
         try:
-            for client in (ann, bob, cat, eve, fay):
+            for n, name in enumerate(("ann", "cat", "eve")):
+                ssh.append(await Client.connect(port, name, source=person_address(n)))
+            for name in ("bob", "ivy"):
+                browsers.append(await WebClient.connect(door, name=name))  # type: ignore[arg-type]
+            (ann, cat, eve), (bob, ivy) = ssh, browsers
+            for client in (ann, bob, cat, eve, ivy):
                 await client.shows("Open a table", timeout=60)
             await _sit([ann, bob, cat], ["ann", "bob", "cat"])
-            for spectator in (eve, fay):
+            for spectator in (eve, ivy):
                 spectator.press("w")
                 await spectator.shows("(you are watching)", timeout=60)
             rows.append(("none", "before", *await _measure(ann, bob), 0))
             floods = {
                 "slow headers": lambda stop, got: _slow_headers(web_port, stop, got),
                 "identity minting": lambda stop, got: _minting(door.url, stop, got),
-                "malformed requests": lambda stop, got: _malformed(web_port, fay, stop, got),
-                "focus reports": lambda stop, got: _focus(eve, fay, stop, got),
+                "malformed requests": lambda stop, got: _malformed(web_port, ivy, stop, got),
+                "focus reports": lambda stop, got: _focus(eve, ivy, stop, got),
             }
             for name, flood in floods.items():
                 stop, got = asyncio.Event(), Counter[str]()
@@ -268,6 +271,10 @@ def test_web_and_input_floods_against_a_seated_table(benchmark, tmp_path):
                 started = time.monotonic()
                 await asyncio.sleep(1)  # (the flood well begun)
                 during = await _measure(ann, bob)
+                # and a new browser, from an address of its own, loads the page
+                loads = [await page_loads(f"{door.url}/", person_address(10 + len(rows) * 3 + n))
+                         for n in range(3)]
+                got["new browser's page loads"] = sum(loads)
                 await asyncio.sleep(max(0.0, FLOOD_SECONDS - (time.monotonic() - started)))
                 stop.set()
                 with contextlib.suppress(TimeoutError):
@@ -280,9 +287,9 @@ def test_web_and_input_floods_against_a_seated_table(benchmark, tmp_path):
                              log.stat().st_size - size - grew))
             said["page loads"] = await page_loads(f"{door.url}/", person_address(3))
         finally:
-            for ssh in (ann, cat, eve):
-                ssh.close()
-            for browser in (bob, fay):
+            for one in ssh:
+                one.close()
+            for browser in browsers:
                 await browser.aclose()
 
     started = time.monotonic()
