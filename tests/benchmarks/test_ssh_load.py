@@ -2,6 +2,8 @@
 
 Run on demand:
 `python -m pytest tests/benchmarks/test_ssh_load.py --benchmark-only -s`
+(`-m short`: the short versions `.ci/run` runs, the room at four tables
+and the browser mix at two, asserting only that they ran and measured).
 The curve is 1, 5, 10, 20, 30 and 40 tables of three people; choose the
 points with `CRIB3_LOAD_CURVE=1,5,10` (a quicker look). `CRIB3_LOAD_PACE`
 is the seconds a person takes over a key (0.6, a human's pace; 0.1 is the
@@ -18,7 +20,13 @@ own process, with its session worker processes (`CRIB3_LOAD_WORKERS` is its
 `--workers`; unset, the serve default: one per core); this test's event
 loop is the headless SSH clients (asyncssh, an 80x24 xterm-256color pty
 each), three a table, that open tables, sit down and start the games as
-people would, by keys: they connect a few at a
+people would, by keys. Each connects from a loopback address of its own
+(127.1.x.y: the room counts names, tables and sign-ins by address under
+--open, so a crowd from 127.0.0.1 would be one person meeting every
+limit at once) and signs in as a person without a key does, by
+keyboard-interactive (a free name is given a reconnect code); a browser
+connects from its own address too. None of the room's limits is lifted:
+the benchmark meets them as the people it stands for would. They connect a few at a
 time, then table by table the first of three opens it (o, Enter), the
 other two sit (Ctrl+End to the newest table, Enter), and the first starts
 it (Enter). Once every table has started, each client presses Enter
