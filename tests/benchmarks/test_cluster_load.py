@@ -3,6 +3,7 @@ against one plain `crib3 serve`, and how fast a dead node's tables are adopted.
 
 Run on demand:
 `python -m pytest tests/benchmarks/test_cluster_load.py --benchmark-only -s`
+(`-m short`: the short version `.ci/run` runs, one table on three nodes).
 
 **The curve** (`test_cluster_load_curve_at_human_pace`): the human-pace
 load of test_ssh_load.py (its clients, screen model, pace and key -> screen
@@ -22,7 +23,9 @@ point, in three rooms (`CRIB3_CLUSTER_MODES`, any of them):
   tables are spread over the three nodes.
 
 Every room takes keys (`--authorized-keys`: a node refuses `--open`), a key
-a person (a key may hold 3 names). The idle room is weighed first (5 s, up
+a person (a key may hold 3 names), each person signing in with it from a
+loopback address of their own (the door counts connections and sign-ins
+by address; no limit is lifted). The idle room is weighed first (5 s, up
 and empty: the cluster's own chatter), and what a table adds is the playing
 less the idle, a table. Measured for each point: key -> screen p50/p95 (as
 test_ssh_load: the first bytes back after an Enter), split in the three-node
