@@ -166,7 +166,7 @@ async def _measure(ssh: Client, browser: WebClient) -> tuple[list[float], list[f
 
 async def _slow_headers(port: int, stop: asyncio.Event, got: Counter[str]) -> None:
     got["connections"] = SLOW_ADDRESSES * 16
-    await asyncio.gather(*(slow_loris(port, f"127.2.0.{a + 1}", stop, every=5.0)
+    await asyncio.gather(*(slow_loris(port, person_address(a, block=2), stop, every=5.0)
                            for a in range(SLOW_ADDRESSES) for _ in range(16)))
 
 
