@@ -108,6 +108,16 @@ class Visitor(asyncssh.SSHClient):
         return [self.code] if self.code is not None and len(prompts) == 1 else None
 
 
+def person_address(n: int, block: int = 1) -> str:
+    """The loopback address (127.BLOCK.x.y, from 127.BLOCK.0.1) of the `n`th
+    simulated person (from 0): the room counts its per-person limits (names
+    and tables under --open, pending connections, sign-ins) by address, so a
+    crowd from 127.0.0.1 alone is one person meeting them all. A block is
+    254 * 256 people; the hostile tests' own addresses sit in 127.0.x.y."""
+    assert 0 <= n < 254 * 256 and 1 <= block <= 255, (n, block)
+    return f"127.{block}.{n // 254}.{n % 254 + 1}"
+
+
 def reconnect_code(client: Client) -> str:
     """The reconnect code the lobby showed this client."""
     found = CODE_SHOWN.search(client.terminal.text())

@@ -3,6 +3,7 @@ against one plain `crib3 serve`, and how fast a dead node's tables are adopted.
 
 Run on demand:
 `python -m pytest tests/benchmarks/test_cluster_load.py --benchmark-only -s`
+(`-m short`: the short version `.ci/run` runs, one table on three nodes).
 
 **The curve** (`test_cluster_load_curve_at_human_pace`): the human-pace
 load of test_ssh_load.py (its clients, screen model, pace and key -> screen
@@ -22,7 +23,9 @@ point, in three rooms (`CRIB3_CLUSTER_MODES`, any of them):
   tables are spread over the three nodes.
 
 Every room takes keys (`--authorized-keys`: a node refuses `--open`), a key
-a person (a key may hold 3 names). The idle room is weighed first (5 s, up
+a person (a key may hold 3 names), each person signing in with it from a
+loopback address of their own (the door counts connections and sign-ins
+by address; no limit is lifted). The idle room is weighed first (5 s, up
 and empty: the cluster's own chatter), and what a table adds is the playing
 less the idle, a table. Measured for each point: key -> screen p50/p95 (as
 test_ssh_load: the first bytes back after an Enter), split in the three-node
@@ -70,6 +73,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 from nats_support import NatsServer, free_ports, nats_cluster, nats_server, needs_nats
+from ssh_support import person_address
 from test_cluster_serve import machine_dies, start_node
 
 from benchmarks.test_ssh_load import (
@@ -203,10 +207,13 @@ def _traffic(servers: list[NatsServer]) -> dict[str, float]:
 # --- the load --------------------------------------------------------------------------
 
 
-async def _connect(port: int, name: str, keys: dict[str, asyncssh.SSHKey]) -> Player:
-    """test_ssh_load's client, signing in with its key (a node takes no --open)."""
+async def _connect(port: int, name: str, keys: dict[str, asyncssh.SSHKey],
+                   source: str) -> Player:
+    """test_ssh_load's client, signing in with its key (a node takes no --open),
+    from the address `source` (a person's own: the door counts by address)."""
     conn = await asyncssh.connect("127.0.0.1", port, username=name, known_hosts=None,
-                                  client_keys=[keys[name]], agent_path=None, config=None)
+                                  client_keys=[keys[name]], agent_path=None, config=None,
+                                  local_addr=(source, 0), preferred_auth="publickey")
     chan, term = await conn.create_session(Terminal, term_type="xterm-256color",
                                            term_size=(80, 24), encoding=None)
     return Player(name, conn, chan, term)
@@ -215,13 +222,15 @@ async def _connect(port: int, name: str, keys: dict[str, asyncssh.SSHKey]) -> Pl
 async def _seat_everyone(ports: list[int], tables: int, key: dict[str, asyncssh.SSHKey],
                          everyone: list[Player]) -> None:
     """test_ssh_load's seating, the people of table t on the servers t, t+1,
-    t+2 (of `ports`, in turn): its opener on the first, where it is hosted."""
+    t+2 (of `ports`, in turn): its opener on the first, where it is hosted.
+    Each person connects from an address of their own."""
     gate = asyncio.Semaphore(CONNECT_AT_ONCE)
 
     async def connect(table: int, seat: int) -> Player:
         name = f"t{table}p{seat}"
         async with gate:
-            player = await _connect(ports[(table + seat) % len(ports)], name, key)
+            player = await _connect(ports[(table + seat) % len(ports)], name, key,
+                                    person_address((table - 1) * PER_TABLE + seat))
             everyone.append(player)
             await player.expect(f"You are {name}.")
             return player
@@ -283,8 +292,11 @@ def _at(values: list[float], q: float) -> float:
     return values[min(len(values) - 1, int(len(values) * q))] if values else float("nan")
 
 
-def _one_point(mode: str, tables: int, folder: Path) -> dict[str, float]:
-    """A fresh room of kind `mode` with `tables` busy tables, measured."""
+def _one_point(mode: str, tables: int, folder: Path,
+               seconds: float = PLAY_SECONDS) -> dict[str, float]:
+    """A fresh room of kind `mode` with `tables` busy tables, measured
+    `seconds`. Asserted: every client's keys answered, no traceback in any
+    node's log."""
     folder.mkdir()
     key, authorized = _keys(folder, [f"t{t}p{p}" for t in range(1, tables + 1)
                                      for p in range(PER_TABLE)])
@@ -309,7 +321,8 @@ def _one_point(mode: str, tables: int, folder: Path) -> dict[str, float]:
                 processes.append(node)
             logs = [folder / f"{'abc'[i]}.log" for i in range(len(servers))]
         players: list[Player] = []
-        found.update(_load(mode, tables, ports, key, processes, servers, folder, players))
+        found.update(_load(mode, tables, ports, key, processes, servers, folder, players,
+                           seconds))
         for log in logs:
             text = log.read_text(errors="replace")
             assert "Traceback" not in text, f"{log.name}:\n{text[-3000:]}"
@@ -330,7 +343,7 @@ def _one_point(mode: str, tables: int, folder: Path) -> dict[str, float]:
 
 def _load(mode: str, tables: int, ports: list[int], key: dict[str, asyncssh.SSHKey],
           processes: list[subprocess.Popen], servers: list[NatsServer], folder: Path,
-          players: list[Player]) -> dict[str, float]:
+          players: list[Player], seconds: float) -> dict[str, float]:
     rng = random.Random(3)
     found: dict[str, float] = {}
 
@@ -362,7 +375,7 @@ def _load(mode: str, tables: int, ports: list[int], key: dict[str, asyncssh.SSHK
             before_events = await events()
             traffic, cpu = _traffic(servers), cpus()
             mine, play_started = time.process_time(), time.monotonic()
-            until = play_started + PLAY_SECONDS
+            until = play_started + seconds
             await asyncio.gather(*(_play(p, until, random.Random(rng.random()))
                                    for p in players))
             played = found["played_s"] = time.monotonic() - play_started
@@ -392,6 +405,68 @@ def _load(mode: str, tables: int, ports: list[int], key: dict[str, asyncssh.SSHK
     return found
 
 
+def _print_points(points: dict[str, list[dict[str, float]]], seconds: float) -> None:
+    """What the points measured, as tables (see the module's docstring)."""
+    cores = os.cpu_count() or 1
+    print(f"\ncluster load at {PACE:.2f} s a key, {seconds:.0f} s measured a point, "
+          f"{cores} cores; load average at the end {os.getloadavg()[0]:.2f}")
+    print("room   tables  keys  p50 ms  p95 ms  max ms | here p50/p95 | visit p50/p95 |"
+          " crib3 CPU  nats CPU  clients | CPU ms a key  a event | events/s  seating s")
+    for mode, found in points.items():
+        for p in found:
+            cpu = (p["crib3_cpu"] + p["nats_cpu"]) * p["played_s"] * 1000
+            here = (f"{p['local_p50'] * 1000:5.1f}/{p['local_p95'] * 1000:5.1f}"
+                    if mode == "three" else " " * 11)
+            visit = (f"{p['visit_p50'] * 1000:5.1f}/{p['visit_p95'] * 1000:5.1f}"
+                     if mode == "three" else " " * 11)
+            print(f"{mode:6s} {int(p['tables']):6d} {int(p['keys']):5d} "
+                  f"{p['p50'] * 1000:7.1f} {p['p95'] * 1000:7.1f} {p['max'] * 1000:7.0f} | "
+                  f"{here}  | {visit}  | {p['crib3_cpu']:9.0%} {p['nats_cpu']:9.0%} "
+                  f"{p['client_cpu']:8.0%} | {cpu / max(1, p['keys']):12.1f} "
+                  f"{cpu / max(1, p['events']):8.1f} | {p['events'] / p['played_s']:8.1f} "
+                  f"{p['seating_s']:10.0f}")
+    print(f"idle (the room up, empty, {IDLE_SECONDS:.0f} s) and what a table adds "
+          "(playing less idle, a table): CPU a share of one core; NATS bytes a second,"
+          " all servers' in+out summed (routes: between servers)")
+    print("(NATS B/s counts a message at every hop: into a server, out to a route, into "
+          "the next, out to its subscriber; 'from clients' counts it once, as the nodes "
+          "published it)")
+    print("room   tables | idle: crib3 CPU  nats CPU  NATS B/s  routes B/s | a table: "
+          "crib3 CPU  nats CPU  NATS B/s  routes B/s  from clients B/s  messages/s")
+    for mode, found in points.items():
+        for p in found:
+            n = p["tables"]
+            idle = p["idle_nats_in"] + p["idle_nats_out"]
+            idle_routes = p["idle_nats_route_in"] + p["idle_nats_route_out"]
+            busy = p["nats_in"] + p["nats_out"]
+            routes = p["nats_route_in"] + p["nats_route_out"]
+            published = (p["nats_in"] - p["nats_route_in"]
+                         - (p["idle_nats_in"] - p["idle_nats_route_in"]))
+            print(f"{mode:6s} {int(n):6d} | {p['idle_crib3_cpu']:15.1%} "
+                  f"{p['idle_nats_cpu']:9.1%} {idle:9.0f} {idle_routes:11.0f} | "
+                  f"{(p['crib3_cpu'] - p['idle_crib3_cpu']) / n:18.2%} "
+                  f"{(p['nats_cpu'] - p['idle_nats_cpu']) / n:9.2%} "
+                  f"{(busy - idle) / n:9.0f} {(routes - idle_routes) / n:11.0f} "
+                  f"{published / n:17.0f} "
+                  f"{(p['nats_msgs'] - p['idle_nats_msgs']) / n:11.1f}")
+    if "plain" in points:
+        print("added to plain's p50 / p95 ms:")
+        for mode, found in points.items():
+            if mode == "plain":
+                continue
+            for base, p in zip(points["plain"], found):
+                print(f"  {mode:6s} {int(p['tables']):3d} tables: "
+                      f"{(p['p50'] - base['p50']) * 1000:+6.1f} / "
+                      f"{(p['p95'] - base['p95']) * 1000:+6.1f}")
+    # The same run's people on the hosting node against its visitors: what
+    # the relay over NATS adds, on the same nodes at the same moment.
+    for p in points.get("three", []):
+        print(f"  a visit, {int(p['tables']):3d} tables: "
+              f"{(p['visit_p50'] - p['local_p50']) * 1000:+6.1f} / "
+              f"{(p['visit_p95'] - p['local_p95']) * 1000:+6.1f} on the host's own people"
+              f" (target: p50 <= {P50_ADDED_TARGET_S * 1000:.0f} ms)")
+
+
 def test_cluster_load_curve_at_human_pace(benchmark, tmp_path):
     cores = os.cpu_count() or 1
     points: dict[str, list[dict[str, float]]] = {mode: [] for mode in MODES}
@@ -404,63 +479,7 @@ def test_cluster_load_curve_at_human_pace(benchmark, tmp_path):
     try:
         benchmark.pedantic(curve, rounds=1, iterations=1)
     finally:
-        print(f"\ncluster load at {PACE:.2f} s a key, {PLAY_SECONDS:.0f} s measured a point, "
-              f"{cores} cores; load average at the end {os.getloadavg()[0]:.2f}")
-        print("room   tables  keys  p50 ms  p95 ms  max ms | here p50/p95 | visit p50/p95 |"
-              " crib3 CPU  nats CPU  clients | CPU ms a key  a event | events/s  seating s")
-        for mode, found in points.items():
-            for p in found:
-                cpu = (p["crib3_cpu"] + p["nats_cpu"]) * p["played_s"] * 1000
-                here = (f"{p['local_p50'] * 1000:5.1f}/{p['local_p95'] * 1000:5.1f}"
-                        if mode == "three" else " " * 11)
-                visit = (f"{p['visit_p50'] * 1000:5.1f}/{p['visit_p95'] * 1000:5.1f}"
-                         if mode == "three" else " " * 11)
-                print(f"{mode:6s} {int(p['tables']):6d} {int(p['keys']):5d} "
-                      f"{p['p50'] * 1000:7.1f} {p['p95'] * 1000:7.1f} {p['max'] * 1000:7.0f} | "
-                      f"{here}  | {visit}  | {p['crib3_cpu']:9.0%} {p['nats_cpu']:9.0%} "
-                      f"{p['client_cpu']:8.0%} | {cpu / max(1, p['keys']):12.1f} "
-                      f"{cpu / max(1, p['events']):8.1f} | {p['events'] / p['played_s']:8.1f} "
-                      f"{p['seating_s']:10.0f}")
-        print(f"idle (the room up, empty, {IDLE_SECONDS:.0f} s) and what a table adds "
-              "(playing less idle, a table): CPU a share of one core; NATS bytes a second,"
-              " all servers' in+out summed (routes: between servers)")
-        print("(NATS B/s counts a message at every hop: into a server, out to a route, into "
-              "the next, out to its subscriber; 'from clients' counts it once, as the nodes "
-              "published it)")
-        print("room   tables | idle: crib3 CPU  nats CPU  NATS B/s  routes B/s | a table: "
-              "crib3 CPU  nats CPU  NATS B/s  routes B/s  from clients B/s  messages/s")
-        for mode, found in points.items():
-            for p in found:
-                n = p["tables"]
-                idle = p["idle_nats_in"] + p["idle_nats_out"]
-                idle_routes = p["idle_nats_route_in"] + p["idle_nats_route_out"]
-                busy = p["nats_in"] + p["nats_out"]
-                routes = p["nats_route_in"] + p["nats_route_out"]
-                published = (p["nats_in"] - p["nats_route_in"]
-                             - (p["idle_nats_in"] - p["idle_nats_route_in"]))
-                print(f"{mode:6s} {int(n):6d} | {p['idle_crib3_cpu']:15.1%} "
-                      f"{p['idle_nats_cpu']:9.1%} {idle:9.0f} {idle_routes:11.0f} | "
-                      f"{(p['crib3_cpu'] - p['idle_crib3_cpu']) / n:18.2%} "
-                      f"{(p['nats_cpu'] - p['idle_nats_cpu']) / n:9.2%} "
-                      f"{(busy - idle) / n:9.0f} {(routes - idle_routes) / n:11.0f} "
-                      f"{published / n:17.0f} "
-                      f"{(p['nats_msgs'] - p['idle_nats_msgs']) / n:11.1f}")
-        if "plain" in points:
-            print("added to plain's p50 / p95 ms:")
-            for mode, found in points.items():
-                if mode == "plain":
-                    continue
-                for base, p in zip(points["plain"], found):
-                    print(f"  {mode:6s} {int(p['tables']):3d} tables: "
-                          f"{(p['p50'] - base['p50']) * 1000:+6.1f} / "
-                          f"{(p['p95'] - base['p95']) * 1000:+6.1f}")
-        # The same run's people on the hosting node against its visitors: what
-        # the relay over NATS adds, on the same nodes at the same moment.
-        for p in points.get("three", []):
-            print(f"  a visit, {int(p['tables']):3d} tables: "
-                  f"{(p['visit_p50'] - p['local_p50']) * 1000:+6.1f} / "
-                  f"{(p['visit_p95'] - p['local_p95']) * 1000:+6.1f} on the host's own people"
-                  f" (target: p50 <= {P50_ADDED_TARGET_S * 1000:.0f} ms)")
+        _print_points(points, PLAY_SECONDS)
     benchmark.extra_info.update(pace_s=PACE, play_s=PLAY_SECONDS, cores=cores, points={
         mode: [{k: round(v, 5) for k, v in p.items()} for p in found]
         for mode, found in points.items()})
@@ -469,16 +488,34 @@ def test_cluster_load_curve_at_human_pace(benchmark, tmp_path):
     assert not missing, missing
 
 
+SHORT_SECONDS = 8.0
+
+
+@pytest.mark.short
+def test_short_cluster_at_one_table(benchmark, tmp_path):
+    """The short version `.ci/run` runs: one table on three nodes and three
+    NATS servers (its opener on the hosting node, the two others visiting
+    it), `SHORT_SECONDS` measured; asserted only that it ran and measured
+    (every key answered, the game logged, no traceback), never a time."""
+    point = benchmark.pedantic(lambda: _one_point("three", 1, tmp_path / "three-1",
+                                                  seconds=SHORT_SECONDS),
+                               rounds=1, iterations=1)
+    _print_points({"three": [point]}, SHORT_SECONDS)
+    assert point["keys"] > 0 and point["unanswered"] == 0, point
+    assert point["visit_keys"] > 0 and point["local_keys"] > 0, point
+    assert point["events"] > 0 and point["crib3_cpu"] > 0, point
+
+
 # --- adoption ----------------------------------------------------------------------------
 
 
-async def _open_started_table(port: int, name: str,
-                              key: dict[str, asyncssh.SSHKey]) -> Player:
+async def _open_started_table(port: int, name: str, key: dict[str, asyncssh.SSHKey],
+                              source: str) -> Player:
     """`name` opens a table with two computer players and starts it. A node
     has one table put by at a time (`ClusterRoom._make_spare`): opened by
     several at once, all but one are told to press o again in a moment
     (`NOT_READY`), and do."""
-    player = await _connect(port, name, key)
+    player = await _connect(port, name, key, source)
     await player.expect(f"You are {name}.")
     for _ in range(30):
         player.press(OPEN)
@@ -555,7 +592,8 @@ async def _adopt(port: int, key: dict[str, asyncssh.SSHKey], node: subprocess.Po
 
     async def one(n: int) -> None:
         async with gate:
-            players.append(await _open_started_table(port, f"owner{n}", key))
+            players.append(await _open_started_table(port, f"owner{n}", key,
+                                                     person_address(n - 1)))
 
     started = time.monotonic()
     try:

@@ -84,14 +84,14 @@ def test_discard_quality(benchmark):
     assert expert_gift < standard_gift
 
 
-def _think_times(choose, others: str = "standard") -> dict[str, list[float]]:
-    """CPU milliseconds per decision of seat 0 over 30 games of `others`
+def _think_times(choose, others: str = "standard", games: int = 30) -> dict[str, list[float]]:
+    """CPU milliseconds per decision of seat 0 over `games` games of `others`
     players (CPU time, not the wall clock: this machine is shared, and a
     decision that waits for the processor is not slower for it). Against
     experts, the look-ahead reads them and plays them out by the expert's
     own habits, which costs otherwise than against standard players."""
     times: dict[str, list[float]] = {"discard": [], "play": []}
-    for seed in range(30):
+    for seed in range(games):
         infos = [PlayerInfo(f"p{i}", others) for i in range(3)]
         game = Game.new(infos, Rules(), seed=seed)
         players = [make_player(others, random.Random(seed + s)) for s in range(3)]
@@ -133,6 +133,37 @@ def test_think_time(benchmark, who, others):
     print(f"\n{who} among {others} players: {report}")
     assert all(report[k]["p95_ms"] <= P95_MS[k] for k in report)
     assert report["play"]["max_ms"] <= MAX_MS
+
+
+SHORT_GAMES = 2  # the short version's games of think time (and ten times as many simulated)
+
+
+@pytest.mark.short
+def test_short_think_time_and_sim(benchmark):
+    """The short version `.ci/run` runs: the expert's think time over
+    `SHORT_GAMES` games among standard players, and a short `crib3 sim`;
+    asserted only that they ran and measured, never a time."""
+    expert = make_player("expert", random.Random(1))
+    crib_table()
+    rank_table()
+    discard_table()
+    warm_keep_chances()
+    found: dict = {}
+
+    def run() -> None:
+        found["times"] = _think_times(expert.choose, "standard", games=SHORT_GAMES)
+        started = time.perf_counter()
+        found["summary"] = sim.run(["standard"] * 3, SHORT_GAMES * 10, seed=1, jobs=1)
+        found["sim_s"] = time.perf_counter() - started
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    times = found["times"]
+    print(f"\nexpert among standard players, {SHORT_GAMES} games: "
+          + ", ".join(f"{k} n={len(v)} median {statistics.median(v):.2f} ms "
+                      f"max {max(v):.2f} ms" for k, v in times.items())
+          + f"; sim: {SHORT_GAMES * 10} standard games in {found['sim_s']:.2f} s")
+    assert all(len(v) > 0 for v in times.values()), times
+    assert found["summary"].games == SHORT_GAMES * 10
 
 
 def test_sim_standard_games_per_second(benchmark):

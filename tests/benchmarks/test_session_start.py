@@ -20,6 +20,8 @@ import asyncio
 import time
 from pathlib import Path
 
+import pytest
+
 from crib3.net.console import client_console
 from crib3.net.driver import ChannelDriver
 from crib3.room import Room
@@ -65,6 +67,19 @@ async def measure(folder: Path, sessions: int = SESSIONS) -> list[float]:
     costs = [await one_session(room, f"p{n}") for n in range(sessions)]
     room.close()
     return costs[1:]
+
+
+@pytest.mark.short
+def test_short_session_starts(benchmark, tmp_path):
+    """The short version `.ci/run` runs: a few sessions made, each to its
+    first lobby frame and its end; asserted only that each did and was
+    measured, never a time."""
+    found: dict[str, list[float]] = {}
+    benchmark.pedantic(lambda: found.update(costs=asyncio.run(measure(tmp_path, 4))),
+                       rounds=1, iterations=1)
+    print(f"\na card-room session's start, CPU ms: "
+          f"{', '.join(f'{c * 1000:.1f}' for c in found['costs'])}")
+    assert len(found["costs"]) == 3 and all(c > 0 for c in found["costs"]), found
 
 
 def test_a_session_start_costs(benchmark, tmp_path):

@@ -2,6 +2,8 @@
 
 Run on demand:
 `python -m pytest tests/benchmarks/test_ssh_load.py --benchmark-only -s`
+(`-m short`: the short versions `.ci/run` runs, the room at four tables
+and the browser mix at two, asserting only that they ran and measured).
 The curve is 1, 5, 10, 20, 30 and 40 tables of three people; choose the
 points with `CRIB3_LOAD_CURVE=1,5,10` (a quicker look). `CRIB3_LOAD_PACE`
 is the seconds a person takes over a key (0.6, a human's pace; 0.1 is the
@@ -18,7 +20,13 @@ own process, with its session worker processes (`CRIB3_LOAD_WORKERS` is its
 `--workers`; unset, the serve default: one per core); this test's event
 loop is the headless SSH clients (asyncssh, an 80x24 xterm-256color pty
 each), three a table, that open tables, sit down and start the games as
-people would, by keys: they connect a few at a
+people would, by keys. Each connects from a loopback address of its own
+(127.1.x.y: the room counts names, tables and sign-ins by address under
+--open, so a crowd from 127.0.0.1 would be one person meeting every
+limit at once) and signs in as a person without a key does, by
+keyboard-interactive (a free name is given a reconnect code); a browser
+connects from its own address too. None of the room's limits is lifted:
+the benchmark meets them as the people it stands for would. They connect a few at a
 time, then table by table the first of three opens it (o, Enter), the
 other two sit (Ctrl+End to the newest table, Enter), and the first starts
 it (Enter). Once every table has started, each client presses Enter
@@ -79,6 +87,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 from rich.cells import cell_len, get_character_cell_size
+from ssh_support import Visitor, person_address
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/status").exists(),
                                 reason="reads the server's memory and CPU from /proc")
@@ -279,12 +288,14 @@ class _WebConnection:
         await self.http.close()  # type: ignore[attr-defined]
 
 
-async def _connect_web(web_port: int, name: str) -> Player:
-    """One person in a browser under --open: a name, then the websocket."""
+async def _connect_web(web_port: int, name: str, source: str) -> Player:
+    """One person in a browser under --open, from the address `source`: a
+    name, then the websocket."""
     import aiohttp
 
     url = f"http://127.0.0.1:{web_port}"
-    http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True))
+    http = aiohttp.ClientSession(cookie_jar=aiohttp.CookieJar(unsafe=True),
+                                 connector=aiohttp.TCPConnector(local_addr=(source, 0)))
     async with http.post(f"{url}/api/name", json={"name": name},
                          headers={"Origin": url}) as answer:
         assert answer.status == 200, await answer.text()
@@ -294,9 +305,14 @@ async def _connect_web(web_port: int, name: str) -> Player:
     return Player(name, link, link, term)
 
 
-async def _connect(port: int, name: str) -> Player:
+async def _connect(port: int, name: str, source: str) -> Player:
+    """One person over SSH under --open, from the address `source`, signing
+    in as a person without a key does: keyboard-interactive, answering
+    nothing (a free name is given a reconnect code)."""
     conn = await asyncssh.connect("127.0.0.1", port, username=name, known_hosts=None,
-                                  client_keys=None, agent_path=None, config=None)
+                                  client_factory=Visitor, client_keys=None, agent_path=None,
+                                  config=None, local_addr=(source, 0),
+                                  preferred_auth="keyboard-interactive")
     chan, term = await conn.create_session(Terminal, term_type="xterm-256color",
                                            term_size=(80, 24), encoding=None)
     return Player(name, conn, chan, term)
@@ -389,7 +405,10 @@ def _web_port(log: Path) -> int:
     raise AssertionError(f"no web door:\n{log.read_text(errors='replace')}")
 
 
-def _start_server(home: Path, log: Path, stats: Path) -> tuple[subprocess.Popen, int]:
+def _start_server(home: Path, log: Path, stats: Path,
+                  web: bool = BROWSERS) -> tuple[subprocess.Popen, int]:
+    """`crib3 serve --open` on a free port (its web door too with `web`), as
+    it is run, with none of its limits lifted; once it listens."""
     stats.mkdir()
     env = {**os.environ, "CRIB3_HOME": str(home), "CRIB3_WORKER_STATS": str(stats)}
     env.pop("NO_COLOR", None)
@@ -397,7 +416,7 @@ def _start_server(home: Path, log: Path, stats: Path) -> tuple[subprocess.Popen,
         server = subprocess.Popen(
             [sys.executable, "-m", "crib3", "serve", "--open", "--host", "127.0.0.1",
              "--port", "0", "--think", "0", *(["--workers", WORKERS] if WORKERS else []),
-             *(["--web", "127.0.0.1:0"] if BROWSERS else [])],
+             *(["--web", "127.0.0.1:0"] if web else [])],
             env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=err)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -449,23 +468,25 @@ async def _seat_table(table: int, players: list[Player], join=None) -> None:
 
 async def _seat_everyone(port: int, tables: int, everyone: list[Player],
                          web_port: int | None = None) -> None:
-    """Connect everyone (`CONNECT_AT_ONCE` at a time, each to the lobby),
-    then seat the tables one by one (a joiner finds its table as the
-    newest). They are added to `everyone` as they connect (to be hung up
-    at the end, whatever happens)."""
+    """Connect everyone (`CONNECT_AT_ONCE` at a time, each to the lobby,
+    each from an address of their own, as people come from their own
+    homes), then seat the tables one by one (a joiner finds its table as
+    the newest). They are added to `everyone` as they connect (to be hung
+    up at the end, whatever happens)."""
     names = [f"t{t}p{p}" for t in range(1, tables + 1) for p in range(PER_TABLE)]
     gate = asyncio.Semaphore(CONNECT_AT_ONCE)
 
-    async def connect(name: str) -> Player:
+    async def connect(n: int, name: str) -> Player:
         async with gate:
             browser = web_port is not None and name.endswith("p1")  # a browser a table
-            player = await (_connect_web(web_port, name) if browser  # type: ignore[arg-type]
-                            else _connect(port, name))
+            player = await (_connect_web(web_port, name, person_address(n))
+                            if browser and web_port is not None
+                            else _connect(port, name, person_address(n)))
             everyone.append(player)
             await player.expect(f"You are {name}.")
             return player
 
-    players = list(await asyncio.gather(*(connect(name) for name in names)))
+    players = list(await asyncio.gather(*(connect(n, name) for n, name in enumerate(names))))
     for table in range(1, tables + 1):
         await _seat_table(table, players[(table - 1) * PER_TABLE:table * PER_TABLE])
 
@@ -512,14 +533,17 @@ async def _quiet(pid: int, limit: float = 30.0) -> None:
             return
 
 
-def _one_point(tables: int, folder: Path) -> dict[str, float]:
-    """Run the server with `tables` busy tables and measure it (see the
-    module's docstring); what was found, by name."""
+def _one_point(tables: int, folder: Path, browsers: bool = BROWSERS,
+               seconds: float = PLAY_SECONDS) -> dict[str, float]:
+    """Run the server with `tables` busy tables (a browser seat a table
+    with `browsers`), measure it `seconds` (see the module's docstring);
+    what was found, by name. Asserted: every table started and logged,
+    every client's keys answered, no traceback while playing."""
     folder.mkdir()
     home, log = folder / "home", folder / "server.log"
     logs = home / "data" / "tables"
-    server, port = _start_server(home, log, folder / "stats")
-    web_port = _web_port(log) if BROWSERS else None
+    server, port = _start_server(home, log, folder / "stats", web=browsers)
+    web_port = _web_port(log) if browsers else None
     players: list[Player] = []
     found: dict[str, float] = {"tables": tables}
     rng = random.Random(3)
@@ -539,7 +563,7 @@ def _one_point(tables: int, folder: Path) -> dict[str, float]:
                                        time.monotonic())
             main_cpu = _own_cpu_seconds(server.pid)
             found["processes"] = len(_family(server.pid))
-            until = play_started + PLAY_SECONDS
+            until = play_started + seconds
             await asyncio.gather(*(_play(p, until, random.Random(rng.random()))
                                    for p in players))
             played = time.monotonic() - play_started
@@ -624,6 +648,52 @@ def _shown(point: dict[str, float], name: str) -> str:
     return f">={ms}" if point["unanswered"] and point[name] >= ANSWER_TIMEOUT else ms
 
 
+def _print_curve(points: list[dict[str, float]], browsers: bool, seconds: float) -> None:
+    """What the points measured, as tables (see the module's docstring)."""
+    cores = os.cpu_count() or 1
+    print(f"\nssh load{' (one browser seat a table)' if browsers else ''} at "
+          f"{PACE:.2f} s a key, {seconds:.0f} s measured per point, "
+          f"{cores} cores, --workers {WORKERS or 'default'}; load average before the end "
+          f"{os.getloadavg()[0]:.2f}")
+    print("tables  keys  p50 ms  p95 ms  max ms  MB/session  server CPU (1 core / all)"
+          "  main CPU  processes  seating s  events  unanswered  clients' CPU")
+    for p in points:
+        print(f"{int(p['tables']):6d} {int(p['keys']):5d} {_shown(p, 'p50'):>7} "
+              f"{_shown(p, 'p95'):>7} {_shown(p, 'max'):>7} {p['mb_per_session']:11.2f}"
+              f"  {p['server_cpu']:8.0%} / {p['server_cpu'] / cores:4.0%}"
+              f"  {p['main_cpu']:13.0%} {int(p['processes']):10d}"
+              f"{p['seating_s']:11.0f} {int(p['events']):7d} {int(p['unanswered']):10d}"
+              f"  {p['client_cpu']:12.0%}")
+    # The server's CPU for each key and each logged event: what a change
+    # to the drawing saves, where the latency is mostly the shared machine.
+    print("server CPU: tables  ms a key  ms a logged event")
+    for p in points:
+        cpu_s = p["server_cpu"] * p.get("played_s", seconds)
+        print(f"{int(p['tables']):18d} {cpu_s * 1000 / max(1, p['keys']):9.1f}"
+              f" {cpu_s * 1000 / max(1, p['events']):18.1f}")
+    print("memory MB: tables  idle (main + workers)  seated  playing (main + workers)"
+          "  a session (main + workers)")
+    for p in points:
+        idle_w = p["rss_idle"] - p["rss_idle_main"]
+        playing_w = p["rss_playing"] - p["rss_playing_main"]
+        n = max(1, int(p["sessions"]))
+        print(f"{int(p['tables']):17d} {p['rss_idle']:6.0f} ({p['rss_idle_main']:4.0f} +"
+              f" {idle_w:4.0f})  {p['rss_seated']:6.0f}  {p['rss_playing']:7.0f}"
+              f" ({p['rss_playing_main']:4.0f} + {playing_w:5.0f})"
+              f"   {p['mb_per_session']:6.2f} "
+              f"({(p['rss_playing_main'] - p['rss_idle_main']) / n:4.2f} + "
+              f"{(playing_w - idle_w) / n:4.2f})")
+    print("in the workers: tables  keys  p50 ms  p95 ms  max ms | calls  p95 ms  max ms |"
+          " collections  CPU s  full ones  longest CPU ms")
+    for p in points:
+        if p.get("w_keys"):
+            print(f"{int(p['tables']):22d} {int(p['w_keys']):5d} {p['w_p50'] * 1000:7.1f} "
+                  f"{p['w_p95'] * 1000:7.1f} {p['w_max'] * 1000:7.1f} | {int(p['calls']):5d} "
+                  f"{p['call_p95'] * 1000:7.1f} {p['call_max'] * 1000:7.1f} | "
+                  f"{int(p['gc_count']):11d} {p['gc_s']:8.2f} {int(p['gc2_count']):10d} "
+                  f"{p['gc2_max'] * 1000:11.1f}")
+
+
 def test_load_curve_at_human_pace(benchmark, tmp_path):
     cores = os.cpu_count() or 1
     points: list[dict[str, float]] = []
@@ -635,47 +705,7 @@ def test_load_curve_at_human_pace(benchmark, tmp_path):
     try:
         benchmark.pedantic(curve, rounds=1, iterations=1)
     finally:
-        print(f"\nssh load{' (one browser seat a table)' if BROWSERS else ''} at "
-              f"{PACE:.2f} s a key, {PLAY_SECONDS:.0f} s measured per point, "
-              f"{cores} cores, --workers {WORKERS or 'default'}; load average before the end "
-              f"{os.getloadavg()[0]:.2f}")
-        print("tables  keys  p50 ms  p95 ms  max ms  MB/session  server CPU (1 core / all)"
-              "  main CPU  processes  seating s  events  unanswered  clients' CPU")
-        for p in points:
-            print(f"{int(p['tables']):6d} {int(p['keys']):5d} {_shown(p, 'p50'):>7} "
-                  f"{_shown(p, 'p95'):>7} {_shown(p, 'max'):>7} {p['mb_per_session']:11.2f}"
-                  f"  {p['server_cpu']:8.0%} / {p['server_cpu'] / cores:4.0%}"
-                  f"  {p['main_cpu']:13.0%} {int(p['processes']):10d}"
-                  f"{p['seating_s']:11.0f} {int(p['events']):7d} {int(p['unanswered']):10d}"
-                  f"  {p['client_cpu']:12.0%}")
-        # The server's CPU for each key and each logged event: what a change
-        # to the drawing saves, where the latency is mostly the shared machine.
-        print("server CPU: tables  ms a key  ms a logged event")
-        for p in points:
-            cpu_s = p["server_cpu"] * p.get("played_s", PLAY_SECONDS)
-            print(f"{int(p['tables']):18d} {cpu_s * 1000 / max(1, p['keys']):9.1f}"
-                  f" {cpu_s * 1000 / max(1, p['events']):18.1f}")
-        print("memory MB: tables  idle (main + workers)  seated  playing (main + workers)"
-              "  a session (main + workers)")
-        for p in points:
-            idle_w = p["rss_idle"] - p["rss_idle_main"]
-            playing_w = p["rss_playing"] - p["rss_playing_main"]
-            n = max(1, int(p["sessions"]))
-            print(f"{int(p['tables']):17d} {p['rss_idle']:6.0f} ({p['rss_idle_main']:4.0f} +"
-                  f" {idle_w:4.0f})  {p['rss_seated']:6.0f}  {p['rss_playing']:7.0f}"
-                  f" ({p['rss_playing_main']:4.0f} + {playing_w:5.0f})"
-                  f"   {p['mb_per_session']:6.2f} "
-                  f"({(p['rss_playing_main'] - p['rss_idle_main']) / n:4.2f} + "
-                  f"{(playing_w - idle_w) / n:4.2f})")
-        print("in the workers: tables  keys  p50 ms  p95 ms  max ms | calls  p95 ms  max ms |"
-              " collections  CPU s  full ones  longest CPU ms")
-        for p in points:
-            if p.get("w_keys"):
-                print(f"{int(p['tables']):22d} {int(p['w_keys']):5d} {p['w_p50'] * 1000:7.1f} "
-                      f"{p['w_p95'] * 1000:7.1f} {p['w_max'] * 1000:7.1f} | {int(p['calls']):5d} "
-                      f"{p['call_p95'] * 1000:7.1f} {p['call_max'] * 1000:7.1f} | "
-                      f"{int(p['gc_count']):11d} {p['gc_s']:8.2f} {int(p['gc2_count']):10d} "
-                      f"{p['gc2_max'] * 1000:11.1f}")
+        _print_curve(points, BROWSERS, PLAY_SECONDS)
     benchmark.extra_info.update(pace_s=PACE, play_s=PLAY_SECONDS, cores=cores,
                                 workers=WORKERS or "default", curve=[
         {k: round(v, 4) for k, v in p.items()} for p in points])
@@ -690,6 +720,48 @@ def test_load_curve_at_human_pace(benchmark, tmp_path):
     assert not missed, "missed the capacity targets: " + "; ".join(missed)
 
 
+# --- the short versions, run by .ci/run ----------------------------------------------
+
+# One more table than a person may open in a row: each opener is a person
+# of their own, so the fourth table starts as the first did.
+SHORT_TABLES = 4
+SHORT_BROWSER_TABLES = 2
+SHORT_SECONDS = 8.0
+
+
+def ran_and_measured(point: dict[str, float], log: Path) -> None:
+    """What a short run asserts (never a time: the machine is shared): it
+    measured keys, every one of them answered, the server's CPU and memory,
+    and the server's whole log holds no traceback. (`_one_point` has
+    asserted that every table started and every client was answered.)"""
+    assert point["keys"] > 0 and point["unanswered"] == 0, point
+    assert point["server_cpu"] > 0 and point["rss_playing"] > 0, point
+    text = log.read_text(errors="replace")
+    assert "Traceback" not in text, text[-3000:]
+
+
+@pytest.mark.short
+def test_short_room_at_a_few_tables(benchmark, tmp_path):
+    """The room at `SHORT_TABLES` tables for `SHORT_SECONDS`, over SSH, as
+    `.ci/run` runs it so that the benchmark cannot stop running unseen."""
+    point = benchmark.pedantic(lambda: _one_point(SHORT_TABLES, tmp_path / "room",
+                                                  browsers=False, seconds=SHORT_SECONDS),
+                               rounds=1, iterations=1)
+    _print_curve([point], False, SHORT_SECONDS)
+    ran_and_measured(point, tmp_path / "room" / "server.log")
+
+
+@pytest.mark.short
+def test_short_browser_mix(benchmark, tmp_path):
+    """The browser mix (a browser seat a table, by the web door) at
+    `SHORT_BROWSER_TABLES` tables, the short version `.ci/run` runs."""
+    point = benchmark.pedantic(lambda: _one_point(SHORT_BROWSER_TABLES, tmp_path / "mix",
+                                                  browsers=True, seconds=SHORT_SECONDS),
+                               rounds=1, iterations=1)
+    _print_curve([point], True, SHORT_SECONDS)
+    ran_and_measured(point, tmp_path / "mix" / "server.log")
+
+
 BROWSER_SESSIONS = int(os.environ.get("CRIB3_LOAD_SESSIONS", "30"))
 BROWSER_EXTRA_MB = 1.0  # a browser session may cost this much more than an SSH one
 
@@ -698,13 +770,10 @@ def _lobby_cost(folder: Path, browsers: bool) -> float:
     """MB a lobby session costs a fresh server (main and workers): its
     memory with `BROWSER_SESSIONS` people in the lobby, less its memory
     idle, a session. Browsers or SSH clients, never both."""
-    global BROWSERS
     folder.mkdir()
-    was, BROWSERS = BROWSERS, True  # the door is open in both runs: the same server
-    try:
-        server, port = _start_server(folder / "home", folder / "server.log", folder / "stats")
-    finally:
-        BROWSERS = was
+    # (the door is open in both runs: the same server)
+    server, port = _start_server(folder / "home", folder / "server.log", folder / "stats",
+                                 web=True)
     web_port = _web_port(folder / "server.log")
     players: list[Player] = []
 
@@ -713,8 +782,9 @@ def _lobby_cost(folder: Path, browsers: bool) -> float:
             await asyncio.sleep(1)
             idle = _rss_mb(server.pid)
             for n in range(BROWSER_SESSIONS):
-                name = f"p{n}"
-                player = await (_connect_web(web_port, name) if browsers else _connect(port, name))
+                name, source = f"p{n}", person_address(n)
+                player = await (_connect_web(web_port, name, source) if browsers
+                                else _connect(port, name, source))
                 players.append(player)
                 await player.expect(f"You are {name}.")
             await _quiet(server.pid)
