@@ -366,6 +366,11 @@ def _serve_options(serve: Parser) -> None:
     serve.add_argument("--lobby-idle", type=seconds, default=900, metavar="SECONDS",
                        help="a session idle this long in the lobby (not seated, not "
                             "watching) is closed (900; 0: never)")
+    serve.add_argument("--log-format", choices=("text", "json"), default="text",
+                       help="the log's lines on standard error: text (date, level, event, "
+                            "words) or json (one object a line, the same fields) (text)")
+    serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"),
+                       default="info", help="the least a line must be to be written (info)")
     cluster = serve.add_argument_group(
         "a card room over several servers (needs crib3[cluster]; README: Beyond one machine)")
     cluster.add_argument("--cluster", metavar="URL[,URL...]", default=None,

@@ -72,7 +72,6 @@ def needs_the_serve_extra() -> None:
 
 def cmd_serve(args: argparse.Namespace) -> int:
     import asyncio
-    import logging
 
     needs_the_serve_extra()
 
@@ -121,9 +120,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
                            workers=args.workers or default_workers(),
                            limits=limits, lobby_idle=args.lobby_idle,
                            host_key=host_key_path, web=web, web_folder=data_dir() / "web")
-    logging.getLogger("asyncssh").setLevel(logging.WARNING)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(message)s",
-                        datefmt="%H:%M:%S", stream=sys.stderr)
+    from crib3.common import server_log
+
+    server_log.configure(args.log_format, args.log_level, sys.stderr)
+    server_log.hand_on(args.log_format, args.log_level)  # to the session workers
     try:
         host_key = keys.host_key_at(host_key_path)
     except (ValueError, OSError) as exc:
@@ -131,7 +131,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     def say(line: str) -> None:
         try:
-            print(line, file=sys.stderr, flush=True)
+            print(server_log.console_line(line, args.log_format), file=sys.stderr, flush=True)
         except OSError:  # the console is gone: players still get their farewells
             _console_gone()
 

@@ -9,15 +9,21 @@ unexpected error through `record` and `summary`.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import tempfile
 import traceback
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from logging.handlers import RotatingFileHandler
 
 ERRORS_LOG = "errors.log"
-KEEP_BYTES = 1 << 20  # past this the log starts again, so it never fills a disk
+KEEP_BYTES = 1 << 20  # past this the log moves to errors.log.1, so it never fills a disk
+KEEP_FILES = 3  # errors.log.1 to .3: a flood of one kind does not erase the first reports
 
 
 def record(exc: BaseException, context: str = "") -> Path | None:
@@ -35,15 +41,46 @@ def record(exc: BaseException, context: str = "") -> Path | None:
         path = folder / ERRORS_LOG
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            if path.exists() and path.stat().st_size > KEEP_BYTES:
-                path.unlink()
-            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-            with os.fdopen(fd, "a", encoding="utf-8") as f:
-                f.write(text)
+            _write_rotating(path, text)
             return path
         except OSError:
             continue
     return None
+
+
+def _write_rotating(path: Path, text: str) -> None:
+    """Append `text` to `path` through the standard library's rotating
+    handler (past KEEP_BYTES the file becomes errors.log.1, and so on to
+    KEEP_FILES), every file owner-only: a traceback may hold a player's
+    words. OSError when it cannot be written."""
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
+    handler = _owner_only_rotation()(path, maxBytes=KEEP_BYTES, backupCount=KEEP_FILES,
+                                 encoding="utf-8", delay=True)
+    try:
+        handler.emit(logging.makeLogRecord({"msg": text.rstrip("\n") + "\n",
+                                            "levelno": logging.ERROR}))
+    finally:
+        handler.close()
+
+
+@functools.cache
+def _owner_only_rotation() -> type[RotatingFileHandler]:
+    """The rotating handler, leaving an owner-only file behind each move
+    (it then appends to that file, keeping its mode), and raising what it
+    cannot write rather than printing it: `record` tries the next folder.
+    (Made on the first error: logging.handlers is not for every start.)"""
+    from logging.handlers import RotatingFileHandler
+
+    class OwnerOnlyRotation(RotatingFileHandler):
+        def rotate(self, source: str, dest: str) -> None:
+            os.replace(source, dest)
+            os.close(os.open(source, os.O_WRONLY | os.O_CREAT, 0o600))
+
+        def handleError(self, record: logging.LogRecord) -> None:
+            raise  # (the OSError being handled: emit calls this inside its except)
+
+    return OwnerOnlyRotation
 
 
 def printable(text: str) -> str:

@@ -414,9 +414,9 @@ def app_factory(path: str) -> Any:
 def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the main process says when to stop
     fd, factory = int(argv[0]), argv[1]
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr, datefmt="%H:%M:%S",
-                        format=f"%(asctime)s worker {os.getpid()}: %(message)s")
-    logging.getLogger("asyncssh").setLevel(logging.WARNING)
+    from crib3.common import server_log
+
+    server_log.configure_worker(sys.stderr)
     from crib3.tui.textual_compat import many_terminals_in_one_process
 
     many_terminals_in_one_process()

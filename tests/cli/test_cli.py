@@ -157,8 +157,10 @@ def test_serve_reports_a_damaged_table_then_stops_on_a_signal_with_every_table_s
         if server.poll() is None:
             server.kill()
             server.wait(timeout=10)
-    assert lines[0].startswith("warning: a table could not be resumed: "), lines
+    assert " WARNING " in lines[0], lines  # a console line of the log: dated, levelled
+    assert "crib3.serve.console: warning: a table could not be resumed: " in lines[0], lines
     assert "table-4.json" in lines[0]
     assert any("listening on 127.0.0.1:" in line for line in lines), lines
     assert server.returncode == 0 and "Traceback" not in rest
-    assert rest.strip().splitlines()[-1] == "crib3 serve: stopping; every table is saved"
+    assert rest.strip().splitlines()[-1].endswith(
+        " crib3.serve.console: crib3 serve: stopping; every table is saved")

@@ -114,7 +114,8 @@ def test_on_sigint_every_player_is_told_and_gets_their_terminal_back(tmp_path, k
             assert state == ["0", "1", "0", "0", "0"], (name, state)
     finally:
         log = stop(server, tmp_path)
-    assert log.strip().splitlines()[-1] == "crib3 serve: stopping; every table is saved"
+    assert log.strip().splitlines()[-1].endswith(
+        " crib3.serve.console: crib3 serve: stopping; every table is saved")
     tables = tmp_path / "home" / "data" / "tables"
     assert json.loads((tables / "table-1.json").read_text())["status"] == "open"
     # The next start picks the game up.
