@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from crib3.room import Room, RoomError
-from crib3.room import invites
+from crib3.room import Room, RoomError, invites
 from crib3.room import room as room_module
 from crib3.room.seats import FIRST_USE
 
