@@ -184,10 +184,20 @@ class InviteBook:
 
     def keep(self, identity: Identity) -> None:
         """Write `identity` (made by `new_identity`) to the book, if it is
-        not there already: the web door does so when the browser's person
-        first sits down in the room."""
+        not there already."""
         with self._locked() as db, writing(db):
             self._insert(db, identity, self.clock())
+
+    def sat_down(self, identity: Identity) -> None:
+        """`identity`'s person signed in to the room: it is written if it
+        was not (a newcomer's, under --open), and known for
+        `IDENTITY_DAYS` from now."""
+        now = self.clock()
+        identity.expires = max(identity.expires, now + IDENTITY_DAYS * 86400)
+        with self._locked() as db, writing(db):
+            self._insert(db, identity, now)
+            db.execute("UPDATE identities SET expires = ? WHERE hash = ?",
+                       (identity.expires, identity.hash))
 
     def newcomer(self, name: str) -> tuple[str, Identity]:
         """An identity without a link, written at once."""

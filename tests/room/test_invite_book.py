@@ -177,3 +177,34 @@ def test_expired_browsers_leave_the_book_as_new_ones_come(tmp_path):
     assert book.identities() == 1
     with sqlite3.connect(book.path) as db:             # (and so the file stays small)
         assert db.execute("SELECT name FROM identities").fetchall() == [("late",)]
+
+
+def test_a_browser_is_known_for_its_days_from_its_last_sign_in(tmp_path):
+    now = [1_000_000.0]
+    book = InviteBook(tmp_path / "web", clock=lambda: now[0])
+    secret, identity = invites.new_identity("ann", clock=lambda: now[0])
+    assert book.identity(secret) is None               # not written until she sits down
+    book.sat_down(identity)
+    assert book.identity(secret).name == "ann" and book.identities() == 1
+    now[0] += (invites.IDENTITY_DAYS - 1) * 86400
+    book.sat_down(book.identity(secret))               # back a day before the end
+    now[0] += (invites.IDENTITY_DAYS - 1) * 86400
+    assert book.identity(secret).name == "ann" and book.identities() == 1
+    now[0] += 2 * 86400
+    assert book.identity(secret) is None
+
+
+def test_newcomers_waiting_for_a_seat_are_bounded_in_number_and_time():
+    from crib3.net.web_admission import Newcomers
+
+    now = [0.0]
+    waiting = Newcomers(kept=10, seconds=60, clock=lambda: now[0])
+    made = [invites.new_identity(f"p{n}") for n in range(25)]
+    for _, identity in made:
+        waiting.add(identity)
+    assert len(waiting) == 10
+    assert waiting.get(made[0][0]) is None and waiting.get(made[24][0]).name == "p24"
+    assert waiting.get("junk") is None and waiting.get("x" * 500) is None
+    assert waiting.seated(made[24][1]) and waiting.get(made[24][0]) is None
+    now[0] = 61
+    assert waiting.get(made[23][0]) is None
