@@ -136,6 +136,7 @@ class WebDoor:
         return f"{self.url}/#invite={token}"
 
     async def start(self) -> None:
+        await asyncio.to_thread(self.book.open)  # (an older book is read in here, once)
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self._headers])
         app.router.add_get("/", self._page)
         app.router.add_get("/static/{name}", self._static)

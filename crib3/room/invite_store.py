@@ -122,6 +122,7 @@ def _migrate(db: sqlite3.Connection, folder: Path) -> None:
                        invites.values())
         db.executemany("INSERT OR REPLACE INTO identities VALUES (?, ?, ?, ?)",
                        identities.values())
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # (the whole book was one write)
     os.replace(old, folder / LEGACY_KEPT)
     log.info("the invite book is now %s (%d links, %d browsers); the old file is kept as %s",
              folder / DATABASE, len(invites), len(identities), folder / LEGACY_KEPT)

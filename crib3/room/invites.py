@@ -271,6 +271,13 @@ class InviteBook:
                               (self.clock(),)).fetchall()
         return [_invite_of(row) for row in rows]
 
+    def open(self) -> None:
+        """Open the database now (an older book is read in on the first
+        open, which may take a while: the web door does it off its event
+        loop, before it listens)."""
+        with self._locked():
+            pass
+
     def close(self) -> None:
         """Let the database go (it is opened again when next needed)."""
         with self._lock:
