@@ -81,9 +81,17 @@ async def test_names_asked_for_write_nothing_until_their_person_sits_down(
         await bob.open()
         await bob.shows("Open a table")
         assert door.book.identities() == 2
+        # Two browsers ask for the same free name; the second to sit down
+        # is refused by the room, and leaves nothing in the book.
+        first, second = [await WebClient.arrive(door, name="carl") for _ in range(2)]
+        await first.open()
+        await first.shows("Open a table")
+        await second.open()
+        await second.shows("carl is held here by someone else")
+        assert door.book.identities() == 3
         print(f"\nnames asked for: key→screen {before * 1000:.0f} → {during * 1000:.0f} ms; "
               f"{statuses.count(200)} waiting, book {size} → {book_bytes(door.book)} bytes")
-        for client in (ann, bob):
+        for client in (ann, bob, first, second):
             await client.aclose()
 
 
