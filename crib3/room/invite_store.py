@@ -117,10 +117,10 @@ def _migrate(db: sqlite3.Connection, folder: Path) -> None:
     except FileNotFoundError:
         return
     invites, identities = read_legacy(data)
-    with writing(db):
-        db.executemany("INSERT OR REPLACE INTO invites VALUES (?, ?, ?, ?, ?, ?, ?)",
+    with writing(db):  # (what the database knows already stands: a link used stays used)
+        db.executemany("INSERT OR IGNORE INTO invites VALUES (?, ?, ?, ?, ?, ?, ?)",
                        invites.values())
-        db.executemany("INSERT OR REPLACE INTO identities VALUES (?, ?, ?, ?)",
+        db.executemany("INSERT OR IGNORE INTO identities VALUES (?, ?, ?, ?)",
                        identities.values())
     db.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # (the whole book was one write)
     os.replace(old, folder / LEGACY_KEPT)

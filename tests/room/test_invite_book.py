@@ -70,6 +70,13 @@ def test_an_older_book_is_read_in_once_and_kept_beside_it(tmp_path):
     assert again.identity(secret).name == "ann" and again.identity(cookie).name == "dan"
     assert again.identities() == 3                     # dan, eve, ann (fay had expired)
     assert (folder / "invites.jsonl.bak").read_bytes() == old
+    # The old file put back (a backup restored): what it says is read in
+    # again, but a link used since stays used.
+    (folder / "invites.jsonl").write_bytes(old)
+    restored = InviteBook(folder)
+    with pytest.raises(InviteRefused, match="used already"):
+        restored.redeem(open_token)
+    assert restored.identity(secret).name == "ann"
 
 
 def test_the_book_is_the_owners_alone(tmp_path):
