@@ -77,6 +77,10 @@ async def test_names_asked_for_write_nothing_until_their_person_sits_down(
         assert door.book.identities() == 2
         cookie = next(c.value for c in bob.http.cookie_jar if c.key == COOKIE)
         assert door.book.identity(cookie).name == "bob"
+        async with bob.http.get(f"{door.url}/api/whoami") as answer:  # his page, again
+            assert (await answer.json())["name"] == "bob"
+            kept = answer.cookies[COOKIE]                # the cookie lasts as the book keeps him
+            assert kept.value == cookie and kept["max-age"] == str(30 * 86400)
         await bob.drop()                                 # the network blips
         await bob.open()
         await bob.shows("Open a table")
