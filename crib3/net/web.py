@@ -136,7 +136,10 @@ class WebDoor:
         return f"{self.url}/#invite={token}"
 
     async def start(self) -> None:
-        await asyncio.to_thread(self.book.open)  # (an older book is read in here, once)
+        try:
+            await asyncio.to_thread(self.book.open)  # (an older book is read in here, once)
+        except InviteRefused as exc:
+            raise WebRefused(str(exc)) from None
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self._headers])
         app.router.add_get("/", self._page)
         app.router.add_get("/static/{name}", self._static)

@@ -274,7 +274,7 @@ class InviteBook:
     def open(self) -> None:
         """Open the database now (an older book is read in on the first
         open, which may take a while: the web door does it off its event
-        loop, before it listens)."""
+        loop, before it listens); InviteRefused if it cannot be read."""
         with self._locked():
             pass
 
@@ -293,7 +293,11 @@ class InviteBook:
         opens its own: a connection must not cross a fork)."""
         with self._lock:
             if self._db is None or self._pid != os.getpid():
-                self._db, self._pid = open_store(self.folder), os.getpid()
+                try:
+                    self._db, self._pid = open_store(self.folder), os.getpid()
+                except sqlite3.DatabaseError as exc:
+                    raise InviteRefused(f"the invite book {self.path} cannot be read ({exc}): "
+                                        "move it aside to begin a new one") from None
             yield self._db
 
     @staticmethod

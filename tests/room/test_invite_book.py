@@ -215,3 +215,31 @@ def test_newcomers_waiting_for_a_seat_are_bounded_in_number_and_time():
     assert waiting.seated(made[24][1]) and waiting.get(made[24][0]) is None
     now[0] = 61
     assert waiting.get(made[23][0]) is None
+
+
+def test_a_book_that_is_not_a_database_is_one_line_everywhere(tmp_path, monkeypatch, capsys):
+    from crib3.cli import main
+    from crib3.common.paths import data_dir
+
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    folder = data_dir() / "web"
+    folder.mkdir(parents=True)
+    (folder / "invites.db").write_bytes(b"not a database, " * 512)
+    with pytest.raises(InviteRefused) as caught:
+        InviteBook(folder).open()
+    assert str(caught.value) == (f"the invite book {folder / 'invites.db'} cannot be read "
+                                 "(file is not a database): move it aside to begin a new one")
+    assert main(["invite", "--list"]) != 0
+    assert capsys.readouterr().err == f"crib3 invite: {caught.value}\n"
+
+
+async def test_the_web_door_does_not_open_on_a_book_it_cannot_read(tmp_path):
+    from crib3.net.web import WebDoor
+    from crib3.net.web_options import WebOptions, WebRefused
+
+    folder = tmp_path / "web"
+    folder.mkdir()
+    (folder / "invites.db").write_bytes(b"not a database, " * 512)
+    door = WebDoor(None, WebOptions(port=0), InviteBook(folder))  # (a service is not asked)
+    with pytest.raises(WebRefused, match="cannot be read .file is not a database.: move it"):
+        await door.start()
