@@ -340,6 +340,10 @@ def cmd_invite(args: argparse.Namespace) -> int:
     from crib3.room.invites import InviteBook, InviteRefused
 
     book = InviteBook(data_dir() / "web")
+    try:
+        book.open()
+    except InviteRefused as exc:
+        raise CannotRun(str(exc)) from None
     if args.list:
         links = book.open_invites()
         for invite in links:

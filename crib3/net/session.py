@@ -246,6 +246,10 @@ class PlaySession:
         self.kick("the card room is closing; your table is saved" if playing else
                    "the card room is closing")
 
+    def signed_in(self, presence: Presence) -> None:
+        """The room let this session's person in (a door's hook: the web
+        door writes a new browser to its invite book only now)."""
+
     async def _run(self) -> None:
         chan = self.chan
         assert chan is not None  # (a door attaches its connection before it starts)
@@ -268,6 +272,7 @@ class PlaySession:
                 log.info("%r refused: %s", self.username, exc)
                 say_and_close(chan, f"crib3: {exc}")
                 return
+            self.signed_in(presence)
         env = dict(chan.get_environment())
         self.presence = presence
         if self.service.pool is not None:

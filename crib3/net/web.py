@@ -8,7 +8,11 @@ it is a session like an SSH one (a `crib3.net.session.PlaySession` on a
 `WebChannel`, told what the browser sends in the session's own words): the
 same lobby, tables, chat, limits, reconnect-to-your-seat, workers and
 farewells. A name chosen here meets the room's one rule for names
-(`Room.name_refused`), lookalikes included, as it would over SSH.
+(`Room.name_refused`), lookalikes included, as it would over SSH. Under
+`--open` a browser that chose a name is written to the invite book only
+when its person signs in to the room (`Newcomers` keeps it until then), so
+names asked for and never used leave nothing behind; a browser's cookie and
+its place in the book last `IDENTITY_DAYS` from its last sign-in.
 
 What keeps it safe in public, as the SSH door is:
 - Every connection that has not become a signed-in websocket is counted,
@@ -32,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import sqlite3
 import ssl
 from collections.abc import Awaitable, Callable, MutableMapping
 from importlib import resources
@@ -42,11 +47,12 @@ from aiohttp import WSMsgType, web
 from crib3.common.names import check_name
 from crib3.net.bounds import capped_size
 from crib3.net.session import Identity, PlaySession, Service
-from crib3.net.web_admission import Admission, Counted, PerAddress
+from crib3.net.web_admission import Admission, Counted, Newcomers, PerAddress
 from crib3.net.web_channel import WebChannel
 from crib3.net.web_errors import BadRequests, QuietHandler
 from crib3.net.web_options import WebOptions, WebRefused, loopback
-from crib3.room.invites import IDENTITY_DAYS, InviteBook, InviteRefused
+from crib3.room import Presence
+from crib3.room.invites import IDENTITY_DAYS, InviteBook, InviteRefused, new_identity
 from crib3.room.invites import Identity as WebIdentity
 from crib3.room.seats import FIRST_USE
 
@@ -97,6 +103,7 @@ class WebDoor:
         self.bad = BadRequests()
         self.minting = PerAddress(*NAMES_PER_MINUTE)
         self.guessing = PerAddress(*REDEEMS_PER_MINUTE)
+        self.newcomers = Newcomers()
         self.files = _static_files()
         self.sessions: set[PlaySession] = set()
         self.runner: web.AppRunner | None = None
@@ -129,6 +136,10 @@ class WebDoor:
         return f"{self.url}/#invite={token}"
 
     async def start(self) -> None:
+        try:
+            await asyncio.to_thread(self.book.open)  # (an older book is read in here, once)
+        except InviteRefused as exc:
+            raise WebRefused(str(exc)) from None
         app = web.Application(client_max_size=MAX_BODY, middlewares=[self._headers])
         app.router.add_get("/", self._page)
         app.router.add_get("/static/{name}", self._static)
@@ -200,7 +211,10 @@ class WebDoor:
         return request.headers.get("Origin") in self.origins
 
     def _identity(self, request: web.Request) -> WebIdentity | None:
-        return self.book.identity(request.cookies.get(COOKIE))
+        """Who the request's cookie stands for: a newcomer waiting to sit
+        down, or a browser in the book (one indexed read), or nobody."""
+        secret = request.cookies.get(COOKIE)
+        return self.newcomers.get(secret) or self.book.identity(secret)
 
     @staticmethod
     def _refuse(status: int, line: str) -> web.Response:
@@ -226,11 +240,15 @@ class WebDoor:
 
     async def _whoami(self, request: web.Request) -> web.Response:
         identity = self._identity(request)
-        return web.json_response({
+        response = web.json_response({
             "signed_in": identity is not None,
             "name": identity.name if identity else None,
             "open": self.service.options.open_door,
         }, headers={"Cache-Control": "no-store"})
+        secret = request.cookies.get(COOKIE)
+        if identity is not None and secret:  # (the cookie lasts as long as the book keeps it)
+            self._set_cookie(response, secret)
+        return response
 
     async def _body(self, request: web.Request) -> dict[str, Any]:
         try:
@@ -277,7 +295,8 @@ class WebDoor:
             return self._refuse(403, "this card room lets people in by invite link only")
         if not self.minting.allowed(request.remote or "?"):
             return self._refuse(429, "too many new names from your address: wait a minute")
-        secret, identity = self.book.newcomer(name)
+        secret, identity = new_identity(name)
+        self.newcomers.add(identity)  # (in the book once they sit down: `_sat_down`)
         response = web.json_response({"name": name}, headers={"Cache-Control": "no-store"})
         self._set_cookie(response, secret)
         return response
@@ -315,7 +334,8 @@ class WebDoor:
             self.admission.seated(request.transport)
         key = self.key_of(identity)
         channel = WebChannel(ws, {"LANG": "C.UTF-8", "COLORTERM": "truecolor"})
-        session = PlaySession(self.service, Identity(identity.name, key, False, address))
+        session = BrowserSession(self.service, Identity(identity.name, key, False, address),
+                                 lambda: self._sat_down(identity))
         channel.session = session
         session.attach(channel)
         session.set_terminal("xterm-256color",
@@ -337,6 +357,16 @@ class WebDoor:
             await channel.gone()
         return ws
 
+    def _sat_down(self, identity: WebIdentity) -> None:
+        """A browser's person signed in: the book keeps them (a newcomer is
+        written now) for `IDENTITY_DAYS` more."""
+        self.newcomers.seated(identity)
+        try:
+            self.book.sat_down(identity)
+        except sqlite3.Error as exc:  # (their session goes on; the cookie may be forgotten)
+            log.warning("the invite book in %s could not be written (%s): %s may be asked "
+                        "for a name again next time", self.book.folder, exc, identity.name)
+
     def _control(self, session: PlaySession, text: str) -> None:
         """A text frame: the browser's terminal changed size (anything else
         is counted as a malformed frame, and dropped)."""
@@ -347,6 +377,18 @@ class WebDoor:
             self.bad("a malformed frame", session.address)
             return
         session.resize(*capped_size(cols, rows))
+
+
+class BrowserSession(PlaySession):
+    """A browser's session: the door hears when its person signs in."""
+
+    def __init__(self, service: Service, identity: Identity,
+                 on_sign_in: Callable[[], None]) -> None:
+        super().__init__(service, identity)
+        self.on_sign_in = on_sign_in
+
+    def signed_in(self, presence: Presence) -> None:
+        self.on_sign_in()
 
 
 def _size_of(cols: str | None, rows: str | None) -> tuple[int, int]:

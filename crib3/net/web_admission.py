@@ -21,18 +21,26 @@ connections from the door, as `crib3.net.gate` does for the SSH one.
   address that has some pending already is put on trial at random, the
   more likely the fuller the door (as OpenSSH's `MaxStartups
   start:rate:full` drops them early).
+
+Beside them: how often an address may do something (`PerAddress`: mint a
+name, guess at a link), and the browsers that chose a name under `--open`
+but have not sat down yet (`Newcomers`: the invite book is written only
+for a person who does).
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import cast
 
 from crib3.common.rates import TokenBucket
+from crib3.room.invites import Identity as WebIdentity
+from crib3.room.invites import digest
 
 PREAUTH_GRACE = 20.0          # seconds a connection may stay without becoming a seat
 HEADER_DEADLINE = 8.0         # seconds for a connection's first request's headers, whole
@@ -264,3 +272,44 @@ class PerAddress:
         if not self.everyone.take():
             return False
         return bool(bucket.take())
+
+
+NEWCOMERS_KEPT = 1024         # browsers that chose a name and have not sat down yet
+NEWCOMER_SECONDS = 600.0      # ... each kept so long for its websocket
+
+
+class Newcomers:
+    """Browsers that chose a name under `--open` and have not sat down yet:
+    kept here, in memory, and written to the invite book only when their
+    person signs in to the room (a name asked for and never used writes
+    nothing). At most `kept` at once, each for `seconds`: the oldest go
+    first (a browser opens its websocket a moment after its name)."""
+
+    def __init__(self, kept: int = NEWCOMERS_KEPT, seconds: float = NEWCOMER_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.kept, self.seconds, self.clock = kept, seconds, clock
+        self.waiting: OrderedDict[str, tuple[WebIdentity, float]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self.waiting)
+
+    def add(self, identity: WebIdentity) -> None:
+        self.waiting[identity.hash] = (identity, self.clock())
+        while len(self.waiting) > self.kept:
+            self.waiting.popitem(last=False)
+
+    def get(self, secret: str | None) -> WebIdentity | None:
+        """The newcomer a cookie's secret stands for, if still waiting."""
+        if not secret or len(secret) > 200:
+            return None
+        found = self.waiting.get(digest(secret))
+        if found is None:
+            return None
+        if self.clock() - found[1] > self.seconds:
+            del self.waiting[found[0].hash]
+            return None
+        return found[0]
+
+    def seated(self, identity: WebIdentity) -> bool:
+        """`identity`'s person signed in: no longer waiting here (True if it was)."""
+        return self.waiting.pop(identity.hash, None) is not None

@@ -10,34 +10,39 @@ from then on (`web:` and a digest of it is what the room sees as the key),
 so coming back puts the person back in their seat, and every per-key limit
 counts a browser as it counts an SSH key.
 
-The book is one append-only JSON Lines file, so that every process that
-needs it (the server, a session worker whose player makes a link, the
-`crib3 invite` command) writes to it under a lock and reads it again only
-when it changed. Nothing secret is in it: a digest cannot be turned back
-into a link or a cookie.
+The book is an SQLite database (`crib3.room.invite_store`), so that every
+process that needs it (the server, a session worker whose player makes a
+link, the `crib3 invite` command) reads and writes the same one, and a
+lookup by a cookie's or a link's digest is one indexed read, never a parse
+of the whole book. Nothing secret is in it: a digest cannot be turned back
+into a link or a cookie. Expired identities are dropped as new ones come.
 """
 
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
 import secrets
+import sqlite3
+import threading
 import time
 from collections import OrderedDict
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
+
+from crib3.room.invite_store import DATABASE, open_store, writing
 
 INVITE_HOURS = 24.0        # how long a link is good for, unless told
 IDENTITY_DAYS = 30.0       # how long a browser stays known without coming back
 TOKEN_BYTES = 32           # 256 bits: a link's token, and a cookie's secret
-MAX_LINE = 4096            # a longer line in the book is not ours: skipped
 MAX_OPEN_INVITES = 1000    # unused, unexpired links the players made, at once (and the host's)
 MAX_OPEN_PER_PERSON = 5    # unused, unexpired links one player made, at once
 REUSED_KEPT = 1024         # players' recent links this process may hand out again
+EXPIRED_KEPT_DAYS = 30.0   # an expired link is still known (to say so) this long
 HOST = "the host"          # who `crib3 invite` makes a link for: never limited by players' links
 
 
@@ -77,10 +82,12 @@ class Identity:
     table: int | None = None
 
 
-@dataclass
-class _State:
-    invites: dict[str, Invite] = field(default_factory=dict)
-    identities: dict[str, Identity] = field(default_factory=dict)
+def new_identity(name: str | None, table: int | None = None,
+                 clock: Callable[[], float] = time.time) -> tuple[str, Identity]:
+    """A new browser's secret (for its cookie) and identity, not yet in
+    any book (`InviteBook.keep` writes it)."""
+    secret = secrets.token_urlsafe(TOKEN_BYTES)
+    return secret, Identity(digest(secret), name, clock() + IDENTITY_DAYS * 86400, table)
 
 
 # A player's latest link for one table, by (who, name, table): its token,
@@ -89,20 +96,25 @@ class _State:
 # that made it (a session's worker) only: the book keeps no token.
 _reused: OrderedDict[tuple[str, str | None, int | None], str] = OrderedDict()
 
+_OPEN = "used = 0 AND revoked = 0 AND expires > ?"   # (with now)
+
 
 class InviteRefused(Exception):
     """A link or a cookie that lets nobody in: one line to say why."""
 
 
 class InviteBook:
-    """The invites and identities of one card room, in `folder`."""
+    """The invites and identities of one card room, in `folder`. Each call
+    is a few indexed statements on a local file (tens of microseconds), so
+    the web door makes them on its event loop."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, clock: Callable[[], float] = time.time) -> None:
         self.folder = folder
-        self.path = folder / "invites.jsonl"
-        self._seen: tuple[int, int] | None = None  # the file (device, inode) read so far
-        self._offset = 0                            # ... and how far
-        self._state = _State()
+        self.path = folder / DATABASE
+        self.clock = clock
+        self._db: sqlite3.Connection | None = None
+        self._pid = 0                 # the process that opened `_db` (not a forked child)
+        self._lock = threading.Lock()
 
     # --- writing ---------------------------------------------------------------------
 
@@ -115,28 +127,32 @@ class InviteBook:
         host's links are counted apart, so players' links never stop the
         host's command. A player asking again for the same table while
         their last link for it is open gets that link again."""
-        state = self._read()
-        now = time.time()
+        now = self.clock()
         again = (made_by, name, table)
-        if made_by != HOST and again in _reused:
-            token = _reused[again]
-            kept = state.invites.get(digest(token))
-            if kept is not None and kept.refusal(now) is None:
-                return token
-            del _reused[again]
-        open_now = [i for i in state.invites.values() if i.refusal(now) is None]
-        if made_by != HOST:
-            mine = sum(1 for i in open_now if i.made_by == made_by)
-            if mine >= MAX_OPEN_PER_PERSON:
-                raise InviteRefused(f"you have {mine} invite links open already: "
-                                    "wait for one to be used or to expire")
-        same_side = sum(1 for i in open_now if (i.made_by == HOST) == (made_by == HOST))
-        if same_side >= MAX_OPEN_INVITES:
-            raise InviteRefused(f"{same_side} invite links are open already: "
-                                "wait for some to be used or to expire")
-        token = secrets.token_urlsafe(TOKEN_BYTES)
-        self._append({"kind": "invite", "hash": digest(token), "name": name, "table": table,
-                      "expires": now + hours * 3600, "made_by": made_by})
+        with self._locked() as db, writing(db):
+            if made_by != HOST and again in _reused:
+                token = _reused[again]
+                kept = self._invite(db, digest(token))
+                if kept is not None and kept.refusal(now) is None:
+                    return token
+                del _reused[again]
+            if made_by != HOST:
+                mine = db.execute(f"SELECT COUNT(*) FROM invites WHERE made_by = ? AND {_OPEN}",
+                                  (made_by, now)).fetchone()[0]
+                if mine >= MAX_OPEN_PER_PERSON:
+                    raise InviteRefused(f"you have {mine} invite links open already: "
+                                        "wait for one to be used or to expire")
+            same_side = db.execute(
+                f"SELECT COUNT(*) FROM invites WHERE (made_by = ?) = ? AND {_OPEN}",
+                (HOST, made_by == HOST, now)).fetchone()[0]
+            if same_side >= MAX_OPEN_INVITES:
+                raise InviteRefused(f"{same_side} invite links are open already: "
+                                    "wait for some to be used or to expire")
+            db.execute("DELETE FROM invites WHERE expires < ?",
+                       (now - EXPIRED_KEPT_DAYS * 86400,))
+            token = secrets.token_urlsafe(TOKEN_BYTES)
+            db.execute("INSERT INTO invites VALUES (?, ?, ?, ?, ?, 0, 0)",
+                       (digest(token), name, table, now + hours * 3600, made_by))
         if made_by != HOST:
             _reused[again] = token
             while len(_reused) > REUSED_KEPT:
@@ -145,59 +161,84 @@ class InviteBook:
 
     def redeem(self, token: str) -> tuple[str, Identity]:
         """Use a link: its identity's secret (for the cookie) and the
-        identity, or InviteRefused. Good once: a second try is refused."""
+        identity, or InviteRefused. Good once: a second try is refused.
+        A guess costs one indexed read."""
         if not token or len(token) > 200:
             raise InviteRefused("this is not an invite link")
-        with self._locked():
-            state = self._read()
-            invite = state.invites.get(digest(token))
+        with self._locked() as db:
+            invite = self._invite(db, digest(token))
             if invite is None:
                 raise InviteRefused("this is not an invite link of this card room")
-            refusal = invite.refusal(time.time())
-            if refusal:
-                raise InviteRefused(refusal)
-            secret = secrets.token_urlsafe(TOKEN_BYTES)
-            identity = Identity(digest(secret), invite.name, time.time() + IDENTITY_DAYS * 86400,
-                                invite.table)
-            self._append({"kind": "used", "hash": invite.hash}, locked=True)
-            self._append({"kind": "identity", "hash": identity.hash, "name": identity.name,
-                          "expires": identity.expires, "table": identity.table}, locked=True)
+            now = self.clock()
+            with writing(db):
+                invite = self._invite(db, invite.hash)  # (again, now that it is ours)
+                if invite is None:
+                    raise InviteRefused("this is not an invite link of this card room")
+                refusal = invite.refusal(now)
+                if refusal:
+                    raise InviteRefused(refusal)
+                db.execute("UPDATE invites SET used = 1 WHERE hash = ?", (invite.hash,))
+                secret, identity = new_identity(invite.name, invite.table, self.clock)
+                self._insert(db, identity, now)
         return secret, identity
 
+    def keep(self, identity: Identity) -> None:
+        """Write `identity` (made by `new_identity`) to the book, if it is
+        not there already."""
+        with self._locked() as db, writing(db):
+            self._insert(db, identity, self.clock())
+
+    def sat_down(self, identity: Identity) -> None:
+        """`identity`'s person signed in to the room: it is written if it
+        was not (a newcomer's, under --open), and known for
+        `IDENTITY_DAYS` from now."""
+        now = self.clock()
+        identity.expires = max(identity.expires, now + IDENTITY_DAYS * 86400)
+        with self._locked() as db, writing(db):
+            self._insert(db, identity, now)
+            db.execute("UPDATE identities SET expires = ? WHERE hash = ?",
+                       (identity.expires, identity.hash))
+
     def newcomer(self, name: str) -> tuple[str, Identity]:
-        """An identity without a link, for a door open to anyone (`--open`)."""
-        secret = secrets.token_urlsafe(TOKEN_BYTES)
-        identity = Identity(digest(secret), name, time.time() + IDENTITY_DAYS * 86400)
-        self._append({"kind": "identity", "hash": identity.hash, "name": name,
-                      "expires": identity.expires, "table": None})
+        """An identity without a link, written at once."""
+        secret, identity = new_identity(name, clock=self.clock)
+        self.keep(identity)
         return secret, identity
 
     def name_identity(self, identity: Identity, name: str) -> None:
         """A visitor with a nameless link chose `name`: it is theirs from now on."""
         identity.name = name
-        self._append({"kind": "named", "hash": identity.hash, "name": name})
+        with self._locked() as db:
+            db.execute("UPDATE identities SET name = ? WHERE hash = ?", (name, identity.hash))
 
     def revoke(self, prefix: str) -> int:
         """Withdraw every open link whose digest starts with `prefix` (as
         `crib3 invite --list` shows it); how many."""
-        state = self._read()
-        now = time.time()
-        found = [i for h, i in state.invites.items()
-                 if h.startswith(prefix) and i.refusal(now) is None] if prefix else []
-        for invite in found:
-            self._append({"kind": "revoked", "hash": invite.hash})
-        return len(found)
+        if not prefix:
+            return 0
+        with self._locked() as db:
+            return db.execute(
+                f"UPDATE invites SET revoked = 1 WHERE substr(hash, 1, ?) = ? AND {_OPEN}",
+                (len(prefix), prefix, self.clock())).rowcount
 
     # --- reading ---------------------------------------------------------------------
 
     def identity(self, secret: str | None) -> Identity | None:
-        """Who a cookie's secret stands for, if anyone (and not expired)."""
+        """Who a cookie's secret stands for, if anyone (and not expired):
+        one indexed read."""
         if not secret or len(secret) > 200:
             return None
-        found = self._read().identities.get(digest(secret))
-        if found is None or time.time() >= found.expires:
+        with self._locked() as db:
+            row = db.execute("SELECT hash, name, expires, tbl FROM identities WHERE hash = ?",
+                             (digest(secret),)).fetchone()
+        if row is None or self.clock() >= row[2]:
             return None
-        return found
+        return Identity(row[0], row[1], float(row[2]), row[3])
+
+    def identities(self) -> int:
+        """How many browsers the book knows (expired ones not yet dropped too)."""
+        with self._locked() as db:
+            return int(db.execute("SELECT COUNT(*) FROM identities").fetchone()[0])
 
     def door_url(self) -> str | None:
         """The running web door's URL, as it wrote it at start (for `crib3
@@ -224,87 +265,57 @@ class InviteBook:
         return f"{url}/#invite={token}" if url else None
 
     def open_invites(self) -> list[Invite]:
-        now = time.time()
-        return [i for i in self._read().invites.values() if i.refusal(now) is None]
+        with self._locked() as db:
+            rows = db.execute("SELECT hash, name, tbl, expires, made_by, used, revoked "
+                              f"FROM invites WHERE {_OPEN} ORDER BY expires",
+                              (self.clock(),)).fetchall()
+        return [_invite_of(row) for row in rows]
 
-    def _read(self) -> _State:
-        """The book as the file says now: only the lines appended since the
-        last read are read (the file only grows), unless it is a new file."""
-        try:
-            stat = self.path.stat()
-        except FileNotFoundError:
-            self._seen, self._offset, self._state = None, 0, _State()
-            return self._state
-        mark = (stat.st_dev, stat.st_ino)
-        if mark != self._seen or stat.st_size < self._offset:
-            self._seen, self._offset, self._state = mark, 0, _State()
-        if stat.st_size > self._offset:
-            self._offset = _parse(self.path, self._offset, self._state)
-        return self._state
+    def open(self) -> None:
+        """Open the database now (an older book is read in on the first
+        open, which may take a while: the web door does it off its event
+        loop, before it listens); InviteRefused if it cannot be read."""
+        with self._locked():
+            pass
 
-    # --- the file --------------------------------------------------------------------
+    def close(self) -> None:
+        """Let the database go (it is opened again when next needed)."""
+        with self._lock:
+            if self._db is not None and self._pid == os.getpid():
+                self._db.close()
+            self._db = None
+
+    # --- the database ------------------------------------------------------------------
 
     @contextlib.contextmanager
-    def _locked(self) -> Iterator[None]:
-        self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        with open(self.folder / "invites.lock", "a") as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(lock, fcntl.LOCK_UN)
+    def _locked(self) -> Iterator[sqlite3.Connection]:
+        """This process's connection, one caller at a time (a forked child
+        opens its own: a connection must not cross a fork)."""
+        with self._lock:
+            if self._db is None or self._pid != os.getpid():
+                try:
+                    self._db, self._pid = open_store(self.folder), os.getpid()
+                except sqlite3.DatabaseError as exc:
+                    raise InviteRefused(f"the invite book {self.path} cannot be read ({exc}): "
+                                        "move it aside to begin a new one") from None
+            yield self._db
 
-    def _append(self, record: dict[str, object], locked: bool = False) -> None:
-        line = json.dumps(record, ensure_ascii=True) + "\n"
-        if not locked:
-            with self._locked():
-                self._write(line)
-        else:
-            self._write(line)
+    @staticmethod
+    def _invite(db: sqlite3.Connection, key: str) -> Invite | None:
+        row = db.execute("SELECT hash, name, tbl, expires, made_by, used, revoked "
+                         "FROM invites WHERE hash = ?", (key,)).fetchone()
+        return _invite_of(row) if row is not None else None
 
-    def _write(self, line: str) -> None:
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            os.write(fd, line.encode("ascii"))
-        finally:
-            os.close(fd)
-
-
-def _parse(path: Path, offset: int, state: _State) -> int:
-    """The whole lines of the file from `offset` on, into `state`; where
-    the next read starts (after the last whole line)."""
-    with open(path, "rb") as file:
-        file.seek(offset)
-        data = file.read()
-    whole = data.rfind(b"\n") + 1
-    for raw in data[:whole].splitlines():
-        line = raw.decode("ascii", "replace")
-        if len(line) > MAX_LINE:
-            continue
-        try:
-            record = json.loads(line)
-            kind, key = record["kind"], str(record["hash"])
-            if kind == "invite":
-                state.invites[key] = Invite(key, _name(record.get("name")),
-                                            _number(record.get("table")),
-                                            float(record["expires"]),
-                                            str(record.get("made_by", "")))
-            elif kind in ("used", "revoked") and key in state.invites:
-                setattr(state.invites[key], kind, True)
-            elif kind == "identity":
-                state.identities[key] = Identity(key, _name(record.get("name")),
-                                                 float(record["expires"]),
-                                                 _number(record.get("table")))
-            elif kind == "named" and key in state.identities:
-                state.identities[key].name = _name(record.get("name"))
-        except (ValueError, KeyError, TypeError, AttributeError):
-            continue  # a torn or foreign line: the rest still counts
-    return offset + whole
+    @staticmethod
+    def _insert(db: sqlite3.Connection, identity: Identity, now: float) -> None:
+        """`identity` in, and the expired ones out (by the expiry's index)."""
+        db.execute("DELETE FROM identities WHERE expires <= ?", (now,))
+        db.execute("INSERT OR IGNORE INTO identities VALUES (?, ?, ?, ?)",
+                   (identity.hash, identity.name, identity.expires, identity.table))
 
 
-def _name(value: object) -> str | None:
-    return value if isinstance(value, str) else None
-
-
-def _number(value: object) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+def _invite_of(row: tuple[object, ...]) -> Invite:
+    key, name, table, expires, made_by, used, revoked = row
+    return Invite(str(key), name if isinstance(name, str) else None,
+                  table if isinstance(table, int) else None, float(cast(float, expires)),
+                  str(made_by), bool(used), bool(revoked))

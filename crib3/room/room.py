@@ -17,16 +17,20 @@ most `names_per_key` names at once; 0 is no limit.
 A name is a person's to keep: no name may pass for another the room knows
 (a person's, a seat's, or one held under `--open`, present or not), nor for
 a computer player's; and the one who holds a name is never refused it. Under
-`--open` the names held are never forgotten to make room for new ones: one
-address takes new names at a person's pace and holds a bounded number of
-them, and the room a bounded number in all (`NAMES_HELD`); past those, a new
-name is refused, and everyone's held names stay theirs.
+`--open` a name used in the last `HOLD_DAYS` is never forgotten to make room
+for new ones: one address takes new names at a person's pace and holds a
+bounded number of them, and the room a bounded number in all (`NAMES_HELD`).
+Past those, the name unused the longest is given up for the new one if
+nobody has used it for `HOLD_DAYS` (as long as a browser's identity is kept
+without coming back); if none is that old, the new name is refused, and
+everyone's held names stay theirs.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import logging
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -63,19 +67,23 @@ OPENS_AT_ONCE = 3  # tables one person may open in a row ...
 OPEN_EVERY = 20.0  # ... then one every so many seconds
 OPENERS_KEPT = 4096  # people whose openings are counted before the full ones are forgotten
 NAMES_HELD = 10_000  # names the room holds in all under --open (then new ones are refused)
-NAMES_PER_ADDRESS = 200  # names taken from one address under --open, held for the room's life
+NAMES_PER_ADDRESS = 200  # names one address holds under --open
+HOLD_DAYS = 30.0  # a name unused so long may make way for a new one, past the caps (as long
+#                   as a browser is known without coming back: invites.IDENTITY_DAYS)
 NEW_NAMES_AT_ONCE = 20  # new names one address may take in a row under --open ...
 NEW_NAME_EVERY = 6.0  # ... then one every so many seconds
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass
 class Hold:
-    """Under `--open`: a name held for the room's life by the key (or
-    reconnect code) it first signed in with, from `address`."""
+    """Under `--open`: a name held by the key (or reconnect code) it first
+    signed in with, from `address`, for the room's life, unless it goes
+    unused for `HOLD_DAYS` while the room's or the address's names are full."""
 
     name: str  # as it was written
     key: str
     address: str | None  # `Presence.holder` of the first sign-in: whom the bounds count
+    used: float = 0.0  # when its holder last signed in or left (the room's clock)
 
 
 class Room:
@@ -83,8 +91,9 @@ class Room:
 
     def __init__(self, folder: Path, think: float = 0.6, patience: float = 60.0,
                  idle_close: float = 600.0, tables_per_key: int = 0,
-                 names_per_key: int = 0) -> None:
+                 names_per_key: int = 0, clock: Callable[[], float] = time.time) -> None:
         self.folder = folder
+        self.clock = clock  # the wall clock: when a held name was last used
         self.think = think
         self.patience = patience  # seconds away before a seat may go to a bot
         self.idle_close = idle_close  # seconds with nobody at a started table: shelved
@@ -97,8 +106,9 @@ class Room:
         self.reopenable: dict[int, list[Seat]] = {}
         self.admin_closed: set[int] = set()  # shelved by an admin: back only by `r`
         self.people: dict[str, Presence] = {}  # lower-cased name -> who is connected
-        # Under --open: lower-cased name -> who holds it for the room's life
-        # (the key or reconnect code that first signed in with it).
+        # Under --open: lower-cased name -> who holds it (the key or
+        # reconnect code that first signed in with it), the least recently
+        # used first.
         self.holds: dict[str, Hold] = {}
         self.hold_keys: dict[str, str] = {}  # each held name's `name_keys` -> it, lower-cased
         self.holds_from: dict[str, int] = {}  # address -> how many names it holds
@@ -119,7 +129,7 @@ class Room:
         that is here already is refused, and so is one name too many for
         one person. A shelved table of theirs comes back to the lobby.
         Under `--open` (a `FIRST_USE` key) a name is held by the first key
-        or code it signs in with, for the room's life (`held_by`).
+        or code it signs in with (`held_by`; see `_may_hold`).
         `journey`: their session's, told of a table that comes back later
         (see `bring_back`)."""
         name = self._check_shown(name)
@@ -223,8 +233,9 @@ class Room:
 
     def held_by(self, name: str) -> str | None:
         """The key (or code) that holds `name` under `--open`: the first it
-        signed in with, or, after a restart, the one its seat was taken
-        with. None: the name is free."""
+        signed in with (unless given up, unused, for a new name: see
+        `_may_hold`), or, after a restart, the one its seat was taken with.
+        None: the name is free."""
         lower = name.lower()
         hold = self.holds.get(lower)
         if hold is not None:
@@ -241,15 +252,18 @@ class Room:
         """RoomError unless `presence` may take a new name to hold under
         --open: its address takes `NEW_NAMES_AT_ONCE` in a row, then one
         every `NEW_NAME_EVERY` seconds, and holds at most
-        `NAMES_PER_ADDRESS`; the room holds at most `NAMES_HELD`. No held
-        name is ever forgotten to make room: its holder may come back."""
-        if len(self.holds) >= NAMES_HELD:
+        `NAMES_PER_ADDRESS`; the room holds at most `NAMES_HELD`. Past a
+        cap, the name of that cap's unused the longest is given up, if
+        nobody has used it for `HOLD_DAYS` and nobody is signed in under
+        it; a name used since is never forgotten: its holder may come back."""
+        if len(self.holds) >= NAMES_HELD and not self._give_up_unused(None):
             raise RoomError("this room holds all the names it can: sign in under a "
                             "name you have used here before")
         address = presence.holder
         if address is None:
             return
-        if self.holds_from.get(address, 0) >= NAMES_PER_ADDRESS:
+        if self.holds_from.get(address, 0) >= NAMES_PER_ADDRESS and \
+                not self._give_up_unused(address):
             raise RoomError(f"your address holds {NAMES_PER_ADDRESS} names here already, "
                             "the most one address may: sign in under one of them")
         bucket = self.new_names.get(address)
@@ -265,13 +279,49 @@ class Room:
             raise RoomError(f"your address took {NEW_NAMES_AT_ONCE} new names just now: "
                             f"you may take another in {wait} s")
 
+    def _give_up_unused(self, address: str | None) -> bool:
+        """Forget the held name (`address`'s, or anyone's with None) unused
+        the longest, if nobody has used it for `HOLD_DAYS` and nobody is
+        signed in under it; whether one was. The holds are kept least
+        recently used first, so the search stops at the first one used
+        since."""
+        since = self.clock() - HOLD_DAYS * 86400
+        for lower, hold in self.holds.items():
+            if hold.used > since:
+                return False
+            if lower not in self.people and (address is None or hold.address == address):
+                self._drop_hold(lower)
+                return True
+        return False
+
+    def _drop_hold(self, lower: str) -> None:
+        hold = self.holds.pop(lower)
+        for found in name_keys(hold.name):
+            if self.hold_keys.get(found) == lower:
+                del self.hold_keys[found]
+        if hold.address is not None:
+            self.holds_from[hold.address] -= 1
+            if self.holds_from[hold.address] <= 0:
+                del self.holds_from[hold.address]
+        log.info("the name %r, unused for %.0f days, was given up for a new one",
+                 hold.name[:40], HOLD_DAYS)
+
+    def _used(self, name: str, key: str | None) -> None:
+        """`key` used the name it holds (signed in, or left): it goes last
+        in the order of names to give up."""
+        lower = name.lower()
+        hold = self.holds.get(lower)
+        if hold is not None and hold.key == key:
+            hold.used = self.clock()
+            self.holds[lower] = self.holds.pop(lower)
+
     def _hold(self, presence: Presence, key: str) -> None:
-        """`key` holds `presence`'s name for the room's life (once
-        `_may_hold` let it)."""
+        """`key` holds `presence`'s name (once `_may_hold` let it); used now."""
         lower = presence.name.lower()
         if lower in self.holds:
+            self._used(presence.name, key)
             return
-        hold = Hold(presence.name, key, presence.holder)
+        hold = Hold(presence.name, key, presence.holder, self.clock())
         self.holds[lower] = hold
         for found in name_keys(presence.name):
             self.hold_keys.setdefault(found, lower)
@@ -293,6 +343,7 @@ class Room:
     def sign_out(self, presence: Presence) -> None:
         if self.people.get(presence.name.lower()) is presence:
             del self.people[presence.name.lower()]
+            self._used(presence.name, presence.key)
         self.changed()
 
     def depart(self, presence: Presence) -> None:

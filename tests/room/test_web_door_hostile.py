@@ -228,7 +228,7 @@ async def test_under_open_new_names_and_link_guesses_are_limited_per_address(
         within(during, before)
         assert names.count(200) <= 25 and names[-1] == 429, names
         assert 429 in guesses and guesses.count(403) <= 35, guesses
-        assert len(door.book._read().identities) <= 30
+        assert door.book.identities() <= 30
         connector = aiohttp.TCPConnector(local_addr=("127.0.0.6", 0))
         async with aiohttp.ClientSession(connector=connector,
                                          cookie_jar=aiohttp.CookieJar(unsafe=True)) as http:
