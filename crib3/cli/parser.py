@@ -15,6 +15,7 @@ without argparse (`crib3.cli.play.play_defaults`).
 from __future__ import annotations
 
 from crib3 import __version__
+from crib3.cli.conventions import SHELLS, cmd_completion, cmd_man, cmd_paths
 from crib3.cli.play import cmd_play, cmd_resume
 from crib3.cli.saved import cmd_export, cmd_games, cmd_replay, cmd_review, cmd_stats, cmd_verify
 from crib3.cli.serve import cmd_invite, cmd_serve, host_key_help
@@ -219,6 +220,25 @@ def build_parser() -> Parser:
                                    "nats://HOST:PORT, as serve --cluster takes them; needs "
                                    "crib3[cluster]), not from this machine's room")
     export_table.set_defaults(run=cmd_tables_export, command="tables export")
+
+    paths = commands.add_parser(
+        "paths", help="where crib3 keeps its settings, games, keys and logs",
+        description="Where crib3 keeps each kind of file on this machine (CRIB3_HOME, "
+                    "when set, holds them all).")
+    paths.add_parents(for_programs)
+    paths.set_defaults(run=cmd_paths)
+    completion = commands.add_parser(
+        "completion", help="the shell's completion for crib3",
+        description="Print the completion script for SHELL, e.g. "
+                    "crib3 completion bash > ~/.local/share/bash-completion/completions/crib3")
+    completion.add_argument("shell", choices=SHELLS, metavar="SHELL",
+                            help=f"one of {', '.join(SHELLS)}")
+    completion.set_defaults(run=cmd_completion)
+    man = commands.add_parser(
+        "man", help="crib3's manual page, in roff",
+        description="Print crib3(1), every command and option, in roff: "
+                    "crib3 man > crib3.1; man ./crib3.1")
+    man.set_defaults(run=cmd_man)
     return parser
 
 

@@ -36,6 +36,9 @@ USAGE = {
              "[--print-config]",
     "invite": "[-h] [--table N] [--hours H] [--list] [--revoke ID] [NAME]",
     "tables": "[-h] COMMAND ...",
+    "paths": "[-h] [--json]",
+    "completion": "[-h] SHELL",
+    "man": "[-h]",
 }
 
 
