@@ -61,6 +61,7 @@ from typing import Any
 
 import nats.errors
 
+from crib3.cluster.retry import keep_doing
 from crib3.room import wire
 
 log = logging.getLogger("crib3.cluster")
@@ -229,6 +230,7 @@ class Visits:
         self.listeners: list[Callable[[], None]] = []  # told when a silent node answers again
         self._back: dict[str, list[Callable[[], None]]] = {}  # `on_answer`'s, by node
         self._forgotten: dict[str, int] = {}  # visit id -> pings in a row the other side lacked it
+        self._misses: dict[str, int] = {}  # node -> pings in a row it left unanswered
 
     async def start(self) -> None:
         self._subscriptions = [
@@ -338,39 +340,45 @@ class Visits:
     # --- nodes that stop answering ---------------------------------------------------
 
     async def _ping_peers(self) -> None:
-        misses: dict[str, int] = {}
+        await keep_doing(self.ping_once, every=PING_EVERY,
+                         what=f"node {self.node}: the pings of the nodes it has visits with",
+                         meaning="a visit whose other node stops answering, or gave it up, "
+                                 "is not ended here while this lasts")
+
+    async def ping_once(self) -> None:
+        """Ping each node this one has visits with (or has given up): a
+        node unanswering `MISSES` times in a row is lost, a visit it no
+        longer holds ends here too, a node given up that answers is back."""
         loop = asyncio.get_running_loop()
-        while True:
-            await asyncio.sleep(PING_EVERY)
-            for node, since in list(self.silent.items()):
-                if loop.time() - since > SILENT_FOR:
-                    del self.silent[node]
-                    self._back.pop(node, None)
-            linked = {link.peer for link in self.links.values()}
-            peers = linked | set(self.silent)
-            for peer in list(misses):
-                if peer not in peers:
-                    del misses[peer]
-            held = {peer: [link.visit for link in self.links.values()
-                           if link.peer == peer and link.confirmed] for peer in peers}
-            answers = await asyncio.gather(*(self._answers(peer, held[peer])
-                                             for peer in peers))
-            for peer, unknown in zip(peers, answers):
-                if unknown is not None:
-                    misses[peer] = 0
-                    self._forgotten_by(peer, held[peer], unknown)
-                    if self.silent.pop(peer, None) is not None:
-                        log.info("node %s: node %s answers again", self.node, peer)
-                        self._tell(self._back.pop(peer, []) + self.listeners)
-                    continue
-                if peer not in linked:  # (silent, and nothing more to lose)
-                    continue
-                misses[peer] = misses.get(peer, 0) + 1
-                if misses[peer] >= MISSES:
-                    log.warning("node %s: node %s does not answer; its visits are lost",
-                                self.node, peer)
-                    del misses[peer]
-                    self.lose(peer)
+        for node, since in list(self.silent.items()):
+            if loop.time() - since > SILENT_FOR:
+                del self.silent[node]
+                self._back.pop(node, None)
+        linked = {link.peer for link in self.links.values()}
+        peers = linked | set(self.silent)
+        misses = self._misses
+        for peer in list(misses):
+            if peer not in peers:
+                del misses[peer]
+        held = {peer: [link.visit for link in self.links.values()
+                       if link.peer == peer and link.confirmed] for peer in peers}
+        answers = await asyncio.gather(*(self._answers(peer, held[peer]) for peer in peers))
+        for peer, unknown in zip(peers, answers):
+            if unknown is not None:
+                misses[peer] = 0
+                self._forgotten_by(peer, held[peer], unknown)
+                if self.silent.pop(peer, None) is not None:
+                    log.info("node %s: node %s answers again", self.node, peer)
+                    self._tell(self._back.pop(peer, []) + self.listeners)
+                continue
+            if peer not in linked:  # (silent, and nothing more to lose)
+                continue
+            misses[peer] = misses.get(peer, 0) + 1
+            if misses[peer] >= MISSES:
+                log.warning("node %s: node %s does not answer; its visits are lost",
+                            self.node, peer)
+                del misses[peer]
+                self.lose(peer)
 
     async def _answers(self, peer: str, visits: list[str]) -> list[str] | None:
         """The visits of `visits` that `peer` does not hold; None: no answer."""
