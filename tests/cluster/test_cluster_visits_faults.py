@@ -3,9 +3,10 @@ nodes, a real nats-server, real SSH clients): a node paused for a few
 seconds, a host killed while a person is away from it or has moved from
 one table to another. Whenever a person has a seat, the node they are on
 takes them to it as soon as it is hosted by a node that answers, without
-a key (`crib3.cluster.visits`, `crib3.net.journey`). The plain visits:
-test_cluster_visits.py; a node killed or stopped past its lease, its
-person at a table of its own: test_cluster_serve.py."""
+a key (`crib3.cluster.visits`, `crib3.net.journey`). The last test runs
+its nodes in one process, to give a visit up on either side at will. The
+plain visits: test_cluster_visits.py; a node killed or stopped past its
+lease, its person at a table of its own: test_cluster_serve.py."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import contextlib
 import os
 import re
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 
 import asyncssh
@@ -25,7 +27,7 @@ pytestmark = needs_nats
 
 
 @contextlib.contextmanager
-def paused(node) -> None:
+def paused(node) -> Iterator[None]:
     """SIGSTOP of a node's process, SIGCONT as the block ends."""
     os.kill(node.pid, signal.SIGSTOP)
     try:
