@@ -102,6 +102,7 @@ class ClusterRoom(NodeRoom):
                 await patiently(kv.status)
             room.cluster_lobby.listeners.append(room.changed)
             room.visits = Visits(node.store.client, name)
+            room.visits.listeners.append(room.changed)  # (a node back: its visitors' lobbies go)
             await room.visits.start()
             await asyncio.wait_for(room.cluster_lobby.ready.wait(), 10)
             await room._make_spare()
@@ -200,13 +201,29 @@ class ClusterRoom(NodeRoom):
 
     def seat_elsewhere(self, presence: Presence) -> int | None:
         """The table another node hosts where this person has a seat (a
-        game not over), if any: they go back to it as they connect."""
+        game not over), if any: they go back to it as they connect, or as
+        a visit ends that they did not end. Where they have more than one,
+        the one they were last at (present there, as its host last said):
+        a visitor may have moved from one table to another during a visit."""
         name = presence.name.lower()
-        for table in self.elsewhere():
-            if any(seat.name is not None and seat.name.lower() == name
-                   for seat in table.seats):
-                return table.number
-        return None
+        seated = [(index not in table.online, table.number)
+                  for table in self.elsewhere()
+                  for index, seat in enumerate(table.seats)
+                  if seat.name is not None and seat.name.lower() == name]
+        return min(seated)[1] if seated else None
+
+    def answering(self, node: str) -> bool:
+        """Whether `node` answers, as far as this node knows (it was not
+        given up, or has answered since): `crib3.cluster.visits`."""
+        return self.visits is None or self.visits.answering(node)
+
+    def on_answer(self, node: str, then: Callable[[], None]) -> None:
+        """`then()` once `node`, given up, answers again (the lobbies are
+        told after it); at once if it answers now."""
+        if self.visits is None or self.visits.answering(node):
+            then()
+        else:
+            self.visits.on_answer(node, then)
 
     def may_visit(self, presence: Presence, number: int, watch: bool) -> str | None:
         """Why this person may not sit at (or watch) table `number`, hosted

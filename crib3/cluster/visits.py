@@ -30,6 +30,19 @@ table once another node adopts it: `crib3.net.visiting`), the host hangs
 up the visitor's app (their seat waits for them, as for a dropped
 connection).
 
+**Either side that gives a visit up tells the other**, which may have
+been the one paused (a node stopped for a few seconds gives nobody a
+chance to tell it anything meanwhile): it sends the other side an `End`
+(hang up) on the visit's subject, and each ping names the visits the
+pinger holds with that node, answered by those the pinged node does not
+hold (any more): a visit the other side forgot `FORGOTTEN` pings in a row
+(its `End` lost, or the pinger paused when it came) is given up here too,
+as if that `End` had come. So a door whose host gave its visit up takes
+its person back (to their seat, the host still hosting it) instead of
+relaying keys nobody reads. A node given up is pinged on until it
+answers (`answering`), so that a door knows when a host that stopped for
+a moment is back (`listeners` are told).
+
 What a visit does with its messages (a terminal, a session) is the net
 side's (`crib3.net.visiting`); this module is the transport alone.
 """
@@ -48,12 +61,15 @@ from typing import Any
 
 import nats.errors
 
+from crib3.cluster.retry import keep_doing
 from crib3.room import wire
 
 log = logging.getLogger("crib3.cluster")
 
 PING_EVERY = 1.0  # seconds between two pings of a node with visits
 MISSES = 3  # pings unanswered in a row: that node is lost
+FORGOTTEN = 2  # pings in a row whose answer says a visit is not held there: it is over
+SILENT_FOR = 600.0  # seconds a node given up is pinged on, waiting for it to answer
 ASK_TIMEOUT = 5.0  # seconds a door waits for a node to take a visit
 CHUNK = 256 * 1024  # bytes of output in one NATS message at most (its max payload is 1 MiB)
 
@@ -85,6 +101,9 @@ class VisitLink:
         self.incoming = incoming
         self.receive: Callable[[object], None] | None = None
         self.lost: Callable[[], None] = lambda: None
+        # Both sides hold it (the host admitted it, the door was welcomed):
+        # from then on the pings ask the other side whether it still does.
+        self.confirmed = False
         self._early: list[object] = []  # what came before `attach`
         self._queue: deque[bytes] = deque()
         self.queued = 0  # bytes waiting to be published
@@ -143,6 +162,10 @@ class VisitLink:
             self.close()
             self.lost()
             return
+        self.deliver(message)
+
+    def deliver(self, message: object) -> None:
+        """`message` to this side's user (kept until it attaches)."""
         if self.receive is None:
             if len(self._early) < 1000:
                 self._early.append(message)
@@ -201,6 +224,13 @@ class Visits:
         self._numbers = itertools.count(1)
         self._prefix = secrets.token_hex(4)  # visits of a node started again are new ones
         self._pinging: asyncio.Task[None] | None = None
+        # Nodes given up (unanswered pings, or a visit they did not take up
+        # in time) and when; pinged on until they answer, for `SILENT_FOR`.
+        self.silent: dict[str, float] = {}
+        self.listeners: list[Callable[[], None]] = []  # told when a silent node answers again
+        self._back: dict[str, list[Callable[[], None]]] = {}  # `on_answer`'s, by node
+        self._forgotten: dict[str, int] = {}  # visit id -> pings in a row the other side lacked it
+        self._misses: dict[str, int] = {}  # node -> pings in a row it left unanswered
 
     async def start(self) -> None:
         self._subscriptions = [
@@ -229,6 +259,7 @@ class Visits:
             raise
         except (nats.errors.NoRespondersError, nats.errors.TimeoutError):
             link.close()
+            self._silent(node)
             raise VisitRefused(f"the server {node} does not answer just now") from None
         except (nats.errors.Error, wire.WireError, OSError) as exc:
             link.close()
@@ -236,7 +267,23 @@ class Visits:
         if welcome.error is not None:
             link.close()
             raise VisitRefused(welcome.error)
+        link.confirmed = not link.closed
+        self.silent.pop(node, None)  # (it answered)
         return link
+
+    def answering(self, node: str) -> bool:
+        """Whether `node` answers, as far as this node knows: not given up
+        (or it answered since)."""
+        return node not in self.silent
+
+    def on_answer(self, node: str, then: Callable[[], None]) -> None:
+        """`then()` once `node`, silent now, answers again (before `listeners`)."""
+        waiting = self._back.setdefault(node, [])
+        if len(waiting) < 10_000:
+            waiting.append(then)
+
+    def _silent(self, node: str) -> None:
+        self.silent[node] = asyncio.get_running_loop().time()
 
     # --- a node is asked --------------------------------------------------------------
 
@@ -258,6 +305,7 @@ class Visits:
             log.warning("a visit refused: %s", exc)
             await _quietly(msg.respond(wire.encode(wire.Welcome(self.version, str(exc)))))
             return
+        self.silent.pop(visit.door, None)  # (it asks)
         link = VisitLink(self, visit.door, visit.visit, f"crib3.visit.{visit.visit}.out",
                          f"crib3.visit.{visit.visit}.in")
         self.links[visit.visit] = link
@@ -276,40 +324,105 @@ class Visits:
             await _quietly(msg.respond(wire.encode(wire.Welcome(
                 self.version, "the server that hosts this table could not seat you"))))
             return
+        link.confirmed = not link.closed
         await _quietly(msg.respond(wire.encode(wire.Welcome(self.version))))
 
     async def _pinged(self, msg: Any) -> None:
-        await _quietly(msg.respond(b""))
+        """A ping names the visits its node holds with this one (a JSON
+        list, or nothing): the answer, those this node does not hold."""
+        try:
+            asked = json.loads(msg.data) if msg.data else []
+            unknown = [v for v in asked if isinstance(v, str) and v not in self.links]
+        except ValueError:
+            unknown = []
+        await _quietly(msg.respond(json.dumps(unknown).encode() if unknown else b""))
 
     # --- nodes that stop answering ---------------------------------------------------
 
     async def _ping_peers(self) -> None:
-        misses: dict[str, int] = {}
-        while True:
-            await asyncio.sleep(PING_EVERY)
-            peers = {link.peer for link in self.links.values()}
-            for peer in list(misses):
-                if peer not in peers:
-                    del misses[peer]
-            answers = await asyncio.gather(*(self._answers(peer) for peer in peers))
-            for peer, answered in zip(peers, answers):
-                misses[peer] = 0 if answered else misses.get(peer, 0) + 1
-                if misses[peer] >= MISSES:
-                    log.warning("node %s: node %s does not answer; its visits are lost",
-                                self.node, peer)
-                    del misses[peer]
-                    self.lose(peer)
+        await keep_doing(self.ping_once, every=PING_EVERY,
+                         what=f"node {self.node}: the pings of the nodes it has visits with",
+                         meaning="a visit whose other node stops answering, or gave it up, "
+                                 "is not ended here while this lasts")
 
-    async def _answers(self, peer: str) -> bool:
+    async def ping_once(self) -> None:
+        """Ping each node this one has visits with (or has given up): a
+        node unanswering `MISSES` times in a row is lost, a visit it no
+        longer holds ends here too, a node given up that answers is back."""
+        loop = asyncio.get_running_loop()
+        for node, since in list(self.silent.items()):
+            if loop.time() - since > SILENT_FOR:
+                del self.silent[node]
+                self._back.pop(node, None)
+        linked = {link.peer for link in self.links.values()}
+        peers = linked | set(self.silent)
+        misses = self._misses
+        for peer in list(misses):
+            if peer not in peers:
+                del misses[peer]
+        held = {peer: [link.visit for link in self.links.values()
+                       if link.peer == peer and link.confirmed] for peer in peers}
+        answers = await asyncio.gather(*(self._answers(peer, held[peer]) for peer in peers))
+        for peer, unknown in zip(peers, answers):
+            if unknown is not None:
+                misses[peer] = 0
+                self._forgotten_by(peer, held[peer], unknown)
+                if self.silent.pop(peer, None) is not None:
+                    log.info("node %s: node %s answers again", self.node, peer)
+                    self._tell(self._back.pop(peer, []) + self.listeners)
+                continue
+            if peer not in linked:  # (silent, and nothing more to lose)
+                continue
+            misses[peer] = misses.get(peer, 0) + 1
+            if misses[peer] >= MISSES:
+                log.warning("node %s: node %s does not answer; its visits are lost",
+                            self.node, peer)
+                del misses[peer]
+                self.lose(peer)
+
+    async def _answers(self, peer: str, visits: list[str]) -> list[str] | None:
+        """The visits of `visits` that `peer` does not hold; None: no answer."""
         try:
-            await self.client.request(ping_subject(peer), b"", timeout=PING_EVERY)
-            return True
+            reply = await self.client.request(ping_subject(peer), json.dumps(visits).encode(),
+                                              timeout=PING_EVERY)
         except Exception:
-            return False
+            return None
+        try:
+            unknown = json.loads(reply.data) if reply.data else []
+        except ValueError:
+            return []
+        return [v for v in unknown if isinstance(v, str)] if isinstance(unknown, list) else []
+
+    def _forgotten_by(self, peer: str, asked: list[str], unknown: list[str]) -> None:
+        """The visits `peer` said it does not hold: over, once it says so
+        `FORGOTTEN` times in a row (once may be a visit ending just now,
+        its last message still on its way here)."""
+        for visit in asked:
+            if visit not in unknown:
+                self._forgotten.pop(visit, None)
+                continue
+            count = self._forgotten[visit] = self._forgotten.get(visit, 0) + 1
+            link = self.links.get(visit)
+            if count >= FORGOTTEN and link is not None:
+                del self._forgotten[visit]
+                log.warning("node %s: node %s no longer holds visit %s; it is over here too",
+                            self.node, peer, visit)
+                link.deliver(wire.End(0, True))  # (as if its End had come)
+                link.close()
+        for visit in [v for v in self._forgotten if v not in self.links]:
+            del self._forgotten[visit]
+
+    def _tell(self, listeners: list[Callable[[], None]]) -> None:
+        for listener in listeners:
+            try:
+                listener()
+            except Exception as exc:
+                log.warning("node %s: telling of a node back failed: %s", self.node, exc)
 
     def lose(self, peer: str) -> None:
         """Every visit with `peer` is lost (it stopped answering). (A visit
         whose end fails is logged: the pings go on for the others.)"""
+        self._silent(peer)
         for link in [link for link in self.links.values() if link.peer == peer]:
             link.send(wire.End(0, True))  # (should it come back: the visit is over)
             link.close()

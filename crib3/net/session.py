@@ -370,13 +370,14 @@ class PlaySession:
         cluster = self.service.room.cluster
         assert cluster is not None  # (only a cluster's node has tables elsewhere)
         size = self.size
+        host = next((t.node for t in cluster.elsewhere() if t.number == number), None)
         try:
             link = await cluster.visit_elsewhere(
                 presence, number, watch, ascii=self._ascii(env),
                 think=self.service.options.think, term=self.term or "xterm",
                 env=colours(env), size=self.size)
         except RoomError as exc:  # that node cannot take them: said in the lobby here
-            self.journey.notice = str(exc)
+            self.journey.refused_visit(cluster, presence, number, watch, host, str(exc))
             return None, True
         if link is None:  # the table is hosted here (now): an app here sits them at it
             self.journey.joining = (number, watch)
@@ -390,14 +391,14 @@ class PlaySession:
         finally:
             self.driver = None
             self.visiting = None
-        if ended is None or ended.moved:  # that node stopped: back here, and back to the seat
+        if ended is None or ended.moved:  # that node stopped, or lost us: back to the seat
             if self.ended:
                 return None, False
-            self.journey.notice = (
-                f"The server of table {number} stopped. Another server takes the table over "
-                f"in a few seconds, and you are taken back to your seat.")
-            self.journey.rejoin = (number, relayed.link.peer)
-            return None, True
+            again = self.journey.back_from_visit(self.service.room, presence, number,
+                                                 relayed.link.peer,
+                                                 moved=ended is not None,
+                                                 given_up=relayed.given_up)
+            return again, True
         if ended.farewell:
             self.farewell = self.farewell or ended.farewell
             return None, False

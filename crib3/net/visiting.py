@@ -6,7 +6,9 @@
   sends (keys, window changes, flow, the end) goes to the host as the
   wire's messages, and the screen that comes back is written to the
   connection as it is. `finished` says how the visit ended (`VisitEnded`),
-  or None when the host stopped answering.
+  or None when the host stopped answering, or gave the visit up
+  (`given_up`: it still runs, but stopped hearing from this node a while,
+  as when this node was paused).
 - At the **host**, `VisitChannel` is the `Terminal` of the visitor's
   session, a `PlaySession` like any other (`crib3.net.visit_session`):
   the same app, the same limits on keys and bytes (the host's driver
@@ -45,6 +47,9 @@ class RelayedSession:
         self.finished: asyncio.Future[wire.VisitEnded | None] = \
             asyncio.get_running_loop().create_future()
         self._give_up: asyncio.TimerHandle | None = None
+        # The host gave the visit up (its `End`): it runs still, and so
+        # may take the person again at once.
+        self.given_up = False
         link.attach(self._receive, self._lost)
 
     # --- what the connection asks of its driver ----------------------------------------
@@ -81,6 +86,9 @@ class RelayedSession:
                 self.chan.write(message.data)
         elif isinstance(message, wire.VisitEnded):
             self._finish(message)
+        elif isinstance(message, wire.End):  # the host gave the visit up
+            self.given_up = not self.finished.done()
+            self._finish(None)
 
     def _lost(self) -> None:
         self._finish(None)

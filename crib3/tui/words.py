@@ -9,6 +9,7 @@ view, so nothing here can say a card the seat could not see.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from enum import StrEnum
 
@@ -126,16 +127,26 @@ def seat_line(view: SeatView, ascii: bool = False) -> Text:
     return text
 
 
-def refusal(command: object, view: SeatView, reason: str, ascii: bool = False) -> str:
+def refusal(command: object, view: SeatView, reason: str, ascii: bool = False) -> str | None:
     """Why this seat's `command` was refused, as a player says it ("7♠ would
-    make 32: play a card of 6 or less"), the card drawn as on screen.
+    make 32: play a card of 6 or less"), the card drawn as on screen; None
+    when there is nothing to say.
 
-    `reason` is the engine's `IllegalMove` sentence, said when there are no
-    better words for it (the engine speaks of seats and card codes, for
-    logs and programs, not for the table)."""
+    `reason` is the engine's `IllegalMove` sentence (or the room's, which
+    passes it on). The engine speaks of seats and card codes, for logs and
+    programs, never to the table: its sentence is said as it is only when it
+    names no seat ("the game is over", "the hand does not hold 9: count
+    again"). `view` is the seat's view as shown, which may be behind the
+    game: on a card room's table a move is taken at once and shown when
+    its events come back, so a second key meanwhile is refused by a state
+    the screen does not show yet. That refusal is read from the sentence
+    (whose turn it is now), or said not at all (a throw or a count already
+    on its way)."""
     if isinstance(command, TakeBack) and "nothing to take back: " in reason:
         said = reason.split("nothing to take back: ", 1)[1].replace("of theirs", "of yours")
         return f"Nothing to take back: {said}"
+    if _OWN_WORDS.match(reason) is not None:
+        return reason
     if isinstance(command, (Play, Discard)) and view.phase in (Phase.PLAY, Phase.DISCARD):
         card = command.card.label(ascii)
         if not view.my_turn:
@@ -148,7 +159,34 @@ def refusal(command: object, view: SeatView, reason: str, ascii: bool = False) -
             # No "or say go": it is only your turn while a card of yours
             # fits; when none does, the go is said for you.
             return f"{card} would make {view.count + command.card.value}: play {fits}"
-    return reason
+    return _from_the_engine(command, view, reason, ascii)
+
+
+# What a refusal says in the game's words already (the count asked again, the
+# game over, the table moved): it names no seat.
+_OWN_WORDS = re.compile(r"(?!.*\bseats? \d)")
+
+
+def _from_the_engine(command: object, view: SeatView, reason: str, ascii: bool) -> str | None:
+    """An engine's sentence about a seat ("seat 0 cannot play 10D: it is
+    seat 1's turn") in the game's words, or None: the move was overtaken
+    by the game (this seat's own move still on its way, a phase gone by),
+    and what the table shows next says what to do."""
+    turn = re.search(r"it is seat (\d)'s turn|seat (\d) cuts$", reason)
+    if turn is not None:
+        seat = int(turn.group(1) or turn.group(2))
+        if seat < len(view.players):
+            what = "play" if turn.group(1) else "cut"
+            return f"Not yet: wait for {shown_name(view.name(seat), 20)} to {what}"
+        return None
+    card = getattr(command, "card", None)
+    if isinstance(card, Card):
+        if reason.endswith("it is not in their hand"):
+            return f"{card.label(ascii)} is not in your hand"
+        past = re.search(r"the count would be (\d+)$", reason)
+        if past is not None:
+            return f"{card.label(ascii)} would make {past.group(1)}"
+    return None
 
 
 def _waited_for(view: SeatView) -> str:

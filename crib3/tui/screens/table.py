@@ -429,7 +429,8 @@ class TableScreen(QuietBindings, Screen[None]):
 
     def _refused(self, command: object, reason: str) -> None:
         said = refusal(command, self.view, reason, self.ascii)
-        self.notify(said, severity="warning", markup=False)
+        if said is not None:  # (None: overtaken by a move still on its way, nothing to say)
+            self.notify(said, severity="warning", markup=False)
 
     def _answer_for(self, command: Command) -> Callable[[str | None], None]:
         """What the feed calls when the room has answered `command` (from

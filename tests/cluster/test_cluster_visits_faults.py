@@ -1,0 +1,226 @@
+"""Visits that meet a fault, as real processes (`crib3 serve --cluster`
+nodes, a real nats-server, real SSH clients): a node paused for a few
+seconds, a host killed while a person is away from it or has moved from
+one table to another. Whenever a person has a seat, the node they are on
+takes them to it as soon as it is hosted by a node that answers, without
+a key (`crib3.cluster.visits`, `crib3.net.journey`). The last test runs
+its nodes in one process, to give a visit up on either side at will. The
+plain visits: test_cluster_visits.py; a node killed or stopped past its
+lease, its person at a table of its own: test_cluster_serve.py."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import signal
+from collections.abc import Iterator
+from pathlib import Path
+
+import asyncssh
+from nats_support import free_ports, nats_server, needs_nats
+from ssh_support import Client, plain
+from test_cluster_serve import authorized_keys, log_says, machine_dies, start_node
+
+pytestmark = needs_nats
+
+
+@contextlib.contextmanager
+def paused(node) -> Iterator[None]:
+    """SIGSTOP of a node's process, SIGCONT as the block ends."""
+    os.kill(node.pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.kill(node.pid, signal.SIGCONT)
+
+
+def stopped(*nodes) -> None:
+    """The nodes gone at the end of a test (kill -9: their tables are
+    nobody's concern any more)."""
+    for node in nodes:
+        machine_dies(node)
+
+
+async def started(tmp_path: Path, url: str, authorized: Path, lease: float):
+    """Nodes alpha and bravo, started side by side, once both listen: each
+    process, and its SSH port."""
+    ports = free_ports(2)
+    nodes = await asyncio.gather(*(
+        asyncio.to_thread(start_node, tmp_path, name, port, url, authorized, lease)
+        for name, port in zip(("alpha", "bravo"), ports)))
+    return list(zip(nodes, ports))
+
+
+async def open_table(owner: Client) -> None:
+    """`owner` opens a table, its other seats free for people (or for
+    computer players once it starts)."""
+    await owner.shows("Open a table")
+    owner.press("o")
+    await owner.shows("Second seat")
+    owner.press("\r")
+    await owner.shows("start the game")
+
+
+async def on_to_the_throw(*people: Client, timeout: float = 20.0) -> None:
+    """Enter, at a person's pace, for each of `people` until their screen
+    asks for their throw (which is left to them: the game waits there)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    waiting = list(people)
+    while waiting:
+        assert loop.time() < deadline, [p.terminal.text()[-400:] for p in waiting]
+        for person in list(waiting):
+            if "Throw one card" in person.terminal.text()[-3000:]:
+                waiting.remove(person)
+            else:
+                person.press("\r")
+        await asyncio.sleep(0.4)
+
+
+async def seated_after_the_lobby(person: Client, timeout: float = 20.0) -> None:
+    """Until `person`'s screen shows their table (its footer) after the
+    last lobby it showed, if any."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        text = person.terminal.text()
+        if text.rfind("f Feed") > text.rfind("Open a table"):
+            return
+        assert loop.time() < deadline, f"not back at the table: {text[-600:]!r}"
+        await asyncio.sleep(0.1)
+
+
+async def back_at_the_table(person: Client, timeout: float = 20.0) -> str:
+    """Until `person`'s screen, drawn again since its `received` was cleared,
+    shows their table (its footer, which only a table has): what it drew."""
+    await person.shows("f Feed", timeout=timeout)
+    return plain(bytes(person.terminal.received))
+
+
+async def test_a_visitor_whose_own_node_was_paused_is_back_at_their_seat_without_a_key(
+        tmp_path: Path) -> None:
+    """bob, connected to bravo, sits at ann's table on alpha. bravo is
+    paused (SIGSTOP) until alpha gives the visit up, then resumed: alpha
+    told bravo, which takes bob back to his seat, no key pressed. (The
+    other way, the host paused: the next test's second half.)"""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    authorized = authorized_keys(tmp_path, key)
+    with nats_server(tmp_path) as server:
+        (a, port_a), (b, port_b) = await started(tmp_path, server.url, authorized, 10.0)
+        try:
+            ann = await Client.connect(port_a, "ann", key=key)
+            await open_table(ann)
+            bob = await Client.connect(port_b, "bob", key=key)
+            await bob.shows("on alpha")
+            number = re.search(r"(\d+) on alpha", bob.terminal.text()).group(1)
+            bob.press("\r")
+            await bob.shows("start the game")
+            ann.press("\r")
+            await on_to_the_throw(bob)
+            # bravo, bob's door, paused: alpha gives his visit up
+            with paused(b):
+                await log_says(tmp_path / "alpha.log", "node bravo does not answer")
+                bob.terminal.received.clear()
+            seen = await back_at_the_table(bob)
+            assert "Open a table" not in seen  # straight back, not through the lobby
+            await log_says(tmp_path / "bravo.log", f"bob visits node alpha for table {number}")
+            ann.close()
+            bob.close()
+        finally:
+            stopped(a, b)
+    for name in ("alpha", "bravo"):
+        assert "Traceback" not in (tmp_path / f"{name}.log").read_text()
+
+
+async def test_a_killed_hosts_people_are_taken_to_their_seats_now_however_they_came(
+        tmp_path: Path) -> None:
+    """Node alpha hosts two tables and dies (kill -9); bravo adopts them
+    once alpha's lease (5 s) runs out. ann, whose table is the first,
+    reconnects through bravo before that: she is told alpha's table does
+    not answer, and is taken to her seat as soon as bravo hosts it. bob,
+    on bravo, visited alpha for ann's table, left it and opened another
+    there, in the same visit: he is told of that table, his seat, and taken
+    back to it, not to ann's. No key pressed by either after the kill."""
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    authorized = authorized_keys(tmp_path, key)
+    with nats_server(tmp_path) as server:
+        (a, port_a), (b, port_b) = await started(tmp_path, server.url, authorized, 5.0)
+        try:
+            ann = await Client.connect(port_a, "ann", key=key)
+            await open_table(ann)
+            bob = await Client.connect(port_b, "bob", key=key)
+            await bob.shows("on alpha")
+            first = re.search(r"(\d+) on alpha", bob.terminal.text()).group(1)  # ann's
+            bob.press("\r")  # (a visit to alpha, for ann's table)
+            await bob.shows("start the game")
+            bob.press("l")  # he leaves it: alpha's lobby, the same visit
+            await bob.shows("Open a table")
+            bob.terminal.received.clear()
+            await open_table(bob)  # table 2, on alpha
+            bob.press("\r")
+            ann.press("\r")
+            await on_to_the_throw(ann, bob)
+            machine_dies(a)
+            ann.close()
+            again = await Client.connect(port_b, "ann", key=key)  # before the lease runs out
+            bob.terminal.received.clear()
+            await bob.shows("The server of table", timeout=15)
+            told = re.search(r"The server of table (\d+) stopped", bob.terminal.text())
+            assert told is not None and told.group(1) != first, bob.terminal.text()[-600:]
+            await again.shows(f"server of table {first} does not")  # (in bravo's lobby)
+            await log_says(tmp_path / "bravo.log", f"node bravo adopted table {told.group(1)}")
+            for person in (again, bob):  # (bob may be told on the lobby or at his seat)
+                await seated_after_the_lobby(person)
+            again.close()
+            bob.close()
+        finally:
+            stopped(a, b)
+    assert "Traceback" not in (tmp_path / "bravo.log").read_text()
+
+
+async def test_a_visit_given_up_by_either_side_ends_on_both_and_the_seat_is_taken_again(
+        tmp_path: Path, caplog) -> None:
+    """Nodes in one process (test_cluster_visits.py's): node a gives bob's
+    visit from node b up, and its word to b is lost (as when b was paused
+    and its connection to NATS started again meanwhile). b's pings to a
+    name the visits it holds there; a's answers say it holds bob's no
+    more: b ends it too and takes bob back to his seat at a's table. Then
+    b gives a up, and a answers again: bob is back at his seat."""
+    from test_cluster_visits import nodes, open_short_table, until
+
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    with nats_server(tmp_path) as nats:
+        async with nodes(nats.url, tmp_path, key, names=("a", "b"), lease=10.0) as (a, b):
+            ann = await Client.connect(a.port, "ann", key=key)
+            await open_short_table(ann)
+            await until(lambda: a.room.tables, what="the table")
+            table = next(iter(a.room.tables.values()))
+            bob = await Client.connect(b.port, "bob", key=key)
+            await bob.shows(f"{table.number} on a")
+            bob.press("\r")
+            await until(lambda: table.seats[1].name == "bob" and table.present(1),
+                        what="bob seated")
+            await ann.shows("start the game")
+            ann.press("\r")
+            await until(lambda: table.started, what="the start")
+            [link] = a.room.visits.links.values()
+            link.send = lambda message: None  # (its End to b is lost)
+            bob.terminal.received.clear()
+            a.room.visits.lose("b")
+            await until(lambda: not table.present(1), what="a hangs bob's visit up")
+            await bob.shows("f Feed", timeout=15)  # back at his seat, drawn anew
+            await until(lambda: table.present(1), what="bob at his seat again")
+            assert "no longer holds visit" in caplog.text
+            # The other way: b gives a up (as when a is paused), and a
+            # answers again before anyone adopts its table: bob, in b's
+            # lobby and told why, is taken back to his seat on a.
+            bob.terminal.received.clear()
+            b.room.visits.lose("a")
+            await bob.shows(f"The server of table {table.number} stopped", timeout=15)
+            bob.terminal.received.clear()
+            await bob.shows("f Feed", timeout=15)
+            await until(lambda: table.present(1), what="bob at his seat once more")
+            ann.close()
+            bob.close()
