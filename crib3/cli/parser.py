@@ -386,6 +386,9 @@ def _serve_options(serve: Parser) -> None:
     serve.add_argument("--lobby-idle", type=seconds, default=900, metavar="SECONDS",
                        help="a session idle this long in the lobby (not seated, not "
                             "watching) is closed (900; 0: never)")
+    serve.add_argument("--metrics", metavar="[HOST:]PORT", default=None,
+                       help="serve /metrics (Prometheus) and /healthz on a listener of their "
+                            "own (HOST: 127.0.0.1 unless given); needs nothing else")
     serve.add_argument("--log-format", choices=("text", "json"), default="text",
                        help="the log's lines on standard error: text (date, level, event, "
                             "words) or json (one object a line, the same fields) (text)")

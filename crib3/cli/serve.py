@@ -119,7 +119,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
                            open_door=args.open, think=args.think, admins=admins,
                            workers=args.workers or default_workers(),
                            limits=limits, lobby_idle=args.lobby_idle,
-                           host_key=host_key_path, web=web, web_folder=data_dir() / "web")
+                           host_key=host_key_path, web=web, web_folder=data_dir() / "web",
+                           metrics=_metrics_listener(args.metrics))
     from crib3.common import server_log
 
     server_log.configure(args.log_format, args.log_level, sys.stderr)
@@ -303,6 +304,18 @@ def _console_gone() -> None:
         os.dup2(nowhere, sys.stderr.fileno())
     finally:
         os.close(nowhere)
+
+
+def _metrics_listener(text: str | None) -> tuple[str, int] | None:
+    """`--metrics [HOST:]PORT`, checked: loopback unless a host is given."""
+    if text is None:
+        return None
+    from crib3.net.web_options import parse_listen
+
+    try:
+        return parse_listen(text, "--metrics")
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _web_options(args: argparse.Namespace) -> WebOptions | None:

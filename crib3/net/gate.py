@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from crib3.common.rates import TokenBucket
+from crib3.net.metrics import REFUSED
 
 LOGIN_GRACE = 20.0          # seconds to sign in (OpenSSH's LoginGraceTime is 120)
 STARTUPS = (10, 30, 100)    # start, rate (percent), full: OpenSSH's MaxStartups default
@@ -141,31 +142,35 @@ class Gate:
         """May a new connection from `address` start signing in? (yes or no,
         and a pending connection to close first to make room, or None)."""
         if self.penalised(address):
-            self.refused += 1
+            self._refuse("failed-tries")
             return False, None
         mine = self.by_address.get(address, 0)
         if mine >= self.limits.per_address:
-            self.refused += 1
+            self._refuse("per-address")
             return False, None
         total = len(self.pending)
         if mine == 0:  # nothing pending from here: one new sign-in always gets in
             if total >= self.full:
                 victim = self.make_way(address)
                 if victim is None:
-                    self.refused += 1
+                    self._refuse("full")
                     return False, None
                 return True, victim
             return True, None
         if total >= self.full:
-            self.refused += 1
+            self._refuse("full")
             return False, None
         if total >= self.start:
             rate = self.limits.rate / 100
             drop = rate + (1 - rate) * (total - self.start) / max(1, self.full - self.start)
             if self.chance() < drop:
-                self.refused += 1
+                self._refuse("early-drop")
                 return False, None
         return True, None
+
+    def _refuse(self, reason: str) -> None:
+        self.refused += 1
+        REFUSED.labels(reason).inc()
 
     def make_way(self, address: str | None = None) -> Any:
         """The oldest pending connection of the address with the most

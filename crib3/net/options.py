@@ -51,6 +51,7 @@ class ServeOptions:
     web_folder: Path | None = None  # where the web door keeps its invites (`crib3.room.invites`)
     limits: Limits = field(default_factory=Limits)  # the door's, before sign-in (crib3.net.gate)
     lobby_idle: float = 900.0  # seconds a session may sit idle in the lobby; 0: no limit
+    metrics: tuple[str, int] | None = None  # where /metrics and /healthz listen, if at all
 
 
 def default_workers() -> int:

@@ -22,6 +22,7 @@ from crib3.net.server import CardRoomServer
 from crib3.room import Room
 
 if TYPE_CHECKING:
+    from crib3.net.metrics import MetricsDoor
     from crib3.net.web import WebDoor
 
 log = logging.getLogger("crib3.serve")
@@ -51,6 +52,9 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
     door = None
     if options.web is not None:
         door = await _open_web_door(card_room, options)
+    metrics = None
+    if options.metrics is not None:
+        metrics = await _open_metrics(card_room, room, options, door)
     if options.open_door:
         say(f"warning: --open: anyone who can reach {options.host}:{card_room.port} can "
             "come in, without a listed key (a name is held by the first key or reconnect "
@@ -63,15 +67,44 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
         log.info("%s; each warmed up", card_room.pool.describe())
     if door is not None:
         say(f"crib3 serve: the web door is open at {door.url} (crib3 invite NAME makes a link)")
+    if metrics is not None:
+        say(f"crib3 serve: metrics at http://{metrics.host}:{metrics.port}/metrics "
+            "(and /healthz)")
     say(f"crib3 serve: the host key is {host_key.get_fingerprint()}: what ssh shows a "
         "friend on their first visit")
     await stop.wait()
     say("crib3 serve: stopping; every table is saved")
+    if metrics is not None:
+        await metrics.stop()
     if door is not None:
         door.stop_listening()
     await card_room.stop()
     if door is not None:
         await door.stop()
+
+
+async def _open_metrics(card_room: CardRoomServer, room: Room, options: ServeOptions,
+                        door: WebDoor | None) -> MetricsDoor:
+    """`/metrics` and `/healthz` (`crib3.net.metrics`), listening, or
+    CannotServe."""
+    from crib3.net.metrics import MetricsDoor, RoomReadings
+
+    assert options.metrics is not None
+    host, port = options.metrics
+    pool = card_room.pool
+    readings = RoomReadings(
+        tables=lambda: len(room.tables),
+        worker_pids=lambda: [w.pid for w in pool.workers] if pool is not None else [])
+    metrics = MetricsDoor(host, port, readings)
+    try:
+        await metrics.start()
+    except OSError as exc:
+        if door is not None:
+            await door.stop()
+        await card_room.stop()
+        raise CannotServe(f"cannot serve the metrics on {host}:{port}: "
+                          f"{exc.strerror or exc}") from None
+    return metrics
 
 
 async def _open_web_door(card_room: CardRoomServer, options: ServeOptions) -> WebDoor:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -29,6 +30,7 @@ from crib3.net.bounds import OUTPUT_HIGH_WATER, OUTPUT_LOW_WATER, capped_size
 from crib3.net.console import client_console
 from crib3.net.driver import STOP, ChannelDriver
 from crib3.net.journey import Journey
+from crib3.net.metrics import SESSIONS, KeyTimer
 from crib3.net.visiting import RelayedSession
 from crib3.net.workers import LOST, WorkerPool
 from crib3.room import Presence, Room, RoomError, Table
@@ -130,6 +132,7 @@ class PlaySession:
     another node's table (see the module's docstring)."""
 
     may_visit = True  # (a visitor's own session goes back to its door to go elsewhere)
+    door = "ssh"  # which door it came by, for the room's metrics
 
     def __init__(self, service: Service, identity: Identity) -> None:
         self.service = service
@@ -147,6 +150,7 @@ class PlaySession:
         self.closed = False  # its farewell written and its channel closed
         self.visiting: RelayedSession | None = None  # its app runs on another node now
         self.journey = Journey()  # its way between the lobby, tables and other nodes
+        self.keys = KeyTimer(time.monotonic)  # its key→screen, for the room's metrics
 
     @property
     def username(self) -> str:
@@ -168,7 +172,7 @@ class PlaySession:
 
     def attach(self, terminal: Terminal) -> None:
         """The connection this session writes to."""
-        self.chan = terminal
+        self.chan = TimedTerminal(terminal, self.keys)
         # A client that stops reading makes the door call output_paused
         # past this mark: the driver then skips frames instead of keeping them.
         terminal.set_write_buffer_limits(high=OUTPUT_HIGH_WATER, low=OUTPUT_LOW_WATER)
@@ -181,10 +185,18 @@ class PlaySession:
 
     def start(self) -> None:
         """Begin: sign in, then the app (until the session ends)."""
-        self.task = asyncio.get_running_loop().create_task(self._run())
+        self.task = asyncio.get_running_loop().create_task(self._counted())
+
+    async def _counted(self) -> None:
+        SESSIONS.labels(self.door).inc()
+        try:
+            await self._run()
+        finally:
+            SESSIONS.labels(self.door).dec()
 
     def feed(self, data: bytes) -> None:
         """Bytes from the client: keys, mouse, pastes, terminal replies."""
+        self.keys.pressed(data)
         if self.driver is not None:
             try:
                 self.driver.feed(data)
@@ -442,6 +454,36 @@ class PlaySession:
                 self.farewell = self.farewell or FAILED
         finally:
             self._close(presence)
+
+
+class TimedTerminal:
+    """A session's connection, noting each write for its key→screen (the
+    bytes leave here for the client, whichever process drew them)."""
+
+    def __init__(self, terminal: Terminal, keys: KeyTimer) -> None:
+        self.terminal, self.keys = terminal, keys
+
+    def write(self, data: bytes) -> None:
+        self.keys.drawn()
+        self.terminal.write(data)
+
+    def exit(self, status: int) -> None:
+        self.terminal.exit(status)
+
+    def close(self) -> None:
+        self.terminal.close()
+
+    async def wait_closed(self) -> None:
+        await self.terminal.wait_closed()
+
+    def get_environment(self) -> Mapping[str, str]:
+        return self.terminal.get_environment()
+
+    def get_write_buffer_size(self) -> int:
+        return self.terminal.get_write_buffer_size()
+
+    def set_write_buffer_limits(self, high: int, low: int) -> None:
+        self.terminal.set_write_buffer_limits(high=high, low=low)
 
 
 def colours(env: Mapping[str, str]) -> dict[str, str]:

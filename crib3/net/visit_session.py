@@ -19,6 +19,7 @@ class VisitSession(PlaySession):
     """One visitor's session at this node (see the module's docstring)."""
 
     may_visit = False
+    door = "visit"  # (a person at another node's door, at a table of this one)
 
     def __init__(self, service: Service, visit: wire.Visit, link: Link) -> None:
         super().__init__(service, Identity(visit.name, visit.key, visit.admin, visit.address))

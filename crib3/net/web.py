@@ -382,6 +382,8 @@ class WebDoor:
 class BrowserSession(PlaySession):
     """A browser's session: the door hears when its person signs in."""
 
+    door = "web"
+
     def __init__(self, service: Service, identity: Identity,
                  on_sign_in: Callable[[], None]) -> None:
         super().__init__(service, identity)

@@ -26,16 +26,17 @@ class WebOptions:
     tls_key: Path | None = None
 
 
-def parse_listen(text: str) -> tuple[str, int]:
-    """`[HOST:]PORT` as `--web` takes it; ValueError with one line."""
+def parse_listen(text: str, option: str = "--web") -> tuple[str, int]:
+    """`[HOST:]PORT` as `--web` (or `option`) takes it; ValueError with one
+    line."""
     host, _, port = text.rpartition(":")
     host = host.strip("[]") or "127.0.0.1"
     try:
         number = int(port)
     except ValueError:
-        raise ValueError(f"--web {text}: give [HOST:]PORT, e.g. 8080 or 0.0.0.0:8080") from None
+        raise ValueError(f"{option} {text}: give [HOST:]PORT, e.g. 8080 or 0.0.0.0:8080") from None
     if not 0 <= number <= 65535:
-        raise ValueError(f"--web {text}: a port is 0 to 65535")
+        raise ValueError(f"{option} {text}: a port is 0 to 65535")
     return host, number
 
 

@@ -30,7 +30,8 @@ USAGE = {
              "[--web [HOST:]PORT] [--public-url URL] [--tls-cert FILE] [--tls-key FILE] "
              "[--workers N] [--max-startups START:RATE:FULL] [--per-address N] "
              "[--login-grace SECONDS] [--auth-tries N] [--lobby-idle SECONDS] "
-             "[--log-format {text,json}] [--log-level {debug,info,warning,error}] "
+             "[--metrics [HOST:]PORT] [--log-format {text,json}] "
+             "[--log-level {debug,info,warning,error}] "
              "[--cluster URL[,URL...]] [--node NAME] [--cluster-creds FILE] "
              "[--cluster-tls-ca FILE] [--cluster-lease SECONDS] [--config FILE] "
              "[--print-config]",
