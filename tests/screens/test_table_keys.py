@@ -227,3 +227,29 @@ async def test_p_shows_the_last_counts_cards_until_any_key():
         await pilot.press("3")                                       # any key: back
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         assert len(screen.view.hand) == held                         # and nothing played
+
+
+@pytest.mark.parametrize("seed, ended", [(35, "go"), (7, "pair")])
+def test_p_says_a_game_ending_go_as_the_log_says_it(seed, ended):
+    """`p` after a game won on a go at 30 with cards still held called it
+    "last card +1", where the feed and the log say go; a game won on a pair
+    in mid-count was given a go nobody scored."""
+    from crib3.engine.events import CardPlayed, GoScored
+    from crib3.engine.rules import Rules
+    from crib3.engine.views import project
+    from crib3.study.sim import _play_seated
+    from crib3.tui.screens.looking_back import last_count, last_count_lines
+    from crib3.words.narrate import Voice
+
+    game = _play_seated(["Ann", "Bea", "Cal"], ["easy"] * 3, Rules(), seed)
+    winning = game.events[-2]
+    assert any(game.state.held)                       # the play was not over
+    assert isinstance(winning, GoScored if ended == "go" else CardPlayed)
+    view = project(game.state, 0)
+    text = "\n".join(line.plain for line in last_count_lines(view, view.hand_plays, True))
+    assert "last card" not in text, text
+    assert not last_count(view, view.hand_plays, True)[1]   # not the play's last count
+    if ended == "go":
+        assert text.splitlines()[-1].endswith(f"go +1 to {Voice(view).object(winning.seat)}")
+    else:
+        assert "go" not in text.splitlines()[-1], text
