@@ -253,3 +253,40 @@ def test_p_says_a_game_ending_go_as_the_log_says_it(seed, ended):
         assert text.splitlines()[-1].endswith(f"go +1 to {Voice(view).object(winning.seat)}")
     else:
         assert "go" not in text.splitlines()[-1], text
+
+
+async def test_at_80x24_the_feed_opened_again_shows_the_newest_lines_and_a_page_is_a_page():
+    """The feed closed (f) while read back, and opened again, showed where
+    the reader had been, with nothing to say those lines were old; and
+    PgUp moved 2 of its 3 lines. Opened again it shows the newest lines;
+    a page key moves by the rows in view."""
+    from tui_support import make_app, press_enter_until, screen_text, wait_for
+
+    from crib3.tui.widgets.feed import Feed
+
+    app = make_app(7, autosave=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await press_enter_until(pilot, _at_my_play_after_a_count, presses=600)
+        feed = screen.query_one("#feed", Feed)
+        await pilot.press("f")                                     # opened: the newest lines
+        await wait_for(pilot, lambda: feed.display and feed.max_scroll_y > 0)
+        await pilot.pause()
+        rows = feed.scrollable_content_region.height
+        newest = feed.max_scroll_y
+        assert round(feed.scroll_y) == newest and rows >= 2
+        await pilot.press("pageup")                                # a page: every row in view
+        await pilot.pause()
+        assert round(feed.scroll_y) == newest - rows and feed.reading
+        await pilot.press("pageup", "pageup")
+        await pilot.pause()
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert round(feed.scroll_y) == newest - 2 * rows
+        await pilot.press("f")                                     # closed while read back
+        await wait_for(pilot, lambda: not feed.display)
+        await pilot.press("f")                                     # and opened again
+        await wait_for(pilot, lambda: feed.display)
+        await pilot.pause()
+        await pilot.pause()
+        assert not feed.reading and round(feed.scroll_y) == feed.max_scroll_y
+        assert screen.narration[-1][:40] in " ".join(screen_text(app).split()), screen_text(app)

@@ -599,8 +599,15 @@ class TableScreen(QuietBindings, Screen[None]):
         return cast("BaseApp", self.app)
 
     def action_toggle_feed(self) -> None:
+        """f: the feed shown or hidden; shown again, at its newest lines."""
+        if self._toggle_feed():
+            self.query_one("#feed", Feed).show_newest()
+
+    def _toggle_feed(self) -> bool:
+        """Show the feed, or hide it; whether it is shown now."""
         beside = self.has_class("wide") or self.has_class("huge")
         self.toggle_class("feed-off" if beside else "feed-on")
+        return not self.has_class("feed-off") if beside else self.has_class("feed-on")
 
     def action_read_feed(self, how: str) -> None:
         """Read the feed back (PageUp, ↑...): the whole game so far, opened
@@ -610,7 +617,7 @@ class TableScreen(QuietBindings, Screen[None]):
         if feed.display:
             feed.read(how)
             return
-        self.action_toggle_feed()
+        self._toggle_feed()
         feed.read_back(how)
 
     def action_last_count(self) -> None:
