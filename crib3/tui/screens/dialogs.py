@@ -354,6 +354,8 @@ Fifteens 2, pairs 2, runs, a flush of 4 (crib: 5 only), nobs 1.
 First to 121 wins at once, even mid-show.
 
 [b]The coach's numbers[/b] (h)
+  ↑/↓ or ←/→ pick an option (its card lit
+  in your hand); Enter takes it.
   hand    your four's mean count (any cut)
   crib    crib's mean count, - if theirs
   net     hand + crib + the play, in points
@@ -363,6 +365,9 @@ First to 121 wins at once, even mid-show.
   Near the end, chances as chances: to count
   out first, to win the hand, and how much
   less than the best option's.
+  In a review, "+20% win": you that much
+  likelier to win than an opponent; "20%
+  lose": an opponent that much likelier.
 
 [b]Reading back[/b]
 PgUp/PgDn and ↑/↓ scroll the feed (at 80 \
