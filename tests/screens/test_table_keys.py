@@ -290,3 +290,45 @@ async def test_at_80x24_the_feed_opened_again_shows_the_newest_lines_and_a_page_
         await pilot.pause()
         assert not feed.reading and round(feed.scroll_y) == feed.max_scroll_y
         assert screen.narration[-1][:40] in " ".join(screen_text(app).split()), screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(200, 60), (80, 24)], ids=["200x60", "80x24"])
+async def test_your_count_is_asked_by_its_prompt_with_your_hand_in_the_hand_panel(crib3_home,
+                                                                                   size):
+    """At 200x60 the count's dialog sat 25 rows above its prompt, in the
+    middle, while the hand panel still showed the hand counted before
+    yours: it sits right above its prompt, at the table's right, clear of
+    your cards, and the hand panel shows the cards you count. At 80x24 it
+    stays in the middle (there is no room beside the cards)."""
+    from tui_support import make_app, settled, table
+
+    from crib3.tui.screens.dialogs import AskCount
+
+    app = make_app(seed=7, muggins=True, autosave=False)
+    async with app.run_test(size=size) as pilot:
+        for _ in range(400):
+            if isinstance(app.screen, AskCount):
+                break
+            await settled(pilot)
+            if not isinstance(app.screen, AskCount):
+                await pilot.press("enter")
+        else:
+            raise AssertionError("never asked to count")
+        await pilot.pause()
+        await pilot.pause()
+        dialog = app.screen.query_one("Vertical").region
+        screen = table(app)
+        view = screen.view
+        hand = screen.table_view.hand
+        assert hand.showing is not None and hand.showing.cards == view.counting_cards
+        assert hand.showing.total is None and not hand.showing.said   # (not counted yet)
+        prompt = screen.query_one("#prompt").region
+        if size == (200, 60):
+            assert dialog.bottom == prompt.y, (dialog, prompt)          # right above it
+            drawn = hand.content_region
+            cards = len(view.counting_cards) + 1                          # and the starter
+            assert dialog.x > drawn.x + cards * 12, (dialog, drawn)      # clear of the cards
+            assert dialog.right <= screen.table_view.region.right        # clear of the feed
+        else:
+            middle = (size[1] - dialog.height) // 2
+            assert abs(dialog.y - middle) <= 1, dialog                  # as before

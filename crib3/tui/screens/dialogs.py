@@ -176,12 +176,7 @@ class CoachScreen(Dialog[str | None]):
 
     def _table(self) -> TableView | None:
         """The table under this panel, if it is one."""
-        stack = self.app.screen_stack
-        under = stack[stack.index(self) - 1] if self in stack and stack.index(self) > 0 else None
-        if under is None:
-            return None
-        views = under.query(TableView)
-        return views.first() if views else None
+        return table_under(self)
 
     def _place(self) -> None:
         """Into the middle's free rows, under the pile, when there are
@@ -266,7 +261,43 @@ class CoachScreen(Dialog[str | None]):
             self._choose(row.card)
 
 
-class AskCount(Dialog[int | None]):
+def table_under(screen: Screen[Any]) -> TableView | None:
+    """The table under a dialog, if it is one (a dialog may be shown over
+    any screen)."""
+    stack = screen.app.screen_stack
+    at = stack.index(screen) if screen in stack else 0
+    if at == 0:
+        return None
+    views = stack[at - 1].query(TableView)
+    return views.first() if views else None
+
+
+class ShowQuestion(Dialog[ResultType]):
+    """A question in the show (your count, a muggins call). On a table wide
+    enough to leave your cards clear (a big terminal) it sits right above
+    its prompt, at the table's right; elsewhere in the middle, as any
+    dialog (at 80x24 there is no room beside the cards)."""
+
+    BY_PROMPT_FROM = 120  # the table's columns from which it sits by the prompt
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._place_by_prompt)
+
+    def _place_by_prompt(self) -> None:
+        table = table_under(self)
+        if table is None or table.region.width < self.BY_PROMPT_FROM:
+            return
+        prompt = table.screen.query("#prompt")
+        if not prompt:
+            return
+        panel = self.query_one(Vertical)
+        width, height = panel.outer_size
+        top = max(0, prompt.first().region.y - height)
+        self.add_class("by-prompt")
+        panel.styles.margin = (top, 0, 0, max(0, table.region.right - width - 1))
+
+
+class AskCount(ShowQuestion[int | None]):
     """Muggins is on: you count your own hand or crib."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Later", priority=True)]
@@ -292,6 +323,7 @@ class AskCount(Dialog[int | None]):
                          "opponent may call muggins.", classes="hint")
 
     def on_mount(self) -> None:
+        super().on_mount()
         self.query_one(Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -303,7 +335,7 @@ class AskCount(Dialog[int | None]):
         self.dismiss(points)
 
 
-class AskMuggins(Dialog[bool]):
+class AskMuggins(ShowQuestion[bool]):
     """Another player counted short: take the points they missed?"""
 
     BINDINGS = [

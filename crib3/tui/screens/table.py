@@ -55,7 +55,7 @@ from crib3.tui.css import STYLESHEET
 from crib3.tui.textual_compat import app_context, fail_app, going_away
 from crib3.tui.widgets.feed import Feed
 from crib3.tui.widgets.footer import TidyFooter
-from crib3.tui.widgets.hand import HandView
+from crib3.tui.widgets.hand import HandView, ShownCount
 from crib3.tui.widgets.recent import RecentLines
 from crib3.tui.widgets.redraw import redraw_line
 from crib3.tui.widgets.table_view import TableView
@@ -458,7 +458,20 @@ class TableScreen(QuietBindings, Screen[None]):
 
         dialog = asked_in_show(self.view, self.ascii)
         if dialog is not None:
+            self._show_what_is_counted()
             self.app.push_screen(dialog, self._answered)
+
+    def _show_what_is_counted(self) -> None:
+        """Your count asked: the hand panel shows the cards you count (not
+        the hand counted before yours, still drawn there)."""
+        view = self.view
+        if view.counting is None or view.counting[0] != self.me or not view.counting_cards \
+                or view.starter is None or view.muggins_pending is not None:
+            return
+        whose = Voice(view).whose(self.me, start=True)
+        self.table_view.hand.showing = ShownCount(
+            f"{whose} {'crib' if view.counting[1] else 'hand'}", view.counting_cards,
+            view.starter, frozenset())
 
     def _answered(self, answer: bool | int | None) -> None:
         """A muggins call (bool) or a count (int; None: asked again)."""
