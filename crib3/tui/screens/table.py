@@ -151,9 +151,12 @@ class TableScreen(QuietBindings, Screen[None]):
 
     def __init__(self, game: Game, me: int, bots: BotDriver | None = None, think: float = 0.6,
                  ascii: bool = False, on_over: Callable[[State], None] | None = None,
-                 resumed: bool = False, takebacks: bool = False) -> None:
+                 resumed: bool = False, takebacks: bool = False,
+                 shown_before: int | None = None) -> None:
         """`resumed`: the events so far are shown at once (the game opens
-        where it stood), else presented one by one (a new game's cut).
+        where it stood), else presented one by one (a new game's cut);
+        `shown_before`: how many of them this table had presented when the
+        game was left, if that is known (a show goes on from there).
         `takebacks`: `u` takes back your last throw or play (a game at your
         own keyboard against the computer; never a card room's)."""
         super().__init__()
@@ -165,6 +168,7 @@ class TableScreen(QuietBindings, Screen[None]):
         self.ascii = ascii
         self.on_over = on_over
         self.resumed = resumed
+        self.shown_before = shown_before
         self.rng = random.Random()
         self.feed: TableFeed = SeatFeed(game, me)
         self.pending: deque[tuple[Event, State, SeatView]] = deque()
@@ -221,8 +225,14 @@ class TableScreen(QuietBindings, Screen[None]):
     def resume_at(self, so_far: list[tuple[Event, State, SeatView]]) -> int:
         """How many of a resumed game's events are shown at once; the rest
         are presented as they come (a show left part seen: see
-        `show_left_unseen`)."""
-        return show_left_unseen(so_far, self.me)
+        `show_left_unseen`). When it is known how far the table had gone
+        (`shown_before`), the show goes on from there: the counts already
+        said are shown at once, the pegs where they stood, and no muggins
+        claim is made again."""
+        first = show_left_unseen(so_far, self.me)
+        if self.shown_before is None or first >= len(so_far):
+            return first
+        return max(first, min(self.shown_before, len(so_far)))
 
     def on_unmount(self) -> None:
         self._unsubscribe()
