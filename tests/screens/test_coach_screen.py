@@ -9,6 +9,19 @@ import pytest
 SIZE = (80, 24)
 
 
+async def highlight_the_coachs_best(pilot, screen) -> None:
+    """Move the hand's highlight (→) to the coach's best option: where the
+    coach puts it as it opens."""
+    from crib3.players.coach import advise
+
+    best, hand = advise(screen.view).best, screen.table_view.hand
+    for _ in range(len(hand.cards())):
+        if hand.selected == best:
+            return
+        await pilot.press("right")
+    assert hand.selected == best
+
+
 async def test_the_card_keys_work_with_the_coach_open(crib3_home):
     from tui_support import make_app, press_enter_until, screen_text, settled, wait_for
 
@@ -31,9 +44,10 @@ async def test_the_card_keys_work_with_the_coach_open(crib3_home):
         screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
                                          and s.view.phase == Phase.PLAY)
         before = len(app.game.events)
+        await highlight_the_coachs_best(pilot, screen)  # (where the coach opens)
+        card = screen.table_view.hand.selected
         await pilot.press("h")
         await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
-        card = screen.table_view.hand.selected                  # (the coach's highlight)
         await pilot.press("enter")                              # the highlighted card
         await wait_for(pilot, lambda: any(e.type == "CardPlayed" and e.seat == 0
                                           for e in app.game.events[before:]))
