@@ -17,6 +17,17 @@ from crib3.common.exits import EXIT_OK
 
 if TYPE_CHECKING:
     import argparse
+    from collections.abc import Sequence
+
+
+def won_by(name: str, scores: Sequence[int], winner: int) -> str:
+    """A finished game's result, in the one order every command says it:
+    the winner's score first, by the winner's name (as it is said: "won by
+    Bea 121-89-95"), then the others' in seat order."""
+    from crib3.common.names import shown_name
+
+    others = [score for seat, score in enumerate(scores) if seat != winner]
+    return f"won by {shown_name(name)} " + "-".join(str(x) for x in [scores[winner], *others])
 
 
 def cmd_games(args: argparse.Namespace) -> int:
@@ -35,10 +46,8 @@ def cmd_games(args: argparse.Namespace) -> int:
         if saved.problem:
             print(f"{name}{saved.path.name}  unreadable: {saved.problem}")
             continue
-        if saved.winner is not None:  # the winner's score first, as it is said
-            scores = "-".join(str(x) for x in [saved.scores[saved.winner]] + [
-                x for seat, x in enumerate(saved.scores) if seat != saved.winner])
-            outcome = f"won by {shown_name(saved.name(saved.winner))} {scores}"
+        if saved.winner is not None:
+            outcome = won_by(saved.name(saved.winner), saved.scores, saved.winner)
         else:
             scores = "-".join(str(x) for x in saved.scores)
             outcome = f"unfinished, hand {saved.hand_number}, {scores}"
@@ -196,7 +205,6 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def _verify_one(given: str, status: int) -> tuple[int, bool]:
     """Verify one file and print its line: the exit status so far with it,
     and whether the file was valid."""
-    from crib3.common.names import shown_name
     from crib3.engine.log import LogError, load_log
 
     path = _game(given)
@@ -207,8 +215,7 @@ def _verify_one(given: str, status: int) -> tuple[int, bool]:
     warn("verify", loaded.warnings)
     state = loaded.state
     if state.winner is not None:
-        scores = "-".join(str(s) for s in state.scores)
-        outcome = f"won by {shown_name(state.name(state.winner))} {scores}"
+        outcome = won_by(state.name(state.winner), state.scores, state.winner)
     else:
         outcome = f"unfinished, hand {state.hand_number}"
     print(f"{path}: valid, {loaded.count} events, {outcome}")

@@ -121,6 +121,8 @@ class Advice:
         in that order for every option."""
         out = []
         best_out = self.discards[0].out if self.discards else None
+        clears = [o.clear for o in self.discards if o.clear is not None]
+        clears_differ = bool(clears) and max(clears) - min(clears) >= 0.005
         for o, why in zip(self.discards, self.discard_reasons or [""] * len(self.discards)):
             # The play's worth (and near the end the chance to count out),
             # where the expert weighs them, close the reason: the numbers
@@ -131,7 +133,10 @@ class Advice:
                 why += f"; in the play {o.play:+.1f}"
             if o.out is not None:
                 why += f"; you count out first {o.out:.0%}" + _change(o.out, best_out, o)
-            if o.clear is not None:
+            if o.clear is not None and (clears_differ or 0.005 <= o.clear <= 0.995):
+                # Only where it matters: a chance that is neither nil nor
+                # sure (near the line), or one that tells the options apart
+                # (not "0%" on every option from early in the game).
                 why += f"; over the skunk line {o.clear:.0%}"
             points = o.hand + o.crib + o.play
             out.append((f"throw {o.card.label(ascii):<3} hand {o.hand:5.2f} "

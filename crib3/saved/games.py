@@ -141,53 +141,68 @@ class PlayerStats:
     # Won (True) or lost, each finished game in the order played: what the
     # streaks are counted from, for programs (`crib3 stats --json`).
     results: list[bool] = field(default_factory=list)
-    # games with a take-back (a local game's `u`): counted in `games` and in
-    # the points, but not in `finished`, `wins`, the share, skunks or streaks
+    # games with a take-back (a local game's `u`) at this player's table:
+    # counted in `games` and in the points; a person's results in them are
+    # not in `finished`, `wins`, the share, skunks or streaks but in
+    # `takebacks`, on their own line (a computer player's count as ever)
     takeback_games: int = 0
+    takebacks: PlayerStats | None = None
 
     @property
     def win_share(self) -> float:
         return self.wins / self.finished if self.finished else 0.0
 
+    def add(self, game: GameSummary, seat: int, result: bool) -> None:
+        """Count `seat` of `game` in these figures, its result too when
+        `result`."""
+        self.games += 1
+        self.pegging_points += game.pegging[seat]
+        self.takeback_games += bool(game.taken_back)
+        for at, crib, total in game.counts:
+            if at != seat:
+                continue
+            if crib:
+                self.cribs += 1
+                self.crib_points += total
+            else:
+                self.hands += 1
+                self.hand_points += total
+                self.best_hand = max(self.best_hand, total)
+        if game.winner is None or not result:
+            return
+        won = seat == game.winner
+        self.finished += 1
+        self.wins += won
+        self.results.append(won)  # each finished game's, oldest first
+        # A skunk only where the game's rules had skunks (the log's
+        # GameStarted says so; GameWon carries the verdict).
+        if not won and game.skunks[seat]:
+            self.skunked += 1
+        self.streak = self.streak + 1 if won else 0
+        self.longest_streak = max(self.longest_streak, self.streak)
+
 
 def game_stats(games: Iterable[GameSummary]) -> list[PlayerStats]:
     """Fold games into statistics per (name, level), in order of first game.
 
-    A game with take-backs is counted apart: its hands and points count
-    (they are the game as it stood), its result does not, for any seat at
-    its table: a person who took a play back after seeing what the computer
-    players answered has not beaten (or lost to) that level as the others
-    did, so the wins, the share of finished games, skunks and streaks are of
-    the games without take-backs alone. `takeback_games` says how many."""
+    A person's game with take-backs is counted apart: its hands and points
+    count (they are the game as it stood), its result does not: a person
+    who took a play back after seeing what the computer players answered
+    has not beaten (or lost to) that level as the others did, so their
+    wins, share of finished games, skunks and streaks are of the games
+    without take-backs alone, and the games with take-backs have their own
+    figures (`takebacks`), results and all. The computer players' results
+    count as in any game (they took nothing back)."""
     table: dict[tuple[str, str], PlayerStats] = {}
     for game in games:
-        seats = [table.setdefault(key, PlayerStats(*key)) for key in game.players]
-        for seat, stats in enumerate(seats):
-            stats.games += 1
-            stats.pegging_points += game.pegging[seat]
-            stats.takeback_games += bool(game.taken_back)
-        for seat, crib, total in game.counts:
-            stats = seats[seat]
-            if crib:
-                stats.cribs += 1
-                stats.crib_points += total
-            else:
-                stats.hands += 1
-                stats.hand_points += total
-                stats.best_hand = max(stats.best_hand, total)
-        if game.winner is None or game.taken_back:
-            continue
-        for seat, stats in enumerate(seats):
-            won = seat == game.winner
-            stats.finished += 1
-            stats.wins += won
-            stats.results.append(won)  # each finished game's, oldest first
-            # A skunk only where the game's rules had skunks (the log's
-            # GameStarted says so; GameWon carries the verdict).
-            if not won and game.skunks[seat]:
-                stats.skunked += 1
-            stats.streak = stats.streak + 1 if won else 0
-            stats.longest_streak = max(stats.longest_streak, stats.streak)
+        for seat, key in enumerate(game.players):
+            stats = table.setdefault(key, PlayerStats(*key))
+            apart = bool(game.taken_back) and stats.level == "human"
+            stats.add(game, seat, result=not apart)
+            if apart:
+                if stats.takebacks is None:
+                    stats.takebacks = PlayerStats(*key)
+                stats.takebacks.add(game, seat, result=True)
     return list(table.values())
 
 
@@ -250,23 +265,26 @@ def format_stats(stats: Sequence[PlayerStats], width: int | None = None) -> str:
             f"{'hand':>6}{'crib':>6}{'peg/hand':>9}{'best':>5}{'streak':>7}")
     lines = [head]
     for s in sorted(stats, key=lambda s: (-s.games, s.name, s.level)):
-        hand = s.hand_points / s.hands if s.hands else 0.0
-        crib = s.crib_points / s.cribs if s.cribs else 0.0
-        peg = s.pegging_points / s.hands if s.hands else 0.0
-        who = shown_name(f"{s.name} ({s.level})", who_w - 1)  # a log's name, cut by cells
-        who += " " * (who_w - cell_len(who))
-        lines.append(f"{who}{s.games:>6}{s.wins:>{wins_w}}{s.win_share:>{share_w}.0%}"
-                     f"{s.skunked:>8}{hand:>6.1f}{crib:>6.1f}{peg:>9.1f}{s.best_hand:>5}"
-                     f"{s.longest_streak:>7}")
+        rows = [(shown_name(f"{s.name} ({s.level})", who_w - 1), s)]  # a log's name, cut by cells
+        if s.takebacks is not None:
+            rows.append(("  take-backs", s.takebacks))
+        for who, row in rows:
+            hand = row.hand_points / row.hands if row.hands else 0.0
+            crib = row.crib_points / row.cribs if row.cribs else 0.0
+            peg = row.pegging_points / row.hands if row.hands else 0.0
+            who += " " * (who_w - cell_len(who))
+            lines.append(f"{who}{row.games:>6}{row.wins:>{wins_w}}"
+                         f"{row.win_share:>{share_w}.0%}{row.skunked:>8}{hand:>6.1f}"
+                         f"{crib:>6.1f}{peg:>9.1f}{row.best_hand:>5}{row.longest_streak:>7}")
     note = ("hand and crib: mean points counted; peg/hand: pegging points per hand "
             "played; share: of finished games")
-    apart = [s for s in stats if s.takeback_games and s.level == "human"] or \
-        [s for s in stats if s.takeback_games]
+    apart = [s for s in stats if s.takebacks is not None]
     notes = [note]
     if apart:
-        who = ", ".join(f"{shown_name(s.name, 17)} {s.takeback_games}" for s in apart)
+        who = ", ".join(f"{shown_name(s.name, 17)} {s.takebacks.games}"
+                        for s in apart if s.takebacks is not None)
         notes.append(f"games with take-backs (u): {who}; counted in games and points, "
-                     "not in wins, share, skunks or streaks")
+                     "their results on their own line (take-backs), not in the line above")
     for line in notes:
         if narrow and width is not None:
             lines += textwrap.wrap(line, width)

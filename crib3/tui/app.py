@@ -216,11 +216,16 @@ class Crib3App(BaseApp):
         seed = random.SystemRandom().randrange(2**31)
         bots = {s: make_player(p.kind, random.Random(seed + s))
                 for s, p in enumerate(game.state.players) if s != 0}
+        shown = None
+        if self.resume_path is not None:
+            from crib3.tui.shown import recall_shown
+
+            shown = recall_shown(self.resume_path)
         self.push_screen(TableScreen(game, 0, BotDriver(game, bots, think=self.think),
                                      self.think, self.ascii,
                                      on_over=self._game_over,
                                      resumed=self.resume_path is not None,
-                                     takebacks=game.takebacks))
+                                     takebacks=game.takebacks, shown_before=shown))
 
     def _open_log(self, path: Path, header: dict[str, object] | None = None) -> None:
         """The game's log, new or to go on with; a folder or disk that will
@@ -301,7 +306,19 @@ class Crib3App(BaseApp):
         """Leave; a saved game is said to be saved once the screen is gone
         (`left_saved`, for the command to print `SAVED_LINE`)."""
         self.left_saved = self.saving
+        self._remember_shown()
         super().quit_confirmed()
+
+    def _remember_shown(self) -> None:
+        """How far the table had presented the saved game, for `crib3
+        resume` to go on from there (see crib3.tui.shown)."""
+        from crib3.tui.screens.table import TableScreen
+
+        tables = [s for s in self.screen_stack if isinstance(s, TableScreen)]
+        if self.saving and self.log_path is not None and tables:
+            from crib3.tui.shown import remember_shown
+
+            remember_shown(self.log_path, tables[-1].presented)
 
     @property
     def saving(self) -> bool:

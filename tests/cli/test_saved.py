@@ -251,3 +251,20 @@ def test_replay_on_the_command_line_fails_cleanly(home, tmp_path):
     assert foreign.returncode == 1 and "Traceback" not in foreign.stderr
     good = crib3("replay", str(tmp / "data" / "games" / "2026-01-01-100000-000000.jsonl"))
     assert good.returncode == 1 and "needs a full-screen terminal" in good.stderr
+
+
+def test_verify_says_a_result_in_the_order_games_says_it(home):
+    """`crib3 verify` said "won by Bea 89-121-95" (seat order) where `crib3
+    games` said "121-89-95": both say the winner's score first, by the
+    winner's name, then the others' in seat order."""
+    import re
+
+    tmp, finished, _ = home
+    state = finished.state
+    listed = crib3("games", home=tmp).stdout.splitlines()[0]
+    verified = crib3("verify", "1", home=tmp).stdout
+    said = [re.search(r"won by (\S+) (\d+(?:-\d+)+)", text) for text in (listed, verified)]
+    assert all(said), (listed, verified)
+    assert said[0].groups() == said[1].groups(), (listed, verified)
+    others = [score for seat, score in enumerate(state.scores) if seat != state.winner]
+    assert said[1][2] == "-".join(map(str, [state.scores[state.winner], *others]))

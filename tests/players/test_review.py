@@ -261,3 +261,30 @@ def test_near_the_end_the_review_says_points_and_the_chance_to_win_apart():
     far = [d for d in review.decisions if d.hand < 10 and not d.matched]
     assert far and all(d.win_cost == 0 and d.points_cost == d.cost for d in far)
     assert all(f"gives up {d.cost:.2f})" in describe(d) for d in far)
+
+
+def test_the_coach_says_the_skunk_line_only_where_it_matters_and_never_a_negative_chance():
+    """"over the skunk line 0%" stood on every option from early in the
+    game, and the review said "-52% win": the skunk line's chance is said
+    where it is neither nil nor sure or where it tells the options apart,
+    and an opponent's better chance is said as such ("52% lose")."""
+    from crib3.players.analysis import DiscardOption
+    from crib3.players.coach import Advice
+    from crib3.study.review import Choice
+    from crib3.tui.screens.review_words import _value
+
+    def said(clears: list[float]) -> list[str]:
+        options = tuple(DiscardOption(card(c), (), 4.0, -1.0, 3.0, clear=clear)
+                        for c, clear in zip(("5S", "9C", "KH"), clears))
+        return [why for _, why in Advice("discard", discards=options,
+                                         discard_reasons=("a", "b", "c")).rows()]
+
+    assert not any("skunk line" in why for why in said([0.0, 0.0, 0.0]))   # early: nothing
+    assert not any("skunk line" in why for why in said([1.0, 1.0, 1.0]))   # sure: nothing
+    assert all("over the skunk line" in why for why in said([0.4, 0.4, 0.4]))  # near it
+    apart = said([0.0, 0.12, 0.0])                                        # tells them apart
+    assert [why.endswith(f"over the skunk line {n}%") for why, n in zip(apart, (0, 12, 0))] \
+        == [True, True, True], apart
+    behind = _value(Choice("5S", value=-20.0, reason="", win=-0.52), "play")
+    assert behind.endswith("52% lose") and "-52" not in behind, behind
+    assert _value(Choice("5S", value=30.0, reason="", win=0.54), "play").endswith("+54% win")

@@ -9,6 +9,19 @@ import pytest
 SIZE = (80, 24)
 
 
+async def highlight_the_coachs_best(pilot, screen) -> None:
+    """Move the hand's highlight (→) to the coach's best option: where the
+    coach puts it as it opens."""
+    from crib3.players.coach import advise
+
+    best, hand = advise(screen.view).best, screen.table_view.hand
+    for _ in range(len(hand.cards())):
+        if hand.selected == best:
+            return
+        await pilot.press("right")
+    assert hand.selected == best
+
+
 async def test_the_card_keys_work_with_the_coach_open(crib3_home):
     from tui_support import make_app, press_enter_until, screen_text, settled, wait_for
 
@@ -31,6 +44,7 @@ async def test_the_card_keys_work_with_the_coach_open(crib3_home):
         screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
                                          and s.view.phase == Phase.PLAY)
         before = len(app.game.events)
+        await highlight_the_coachs_best(pilot, screen)  # (where the coach opens)
         card = screen.table_view.hand.selected
         await pilot.press("h")
         await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
@@ -208,3 +222,61 @@ async def test_a_click_on_a_coach_option_highlights_its_card(crib3_home):
                         if getattr(e, "seat", None) == 0 and e.type in ("CardDiscarded",
                                                                          "CardPlayed"))
             assert getattr(mine, "card", last.card) == last.card
+
+
+async def test_the_coachs_arrows_choose_an_option_and_enter_takes_it(crib3_home):
+    """Enter, h, Enter threw the card highlighted in the hand (the coach's
+    worst option) while the coach's ▶ said another, and ←/→ did nothing:
+    the coach opens on its best option with that card highlighted in the
+    hand, ↑/↓ and ←/→ move both together, and Enter takes the option the
+    ▶ is on. At 80x24 the panel leaves the hand's five cards whole."""
+    from tui_support import make_app, press_enter_until, wait_for
+
+    from crib3.engine.state import Phase
+    from crib3.tui.screens.dialogs import CoachRow, CoachScreen
+    from crib3.tui.words import Mode
+
+    def marked(coach: CoachScreen) -> list[object]:
+        return [row.card for row in coach.query(CoachRow).filter(".option")
+                if str(row.render()).startswith("▶")]
+
+    app = make_app(seed=7)
+    async with app.run_test(size=SIZE) as pilot:
+        for phase, keys in ((Phase.DISCARD, ("down", "down", "up")), (Phase.PLAY, ("down",))):
+            screen = await press_enter_until(pilot, lambda s, phase=phase: s.mode == Mode.YOUR_TURN
+                                             and s.view.phase == phase)
+            hand = screen.table_view.hand
+            await pilot.press("h")
+            await wait_for(pilot, lambda: isinstance(app.screen, CoachScreen))
+            await pilot.pause()
+            coach = app.screen
+            assert isinstance(coach, CoachScreen)
+            options = coach.options
+            assert hand.selected == options[0] and marked(coach) == [options[0]]
+            if phase == Phase.DISCARD:                  # the hand's five cards whole
+                cards = hand.content_region
+                assert coach.query_one("Vertical").region.x >= cards.x + 5 * 6 - 1
+            for key in keys:
+                at = options.index(hand.selected)
+                await pilot.press(key)
+                step = 1 if key == "down" else -1
+                want = options[max(0, min(len(options) - 1, at + step))]
+                assert hand.selected == want and marked(coach) == [want], (key, hand.selected)
+            if len(options) > 1:
+                held = [c for c in hand.cards() if c in options]
+                before = held.index(hand.selected)
+                await pilot.press("right")              # the next card in the hand
+                assert hand.selected == held[(before + 1) % len(held)]
+                assert marked(coach) == [hand.selected]
+                await pilot.press("left")
+                assert hand.selected == held[before] and marked(coach) == [hand.selected]
+            chosen = hand.selected
+            before_events = len(app.game.events)
+            await pilot.press("enter")                    # the option the ▶ is on
+            await wait_for(pilot, lambda n=before_events: any(
+                getattr(e, "seat", None) == 0 and e.type in ("CardDiscarded", "CardPlayed")
+                for e in app.game.events[n:]))
+            mine = next(e for e in app.game.events[before_events:]
+                        if getattr(e, "seat", None) == 0 and e.type in ("CardDiscarded",
+                                                                         "CardPlayed"))
+            assert getattr(mine, "card", None) == chosen

@@ -227,3 +227,108 @@ async def test_p_shows_the_last_counts_cards_until_any_key():
         await pilot.press("3")                                       # any key: back
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))
         assert len(screen.view.hand) == held                         # and nothing played
+
+
+@pytest.mark.parametrize("seed, ended", [(35, "go"), (7, "pair")])
+def test_p_says_a_game_ending_go_as_the_log_says_it(seed, ended):
+    """`p` after a game won on a go at 30 with cards still held called it
+    "last card +1", where the feed and the log say go; a game won on a pair
+    in mid-count was given a go nobody scored."""
+    from crib3.engine.events import CardPlayed, GoScored
+    from crib3.engine.rules import Rules
+    from crib3.engine.views import project
+    from crib3.study.sim import _play_seated
+    from crib3.tui.screens.looking_back import last_count, last_count_lines
+    from crib3.words.narrate import Voice
+
+    game = _play_seated(["Ann", "Bea", "Cal"], ["easy"] * 3, Rules(), seed)
+    winning = game.events[-2]
+    assert any(game.state.held)                       # the play was not over
+    assert isinstance(winning, GoScored if ended == "go" else CardPlayed)
+    view = project(game.state, 0)
+    text = "\n".join(line.plain for line in last_count_lines(view, view.hand_plays, True))
+    assert "last card" not in text, text
+    assert not last_count(view, view.hand_plays, True)[1]   # not the play's last count
+    if ended == "go":
+        assert text.splitlines()[-1].endswith(f"go +1 to {Voice(view).object(winning.seat)}")
+    else:
+        assert "go" not in text.splitlines()[-1], text
+
+
+async def test_at_80x24_the_feed_opened_again_shows_the_newest_lines_and_a_page_is_a_page():
+    """The feed closed (f) while read back, and opened again, showed where
+    the reader had been, with nothing to say those lines were old; and
+    PgUp moved 2 of its 3 lines. Opened again it shows the newest lines;
+    a page key moves by the rows in view."""
+    from tui_support import make_app, press_enter_until, screen_text, wait_for
+
+    from crib3.tui.widgets.feed import Feed
+
+    app = make_app(7, autosave=False)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await press_enter_until(pilot, _at_my_play_after_a_count, presses=600)
+        feed = screen.query_one("#feed", Feed)
+        await pilot.press("f")                                     # opened: the newest lines
+        await wait_for(pilot, lambda: feed.display and feed.max_scroll_y > 0)
+        await pilot.pause()
+        rows = feed.scrollable_content_region.height
+        newest = feed.max_scroll_y
+        assert round(feed.scroll_y) == newest and rows >= 2
+        await pilot.press("pageup")                                # a page: every row in view
+        await pilot.pause()
+        assert round(feed.scroll_y) == newest - rows and feed.reading
+        await pilot.press("pageup", "pageup")
+        await pilot.pause()
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert round(feed.scroll_y) == newest - 2 * rows
+        await pilot.press("f")                                     # closed while read back
+        await wait_for(pilot, lambda: not feed.display)
+        await pilot.press("f")                                     # and opened again
+        await wait_for(pilot, lambda: feed.display)
+        await pilot.pause()
+        await pilot.pause()
+        assert not feed.reading and round(feed.scroll_y) == feed.max_scroll_y
+        assert screen.narration[-1][:40] in " ".join(screen_text(app).split()), screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(200, 60), (80, 24)], ids=["200x60", "80x24"])
+async def test_your_count_is_asked_by_its_prompt_with_your_hand_in_the_hand_panel(crib3_home,
+                                                                                   size):
+    """At 200x60 the count's dialog sat 25 rows above its prompt, in the
+    middle, while the hand panel still showed the hand counted before
+    yours: it sits right above its prompt, at the table's right, clear of
+    your cards, and the hand panel shows the cards you count. At 80x24 it
+    stays in the middle (there is no room beside the cards)."""
+    from tui_support import make_app, settled, table
+
+    from crib3.tui.screens.dialogs import AskCount
+
+    app = make_app(seed=7, muggins=True, autosave=False)
+    async with app.run_test(size=size) as pilot:
+        for _ in range(400):
+            if isinstance(app.screen, AskCount):
+                break
+            await settled(pilot)
+            if not isinstance(app.screen, AskCount):
+                await pilot.press("enter")
+        else:
+            raise AssertionError("never asked to count")
+        await pilot.pause()
+        await pilot.pause()
+        dialog = app.screen.query_one("Vertical").region
+        screen = table(app)
+        view = screen.view
+        hand = screen.table_view.hand
+        assert hand.showing is not None and hand.showing.cards == view.counting_cards
+        assert hand.showing.total is None and not hand.showing.said   # (not counted yet)
+        prompt = screen.query_one("#prompt").region
+        if size == (200, 60):
+            assert dialog.bottom == prompt.y, (dialog, prompt)          # right above it
+            drawn = hand.content_region
+            cards = len(view.counting_cards) + 1                          # and the starter
+            assert dialog.x > drawn.x + cards * 12, (dialog, drawn)      # clear of the cards
+            assert dialog.right <= screen.table_view.region.right        # clear of the feed
+        else:
+            middle = (size[1] - dialog.height) // 2
+            assert abs(dialog.y - middle) <= 1, dialog                  # as before

@@ -218,6 +218,8 @@ def test_a_pace_from_a_damaged_settings_file_is_not_taken(crib3_home):
 # --- 13: dialogs keep the table in sight -----------------------------------------
 
 async def test_the_coach_help_and_quit_leave_the_count_pile_and_hand_in_view():
+    from test_coach_screen import highlight_the_coachs_best
+
     from crib3.engine.state import Phase
     from crib3.tui.screens.dialogs import CoachScreen, ConfirmQuit, HelpScreen
     from crib3.tui.words import Mode
@@ -226,6 +228,8 @@ async def test_the_coach_help_and_quit_leave_the_count_pile_and_hand_in_view():
     async with app.run_test(size=SIZE) as pilot:
         screen = await press_enter_until(pilot, lambda s: s.mode == Mode.YOUR_TURN
                                          and s.view.phase == Phase.PLAY and s.view.pile)
+        await highlight_the_coachs_best(pilot, screen)     # (where the coach opens)
+        await pilot.pause()
         table = screen_text(app).splitlines()
         count_row = next(i for i, line in enumerate(table[:5]) if "count" in line)
         hand_rows = [i for i, line in enumerate(table) if "┃" in line[:8] and i > 5]

@@ -218,3 +218,43 @@ async def test_the_show_panel_at_a_card_room_seat(tmp_path, monkeypatch):
         counts = [e for e in table.game.events if isinstance(e, ev.HandCounted) and
                   e.starter == panel.counts[0].starter]
         _shown_in_panel(app, counts)
+
+
+async def test_a_game_resumed_mid_show_goes_on_from_the_hand_being_counted(crib3_home):
+    """Quit while asked to count your hand (muggins on), after another's
+    count was said: resumed, the show started again from its first count
+    (the pegs went back, each count said again). It goes on from the hand
+    being counted: yours is asked at once, the pegs where they stood."""
+    from tui_support import make_app, settled, table
+
+    from crib3.engine import Game
+    from crib3.engine.log import load_log
+    from crib3.tui.app import Crib3App
+    from crib3.tui.screens.dialogs import AskCount
+    from crib3.tui.shown import recall_shown
+    from crib3.tui.words import Mode
+
+    app = make_app(seed=7, muggins=True)
+    async with app.run_test(size=SIZE) as pilot:
+        for _ in range(400):
+            if isinstance(app.screen, AskCount):
+                break
+            await settled(pilot)
+            if not isinstance(app.screen, AskCount):
+                await pilot.press("enter")
+        else:
+            raise AssertionError("never asked to count")
+        path, scores = app.log_path, table(app).view.scores
+        counted = [e for e in app.game.events if isinstance(e, ev.HandCounted)]
+        assert counted                                    # another's count was said
+        app.quit_confirmed()                              # q, y
+    events = load_log(path).events
+    again = Crib3App(game=Game.from_events(events, takebacks=True), resume_path=path,
+                     think=0.0)
+    async with again.run_test(size=SIZE) as pilot:
+        await settled(pilot)                              # no key pressed
+        screen = table(again)
+        assert isinstance(again.screen, AskCount), again.screen   # yours, at once
+        assert screen.presented == len(events) and screen.mode != Mode.COUNTING
+        assert screen.view.scores == scores               # the pegs where they stood
+    assert recall_shown(path) is None                     # (read once)

@@ -257,6 +257,43 @@ def test_stats_count_games_with_takebacks_apart(tmp_path):
     assert next(p for p in data["players"] if p["name"] == "Ann")["takeback_games"] == 1
 
 
+def test_stats_count_the_computers_results_and_the_persons_takebacks_on_their_own_line(
+        tmp_path):
+    """After a game with a take-back, `crib3 stats` showed nobody's win or
+    skunk, the computer players' included: theirs count as ever, and the
+    person's games with take-backs have their own line, results and all."""
+    from dataclasses import asdict
+
+    from commands import crib3
+
+    from crib3.saved.games import stats_from_files
+
+    path, game = _honest(tmp_path, "a.jsonl")
+    plain = game_with_takebacks(6, chance=0.0)
+    write_log(tmp_path / "b.jsonl", plain.events, LOCAL)
+    stats, problems = stats_from_files([path, tmp_path / "b.jsonl"])
+    assert not problems
+    winners = (game.state.winner, plain.state.winner)
+    for seat in (1, 2):                                   # the computer players: as ever
+        bot = next(s for s in stats if s.level != "human" and s.name == game.state.players[
+            seat].name)
+        assert (bot.games, bot.finished) == (2, 2)
+        assert bot.wins == sum(w == seat for w in winners)
+        assert bot.takebacks is None
+    ann = next(s for s in stats if s.name == "Ann")
+    assert ann.takebacks is not None and ann.takebacks.level == "human"
+    assert (ann.takebacks.games, ann.takebacks.finished) == (1, 1)
+    assert ann.takebacks.wins == (game.state.winner == 0)
+    result = crib3("stats", str(path), str(tmp_path / "b.jsonl"))
+    assert result.returncode == 0, result.stderr
+    rows = result.stdout.splitlines()
+    at = next(i for i, row in enumerate(rows) if row.startswith("Ann (human)"))
+    line = rows[at + 1].split()                           # Ann's take-backs, under her line
+    assert line[:4] == ["take-backs", "1", str(int(game.state.winner == 0)),
+                        "100%" if game.state.winner == 0 else "0%"], rows[at + 1]
+    assert asdict(ann)["takebacks"]["finished"] == 1       # (what --json prints)
+
+
 def test_review_reviews_the_decisions_that_stood(tmp_path):
     from crib3.study.review import format_review, review_events
 

@@ -39,12 +39,22 @@ class Dialog(ModalScreen[ResultType]):
 
 class CoachRow(Static):
     """A line of the coach's panel about one card (its numbers, or why):
-    a click highlights that card in the hand."""
+    a click highlights that card in the hand. An option's line carries the
+    ▶ when it is the one highlighted (the one Enter takes)."""
 
     def __init__(self, text: str, card: Card, **kwargs: Any) -> None:
         super().__init__(text, markup=False, **kwargs)
         self.text = text
         self.card = card
+        self.folded = False  # the numbers under the card (a narrow panel)
+
+    def mark(self, on: bool) -> None:
+        """Show this option as the highlighted one, or not (options only)."""
+        text = ("▶ " if on else "  ") + self.text
+        if self.folded:
+            verb, card, numbers = self.text.split(maxsplit=2)
+            text = f"{text[:2]}{verb} {card}\n  {numbers}"
+        self.update(text)
 
 
 class CoachScreen(Dialog[str | None]):
@@ -56,18 +66,29 @@ class CoachScreen(Dialog[str | None]):
     table a few columns narrower; else (80 columns) at the side. The count,
     the pile and your hand stay in view.
 
+    One option is highlighted (the ▶), and its card in your hand with it:
+    the coach's best when it opens. ↑/↓ go from option to option in the
+    coach's order, ←/→ from card to card in the hand's (past a card the
+    coach has no option for), and a click on an option picks it: the hand's
+    highlight and the coach's are always the same card, so Enter does what
+    the highlighted option says.
+
     The table's keys, which its footer still offers under the panel, work
     here too: the panel closes with the key, for the table to act on it (a
     card's number throws or plays it, Enter the highlighted card, q asks to
-    quit, ? opens the help, f the feed); Esc or h only closes it. A click on
-    an option highlights its card in your hand, as ←/→ do (then Enter)."""
+    quit, ? opens the help, f the feed); Esc or h only closes it."""
 
     BINDINGS = [
         Binding("escape,h", "dismiss", "Close", priority=True),
         *[Binding(str(n), f"dismiss('{n}')", str(n), show=False, priority=True)
           for n in range(1, 6)],
+        Binding("enter", "choose", "Enter", show=False, priority=True),
         *[Binding(key, f"dismiss('{key}')", key, show=False, priority=True)
-          for key in ("enter", "q", "question_mark", "f")],
+          for key in ("q", "question_mark", "f")],
+        Binding("up", "option(-1)", "↑", show=False, priority=True),
+        Binding("down", "option(1)", "↓", show=False, priority=True),
+        Binding("left", "card(-1)", "←", show=False, priority=True),
+        Binding("right", "card(1)", "→", show=False, priority=True),
     ]
     # The panel in the middle: as wide as this at most, and at least this
     # wide and tall for it to go there.
@@ -83,35 +104,79 @@ class CoachScreen(Dialog[str | None]):
         self.ascii = ascii
         self.placed: str = "side"  # where the panel went: "middle", "beside" or "side" (tests)
         self._made_room: Screen[object] | None = None  # the table that gave way to the panel
+        self.options: list[Card] = []  # the options' cards, best first
+        self.chosen: Card | None = None  # the highlighted option's (and the hand's)
 
     def compose(self) -> ComposeResult:
         advice = advise(self.view_)
         titles = {"discard": "Coach: which card to throw",
                   "play": "Coach: which card to play"}
         cards = [o.card for o in advice.discards] + [o.card for o in advice.plays]
+        self.options = cards
         with Vertical() as panel:
             panel.border_title = titles.get(advice.kind, "Coach: nothing to decide just now")
             verb = {"discard": "throw", "play": "play"}.get(advice.kind)
-            panel.border_subtitle = f"1-{len(self.view_.hand)} or Enter: {verb} · Esc: close" \
+            panel.border_subtitle = \
+                f"↑↓ · 1-{len(self.view_.hand)} or Enter: {verb} · Esc: close" \
                 if verb else "Esc or h: close"
             for i, ((numbers, why), card) in enumerate(zip(advice.rows(self.ascii), cards)):
-                yield CoachRow(("▶ " if i == 0 else "  ") + numbers, card,
-                               classes="option best" if i == 0 else "option")
+                yield CoachRow(numbers, card, classes="option best" if i == 0 else "option")
                 yield CoachRow(why, card, classes="why")  # wraps under its option
 
     def on_mount(self) -> None:
+        self._choose(self.options[0] if self.options else None)  # the best, lit in the hand too
         self.call_after_refresh(self._place)
+
+    # --- the highlighted option -----------------------------------------------
+
+    def _choose(self, card: Card | None) -> None:
+        """Highlight `card`'s option in the panel and the card in the hand
+        (the one place both are set: they cannot disagree)."""
+        self.chosen = card
+        for row in self.query(CoachRow):
+            picked = card is not None and row.card == card
+            row.set_class(picked, "picked")
+            if row.has_class("option"):
+                row.mark(picked)
+                if picked and row.is_mounted:
+                    row.scroll_visible(animate=False)
+        table = self._table()
+        if card is None or table is None:
+            return
+        cards = table.hand.cards()
+        if card in cards:
+            table.hand.cursor = cards.index(card)
+
+    def action_option(self, step: int) -> None:
+        """↑/↓: the next or previous option, in the coach's order."""
+        if not self.options:
+            return
+        at = self.options.index(self.chosen) if self.chosen in self.options else -step
+        self._choose(self.options[max(0, min(len(self.options) - 1, at + step))])
+
+    def action_card(self, step: int) -> None:
+        """←/→: the next or previous card in the hand that is an option
+        (in a play, the cards that may not be played are passed over)."""
+        table = self._table()
+        if table is None or not self.options:
+            return
+        cards = [c for c in table.hand.cards() if c in self.options]
+        if not cards:
+            return
+        at = cards.index(self.chosen) if self.chosen in cards else 0
+        self._choose(cards[(at + step) % len(cards)])
+
+    def action_choose(self) -> None:
+        """Enter: what the highlighted option says, the table's Enter on
+        the card highlighted in the hand (the same card)."""
+        self._choose(self.chosen)
+        self.dismiss("enter")
 
     # --- where it sits --------------------------------------------------------
 
     def _table(self) -> TableView | None:
         """The table under this panel, if it is one."""
-        stack = self.app.screen_stack
-        under = stack[stack.index(self) - 1] if self in stack and stack.index(self) > 0 else None
-        if under is None:
-            return None
-        views = under.query(TableView)
-        return views.first() if views else None
+        return table_under(self)
 
     def _place(self) -> None:
         """Into the middle's free rows, under the pile, when there are
@@ -139,6 +204,9 @@ class CoachScreen(Dialog[str | None]):
             self._place_at(Region(size.width - self.BESIDE, 0, self.BESIDE, size.height - 1),
                            "beside")
             self._fold_options()
+            panel = self.query_one(Vertical)  # its keys, said shorter to fit the column
+            panel.border_subtitle = str(panel.border_subtitle).replace(" · 1-", " 1-") \
+                .replace(" or Enter", " Enter")
 
     def _place_at(self, room: Region, where: str) -> None:
         self.placed = where
@@ -157,12 +225,11 @@ class CoachScreen(Dialog[str | None]):
         than wrapped wherever a space falls."""
         text_width = self.BESIDE - 4  # (the border and the padding)
         for row in self.query(CoachRow).filter(".option"):
-            line = row.text
-            if len(line) <= text_width:
+            if len(row.text) + 2 <= text_width:  # (the ▶ and its space)
                 continue
-            mark, verb, card, numbers = line[:2], *line[2:].split(maxsplit=2)
             row.styles.text_wrap = "nowrap"  # (a wrap would drop the indent; it fits)
-            row.update(f"{mark}{verb} {card}\n  {numbers}")
+            row.folded = True
+            row.mark(row.card == self.chosen)
 
     def dismiss(self, result: str | None = None) -> AwaitComplete:
         """Closed: the table's layout comes back as it was."""
@@ -180,9 +247,9 @@ class CoachScreen(Dialog[str | None]):
     # --- clicks ---------------------------------------------------------------
 
     def on_click(self, event: events.Click) -> None:
-        """A click on an option (its numbers or its why): its card is
-        highlighted in the hand, as the arrows would (Enter then throws or
-        plays it); the option is marked in the panel."""
+        """A click on an option (its numbers or its why) highlights it, and
+        its card in the hand, as the arrows would (Enter then throws or
+        plays it)."""
         row: DOMNode | None = event.widget
         while row is not None and not isinstance(row, CoachRow):
             row = row.parent
@@ -190,15 +257,47 @@ class CoachScreen(Dialog[str | None]):
         if row is None or table is None:
             return
         event.stop()
-        hand = table.hand
-        cards = hand.cards()
-        if row.card in cards:
-            hand.cursor = cards.index(row.card)
-        for other in self.query(CoachRow):
-            other.set_class(other.card == row.card, "picked")
+        if row.card in self.options:
+            self._choose(row.card)
 
 
-class AskCount(Dialog[int | None]):
+def table_under(screen: Screen[Any]) -> TableView | None:
+    """The table under a dialog, if it is one (a dialog may be shown over
+    any screen)."""
+    stack = screen.app.screen_stack
+    at = stack.index(screen) if screen in stack else 0
+    if at == 0:
+        return None
+    views = stack[at - 1].query(TableView)
+    return views.first() if views else None
+
+
+class ShowQuestion(Dialog[ResultType]):
+    """A question in the show (your count, a muggins call). On a table wide
+    enough to leave your cards clear (a big terminal) it sits right above
+    its prompt, at the table's right; elsewhere in the middle, as any
+    dialog (at 80x24 there is no room beside the cards)."""
+
+    BY_PROMPT_FROM = 120  # the table's columns from which it sits by the prompt
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._place_by_prompt)
+
+    def _place_by_prompt(self) -> None:
+        table = table_under(self)
+        if table is None or table.region.width < self.BY_PROMPT_FROM:
+            return
+        prompt = table.screen.query("#prompt")
+        if not prompt:
+            return
+        panel = self.query_one(Vertical)
+        width, height = panel.outer_size
+        top = max(0, prompt.first().region.y - height)
+        self.add_class("by-prompt")
+        panel.styles.margin = (top, 0, 0, max(0, table.region.right - width - 1))
+
+
+class AskCount(ShowQuestion[int | None]):
     """Muggins is on: you count your own hand or crib."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Later", priority=True)]
@@ -224,6 +323,7 @@ class AskCount(Dialog[int | None]):
                          "opponent may call muggins.", classes="hint")
 
     def on_mount(self) -> None:
+        super().on_mount()
         self.query_one(Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -235,7 +335,7 @@ class AskCount(Dialog[int | None]):
         self.dismiss(points)
 
 
-class AskMuggins(Dialog[bool]):
+class AskMuggins(ShowQuestion[bool]):
     """Another player counted short: take the points they missed?"""
 
     BINDINGS = [
@@ -286,6 +386,8 @@ Fifteens 2, pairs 2, runs, a flush of 4 (crib: 5 only), nobs 1.
 First to 121 wins at once, even mid-show.
 
 [b]The coach's numbers[/b] (h)
+  ↑/↓ or ←/→ pick an option (its card lit
+  in your hand); Enter takes it.
   hand    your four's mean count (any cut)
   crib    crib's mean count, - if theirs
   net     hand + crib + the play, in points
@@ -295,6 +397,9 @@ First to 121 wins at once, even mid-show.
   Near the end, chances as chances: to count
   out first, to win the hand, and how much
   less than the best option's.
+  In a review, "+20% win": you that much
+  likelier to win than an opponent; "20%
+  lose": an opponent that much likelier.
 
 [b]Reading back[/b]
 PgUp/PgDn and ↑/↓ scroll the feed (at 80 \

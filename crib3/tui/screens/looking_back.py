@@ -36,19 +36,27 @@ Plays = tuple[tuple[int, Card, int], ...]  # (seat, card, count number), as `Sea
 SEAT_MARKS = ("▼", "◀", "▶")
 
 
+def won_in_the_play(view: SeatView) -> bool:
+    """The game was won in the play (a go, a pair, a fifteen reached the
+    target), before its show: the count it was won in ended there, with
+    no last card (and with no go, unless the winning point was one)."""
+    return view.phase == Phase.OVER and all(hand is None for hand in view.shown)
+
+
 def last_count(view: SeatView, plays: Plays, over: bool) -> tuple[list[tuple[int, Card]], bool]:
     """The cards of the last count that ended (who played each), from the
     plays of the latest hand with any, and whether it was the play's last
     count (the go is then "last card"). While a count is under way, the
     one before it; from its end until the next card, that one; after the
-    play, its last; in the next hand's deal, the last hand's last."""
+    play, its last; in the next hand's deal, the last hand's last; a game
+    won in the play, the count it was won in (never the play's last)."""
     if not plays:
         return [], False
     last = plays[-1][2]
     if view.phase == Phase.PLAY and view.pile and not over:
         last -= 1  # the count on the table is not over: the one before it
     cards = [(seat, card) for seat, card, number in plays if number == last]
-    return cards, over and last == plays[-1][2]
+    return cards, over and last == plays[-1][2] and not won_in_the_play(view)
 
 
 def last_count_lines(view: SeatView, plays: Plays, over: bool, ascii: bool = False,
@@ -74,7 +82,10 @@ def last_count_lines(view: SeatView, plays: Plays, over: bool, ascii: bool = Fal
         line.append(" " * (4 - label.cell_len))
         line.append(f"{running:>3}", style="bold")
         said = pile_label(score_play(played))
-        if i == len(cards) - 1 and running < 31:
+        # The last card's go (or last card), unless the game was won on
+        # that card's own points, before any go.
+        if i == len(cards) - 1 and running < 31 and (view.count_over
+                                                     or not won_in_the_play(view)):
             said = f"{said} {go_label(1, final)} to {Voice(view).object(seat)}".strip()
         if said:
             line.append(f"  {said}", style="bold yellow")

@@ -52,13 +52,17 @@ def cost_words(cost: float | Decision) -> str:
 
 
 def _value(choice: Choice, kind: str) -> str:
-    """A choice's value: its points, and near the end its chance to win (the
-    coach's one measure counts a whole win as `WIN_BONUS` points: "+56.49"
-    meant 1.21 points behind and 58% more likely to win)."""
+    """A choice's value: its points, and near the end how much likelier you
+    are than an opponent to win ("+58% win"), or an opponent than you ("52%
+    lose": never a negative chance). The coach's one measure counts a whole
+    win as `WIN_BONUS` points: "+56.49" meant 1.21 points behind and 58%
+    more likely to win."""
     if kind == "count":
         return ""
     if abs(choice.win) < 0.005:
         return f"{choice.value:+.2f}"
+    if choice.win < 0:
+        return f"{choice.points:+.2f} {-choice.win:.0%} lose"
     return f"{choice.points:+.2f} {choice.win:+.0%} win"
 
 

@@ -55,7 +55,7 @@ from crib3.tui.css import STYLESHEET
 from crib3.tui.textual_compat import app_context, fail_app, going_away
 from crib3.tui.widgets.feed import Feed
 from crib3.tui.widgets.footer import TidyFooter
-from crib3.tui.widgets.hand import HandView
+from crib3.tui.widgets.hand import HandView, ShownCount
 from crib3.tui.widgets.recent import RecentLines
 from crib3.tui.widgets.redraw import redraw_line
 from crib3.tui.widgets.table_view import TableView
@@ -151,9 +151,12 @@ class TableScreen(QuietBindings, Screen[None]):
 
     def __init__(self, game: Game, me: int, bots: BotDriver | None = None, think: float = 0.6,
                  ascii: bool = False, on_over: Callable[[State], None] | None = None,
-                 resumed: bool = False, takebacks: bool = False) -> None:
+                 resumed: bool = False, takebacks: bool = False,
+                 shown_before: int | None = None) -> None:
         """`resumed`: the events so far are shown at once (the game opens
-        where it stood), else presented one by one (a new game's cut).
+        where it stood), else presented one by one (a new game's cut);
+        `shown_before`: how many of them this table had presented when the
+        game was left, if that is known (a show goes on from there).
         `takebacks`: `u` takes back your last throw or play (a game at your
         own keyboard against the computer; never a card room's)."""
         super().__init__()
@@ -165,6 +168,7 @@ class TableScreen(QuietBindings, Screen[None]):
         self.ascii = ascii
         self.on_over = on_over
         self.resumed = resumed
+        self.shown_before = shown_before
         self.rng = random.Random()
         self.feed: TableFeed = SeatFeed(game, me)
         self.pending: deque[tuple[Event, State, SeatView]] = deque()
@@ -221,8 +225,14 @@ class TableScreen(QuietBindings, Screen[None]):
     def resume_at(self, so_far: list[tuple[Event, State, SeatView]]) -> int:
         """How many of a resumed game's events are shown at once; the rest
         are presented as they come (a show left part seen: see
-        `show_left_unseen`)."""
-        return show_left_unseen(so_far, self.me)
+        `show_left_unseen`). When it is known how far the table had gone
+        (`shown_before`), the show goes on from there: the counts already
+        said are shown at once, the pegs where they stood, and no muggins
+        claim is made again."""
+        first = show_left_unseen(so_far, self.me)
+        if self.shown_before is None or first >= len(so_far):
+            return first
+        return max(first, min(self.shown_before, len(so_far)))
 
     def on_unmount(self) -> None:
         self._unsubscribe()
@@ -459,7 +469,20 @@ class TableScreen(QuietBindings, Screen[None]):
 
         dialog = asked_in_show(self.view, self.ascii)
         if dialog is not None:
+            self._show_what_is_counted()
             self.app.push_screen(dialog, self._answered)
+
+    def _show_what_is_counted(self) -> None:
+        """Your count asked: the hand panel shows the cards you count (not
+        the hand counted before yours, still drawn there)."""
+        view = self.view
+        if view.counting is None or view.counting[0] != self.me or not view.counting_cards \
+                or view.starter is None or view.muggins_pending is not None:
+            return
+        whose = Voice(view).whose(self.me, start=True)
+        self.table_view.hand.showing = ShownCount(
+            f"{whose} {'crib' if view.counting[1] else 'hand'}", view.counting_cards,
+            view.starter, frozenset())
 
     def _answered(self, answer: bool | int | None) -> None:
         """A muggins call (bool) or a count (int; None: asked again)."""
@@ -600,8 +623,15 @@ class TableScreen(QuietBindings, Screen[None]):
         return cast("BaseApp", self.app)
 
     def action_toggle_feed(self) -> None:
+        """f: the feed shown or hidden; shown again, at its newest lines."""
+        if self._toggle_feed():
+            self.query_one("#feed", Feed).show_newest()
+
+    def _toggle_feed(self) -> bool:
+        """Show the feed, or hide it; whether it is shown now."""
         beside = self.has_class("wide") or self.has_class("huge")
         self.toggle_class("feed-off" if beside else "feed-on")
+        return not self.has_class("feed-off") if beside else self.has_class("feed-on")
 
     def action_read_feed(self, how: str) -> None:
         """Read the feed back (PageUp, ↑...): the whole game so far, opened
@@ -611,7 +641,7 @@ class TableScreen(QuietBindings, Screen[None]):
         if feed.display:
             feed.read(how)
             return
-        self.action_toggle_feed()
+        self._toggle_feed()
         feed.read_back(how)
 
     def action_last_count(self) -> None:

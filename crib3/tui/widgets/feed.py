@@ -20,7 +20,8 @@ class Feed(RichLog):
     It can be read back (`read`: the table's PageUp, PageDown, ↑, ↓, Home
     and End): while a reader is back in it, new lines are added under
     where they read and do not pull the feed down; End (or paging down to
-    the newest line) follows the game again."""
+    the newest line) follows the game again, as does opening it again (f).
+    A page key moves by the rows in view."""
 
     def __init__(self, **kwargs) -> None:
         super().__init__(wrap=True, markup=False, auto_scroll=True, min_width=1, **kwargs)
@@ -56,12 +57,19 @@ class Feed(RichLog):
             self.reading = False
             self.scroll_end(animate=False, immediate=True, x_axis=False)
             return
-        page = max(1, self.scrollable_content_region.height - 1)  # a line kept in view
+        page = max(1, self.scrollable_content_region.height)  # what is in view: a page
         step = {"up": -1, "down": 1, "page_up": -page, "page_down": page,
                 "home": -self.max_scroll_y - 1}[how]
         target = max(0, min(self.max_scroll_y, round(self.scroll_y) + step))
         self.scroll_to(y=target, animate=False, force=True, immediate=True)
         self.reading = target < self.max_scroll_y
+
+    def show_newest(self) -> None:
+        """Opened again (f): the newest lines, following the game, not
+        where a reader left it (nothing said those lines were old)."""
+        self.reading = False
+        self._pending = None
+        self.call_after_refresh(self.scroll_end, animate=False, immediate=True, x_axis=False)
 
     def read_back(self, how: str) -> None:
         """`read`, from the newest line, as soon as the feed has a size (a
