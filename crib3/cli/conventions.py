@@ -2,7 +2,8 @@
 `crib3 paths` (where its files live), `crib3 completion SHELL` (the shell's
 completion, shtab's, from the same parser), and `crib3 man` (its manual
 page, argparse-manpage's, from the same parser): nothing to keep in step
-by hand.
+by hand. (The parser is handed over as `args.whole_parser`: the grammar
+imports these commands, not the other way round.)
 """
 
 from __future__ import annotations
@@ -55,9 +56,7 @@ def cmd_completion(args: argparse.Namespace) -> int:
     parser every command reads."""
     import shtab
 
-    from crib3.cli.parser import build_parser
-
-    print(shtab.complete(build_parser(), shell=args.shell))
+    print(shtab.complete(args.whole_parser(), shell=args.shell))
     return EXIT_OK
 
 
@@ -67,9 +66,8 @@ def cmd_man(args: argparse.Namespace) -> int:
     from argparse_manpage.manpage import Manpage  # type: ignore[import-untyped]  # no stubs
 
     from crib3 import __version__
-    from crib3.cli.parser import build_parser
 
-    page = Manpage(build_parser(), format="single-commands-section")
+    page = Manpage(args.whole_parser(), format="single-commands-section")
     page.source = f"crib3 {__version__}"  # (its documented way: attributes, not _data)
     page.manual = "crib3 Manual"
     page.description = "three-player cribbage for the terminal"

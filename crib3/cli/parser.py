@@ -233,12 +233,12 @@ def build_parser() -> Parser:
                     "crib3 completion bash > ~/.local/share/bash-completion/completions/crib3")
     completion.add_argument("shell", choices=SHELLS, metavar="SHELL",
                             help=f"one of {', '.join(SHELLS)}")
-    completion.set_defaults(run=cmd_completion)
+    completion.set_defaults(run=cmd_completion, whole_parser=build_parser)
     man = commands.add_parser(
         "man", help="crib3's manual page, in roff",
         description="Print crib3(1), every command and option, in roff: "
                     "crib3 man > crib3.1; man ./crib3.1")
-    man.set_defaults(run=cmd_man)
+    man.set_defaults(run=cmd_man, whole_parser=build_parser)
     return parser
 
 
