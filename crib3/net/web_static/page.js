@@ -87,6 +87,21 @@
         return lines.join("\n");
       };
       window.crib3Size = function () { return [term.cols, term.rows]; };
+      // The screen cell by cell: a cell's characters (a letter and its
+      // marks), "" for the second cell of a wide character. Where each
+      // character sits, to hold against where the server put it.
+      window.crib3Cells = function () {
+        const buffer = term.buffer.active, rows = [];
+        for (let y = 0; y < term.rows; y++) {
+          const line = buffer.getLine(buffer.viewportY + y), cells = [];
+          for (let x = 0; line && x < term.cols; x++) {
+            const cell = line.getCell(x);
+            cells.push(cell.getWidth() === 0 ? "" : (cell.getChars() || " "));
+          }
+          rows.push(cells);
+        }
+        return rows;
+      };
       term.onData(function (data) { send(new TextEncoder().encode(data)); });
       term.onBinary(function (data) {
         const bytes = new Uint8Array(data.length);
