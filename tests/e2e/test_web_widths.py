@@ -3,8 +3,9 @@ must give every character the cells the server (Rich and Textual) gave it,
 or each emoji shifts the rest of its row a cell and a table's box loses its
 right border. Debian's chromium, driven by playwright, one launch: a
 browser player named with eight emoji looks at the lobby (an SSH player's
-table there, the SSH player's name a letter with a mark), opens a table of
-her own, and the SSH player says a chat line with emoji. Every screen is
+table there, her name a letter with a mark, and another browser's, named
+with emoji too), opens a table of her own, and the SSH player says a chat
+line with emoji. Every screen is
 read from xterm's buffer cell by cell and held against the same bytes laid
 out with the server's widths (the cells an SSH terminal that agrees with
 Rich draws). Skipped where chromium or playwright is absent."""
@@ -18,7 +19,7 @@ import pytest
 from rich.cells import get_character_cell_size
 from ssh_support import Client, plain, until
 from test_web_browser import CHROMIUM, FLAGS, async_playwright, shows
-from web_support import web_serving
+from web_support import WebClient, web_serving
 
 from crib3.net.web_channel import WebChannel
 
@@ -28,6 +29,7 @@ pytestmark = [
     pytest.mark.skipif(async_playwright is None, reason="needs playwright"),
 ]
 EMOJI = "🐙🐢🦊🐸🐼🦉🐳🦄"  # (all from before Unicode 11: two cells in both tables)
+OTHER = "🦊🐼🐳🦊🐼🐳🦊🐼"  # another browser's (aiohttp's), at a table in the lobby's list
 MARKED = "zoq\u0307"      # one mark on a letter: a name the room allows
 SAID = "gg 🎉🎉 well 🐙 played end"
 CSI = re.compile(r"\x1b\[([0-9;?<>=]*)[ -/]*([@-~])")
@@ -107,7 +109,8 @@ def boxes(cells: list[list[str]]) -> int:
     return found
 
 
-async def agrees(page, sent: bytearray, text: str, timeout: float = 15.0) -> list[list[str]]:
+async def agrees(page, sent: dict[str, bytearray], text: str, timeout: float = 15.0
+                 ) -> list[list[str]]:
     """Wait until the browser shows `text` and every one of its cells holds
     what the server's bytes put there; the cells."""
     await shows(page, text)
@@ -116,7 +119,7 @@ async def agrees(page, sent: bytearray, text: str, timeout: float = 15.0) -> lis
     while True:
         cols, rows = await page.evaluate("() => window.crib3Size()")
         browser = await page.evaluate("() => window.crib3Cells()")
-        server = laid_out(bytes(sent), cols, rows)
+        server = laid_out(bytes(sent.get(EMOJI, b"")), cols, rows)
         if browser == server:
             return browser
         assert loop.time() < deadline, \
@@ -127,11 +130,12 @@ async def agrees(page, sent: bytearray, text: str, timeout: float = 15.0) -> lis
 async def test_emoji_and_marked_names_and_chat_sit_in_the_servers_columns_in_a_browser(
         tmp_path, monkeypatch):
     monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-    sent = bytearray()  # what the server wrote to the browser's terminal
+    sent: dict[str, bytearray] = {}  # what the server wrote to each browser's terminal
     write = WebChannel.write
 
     def keep(channel: WebChannel, data: bytes) -> None:
-        sent.extend(data)
+        if channel.session is not None:
+            sent.setdefault(channel.session.identity.name, bytearray()).extend(data)
         write(channel, data)
 
     monkeypatch.setattr(WebChannel, "write", keep)
@@ -142,6 +146,12 @@ async def test_emoji_and_marked_names_and_chat_sit_in_the_servers_columns_in_a_b
         await zoq.shows("Second seat")
         zoq.press("\r")
         await zoq.shows("start the game")  # her table, open, in the lobby with her name
+        other = await WebClient.connect(door, token=door.book.invite("the host", name=OTHER))
+        await other.shows("Open a table")
+        other.press("o")
+        await other.shows("Second seat")
+        other.press("\r")
+        await other.shows("start the game")
 
         browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         try:
@@ -149,7 +159,11 @@ async def test_emoji_and_marked_names_and_chat_sit_in_the_servers_columns_in_a_b
             token = door.book.invite("the host", name=EMOJI)
             await page.goto(f"{door.url}/#invite={token}")
             lobby = await agrees(page, sent, f"You are {EMOJI}")
-            assert any(MARKED in "".join(row) for row in lobby), shown(lobby)
+            listed = [row for row in lobby if MARKED in "".join(row) or OTHER in "".join(row)]
+            assert len(listed) >= 2, shown(lobby)  # (their tables' rows, and "Also here")
+            other.press("l")  # (her table closes: the browser's is the one to watch)
+            await until(lambda: all(t.seats[0].name != OTHER
+                                    for t in server.room.tables.values()), what="closed")
 
             await page.keyboard.press("o")
             await shows(page, "Second seat")
@@ -180,3 +194,4 @@ async def test_emoji_and_marked_names_and_chat_sit_in_the_servers_columns_in_a_b
             zoq.close()
         finally:
             await browser.close()
+            await other.aclose()
