@@ -22,6 +22,13 @@ is frozen has grown fourfold since it was last sorted out, everything is
 thawed, collected once and frozen again (`refreeze`), soon after, on the
 loop.
 
+A refreeze after sessions have ended also gives the C heap's free pages
+back to the system (`give_back`): what the ended sessions' apps held there
+(their larger buffers and tables) is otherwise kept by the C library as
+the worker's for ever, as high as the most sessions it ever had at once.
+Python's own small objects live in arenas it returns only when they are
+wholly empty; those stay.
+
 Young collections are also made rarer (`YOUNG`). Full collections came
 to a fraction of what they cost with only the warm-up frozen, and each
 stops the sessions far shorter (assets/measurements/card-room.md, "The
@@ -31,7 +38,11 @@ collector in a worker").
 from __future__ import annotations
 
 import asyncio
+import ctypes
+import ctypes.util
 import gc
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 # New objects between young collections (Python's default: 700). Drawing a
@@ -90,16 +101,41 @@ class Collector:
             self._loop.call_soon(self._refreeze)
 
     def _refreeze(self) -> None:
-        """Free what is frozen and no longer used: one full collection."""
+        """Free what is frozen and no longer used: one full collection (and,
+        sessions having ended, what that freed goes back to the system)."""
         self._soon = False
-        self.ended = 0
+        ended, self.ended = self.ended, 0
         self.refreezes += 1
         gc.unfreeze()
         gc.collect()
         gc.freeze()
         self.baseline = gc.get_freeze_count()
+        if ended:
+            give_back()
 
     def stop(self) -> None:
         """No more freezing after collections (a test's, or the worker's end)."""
         if self._collected in gc.callbacks:
             gc.callbacks.remove(self._collected)
+
+
+@cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's `malloc_trim`, or None where the C library has none."""
+    name = ctypes.util.find_library("c")
+    try:
+        trim: Callable[[int], int] = ctypes.CDLL(name).malloc_trim
+    except (OSError, AttributeError, TypeError):
+        return None
+    return trim
+
+
+def give_back() -> bool:
+    """Return the C heap's free memory to the system (some tens of
+    milliseconds for a worker of a hundred MB, a small part of the full
+    collection it follows); whether the C library could."""
+    trim = _malloc_trim()
+    if trim is None:
+        return False
+    trim(0)
+    return True

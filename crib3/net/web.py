@@ -69,6 +69,7 @@ KEEPALIVE = 10.0              # seconds an idle connection is kept for the page'
 
 STATIC = {  # what the page may load, and nothing else
     "xterm.js": "text/javascript", "addon-fit.js": "text/javascript",
+    "addon-unicode11.js": "text/javascript",
     "page.js": "text/javascript", "xterm.css": "text/css", "page.css": "text/css",
     "DejaVuSansMono.ttf": "font/ttf", "favicon.svg": "image/svg+xml",
 }

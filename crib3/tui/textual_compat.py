@@ -159,6 +159,18 @@ def _check_xterm_key_cache() -> bool:
         getattr(cached, "cache_clear", None))
 
 
+def _check_inner_outer_cache() -> bool:
+    if _inner_outer_by_colours:  # (done: the cache is keyed by colours alone)
+        return True
+    from textual._styles_cache import StylesCache
+
+    cached = getattr(StylesCache, "get_inner_outer", None)
+    work_out = getattr(cached, "__wrapped__", None)
+    return (callable(work_out) and callable(getattr(cached, "cache_clear", None))
+            and list(inspect.signature(work_out).parameters)
+            == ["cls", "base_background", "background"])
+
+
 def _check_xterm_key_parse() -> bool:
     parser = _xterm_parser_class()
     return (list(inspect.signature(parser._sequence_to_key_events).parameters)
@@ -213,6 +225,10 @@ SHAPES: dict[str, tuple[str, Callable[[], bool]]] = {
     "xterm-key-cache": ("XTermParser._parse_extended_key, an lru_cache over (parser, "
                         "sequence): a card room parses keys without it, so an ended "
                         "session's parser (and its app) is not kept", _check_xterm_key_cache),
+    "inner-outer-cache": ("StylesCache.get_inner_outer, an lru_cache over (styles cache, "
+                          "base background, background): a card room keys it by the two "
+                          "colours, so ended sessions' widgets (and the lines they drew) "
+                          "are not kept", _check_inner_outer_cache),
     "xterm-key-parse": ("XTermParser._sequence_to_key_events(sequence, alt) and "
                         "parse_mouse_code(code): a sequence they cannot read (a key past "
                         "U+10FFFF, a mouse report after a zero-sized window) is dropped, "
@@ -652,6 +668,12 @@ def many_terminals_in_one_process() -> None:
       and through its key events the session's app, stayed in that cache
       long after the session ended (a worker grew with every session).
       Keys are parsed here without it (`_keys_parsed_without_a_shared_cache`).
+    - A widget's backgrounds are worked out from two colours, but cached
+      (for the whole process, 1,024 at most) under the widget's styles
+      cache as well, which holds the lines the widget drew: the last
+      thousand widgets drawn stayed, and with them ended sessions' screens
+      (some 16,000 objects in a worker). The cache is keyed by the colours
+      alone (`_inner_outer_keyed_by_colours`).
 
     Each part is skipped where its shape is missing (Textual's own way),
     but for the colours, which use only public names.
@@ -672,6 +694,8 @@ def many_terminals_in_one_process() -> None:
     _shared_line_filters()  # (after: a line a shared filter made needs no cache of its own)
     if have("xterm-key-cache"):
         _keys_parsed_without_a_shared_cache()
+    if have("inner-outer-cache"):
+        _inner_outer_keyed_by_colours()
     _many_done = True
 
 
@@ -732,6 +756,30 @@ def _keys_parsed_without_a_shared_cache() -> None:
     cached.cache_clear()
     parser._parse_extended_key = cached.__wrapped__
     _keys_uncached = True
+
+
+_inner_outer_by_colours = False
+
+
+def _inner_outer_keyed_by_colours() -> None:
+    """See `many_terminals_in_one_process`. What is worked out depends on
+    the two colours only (Textual's own function, called with the class)."""
+    global _inner_outer_by_colours
+    from textual._styles_cache import StylesCache
+
+    cached = StylesCache.get_inner_outer
+    work_out = cached.__wrapped__
+
+    @lru_cache(1024)
+    def by_colours(base_background: Any, background: Any) -> Any:
+        return work_out(StylesCache, base_background, background)
+
+    def get_inner_outer(self: StylesCache, base_background: Any, background: Any) -> Any:
+        return by_colours(base_background, background)
+
+    cached.cache_clear()
+    StylesCache.get_inner_outer = get_inner_outer  # type: ignore[method-assign, assignment]  # Textual's, keyed anew (see above)
+    _inner_outer_by_colours = True
 
 
 def _strips_without_cycles() -> None:

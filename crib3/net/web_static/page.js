@@ -63,10 +63,18 @@
     hideNotice();
     if (term === null) {
       term = new Terminal({fontFamily: '"crib3 mono", monospace', fontSize: 16,
-                           cursorBlink: false, scrollback: 0, allowProposedApi: false,
+                           cursorBlink: false, scrollback: 0,
+                           // (the Unicode version below is a "proposed" API)
+                           allowProposedApi: true,
                            theme: {background: "#1e1e1e"}});
       fit = new FitAddon.FitAddon();
       term.loadAddon(fit);
+      // The server lays a character out as Rich and Textual measure it: an
+      // emoji (outside the BMP) two cells wide. xterm's own widths are
+      // Unicode 6's, one cell, which shifts every column after a name or a
+      // chat line with emoji; Unicode 11's agree with the server.
+      term.loadAddon(new Unicode11Addon.Unicode11Addon());
+      term.unicode.activeVersion = "11";
       term.open(document.getElementById("terminal"));
       // The screen as text, read from the terminal's buffer (for a person's
       // browser tools and for the end-to-end test; it holds only what is drawn).
@@ -79,6 +87,21 @@
         return lines.join("\n");
       };
       window.crib3Size = function () { return [term.cols, term.rows]; };
+      // The screen cell by cell: a cell's characters (a letter and its
+      // marks), "" for the second cell of a wide character. Where each
+      // character sits, to hold against where the server put it.
+      window.crib3Cells = function () {
+        const buffer = term.buffer.active, rows = [];
+        for (let y = 0; y < term.rows; y++) {
+          const line = buffer.getLine(buffer.viewportY + y), cells = [];
+          for (let x = 0; line && x < term.cols; x++) {
+            const cell = line.getCell(x);
+            cells.push(cell.getWidth() === 0 ? "" : (cell.getChars() || " "));
+          }
+          rows.push(cells);
+        }
+        return rows;
+      };
       term.onData(function (data) { send(new TextEncoder().encode(data)); });
       term.onBinary(function (data) {
         const bytes = new Uint8Array(data.length);
