@@ -485,6 +485,11 @@ class TimedTerminal:
     def set_write_buffer_limits(self, high: int, low: int) -> None:
         self.terminal.set_write_buffer_limits(high=high, low=low)
 
+    def __getattr__(self, name: str) -> Any:
+        """Whatever else the door's connection has (a test's way in to a
+        websocket, say) is its own: this adds timing, nothing more."""
+        return getattr(self.terminal, name)
+
 
 def colours(env: Mapping[str, str]) -> dict[str, str]:
     """What of the client's environment an app made elsewhere (a worker, or
