@@ -29,7 +29,8 @@ pytestmark = [
     pytest.mark.skipif(async_playwright is None, reason="needs playwright"),
 ]
 EMOJI = "🐙🐢🦊🐸🐼🦉🐳🦄"  # (all from before Unicode 11: two cells in both tables)
-OTHER = "ᴋɪᴍ🦊🐼🐳🦊"  # another browser's (aiohttp's), small capitals and emoji, at a table in the lobby's list
+# Another browser's (aiohttp's), small capitals and emoji, at a table in the lobby's list.
+OTHER = "ᴋɪᴍ🦊🐼🐳🦊"
 MARKED = "zoq\u0307"      # one mark on a letter: a name the room allows
 SAID = "gg 🎉🎉 well 🐙 played end"
 CSI = re.compile(r"\x1b\[([0-9;?<>=]*)[ -/]*([@-~])")
