@@ -59,7 +59,9 @@ def report_crash(command: str, exc: Exception) -> int:
     log = crash.record(error, f"crib3 {command}")
     words = [f"crib3 {command}: unexpected error ({crash.summary(error)})"]
     if saved is not None:
-        words.append(f"your game is saved in {saved}: `crib3 resume` goes on from there")
+        from crib3.common.invocation import as_typed
+
+        words.append(f"your game is saved in {saved}: `{as_typed()} resume` goes on from there")
     words.append(f"details in {log}" if log else "the details could not be written anywhere")
     print("; ".join(words), file=sys.stderr)
     return EXIT_INVALID

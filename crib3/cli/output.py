@@ -49,13 +49,15 @@ def run_app(app: Crib3App) -> int:
     app.run()
     if app.save_failed is not None:
         failed = app.save_failed
+        from crib3.common.invocation import as_typed
+
         raise CannotRun(f"cannot save to {failed.path}: {failed.error.strerror or failed.error}; "
-                        "the game is saved up to the last move: `crib3 resume` goes on once "
-                        "that is mended (free some space)")
+                        f"the game is saved up to the last move: `{as_typed()} resume` goes on "
+                        "once that is mended (free some space)")
     if app.crash is not None:
         raise Crashed(app.crash, app.log_path if app.autosave and app.game is not None else None)
     if app.left_saved:
-        from crib3.tui.app import SAVED_LINE
+        from crib3.tui.app import saved_line
 
-        print(SAVED_LINE)
+        print(saved_line())
     return EXIT_OK

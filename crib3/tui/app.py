@@ -26,9 +26,16 @@ if TYPE_CHECKING:  # loaded when a game starts, to keep the first screen fast
 
 
 
-RESUME_HINT = "`crib3 resume` goes on where you left off."
-# What the terminal says after a saved game was quit part way.
-SAVED_LINE = f"Saved. {RESUME_HINT}"
+def resume_hint() -> str:
+    """How to go on with the game, as the person must type it."""
+    from crib3.common.invocation import as_typed
+
+    return f"`{as_typed()} resume` goes on where you left off."
+
+
+def saved_line() -> str:
+    """What the terminal says after a saved game was quit part way."""
+    return f"Saved. {resume_hint()}"
 
 
 class SaveFailed(Exception):
@@ -299,12 +306,12 @@ class Crib3App(BaseApp):
 
     def quit_note(self) -> str | None:
         if self.saving:
-            return f"The game is saved: {RESUME_HINT}"
+            return f"The game is saved: {resume_hint()}"
         return "This game is not being saved (--no-save): quitting ends it."
 
     def quit_confirmed(self) -> None:
         """Leave; a saved game is said to be saved once the screen is gone
-        (`left_saved`, for the command to print `SAVED_LINE`)."""
+        (`left_saved`, for the command to print `saved_line()`)."""
         self.left_saved = self.saving
         self._remember_shown()
         super().quit_confirmed()
