@@ -41,6 +41,9 @@ from crib3.common.names import check_name, shown_name
 from crib3.common.rates import TokenBucket
 from crib3.engine import Rules
 from crib3.room.basics import Listener, RoomError, notify
+from crib3.room.identities import seat_identity
+from crib3.room.ratings import BOT_PREFIX, Placing
+from crib3.room.results import Results, game_id, log_digest, result_of
 from crib3.room.seats import FIRST_USE, Presence, Seat
 from crib3.room.storage import (
     CLOSED,
@@ -91,8 +94,12 @@ class Room:
 
     def __init__(self, folder: Path, think: float = 0.6, patience: float = 60.0,
                  idle_close: float = 600.0, tables_per_key: int = 0,
-                 names_per_key: int = 0, clock: Callable[[], float] = time.time) -> None:
+                 names_per_key: int = 0, clock: Callable[[], float] = time.time,
+                 results: Results | None = None) -> None:
         self.folder = folder
+        # The finished rated games' results and the ratings they make
+        # (`crib3.room.results`); None: this room rates no game (--no-ratings).
+        self.results = results
         self.clock = clock  # the wall clock: when a held name was last used
         self.think = think
         self.patience = patience  # seconds away before a seat may go to a bot
@@ -370,14 +377,23 @@ class Room:
 
     # --- tables -----------------------------------------------------------------
 
-    def open_table(self, owner: Presence, rules: Rules, levels: tuple[str, str]) -> Table:
+    @property
+    def rates(self) -> bool:
+        """This room rates games (a table is rated unless opened casual)."""
+        return self.results is not None
+
+    def open_table(self, owner: Presence, rules: Rules, levels: tuple[str, str],
+                   rated: bool | None = None) -> Table:
         """A new table with `owner` in its first seat; `levels` are the
-        computer players for the other two seats if nobody takes them."""
+        computer players for the other two seats if nobody takes them.
+        `rated`: its game moves ratings (None: when the room rates; never
+        when it does not)."""
         self._check_opening(owner, levels)
         self._may_open(owner)
         number = self._next_number()
         seats = [Seat(owner.name, owner.key), Seat(level=levels[0]), Seat(level=levels[1])]
         table = Table(self, number, owner.name, rules, seats)
+        table.rated = self.rates and rated is not False
         table.online.add(0)
         if owner.holder is not None:
             table.holders[0] = owner.holder
@@ -551,7 +567,8 @@ class Room:
                 # person, one seat. It waits, shelved, as a table nobody is at.
                 record = dataclasses.replace(record, status=SHELVED)
                 TableFiles(self.folder, record.number).save_seats(
-                    record.owner, record.rules, record.seats, SHELVED)
+                    record.owner, record.rules, record.seats, SHELVED, record.started_by,
+                    record.rated)
             if record.status == SHELVED:
                 self.shelved[record.number] = record.seats
             elif record.status != CLOSED:
@@ -595,6 +612,50 @@ class Room:
         if person is by:
             raise RoomError("you cannot remove yourself: quit instead")
         person.kick("an admin closed your session; your table is saved")
+
+    # --- ratings ------------------------------------------------------------------------
+
+    def game_over(self, table: Table) -> None:
+        """`table`'s game just ended, its log whole on disk: a rated table's
+        result goes in the results log, once (see `crib3.room.results`). A
+        failure to write it is logged; the game is over all the same."""
+        if not table.rated or self.results is None:
+            return
+        try:
+            placings = self.placings(table)
+            if placings is None:
+                return
+            result = result_of(game_id(table.log_path), table.number, placings,
+                               log_digest(table.log_path))
+            if not self.results.record(result):
+                log.info("table %d: its result is in already", table.number)
+        except (OSError, ValueError) as exc:  # (sqlite3.Error is no OSError: a bug, raised)
+            log.error("table %d: its result could not be recorded, no rating moved: %s",
+                      table.number, exc)
+
+    @staticmethod
+    def placings(table: Table) -> list[Placing] | None:
+        """A finished game's seats as a result ranks them: each person's
+        identity (`crib3.room.identities`) and final score, a seat its
+        person left (the computer finished it) marked to be ranked last;
+        the computer players by level. None: nothing to rate (fewer than
+        two rated seats, or one identity in two seats, which could rate
+        itself)."""
+        state = table.state
+        assert state is not None
+        placings: list[Placing] = []
+        for seat, player, score in zip(table.seats, state.players, state.scores):
+            identity = seat_identity(seat)
+            if identity is None:  # a person with no key: nobody's rating to move
+                continue
+            name = seat.name if seat.name is not None else player.name
+            placings.append(Placing(identity, name, score, left=seat.replaced))
+        people = [p.identity for p in placings if not p.identity.startswith(BOT_PREFIX)]
+        if len(set(people)) != len(people):
+            log.warning("table %d: one key played two seats; its game is not rated",
+                        table.number)
+            return None
+        return placings if people and len(placings) >= 2 else None
 
     def changed(self) -> None:
         notify(self.listeners)

@@ -76,12 +76,13 @@ class TableFiles:
         return self.folder / f"table-{self.number}.jsonl"
 
     def save_seats(self, owner: str, rules: Rules, seats: Sequence[Seat],
-                   status: str = OPEN, started_by: str | None = None) -> None:
+                   status: str = OPEN, started_by: str | None = None,
+                   rated: bool = False) -> None:
         """Who sits where, replacing the last copy in one step (a crash
         leaves the old file or the new one, never half of one)."""
         data = {"number": self.number, "owner": owner, "rules": asdict(rules),
                 "seats": [asdict(seat) for seat in seats], "status": status,
-                "started_by": started_by}
+                "started_by": started_by, "rated": rated}
         write_whole(self.meta_path, json.dumps(data, indent=1))
 
     def put_away(self) -> None:
@@ -131,6 +132,7 @@ class StoredTable:
     status: str = OPEN
     played_at: float = 0.0  # when its log was last written (the file's time)
     started_by: str | None = None  # the owner as the game started (None: not known)
+    rated: bool = False  # its game moves ratings (files from before ratings: casual)
 
 
 class UnreadableTable(Exception):
@@ -151,6 +153,7 @@ def read_table(folder: Path, number: int) -> StoredTable | None:
         status = str(data.get("status", OPEN))
         started_by = data.get("started_by")
         started_by = None if started_by is None else str(started_by)
+        rated = data.get("rated") is True
         files = TableFiles(folder, number)
         if not files.log_path.exists():
             meta_path.unlink()  # it never started: nothing to lose
@@ -168,7 +171,7 @@ def read_table(folder: Path, number: int) -> StoredTable | None:
         files.put_away()  # (a game over, from before there was `closed/`)
         return None
     return StoredTable(number, owner, rules, seats, list(loaded.events), status, played_at,
-                       started_by)
+                       started_by, rated)
 
 
 def take_out(folder: Path, number: int) -> None:

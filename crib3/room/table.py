@@ -77,6 +77,7 @@ class Table(SeatLookup):
         self.closed_by: str | None = None  # the owner who closed it (None: the room did)
         self.started_by: str | None = None  # the owner as its game started
         self.close_asked: list[str] = []  # who asked (or agreed) to close its game, in order
+        self.rated = False  # its finished game moves ratings (chosen as it opened)
 
     @classmethod
     def resume(cls, room: Room, stored: StoredTable) -> Table:
@@ -92,6 +93,7 @@ class Table(SeatLookup):
         """Go on with `stored`'s game (see `resume`; a cluster's node that
         adopts a table calls it too)."""
         self.started_by = stored.started_by
+        self.rated = stored.rated
         game = self._go_on(stored.events)
         now = time.monotonic()
         self.away_since = {i: now for i, seat in enumerate(self.seats) if seat.person}
@@ -325,6 +327,7 @@ class Table(SeatLookup):
         if state.winner is not None:
             self.files.close_log()
             self.save()
+            self.room.game_over(self)
 
     def feed(self, seat: int | None) -> SeatFeed:
         """The side of the game a person's screen is built on (None: a
@@ -448,7 +451,8 @@ class Table(SeatLookup):
 
     def save(self, status: str = OPEN) -> None:
         """Put who sits where on disk (the game's log is written as it goes)."""
-        self.files.save_seats(self.owner, self.rules, self.seats, status, self.started_by)
+        self.files.save_seats(self.owner, self.rules, self.seats, status, self.started_by,
+                              self.rated)
 
     def _changed(self) -> None:
         notify(self.listeners)
