@@ -29,7 +29,10 @@ from openskill.models import PlackettLuce
 MU, SIGMA = 25.0, 25.0 / 3.0
 CENTRE = 1500.0  # the shown rating of `MU`
 SCALE = 350.0 / SIGMA  # shown points a unit of mu: a newcomer's deviation is 350, as Glicko's
-PROVISIONAL_DEVIATION = 110  # wider than this (in shown points), "?": lichess's rule
+# Wider than this (in shown points): "?". Lichess's is 110 in Glicko's
+# points; cribbage is luckier than chess, and openskill's deviation narrows
+# more slowly: 230 is about 15 games among people, 10 against the computer.
+PROVISIONAL_DEVIATION = 230
 BOT_PREFIX = "computer "  # a computer level's identity: "computer standard"
 
 _MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
@@ -121,7 +124,7 @@ def places(placings: Sequence[Placing]) -> list[int]:
     a place; a seat whose person left is last, whatever the computer
     scored for it (shared with any other seat that was left)."""
     def key(p: Placing) -> tuple[bool, int]:
-        return (p.left, -p.score)
+        return (True, 0) if p.left else (False, -p.score)
 
     return [1 + sum(1 for other in placings if key(other) < key(p)) for p in placings]
 

@@ -39,7 +39,7 @@ from crib3.common.levels import BOT_LEVELS, BOT_NAMES
 from crib3.common.lookalikes import look_alike, name_keys
 from crib3.common.names import check_name, shown_name
 from crib3.common.rates import TokenBucket
-from crib3.engine import Rules
+from crib3.engine import Rules, State
 from crib3.room.basics import Listener, RoomError, notify
 from crib3.room.identities import seat_identity
 from crib3.room.ratings import BOT_PREFIX, Placing
@@ -615,14 +615,14 @@ class Room:
 
     # --- ratings ------------------------------------------------------------------------
 
-    def game_over(self, table: Table) -> None:
-        """`table`'s game just ended, its log whole on disk: a rated table's
+    def game_over(self, table: Table, state: State) -> None:
+        """`table`'s game just ended (in `state`), its log whole on disk: a rated table's
         result goes in the results log, once (see `crib3.room.results`). A
         failure to write it is logged; the game is over all the same."""
         if not table.rated or self.results is None:
             return
         try:
-            placings = self.placings(table)
+            placings = self.placings(table, state)
             if placings is None:
                 return
             result = result_of(game_id(table.log_path), table.number, placings,
@@ -634,15 +634,13 @@ class Room:
                       table.number, exc)
 
     @staticmethod
-    def placings(table: Table) -> list[Placing] | None:
+    def placings(table: Table, state: State) -> list[Placing] | None:
         """A finished game's seats as a result ranks them: each person's
         identity (`crib3.room.identities`) and final score, a seat its
         person left (the computer finished it) marked to be ranked last;
         the computer players by level. None: nothing to rate (fewer than
         two rated seats, or one identity in two seats, which could rate
         itself)."""
-        state = table.state
-        assert state is not None
         placings: list[Placing] = []
         for seat, player, score in zip(table.seats, state.players, state.scores):
             identity = seat_identity(seat)

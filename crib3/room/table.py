@@ -327,7 +327,7 @@ class Table(SeatLookup):
         if state.winner is not None:
             self.files.close_log()
             self.save()
-            self.room.game_over(self)
+            self.room.game_over(self, state)
 
     def feed(self, seat: int | None) -> SeatFeed:
         """The side of the game a person's screen is built on (None: a
