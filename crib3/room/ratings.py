@@ -31,7 +31,7 @@ CENTRE = 1500.0  # the shown rating of `MU`
 SCALE = 350.0 / SIGMA  # shown points a unit of mu: a newcomer's deviation is 350, as Glicko's
 # Wider than this (in shown points): "?". Lichess's is 110 in Glicko's
 # points; cribbage is luckier than chess, and openskill's deviation narrows
-# more slowly: 230 is about 15 games among people, 10 against the computer.
+# more slowly: 230 is about 20 games among people, 10 against the computer.
 PROVISIONAL_DEVIATION = 230
 BOT_PREFIX = "computer "  # a computer level's identity: "computer standard"
 
@@ -93,11 +93,10 @@ def from_win_share(share: float, against: Skill) -> Skill:
 
 
 # The computer levels' fixed ratings: the standard player is the scale's
-# centre; the others from games among the levels (`crib3 sim`, seats
-# rotating): the expert wins 45.9% of 9,347 games against two standard
-# players (assets/measurements/players.md), the standard player 87.5% of
-# 600 against two easy ones (assets/measurements/ratings.md). Fixed: a game
-# never moves them.
+# centre; the others from the share of games each wins against two of the
+# level below or above it in `crib3 sim` (seats rotating; the runs and their
+# intervals are in assets/measurements/ratings.md). Fixed: a game never
+# moves them.
 STANDARD = Skill(MU, BOT_DEVIATION / SCALE)
 EXPERT_SHARE = 0.459  # the expert's wins against two standard players
 STANDARD_OVER_EASY = 0.875  # the standard player's wins against two easy ones

@@ -178,9 +178,10 @@ class Results:
         with self.log_path.open("rb") as f:
             return sum(1 for _ in f)
 
-    def _fold(self, result: Result, number: int) -> None:
-        """Apply one result to the store, in one transaction (with its
-        place in the log, so a store behind its log knows where to go on)."""
+    def _fold(self, result: Result, number: int, alone: bool = True) -> None:
+        """Apply one result to the store (with its place in the log, so a
+        store behind its log knows where to go on): in a transaction of its
+        own, or (`alone` False) in the caller's."""
         identities = [p.identity for p in result.placings]
         marks = ",".join("?" * len(identities))
         skills = {row[0]: Skill(row[1], row[2], row[3]) for row in self.db.execute(
@@ -188,7 +189,7 @@ class Results:
             identities)}
         moved = rate(skills, result.placings)
         names = {p.identity: p.name for p in result.placings}
-        with self._transaction():
+        with self._transaction() if alone else contextlib.nullcontext():
             self.db.execute("INSERT INTO folded (game, line) VALUES (?, ?)",
                             (result.game, number))
             self.db.executemany(
@@ -243,13 +244,13 @@ class Results:
 
     def rebuild(self) -> int:
         """Every rating made anew from the results log; how many results."""
-        with self._transaction():
+        count = 0
+        with self._transaction():  # one commit: all of it, or the store as it was
             self.db.execute("DELETE FROM folded")
             self.db.execute("DELETE FROM ratings")
-        count = 0
-        for number, result in self.read():
-            self._fold(result, number)
-            count += 1
+            for number, result in self.read():
+                self._fold(result, number, alone=False)
+                count += 1
         return count
 
     # --- questions ------------------------------------------------------------------
