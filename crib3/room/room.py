@@ -66,6 +66,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("crib3.serve")
 
+FORFEIT_AFTER = 300.0  # seconds gone from a rated game: the computer finishes the seat
 OPENS_AT_ONCE = 3  # tables one person may open in a row ...
 OPEN_EVERY = 20.0  # ... then one every so many seconds
 OPENERS_KEPT = 4096  # people whose openings are counted before the full ones are forgotten
@@ -103,6 +104,9 @@ class Room:
         self.clock = clock  # the wall clock: when a held name was last used
         self.think = think
         self.patience = patience  # seconds away before a seat may go to a bot
+        # Seconds away from a rated game before the computer plays the seat
+        # to the end, its person ranked last (None: never by itself).
+        self.forfeit: float | None = FORFEIT_AFTER
         self.idle_close = idle_close  # seconds with nobody at a started table: shelved
         self.tables_per_key = tables_per_key  # tables one person may own at once (0: any)
         self.names_per_key = names_per_key  # names one person may use at once (0: any)

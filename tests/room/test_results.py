@@ -3,6 +3,7 @@ writing a rated table's result once its game is over."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import stat
 
@@ -204,3 +205,45 @@ def test_the_seat_file_says_whether_the_table_is_rated(tmp_path, rated):
 
     TableFiles(tmp_path, 1).save_seats("Ann", Rules(), [], rated=rated)
     assert json.loads((tmp_path / "table-1.json").read_text())["rated"] is rated
+
+
+async def wait_until(condition, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        assert loop.time() < deadline, "it never happened"
+        await asyncio.sleep(0.01)
+
+
+async def test_leaving_a_rated_game_saves_no_rating_the_computer_finishes_it(tmp_path):
+    room = rating_room(tmp_path)
+    room.forfeit = 0.05
+    ann, bob = arrive(room, "Ann", "SHA256:ann"), arrive(room, "Bob", "SHA256:bob")
+    table = room.open_table(ann, Rules(target=61), ("easy", "easy"))
+    table.sit(bob)
+    table.start("Ann")
+    table.leave(1)  # Bob goes, and nobody gives his seat away
+    await wait_until(lambda: table.seats[1].replaced)
+    await play_people(table, (0,))
+    [(_, line)] = list(room.results.read())
+    assert json.loads(line.line())["seats"][1]["place"] == 3
+
+
+async def test_coming_back_in_time_or_a_casual_table_keeps_the_seat(tmp_path):
+    room = rating_room(tmp_path)
+    room.forfeit = 3600
+    ann, bob = arrive(room, "Ann", "SHA256:ann"), arrive(room, "Bob", "SHA256:bob")
+    rated = room.open_table(ann, Rules(target=61), ("easy", "easy"))
+    rated.sit(bob)
+    rated.start("Ann")
+    rated.leave(1)
+    assert 1 in rated._forfeits  # his time runs ...
+    rated.sit(bob)  # ... and stops: he is back before it is up
+    cat, dan = arrive(room, "Cat", "SHA256:cat"), arrive(room, "Dan", "SHA256:dan")
+    casual = room.open_table(cat, Rules(target=61), ("easy", "easy"), rated=False)
+    casual.sit(dan)
+    casual.start("Cat")
+    casual.leave(1)
+    assert rated._forfeits == {} and casual._forfeits == {}  # (nothing left to run out)
+    assert not rated.seats[1].replaced and not casual.seats[1].replaced
+    rated.close(), casual.close()
