@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,6 +49,7 @@ from crib3.room.storage import (
     CLOSED,
     OPEN,
     SHELVED,
+    StoredTable,
     TableFiles,
     UnreadableTable,
     last_number,
@@ -533,7 +534,7 @@ class Room:
                     log.warning("a closed table could not be brought back: %s", exc)
                     continue
             try:
-                stored = read_table(self.folder, number)
+                stored = read_table(self.folder, number, self._found_over)
             except UnreadableTable as exc:
                 log.warning("a shelved table could not be brought back: %s", exc)
                 continue
@@ -560,7 +561,7 @@ class Room:
         a game under way, and its people sat down elsewhere meanwhile).
         Tables that never started are dropped. Returns a line for each table that could not be read
         (it is left on disk)."""
-        stored, problems = stored_tables(self.folder)
+        stored, problems = stored_tables(self.folder, self._found_over)
         self.reopenable = read_reopenable(self.folder)
         seated: set[tuple[str, str | None]] = set()  # who has a seat in the lobby already
         for record in sorted(stored, key=lambda r: (-r.played_at, -r.number)):
@@ -623,22 +624,33 @@ class Room:
         """`table`'s game just ended (in `state`), its log whole on disk: a rated table's
         result goes in the results log, once (see `crib3.room.results`). A
         failure to write it is logged; the game is over all the same."""
-        if not table.rated or self.results is None:
+        if table.rated:
+            self._record_result(table.number, table.seats, state, table.log_path)
+
+    def _found_over(self, stored: StoredTable, state: State) -> None:
+        """A rated game found over at a start: the server stopped between
+        its last event and its result. Its result goes in now, unless it
+        is in already (`Results.record` keeps one a game)."""
+        self._record_result(stored.number, stored.seats, state,
+                            TableFiles(self.folder, stored.number).log_path)
+
+    def _record_result(self, number: int, seats: Sequence[Seat], state: State,
+                       log_path: Path) -> None:
+        if self.results is None:
             return
         try:
-            placings = self.placings(table, state)
+            placings = self.placings(number, seats, state)
             if placings is None:
                 return
-            result = result_of(game_id(table.log_path), table.number, placings,
-                               log_digest(table.log_path))
+            result = result_of(game_id(log_path), number, placings, log_digest(log_path))
             if not self.results.record(result):
-                log.info("table %d: its result is in already", table.number)
+                log.info("table %d: its result is in already", number)
         except (OSError, ValueError) as exc:  # (sqlite3.Error is no OSError: a bug, raised)
             log.error("table %d: its result could not be recorded, no rating moved: %s",
-                      table.number, exc)
+                      number, exc)
 
     @staticmethod
-    def placings(table: Table, state: State) -> list[Placing] | None:
+    def placings(number: int, seats: Sequence[Seat], state: State) -> list[Placing] | None:
         """A finished game's seats as a result ranks them: each person's
         identity (`crib3.room.identities`) and final score, a seat its
         person left (the computer finished it) marked to be ranked last;
@@ -646,7 +658,7 @@ class Room:
         two rated seats, or one identity in two seats, which could rate
         itself)."""
         placings: list[Placing] = []
-        for seat, player, score in zip(table.seats, state.players, state.scores):
+        for seat, player, score in zip(seats, state.players, state.scores):
             identity = seat_identity(seat)
             if identity is None:  # a person with no key: nobody's rating to move
                 continue
@@ -654,8 +666,7 @@ class Room:
             placings.append(Placing(identity, name, score, left=seat.replaced))
         people = [p.identity for p in placings if not p.identity.startswith(BOT_PREFIX)]
         if len(set(people)) != len(people):
-            log.warning("table %d: one key played two seats; its game is not rated",
-                        table.number)
+            log.warning("table %d: one key played two seats; its game is not rated", number)
             return None
         return placings if people and len(placings) >= 2 else None
 

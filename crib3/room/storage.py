@@ -27,11 +27,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from crib3.engine import Event, Rules
+from crib3.engine import Event, Rules, State
 from crib3.engine.log import (
     LogError,
     LogWriter,
@@ -139,9 +139,15 @@ class UnreadableTable(Exception):
     """A table's files cannot be read back: one line saying which and why."""
 
 
-def read_table(folder: Path, number: int) -> StoredTable | None:
+# Told of a rated game found over at a start (the server stopped between
+# its last event and its result): its table, and the game as it ended.
+FoundOver = Callable[[StoredTable, State], None]
+
+
+def read_table(folder: Path, number: int, over: FoundOver | None = None) -> StoredTable | None:
     """One table's files read back, or None when it never started (its seat
-    file is then removed: nothing in it to keep) or its game is over.
+    file is then removed: nothing in it to keep) or its game is over (a
+    rated one told to `over` first, its files still where they were).
     UnreadableTable when the files are damaged (they are left on disk)."""
     meta_path = folder / f"table-{number}.json"
     try:
@@ -168,6 +174,9 @@ def read_table(folder: Path, number: int) -> StoredTable | None:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UnreadableTable(f"{meta_path}: {exc}") from None
     if loaded.state.winner is not None:
+        if over is not None and rated:
+            over(StoredTable(number, owner, rules, seats, list(loaded.events), status,
+                             played_at, started_by, rated), loaded.state)
         files.put_away()  # (a game over, from before there was `closed/`)
         return None
     return StoredTable(number, owner, rules, seats, list(loaded.events), status, played_at,
@@ -214,7 +223,8 @@ def write_reopenable(folder: Path, games: dict[int, list[Seat]]) -> None:
     write_whole(put_away_folder(folder) / REOPENABLE, json.dumps(data, indent=1))
 
 
-def stored_tables(folder: Path) -> tuple[list[StoredTable], list[str]]:
+def stored_tables(folder: Path,
+                  over: FoundOver | None = None) -> tuple[list[StoredTable], list[str]]:
     """The games under way in `folder` (open and shelved: the room decides
     what to do with each), and a line for each table that could not be
     read (its files are left on disk, for a person to look at). Tables
@@ -226,7 +236,7 @@ def stored_tables(folder: Path) -> tuple[list[StoredTable], list[str]]:
     problems: list[str] = []
     for number in sorted(numbers_on_disk(folder)):
         try:
-            stored = read_table(folder, number)
+            stored = read_table(folder, number, over)
         except UnreadableTable as exc:
             problems.append(str(exc))
             continue

@@ -247,3 +247,27 @@ async def test_coming_back_in_time_or_a_casual_table_keeps_the_seat(tmp_path):
     assert rated._forfeits == {} and casual._forfeits == {}  # (nothing left to run out)
     assert not rated.seats[1].replaced and not casual.seats[1].replaced
     rated.close(), casual.close()
+
+
+async def test_a_rated_game_over_without_its_result_gets_it_at_the_next_start_once(tmp_path):
+    """The server stopped between a game's last event and its result."""
+    import os
+
+    from crib3.room.storage import put_away_folder
+
+    room = Room(tmp_path / "tables", think=0)  # (it records nothing: as if it stopped)
+    ann = arrive(room, "Ann", "SHA256:ann")
+    table = room.open_table(ann, Rules(target=61), ("easy", "expert"))
+    table.rated = True
+    table.start("Ann")
+    await play_people(table, (0,))
+    await wait_until(lambda: table.files.folder == put_away_folder(tmp_path / "tables"))
+    for path in (table.meta_path, table.log_path):  # where the stop left them
+        os.replace(path, tmp_path / "tables" / path.name)
+    for _ in range(2):  # a start, and another
+        again = Room(tmp_path / "tables", think=0, results=Results(tmp_path / "ratings"))
+        again.restore()
+        assert again.lobby() == [] and again.results.count() == 1
+        [(_, line)] = list(again.results.read())
+        assert [p.score for p in line.placings] == list(table.game.state.scores)
+        again.results.close()
