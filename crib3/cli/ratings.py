@@ -1,7 +1,9 @@
 """`crib3 ratings`: the card room's ratings on this machine, as plain text
-(the highest first, the computer levels among them as a yardstick), and
+(the highest first, the computer levels among them as a yardstick);
 `crib3 ratings rebuild`, which makes every rating anew from the results
-log (`crib3.room.results`) and says whether the numbers came out the same.
+log (`crib3.room.results`) and says whether the numbers came out the same;
+and `crib3 ratings calibrate`, which plays games among the computer levels
+and says what their fixed ratings would be from them.
 """
 
 from __future__ import annotations
@@ -59,4 +61,31 @@ def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
     same = "the same numbers" if after == before else "numbers that differ from the store's"
     print(f"{count} result{'s' * (count != 1)} folded into {len(after)} rating"
           f"{'s' * (len(after) != 1)}: {same}")
+    return EXIT_OK
+
+
+# The two runs the levels' ratings come from: the player whose share is
+# measured first, against two of the other.
+CALIBRATION = (("expert", "standard", "standard"), ("standard", "easy", "easy"))
+
+
+def cmd_ratings_calibrate(args: argparse.Namespace) -> int:
+    from crib3.room.ratings import BOT_SKILLS, calibrated
+    from crib3.study.sim import default_jobs, run
+
+    seed = args.seed if args.seed is not None else 4301
+    jobs = args.jobs or default_jobs(args.games)
+    shares = []
+    for levels in CALIBRATION:
+        summary = run(levels, args.games, seed=seed, jobs=jobs)
+        share, low, high = summary.win_share(0)
+        shares.append(share)
+        print(f"{levels[0]} against two {levels[1]}: {share:.1%} [{low:.1%}, {high:.1%}] "
+              f"of {summary.games} games (seed {seed})")
+    if not all(0 < share < 1 for share in shares):
+        print("a level won every game or none: play more games to rate it")
+        return EXIT_OK
+    made = calibrated(shares[0], shares[1])
+    for identity, skill in made.items():
+        print(f"{identity}: {skill.shown} (in force: {BOT_SKILLS[identity].shown})")
     return EXIT_OK

@@ -100,12 +100,21 @@ def from_win_share(share: float, against: Skill) -> Skill:
 STANDARD = Skill(MU, BOT_DEVIATION / SCALE)
 EXPERT_SHARE = 0.459  # the expert's wins against two standard players
 STANDARD_OVER_EASY = 0.875  # the standard player's wins against two easy ones
-BOT_SKILLS: dict[str, Skill] = {
-    bot_identity("easy"): Skill(2 * MU - from_win_share(STANDARD_OVER_EASY, STANDARD).mu,
-                                STANDARD.sigma),
-    bot_identity("standard"): STANDARD,
-    bot_identity("expert"): from_win_share(EXPERT_SHARE, STANDARD),
-}
+
+
+def calibrated(expert_share: float, standard_over_easy: float) -> dict[str, Skill]:
+    """The computer levels' ratings from two win shares: the expert's
+    against two standard players, and the standard player's against two
+    easy ones (`crib3 ratings calibrate` measures them anew)."""
+    return {
+        bot_identity("easy"): Skill(2 * MU - from_win_share(standard_over_easy, STANDARD).mu,
+                                    STANDARD.sigma),
+        bot_identity("standard"): STANDARD,
+        bot_identity("expert"): from_win_share(expert_share, STANDARD),
+    }
+
+
+BOT_SKILLS: dict[str, Skill] = calibrated(EXPERT_SHARE, STANDARD_OVER_EASY)
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,3 +64,34 @@ def test_rebuild_mends_a_store_that_differs_from_its_log(capsys):
     assert main(["ratings", "rebuild"]) == 0
     assert "numbers that differ from the store's" in capsys.readouterr().out
     assert Results(data_dir() / "ratings").skills() == before
+
+
+def test_calibrate_plays_the_levels_and_says_their_ratings(capsys, monkeypatch):
+    """The games are crib3 sim's (tested there): here, what is made of them."""
+    from crib3.study import sim
+
+    played = []
+
+    class Summary:
+        games = 600
+
+        def __init__(self, levels):
+            self.levels = levels
+
+        def win_share(self, entry):
+            share = {"expert": 0.459, "standard": 0.875}[self.levels[0]]
+            return share, share - 0.03, share + 0.03
+
+    def run(levels, games, seed=None, jobs=1):
+        played.append((levels, games, seed))
+        return Summary(levels)
+
+    monkeypatch.setattr(sim, "run", run)
+    assert main(["ratings", "calibrate", "--games", "600", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert played == [(("expert", "standard", "standard"), 600, 4301),
+                      (("standard", "easy", "easy"), 600, 4301)]
+    assert "expert against two standard: 45.9%" in out
+    # The shares in force give the ratings in force.
+    for level, shown in (("easy", 654), ("standard", 1500), ("expert", 1669)):
+        assert f"computer {level}: {shown} (in force: {shown})" in out
