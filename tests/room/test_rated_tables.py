@@ -84,3 +84,32 @@ async def test_a_workers_replica_knows_the_room_rates_and_opens_rated_or_casual(
         casual = pipe.replica.open_table(bob, Rules(), ("easy", "easy"), False)
     assert rated.rated and not casual.rated
     assert room.tables[rated.number].rated and not room.tables[casual.number].rated
+
+
+async def test_over_ssh_a_seat_is_rated_by_its_key_or_its_reconnect_code(tmp_path):
+    """Under --open: Ann's seat carries her key, whatever name she chose;
+    Bob, with no key, carries his reconnect code's digest: the identities
+    a rating follows (crib3.room.identities)."""
+    import asyncssh
+    from ssh_support import Client, serving, until
+
+    from crib3.room.identities import seat_identity
+
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    async with serving(tmp_path, results=Results(tmp_path / "ratings")) as server:
+        ann = await Client.connect(server.port, "ann", key=key)
+        await ann.shows("Open a table")
+        ann.press("o")
+        await ann.shows("Rating")
+        ann.press("\r")
+        bob = await Client.connect(server.port, "bob")
+        await bob.shows("Open a table")
+        await until(lambda: server.room.lobby(), what="ann's table")
+        [table] = server.room.lobby()
+        bob.press("\r")  # sits at the highlighted table: Ann's
+        await until(lambda: table.seats[1].name == "bob", what="bob seated")
+        assert table.rated
+        assert seat_identity(table.seats[0]) == "ssh " + key.get_fingerprint()
+        assert seat_identity(table.seats[1]).startswith("code ")
+        for client in (ann, bob):
+            client.close()
