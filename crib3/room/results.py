@@ -145,6 +145,8 @@ class Results:
         self.db = sqlite3.connect(self.store_path, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.executescript(SCHEMA)
+        self._end_cut_line()
+        self._lines = self._lines_in_log()  # counted once: only this object appends
         self._catch_up()
 
     def close(self) -> None:
@@ -164,13 +166,33 @@ class Results:
             return False
         line = result.line()
         Result.parse(line)  # (what is written must read back)
-        number = self._lines_in_log()
+        number = self._lines
         with open_private(self.log_path, "a") as f:
             f.write(line + "\n")
             f.flush()
             os.fsync(f.fileno())
+        self._lines += 1
         self._fold(result, number)
         return True
+
+    def _end_cut_line(self) -> None:
+        """A line a crash cut short is ended, so the next result is a line of
+        its own (the cut one is then left out as damaged, see `read`)."""
+        try:
+            with self.log_path.open("rb") as f:
+                f.seek(0, os.SEEK_END)
+                if f.tell() == 0:
+                    return
+                f.seek(-1, os.SEEK_END)
+                if f.read(1) == b"\n":
+                    return
+        except FileNotFoundError:
+            return
+        log.warning("%s: its last line was cut short; left out", self.log_path)
+        with open_private(self.log_path, "a") as f:
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
 
     def _lines_in_log(self) -> int:
         if not self.log_path.exists():

@@ -271,3 +271,16 @@ async def test_a_rated_game_over_without_its_result_gets_it_at_the_next_start_on
         [(_, line)] = list(again.results.read())
         assert [p.score for p in line.placings] == list(table.game.state.scores)
         again.results.close()
+
+
+def test_a_line_cut_by_a_crash_is_left_out_and_the_next_result_is_whole(tmp_path):
+    book = Results(tmp_path / "ratings")
+    book.record(result(1))
+    book.close()
+    with (tmp_path / "ratings" / "results.jsonl").open("a") as f:
+        f.write(result(2).line()[:40])  # the stop came mid-line
+    again = Results(tmp_path / "ratings")
+    assert again.record(result(3))
+    assert [r.game for _, r in again.read()] == ["game1", "game3"]
+    assert again.count() == 2
+    assert again.rebuild() == 2
