@@ -17,6 +17,7 @@ from __future__ import annotations
 from crib3 import __version__
 from crib3.cli.conventions import SHELLS, cmd_completion, cmd_man, cmd_paths
 from crib3.cli.play import cmd_play, cmd_resume
+from crib3.cli.ratings import cmd_ratings, cmd_ratings_calibrate, cmd_ratings_rebuild
 from crib3.cli.saved import cmd_export, cmd_games, cmd_replay, cmd_review, cmd_stats, cmd_verify
 from crib3.cli.serve import cmd_invite, cmd_serve, host_key_help
 from crib3.cli.study import cmd_practice, cmd_score, cmd_sim
@@ -239,6 +240,41 @@ def build_parser() -> Parser:
         description="Print crib3(1), every command and option, in roff: "
                     "crib3 man > crib3.1; man ./crib3.1")
     man.set_defaults(run=cmd_man, whole_parser=build_parser)
+
+    rating = serve.add_argument_group("ratings")
+    rating.add_argument("--no-ratings", action="store_true",
+                        help="rate no game: every table is casual (by default a table is "
+                             "rated unless its owner opens it casual)")
+    ratings = commands.add_parser(
+        "ratings", help="the card room's ratings: the highest first",
+        description="The ratings of this machine's card room (crib3 serve), the highest "
+                    "first, the computer levels among them; '?' marks a rating still "
+                    "provisional.")
+    ratings.add_argument("--top", type=at_least_one, default=20, metavar="N",
+                         help="how many (20)")
+    ratings.add_argument("--people", action="store_true",
+                         help="people only, without the computer levels")
+    ratings.add_parents(for_programs)
+    ratings.set_defaults(run=cmd_ratings)
+    about_ratings = ratings.add_subparsers(dest="ratings_command", metavar="COMMAND")
+    rebuild = about_ratings.add_parser(
+        "rebuild", help="every rating made anew from the results log",
+        description="Fold the results log (every finished rated game, in order) into "
+                    "the ratings again, and say whether the numbers came out the same.")
+    rebuild.set_defaults(run=cmd_ratings_rebuild, command="ratings rebuild")
+    calibrate = about_ratings.add_parser(
+        "calibrate", help="the computer levels' ratings, from games among them",
+        description="Play the expert against two standard players and the standard "
+                    "player against two easy ones (crib3 sim's games, seats rotating), "
+                    "and print the levels' ratings those win shares give beside the ones "
+                    "in force.")
+    calibrate.add_argument("--games", type=at_least_one, default=600, metavar="N",
+                           help="games in each of the two runs (600)")
+    calibrate.add_argument("--seed", type=int, default=None, metavar="S",
+                           help="for repeatable games (4301)")
+    calibrate.add_argument("--jobs", type=at_least_one, default=None, metavar="J",
+                           help="worker processes (default: one per core for large runs)")
+    calibrate.set_defaults(run=cmd_ratings_calibrate, command="ratings calibrate")
     return parser
 
 

@@ -103,6 +103,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from crib3.net.options import CannotServe, ServeOptions, default_workers
     from crib3.net.serving import serve
     from crib3.room import Room
+    from crib3.room.results import Results
     from crib3.tui.room_app import CardRoomApp
 
     web = _web_options(args)
@@ -146,9 +147,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
                 "(give TLS too: tls://, or --cluster-tls-ca FILE)")
         asyncio.run(_serve_node(cluster, args, options, host_key, say))
         return EXIT_OK
+    results = None if args.no_ratings else Results(data_dir() / "ratings")
     room = Room(data_dir() / "tables", think=args.think, patience=args.patience,
                 idle_close=args.idle_close, tables_per_key=args.tables_per_key,
-                names_per_key=args.names_per_key)
+                names_per_key=args.names_per_key, results=results)
     try:
         asyncio.run(serve(options, room, host_key, CardRoomApp, say))
     except CannotServe as exc:

@@ -56,6 +56,7 @@ class LobbyTable(SeatLookup):
     # Whom its owner counts as for `--tables-per-key` (`holder_key` of their
     # `Presence.holder`: a digest, not the key), or None.
     owner_holder: str | None = None
+    rated: bool = False  # (a cluster rates no game yet)
 
     @property
     def state(self) -> PublicStanding | None:

@@ -265,8 +265,10 @@ class ClusterRoom(NodeRoom):
 
     # --- tables ---------------------------------------------------------------------------
 
-    def open_table(self, owner: Presence, rules: Rules,
-                   levels: tuple[str, str]) -> HostedTable:
+    def open_table(self, owner: Presence, rules: Rules, levels: tuple[str, str],
+                   rated: bool | None = None) -> HostedTable:
+        # (A cluster rates no game yet: its results need a stream of their
+        # own, each node folding them; `rated` is taken and left unused.)
         self._check_opening(owner, levels)
         if self._spare is None:
             self._spare_soon()

@@ -196,6 +196,7 @@ class RoomHost:
         self.version += 1
         return wire.RoomDelta(
             version=self.version, clock=time.monotonic(), patience=self.room.patience,
+            rates=self.room.rates,
             people=tuple(wire.Person(p.name, p.key, p.admin) for p in self.room.people.values()),
             shelved=kept_games(self.room.shelved), tables=tables,
             reopenable=kept_games(self.room.reopenable))
@@ -352,7 +353,7 @@ def snap(uid: int, table: Table, in_room: bool) -> wire.TableSnap:
         closed_by=table.closed_by, passed_from=table.passed_from,
         watchers=tuple(table.watcher_names()), chat=tuple(table.chat.lines),
         standing=standing, in_room=in_room, close_asked=tuple(table.close_asked),
-        started_by=table.started_by)
+        started_by=table.started_by, rated=table.rated)
 
 
 def summary(whole: wire.TableSnap) -> wire.TableSnap:

@@ -207,6 +207,7 @@ class ReplicaTable(SeatLookup):
         self.passed_from: str | None = None
         self.close_asked: list[str] = []
         self.started_by: str | None = None
+        self.rated = False
         self.moved = False  # (a cluster's table only: a worker never has one)
         self.watchers: list[str] = []
         self.listeners: list[Listener] = []
@@ -223,6 +224,7 @@ class ReplicaTable(SeatLookup):
         self.closed_by, self.passed_from = snap.closed_by, snap.passed_from
         self.close_asked = list(snap.close_asked)
         self.started_by = snap.started_by
+        self.rated = snap.rated
         self.state = snap.standing
         if self.started and self.game is None:
             self.game = ReplicaGame(self)
@@ -308,6 +310,7 @@ class ReplicaRoom:
         # `CRIB3_MOVES_WAIT` (waiting unless "0", see crib3.net.worker).
         self.moves_wait = False
         self.patience = 60.0
+        self.rates = False
         self.cluster: ClusterExtras | None = None  # (a cluster's node runs no workers yet)
         self.tables: dict[int, ReplicaTable] = {}
         self.shelved: dict[int, list[Seat]] = {}
@@ -354,6 +357,7 @@ class ReplicaRoom:
         self.version = delta.version
         offset = time.monotonic() - delta.clock
         self.patience = delta.patience
+        self.rates = delta.rates
         people: dict[str, ReplicaPresence] = {}
         for person in delta.people:
             mine = self._mine.get(person.name.lower())
@@ -429,8 +433,10 @@ class ReplicaRoom:
     def _table(self, uid: int | None) -> ReplicaTable | None:
         return None if uid is None else self._by_uid.get(uid)
 
-    def open_table(self, owner: Any, rules: Rules, levels: tuple[str, str]) -> ReplicaTable:
-        table = self._table(self._call("room", "open_table", wire.ME, rules, tuple(levels)))
+    def open_table(self, owner: Any, rules: Rules, levels: tuple[str, str],
+                   rated: bool | None = None) -> ReplicaTable:
+        table = self._table(self._call("room", "open_table", wire.ME, rules, tuple(levels),
+                                       rated))
         if table is None:
             raise RoomError("the table closed as it opened")
         return table

@@ -31,7 +31,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -39,13 +39,17 @@ from crib3.common.levels import BOT_LEVELS, BOT_NAMES
 from crib3.common.lookalikes import look_alike, name_keys
 from crib3.common.names import check_name, shown_name
 from crib3.common.rates import TokenBucket
-from crib3.engine import Rules
+from crib3.engine import Rules, State
 from crib3.room.basics import Listener, RoomError, notify
+from crib3.room.identities import seat_identity
+from crib3.room.ratings import BOT_PREFIX, Placing
+from crib3.room.results import Results, game_id, log_digest, result_of
 from crib3.room.seats import FIRST_USE, Presence, Seat
 from crib3.room.storage import (
     CLOSED,
     OPEN,
     SHELVED,
+    StoredTable,
     TableFiles,
     UnreadableTable,
     last_number,
@@ -63,6 +67,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("crib3.serve")
 
+FORFEIT_AFTER = 300.0  # seconds gone from a rated game: the computer finishes the seat
 OPENS_AT_ONCE = 3  # tables one person may open in a row ...
 OPEN_EVERY = 20.0  # ... then one every so many seconds
 OPENERS_KEPT = 4096  # people whose openings are counted before the full ones are forgotten
@@ -91,11 +96,18 @@ class Room:
 
     def __init__(self, folder: Path, think: float = 0.6, patience: float = 60.0,
                  idle_close: float = 600.0, tables_per_key: int = 0,
-                 names_per_key: int = 0, clock: Callable[[], float] = time.time) -> None:
+                 names_per_key: int = 0, clock: Callable[[], float] = time.time,
+                 results: Results | None = None) -> None:
         self.folder = folder
+        # The finished rated games' results and the ratings they make
+        # (`crib3.room.results`); None: this room rates no game (--no-ratings).
+        self.results = results
         self.clock = clock  # the wall clock: when a held name was last used
         self.think = think
         self.patience = patience  # seconds away before a seat may go to a bot
+        # Seconds away from a rated game before the computer plays the seat
+        # to the end, its person ranked last (None: never by itself).
+        self.forfeit: float | None = FORFEIT_AFTER
         self.idle_close = idle_close  # seconds with nobody at a started table: shelved
         self.tables_per_key = tables_per_key  # tables one person may own at once (0: any)
         self.names_per_key = names_per_key  # names one person may use at once (0: any)
@@ -370,14 +382,23 @@ class Room:
 
     # --- tables -----------------------------------------------------------------
 
-    def open_table(self, owner: Presence, rules: Rules, levels: tuple[str, str]) -> Table:
+    @property
+    def rates(self) -> bool:
+        """This room rates games (a table is rated unless opened casual)."""
+        return self.results is not None
+
+    def open_table(self, owner: Presence, rules: Rules, levels: tuple[str, str],
+                   rated: bool | None = None) -> Table:
         """A new table with `owner` in its first seat; `levels` are the
-        computer players for the other two seats if nobody takes them."""
+        computer players for the other two seats if nobody takes them.
+        `rated`: its game moves ratings (None: when the room rates; never
+        when it does not)."""
         self._check_opening(owner, levels)
         self._may_open(owner)
         number = self._next_number()
         seats = [Seat(owner.name, owner.key), Seat(level=levels[0]), Seat(level=levels[1])]
         table = Table(self, number, owner.name, rules, seats)
+        table.rated = self.rates and rated is not False
         table.online.add(0)
         if owner.holder is not None:
             table.holders[0] = owner.holder
@@ -513,7 +534,7 @@ class Room:
                     log.warning("a closed table could not be brought back: %s", exc)
                     continue
             try:
-                stored = read_table(self.folder, number)
+                stored = read_table(self.folder, number, self._found_over)
             except UnreadableTable as exc:
                 log.warning("a shelved table could not be brought back: %s", exc)
                 continue
@@ -540,7 +561,7 @@ class Room:
         a game under way, and its people sat down elsewhere meanwhile).
         Tables that never started are dropped. Returns a line for each table that could not be read
         (it is left on disk)."""
-        stored, problems = stored_tables(self.folder)
+        stored, problems = stored_tables(self.folder, self._found_over)
         self.reopenable = read_reopenable(self.folder)
         seated: set[tuple[str, str | None]] = set()  # who has a seat in the lobby already
         for record in sorted(stored, key=lambda r: (-r.played_at, -r.number)):
@@ -551,7 +572,8 @@ class Room:
                 # person, one seat. It waits, shelved, as a table nobody is at.
                 record = dataclasses.replace(record, status=SHELVED)
                 TableFiles(self.folder, record.number).save_seats(
-                    record.owner, record.rules, record.seats, SHELVED)
+                    record.owner, record.rules, record.seats, SHELVED, record.started_by,
+                    record.rated)
             if record.status == SHELVED:
                 self.shelved[record.number] = record.seats
             elif record.status != CLOSED:
@@ -595,6 +617,58 @@ class Room:
         if person is by:
             raise RoomError("you cannot remove yourself: quit instead")
         person.kick("an admin closed your session; your table is saved")
+
+    # --- ratings ------------------------------------------------------------------------
+
+    def game_over(self, table: Table, state: State) -> None:
+        """`table`'s game just ended (in `state`), its log whole on disk: a rated table's
+        result goes in the results log, once (see `crib3.room.results`). A
+        failure to write it is logged; the game is over all the same."""
+        if table.rated:
+            self._record_result(table.number, table.seats, state, table.log_path)
+
+    def _found_over(self, stored: StoredTable, state: State) -> None:
+        """A rated game found over at a start: the server stopped between
+        its last event and its result. Its result goes in now, unless it
+        is in already (`Results.record` keeps one a game)."""
+        self._record_result(stored.number, stored.seats, state,
+                            TableFiles(self.folder, stored.number).log_path)
+
+    def _record_result(self, number: int, seats: Sequence[Seat], state: State,
+                       log_path: Path) -> None:
+        if self.results is None:
+            return
+        try:
+            placings = self.placings(number, seats, state)
+            if placings is None:
+                return
+            result = result_of(game_id(log_path), number, placings, log_digest(log_path))
+            if not self.results.record(result):
+                log.info("table %d: its result is in already", number)
+        except (OSError, ValueError) as exc:  # (sqlite3.Error is no OSError: a bug, raised)
+            log.error("table %d: its result could not be recorded, no rating moved: %s",
+                      number, exc)
+
+    @staticmethod
+    def placings(number: int, seats: Sequence[Seat], state: State) -> list[Placing] | None:
+        """A finished game's seats as a result ranks them: each person's
+        identity (`crib3.room.identities`) and final score, a seat its
+        person left (the computer finished it) marked to be ranked last;
+        the computer players by level. None: nothing to rate (fewer than
+        two rated seats, or one identity in two seats, which could rate
+        itself)."""
+        placings: list[Placing] = []
+        for seat, player, score in zip(seats, state.players, state.scores):
+            identity = seat_identity(seat)
+            if identity is None:  # a person with no key: nobody's rating to move
+                continue
+            name = seat.name if seat.name is not None else player.name
+            placings.append(Placing(identity, name, score, left=seat.replaced))
+        people = [p.identity for p in placings if not p.identity.startswith(BOT_PREFIX)]
+        if len(set(people)) != len(people):
+            log.warning("table %d: one key played two seats; its game is not rated", number)
+            return None
+        return placings if people and len(placings) >= 2 else None
 
     def changed(self) -> None:
         notify(self.listeners)

@@ -27,11 +27,11 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from crib3.engine import Event, Rules
+from crib3.engine import Event, Rules, State
 from crib3.engine.log import (
     LogError,
     LogWriter,
@@ -76,12 +76,13 @@ class TableFiles:
         return self.folder / f"table-{self.number}.jsonl"
 
     def save_seats(self, owner: str, rules: Rules, seats: Sequence[Seat],
-                   status: str = OPEN, started_by: str | None = None) -> None:
+                   status: str = OPEN, started_by: str | None = None,
+                   rated: bool = False) -> None:
         """Who sits where, replacing the last copy in one step (a crash
         leaves the old file or the new one, never half of one)."""
         data = {"number": self.number, "owner": owner, "rules": asdict(rules),
                 "seats": [asdict(seat) for seat in seats], "status": status,
-                "started_by": started_by}
+                "started_by": started_by, "rated": rated}
         write_whole(self.meta_path, json.dumps(data, indent=1))
 
     def put_away(self) -> None:
@@ -131,15 +132,22 @@ class StoredTable:
     status: str = OPEN
     played_at: float = 0.0  # when its log was last written (the file's time)
     started_by: str | None = None  # the owner as the game started (None: not known)
+    rated: bool = False  # its game moves ratings (files from before ratings: casual)
 
 
 class UnreadableTable(Exception):
     """A table's files cannot be read back: one line saying which and why."""
 
 
-def read_table(folder: Path, number: int) -> StoredTable | None:
+# Told of a rated game found over at a start (the server stopped between
+# its last event and its result): its table, and the game as it ended.
+FoundOver = Callable[[StoredTable, State], None]
+
+
+def read_table(folder: Path, number: int, over: FoundOver | None = None) -> StoredTable | None:
     """One table's files read back, or None when it never started (its seat
-    file is then removed: nothing in it to keep) or its game is over.
+    file is then removed: nothing in it to keep) or its game is over (a
+    rated one told to `over` first, its files still where they were).
     UnreadableTable when the files are damaged (they are left on disk)."""
     meta_path = folder / f"table-{number}.json"
     try:
@@ -151,6 +159,7 @@ def read_table(folder: Path, number: int) -> StoredTable | None:
         status = str(data.get("status", OPEN))
         started_by = data.get("started_by")
         started_by = None if started_by is None else str(started_by)
+        rated = data.get("rated") is True
         files = TableFiles(folder, number)
         if not files.log_path.exists():
             meta_path.unlink()  # it never started: nothing to lose
@@ -165,10 +174,13 @@ def read_table(folder: Path, number: int) -> StoredTable | None:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UnreadableTable(f"{meta_path}: {exc}") from None
     if loaded.state.winner is not None:
+        if over is not None and rated:
+            over(StoredTable(number, owner, rules, seats, list(loaded.events), status,
+                             played_at, started_by, rated), loaded.state)
         files.put_away()  # (a game over, from before there was `closed/`)
         return None
     return StoredTable(number, owner, rules, seats, list(loaded.events), status, played_at,
-                       started_by)
+                       started_by, rated)
 
 
 def take_out(folder: Path, number: int) -> None:
@@ -211,7 +223,8 @@ def write_reopenable(folder: Path, games: dict[int, list[Seat]]) -> None:
     write_whole(put_away_folder(folder) / REOPENABLE, json.dumps(data, indent=1))
 
 
-def stored_tables(folder: Path) -> tuple[list[StoredTable], list[str]]:
+def stored_tables(folder: Path,
+                  over: FoundOver | None = None) -> tuple[list[StoredTable], list[str]]:
     """The games under way in `folder` (open and shelved: the room decides
     what to do with each), and a line for each table that could not be
     read (its files are left on disk, for a person to look at). Tables
@@ -223,7 +236,7 @@ def stored_tables(folder: Path) -> tuple[list[StoredTable], list[str]]:
     problems: list[str] = []
     for number in sorted(numbers_on_disk(folder)):
         try:
-            stored = read_table(folder, number)
+            stored = read_table(folder, number, over)
         except UnreadableTable as exc:
             problems.append(str(exc))
             continue

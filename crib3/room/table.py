@@ -13,8 +13,10 @@ A table never strands: its owner is always one of the people at it while
 anyone is. When the owner leaves, the next person here (in seat order after
 the owner's seat) owns it; when a person comes back to a table whose owner
 is away, they own it. Any person at a started table may give the seat of
-someone gone longer than the room's patience to a computer player. A
-started table with nobody connected for the room's idle time is shelved
+someone gone longer than the room's patience to a computer player; at a
+rated table the seat goes to one by itself once its person has been gone
+the room's `forfeit` time (leaving does not save a rating: the seat is
+ranked last for them). A started table with nobody connected for the room's idle time is shelved
 (`Room.shelve_table`: saved, out of the lobby, back when one of its people
 signs in again); its owner may close it (`close_by`, its log kept: the
 owner who started the game at once, an owner who inherited it with the
@@ -28,6 +30,7 @@ is the lobby screens' business: `crib3.tui.screens.lobby_words`.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 import time
 from pathlib import Path
@@ -45,6 +48,8 @@ from crib3.room.storage import OPEN, StoredTable, TableFiles
 
 if TYPE_CHECKING:
     from crib3.room.room import Room
+
+log = logging.getLogger("crib3.serve")
 
 
 class Table(SeatLookup):
@@ -70,6 +75,7 @@ class Table(SeatLookup):
         self._wake = asyncio.Event()
         self._driver: asyncio.Task[None] | None = None
         self._idle: asyncio.TimerHandle | None = None
+        self._forfeits: dict[int, asyncio.TimerHandle] = {}  # seat -> its person's time is up
         self.closed = False
         # A cluster's table only (`crib3.cluster.hosted`): this node may no
         # longer host it (another one does now); its people should reconnect.
@@ -77,6 +83,7 @@ class Table(SeatLookup):
         self.closed_by: str | None = None  # the owner who closed it (None: the room did)
         self.started_by: str | None = None  # the owner as its game started
         self.close_asked: list[str] = []  # who asked (or agreed) to close its game, in order
+        self.rated = False  # its finished game moves ratings (chosen as it opened)
 
     @classmethod
     def resume(cls, room: Room, stored: StoredTable) -> Table:
@@ -92,10 +99,13 @@ class Table(SeatLookup):
         """Go on with `stored`'s game (see `resume`; a cluster's node that
         adopts a table calls it too)."""
         self.started_by = stored.started_by
+        self.rated = stored.rated
         game = self._go_on(stored.events)
         now = time.monotonic()
         self.away_since = {i: now for i, seat in enumerate(self.seats) if seat.person}
         self._play(game)
+        for seat in self.away_since:
+            self._forfeit_later(seat)
         self._nobody_here()
 
     # --- where its log is kept ----------------------------------------------------------
@@ -209,6 +219,7 @@ class Table(SeatLookup):
         if presence.holder is not None:
             self.holders[seat] = presence.holder
         self._cancel_idle()
+        self._cancel_forfeit(seat)
         owner = self.owner_seat()
         if owner is None or not self.present(owner):
             self._pass_ownership_to(seat)
@@ -236,6 +247,7 @@ class Table(SeatLookup):
             self.away_since[seat] = time.monotonic()
             if was_owner:
                 self._pass_ownership(seat)
+            self._forfeit_later(seat)
             self._nobody_here()
         self._changed()
 
@@ -325,6 +337,7 @@ class Table(SeatLookup):
         if state.winner is not None:
             self.files.close_log()
             self.save()
+            self.room.game_over(self, state)
 
     def feed(self, seat: int | None) -> SeatFeed:
         """The side of the game a person's screen is built on (None: a
@@ -340,15 +353,54 @@ class Table(SeatLookup):
             raise RoomError(f"only the people at table {self.number} can do that")
         if not self.replaceable(seat):
             raise RoomError(f"{shown_name(self.seats[seat].name)} has not been gone long enough")
+        self._to_computer(seat, mine)
+
+    def _to_computer(self, seat: int, new_owner: int | None) -> None:
+        """The computer plays `seat` from now on (its person is gone); if it
+        was the owner's, `new_owner` (None: the next person here) owns the table."""
+        was_owner = seat == self.owner_seat()
         self.seats[seat].replaced = True
         self.holders.pop(seat, None)
+        self._cancel_forfeit(seat)
         assert self._bots is not None
         self._bots.seat_bot(seat, make_player(self.seats[seat].level))
-        if seat == self.owner_seat():  # a computer player owns nothing
-            self._pass_ownership_to(mine)
+        if was_owner:  # a computer player owns nothing
+            if new_owner is None:
+                self._pass_ownership(seat)
+            else:
+                self._pass_ownership_to(new_owner)
         self.save()
         self._changed()
         self._wake.set()
+
+    # --- leaving a rated game ---------------------------------------------------------
+
+    def _forfeit_later(self, seat: int) -> None:
+        """`seat`'s person left a rated game under way: unless they are back
+        within the room's `forfeit` time, the computer finishes it for them."""
+        wait = self.room.forfeit
+        if not self.rated or wait is None or self.over or self.closed \
+                or not self.seats[seat].person:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # no event loop (a test of the model alone): no clock
+            return
+        self._cancel_forfeit(seat)
+        self._forfeits[seat] = loop.call_later(wait, self._forfeited, seat)
+
+    def _cancel_forfeit(self, seat: int) -> None:
+        handle = self._forfeits.pop(seat, None)
+        if handle is not None:
+            handle.cancel()
+
+    def _forfeited(self, seat: int) -> None:
+        self._forfeits.pop(seat, None)
+        if self.closed or self.over or not self.seats[seat].person or seat in self.online:
+            return
+        log.info("table %d: seat %d gone %gs from a rated game; the computer finishes it",
+                 self.number, seat, self.room.forfeit)
+        self._to_computer(seat, None)
 
     def close_by(self, by: str) -> bool:
         """`by` closes the table's game for everyone, or asks to: True when
@@ -448,7 +500,8 @@ class Table(SeatLookup):
 
     def save(self, status: str = OPEN) -> None:
         """Put who sits where on disk (the game's log is written as it goes)."""
-        self.files.save_seats(self.owner, self.rules, self.seats, status, self.started_by)
+        self.files.save_seats(self.owner, self.rules, self.seats, status, self.started_by,
+                              self.rated)
 
     def _changed(self) -> None:
         notify(self.listeners)
@@ -459,12 +512,16 @@ class Table(SeatLookup):
         players no longer driven, nothing written and nobody told (a
         cluster's node that dies: another node adopts the table)."""
         self.closed = True
+        for seat in list(self._forfeits):
+            self._cancel_forfeit(seat)
         if self._driver is not None:
             self._driver.cancel()
 
     def close(self) -> None:
         self.closed = True
         self._cancel_idle()
+        for seat in list(self._forfeits):
+            self._cancel_forfeit(seat)
         self._wake.set()
         if self._driver is not None:
             self._driver.cancel()

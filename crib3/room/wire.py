@@ -117,6 +117,7 @@ class TableSnap:
     whole: bool = True
     close_asked: tuple[str, ...] = ()  # who asked (or agreed) to close its game
     started_by: str | None = None  # the owner as its game started (their x closes it at once)
+    rated: bool = False  # its finished game moves ratings
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,7 @@ class RoomDelta:
     tables: tuple[TableSnap, ...]
     # Closed games some of their people may bring back (`Room.reopenable`).
     reopenable: tuple[tuple[int, tuple[Seat, ...]], ...] = ()
+    rates: bool = False  # the room rates games (`Room.rates`)
 
 
 @dataclass(frozen=True)
@@ -342,7 +344,7 @@ _ME_ARG = object()  # in `CALLS`: the caller's own presence (`ME`)
 # other method, or with other arguments, is no frame of ours. The room's
 # ("room" as the target), then a table's (its uid).
 CALLS: dict[str, tuple[Any, ...]] = {
-    "open_table": (_ME_ARG, Rules, tuple[str, str]),
+    "open_table": (_ME_ARG, Rules, tuple[str, str], bool | None),
     "bring_back": (_ME_ARG,),
     "close_by_admin": (int, _ME_ARG),
     "remove": (str, _ME_ARG),

@@ -34,12 +34,13 @@ USAGE = {
              "[--log-level {debug,info,warning,error}] "
              "[--cluster URL[,URL...]] [--node NAME] [--cluster-creds FILE] "
              "[--cluster-tls-ca FILE] [--cluster-lease SECONDS] [--config FILE] "
-             "[--print-config]",
+             "[--print-config] [--no-ratings]",
     "invite": "[-h] [--table N] [--hours H] [--list] [--revoke ID] [NAME]",
     "tables": "[-h] COMMAND ...",
     "paths": "[-h] [--json]",
     "completion": "[-h] SHELL",
     "man": "[-h]",
+    "ratings": "[-h] [--top N] [--people] [--json] COMMAND ...",
 }
 
 

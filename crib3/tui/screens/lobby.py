@@ -166,12 +166,13 @@ class LobbyScreen(QuietBindings, Screen[None]):
         if not isinstance(said.content, Text) or said.content != who:
             said.update(who)
         tables = self.room.lobby()
-        rows = {t.number: (str(t.number), seats_line(t), rules_line(t.rules), standing(t))
+        rows = {t.number: (str(t.number), seats_line(t), rules_line(t.rules, t.rated), standing(t))
                 for t in tables}
         # A cluster's node (crib3 serve --cluster) lists the other nodes' tables too.
         for other in self._elsewhere():
             rows[other.number] = (f"{other.number} on {shown_name(other.node, 16)}",
-                                  seats_line(other), rules_line(other.rules), standing(other))
+                                  seats_line(other), rules_line(other.rules, other.rated),
+                                  standing(other))
         self._show_rows(dict(sorted(rows.items())))
         empty = self.query_one("#empty", Static)
         line = "" if rows else "No tables yet. Press o to open one; your friends join it."
@@ -351,14 +352,14 @@ class LobbyScreen(QuietBindings, Screen[None]):
         return self._numbers[min(grid.cursor_row, len(self._numbers) - 1)]
 
     def action_open(self) -> None:
-        self.app.push_screen(OpenTableScreen(), self._opened)
+        self.app.push_screen(OpenTableScreen(self.room.rates), self._opened)
 
-    def _opened(self, choice: tuple[Rules, tuple[str, str]] | None) -> None:
+    def _opened(self, choice: tuple[Rules, tuple[str, str], bool | None] | None) -> None:
         if choice is None:
             return
-        rules, levels = choice
+        rules, levels, rated = choice
         try:
-            table = self.room.open_table(self.presence, rules, levels)
+            table = self.room.open_table(self.presence, rules, levels, rated)
         except RoomError as exc:
             self.notify(str(exc), severity="warning", markup=False)
             return

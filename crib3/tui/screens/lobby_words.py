@@ -42,11 +42,15 @@ def standing(table: ListedTable) -> str:
     return f"hand {max(1, state.hand_number)}: " + "-".join(str(s) for s in state.scores)
 
 
-def rules_line(rules: Rules) -> str:
-    """The rules in a few words: "121 muggins skunks"."""
+def rules_line(rules: Rules, rated: bool = False) -> str:
+    """The rules in a few words: "121 muggins skunks", and "rated" when the
+    game moves ratings (a casual table says nothing more: in a room that
+    rates nothing, every table is)."""
     words = [str(rules.target)]
     if rules.muggins:
         words.append("muggins")
     if rules.skunks:
         words.append("skunks")
+    if rated:
+        words.append("rated")
     return " ".join(words)

@@ -1,5 +1,6 @@
 """The card room's dialog for opening a table (`OpenTableScreen`): its
-rules, and the computer players of the seats nobody takes."""
+rules, the computer players of the seats nobody takes, and, in a room
+that rates games, whether this one is rated or casual."""
 
 from __future__ import annotations
 
@@ -19,8 +20,10 @@ if TYPE_CHECKING:
     from crib3.engine import Rules  # noqa: F401 (in the Dialog's result type, a string)
 
 
-class OpenTableScreen(Dialog["tuple[Rules, tuple[str, str]] | None"]):
-    """The rules of a new table, and who plays the seats nobody takes."""
+class OpenTableScreen(Dialog["tuple[Rules, tuple[str, str], bool | None] | None"]):
+    """The rules of a new table, who plays the seats nobody takes, and
+    (`rates`: the room rates games) whether its game is rated; the last of
+    its answer is None where the room rates nothing."""
 
     BINDINGS = [
         Binding("enter", "open", "Open"),
@@ -28,6 +31,11 @@ class OpenTableScreen(Dialog["tuple[Rules, tuple[str, str]] | None"]):
         Binding("up", "app.focus_previous", "Previous", show=False),
         Binding("escape", "dismiss(None)", "Cancel"),
     ]
+
+    def __init__(self, rates: bool = False) -> None:
+        super().__init__()
+        self.rates = rates
+
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static("Open a table", classes="title")
@@ -38,6 +46,10 @@ class OpenTableScreen(Dialog["tuple[Rules, tuple[str, str]] | None"]):
             yield OptionRow("Muggins", ("off", "on"), "off",
                             {"on": "everyone counts their own hands"}, id="muggins")
             yield OptionRow("Game", ("121", "61"), "121", {"61": "the short game"}, id="short")
+            if self.rates:
+                yield OptionRow("Rating", ("rated", "casual"), "rated",
+                                {"rated": "the result moves everyone's rating",
+                                 "casual": "no rating moves"}, id="rated")
             yield Static(in_words("↑/↓ move · ←/→ change · Enter open · Esc cancel",
                                   app_is_ascii(self)), classes="hint")
 
@@ -54,4 +66,5 @@ class OpenTableScreen(Dialog["tuple[Rules, tuple[str, str]] | None"]):
                       skunks=on("skunks"), muggins=on("muggins"))
         levels = (self.query_one("#left", OptionRow).value,
                   self.query_one("#right", OptionRow).value)
-        self.dismiss((rules, levels))
+        rated = self.query_one("#rated", OptionRow).value == "rated" if self.rates else None
+        self.dismiss((rules, levels, rated))
