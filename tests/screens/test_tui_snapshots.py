@@ -20,6 +20,7 @@ from crib3.tui.app import Crib3App
 from crib3.tui.screens.dialogs import CoachScreen, HelpScreen
 from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.new_game import NewGameScreen
+from crib3.tui.screens.table import TableScreen
 from crib3.tui.words import IDLE
 
 SIZES = [(80, 24), (120, 36)]
@@ -88,6 +89,10 @@ async def the_pegging(pilot) -> None:
 
 
 async def a_longer_count(pilot) -> None:
+    # In the second hand: Ann cuts the starter, at a depth the table picks
+    # at random; the same one in every run.
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, TableScreen))
+    pilot.app.screen.rng.seed(7)
     await press_enter_until(pilot, lambda t: at_play(t) and len(t.view.pile) >= 3)
 
 
