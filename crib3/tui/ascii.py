@@ -33,8 +33,8 @@ GLYPHS: dict[str, str] = {
     # lines and corners (borders Textual draws in a style of its own)
     **dict.fromkeys("─━═┄┈╌", "-"),
     **dict.fromkeys("│┃║┆┊╎", "|"),
-    **dict.fromkeys("┌┐└┘╭╮╰╯┏┓┗┛├┤┬┴┼╔╗╚╝", "+"),
-    **dict.fromkeys("╷╵", "|"), **dict.fromkeys("╶╴", "-"),  # the count's large digits
+    **dict.fromkeys("┌┐└┘╭╮╰╯┏┓┗┛├┤┬┴┼╔╗╚╝┣┫┻", "+"),
+    **dict.fromkeys("╷╵╻╹", "|"), **dict.fromkeys("╶╴╺╸", "-"),  # the count's large digits
     # punctuation in the text
     "·": "-", "•": "*", "—": "-", "–": "-", "…": ".", "×": "x", "‘": "'", "’": "'",
     "“": '"', "”": '"',

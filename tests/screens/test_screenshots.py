@@ -38,11 +38,11 @@ def test_the_shows_phrases_line_up_and_the_boxes_close_at_200x60():
     pinned = glyphs(pin_glyphs(SHOW.read_text(encoding="utf-8")))
     # The counted hand's lines start in one column: "Cal's hand", and the
     # "f" of "fifteen two" and of "fifteen four" (your box, at the bottom:
-    # y from 1200; the phrases right of the cards, x from 600; the feed
-    # from 1400).
+    # y from 1150, under the board; the phrases right of the cards, x from
+    # 600; the feed from 1400).
     def first(char: str) -> dict[float, float]:
         return {row: min(x for x in xs if 600 < x < 1400) for (row, c), xs in pinned.items()
-                if c == char and row > 1200 and any(600 < x < 1400 for x in xs)}
+                if c == char and row > 1150 and any(600 < x < 1400 for x in xs)}
 
     fifteens = first("f")
     assert len(fifteens) == 2, fifteens

@@ -193,7 +193,7 @@ async def test_at_80x24_the_feed_opens_without_hiding_the_table():
 
 
 @pytest.mark.parametrize("size, face, seat", [((80, 24), 5, 26), ((120, 40), 7, 26),
-                                              ((160, 50), 9, 26), ((200, 60), 9, 36)])
+                                              ((160, 50), 11, 26), ((200, 60), 11, 36)])
 async def test_bigger_terminals_get_bigger_cards_and_seats(size, face, seat):
     app = make_app(7)
     async with app.run_test(size=size) as pilot:
@@ -207,7 +207,13 @@ async def test_bigger_terminals_get_bigger_cards_and_seats(size, face, seat):
         assert edge[0] in "┌┏" and edge[-1] in "┐┓" and len(edge.strip()) == face, top
         assert screen.table_view.panels()[0].outer_size.width == seat
         if size[0] >= 200:
-            assert screen.query_one("#board").size.height == 3               # one line a track
+            # One line a track (the game hole at its end), a bar under each,
+            # the holes' numbers over them, a blank line between two tracks.
+            board = screen.query_one("#board")
+            assert board.size.height == 9
+            drawn = [r[:board.region.right] for r in rows[board.region.y:board.region.bottom]]
+            tracks = [r for r in drawn if "◎" in r or "●" in r]
+            assert len(tracks) == 3 and all(r.rstrip().endswith("◎") for r in tracks), drawn
 
 
 @pytest.mark.parametrize("size", [(120, 40), (160, 50), (200, 60)])

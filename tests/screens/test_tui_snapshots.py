@@ -1,6 +1,7 @@
 """SVG snapshots of every screen, at 80x24 and at 120x36, from fixed seeds;
 the pegging, the show and the result at 120x40, 160x50 and 200x60 as well
-(the table grows with the terminal).
+(the table grows with the terminal), and a count of three cards or more at
+200x60 (its labels and the count in large digits).
 
 Update on purpose, after looking at the new pictures:
 `python -m pytest tests/screens/test_tui_snapshots.py --snapshot-update`.
@@ -19,6 +20,7 @@ from crib3.tui.app import Crib3App
 from crib3.tui.screens.dialogs import CoachScreen, HelpScreen
 from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.new_game import NewGameScreen
+from crib3.tui.screens.table import TableScreen
 from crib3.tui.words import IDLE
 
 SIZES = [(80, 24), (120, 36)]
@@ -86,6 +88,14 @@ async def the_pegging(pilot) -> None:
     await press_enter_until(pilot, at_play)
 
 
+async def a_longer_count(pilot) -> None:
+    # In the second hand: Ann cuts the starter, at a depth the table picks
+    # at random; the same one in every run.
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, TableScreen))
+    pilot.app.screen.rng.seed(7)
+    await press_enter_until(pilot, lambda t: at_play(t) and len(t.view.pile) >= 3)
+
+
 async def the_show(pilot) -> None:
     await press_enter_until(pilot, at_show)
 
@@ -103,6 +113,7 @@ async def the_help(pilot) -> None:
     *at_sizes("coach-on-the-discard", SIZES, game, the_coach_on_the_discard),
     *at_sizes("pegging", GROWN, game, the_pegging),
     *at_sizes("show", GROWN, game, the_show),
+    *at_sizes("a-longer-count", [(200, 60)], game, a_longer_count),
     *at_sizes("help", SIZES, game, the_help),
     *at_sizes("game-over", GROWN, result, None),
 ])

@@ -17,6 +17,13 @@ track is one line. Between those, a wider screen gets a wider board: the
 groups of five move apart, then the holes (a column between two holes), so
 the board fills the width it has; the widget centres what is left over.
 
+A roomy board (a table of 50 rows and more, `roomy_board_lines`) is read at
+a glance from across the table: a scale over the holes numbers every fifth
+one, and on one line a track each, a bar in the player's colour under each
+track runs to its front peg, so who leads and by how much is seen without
+counting holes. On two lines it is laid out in two streets, as a wooden
+board is: everyone's holes 1-60 under a scale, then everyone's 61-120.
+
 Front and back pegs differ by shape, not only colour: ``●`` front, ``○``
 back, ``·`` an empty hole, ``◎`` the empty game hole; with ``ascii=True``
 ``O``, ``o``, ``.`` and ``*``.
@@ -37,6 +44,7 @@ from typing import ClassVar
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Size
+from textual.reactive import reactive
 from textual.widget import Widget
 
 from crib3.common.names import shown_name
@@ -52,6 +60,8 @@ __all__ = [
     "board_lines",
     "board_width",
     "peg_columns",
+    "roomy_board_height",
+    "roomy_board_lines",
     "short_names",
 ]
 
@@ -73,6 +83,8 @@ class Glyphs:
 
 UNICODE_GLYPHS = Glyphs(front="●", back="○", hole="·", game="◎", start=" ", ellipsis="…")
 ASCII_GLYPHS = Glyphs(front="O", back="o", hole=".", game="*", start=" ", ellipsis="~")
+# The roomy board's bar under a track, to the front peg.
+BAR, ASCII_BAR = "━", "="
 
 # Styles by role, for `board_lines` used without the widget. The widget
 # replaces them with its component-class styles. Plain ANSI colours follow the
@@ -85,6 +97,7 @@ DEFAULT_STYLES: dict[str, Style] = {
     "game": Style(bold=True),
     "score": Style(bold=True),
     "dealer": Style(color="yellow", bold=True),
+    "scale": Style(dim=True),
 }
 
 
@@ -266,6 +279,107 @@ def board_lines(
             for row in track]
 
 
+def roomy_board_height(target: int = 121, width: int = 80, players: int = 3) -> int:
+    """Lines a roomy board takes at this width: on one line a scale and
+    two lines a player (the track, its bar), a blank line between two
+    players; on two, a scale and a line a player for each street, a blank
+    line between the streets."""
+    if _choose_layout(max(int(target), 2), width).rows == 1:
+        return 1 + 2 * players + max(0, players - 1)
+    return 2 * (1 + players) + 1
+
+
+def roomy_board_lines(
+    names: Sequence[str],
+    scores: Sequence[int],
+    back_pegs: Sequence[int],
+    target: int = 121,
+    width: int = 80,
+    ascii: bool = False,
+    *,
+    dealer: int | None = None,
+    styles: Mapping[str, Style] | None = None,
+    draw_track: Callable[..., Sequence[Text]] | None = None,
+    height: int | None = None,
+) -> list[Text]:
+    """The board for a table with rows to spare (see the module's words):
+    `board_lines`' tracks, with the scale over them and, on one line, the
+    bars under them. Same arguments as `board_lines`, and the `height` to
+    draw in (`roomy_board_height` unless said: on one line a blank line
+    between two players); given more rows, the players' tracks move apart
+    (two blank lines between two at most) and the board stands in the
+    middle of the rows."""
+    target = max(int(target), 2)
+    width = max(int(width), 0)
+    style_of = dict(DEFAULT_STYLES)
+    if styles:
+        style_of.update(styles)
+    tracks = _tracks(names, scores, back_pegs, target, width, ascii, dealer, styles,
+                     draw_track or _track_rows)
+    where = peg_columns(target, width)
+    streets = _choose_layout(target, width).rows
+    # Groups of lines kept together: a street's scale, then each player's
+    # track (and bar); the rows to spare go between two players' tracks.
+    groups: list[tuple[bool, list[Text]]] = []  # (a track?, its lines)
+    for street in range(streets):
+        scale = _scale(where, target, street, width, style_of["scale"])
+        groups.append((False, [Text(), scale] if street else [scale]))
+        for seat, track in enumerate(tracks):
+            group = [track[street]]
+            if streets == 1:
+                front = _clamp(scores[seat] if seat < len(scores) else 0, target)
+                group.append(_bar(where, front, width, ascii,
+                                  style_of.get(f"seat-{seat % 3}", Style())))
+            groups.append((True, group))
+    return _spread(groups, roomy_board_height(target, width, len(tracks)) if height is None
+                   else height)
+
+
+def _spread(groups: list[tuple[bool, list[Text]]], height: int) -> list[Text]:
+    """The groups' lines in `height` rows: up to two blank lines between
+    two players' tracks, the rest shared above and below."""
+    needed = sum(len(lines) for _, lines in groups)
+    gaps = [i for i in range(1, len(groups)) if groups[i - 1][0] and groups[i][0]]
+    each = min(2, max(0, height - needed) // len(gaps)) if gaps else 0
+    out: list[Text] = []
+    for i, (_, lines) in enumerate(groups):
+        if i in gaps:
+            out += [Text() for _ in range(each)]
+        out += lines
+    above = max(0, height - len(out)) // 2
+    return [*(Text() for _ in range(above)), *out]
+
+
+def _scale(where: Mapping[int, tuple[int, int]], target: int, street: int, width: int,
+           style: Style) -> Text:
+    """The numbers of every fifth hole of a street, each ending over its
+    hole (a number that would run into the one before is left out)."""
+    line = Text(no_wrap=True, overflow="crop")
+    for hole in range(GROUP, target, GROUP):
+        row, column = where[hole]
+        number = str(hole)
+        start = column - len(number) + 1
+        if row != street or start <= line.cell_len:  # (a space before each number)
+            continue
+        line.pad_right(start - line.cell_len)
+        line.append(number, style)
+    line.truncate(width)
+    return line
+
+
+def _bar(where: Mapping[int, tuple[int, int]], front: int, width: int, ascii: bool,
+         style: Style) -> Text:
+    """Under a one-line track: a bar in the player's colour from hole 1 to
+    the front peg (none at the start)."""
+    line = Text(no_wrap=True, overflow="crop")
+    if front:
+        first, last = where[1][1], where[front][1]
+        line.append(" " * first)
+        line.append((ASCII_BAR if ascii else BAR) * (last - first + 1), style)
+    line.truncate(width)
+    return line
+
+
 def _tracks(names: Sequence[str], scores: Sequence[int], back_pegs: Sequence[int],
             target: int, width: int, ascii: bool, dealer: int | None,
             styles: Mapping[str, Style] | None, draw_track: Callable[..., Sequence[Text]],
@@ -374,6 +488,9 @@ class CribBoard(SharedRender, Widget):
     | `crib-board--game` | the empty game hole |
     | `crib-board--score` | the scores |
     | `crib-board--dealer` | the dealer's mark |
+    | `crib-board--scale` | the roomy board's numbers over the holes |
+
+    `roomy` (set by the table from 50 rows) draws `roomy_board_lines`.
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -384,6 +501,7 @@ class CribBoard(SharedRender, Widget):
         "crib-board--game",
         "crib-board--score",
         "crib-board--dealer",
+        "crib-board--scale",
     }
 
     DEFAULT_CSS = """
@@ -396,6 +514,7 @@ class CribBoard(SharedRender, Widget):
         & > .crib-board--game { color: $foreground; text-style: bold; }
         & > .crib-board--score { color: $foreground; text-style: bold; }
         & > .crib-board--dealer { color: $text-warning; text-style: bold; }
+        & > .crib-board--scale { color: $foreground-muted; }
         &:light {
             & > .crib-board--seat-0 { color: #1a7f37; }
             & > .crib-board--seat-1 { color: #0969da; }
@@ -408,6 +527,8 @@ class CribBoard(SharedRender, Widget):
         }
     }
     """
+
+    roomy: reactive[bool] = reactive(False, layout=True)
 
     def __init__(self, ascii: bool = False, **widget_kwargs) -> None:
         super().__init__(**widget_kwargs)
@@ -443,7 +564,7 @@ class CribBoard(SharedRender, Widget):
         """What `render` draws (the size is the cache's): every seat of a
         table draws the same board, so it is drawn once (see shared_render)."""
         return (self.names, self.scores, self.back_pegs, self.target, self.dealer, self.ascii,
-                tuple(self._styles().items()))
+                self.roomy, tuple(self._styles().items()))
 
     def _styles(self) -> dict[str, Style]:
         return {
@@ -456,14 +577,21 @@ class CribBoard(SharedRender, Widget):
         return board_width(self.target, container.width)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        if self.roomy:
+            return roomy_board_height(self.target, width, len(self.names))
         return board_height(self.target, width, len(self.names))
 
     def render(self) -> Text:
         width = self.size.width
-        lines = [row for track in _tracks(self.names, self.scores, self.back_pegs, self.target,
-                                          width, self.ascii, self.dealer, self._styles(),
-                                          _merged_track)
-                 for row in track]
+        if self.roomy:
+            lines = roomy_board_lines(self.names, self.scores, self.back_pegs, self.target, width,
+                                      self.ascii, dealer=self.dealer, styles=self._styles(),
+                                      draw_track=_merged_track, height=self.size.height)
+        else:
+            lines = [row for track in _tracks(self.names, self.scores, self.back_pegs,
+                                              self.target, width, self.ascii, self.dealer,
+                                              self._styles(), _merged_track)
+                     for row in track]
         # Centred in the width: the columns no layout uses, shared either side.
         margin = " " * max(0, (width - board_width(self.target, width)) // 2)
         text = Text("\n").join([Text(margin) + line if margin else line for line in lines])

@@ -226,3 +226,79 @@ def big_number(n: int) -> list[str]:
 
 def big_number_width(n: int) -> int:
     return 4 * len(str(n)) - 1
+
+
+# Digits seven lines tall and seven wide, in heavy lines (the look of
+# Textual's bold `Digits`, drawn larger), for the count on a big table: read
+# from across the room, as the count said aloud at a real table is heard.
+# Drawn here five by five; `_stretched` lengthens their strokes.
+_LARGE_DIGITS = {
+    "0": ("┏━━━┓", "┃   ┃", "┃   ┃", "┃   ┃", "┗━━━┛"),
+    "2": ("╺━━━┓", "    ┃", "┏━━━┛", "┃    ", "┗━━━╸"),
+    "3": ("╺━━━┓", "    ┃", " ━━━┫", "    ┃", "╺━━━┛"),
+    "4": ("╻   ╻", "┃   ┃", "┗━━━┫", "    ┃", "    ╹"),
+    "5": ("┏━━━╸", "┃    ", "┗━━━┓", "    ┃", "╺━━━┛"),
+    "6": ("┏━━━╸", "┃    ", "┣━━━┓", "┃   ┃", "┗━━━┛"),
+    "7": ("╺━━━┓", "    ┃", "    ┃", "    ┃", "    ╹"),
+    "8": ("┏━━━┓", "┃   ┃", "┣━━━┫", "┃   ┃", "┗━━━┛"),
+    "9": ("┏━━━┓", "┃   ┃", "┗━━━┫", "    ┃", "╺━━━┛"),
+}
+_LARGE_ONE = ("  ╺┓   ", *(["   ┃   "] * 5), "  ╺┻╸  ")
+LARGE_DIGIT_HEIGHT = 7
+
+
+def _stretched(digit: tuple[str, ...]) -> tuple[str, ...]:
+    """A five-by-five digit seven by seven: its upright strokes (the second
+    and fourth rows) twice as tall, its middle column three times as wide."""
+    rows = (digit[0], digit[1], digit[1], digit[2], digit[3], digit[3], digit[4])
+    return tuple(row[:2] + row[2] * 3 + row[3:] for row in rows)
+
+
+_LARGE = {"1": _LARGE_ONE, **{d: _stretched(rows) for d, rows in _LARGE_DIGITS.items()}}
+
+
+def large_number(n: int) -> list[str]:
+    """`n` in digits seven lines tall (one column between digits)."""
+    digits = [_LARGE[d] for d in str(n)]
+    return [" ".join(d[row] for d in digits) for row in range(LARGE_DIGIT_HEIGHT)]
+
+
+def large_number_width(n: int) -> int:
+    return 8 * len(str(n)) - 1
+
+
+def huge_face_lines(card: Card, ascii: bool = False, selected: bool = False,
+                    dim: bool = False, marked: bool = False) -> list[Text]:
+    """A card nine lines tall and eleven wide, for the pile on a table of
+    50 rows and more: the large face, two columns and two rows roomier, so
+    the cards of the count are the largest thing on the table.
+
+        ┌─────────┐
+        │10♥      │
+        │         │
+        │         │
+        │    ♥    │
+        │         │
+        │         │
+        │        ♥│
+        └─────────┘
+    """
+    top, first, second, bottom = face_lines(card, ascii, selected, dim, marked)
+    h = top.plain[1]
+    v = first.plain[0]
+    frame = top.style
+    corner, suit = second[1:2], second[3:4]
+
+    def edge(line: Text) -> Text:
+        return line[:1] + Text(h * 9, style=frame) + line[-1:]
+
+    def row(*inner: Text) -> Text:
+        line = Text(v, style=frame)
+        for part in inner:
+            line.append_text(part)
+        return line + Text(v, style=frame)
+
+    blank = Text(" " * 9)
+    return [edge(top), row(first[1:-1], Text(" " * 6)), row(blank), row(blank),
+            row(Text(" " * 4), suit, Text(" " * 4)), row(blank), row(blank),
+            row(corner, Text(" " * 7), suit), edge(bottom)]

@@ -24,6 +24,7 @@ from crib3.engine.rules import left_of
 from crib3.engine.state import Phase
 from crib3.scoring import hand_points, score_play
 from crib3.tui.widgets.cards import (
+    FACE_HEIGHT,
     FACE_WIDTH,
     backs,
     big_face_lines,
@@ -34,7 +35,10 @@ from crib3.tui.widgets.cards import (
     face_lines,
     fanned,
     fanned_width,
+    huge_face_lines,
     large_face_lines,
+    large_number,
+    large_number_width,
     small_face_lines,
 )
 from crib3.tui.widgets.shared_render import SharedStatic
@@ -57,6 +61,15 @@ _WIDTH_FOR_LARGE_FACES = 60
 # Rows from which the starter and the crib are drawn as cards on the table
 # too (five rows in the place of one), the pile's big faces still fitting.
 _ROWS_FOR_TABLE_FACES = 15
+# On a roomy table (50 rows and more): the pile's huge faces (nine rows,
+# eleven columns) and the count in digits five rows tall, where the rows
+# under the starter allow them and their labels.
+_ROWS_FOR_HUGE_FACES = 13
+# The show's hands and crib, counted one after another on the table.
+_SHOWN_HANDS = 4
+# The rows and columns of a face of each size: small, full, big, large, huge.
+_FACE_ROWS = (3, 4, 6, 7, 9)
+_FACE_COLUMNS = (FACE_WIDTH, FACE_WIDTH, FACE_WIDTH + 2, FACE_WIDTH + 4, FACE_WIDTH + 6)
 
 
 class Pile(NamedTuple):
@@ -88,6 +101,9 @@ class TableCenter(SharedStatic, Static):
     """
 
     view: reactive[SeatView | None] = reactive(None, repaint=False)  # `_draw` repaints
+    # A table of 50 rows and more (set by the table): the pile and the count
+    # drawn larger, the rows there are being the table's to use.
+    roomy: reactive[bool] = reactive(False, repaint=False)
 
     def __init__(self, ascii: bool = False, **kwargs) -> None:
         super().__init__(**kwargs)
@@ -96,6 +112,9 @@ class TableCenter(SharedStatic, Static):
 
     def watch_view(self, view: SeatView | None) -> None:
         self._draw(view)
+
+    def watch_roomy(self) -> None:
+        self._draw(self.view)
 
     def on_resize(self) -> None:
         """The cut's names are cut to the width: a wider table says more."""
@@ -148,11 +167,13 @@ class TableCenter(SharedStatic, Static):
             size = 2 if rows >= _ROWS_FOR_BIG_FACES else 1 if rows >= _ROWS_FOR_FULL_FACES else 0
             if rows >= _ROWS_FOR_LARGE_FACES and self.content_size.width >= _WIDTH_FOR_LARGE_FACES:
                 size = 3
+                if self.roomy and rows >= _ROWS_FOR_HUGE_FACES:
+                    size = 4
             if size:
                 lines.append(Text())
             # The labels' rows: one, and those under it the table has to spare
             # (where two scores side by side may then both be said in full).
-            spare = rows - (1 if size else 0) - (3, 4, 6, 7)[size] - 1
+            spare = rows - (1 if size else 0) - _FACE_ROWS[size] - 1
             lines += self._pile(view, pile, size, labelled=rows >= 4,
                                 label_rows=1 + min(2, max(0, spare)))
         return Text("\n").join(lines)
@@ -178,10 +199,18 @@ class TableCenter(SharedStatic, Static):
             hands.append((f"{whose(view.dealer)} crib", view.crib, True))
         out: list[Text] = []
         faces = rows - 1 >= 4 * len(hands)
-        for title, cards, crib in hands:
+        # A roomy table has the rows for the whole show's hands and crib as
+        # full cards, a blank line between two (decided for all four, so the
+        # cards keep their size as the show goes on).
+        full = self.roomy and rows - 1 >= _SHOWN_HANDS * (FACE_HEIGHT + 2)
+        for number, (title, cards, crib) in enumerate(hands):
             line = Text(title, style="bold")
             line.append(f"  {hand_points(cards, view.starter, crib)}", style=LABEL_STYLE)
-            if faces:
+            if full:
+                out += [Text()] if number else []
+                out.append(line)
+                out += fanned([face_lines(c, self.ascii) for c in cards], FACE_WIDTH + 1)
+            elif faces:
                 out.append(line)
                 out += fanned([small_face_lines(c, self.ascii) for c in cards], FACE_WIDTH + 1)
             else:
@@ -208,16 +237,18 @@ class TableCenter(SharedStatic, Static):
 
     def _pile(self, view: SeatView, pile: Pile, size: int, labelled: bool,
               label_rows: int = 1) -> list[Text]:
-        """The pile's rows: the faces (`size` 0 small, 1 full, 2 big, 3 large) side
-        by side when they fit, else fanned (the latest whole; the oldest
-        give way to "…"), the count large at the right, the scores
-        labelled under their cards."""
+        """The pile's rows: the faces (`size` 0 small, 1 full, 2 big, 3 large,
+        4 huge) side by side when they fit, else fanned (the latest whole;
+        the oldest give way to "…"), the count large at the right (larger
+        still beside huge faces), the scores labelled under their cards."""
         width = self.content_size.width or 26
         me = view.seat if view.seat is not None else 0
         marks = SEAT_MARKS_ASCII if self.ascii else SEAT_MARKS
-        count_width = max(len("count"), big_number_width(pile.total))
+        huge = size == 4
+        count_width = max(len("count"), (large_number_width if huge else big_number_width)(
+            pile.total))
         room = width - count_width - 1
-        face_width = (FACE_WIDTH, FACE_WIDTH, FACE_WIDTH + 2, FACE_WIDTH + 4)[size]
+        face_width = _FACE_COLUMNS[size]
         stride = face_width + 1
         if fanned_width(len(pile.cards), stride, face_width) > room:
             stride = 4
@@ -234,20 +265,20 @@ class TableCenter(SharedStatic, Static):
         for card, seat in zip(pile.cards[first:], pile.seats[first:]):
             mark = Text(marks[(seat - me) % 3], style="bold")
             if size:
-                face = (face_lines, face_lines, big_face_lines, large_face_lines)[size](
-                    card, self.ascii)
+                face = (face_lines, face_lines, big_face_lines, large_face_lines,
+                        huge_face_lines)[size](card, self.ascii)
                 edge = face[-1]
                 face[-1] = edge[:1] + mark + edge[2:]
             else:
                 face = small_face_lines(card, self.ascii, mark)
             faces.append(face)
-        rows = fanned(faces, stride) if faces else [Text() for _ in range((3, 4, 6, 7)[size])]
+        rows = fanned(faces, stride) if faces else [Text() for _ in range(_FACE_ROWS[size])]
         if cut:
             middle = len(rows) // 2
             rows = [(Text("…", style="dim") if i == middle else Text(" ")) + r
                     for i, r in enumerate(rows)]
         # The count: its name, then its digits, beside the faces.
-        digits = big_number(pile.total)
+        digits = (large_number if huge else big_number)(pile.total)
         beside = [Text("count", style="dim"),
                   *[Text(d, style="bold" if view.pile else "dim") for d in digits]]
         # The labels' rows beside the count's digits end before them; those

@@ -18,6 +18,7 @@ from crib3.tui.widgets.cards import (
     big_face_lines,
     card_style,
     face_lines,
+    huge_face_lines,
     large_face_lines,
     row_of_faces,
 )
@@ -26,6 +27,7 @@ from crib3.tui.widgets.turn_marker import TurnMarked
 
 BIG_FACES_FROM = 6  # rows of content from which the hand's cards are drawn big
 LARGE_FACES_FROM = 7  # and larger still (the biggest terminals)
+HUGE_FACES_FROM = 9  # and as large as the pile's on a table of 50 rows and more
 
 
 class ShownCount(NamedTuple):
@@ -165,6 +167,8 @@ class HandView(TurnMarked, SharedRender, Widget):
         """The cards' size: big when the box is tall enough (a taller
         terminal), larger when taller still, else the usual four lines."""
         rows = self.content_size.height
+        if rows >= HUGE_FACES_FROM:
+            return huge_face_lines
         if rows >= LARGE_FACES_FROM:
             return large_face_lines
         return big_face_lines if rows >= BIG_FACES_FROM else face_lines

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import Static
 
 from crib3.cards import Card
@@ -98,12 +99,30 @@ class SeatPanel(TurnMarked, SharedStatic, Static):
         self.mark(seat in view.to_act)
         body = self._body(view)
         if body != self._last_body:  # unchanged text: no redraw
+            # A fixed size: no layout, unless the box is as tall as what it
+            # holds and that is more or fewer lines now.
+            lines = len(body.split())
+            grown = self._is_auto_height() and (
+                self._last_body is None or len(self._last_body.split()) != lines)
             self._last_body = body
-            self.update(body, layout=False)  # a fixed size: no layout
+            self.update(body, layout=grown)
+
+    def _rows(self) -> int:
+        """The rows the box may fill: its own, or where it is as tall as what
+        it holds (`height: auto`, on a table of 50 rows and more), those of
+        the row of the table it stands in, less its border and padding."""
+        if self._is_auto_height() and isinstance(self.parent, Widget):
+            return max(0, self.parent.content_size.height - self.styles.gutter.height)
+        return self.content_size.height
+
+    def _is_auto_height(self) -> bool:
+        height = self.styles.height
+        return height is not None and height.is_auto
 
     def _body(self, view: SeatView) -> Text:
-        if self.content_size.height >= TALL_FROM:
-            return self._tall_body(view, self.content_size.height, self.content_size.width)
+        rows = self._rows()
+        if rows >= TALL_FROM:
+            return self._tall_body(view, rows, self.content_size.width)
         seat = self.seat
         roles = self._role_words(view)
         line1 = Text()

@@ -78,6 +78,17 @@ class TableView(Vertical):
         yield CribBoard(ascii=self.ascii, id="board")
         yield HandView(self.ascii, self.interactive, id="hand")
 
+    def on_resize(self) -> None:
+        """From 50 rows (the screens' `taller` breakpoint) the table uses the
+        room: the board roomy, the pile and the count larger, and the
+        opponents' boxes as tall as what they hold (their CSS), which
+        measure what they may hold against the row they stand in."""
+        roomy = self.screen.has_class("taller")
+        self.query_one("#board", CribBoard).roomy = roomy
+        self.query_one("#center", TableCenter).roomy = roomy
+        for panel in self.panels():
+            panel._redraw()
+
     # --- parts ---------------------------------------------------------------
 
     @property
