@@ -308,6 +308,7 @@ class ReplicaRoom:
         # `CRIB3_MOVES_WAIT` (waiting unless "0", see crib3.net.worker).
         self.moves_wait = False
         self.patience = 60.0
+        self.motd = ""  # the lobby's message of the day, as the last delta said
         self.cluster: ClusterExtras | None = None  # (a cluster's node runs no workers yet)
         self.tables: dict[int, ReplicaTable] = {}
         self.shelved: dict[int, list[Seat]] = {}
@@ -354,6 +355,7 @@ class ReplicaRoom:
         self.version = delta.version
         offset = time.monotonic() - delta.clock
         self.patience = delta.patience
+        self.motd = delta.motd
         people: dict[str, ReplicaPresence] = {}
         for person in delta.people:
             mine = self._mine.get(person.name.lower())
@@ -447,6 +449,12 @@ class ReplicaRoom:
 
     def remove(self, name: str, by: Any) -> None:
         self._call("room", "remove", name, wire.ME)
+
+    def ban(self, name: str, by: Any, seconds: float | None) -> str:
+        return str(self._call("room", "ban", name, wire.ME, seconds))
+
+    def mute(self, name: str, by: Any, seconds: float | None) -> str:
+        return str(self._call("room", "mute", name, wire.ME, seconds))
 
     def changed(self) -> None:
         notify(self.listeners)

@@ -41,7 +41,8 @@ from crib3.common.names import check_name, shown_name
 from crib3.common.rates import TokenBucket
 from crib3.engine import Rules
 from crib3.room.basics import Listener, RoomError, notify
-from crib3.room.seats import FIRST_USE, Presence, Seat
+from crib3.room.moderation import BAN, MUTE, Moderation
+from crib3.room.seats import FIRST_USE, Presence, Seat, holder_of
 from crib3.room.storage import (
     CLOSED,
     OPEN,
@@ -119,6 +120,8 @@ class Room:
         # What only a cluster's node adds (`crib3.room.contract.ClusterExtras`):
         # nothing, on one machine.
         self.cluster: ClusterExtras | None = None
+        # Bans, mutes and the message of the day, kept in the folder.
+        self.moderation = Moderation(folder, clock)
 
     # --- people ----------------------------------------------------------------
 
@@ -133,6 +136,7 @@ class Room:
         `journey`: their session's, told of a table that comes back later
         (see `bring_back`)."""
         name = self._check_shown(name)
+        self._check_ban(key, address)
         held = self.held_by(name)
         if held is not None and key is not None and key.startswith(FIRST_USE) and held != key:
             raise RoomError(f"{name} is held here by someone else")
@@ -173,6 +177,13 @@ class Room:
         presence = self.sign_in(name, key, kick, address, journey)
         presence.admin = admin
         return presence
+
+    def _check_ban(self, key: str | None, address: str | None) -> None:
+        """RoomError, in one line, if whom this key (or, under --open, this
+        address) stands for is banned here (`crib3.room.moderation`)."""
+        ban = self.moderation.banned(holder_of(key, address))
+        if ban is not None:
+            raise RoomError(f"an admin has banned you from this room {ban.until_words()}")
 
     @staticmethod
     def _check_shown(name: str) -> str:
@@ -594,7 +605,75 @@ class Room:
             raise RoomError(f"{shown_name(name)} is not here")
         if person is by:
             raise RoomError("you cannot remove yourself: quit instead")
+        self.moderation.record(by.name, "kick", person.name, person.holder)
         person.kick("an admin closed your session; your table is saved")
+
+    @property
+    def motd(self) -> str:
+        """The lobby's message of the day ("": none): text, never markup."""
+        return self.moderation.motd
+
+    def set_motd(self, text: str, by: Presence) -> str:
+        """An admin sets the message of the day ("" clears it); as kept."""
+        if not by.admin:
+            raise RoomError("only an admin can set the message of the day")
+        text = self.moderation.set_motd(text, by.name)
+        self.changed()
+        return text
+
+    def ban(self, name: str, by: Presence, seconds: float | None) -> str:
+        """An admin bans the person called `name`, signed in here, for
+        `seconds` (None: for good): by their key, or under --open their
+        address (`Presence.holder`). Their session ends, and they are refused
+        at sign-in till it ends. Returns how long, in words."""
+        person = self._sanctioned(name, by, "ban")
+        whom = person.holder
+        assert whom is not None  # (`_sanctioned` checked)
+        ban = self.moderation.impose(BAN, whom, person.name, seconds, by.name)
+        person.kick(f"an admin has banned you from this room {ban.until_words()}")
+        return ban.until_words()
+
+    def mute(self, name: str, by: Presence, seconds: float | None) -> str:
+        """An admin mutes the person called `name`, signed in here: their
+        chat is refused (their game goes on) for `seconds` (None: for
+        good). Returns how long, in words."""
+        person = self._sanctioned(name, by, "mute")
+        whom = person.holder
+        assert whom is not None  # (`_sanctioned` checked)
+        return self.moderation.impose(MUTE, whom, person.name, seconds, by.name).until_words()
+
+    def unban(self, whom: str, by: Presence, what: str = BAN) -> None:
+        """An admin ends a ban (or with `what` MUTE, a mute) on `whom`, a
+        `Presence.holder` (see `moderation.in_force`)."""
+        if not by.admin:
+            raise RoomError(f"only an admin can lift a {what}")
+        if what not in (BAN, MUTE):
+            raise RoomError(f"no such thing as a {what!r}")
+        self.moderation.lift(what, whom, by.name)
+
+    def _sanctioned(self, name: str, by: Presence, what: str) -> Presence:
+        """The person `by` (an admin) may `what` (ban or mute): here, not
+        themselves nor an admin, with a key or an address to hold it to."""
+        if not by.admin:
+            raise RoomError(f"only an admin can {what} someone")
+        person = self.people.get(name.lower())
+        if person is None:
+            raise RoomError(f"{shown_name(name)} is not here")
+        if person is by or person.name.lower() == by.name.lower():
+            raise RoomError(f"you cannot {what} yourself")
+        if person.admin:
+            raise RoomError(f"{shown_name(person.name)} is an admin: take their key out of "
+                            f"the admins file instead")
+        if person.holder is None:
+            raise RoomError(f"{shown_name(person.name)} has no key or address to {what} by")
+        return person
+
+    def may_chat(self, presence: Presence) -> None:
+        """RoomError, in one line, if an admin has muted `presence`."""
+        mute = self.moderation.muted(presence.holder)
+        if mute is not None:
+            raise RoomError(f"an admin has muted you here {mute.until_words()}: "
+                            "your chat is not shown (your game goes on)")
 
     def changed(self) -> None:
         notify(self.listeners)

@@ -140,6 +140,7 @@ class RoomDelta:
     tables: tuple[TableSnap, ...]
     # Closed games some of their people may bring back (`Room.reopenable`).
     reopenable: tuple[tuple[int, tuple[Seat, ...]], ...] = ()
+    motd: str = ""  # the lobby's message of the day (`Room.motd`)
 
 
 @dataclass(frozen=True)
@@ -346,6 +347,8 @@ CALLS: dict[str, tuple[Any, ...]] = {
     "bring_back": (_ME_ARG,),
     "close_by_admin": (int, _ME_ARG),
     "remove": (str, _ME_ARG),
+    "ban": (str, _ME_ARG, float | None),
+    "mute": (str, _ME_ARG, float | None),
     "sit": (_ME_ARG,),
     "watch": (_ME_ARG,),
     "unwatch": (_ME_ARG,),

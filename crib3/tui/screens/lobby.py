@@ -1,10 +1,11 @@
 """The card room's lobby (`crib3 serve`): the tables of the room, who sits
 where, and the free seats; Enter sits you at one, o opens a table of your
 own (`OpenTableScreen`), w watches one playing, and an admin's keys close a
-table or end someone's session.
+table, end someone's session, ban someone or mute them. The room's message
+of the day, if it has one, is shown under the title.
 
 It reads the room (any of the three: `crib3.room.contract.RoomView`) and
-calls its few methods (open, sit, bring back, close, remove); the room
+calls its few methods (open, sit, bring back, close, remove, ban, mute); the room
 tells it when something changed, and it redraws. On a cluster's node
 (`room.cluster`) it lists the other nodes' tables and people too, and
 takes the session to them through its `journey`. Its layout is in
@@ -29,7 +30,7 @@ from crib3.tui.bindings import QuietBindings
 from crib3.tui.css import STYLESHEET
 from crib3.tui.screens.lobby_words import rules_line, seats_line, standing
 from crib3.tui.screens.open_table import OpenTableScreen
-from crib3.tui.screens.room_dialogs import ConfirmAdmin, PickPerson
+from crib3.tui.screens.room_dialogs import ConfirmAdmin, PickDuration, PickPerson
 from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.table_list import TableList
 
@@ -49,6 +50,8 @@ class LobbyScreen(QuietBindings, Screen[None]):
         Binding("w", "watch", "Watch"),
         Binding("x", "close_table", "Close"),  # an admin's: the highlighted table
         Binding("k", "remove", "Remove"),  # an admin's: someone's session
+        Binding("b", "ban", "Ban"),  # an admin's: someone, across reconnects
+        Binding("u", "mute", "Mute"),  # an admin's: someone's chat
         Binding("r", "bring_back", "Back to my table"),
         Binding("m", "app.toggle_bell", "Bell", show=False),
         Binding("question_mark", "app.help", "Help", key_display="?"),
@@ -70,6 +73,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("crib3 card room", id="title")
+        yield Static("", id="motd")
         yield Static("", id="who")
         # Enter is the list's own key (RowSelected, below), not a priority
         # key of the screen: so it comes after any arrow keys that came
@@ -165,6 +169,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         said = self.query_one("#who", Static)
         if not isinstance(said.content, Text) or said.content != who:
             said.update(who)
+        self._show_motd()
         tables = self.room.lobby()
         rows = {t.number: (str(t.number), seats_line(t), rules_line(t.rules), standing(t))
                 for t in tables}
@@ -180,6 +185,15 @@ class LobbyScreen(QuietBindings, Screen[None]):
         self.keys_may_have_changed()
         if self.journey is not None and self.journey.rejoin is not None:
             self.call_later(self._rejoin)
+
+    def _show_motd(self) -> None:
+        """The room's message of the day, as the host or an admin wrote it
+        (plain Text, never markup); no row at all when there is none."""
+        motd = self.room.motd
+        shown = self.query_one("#motd", Static)
+        shown.display = bool(motd)
+        if motd and (not isinstance(shown.content, Text) or shown.content.plain != motd):
+            shown.update(Text(motd))
 
     def _rejoin(self) -> None:
         """Back to the table whose node stopped (crib3 serve --cluster), once
@@ -251,7 +265,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
                 and table.seat_of(self.presence.name) is None
         if action == "close_table":
             return self.presence.admin and self.selected() is not None
-        if action == "remove":  # an admin's keys: nobody else sees them
+        if action in ("remove", "ban", "mute"):  # an admin's keys: nobody else sees them
             return self.presence.admin and len(self._names_here()) > 1
         if action == "bring_back":
             return self.room.shelved_for(self.presence) is not None
@@ -305,6 +319,41 @@ class LobbyScreen(QuietBindings, Screen[None]):
             self.notify(str(exc), severity="warning", markup=False)
             return
         self.notify(f"{shown_name(name)}'s session is closed.", markup=False)
+
+    def action_ban(self) -> None:
+        self._sanction("ban")
+
+    def action_mute(self) -> None:
+        self._sanction("mute")
+
+    def _sanction(self, what: str) -> None:
+        """An admin bans (or mutes) someone here: whom, then for how long."""
+        names = sorted(n for n in self._names_here()
+                       if n.lower() != self.presence.name.lower())
+        if not self.presence.admin or not names:
+            return
+
+        def picked(name: str | None) -> None:
+            if name is not None:
+                self.app.push_screen(PickDuration(what, name),
+                                     lambda seconds: self._sanctioned(what, name, seconds))
+
+        self.app.push_screen(PickPerson(names, f"{what.capitalize()} whom?", "pick"), picked)
+
+    def _sanctioned(self, what: str, name: str, seconds: float | None | bool) -> None:
+        if seconds is False:  # (cancelled)
+            return
+        length = None if seconds is True else seconds
+        try:
+            if what == "ban":
+                until = self.room.ban(name, self.presence, length)
+            else:
+                until = self.room.mute(name, self.presence, length)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        done = "banned" if what == "ban" else "muted"
+        self.notify(f"{shown_name(name)} is {done} {until}.", markup=False)
 
     def action_bring_back(self) -> None:
         number = self.room.shelved_for(self.presence)

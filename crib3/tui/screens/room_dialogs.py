@@ -84,20 +84,25 @@ class ConfirmAdmin(Dialog[bool]):
 
 
 class PickPerson(Dialog["str | None"]):
-    """The admin picks whose session to end: Enter picks, Esc cancels."""
+    """The admin picks whose session to end (or whom to ban or mute):
+    Enter picks, Esc cancels."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True)]
 
-    def __init__(self, names: Sequence[str]) -> None:
+    def __init__(self, names: Sequence[str], question: str = "Remove whose session?",
+                 verb: str = "remove") -> None:
         super().__init__()
         self.names = list(names)
+        self.question = question
+        self.verb = verb
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Remove whose session?", classes="title")
+            yield Static(self.question, classes="title")
             yield OptionList(*(Option(Text(shown_name(n, 20)), id=str(i))
                                for i, n in enumerate(self.names)), id="people")
-            yield Static(in_words("↑/↓ choose · Enter remove · Esc cancel", app_is_ascii(self)),
+            yield Static(in_words(f"↑/↓ choose · Enter {self.verb} · Esc cancel",
+                                  app_is_ascii(self)),
                          classes="hint")
 
     def on_mount(self) -> None:
@@ -105,6 +110,39 @@ class PickPerson(Dialog["str | None"]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.names[int(event.option.id or 0)])
+
+
+class PickDuration(Dialog["float | bool | None"]):
+    """How long the admin bans (or mutes) someone: Enter picks, Esc
+    cancels. Dismissed with seconds, True for good, False cancelled (None
+    cannot say both "for good" and "cancelled")."""
+
+    BINDINGS = [Binding("escape", "dismiss(False)", "Cancel", priority=True)]
+
+    def __init__(self, what: str, name: str) -> None:
+        super().__init__()
+        self.what = what
+        self.name_ = name
+
+    def compose(self) -> ComposeResult:
+        from crib3.room.moderation import DURATIONS
+
+        with Vertical():
+            yield Static(Text(f"{self.what.capitalize()} {shown_name(self.name_)} for how long?"),
+                         classes="title")
+            yield OptionList(*(Option(label, id=str(i))
+                               for i, (label, _) in enumerate(DURATIONS)), id="durations")
+            yield Static(in_words("↑/↓ choose · Enter pick · Esc cancel", app_is_ascii(self)),
+                         classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        from crib3.room.moderation import DURATIONS
+
+        seconds = DURATIONS[int(event.option.id or 0)][1]
+        self.dismiss(True if seconds is None else seconds)
 
 
 class InviteLink(Dialog[None]):

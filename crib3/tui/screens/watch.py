@@ -53,6 +53,7 @@ ROOM_KEYS = """\
 ADMIN_KEYS = """\
   x, k       admin: close a table (it is saved),
              remove a session
+  b, u       admin (lobby): ban someone, mute someone
 """
 
 
