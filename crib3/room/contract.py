@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from crib3.engine import Rules
     from crib3.room.basics import Listener
     from crib3.room.chat import ChatLine
+    from crib3.room.moderation import Sanction
     from crib3.room.seats import Presence, Seat
     from crib3.room.wire import Visit
 
@@ -248,6 +249,8 @@ class RoomView(Protocol):
     # message of the day, text (never markup), "" for none.
     def ban(self, name: str, by: Presence, seconds: float | None) -> str: ...
     def mute(self, name: str, by: Presence, seconds: float | None) -> str: ...
+    def sanctions(self, by: Presence) -> Sequence[Sanction]: ...  # in force
+    def lift(self, what: str, whom: str, by: Presence) -> None: ...
     @property
     def motd(self) -> str: ...
 

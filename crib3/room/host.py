@@ -280,6 +280,11 @@ class RoomHost:
             return None
         if method in ("ban", "mute"):
             return getattr(room, method)(args[0], me, args[2])
+        if method == "sanctions":
+            return room.sanctions(me)
+        if method == "lift":
+            room.lift(args[0], args[1], me)
+            return None
         raise RoomError(f"the room has no {method!r}")
 
     def _table_call(self, worker: Hashable, session: int, me: Presence, table: Table,

@@ -47,7 +47,7 @@ from collections import deque
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from crib3.common.rates import TokenBucket
 from crib3.engine import Command, Event, IllegalMove, Rules, SeatView, State
@@ -59,6 +59,7 @@ from crib3.room.seats import SEATS, Presence, Seat, SeatLookup
 
 if TYPE_CHECKING:
     from crib3.room.contract import ClusterExtras, TableView, Wayfinding
+    from crib3.room.moderation import Sanction
 
 # A worker's people say nothing by their own allowance: the main process's
 # room counts their chat (`Presence.chat`). One shared, never taken from.
@@ -455,6 +456,12 @@ class ReplicaRoom:
 
     def mute(self, name: str, by: Any, seconds: float | None) -> str:
         return str(self._call("room", "mute", name, wire.ME, seconds))
+
+    def sanctions(self, by: Any) -> list[Sanction]:
+        return cast("list[Sanction]", self._call("room", "sanctions", wire.ME))
+
+    def lift(self, what: str, whom: str, by: Any) -> None:
+        self._call("room", "lift", what, whom, wire.ME)
 
     def changed(self) -> None:
         notify(self.listeners)

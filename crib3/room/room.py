@@ -41,7 +41,7 @@ from crib3.common.names import check_name, shown_name
 from crib3.common.rates import TokenBucket
 from crib3.engine import Rules
 from crib3.room.basics import Listener, RoomError, notify
-from crib3.room.moderation import BAN, MUTE, Moderation
+from crib3.room.moderation import BAN, MUTE, Moderation, Sanction
 from crib3.room.seats import FIRST_USE, Presence, Seat, holder_of
 from crib3.room.storage import (
     CLOSED,
@@ -642,9 +642,16 @@ class Room:
         assert whom is not None  # (`_sanctioned` checked)
         return self.moderation.impose(MUTE, whom, person.name, seconds, by.name).until_words()
 
-    def unban(self, whom: str, by: Presence, what: str = BAN) -> None:
-        """An admin ends a ban (or with `what` MUTE, a mute) on `whom`, a
-        `Presence.holder` (see `moderation.in_force`)."""
+    def sanctions(self, by: Presence) -> list[Sanction]:
+        """The bans, then the mutes, in force (the latest first): an admin's
+        to see, to lift one."""
+        if not by.admin:
+            raise RoomError("only an admin can see the bans and mutes")
+        return self.moderation.in_force(BAN) + self.moderation.in_force(MUTE)
+
+    def lift(self, what: str, whom: str, by: Presence) -> None:
+        """An admin ends the ban (`what` BAN) or the mute (MUTE) on `whom`,
+        a `Presence.holder` (see `sanctions`)."""
         if not by.admin:
             raise RoomError(f"only an admin can lift a {what}")
         if what not in (BAN, MUTE):

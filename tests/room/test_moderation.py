@@ -85,7 +85,12 @@ def test_a_ban_for_good_never_ends_and_an_admin_lifts_it(tmp_path):
     eve = arrive(restarted, "eve", "admin-key", admin=True)
     [ban] = restarted.moderation.in_force("ban")
     assert (ban.whom, ban.name, ban.by) == ("key bob-key", "bob", "eve")
-    restarted.unban(ban.whom, eve)
+    assert restarted.sanctions(eve) == [ban]
+    with pytest.raises(RoomError, match="only an admin"):
+        restarted.sanctions(arrive(restarted, "cat", "cat-key"))
+    restarted.lift("ban", ban.whom, eve)
+    with pytest.raises(RoomError, match="no such ban in force"):
+        restarted.lift("ban", ban.whom, eve)
     arrive(room_at(tmp_path, clock), "bob", "bob-key")  # lifted for good too
 
 
@@ -152,7 +157,7 @@ def test_every_admin_action_is_one_audit_line(tmp_path):
     room.mute("bob", eve, 60)
     clock.now += 1
     room.ban("bob", eve, None)
-    room.unban("key bob-key", eve)
+    room.lift("ban", "key bob-key", eve)
     assert room.set_motd("  Welcome   [b]all[/b] ", eve) == "Welcome [b]all[/b]"
     room.set_motd("Welcome [b]all[/b]", eve)  # no change, no line
     now = clock.now
@@ -219,7 +224,8 @@ async def test_over_ssh_an_admin_bans_a_kicked_key_and_it_is_refused_at_sign_in(
     """Over SSH (asyncssh clients; with 2, the lobby runs in a session
     worker): the lobby shows the message of the day literally; eve, an
     admin, kicks bob, who comes back; she bans him for an hour (b, whom,
-    how long); his session ends in one line, and so does his next try."""
+    how long); his session ends in one line, and so does his next try.
+    She lifts it (l), and he is back."""
     from ssh_support import Client, serving, until
 
     keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("bob", "eve")}
@@ -253,6 +259,15 @@ async def test_over_ssh_an_admin_bans_a_kicked_key_and_it_is_refused_at_sign_in(
         await asyncio.wait_for(again.terminal.closed.wait(), 10)
         assert "crib3: an admin has banned you from this room until " in again.terminal.text()
         assert "bob" not in server.room.people
-        assert [a["what"] for a in audit(tmp_path)] == ["motd", "kick", "ban"]
-        for client in (again, eve):
+        eve.press("l")
+        await eve.shows("Lift which ban or mute?")
+        await eve.shows("ban bob until ")
+        eve.press("\r")
+        await eve.shows("Lift the ban on bob?")
+        eve.press("y")
+        await eve.shows("The ban on bob is lifted.")
+        back = await Client.connect(server.port, "bob", key=keys["bob"])
+        await back.shows("Also here: eve")
+        assert [a["what"] for a in audit(tmp_path)] == ["motd", "kick", "ban", "unban"]
+        for client in (again, back, eve):
             client.close()

@@ -1,11 +1,12 @@
 """The card room's lobby (`crib3 serve`): the tables of the room, who sits
 where, and the free seats; Enter sits you at one, o opens a table of your
 own (`OpenTableScreen`), w watches one playing, and an admin's keys close a
-table, end someone's session, ban someone or mute them. The room's message
+table, end someone's session, ban someone or mute them, or lift a ban or a
+mute. The room's message
 of the day, if it has one, is shown under the title.
 
 It reads the room (any of the three: `crib3.room.contract.RoomView`) and
-calls its few methods (open, sit, bring back, close, remove, ban, mute); the room
+calls its few methods (open, sit, bring back, close, remove, ban, mute, lift); the room
 tells it when something changed, and it redraws. On a cluster's node
 (`room.cluster`) it lists the other nodes' tables and people too, and
 takes the session to them through its `journey`. Its layout is in
@@ -30,7 +31,12 @@ from crib3.tui.bindings import QuietBindings
 from crib3.tui.css import STYLESHEET
 from crib3.tui.screens.lobby_words import rules_line, seats_line, standing
 from crib3.tui.screens.open_table import OpenTableScreen
-from crib3.tui.screens.room_dialogs import ConfirmAdmin, PickDuration, PickPerson
+from crib3.tui.screens.room_dialogs import (
+    ConfirmAdmin,
+    PickDuration,
+    PickPerson,
+    PickSanction,
+)
 from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.table_list import TableList
 
@@ -39,6 +45,7 @@ if TYPE_CHECKING:
 
     from crib3.engine import Rules
     from crib3.room.contract import ElsewhereTable, ListedTable, RoomView, TableView, Wayfinding
+    from crib3.room.moderation import Sanction
     from crib3.tui.room_app import CardRoomApp
 
 
@@ -52,6 +59,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         Binding("k", "remove", "Remove"),  # an admin's: someone's session
         Binding("b", "ban", "Ban"),  # an admin's: someone, across reconnects
         Binding("u", "mute", "Mute"),  # an admin's: someone's chat
+        Binding("l", "lift", "Lift"),  # an admin's: a ban or a mute in force
         Binding("r", "bring_back", "Back to my table"),
         Binding("m", "app.toggle_bell", "Bell", show=False),
         Binding("question_mark", "app.help", "Help", key_display="?"),
@@ -267,6 +275,8 @@ class LobbyScreen(QuietBindings, Screen[None]):
             return self.presence.admin and self.selected() is not None
         if action in ("remove", "ban", "mute"):  # an admin's keys: nobody else sees them
             return self.presence.admin and len(self._names_here()) > 1
+        if action == "lift":
+            return self.presence.admin
         if action == "bring_back":
             return self.room.shelved_for(self.presence) is not None
         return True
@@ -354,6 +364,38 @@ class LobbyScreen(QuietBindings, Screen[None]):
             return
         done = "banned" if what == "ban" else "muted"
         self.notify(f"{shown_name(name)} is {done} {until}.", markup=False)
+
+    def action_lift(self) -> None:
+        """An admin lifts a ban or a mute in force: which, then asked first."""
+        if not self.presence.admin:
+            return
+        try:
+            sanctions = list(self.room.sanctions(self.presence))
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        if not sanctions:
+            self.notify("No bans or mutes are in force.", markup=False)
+            return
+
+        def picked(index: int | None) -> None:
+            if index is None:
+                return
+            sanction = sanctions[index]
+            self.app.push_screen(
+                ConfirmAdmin(f"Lift the {sanction.what} on {shown_name(sanction.name)}?"),
+                lambda yes: self._lift(sanction) if yes else None)
+
+        self.app.push_screen(PickSanction(sanctions), picked)
+
+    def _lift(self, sanction: Sanction) -> None:
+        try:
+            self.room.lift(sanction.what, sanction.whom, self.presence)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self.notify(f"The {sanction.what} on {shown_name(sanction.name)} is lifted.",
+                    markup=False)
 
     def action_bring_back(self) -> None:
         number = self.room.shelved_for(self.presence)

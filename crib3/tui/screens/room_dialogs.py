@@ -1,5 +1,6 @@
 """The card room's small dialogs: a line of chat to say, an admin's
-question, whose session to end, and an invite link for a friend. Apart from
+question, whose session to end (or whom to ban or mute, how long, and which
+ban or mute to lift), and an invite link for a friend. Apart from
 the screens that open them (the lobby, a seat, a spectator) so that those
 import them, not each other."""
 
@@ -17,6 +18,7 @@ from textual.widgets.option_list import Option
 
 from crib3.common.names import shown_name
 from crib3.room.chat import MAX_CHARS, steady
+from crib3.room.moderation import DURATIONS, Sanction
 from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.tui.screens.dialogs import Dialog
 
@@ -125,8 +127,6 @@ class PickDuration(Dialog["float | bool | None"]):
         self.name_ = name
 
     def compose(self) -> ComposeResult:
-        from crib3.room.moderation import DURATIONS
-
         with Vertical():
             yield Static(Text(f"{self.what.capitalize()} {shown_name(self.name_)} for how long?"),
                          classes="title")
@@ -139,10 +139,34 @@ class PickDuration(Dialog["float | bool | None"]):
         self.query_one(OptionList).focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        from crib3.room.moderation import DURATIONS
-
         seconds = DURATIONS[int(event.option.id or 0)][1]
         self.dismiss(True if seconds is None else seconds)
+
+
+class PickSanction(Dialog["int | None"]):
+    """The admin picks a ban or a mute in force to lift (its index):
+    Enter picks, Esc cancels."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True)]
+
+    def __init__(self, sanctions: Sequence[Sanction]) -> None:
+        super().__init__()
+        self.sanctions = list(sanctions)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Lift which ban or mute?", classes="title")
+            yield OptionList(*(Option(Text(f"{s.what} {shown_name(s.name, 20)} "
+                                           f"{s.until_words()}"), id=str(i))
+                               for i, s in enumerate(self.sanctions)), id="sanctions")
+            yield Static(in_words("↑/↓ choose · Enter lift · Esc cancel", app_is_ascii(self)),
+                         classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(int(event.option.id or 0))
 
 
 class InviteLink(Dialog[None]):

@@ -53,7 +53,8 @@ ROOM_KEYS = """\
 ADMIN_KEYS = """\
   x, k       admin: close a table (it is saved),
              remove a session
-  b, u       admin (lobby): ban someone, mute someone
+  b, u, l    admin (lobby): ban someone, mute someone,
+             lift a ban or a mute
 """
 
 
