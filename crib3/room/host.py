@@ -285,6 +285,8 @@ class RoomHost:
         if method == "lift":
             room.lift(args[0], args[1], me)
             return None
+        if method == "set_motd":
+            return room.set_motd(args[0], me)
         raise RoomError(f"the room has no {method!r}")
 
     def _table_call(self, worker: Hashable, session: int, me: Presence, table: Table,

@@ -463,5 +463,8 @@ class ReplicaRoom:
     def lift(self, what: str, whom: str, by: Any) -> None:
         self._call("room", "lift", what, whom, wire.ME)
 
+    def set_motd(self, text: str, by: Any) -> str:
+        return str(self._call("room", "set_motd", text, wire.ME))
+
     def changed(self) -> None:
         notify(self.listeners)

@@ -354,6 +354,7 @@ CALLS: dict[str, tuple[Any, ...]] = {
     "mute": (str, _ME_ARG, float | None),
     "sanctions": (_ME_ARG,),
     "lift": (str, str, _ME_ARG),
+    "set_motd": (str, _ME_ARG),
     "sit": (_ME_ARG,),
     "watch": (_ME_ARG,),
     "unwatch": (_ME_ARG,),

@@ -225,7 +225,8 @@ async def test_over_ssh_an_admin_bans_a_kicked_key_and_it_is_refused_at_sign_in(
     worker): the lobby shows the message of the day literally; eve, an
     admin, kicks bob, who comes back; she bans him for an hour (b, whom,
     how long); his session ends in one line, and so does his next try.
-    She lifts it (l), and he is back."""
+    She lifts it (l), and he is back; she writes a new message of the day
+    (d), and his lobby shows it."""
     from ssh_support import Client, serving, until
 
     keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("bob", "eve")}
@@ -268,6 +269,15 @@ async def test_over_ssh_an_admin_bans_a_kicked_key_and_it_is_refused_at_sign_in(
         await eve.shows("The ban on bob is lifted.")
         back = await Client.connect(server.port, "bob", key=keys["bob"])
         await back.shows("Also here: eve")
-        assert [a["what"] for a in audit(tmp_path)] == ["motd", "kick", "ban", "unban"]
+        eve.press("d")
+        await eve.shows("The message of the day, for everyone")
+        eve.press("\x15")  # Ctrl+U: the old one gone, ...
+        await eve.shows("empty: no message")  # ... the prompt's placeholder there instead
+        eve.press("Cards at [i]nine[/i]")
+        await eve.shows("Cards at [i]nine[/i]")  # in the prompt
+        eve.press("\r")
+        await back.shows("Cards at [i]nine[/i]")
+        assert server.room.motd == "Cards at [i]nine[/i]"
+        assert [a["what"] for a in audit(tmp_path)] == ["motd", "kick", "ban", "unban", "motd"]
         for client in (again, back, eve):
             client.close()

@@ -1,12 +1,13 @@
 """The card room's lobby (`crib3 serve`): the tables of the room, who sits
 where, and the free seats; Enter sits you at one, o opens a table of your
 own (`OpenTableScreen`), w watches one playing, and an admin's keys close a
-table, end someone's session, ban someone or mute them, or lift a ban or a
-mute. The room's message
+table, end someone's session, ban someone or mute them, lift a ban or a
+mute, or write the message of the day. The room's message
 of the day, if it has one, is shown under the title.
 
 It reads the room (any of the three: `crib3.room.contract.RoomView`) and
-calls its few methods (open, sit, bring back, close, remove, ban, mute, lift); the room
+calls its few methods (open, sit, bring back, close, remove, ban, mute, lift, the
+message of the day); the room
 tells it when something changed, and it redraws. On a cluster's node
 (`room.cluster`) it lists the other nodes' tables and people too, and
 takes the session to them through its `journey`. Its layout is in
@@ -33,6 +34,7 @@ from crib3.tui.screens.lobby_words import rules_line, seats_line, standing
 from crib3.tui.screens.open_table import OpenTableScreen
 from crib3.tui.screens.room_dialogs import (
     ConfirmAdmin,
+    MotdPrompt,
     PickDuration,
     PickPerson,
     PickSanction,
@@ -60,6 +62,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         Binding("b", "ban", "Ban"),  # an admin's: someone, across reconnects
         Binding("u", "mute", "Mute"),  # an admin's: someone's chat
         Binding("l", "lift", "Lift"),  # an admin's: a ban or a mute in force
+        Binding("d", "motd", "Message"),  # an admin's: the message of the day
         Binding("r", "bring_back", "Back to my table"),
         Binding("m", "app.toggle_bell", "Bell", show=False),
         Binding("question_mark", "app.help", "Help", key_display="?"),
@@ -275,7 +278,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
             return self.presence.admin and self.selected() is not None
         if action in ("remove", "ban", "mute"):  # an admin's keys: nobody else sees them
             return self.presence.admin and len(self._names_here()) > 1
-        if action == "lift":
+        if action in ("lift", "motd"):
             return self.presence.admin
         if action == "bring_back":
             return self.room.shelved_for(self.presence) is not None
@@ -396,6 +399,22 @@ class LobbyScreen(QuietBindings, Screen[None]):
             return
         self.notify(f"The {sanction.what} on {shown_name(sanction.name)} is lifted.",
                     markup=False)
+
+    def action_motd(self) -> None:
+        """An admin writes the message of the day (empty: none)."""
+        if self.presence.admin:
+            self.app.push_screen(MotdPrompt(self.room.motd), self._motd_written)
+
+    def _motd_written(self, text: str | None) -> None:
+        if text is None:
+            return
+        try:
+            kept = self.room.set_motd(text, self.presence)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self.notify("The message of the day is set." if kept else
+                    "There is no message of the day now.", markup=False)
 
     def action_bring_back(self) -> None:
         number = self.room.shelved_for(self.presence)

@@ -1,6 +1,6 @@
 """The card room's small dialogs: a line of chat to say, an admin's
 question, whose session to end (or whom to ban or mute, how long, and which
-ban or mute to lift), and an invite link for a friend. Apart from
+ban or mute to lift, the message of the day), and an invite link for a friend. Apart from
 the screens that open them (the lobby, a seat, a spectator) so that those
 import them, not each other."""
 
@@ -18,7 +18,7 @@ from textual.widgets.option_list import Option
 
 from crib3.common.names import shown_name
 from crib3.room.chat import MAX_CHARS, steady
-from crib3.room.moderation import DURATIONS, Sanction
+from crib3.room.moderation import DURATIONS, MOTD_CHARS, Sanction
 from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.tui.screens.dialogs import Dialog
 
@@ -167,6 +167,31 @@ class PickSanction(Dialog["int | None"]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(int(event.option.id or 0))
+
+
+class MotdPrompt(Dialog["str | None"]):
+    """The admin writes the lobby's message of the day: Enter keeps it
+    (empty: none), Esc leaves it as it was."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True)]
+
+    def __init__(self, motd: str) -> None:
+        super().__init__()
+        self.motd = motd
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("The message of the day, for everyone in the lobby:", classes="title")
+            yield Input(self.motd, max_length=MOTD_CHARS, id="motd",
+                        placeholder="empty: no message")
+            yield Static(in_words("Enter: keep it · Esc: cancel", app_is_ascii(self)),
+                         classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
 
 
 class InviteLink(Dialog[None]):

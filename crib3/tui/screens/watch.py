@@ -55,6 +55,7 @@ ADMIN_KEYS = """\
              remove a session
   b, u, l    admin (lobby): ban someone, mute someone,
              lift a ban or a mute
+  d          admin (lobby): the message of the day
 """
 
 
