@@ -281,3 +281,36 @@ async def test_over_ssh_an_admin_bans_a_kicked_key_and_it_is_refused_at_sign_in(
         assert [a["what"] for a in audit(tmp_path)] == ["motd", "kick", "ban", "unban", "motd"]
         for client in (again, back, eve):
             client.close()
+
+
+async def test_a_banned_browser_is_refused_by_its_identity_and_another_comes_in(
+        tmp_path, monkeypatch):
+    """A browser seated by a link is its identity (its cookie) to the room:
+    banned, its session ends in one line, and so does its page's next
+    try; another browser, from the same address, comes in."""
+    from ssh_support import until
+    from web_support import WebClient, web_serving
+
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    authorized = tmp_path / "authorized_keys"
+    keys_file(authorized, asyncssh.generate_private_key("ssh-ed25519"))
+    async with web_serving(tmp_path, keys=authorized) as (server, door):
+        ann = await WebClient.connect(door, token=door.book.invite("the host", name="ann"))
+        await ann.shows("Open a table")
+        boss = server.room.sign_in("boss", "SHA256:boss", lambda reason: None)
+        boss.admin = True
+        assert server.room.ban("ann", boss, 86400).startswith("until ")
+        [ban] = server.room.sanctions(boss)
+        assert ban.whom.startswith("key web:")
+        await asyncio.wait_for(ann.terminal.closed.wait(), 10)
+        assert "crib3: an admin has banned you from this room until " in ann.terminal.text()
+        await until(lambda: not door.sessions, what="the session's end")
+        ann.terminal.received.clear()
+        await ann.open()  # the same cookie
+        await asyncio.wait_for(ann.terminal.closed.wait(), 10)
+        assert "crib3: an admin has banned you from this room until " in ann.terminal.text()
+        assert "ann" not in server.room.people
+        cat = await WebClient.connect(door, token=door.book.invite("the host", name="cat"))
+        await cat.shows("Open a table")
+        await cat.aclose()
+    await ann.http.close()
