@@ -43,6 +43,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from crib3.cluster.bans import ClusterBans
 from crib3.cluster.chat import ensure_stream
 from crib3.cluster.hosted import HostedTable
 from crib3.cluster.lobby import ClusterLobby, LobbyTable
@@ -76,6 +77,7 @@ class ClusterRoom(NodeRoom):
         self._making: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.visits: Visits | None = None
+        self.bans: ClusterBans | None = None  # every node's bans and mutes, in step
         self.cluster = self  # what only a node adds (`crib3.room.contract.ClusterExtras`)
 
     @classmethod
@@ -101,6 +103,10 @@ class ClusterRoom(NodeRoom):
             for kv in (people.people, people.holders, people.names, node.registry):
                 await patiently(kv.status)
             room.cluster_lobby.listeners.append(room.changed)
+            room.bans = await ClusterBans.start(node.store, room.moderation, replicas=replicas)
+            await patiently(room.bans.kv.status)
+            room.moderation.on_change = room._tell_bans
+            await asyncio.wait_for(room.bans.ready.wait(), 10)
             room.visits = Visits(node.store.client, name)
             room.visits.listeners.append(room.changed)  # (a node back: its visitors' lobbies go)
             await room.visits.start()
@@ -373,6 +379,11 @@ class ClusterRoom(NodeRoom):
 
     # --- stopping ---------------------------------------------------------------------------
 
+    def _tell_bans(self, what: str, whom: str, sanction: Any) -> None:
+        """A ban or a mute imposed (or lifted) here: every node holds it."""
+        if self.bans is not None:
+            self._background(self.bans.tell(what, whom, sanction))
+
     def _background(self, work: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
@@ -412,6 +423,8 @@ class ClusterRoom(NodeRoom):
             await self.visits.stop()
         if self.cluster_lobby is not None:
             await self.cluster_lobby.stop()
+        if self.bans is not None:
+            await self.bans.stop()
         if self.people_ is not None:
             with contextlib.suppress(Exception):
                 await self.people_.stop()

@@ -19,8 +19,10 @@ Every admin action (kick, ban, unban, mute, unmute, motd) is appended to an
 **audit log** (`AUDIT`, JSON Lines, its owner's alone): who, whom, what,
 when, and until when. It is only ever appended to.
 
-On a cluster each node keeps its own: a ban holds on the node where it was
-made, not on the others.
+On a cluster each node keeps its own file, and `crib3.cluster.bans` keeps
+them in step: what one node's admin imposes or lifts is told to every node
+(`on_change`), which takes it in (`adopt`, `forget`) without an audit line of
+its own (the node where it was done wrote that).
 """
 
 from __future__ import annotations
@@ -98,6 +100,9 @@ class Moderation:
         self.clock = clock
         self.sanctions: dict[tuple[str, str], Sanction] = {}  # (what, whom) -> it
         self.motd = ""
+        # Told of each ban or mute an admin here imposes (the Sanction) or
+        # lifts (None), by (what, whom): a cluster's node tells the others.
+        self.on_change: Callable[[str, str, Sanction | None], None] | None = None
         self._read()
 
     # --- what holds --------------------------------------------------------------------
@@ -134,6 +139,8 @@ class Moderation:
         self.sanctions[(what, whom)] = sanction
         self._save()
         self.record(by, what, name, whom, sanction.until)
+        if self.on_change is not None:
+            self.on_change(what, whom, sanction)
         return sanction
 
     def lift(self, what: str, whom: str, by: str) -> Sanction:
@@ -145,7 +152,22 @@ class Moderation:
         del self.sanctions[(what, whom)]
         self._save()
         self.record(by, "un" + what, sanction.name, whom)
+        if self.on_change is not None:
+            self.on_change(what, whom, None)
         return sanction
+
+    def adopt(self, sanction: Sanction) -> None:
+        """A ban or a mute another node's admin imposed: in force here too
+        (kept; its audit line is that node's)."""
+        if sanction.what in (BAN, MUTE) and sanction.lasts(self.clock()) and \
+                self.sanctions.get((sanction.what, sanction.whom)) != sanction:
+            self.sanctions[(sanction.what, sanction.whom)] = sanction
+            self._save()
+
+    def forget(self, what: str, whom: str) -> None:
+        """A ban or a mute another node's admin lifted: lifted here too."""
+        if self.sanctions.pop((what, whom), None) is not None:
+            self._save()
 
     def set_motd(self, text: str, by: str) -> str:
         """The lobby's message of the day from now on ("": none), as
