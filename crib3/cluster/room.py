@@ -56,6 +56,7 @@ from crib3.engine import Rules
 from crib3.room import wire
 from crib3.room.basics import RoomError
 from crib3.room.contract import Wayfinding
+from crib3.room.moderation import BAN, MUTE, until_words
 from crib3.room.seats import FIRST_USE, Presence
 from crib3.room.storage import SHELVED
 
@@ -165,6 +166,45 @@ class ClusterRoom(NodeRoom):
             raise RoomError(f"{shown_name(name)} is not here")
         assert self.people_ is not None
         self._background(self.people_.remove(name, by))
+
+    def ban(self, name: str, by: Presence, seconds: float | None) -> str:
+        """An admin bans someone signed in on any node: here at once (and
+        every node holds it: `crib3.cluster.bans`), elsewhere as soon as
+        the cluster says who they are and where (`_sanction_elsewhere`)."""
+        return self._sanction(BAN, name, by, seconds)
+
+    def mute(self, name: str, by: Presence, seconds: float | None) -> str:
+        """An admin mutes someone signed in on any node (as `ban`)."""
+        return self._sanction(MUTE, name, by, seconds)
+
+    def _sanction(self, what: str, name: str, by: Presence, seconds: float | None) -> str:
+        if name.lower() in self.people or not by.admin or name.lower() == by.name.lower():
+            return super().ban(name, by, seconds) if what == BAN else \
+                super().mute(name, by, seconds)
+        if name.lower() not in {n.lower() for n in self.names_here()}:
+            raise RoomError(f"{shown_name(name)} is not here")
+        self._background(self._sanction_elsewhere(what, name, by, seconds))
+        return until_words(None if seconds is None else self.clock() + seconds)
+
+    async def _sanction_elsewhere(self, what: str, name: str, by: Presence,
+                                  seconds: float | None) -> None:
+        """A ban (or mute) of someone whose session another node runs: by
+        the key (or address) the cluster's people bucket has them signed
+        in with; a banned one's session there ends in one line."""
+        assert self.people_ is not None
+        held = await self.people_.where(name)
+        holder = None if held is None else held.get("holder")
+        if held is None or holder is None or held.get("admin"):
+            log.info("node %s: %s %s not done: %s", self.node.name, what, name,
+                     "not signed in" if held is None else
+                     "an admin" if held.get("admin") else "nothing to hold it to")
+            return
+        sanction = self.moderation.impose(what, str(holder), str(held["name"]), seconds,
+                                          by.name)
+        if what == BAN:
+            await self.people_.end_session(
+                str(held["node"]), str(held["name"]),
+                f"an admin has banned you from this room {sanction.until_words()}")
 
     def depart(self, presence: Presence) -> None:
         super().depart(presence)

@@ -70,11 +70,15 @@ class Sanction:
         return self.until is None or now < self.until
 
     def until_words(self) -> str:
-        """When it ends, as one says it: "until 2026-12-07 13:00 UTC", or
-        "for good"."""
-        if self.until is None:
-            return "for good"
-        return "until " + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(self.until))
+        return until_words(self.until)
+
+
+def until_words(until: float | None) -> str:
+    """When a ban or a mute ends, as one says it: "until 2026-12-07 13:00
+    UTC", or (None) "for good"."""
+    if until is None:
+        return "for good"
+    return "until " + time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(until))
 
 
 def checked_motd(text: str) -> str:

@@ -1,6 +1,7 @@
 """A ban made on one node of a cluster's room holds on every node, those
 that start later too, and a lift on any node lifts it everywhere
-(`crib3.cluster.bans`)."""
+(`crib3.cluster.bans`); an admin bans someone whose session another node
+runs as well."""
 
 from __future__ import annotations
 
@@ -57,13 +58,23 @@ async def test_a_ban_on_one_node_holds_on_every_node_and_is_lifted_on_any(tmp_pa
             c = rooms[-1]  # a node started since holds it at once
             with pytest.raises(RoomError, match="banned you from this room until"):
                 await c.enter("bob", "key-bob", nobody, None)
+            # Someone whose session another node runs: banned from here too.
+            kicked: list[str] = []
+            await b.enter("cat", "key-cat", kicked.append, None)
+            await until(lambda: "cat" in a.names_here(), what="cat in a's lobby")
+            assert a.ban("cat", eve, None) == "for good"
+            await until(lambda: kicked, what="cat's session ended")
+            assert kicked == ["an admin has banned you from this room for good"]
+            for room in (a, b):
+                with pytest.raises(RoomError, match="banned you from this room for good"):
+                    await room.enter("cat", "key-cat", nobody, None)
             ida = await b.enter("ida", "key-ida", nobody, None, admin=True)
             b.lift("ban", "key key-bob", ida)
             await until(lambda: a.moderation.banned("key key-bob") is None and
                         c.moderation.banned("key key-bob") is None, what="the lift everywhere")
             await c.enter("bob", "key-bob", nobody, None)
             # Each action's audit line is the node's where it was done.
-            assert [audited(tmp_path / n) for n in "abc"] == [["ban"], ["unban"], []]
+            assert [audited(tmp_path / n) for n in "abc"] == [["ban", "ban"], ["unban"], []]
         finally:
             for room in rooms:
                 room.close()
