@@ -38,6 +38,7 @@ from pathlib import Path
 from crib3.common.lookalikes import printable
 from crib3.engine.log import open_private
 from crib3.room.basics import RoomError
+from crib3.room.chat import steady
 from crib3.room.storage import write_whole
 
 log = logging.getLogger("crib3.serve")
@@ -84,8 +85,10 @@ def until_words(until: float | None) -> str:
 def checked_motd(text: str) -> str:
     """`text` as a message of the day may be: one line of printable
     characters (runs of spaces are one space), at most `MOTD_CHARS`; ""
-    has none. RoomError (one line) otherwise."""
-    text = " ".join(text.split())
+    has none. RoomError (one line) otherwise. What terminals draw at other
+    widths than Rich counts is left out or spelt out, as in chat
+    (`crib3.room.chat.steady`), so the lobby's rows keep their width."""
+    text = " ".join(steady(text).split())
     if len(text) > MOTD_CHARS:
         raise RoomError(f"a message of the day is at most {MOTD_CHARS} characters "
                         f"(this one has {len(text)})")

@@ -190,8 +190,8 @@ def test_a_message_of_the_day_is_checked_and_outlasts_a_restart(tmp_path):
         room.set_motd("x" * (MOTD_CHARS + 1), eve)
     with pytest.raises(RoomError, match="printable"):
         room.set_motd("bell\x07", eve)
-    room.set_motd("Tournament at 8", eve)
-    assert room_at(tmp_path).motd == "Tournament at 8"
+    assert room.set_motd("Tournament at 8 \U0001F1EB\U0001F1F7", eve) == "Tournament at 8 FR"
+    assert room_at(tmp_path).motd == "Tournament at 8 FR"
 
 
 def test_an_unreadable_moderation_file_is_set_aside_not_written_over(tmp_path, caplog):
