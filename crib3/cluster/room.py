@@ -165,6 +165,7 @@ class ClusterRoom(NodeRoom):
         if name.lower() not in {n.lower() for n in self.names_here()}:
             raise RoomError(f"{shown_name(name)} is not here")
         assert self.people_ is not None
+        self.moderation.record(by.name, "kick", name, None)  # (their key: the other node's)
         self._background(self.people_.remove(name, by))
 
     def ban(self, name: str, by: Presence, seconds: float | None) -> str:

@@ -68,13 +68,19 @@ async def test_a_ban_on_one_node_holds_on_every_node_and_is_lifted_on_any(tmp_pa
             for room in (a, b):
                 with pytest.raises(RoomError, match="banned you from this room for good"):
                     await room.enter("cat", "key-cat", nobody, None)
+            # A kick of someone on another node is in the audit log too.
+            kicked.clear()
+            await b.enter("hal", "key-hal", kicked.append, None)
+            await until(lambda: "hal" in a.names_here(), what="hal in a's lobby")
+            a.remove("hal", eve)
+            await until(lambda: kicked, what="hal's session ended")
             ida = await b.enter("ida", "key-ida", nobody, None, admin=True)
             b.lift("ban", "key key-bob", ida)
             await until(lambda: a.moderation.banned("key key-bob") is None and
                         c.moderation.banned("key key-bob") is None, what="the lift everywhere")
             await c.enter("bob", "key-bob", nobody, None)
             # Each action's audit line is the node's where it was done.
-            assert [audited(tmp_path / n) for n in "abc"] == [["ban", "ban"], ["unban"], []]
+            assert [audited(tmp_path / n) for n in "abc"] == [["ban", "ban", "kick"], ["unban"], []]
         finally:
             for room in rooms:
                 room.close()
