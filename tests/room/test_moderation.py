@@ -314,3 +314,31 @@ async def test_a_banned_browser_is_refused_by_its_identity_and_another_comes_in(
         await cat.shows("Open a table")
         await cat.aclose()
     await ann.http.close()
+
+
+async def test_an_admin_mutes_from_the_lobby_for_a_day(tmp_path):
+    """The lobby's u (Pilot): whom, then how long; the toast says until
+    when, and the mute is the room's."""
+    from tui_support import room_app, wait_for
+
+    from crib3.tui.screens.lobby import LobbyScreen
+    from crib3.tui.screens.room_dialogs import PickDuration, PickPerson
+
+    clock = Clock()
+    room = room_at(tmp_path, clock)
+    arrive(room, "Ann", "ann-key")
+    arrive(room, "Dan", "dan-key", admin=True)
+    app = room_app(room, "Dan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("u")
+        await wait_for(pilot, lambda: isinstance(app.screen, PickPerson))
+        await pilot.press("enter")  # Ann, the only other
+        await wait_for(pilot, lambda: isinstance(app.screen, PickDuration))
+        await pilot.press("down", "enter")  # a day
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        mute = room.moderation.muted("key ann-key")
+        assert mute is not None and mute.until == clock.now + 86400
+        assert [str(n.message) for n in app._notifications][-1] == \
+            f"Ann is muted {mute.until_words()}."
+        assert "ann" in room.people  # still here: a mute ends no session
