@@ -165,7 +165,8 @@ class ClusterRoom(NodeRoom):
         if name.lower() not in {n.lower() for n in self.names_here()}:
             raise RoomError(f"{shown_name(name)} is not here")
         assert self.people_ is not None
-        self.moderation.record(by.name, "kick", name, None)  # (their key: the other node's)
+        self.moderation.record(by.name, "kick", name, None,  # (their key: the other node's)
+                               by_key=by.holder)
         self._background(self.people_.remove(name, by))
 
     def ban(self, name: str, by: Presence, seconds: float | None) -> str:
@@ -201,7 +202,7 @@ class ClusterRoom(NodeRoom):
                      "an admin" if held.get("admin") else "nothing to hold it to")
             return
         sanction = self.moderation.impose(what, str(holder), str(held["name"]), seconds,
-                                          by.name)
+                                          by.name, by.holder)
         if what == BAN:
             await self.people_.end_session(
                 str(held["node"]), str(held["name"]),

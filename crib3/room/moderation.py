@@ -137,7 +137,7 @@ class Moderation:
     # --- an admin's actions --------------------------------------------------------------
 
     def impose(self, what: str, whom: str, name: str, seconds: float | None,
-               by: str) -> Sanction:
+               by: str, by_key: str | None = None) -> Sanction:
         """Ban (or mute) `whom` for `seconds` (None: for good), in place of
         any before; kept, and written in the audit log."""
         now = self.clock()
@@ -145,12 +145,12 @@ class Moderation:
         self.sanctions.pop((what, whom), None)
         self.sanctions[(what, whom)] = sanction
         self._save()
-        self.record(by, what, name, whom, sanction.until)
+        self.record(by, what, name, whom, sanction.until, by_key=by_key)
         if self.on_change is not None:
             self.on_change(what, whom, sanction)
         return sanction
 
-    def lift(self, what: str, whom: str, by: str) -> Sanction:
+    def lift(self, what: str, whom: str, by: str, by_key: str | None = None) -> Sanction:
         """End the ban (or mute) on `whom`; kept, and written in the audit
         log. RoomError if there is none in force."""
         sanction = self._in_force(what, whom)
@@ -158,7 +158,7 @@ class Moderation:
             raise RoomError(f"there is no such {what} in force")
         del self.sanctions[(what, whom)]
         self._save()
-        self.record(by, "un" + what, sanction.name, whom)
+        self.record(by, "un" + what, sanction.name, whom, by_key=by_key)
         if self.on_change is not None:
             self.on_change(what, whom, None)
         return sanction
@@ -176,7 +176,7 @@ class Moderation:
         if self.sanctions.pop((what, whom), None) is not None:
             self._save()
 
-    def set_motd(self, text: str, by: str) -> str:
+    def set_motd(self, text: str, by: str, by_key: str | None = None) -> str:
         """The lobby's message of the day from now on ("": none), as
         checked (`checked_motd`); kept, and written in the audit log if it
         changed."""
@@ -184,17 +184,18 @@ class Moderation:
         if text != self.motd:
             self.motd = text
             self._save()
-            self.record(by, "motd", None, None, text=text)
+            self.record(by, "motd", None, None, text=text, by_key=by_key)
         return text
 
     def record(self, by: str, what: str, name: str | None, whom: str | None,
-               until: float | None = None, text: str | None = None) -> None:
-        """One line in the audit log: who did `what` to whom (the name they
-        were known by, and the key or address), when, until when. A log
-        that cannot be written is said in the server's log; the action
-        stands."""
-        line: dict[str, object] = {"when": round(self.clock(), 3), "by": by, "what": what,
-                                   "name": name, "whom": whom, "until": until}
+               until: float | None = None, text: str | None = None,
+               by_key: str | None = None) -> None:
+        """One line in the audit log: who did `what` (the admin's name, and
+        their `Presence.holder`: `by_key`) to whom (the name they were known
+        by, and the key or address), when, until when. A log that cannot be
+        written is said in the server's log; the action stands."""
+        line: dict[str, object] = {"when": round(self.clock(), 3), "by": by, "by_key": by_key,
+                                   "what": what, "name": name, "whom": whom, "until": until}
         if text is not None:
             line["text"] = text
         try:

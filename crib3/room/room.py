@@ -605,7 +605,7 @@ class Room:
             raise RoomError(f"{shown_name(name)} is not here")
         if person is by:
             raise RoomError("you cannot remove yourself: quit instead")
-        self.moderation.record(by.name, "kick", person.name, person.holder)
+        self.moderation.record(by.name, "kick", person.name, person.holder, by_key=by.holder)
         person.kick("an admin closed your session; your table is saved")
 
     @property
@@ -617,7 +617,7 @@ class Room:
         """An admin sets the message of the day ("" clears it); as kept."""
         if not by.admin:
             raise RoomError("only an admin can set the message of the day")
-        text = self.moderation.set_motd(text, by.name)
+        text = self.moderation.set_motd(text, by.name, by.holder)
         self.changed()
         return text
 
@@ -629,7 +629,7 @@ class Room:
         person = self._sanctioned(name, by, "ban")
         whom = person.holder
         assert whom is not None  # (`_sanctioned` checked)
-        ban = self.moderation.impose(BAN, whom, person.name, seconds, by.name)
+        ban = self.moderation.impose(BAN, whom, person.name, seconds, by.name, by.holder)
         person.kick(f"an admin has banned you from this room {ban.until_words()}")
         return ban.until_words()
 
@@ -640,7 +640,8 @@ class Room:
         person = self._sanctioned(name, by, "mute")
         whom = person.holder
         assert whom is not None  # (`_sanctioned` checked)
-        return self.moderation.impose(MUTE, whom, person.name, seconds, by.name).until_words()
+        mute = self.moderation.impose(MUTE, whom, person.name, seconds, by.name, by.holder)
+        return mute.until_words()
 
     def sanctions(self, by: Presence) -> list[Sanction]:
         """The bans, then the mutes, in force (the latest first): an admin's
@@ -656,7 +657,7 @@ class Room:
             raise RoomError(f"only an admin can lift a {what}")
         if what not in (BAN, MUTE):
             raise RoomError(f"no such thing as a {what!r}")
-        self.moderation.lift(what, whom, by.name)
+        self.moderation.lift(what, whom, by.name, by.holder)
 
     def _sanctioned(self, name: str, by: Presence, what: str) -> Presence:
         """The person `by` (an admin) may `what` (ban or mute): here, not

@@ -170,6 +170,7 @@ def test_every_admin_action_is_one_audit_line(tmp_path):
     ]
     lines = audit(tmp_path)
     assert [a["when"] for a in lines] == [now - 2, now - 1, now, now, now]
+    assert {a["by_key"] for a in lines} == {"key admin-key"}  # the admin's key, not a name
     assert lines[-1]["text"] == "Welcome [b]all[/b]"
     path = tmp_path / "tables" / AUDIT
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
