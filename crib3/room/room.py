@@ -24,6 +24,11 @@ Past those, the name unused the longest is given up for the new one if
 nobody has used it for `HOLD_DAYS` (as long as a browser's identity is kept
 without coming back); if none is that old, the new name is refused, and
 everyone's held names stay theirs.
+
+An admin's kick ends a session; a ban keeps its person out and a mute
+keeps them out of chat, by their key (or under `--open` their address),
+across reconnects and restarts: `crib3.room.moderation`, with the message
+of the day and the audit log of every admin's action.
 """
 
 from __future__ import annotations
