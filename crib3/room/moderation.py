@@ -198,6 +198,9 @@ class Moderation:
                                    "what": what, "name": name, "whom": whom, "until": until}
         if text is not None:
             line["text"] = text
+        lasting = f" {until_words(until)}" if what in (BAN, MUTE) else ""
+        log.info("%s by %r: %r (%s)%s", what, by, name, whom, lasting,
+                 extra={"event": f"crib3.serve.moderation.{what}"})
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             with open_private(self.folder / AUDIT, "a") as f:

@@ -146,7 +146,8 @@ async def test_a_muted_person_cannot_chat_but_plays_on_till_the_mute_ends(tmp_pa
     table.close()
 
 
-def test_every_admin_action_is_one_audit_line(tmp_path):
+def test_every_admin_action_is_one_audit_line(tmp_path, caplog):
+    caplog.set_level("INFO", logger="crib3.serve")
     clock = Clock()
     room = room_at(tmp_path, clock)
     eve = arrive(room, "eve", "admin-key", admin=True)
@@ -171,6 +172,10 @@ def test_every_admin_action_is_one_audit_line(tmp_path):
     lines = audit(tmp_path)
     assert [a["when"] for a in lines] == [now - 2, now - 1, now, now, now]
     assert {a["by_key"] for a in lines} == {"key admin-key"}  # the admin's key, not a name
+    said = [r for r in caplog.records if getattr(r, "event", "").startswith("crib3.serve.mod")]
+    assert [r.event for r in said] == [f"crib3.serve.moderation.{a['what']}" for a in lines]
+    assert "ban by 'eve': 'bob' (key bob-key) for good" in caplog.text  # and the server's log
+    assert "kick by 'eve': 'cat' (key cat-key)\n" in caplog.text
     assert lines[-1]["text"] == "Welcome [b]all[/b]"
     path = tmp_path / "tables" / AUDIT
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
