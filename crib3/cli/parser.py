@@ -378,6 +378,12 @@ def _serve_options(serve: Parser) -> None:
     serve.add_argument("--admins", metavar="FILE",
                        help="public keys (authorized_keys format) of the people who may close "
                             "any table and remove a session; they may also sign in")
+    motd = serve.add_mutually_exclusive_group()
+    motd.add_argument("--motd", metavar="TEXT",
+                      help="a message of the day, shown to everyone in the lobby (an admin "
+                           "may change it; \"\" clears it)")
+    motd.add_argument("--motd-file", metavar="FILE",
+                      help="the message of the day from a file (one line)")
     serve.add_argument("--think", type=seconds, default=0.6, metavar="SECONDS",
                        help="how long computer players take over a move (0.6)")
     serve.add_argument("--patience", type=seconds, default=120, metavar="SECONDS",

@@ -100,6 +100,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         if problem:  # it is read again for every connection: it may be mended live
             print(f"warning: nobody can sign in: {authorized} {problem}", file=sys.stderr)
     admins = _admins_file(args.admins, args.open) if args.admins else None
+    motd = _motd(args)
     from crib3.net.options import CannotServe, ServeOptions, default_workers
     from crib3.net.serving import serve
     from crib3.room import Room
@@ -151,6 +152,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     room = Room(data_dir() / "tables", think=args.think, patience=args.patience,
                 idle_close=args.idle_close, tables_per_key=args.tables_per_key,
                 names_per_key=args.names_per_key, results=results)
+    if motd is not None:
+        room.moderation.set_motd(motd, HOST)
     try:
         asyncio.run(serve(options, room, host_key, CardRoomApp, say))
     except CannotServe as exc:
@@ -251,6 +254,9 @@ async def _serve_node(cluster: ClusterOptions, args: argparse.Namespace, options
             cluster.urls, cluster.node, data_dir() / "node" / cluster.node,
             lease_seconds=cluster.lease, think=args.think, patience=args.patience,
             tables_per_key=args.tables_per_key, names_per_key=args.names_per_key, **auth)
+        motd = _motd(args)
+        if motd is not None:
+            room.moderation.set_motd(motd, HOST)
     except (OSError, ssl.SSLError, TimeoutError, nats.errors.NoServersError) as exc:
         why = "no NATS server answered" if isinstance(
             exc, (TimeoutError, nats.errors.NoServersError)) else str(exc)
@@ -272,6 +278,32 @@ async def _serve_node(cluster: ClusterOptions, args: argparse.Namespace, options
     finally:
         with contextlib.suppress(Exception):
             await room.stop()
+
+
+HOST = "the host"  # who set the message of the day from the command line, in the audit log
+
+
+def _motd(args: argparse.Namespace) -> str | None:
+    """`--motd TEXT` or `--motd-file FILE`, checked before the server
+    starts (exit 2 with one line); None: neither given (the one an admin
+    set, if any, stays)."""
+    from crib3.room.basics import RoomError
+    from crib3.room.moderation import checked_motd
+
+    text: str | None = args.motd
+    where = "--motd"
+    if args.motd_file is not None:
+        where = f"--motd-file {args.motd_file}"
+        try:
+            text = Path(args.motd_file).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"{where}: cannot read it ({exc})") from None
+    if text is None:
+        return None
+    try:
+        return checked_motd(text)
+    except RoomError as exc:
+        raise UsageError(f"{where}: {exc}") from None
 
 
 def _admins_file(name: str, open_door: bool) -> Path:

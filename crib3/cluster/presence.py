@@ -424,6 +424,11 @@ class ClusterPeople:
         if held is None or not await self._tell(str(held["node"]), str(held["name"]), REMOVED):
             raise RoomError(f"{shown_name(name)} is not here")
 
+    async def end_session(self, node: str, name: str, reason: str) -> bool:
+        """The session of `name` run by `node` (as `where` says) ended with
+        `reason` (an admin's ban): whether it was there."""
+        return await self._tell(node, name, reason)
+
     async def _tell(self, node: str, name: str, reason: str) -> bool:
         """The session of `name` run by `node` ended with `reason`: whether
         it was there."""

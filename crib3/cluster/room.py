@@ -43,6 +43,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from crib3.cluster.bans import ClusterBans
 from crib3.cluster.chat import ensure_stream
 from crib3.cluster.hosted import HostedTable
 from crib3.cluster.lobby import ClusterLobby, LobbyTable
@@ -55,6 +56,7 @@ from crib3.engine import Rules
 from crib3.room import wire
 from crib3.room.basics import RoomError
 from crib3.room.contract import Wayfinding
+from crib3.room.moderation import BAN, MUTE, until_words
 from crib3.room.seats import FIRST_USE, Presence
 from crib3.room.storage import SHELVED
 
@@ -76,6 +78,7 @@ class ClusterRoom(NodeRoom):
         self._making: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.visits: Visits | None = None
+        self.bans: ClusterBans | None = None  # every node's bans and mutes, in step
         self.cluster = self  # what only a node adds (`crib3.room.contract.ClusterExtras`)
 
     @classmethod
@@ -101,6 +104,10 @@ class ClusterRoom(NodeRoom):
             for kv in (people.people, people.holders, people.names, node.registry):
                 await patiently(kv.status)
             room.cluster_lobby.listeners.append(room.changed)
+            room.bans = await ClusterBans.start(node.store, room.moderation, replicas=replicas)
+            await patiently(room.bans.kv.status)
+            room.moderation.on_change = room._tell_bans
+            await asyncio.wait_for(room.bans.ready.wait(), 10)
             room.visits = Visits(node.store.client, name)
             room.visits.listeners.append(room.changed)  # (a node back: its visitors' lobbies go)
             await room.visits.start()
@@ -158,7 +165,48 @@ class ClusterRoom(NodeRoom):
         if name.lower() not in {n.lower() for n in self.names_here()}:
             raise RoomError(f"{shown_name(name)} is not here")
         assert self.people_ is not None
+        self.moderation.record(by.name, "kick", name, None,  # (their key: the other node's)
+                               by_key=by.holder)
         self._background(self.people_.remove(name, by))
+
+    def ban(self, name: str, by: Presence, seconds: float | None) -> str:
+        """An admin bans someone signed in on any node: here at once (and
+        every node holds it: `crib3.cluster.bans`), elsewhere as soon as
+        the cluster says who they are and where (`_sanction_elsewhere`)."""
+        return self._sanction(BAN, name, by, seconds)
+
+    def mute(self, name: str, by: Presence, seconds: float | None) -> str:
+        """An admin mutes someone signed in on any node (as `ban`)."""
+        return self._sanction(MUTE, name, by, seconds)
+
+    def _sanction(self, what: str, name: str, by: Presence, seconds: float | None) -> str:
+        if name.lower() in self.people or not by.admin or name.lower() == by.name.lower():
+            return super().ban(name, by, seconds) if what == BAN else \
+                super().mute(name, by, seconds)
+        if name.lower() not in {n.lower() for n in self.names_here()}:
+            raise RoomError(f"{shown_name(name)} is not here")
+        self._background(self._sanction_elsewhere(what, name, by, seconds))
+        return until_words(None if seconds is None else self.clock() + seconds)
+
+    async def _sanction_elsewhere(self, what: str, name: str, by: Presence,
+                                  seconds: float | None) -> None:
+        """A ban (or mute) of someone whose session another node runs: by
+        the key (or address) the cluster's people bucket has them signed
+        in with; a banned one's session there ends in one line."""
+        assert self.people_ is not None
+        held = await self.people_.where(name)
+        holder = None if held is None else held.get("holder")
+        if held is None or holder is None or held.get("admin"):
+            log.info("node %s: %s %s not done: %s", self.node.name, what, name,
+                     "not signed in" if held is None else
+                     "an admin" if held.get("admin") else "nothing to hold it to")
+            return
+        sanction = self.moderation.impose(what, str(holder), str(held["name"]), seconds,
+                                          by.name, by.holder)
+        if what == BAN:
+            await self.people_.end_session(
+                str(held["node"]), str(held["name"]),
+                f"an admin has banned you from this room {sanction.until_words()}")
 
     def depart(self, presence: Presence) -> None:
         super().depart(presence)
@@ -375,6 +423,11 @@ class ClusterRoom(NodeRoom):
 
     # --- stopping ---------------------------------------------------------------------------
 
+    def _tell_bans(self, what: str, whom: str, sanction: Any) -> None:
+        """A ban or a mute imposed (or lifted) here: every node holds it."""
+        if self.bans is not None:
+            self._background(self.bans.tell(what, whom, sanction))
+
     def _background(self, work: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
@@ -414,6 +467,8 @@ class ClusterRoom(NodeRoom):
             await self.visits.stop()
         if self.cluster_lobby is not None:
             await self.cluster_lobby.stop()
+        if self.bans is not None:
+            await self.bans.stop()
         if self.people_ is not None:
             with contextlib.suppress(Exception):
                 await self.people_.stop()

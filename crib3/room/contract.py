@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from crib3.engine import Rules
     from crib3.room.basics import Listener
     from crib3.room.chat import ChatLine
+    from crib3.room.moderation import Sanction
     from crib3.room.seats import Presence, Seat
     from crib3.room.wire import Visit
 
@@ -247,6 +248,16 @@ class RoomView(Protocol):
                    rated: bool | None = None) -> TableView: ...
     def close_by_admin(self, table: TableView, by: Presence) -> None: ...
     def remove(self, name: str, by: Presence) -> None: ...
+    # An admin's moderation (`crib3.room.moderation`): a ban or a mute for
+    # so many seconds (None: for good), how long in words; the lobby's
+    # message of the day, text (never markup), "" for none.
+    def ban(self, name: str, by: Presence, seconds: float | None) -> str: ...
+    def mute(self, name: str, by: Presence, seconds: float | None) -> str: ...
+    def sanctions(self, by: Presence) -> Sequence[Sanction]: ...  # in force
+    def lift(self, what: str, whom: str, by: Presence) -> None: ...
+    def set_motd(self, text: str, by: Presence) -> str: ...  # as kept ("": none)
+    @property
+    def motd(self) -> str: ...
 
 
 class SessionRoom(RoomView, Protocol):

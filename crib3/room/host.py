@@ -199,11 +199,11 @@ class RoomHost:
             rates=self.room.rates,
             people=tuple(wire.Person(p.name, p.key, p.admin) for p in self.room.people.values()),
             shelved=kept_games(self.room.shelved), tables=tables,
-            reopenable=kept_games(self.room.reopenable))
+            reopenable=kept_games(self.room.reopenable), motd=self.room.motd)
 
     def _room_changed(self) -> bool:
         now = (tuple((p.name, p.key, p.admin) for p in self.room.people.values()),
-               kept_games(self.room.shelved), kept_games(self.room.reopenable))
+               kept_games(self.room.shelved), kept_games(self.room.reopenable), self.room.motd)
         before, self._room_was = getattr(self, "_room_was", None), now
         return before != now
 
@@ -279,6 +279,15 @@ class RoomHost:
         if method == "remove":
             room.remove(args[0], me)
             return None
+        if method in ("ban", "mute"):
+            return getattr(room, method)(args[0], me, args[2])
+        if method == "sanctions":
+            return room.sanctions(me)
+        if method == "lift":
+            room.lift(args[0], args[1], me)
+            return None
+        if method == "set_motd":
+            return room.set_motd(args[0], me)
         raise RoomError(f"the room has no {method!r}")
 
     def _table_call(self, worker: Hashable, session: int, me: Presence, table: Table,

@@ -47,7 +47,7 @@ from collections import deque
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from crib3.common.rates import TokenBucket
 from crib3.engine import Command, Event, IllegalMove, Rules, SeatView, State
@@ -59,6 +59,7 @@ from crib3.room.seats import SEATS, Presence, Seat, SeatLookup
 
 if TYPE_CHECKING:
     from crib3.room.contract import ClusterExtras, TableView, Wayfinding
+    from crib3.room.moderation import Sanction
 
 # A worker's people say nothing by their own allowance: the main process's
 # room counts their chat (`Presence.chat`). One shared, never taken from.
@@ -311,6 +312,7 @@ class ReplicaRoom:
         self.moves_wait = False
         self.patience = 60.0
         self.rates = False
+        self.motd = ""  # the lobby's message of the day, as the last delta said
         self.cluster: ClusterExtras | None = None  # (a cluster's node runs no workers yet)
         self.tables: dict[int, ReplicaTable] = {}
         self.shelved: dict[int, list[Seat]] = {}
@@ -358,6 +360,7 @@ class ReplicaRoom:
         offset = time.monotonic() - delta.clock
         self.patience = delta.patience
         self.rates = delta.rates
+        self.motd = delta.motd
         people: dict[str, ReplicaPresence] = {}
         for person in delta.people:
             mine = self._mine.get(person.name.lower())
@@ -453,6 +456,21 @@ class ReplicaRoom:
 
     def remove(self, name: str, by: Any) -> None:
         self._call("room", "remove", name, wire.ME)
+
+    def ban(self, name: str, by: Any, seconds: float | None) -> str:
+        return str(self._call("room", "ban", name, wire.ME, seconds))
+
+    def mute(self, name: str, by: Any, seconds: float | None) -> str:
+        return str(self._call("room", "mute", name, wire.ME, seconds))
+
+    def sanctions(self, by: Any) -> list[Sanction]:
+        return cast("list[Sanction]", self._call("room", "sanctions", wire.ME))
+
+    def lift(self, what: str, whom: str, by: Any) -> None:
+        self._call("room", "lift", what, whom, wire.ME)
+
+    def set_motd(self, text: str, by: Any) -> str:
+        return str(self._call("room", "set_motd", text, wire.ME))
 
     def changed(self) -> None:
         notify(self.listeners)

@@ -24,6 +24,11 @@ Past those, the name unused the longest is given up for the new one if
 nobody has used it for `HOLD_DAYS` (as long as a browser's identity is kept
 without coming back); if none is that old, the new name is refused, and
 everyone's held names stay theirs.
+
+An admin's kick ends a session; a ban keeps its person out and a mute
+keeps them out of chat, by their key (or under `--open` their address),
+across reconnects and restarts: `crib3.room.moderation`, with the message
+of the day and the audit log of every admin's action.
 """
 
 from __future__ import annotations
@@ -42,9 +47,10 @@ from crib3.common.rates import TokenBucket
 from crib3.engine import Rules, State
 from crib3.room.basics import Listener, RoomError, notify
 from crib3.room.identities import seat_identity
+from crib3.room.moderation import BAN, MUTE, Moderation, Sanction
 from crib3.room.ratings import BOT_PREFIX, Placing
 from crib3.room.results import Results, game_id, log_digest, result_of
-from crib3.room.seats import FIRST_USE, Presence, Seat
+from crib3.room.seats import FIRST_USE, Presence, Seat, holder_of
 from crib3.room.storage import (
     CLOSED,
     OPEN,
@@ -131,6 +137,8 @@ class Room:
         # What only a cluster's node adds (`crib3.room.contract.ClusterExtras`):
         # nothing, on one machine.
         self.cluster: ClusterExtras | None = None
+        # Bans, mutes and the message of the day, kept in the folder.
+        self.moderation = Moderation(folder, clock)
 
     # --- people ----------------------------------------------------------------
 
@@ -145,6 +153,7 @@ class Room:
         `journey`: their session's, told of a table that comes back later
         (see `bring_back`)."""
         name = self._check_shown(name)
+        self._check_ban(key, address)
         held = self.held_by(name)
         if held is not None and key is not None and key.startswith(FIRST_USE) and held != key:
             raise RoomError(f"{name} is held here by someone else")
@@ -185,6 +194,13 @@ class Room:
         presence = self.sign_in(name, key, kick, address, journey)
         presence.admin = admin
         return presence
+
+    def _check_ban(self, key: str | None, address: str | None) -> None:
+        """RoomError, in one line, if whom this key (or, under --open, this
+        address) stands for is banned here (`crib3.room.moderation`)."""
+        ban = self.moderation.banned(holder_of(key, address))
+        if ban is not None:
+            raise RoomError(f"an admin has banned you from this room {ban.until_words()}")
 
     @staticmethod
     def _check_shown(name: str) -> str:
@@ -616,6 +632,7 @@ class Room:
             raise RoomError(f"{shown_name(name)} is not here")
         if person is by:
             raise RoomError("you cannot remove yourself: quit instead")
+        self.moderation.record(by.name, "kick", person.name, person.holder, by_key=by.holder)
         person.kick("an admin closed your session; your table is saved")
 
     # --- ratings ------------------------------------------------------------------------
@@ -669,6 +686,81 @@ class Room:
             log.warning("table %d: one key played two seats; its game is not rated", number)
             return None
         return placings if people and len(placings) >= 2 else None
+
+    @property
+    def motd(self) -> str:
+        """The lobby's message of the day ("": none): text, never markup."""
+        return self.moderation.motd
+
+    def set_motd(self, text: str, by: Presence) -> str:
+        """An admin sets the message of the day ("" clears it); as kept."""
+        if not by.admin:
+            raise RoomError("only an admin can set the message of the day")
+        text = self.moderation.set_motd(text, by.name, by.holder)
+        self.changed()
+        return text
+
+    def ban(self, name: str, by: Presence, seconds: float | None) -> str:
+        """An admin bans the person called `name`, signed in here, for
+        `seconds` (None: for good): by their key, or under --open their
+        address (`Presence.holder`). Their session ends, and they are refused
+        at sign-in till it ends. Returns how long, in words."""
+        person = self._sanctioned(name, by, "ban")
+        whom = person.holder
+        assert whom is not None  # (`_sanctioned` checked)
+        ban = self.moderation.impose(BAN, whom, person.name, seconds, by.name, by.holder)
+        person.kick(f"an admin has banned you from this room {ban.until_words()}")
+        return ban.until_words()
+
+    def mute(self, name: str, by: Presence, seconds: float | None) -> str:
+        """An admin mutes the person called `name`, signed in here: their
+        chat is refused (their game goes on) for `seconds` (None: for
+        good). Returns how long, in words."""
+        person = self._sanctioned(name, by, "mute")
+        whom = person.holder
+        assert whom is not None  # (`_sanctioned` checked)
+        mute = self.moderation.impose(MUTE, whom, person.name, seconds, by.name, by.holder)
+        return mute.until_words()
+
+    def sanctions(self, by: Presence) -> list[Sanction]:
+        """The bans, then the mutes, in force (the latest first): an admin's
+        to see, to lift one."""
+        if not by.admin:
+            raise RoomError("only an admin can see the bans and mutes")
+        return self.moderation.in_force(BAN) + self.moderation.in_force(MUTE)
+
+    def lift(self, what: str, whom: str, by: Presence) -> None:
+        """An admin ends the ban (`what` BAN) or the mute (MUTE) on `whom`,
+        a `Presence.holder` (see `sanctions`)."""
+        if not by.admin:
+            raise RoomError(f"only an admin can lift a {what}")
+        if what not in (BAN, MUTE):
+            raise RoomError(f"no such thing as a {what!r}")
+        self.moderation.lift(what, whom, by.name, by.holder)
+
+    def _sanctioned(self, name: str, by: Presence, what: str) -> Presence:
+        """The person `by` (an admin) may `what` (ban or mute): here, not
+        themselves nor an admin, with a key or an address to hold it to."""
+        if not by.admin:
+            raise RoomError(f"only an admin can {what} someone")
+        person = self.people.get(name.lower())
+        if person is None:
+            raise RoomError(f"{shown_name(name)} is not here")
+        if person is by or person.name.lower() == by.name.lower():
+            raise RoomError(f"you cannot {what} yourself")
+        if person.admin:
+            raise RoomError(f"{shown_name(person.name)} is an admin: take their key out of "
+                            f"the admins file instead")
+        if person.holder is None:
+            raise RoomError(f"{shown_name(person.name)} has no key or address to {what} by")
+        return person
+
+    def may_chat(self, presence: Presence) -> None:
+        """RoomError, in one line, if an admin has muted `presence`."""
+        mute = self.moderation.muted(presence.holder)
+        if mute is not None:
+            raise RoomError(f"an admin has muted you here {mute.until_words()}: "
+                            "your chat is not shown (your game goes on)")
 
     def changed(self) -> None:
         notify(self.listeners)

@@ -494,6 +494,7 @@ class Table(SeatLookup):
         (RoomError: not theirs to say, not a line, or too fast)."""
         if self.seat_of(presence.name) is None and presence not in self.watchers:
             raise RoomError(f"you are not at table {self.number}")
+        self.room.may_chat(presence)
         return self.chat.say(presence.name, text, presence.chat)
 
     # --- saving and telling ------------------------------------------------------------

@@ -21,7 +21,8 @@ bytes, one of:
   (`crib3.engine.codec`, which the game logs use too); chat lines, seats and
   people as their plain fields; a `Call`'s arguments by the schema of its
   method (`CALLS`), a `Reply`'s value as one of the few things a call
-  returns (`Followed` and `ChatLine` named by a one-key object);
+  returns (`Followed`, `ChatLine` and `Sanctions` named by a one-key
+  object);
 - terminal bytes, which are most of the traffic (every key in, every
   screen out): a kind byte (1 `Output`, 2 `Input`), the session's number
   (4 bytes, big-endian) and the bytes as they are. A screen is not
@@ -58,6 +59,7 @@ from typing import Any, NamedTuple
 
 from crib3.engine import Command, Event, PlayerInfo, Rules, SeatView, codec
 from crib3.room.chat import ChatLine
+from crib3.room.moderation import Sanction
 from crib3.room.seats import Seat
 
 VERSION = 5  # 5: a visit to another node (4: JSON and raw bytes frames; 3 and before: pickle)
@@ -142,6 +144,7 @@ class RoomDelta:
     # Closed games some of their people may bring back (`Room.reopenable`).
     reopenable: tuple[tuple[int, tuple[Seat, ...]], ...] = ()
     rates: bool = False  # the room rates games (`Room.rates`)
+    motd: str = ""  # the lobby's message of the day (`Room.motd`)
 
 
 @dataclass(frozen=True)
@@ -182,7 +185,8 @@ class Followed(NamedTuple):
 @dataclass(frozen=True)
 class Reply:
     """The result of a `Call`: a value (a table as its uid: None, true or
-    false, a whole number, a string, a `ChatLine` or `Followed`), or the
+    false, a whole number, a string, a `ChatLine`, `Followed`, or a list of
+    `Sanction`, the bans and mutes an admin is shown), or the
     one line of the RoomError (or IllegalMove) it raised."""
 
     call: int
@@ -348,6 +352,11 @@ CALLS: dict[str, tuple[Any, ...]] = {
     "bring_back": (_ME_ARG,),
     "close_by_admin": (int, _ME_ARG),
     "remove": (str, _ME_ARG),
+    "ban": (str, _ME_ARG, float | None),
+    "mute": (str, _ME_ARG, float | None),
+    "sanctions": (_ME_ARG,),
+    "lift": (str, str, _ME_ARG),
+    "set_motd": (str, _ME_ARG),
     "sit": (_ME_ARG,),
     "watch": (_ME_ARG,),
     "unwatch": (_ME_ARG,),
@@ -375,6 +384,7 @@ _ARG_DECODERS: dict[str, tuple[Decoder, ...]] = {
 
 _ITEMS = codec.decoder_for(tuple[tuple[Event, SeatView], ...])
 _CHAT_LINE = codec.decoder_for(ChatLine)
+_SANCTIONS = codec.decoder_for(tuple[Sanction, ...])
 _INT = codec.decoder_for(int)
 _STR = codec.decoder_for(str)
 _OPTIONAL_STR = codec.decoder_for(str | None)
@@ -393,6 +403,8 @@ def _encode_value(value: Any) -> Any:
         return {"ChatLine": {"name": value.name, "text": value.text}}
     if isinstance(value, Followed):
         return {"Followed": {"sub": value.sub, "items": _encode_items(value.items)}}
+    if isinstance(value, list) and all(isinstance(s, Sanction) for s in value):
+        return {"Sanctions": codec.encode_value(tuple(value))}
     raise TypeError(f"a reply cannot carry {type(value).__name__}")
 
 
@@ -403,6 +415,8 @@ def _decode_value(value: Any, where: str) -> Any:
         ((kind, inner),) = value.items()
         if kind == "ChatLine":
             return _CHAT_LINE(inner, f"{where}.ChatLine")
+        if kind == "Sanctions":
+            return list(_SANCTIONS(inner, f"{where}.Sanctions"))
         if kind == "Followed" and type(inner) is dict and set(inner) == {"sub", "items"}:
             return Followed(_INT(inner["sub"], f"{where}.Followed.sub"),
                             _ITEMS(inner["items"], f"{where}.Followed.items"))

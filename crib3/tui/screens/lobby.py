@@ -1,10 +1,13 @@
 """The card room's lobby (`crib3 serve`): the tables of the room, who sits
 where, and the free seats; Enter sits you at one, o opens a table of your
 own (`OpenTableScreen`), w watches one playing, and an admin's keys close a
-table or end someone's session.
+table, end someone's session, ban someone or mute them, lift a ban or a
+mute, or write the message of the day. The room's message
+of the day, if it has one, is shown under the title.
 
 It reads the room (any of the three: `crib3.room.contract.RoomView`) and
-calls its few methods (open, sit, bring back, close, remove); the room
+calls its few methods (open, sit, bring back, close, remove, ban, mute, lift, the
+message of the day); the room
 tells it when something changed, and it redraws. On a cluster's node
 (`room.cluster`) it lists the other nodes' tables and people too, and
 takes the session to them through its `journey`. Its layout is in
@@ -29,7 +32,13 @@ from crib3.tui.bindings import QuietBindings
 from crib3.tui.css import STYLESHEET
 from crib3.tui.screens.lobby_words import rules_line, seats_line, standing
 from crib3.tui.screens.open_table import OpenTableScreen
-from crib3.tui.screens.room_dialogs import ConfirmAdmin, PickPerson
+from crib3.tui.screens.room_dialogs import (
+    ConfirmAdmin,
+    MotdPrompt,
+    PickDuration,
+    PickPerson,
+    PickSanction,
+)
 from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.table_list import TableList
 
@@ -38,6 +47,7 @@ if TYPE_CHECKING:
 
     from crib3.engine import Rules
     from crib3.room.contract import ElsewhereTable, ListedTable, RoomView, TableView, Wayfinding
+    from crib3.room.moderation import Sanction
     from crib3.tui.room_app import CardRoomApp
 
 
@@ -49,6 +59,10 @@ class LobbyScreen(QuietBindings, Screen[None]):
         Binding("w", "watch", "Watch"),
         Binding("x", "close_table", "Close"),  # an admin's: the highlighted table
         Binding("k", "remove", "Remove"),  # an admin's: someone's session
+        Binding("b", "ban", "Ban"),  # an admin's: someone, across reconnects
+        Binding("u", "mute", "Mute"),  # an admin's: someone's chat
+        Binding("l", "lift", "Lift"),  # an admin's: a ban or a mute in force
+        Binding("d", "motd", "Message"),  # an admin's: the message of the day
         Binding("r", "bring_back", "Back to my table"),
         Binding("m", "app.toggle_bell", "Bell", show=False),
         Binding("question_mark", "app.help", "Help", key_display="?"),
@@ -70,6 +84,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static("crib3 card room", id="title")
+        yield Static("", id="motd")
         yield Static("", id="who")
         # Enter is the list's own key (RowSelected, below), not a priority
         # key of the screen: so it comes after any arrow keys that came
@@ -165,6 +180,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         said = self.query_one("#who", Static)
         if not isinstance(said.content, Text) or said.content != who:
             said.update(who)
+        self._show_motd()
         tables = self.room.lobby()
         rows = {t.number: (str(t.number), seats_line(t), rules_line(t.rules, t.rated), standing(t))
                 for t in tables}
@@ -181,6 +197,15 @@ class LobbyScreen(QuietBindings, Screen[None]):
         self.keys_may_have_changed()
         if self.journey is not None and self.journey.rejoin is not None:
             self.call_later(self._rejoin)
+
+    def _show_motd(self) -> None:
+        """The room's message of the day, as the host or an admin wrote it
+        (plain Text, never markup); no row at all when there is none."""
+        motd = self.room.motd
+        shown = self.query_one("#motd", Static)
+        shown.display = bool(motd)
+        if motd and (not isinstance(shown.content, Text) or shown.content.plain != motd):
+            shown.update(Text(motd))
 
     def _rejoin(self) -> None:
         """Back to the table whose node stopped (crib3 serve --cluster), once
@@ -252,8 +277,10 @@ class LobbyScreen(QuietBindings, Screen[None]):
                 and table.seat_of(self.presence.name) is None
         if action == "close_table":
             return self.presence.admin and self.selected() is not None
-        if action == "remove":  # an admin's keys: nobody else sees them
+        if action in ("remove", "ban", "mute"):  # an admin's keys: nobody else sees them
             return self.presence.admin and len(self._names_here()) > 1
+        if action in ("lift", "motd"):
+            return self.presence.admin
         if action == "bring_back":
             return self.room.shelved_for(self.presence) is not None
         return True
@@ -306,6 +333,89 @@ class LobbyScreen(QuietBindings, Screen[None]):
             self.notify(str(exc), severity="warning", markup=False)
             return
         self.notify(f"{shown_name(name)}'s session is closed.", markup=False)
+
+    def action_ban(self) -> None:
+        self._sanction("ban")
+
+    def action_mute(self) -> None:
+        self._sanction("mute")
+
+    def _sanction(self, what: str) -> None:
+        """An admin bans (or mutes) someone here: whom, then for how long."""
+        names = sorted(n for n in self._names_here()
+                       if n.lower() != self.presence.name.lower())
+        if not self.presence.admin or not names:
+            return
+
+        def picked(name: str | None) -> None:
+            if name is not None:
+                self.app.push_screen(PickDuration(what, name),
+                                     lambda seconds: self._sanctioned(what, name, seconds))
+
+        self.app.push_screen(PickPerson(names, f"{what.capitalize()} whom?", "pick"), picked)
+
+    def _sanctioned(self, what: str, name: str, seconds: float | None | bool) -> None:
+        if seconds is False:  # (cancelled)
+            return
+        length = None if seconds is True else seconds
+        try:
+            if what == "ban":
+                until = self.room.ban(name, self.presence, length)
+            else:
+                until = self.room.mute(name, self.presence, length)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        done = "banned" if what == "ban" else "muted"
+        self.notify(f"{shown_name(name)} is {done} {until}.", markup=False)
+
+    def action_lift(self) -> None:
+        """An admin lifts a ban or a mute in force: which, then asked first."""
+        if not self.presence.admin:
+            return
+        try:
+            sanctions = list(self.room.sanctions(self.presence))
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        if not sanctions:
+            self.notify("No bans or mutes are in force.", markup=False)
+            return
+
+        def picked(index: int | None) -> None:
+            if index is None:
+                return
+            sanction = sanctions[index]
+            self.app.push_screen(
+                ConfirmAdmin(f"Lift the {sanction.what} on {shown_name(sanction.name)}?"),
+                lambda yes: self._lift(sanction) if yes else None)
+
+        self.app.push_screen(PickSanction(sanctions), picked)
+
+    def _lift(self, sanction: Sanction) -> None:
+        try:
+            self.room.lift(sanction.what, sanction.whom, self.presence)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self.notify(f"The {sanction.what} on {shown_name(sanction.name)} is lifted.",
+                    markup=False)
+
+    def action_motd(self) -> None:
+        """An admin writes the message of the day (empty: none)."""
+        if self.presence.admin:
+            self.app.push_screen(MotdPrompt(self.room.motd), self._motd_written)
+
+    def _motd_written(self, text: str | None) -> None:
+        if text is None:
+            return
+        try:
+            kept = self.room.set_motd(text, self.presence)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self.notify("The message of the day is set." if kept else
+                    "There is no message of the day now.", markup=False)
 
     def action_bring_back(self) -> None:
         number = self.room.shelved_for(self.presence)

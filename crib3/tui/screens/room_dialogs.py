@@ -1,5 +1,6 @@
 """The card room's small dialogs: a line of chat to say, an admin's
-question, whose session to end, and an invite link for a friend. Apart from
+question, whose session to end (or whom to ban or mute, how long, and which
+ban or mute to lift, the message of the day), and an invite link for a friend. Apart from
 the screens that open them (the lobby, a seat, a spectator) so that those
 import them, not each other."""
 
@@ -17,6 +18,7 @@ from textual.widgets.option_list import Option
 
 from crib3.common.names import shown_name
 from crib3.room.chat import MAX_CHARS, steady
+from crib3.room.moderation import DURATIONS, MOTD_CHARS, Sanction
 from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.tui.screens.dialogs import Dialog
 
@@ -84,20 +86,25 @@ class ConfirmAdmin(Dialog[bool]):
 
 
 class PickPerson(Dialog["str | None"]):
-    """The admin picks whose session to end: Enter picks, Esc cancels."""
+    """The admin picks whose session to end (or whom to ban or mute):
+    Enter picks, Esc cancels."""
 
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True)]
 
-    def __init__(self, names: Sequence[str]) -> None:
+    def __init__(self, names: Sequence[str], question: str = "Remove whose session?",
+                 verb: str = "remove") -> None:
         super().__init__()
         self.names = list(names)
+        self.question = question
+        self.verb = verb
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static("Remove whose session?", classes="title")
+            yield Static(self.question, classes="title")
             yield OptionList(*(Option(Text(shown_name(n, 20)), id=str(i))
                                for i, n in enumerate(self.names)), id="people")
-            yield Static(in_words("↑/↓ choose · Enter remove · Esc cancel", app_is_ascii(self)),
+            yield Static(in_words(f"↑/↓ choose · Enter {self.verb} · Esc cancel",
+                                  app_is_ascii(self)),
                          classes="hint")
 
     def on_mount(self) -> None:
@@ -105,6 +112,86 @@ class PickPerson(Dialog["str | None"]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.dismiss(self.names[int(event.option.id or 0)])
+
+
+class PickDuration(Dialog["float | bool | None"]):
+    """How long the admin bans (or mutes) someone: Enter picks, Esc
+    cancels. Dismissed with seconds, True for good, False cancelled (None
+    cannot say both "for good" and "cancelled")."""
+
+    BINDINGS = [Binding("escape", "dismiss(False)", "Cancel", priority=True)]
+
+    def __init__(self, what: str, name: str) -> None:
+        super().__init__()
+        self.what = what
+        self.name_ = name
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(Text(f"{self.what.capitalize()} {shown_name(self.name_)} for how long?"),
+                         classes="title")
+            yield OptionList(*(Option(label, id=str(i))
+                               for i, (label, _) in enumerate(DURATIONS)), id="durations")
+            yield Static(in_words("↑/↓ choose · Enter pick · Esc cancel", app_is_ascii(self)),
+                         classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        seconds = DURATIONS[int(event.option.id or 0)][1]
+        self.dismiss(True if seconds is None else seconds)
+
+
+class PickSanction(Dialog["int | None"]):
+    """The admin picks a ban or a mute in force to lift (its index):
+    Enter picks, Esc cancels."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True)]
+
+    def __init__(self, sanctions: Sequence[Sanction]) -> None:
+        super().__init__()
+        self.sanctions = list(sanctions)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Lift which ban or mute?", classes="title")
+            yield OptionList(*(Option(Text(f"{s.what} {shown_name(s.name, 20)} "
+                                           f"{s.until_words()}"), id=str(i))
+                               for i, s in enumerate(self.sanctions)), id="sanctions")
+            yield Static(in_words("↑/↓ choose · Enter lift · Esc cancel", app_is_ascii(self)),
+                         classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(int(event.option.id or 0))
+
+
+class MotdPrompt(Dialog["str | None"]):
+    """The admin writes the lobby's message of the day: Enter keeps it
+    (empty: none), Esc leaves it as it was."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", priority=True)]
+
+    def __init__(self, motd: str) -> None:
+        super().__init__()
+        self.motd = motd
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("The message of the day, for everyone in the lobby:", classes="title")
+            yield Input(self.motd, max_length=MOTD_CHARS, id="motd",
+                        placeholder="empty: no message")
+            yield Static(in_words("Enter: keep it · Esc: cancel", app_is_ascii(self)),
+                         classes="hint")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
 
 
 class InviteLink(Dialog[None]):

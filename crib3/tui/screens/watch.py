@@ -53,6 +53,9 @@ ROOM_KEYS = """\
 ADMIN_KEYS = """\
   x, k       admin: close a table (it is saved),
              remove a session
+  b, u, l    admin (lobby): ban someone, mute someone,
+             lift a ban or a mute
+  d          admin (lobby): the message of the day
 """
 
 
