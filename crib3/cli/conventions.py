@@ -31,6 +31,10 @@ def places() -> list[tuple[str, Path, str]]:
         ("host key", config / "ssh_host_ed25519_key", "crib3 serve's, made on its first start"),
         ("keys", config / "authorized_keys", "who may come into crib3 serve"),
         ("tables", data / "tables", "crib3 serve's tables, open and closed"),
+        ("moderation", data / "tables" / "moderation.json", "crib3 serve's bans, mutes and "
+         "message of the day"),
+        ("audit", data / "tables" / "audit.jsonl", "every admin's action in crib3 serve"),
+        ("ratings", data / "ratings", "the rated games' results and the ratings"),
         ("invites", data / "web", "crib3 serve --web's invite book"),
     ]
 
