@@ -99,7 +99,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         problem = keys.authorized_keys_problem(authorized)
         if problem:  # it is read again for every connection: it may be mended live
             print(f"warning: nobody can sign in: {authorized} {problem}", file=sys.stderr)
-    admins = _admins_file(args.admins, args.open) if args.admins else None
+    admins = _admins_file(args.admins) if args.admins else None
     motd = _motd(args)
     from crib3.net.options import CannotServe, ServeOptions, default_workers
     from crib3.net.serving import serve
@@ -306,16 +306,14 @@ def _motd(args: argparse.Namespace) -> str | None:
         raise UsageError(f"{where}: {exc}") from None
 
 
-def _admins_file(name: str, open_door: bool) -> Path:
+def _admins_file(name: str) -> Path:
     """The --admins file, checked before the server starts: it must hold
     keys and be readable (else exit 2), and nobody but its owner may write
     it (StrictModes, as for the authorized keys). It is read again for
-    every connection, like the authorized keys."""
+    every connection, like the authorized keys. Under --open too: an open
+    room's admins are the keys listed here, whatever names they take."""
     from crib3.net import keys
 
-    if open_door:
-        raise UsageError("--admins needs keys, and --open asks for none: "
-                         "give --authorized-keys FILE instead of --open")
     path = Path(name)
     if not path.is_file():
         raise UsageError(f"--admins {path}: no such file")

@@ -192,7 +192,9 @@ class Doorman(asyncssh.SSHServer):
             held = self.service.room.held_by(username)
             proof = FIRST_USE + fingerprint
             if held is None or held == proof:
-                self.key = proof
+                # An open room's admins are its listed keys (whatever name
+                # they take): there is no other way to keep order in it.
+                self.key, self.admin = proof, await self._listed(self.service.admin_keys, key)
                 return True
             return self._failed(f"{username} is held by another key or a reconnect code")
         if await self._listed(self.service.admin_keys, key):
