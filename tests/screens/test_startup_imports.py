@@ -63,7 +63,7 @@ async def test_the_new_game_screen_starts_with_no_widget_it_does_not_show(crib3_
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
         form = app.screen.query_one("Vertical")
         assert not app.screen.query("#unfinished")
-        assert len(form.children) == 11, [w.id or type(w).__name__ for w in form.children]
+        assert len(form.children) == 13, [w.id or type(w).__name__ for w in form.children]
         assert "crib3 · three-handed cribbage" in str(app.screen.query_one("#title").render())
 
 
@@ -89,3 +89,4 @@ async def test_the_new_game_screen_is_the_first_screen_and_a_new_game_gets_a_fre
                        and app.screen is not first and bool(app.screen.query("#name")))
         assert app.game is None
         assert app.screen.query_one("#name").value == "Ann"  # as saved
+
