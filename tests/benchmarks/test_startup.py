@@ -112,9 +112,12 @@ def programs(folder: Path) -> dict[str, tuple[str, str]]:
                        "three-handed cribbage")}
     other = os.environ.get("CRIB3_STARTUP_AGAINST")
     if other:  # another checkout's crib3 (its source folder), in the same turns
+        entry = folder / "crib3-other"  # started as the installed script starts crib3
+        entry.write_text(f"#!{sys.executable}\nimport re\nimport sys\n"
+                         "from crib3.cli import main\nsys.exit(main())\n")
+        entry.chmod(0o755)
         found["crib3-other"] = (f"env CRIB3_HOME={folder / 'home-other'} PYTHONPATH={other} "
-                                f"{sys.executable} -c 'import sys; from crib3.cli import main; "
-                                "sys.exit(main())'", "three-handed cribbage")
+                                f"{entry}", "three-handed cribbage")
     magma = Path(sys.executable).with_name("cribbage")
     if magma.exists():  # pip install magmacrunch-cribbage (same Textual)
         found["magmacrunch"] = (f"env HOME={folder / 'magma'} {magma}", "PLAY THE COMPUTER")
