@@ -181,3 +181,24 @@ def test_settings_from_a_file_are_taken_only_when_they_make_sense(crib3_home):
     for wrong in (-1, 1e9, "2", None, True):
         path.write_text(json.dumps({"auto_continue": wrong}))
         assert load_choices().auto_continue == GameChoices().auto_continue, wrong
+
+
+async def test_a_count_waits_for_enter_while_the_person_reads_over_the_table(crib3_home):
+    """The help opened at a count: the table does not go on under it, but
+    waits for Enter once it is closed."""
+    app = ann(auto_continue=0.05)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: key_needed(app) or table(app).going_on_by_itself)
+        while not table(app).going_on_by_itself:
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: key_needed(app) or table(app).going_on_by_itself)
+        screen = table(app)
+        counted = screen.presented
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: app.screen is not screen and not screen.going_on_by_itself)
+        assert screen.presented == counted and screen.mode == Mode.WAITING_FOR_ENTER
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert screen.presented == counted and key_needed(app)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.presented > counted)

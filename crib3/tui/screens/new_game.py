@@ -181,7 +181,7 @@ class NewGameScreen(Screen[GameChoices | Path]):
             # the first screen costs time to start, and these two are plain
             # text.
             yield Static(Content.assemble(("crib3 · three-handed cribbage", "bold $accent"),
-                                          "\n Your name"),
+                                          "\n\n Your name"),
                          classes="title", id="title")
             yield Input(c.name, placeholder="your name", id="name", max_length=MAX_LENGTH)
             yield OptionRow("Left opponent", BOT_LEVELS, c.left, LEVEL_HINTS, id="left")

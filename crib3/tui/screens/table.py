@@ -457,17 +457,21 @@ class TableScreen(QuietBindings, Screen[None]):
     async def _waited(self, at_most: float | None) -> None:
         """The pause (its mode set, `_continue` cleared) until Enter (or
         `s`), or at most `at_most` seconds: the pause then ends by itself
-        (`going_on_by_itself` says so meanwhile)."""
-        if at_most is None:
-            await self._continue.wait()
-        else:
+        (`going_on_by_itself` says so meanwhile), unless something is open
+        over the table then (the help, the last count, the coach): the
+        person is reading, and the table waits for their Enter."""
+        if at_most is not None:
             self.going_on_by_itself = True
             try:
                 await asyncio.wait_for(self._continue.wait(), at_most)
             except TimeoutError:
-                pass
+                if self.app.screen is not self:
+                    self.going_on_by_itself = False
+                    await self._continue.wait()
             finally:
                 self.going_on_by_itself = False
+        else:
+            await self._continue.wait()
         self.mode = self._presenting()
 
     def _act(self, command: Command) -> bool:
