@@ -21,24 +21,34 @@ from crib3.tui.app import Crib3App
 from crib3.tui.ascii import AsciiFilter
 from crib3.tui.room_app import CardRoomApp
 from crib3.tui.screens.table import TableScreen
-from crib3.tui.settings import GameChoices
+from crib3.tui.settings import AutoMoves, GameChoices
 from crib3.tui.words import IDLE
+
+# Every card and every pause by a key (the go is said for you, as ever):
+# what the tests of the keys, the prompts and each pause's screen play
+# with. What is done for you by default is test_table_auto's.
+BY_KEYS = AutoMoves(go=True, forced_card=False, continue_after=None)
 
 
 def make_app(seed: int = 7, levels: tuple[str, str] = ("standard", "standard"),
              ascii: bool = False, autosave: bool = True, **rules: bool) -> Crib3App:
     """Ann's game against two bots of `levels` that move at once, from
-    `seed`; `rules` are the optional rules (skunks, muggins, short)."""
-    choices = GameChoices(name="Ann", left=levels[0], right=levels[1], seed=seed, **rules)
+    `seed`, played by keys (`BY_KEYS`); `rules` are the optional rules
+    (skunks, muggins, short)."""
+    choices = GameChoices(name="Ann", left=levels[0], right=levels[1], seed=seed,
+                          auto_go=BY_KEYS.go, auto_play=BY_KEYS.forced_card, auto_continue=0.0,
+                          **rules)
     return Crib3App(choices, think=0.0, ascii=ascii, autosave=autosave)
 
 
 def table_app(game, me: int, bots: dict) -> App:
-    """An app holding only a table, for a game made by the test, seen from `me`."""
+    """An app holding only a table, for a game made by the test, seen from
+    `me`, played by keys (`BY_KEYS`)."""
 
     class OneTable(App[None]):  # no CSS of its own: the screens bring theirs
         def on_mount(self) -> None:
-            self.push_screen(TableScreen(game, me, BotDriver(game, bots), think=0.0))
+            self.push_screen(TableScreen(game, me, BotDriver(game, bots), think=0.0,
+                                         auto=BY_KEYS))
 
     return OneTable()
 

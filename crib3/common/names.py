@@ -43,14 +43,27 @@ BLANKS = frozenset("\u2800\u3164\u115f\u1160\uffa0\u2000\u3000\u00a0\u202f\u205f
 def check_name(text: str) -> str:
     """The name a person typed, trimmed, or ValueError saying in one line
     why it cannot be a name."""
-    import unicodedata
-
     name = text.strip()
     rule = f"a name is 1 to {MAX_LENGTH} printable characters"
     if not name:
         raise ValueError(f"{rule} (this one is empty)")
     if len(name) > MAX_LENGTH:
         raise ValueError(f"{rule} (this one has {len(name)})")
+    if name.isascii() and name.isprintable():
+        # Plain ASCII meets every rule below (one script, no mark, nothing
+        # invisible or of unsteady width; trimmed, it shows something):
+        # taken without loading regex and compiling Unicode's patterns,
+        # which the name in the settings, checked at every start, would
+        # otherwise cost the first screen.
+        return name
+    return _checked(name, rule)
+
+
+def _checked(name: str, rule: str) -> str:
+    """`check_name`'s rules beyond plain ASCII, on a trimmed name of the
+    right length."""
+    import unicodedata
+
     from crib3.common import lookalikes
 
     for char in name:

@@ -207,7 +207,8 @@ class Crib3App(BaseApp):
         bots = {1: make_player(choices.left, random.Random(bot_rng.random())),
                 2: make_player(choices.right, random.Random(bot_rng.random()))}
         table = TableScreen(self.game, 0, BotDriver(self.game, bots, think=self.think),
-                            self.think, self.ascii, on_over=self._game_over, takebacks=True)
+                            self.think, self.ascii, on_over=self._game_over, takebacks=True,
+                            auto=choices.auto_moves())
         self.switch_screen(table) if self._table_showing() else self.push_screen(table)
 
     def continue_game(self, game: Game) -> None:
@@ -232,7 +233,8 @@ class Crib3App(BaseApp):
                                      self.think, self.ascii,
                                      on_over=self._game_over,
                                      resumed=self.resume_path is not None,
-                                     takebacks=game.takebacks, shown_before=shown))
+                                     takebacks=game.takebacks, shown_before=shown,
+                                     auto=load_choices().auto_moves()))
 
     def _open_log(self, path: Path, header: dict[str, object] | None = None) -> None:
         """The game's log, new or to go on with; a folder or disk that will

@@ -16,6 +16,24 @@ if TYPE_CHECKING:
 
 SETTINGS_FILE = "settings.json"
 MAX_THINK = 60.0  # a pace from the file beyond this is taken for a mistake
+MAX_CONTINUE = 60.0  # ... and so is a wait after a count beyond this
+AUTO_CONTINUE = 2.0  # seconds after a count in the show, unless chosen otherwise
+
+
+@dataclass(frozen=True)
+class AutoMoves:
+    """What the table does for you that needs no decision of yours: the go
+    when no card can be played (`go`), your only playable card played
+    (`forced_card`), and a count in the show followed by the next after
+    `continue_after` seconds (None: it waits for Enter, which always goes
+    on at once). The defaults are what most players want: a go and a
+    forced card are no choice at all, and a count is said phrase by phrase
+    before its pause, while the whole show waits for Enter at a glance
+    after its last count, so nothing goes by unseen."""
+
+    go: bool = True
+    forced_card: bool = True
+    continue_after: float | None = AUTO_CONTINUE
 
 
 @dataclass
@@ -30,6 +48,9 @@ class GameChoices:
     short: bool = False
     seed: int | None = None
     think: float = 0.6  # seconds a computer player takes over a move (`--think`)
+    auto_go: bool = AutoMoves.go
+    auto_play: bool = AutoMoves.forced_card  # your only playable card
+    auto_continue: float = AUTO_CONTINUE  # seconds after a count in the show; 0: wait for Enter
 
     def rules(self) -> Rules:
         from crib3.engine import Rules
@@ -39,6 +60,10 @@ class GameChoices:
 
     def levels(self) -> tuple[str, str]:
         return (self.left, self.right)
+
+    def auto_moves(self) -> AutoMoves:
+        return AutoMoves(go=self.auto_go, forced_card=self.auto_play,
+                         continue_after=self.auto_continue or None)
 
 
 def settings_path() -> Path:
@@ -64,6 +89,9 @@ def load_choices() -> GameChoices:
         elif f.name == "think":  # any number of seconds `--think` would take
             if (type(value) is int or type(value) is float) and 0 <= value <= MAX_THINK:
                 choices.think = float(value)
+        elif f.name == "auto_continue":  # seconds, or 0 for Enter
+            if (type(value) is int or type(value) is float) and 0 <= value <= MAX_CONTINUE:
+                choices.auto_continue = float(value)
         elif type(value) is type(default):
             setattr(choices, f.name, value)
     if choices.left not in BOT_LEVELS:

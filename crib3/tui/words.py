@@ -42,12 +42,13 @@ class Mode(StrEnum):
     WAITING_FOR_ENTER = "waiting_for_enter"  # paused so a person can read
     SKIPPING_SHOW = "skipping_show"  # the rest of this show goes by without pauses
     YOUR_TURN = "your_turn"  # this seat must act: a card, the cut, a count
+    YOUR_GO = "your_go"  # this seat cannot play: Enter says go (auto-go off)
     OTHERS_TURN = "others_turn"  # a person at another seat must act
     OVER = "over"  # the game has ended and its result was asked for
 
 
 # Modes in which Enter goes on (the pause, or hurrying a count).
-ENTER_GOES_ON = frozenset({Mode.COUNTING, Mode.WAITING_FOR_ENTER})
+ENTER_GOES_ON = frozenset({Mode.COUNTING, Mode.WAITING_FOR_ENTER, Mode.YOUR_GO})
 # Modes in which the screen waits for a person, with nothing to present.
 IDLE = frozenset({Mode.YOUR_TURN, Mode.OTHERS_TURN})
 
@@ -208,6 +209,8 @@ def prompt(mode: Mode, shown_phase: str, view: SeatView) -> str:
     """The hint under the table: which keys do what now. `shown_phase` is
     the phase of the state on screen (the view's, or the one before a count
     being said)."""
+    if mode == Mode.YOUR_GO:
+        return f"No card you can play at {view.count}: Enter says go"
     if mode in ENTER_GOES_ON:
         if shown_phase == Phase.OVER:
             return "Enter: the result"

@@ -1,7 +1,9 @@
 """Time from typing `crib3` to the first usable screen, in a real terminal,
 side by side with a bare Textual app and (if installed) magmacrunch-cribbage.
 
-Run on demand: `python -m pytest tests/benchmarks/test_startup.py --benchmark-only -s`.
+Run on demand: `python -m pytest tests/benchmarks/test_startup.py --benchmark-only -s`;
+with CRIB3_STARTUP_AGAINST=FOLDER, another checkout's crib3 (say main's,
+`git archive main`) is launched in the same turns, for a before and after.
 Each program is started in its own tmux server at 80x24 and timed until its
 first screen's text is in the pane. The programs take turns (one launch
 each, in a rotating order, `ROUNDS` times), so a busy moment on this shared
@@ -89,13 +91,33 @@ def screen_costs(command: str, text: str, linger: float = 0.0) -> tuple[float, f
         subprocess.run([*tmux, "kill-server"], capture_output=True)
 
 
+def returning_player(home: Path) -> Path:
+    """A crib3 home as a player's is after a first game: the settings the
+    new-game screen saved (read, and the name in them checked, at every
+    start)."""
+    (home / "config").mkdir(parents=True, exist_ok=True)
+    (home / "config" / "settings.json").write_text(
+        '{"name": "Ann", "left": "standard", "right": "expert", "think": 0.6}\n')
+    return home
+
+
 def programs(folder: Path) -> dict[str, tuple[str, str]]:
     """name -> (command, the text of its first screen)."""
     script = folder / "bare.py"
     script.write_text(BARE_APP)
+    returning_player(folder / "home")
+    returning_player(folder / "home-other")
     found = {"bare": (f"{sys.executable} {script}", "three-handed cribbage"),
              "crib3": (f"env CRIB3_HOME={folder / 'home'} {crib3_command()}",
                        "three-handed cribbage")}
+    other = os.environ.get("CRIB3_STARTUP_AGAINST")
+    if other:  # another checkout's crib3 (its source folder), in the same turns
+        entry = folder / "crib3-other"  # started as the installed script starts crib3
+        entry.write_text(f"#!{sys.executable}\nimport re\nimport sys\n"
+                         "from crib3.cli import main\nsys.exit(main())\n")
+        entry.chmod(0o755)
+        found["crib3-other"] = (f"env CRIB3_HOME={folder / 'home-other'} PYTHONPATH={other} "
+                                f"{entry}", "three-handed cribbage")
     magma = Path(sys.executable).with_name("cribbage")
     if magma.exists():  # pip install magmacrunch-cribbage (same Textual)
         found["magmacrunch"] = (f"env HOME={folder / 'magma'} {magma}", "PLAY THE COMPUTER")

@@ -63,7 +63,7 @@ async def test_the_new_game_screen_starts_with_no_widget_it_does_not_show(crib3_
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
         form = app.screen.query_one("Vertical")
         assert not app.screen.query("#unfinished")
-        assert len(form.children) == 11, [w.id or type(w).__name__ for w in form.children]
+        assert len(form.children) == 13, [w.id or type(w).__name__ for w in form.children]
         assert "crib3 · three-handed cribbage" in str(app.screen.query_one("#title").render())
 
 
@@ -89,3 +89,43 @@ async def test_the_new_game_screen_is_the_first_screen_and_a_new_game_gets_a_fre
                        and app.screen is not first and bool(app.screen.query("#name")))
         assert app.game is None
         assert app.screen.query_one("#name").value == "Ann"  # as saved
+
+
+RETURNING_PLAYER = '''
+import asyncio, sys
+from crib3.tui.app import Crib3App
+
+async def main():
+    app = Crib3App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            await pilot.pause()
+            if type(app.screen).__name__ == "NewGameScreen":
+                break
+        assert app.screen.query_one("#name").value == "Ann", app.screen
+        print(" ".join(m for m in ("regex", "crib3.common.lookalikes") if m in sys.modules))
+
+asyncio.run(main())
+'''
+
+
+def test_a_returning_players_first_screen_loads_no_unicode_tables(tmp_path):
+    """The name in the settings is checked as a typed one is, at every
+    start: a plain one without regex and the scripts' patterns."""
+    (tmp_path / "config").mkdir()
+    (tmp_path / "config" / "settings.json").write_text('{"name": "Ann", "left": "expert"}')
+    env = {"CRIB3_HOME": str(tmp_path), "PATH": "/usr/bin:/bin", "TERM": "xterm-256color"}
+    done = subprocess.run([sys.executable, "-c", RETURNING_PLAYER], capture_output=True,
+                          text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "", f"loaded for a plain name: {done.stdout}"
+
+
+def test_a_plain_ascii_name_is_taken_as_the_full_rules_take_it():
+    from crib3.common import names
+
+    rule = f"a name is 1 to {names.MAX_LENGTH} printable characters"
+    plain = [chr(c) for c in range(0x21, 0x7F)]
+    plain += ["Ann", "  Bo b  ", "[b]Bea[/]", "x" * names.MAX_LENGTH, "O'Neil-Smith, Jr.", "~~"]
+    for name in plain:
+        assert names.check_name(name) == names._checked(name.strip(), rule), name

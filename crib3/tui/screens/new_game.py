@@ -1,4 +1,5 @@
-"""The new-game screen: your name, the opponents, the optional rules, a seed."""
+"""The new-game screen: your name, the opponents, the optional rules, what
+the table does for you (a go, a forced card, going on after a count), a seed."""
 
 from __future__ import annotations
 
@@ -40,6 +41,39 @@ def pace_options(current: float) -> tuple[list[str], dict[str, str]]:
     paces = sorted({*PACES, current})
     return [pace_label(p) for p in paces], {pace_label(p): PACES.get(p, "your own")
                                            for p in paces}
+
+
+# What the table does for you: the go when no card can be played, and your
+# only playable card (GameChoices.auto_go, auto_play).
+FOR_ME = {"go + card": (True, True), "go": (True, False), "nothing": (False, False)}
+FOR_ME_HINTS = {"go + card": "a go, and your one playable card",
+                "go": "a go when you cannot play",
+                "nothing": "you say go, play every card"}
+
+
+def for_me_label(go: bool, card: bool) -> str:
+    return "go + card" if go and card else "go" if go else "nothing"
+
+
+# After a count in the show: seconds until the next, or Enter (0).
+CONTINUE_AFTER = (0.0, 2.0, 4.0)
+
+
+def continue_label(seconds: float) -> str:
+    return "Enter" if not seconds else f"{seconds:g} s"
+
+
+def continue_options(current: float) -> tuple[list[str], dict[str, str]]:
+    """The row's choices and hints, with `current` among them (a wait
+    from the settings file that is none of these is offered as itself)."""
+    waits = sorted({*CONTINUE_AFTER, current})
+    labels = [continue_label(w) for w in waits]
+    return labels, {label: "waits for Enter" if label == "Enter" else "then goes on; Enter sooner"
+                    for label in labels}
+
+
+def continue_seconds(label: str) -> float:
+    return 0.0 if label == "Enter" else float(label.split()[0])
 
 
 LEVEL_HINTS = {
@@ -159,6 +193,11 @@ class NewGameScreen(Screen[GameChoices | Path]):
                             {"61": "the short game"}, id="short")
             paces, hints = pace_options(c.think)
             yield OptionRow("Computer pace", paces, pace_label(c.think), hints, id="think")
+            yield OptionRow("Play for me", list(FOR_ME), for_me_label(c.auto_go, c.auto_play),
+                            FOR_ME_HINTS, id="for-me")
+            waits, hints = continue_options(c.auto_continue)
+            yield OptionRow("After a count", waits, continue_label(c.auto_continue), hints,
+                            id="continue")
             yield Static("Seed (blank for a new shuffle)", classes="label")
             yield Input("" if c.seed is None else str(c.seed), placeholder="random",
                         type="integer", id="seed")
@@ -260,6 +299,9 @@ class NewGameScreen(Screen[GameChoices | Path]):
             short=self.query_one("#short", OptionRow).value == "61",
             seed=seed,
             think=float(self.query_one("#think", OptionRow).value.split()[0]),
+            auto_go=FOR_ME[self.query_one("#for-me", OptionRow).value][0],
+            auto_play=FOR_ME[self.query_one("#for-me", OptionRow).value][1],
+            auto_continue=continue_seconds(self.query_one("#continue", OptionRow).value),
         )
         self._chosen(choices)
 

@@ -20,6 +20,7 @@ import contextvars
 import random
 from collections import deque
 from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from textual.app import App, ComposeResult
@@ -52,6 +53,7 @@ from crib3.players.autoplay import BotDriver
 from crib3.tui.ascii import in_words
 from crib3.tui.bindings import QuietBindings
 from crib3.tui.css import STYLESHEET
+from crib3.tui.settings import AutoMoves
 from crib3.tui.textual_compat import app_context, fail_app, going_away
 from crib3.tui.widgets.feed import Feed
 from crib3.tui.widgets.footer import TidyFooter
@@ -68,6 +70,10 @@ if TYPE_CHECKING:
 
 # Events after which the table waits for Enter, so a person can read them.
 PAUSE_AFTER = (ev.DealerChosen, ev.HandCounted, ev.MugginsCalled, ev.HandEnded, ev.GameWon)
+# ... of which these go on by themselves after a while, if so chosen (see
+# `AutoMoves.continue_after`): the show's counts, all shown again at a
+# glance after the last one, which waits for Enter.
+GO_ON_AFTER = (ev.HandCounted, ev.MugginsCalled)
 # Events shown for a moment (scaled by the think time) before the next one.
 LINGER_ON = (ev.CardPlayed, ev.GoSaid, ev.GoScored, ev.CountReset, ev.StarterCut, ev.HisHeels,
              ev.CardDiscarded)
@@ -152,14 +158,18 @@ class TableScreen(QuietBindings, Screen[None]):
     def __init__(self, game: Game, me: int, bots: BotDriver | None = None, think: float = 0.6,
                  ascii: bool = False, on_over: Callable[[State], None] | None = None,
                  resumed: bool = False, takebacks: bool = False,
-                 shown_before: int | None = None) -> None:
+                 shown_before: int | None = None, auto: AutoMoves | None = None) -> None:
         """`resumed`: the events so far are shown at once (the game opens
         where it stood), else presented one by one (a new game's cut);
         `shown_before`: how many of them this table had presented when the
         game was left, if that is known (a show goes on from there).
         `takebacks`: `u` takes back your last throw or play (a game at your
-        own keyboard against the computer; never a card room's)."""
+        own keyboard against the computer; never a card room's).
+        `auto`: what is done for this seat without a key (a go, a forced
+        card, going on after a count); the defaults when not given."""
         super().__init__()
+        self.auto = auto if auto is not None else AutoMoves()
+        self.going_on_by_itself = False  # a pause that ends without Enter (see `_pace`)
         self.takebacks = takebacks
         self.game = game
         self.me = me
@@ -195,6 +205,13 @@ class TableScreen(QuietBindings, Screen[None]):
     def waiting_for_enter(self) -> bool:
         """Enter goes on (a pause to read, or a count being said)."""
         return self.mode in ENTER_GOES_ON
+
+    @property
+    def acting_by_itself(self) -> bool:
+        """No key is needed now, though the table waits: a pause that goes
+        on by itself, or your forced card about to be played."""
+        return self.going_on_by_itself or (
+            self.mode == Mode.YOUR_TURN and self._forced_play() is not None)
 
     @property
     def table_view(self) -> TableView:
@@ -343,6 +360,8 @@ class TableScreen(QuietBindings, Screen[None]):
                 event, state, view = self.pending.popleft()
                 if isinstance(event, ev.HandCounted) and not self._skipping():
                     await self._say_count(event, state)
+                if isinstance(event, ev.GoSaid) and event.seat == self.me and not self.auto.go:
+                    await self._wait_for_enter(Mode.YOUR_GO)  # the go said with Enter
                 self._present(event, state, view)
                 await self._pace(event)
             if game.over:
@@ -358,8 +377,30 @@ class TableScreen(QuietBindings, Screen[None]):
                 await bots.move(seat, self._show_thinking)
                 continue
             self.mode = Mode.YOUR_TURN if self.view.my_turn else Mode.OTHERS_TURN
+            forced = self._forced_play()
+            if forced is not None:  # shown as your turn for a moment, then played
+                if self.think:
+                    self.set_timer(self.think / 2, partial(self._play_forced, forced))
+                else:
+                    self.call_later(self._play_forced, forced)
             self._ask_if_needed()
             return
+
+    def _forced_play(self) -> Play | None:
+        """Your only playable card, to be played for you: with auto-play on,
+        when Enter would play a card now (never at a spectator's screen) and
+        exactly one card may be played; None when there is a choice."""
+        if not self.auto.forced_card or not self.check_action("play_card", ()):
+            return None
+        plays = [c for c in self.view.legal if isinstance(c, Play)]
+        return plays[0] if len(plays) == 1 else None
+
+    def _play_forced(self, play: Play) -> None:
+        """Play the forced card, unless the person has moved meanwhile (a
+        key is quicker than the moment it is shown for) or the table has
+        moved on."""
+        if self.is_attached and self._forced_play() == play:
+            self._act(play)
 
     def _show_thinking(self, seat: int, on: bool) -> None:
         """Light the seat of a bot that thinks (and put it out). A game left
@@ -394,18 +435,44 @@ class TableScreen(QuietBindings, Screen[None]):
 
     async def _pace(self, event: Event) -> None:
         if isinstance(event, PAUSE_AFTER):
-            if isinstance(event, (ev.HandCounted, ev.MugginsCalled)) and self._skipping():
+            if isinstance(event, GO_ON_AFTER) and self._skipping():
                 return
             self._continue.clear()
             self.mode = Mode.WAITING_FOR_ENTER
             if isinstance(event, ev.HandEnded) and self.show_counts:
                 self._show_at_a_glance(event)
-            await self._continue.wait()
-            self.mode = self._presenting()
+            await self._waited(self.auto.continue_after if isinstance(event, GO_ON_AFTER)
+                               else None)
             if isinstance(event, ev.GameWon) and self.on_over is not None:
                 self.on_over(self.shown)
         elif isinstance(event, LINGER_ON) and self.think:
             await asyncio.sleep(self.think / 2)
+
+    async def _wait_for_enter(self, mode: Mode) -> None:
+        """Wait in `mode` until Enter."""
+        self._continue.clear()
+        self.mode = mode
+        await self._waited(None)
+
+    async def _waited(self, at_most: float | None) -> None:
+        """The pause (its mode set, `_continue` cleared) until Enter (or
+        `s`), or at most `at_most` seconds: the pause then ends by itself
+        (`going_on_by_itself` says so meanwhile), unless something is open
+        over the table then (the help, the last count, the coach): the
+        person is reading, and the table waits for their Enter."""
+        if at_most is not None:
+            self.going_on_by_itself = True
+            try:
+                await asyncio.wait_for(self._continue.wait(), at_most)
+            except TimeoutError:
+                if self.app.screen is not self:
+                    self.going_on_by_itself = False
+                    await self._continue.wait()
+            finally:
+                self.going_on_by_itself = False
+        else:
+            await self._continue.wait()
+        self.mode = self._presenting()
 
     def _act(self, command: Command) -> bool:
         """Give the feed this seat's command; False (and a warning) when it
