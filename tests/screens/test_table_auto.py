@@ -185,8 +185,9 @@ def test_settings_from_a_file_are_taken_only_when_they_make_sense(crib3_home):
 
 async def test_a_count_waits_for_enter_while_the_person_reads_over_the_table(crib3_home):
     """The help opened at a count: the table does not go on under it, but
-    waits for Enter once it is closed."""
-    app = ann(auto_continue=0.05)
+    waits for Enter once it is closed. (Its pause is long, so that the
+    help opens while the count would still go on, on a busy machine too.)"""
+    app = ann(auto_continue=5.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: key_needed(app) or table(app).going_on_by_itself)
         while not table(app).going_on_by_itself:
