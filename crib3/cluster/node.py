@@ -14,8 +14,9 @@ to reconnect.
 
 **Adoption.** The tables of a cluster are listed in its registry
 (`crib3.cluster.registry`: who sits where, as a table's seat file holds
-it, with its status and the node that wrote it last). Every node scans it,
-and a table that is open and whose lease is free (its host released it,
+it, with its status and the node that wrote it last). Every node watches
+it (one watch for the node's life: `known`) and scans what it heard, and
+a table that is open and whose lease is free (its host released it,
 or died and the server dropped its lease at the end of its term) is
 acquired by the first node to ask: it reads the table's stream, rebuilds
 the game by the engine's fold, the game where it stood, and goes on with
@@ -23,8 +24,8 @@ it, its computer players carrying on and its people's seats waiting for
 them. An open table whose log holds no event and whose lease is free
 (closed before it started, or its people were on a dead node) is marked
 closed by the scan, so that it leaves every node's lobby. A scan that
-fails (the registry unreachable) is logged once and tried again with
-backoff: until it works, no dead node's table is adopted. A shelved table
+fails (the registry's watch broken, being made again) is logged once and
+tried again with backoff: until it works, no dead node's table is adopted. A shelved table
 is adopted the same way, when its person asks for it (`crib3.cluster.room`).
 Not here yet: closed games brought back.
 """
@@ -44,7 +45,7 @@ import nats.js.errors
 from crib3.cluster.chat import read_lines
 from crib3.cluster.hosted import HostedTable
 from crib3.cluster.leases import LeaseKeeper
-from crib3.cluster.registry import claim_number, open_registry
+from crib3.cluster.registry import claim_number, open_registry, watch_registry
 from crib3.cluster.retry import keep_doing
 from crib3.cluster.store import (
     ClusterStore,
@@ -55,6 +56,7 @@ from crib3.cluster.store import (
     check_table_id,
     patiently,
 )
+from crib3.cluster.watched import WatchedBucket
 from crib3.common import crash
 from crib3.engine import Rules
 from crib3.engine.log import make_header
@@ -78,11 +80,12 @@ class Node:
     """One node of a cluster's room: the tables it hosts, the leases it
     keeps, and the scan that adopts the tables whose host is gone."""
 
-    def __init__(self, store: ClusterStore, registry: Any, folder: Path, *,
-                 think: float = 0.6, scan_every: float = 0.5,
+    def __init__(self, store: ClusterStore, registry: Any, known: WatchedBucket,
+                 folder: Path, *, think: float = 0.6, scan_every: float = 0.5,
                  room: NodeRoom | None = None) -> None:
         self.store = store
         self.registry = registry
+        self.known = known  # the registry as this node last heard it
         self.name = store.node
         self.room = room if room is not None else NodeRoom(folder, think=think)
         self.room.node = self
@@ -105,8 +108,15 @@ class Node:
         room is `room` (`crib3 serve --cluster`'s) or a plain `NodeRoom`."""
         store = await ClusterStore.connect(servers, name, replicas=replicas,
                                            lease_seconds=lease_seconds, **options)
-        registry = await open_registry(store)
-        node = cls(store, registry, folder, think=think, scan_every=scan_every, room=room)
+        try:
+            registry = await open_registry(store)
+            known = await watch_registry(registry, name)
+        except BaseException:
+            await store.close()
+            raise
+        store.reconnected.append(known.again)
+        node = cls(store, registry, known, folder, think=think, scan_every=scan_every,
+                   room=room)
         loop = asyncio.get_running_loop()
         node._tasks.append(loop.create_task(node._write_registry()))
         if adopt:
@@ -130,7 +140,7 @@ class Node:
         """A table made ready to open: the cluster's next number claimed,
         its registry entry `entry`; its lease taken (the caller keeps it);
         its stream's header written."""
-        number, revision = await claim_number(self.registry, entry)
+        number, revision = await claim_number(self.registry, entry, self.known)
         self.revisions[str(number)] = revision
         lease = await self.store.acquire(str(number))
         table_log = await self.store.open_log(lease, make_header(source="crib3 serve",
@@ -219,15 +229,13 @@ class Node:
 
     async def scan(self) -> list[str]:
         """Adopt every open table whose lease is free; their ids. (A table
-        that fails is logged and the others are tried; a registry that
-        cannot be read raises.)"""
-        try:
-            keys = await self.registry.keys()
-        except nats.js.errors.NoKeysError:
-            return []
+        that fails is logged and the others are tried; a registry not
+        watched just now raises.)"""
+        if not self.known.live:
+            raise RuntimeError("the registry is not watched just now (its watch is made again)")
         adopted = []
-        for key in keys:
-            if key.isdigit() and int(key) not in self.room.tables:
+        for key, entry in list(self.known.entries.items()):
+            if key.isdigit() and int(key) not in self.room.tables and _status(entry) == OPEN:
                 try:
                     if await self.adopt(key) is not None:
                         adopted.append(key)
@@ -334,7 +342,16 @@ class Node:
         self.keeper.stop()
         for task in self._tasks:
             task.cancel()
+        await self.known.stop()
         await self.store.close()
+
+
+def _status(entry: Any) -> str | None:
+    """A registry entry's status (None when it is not understood)."""
+    try:
+        return str(json.loads(entry.value)["status"])
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 def first_seats(owner: Presence, levels: tuple[str, str]) -> list[Seat]:

@@ -4,10 +4,14 @@ key a table (its number), written by the node that hosts it
 shows of it) and read by every node's lobby (`crib3.cluster.lobby`) and
 adoption scan (`crib3.cluster.node`).
 
+A node reads the registry through one watch kept for its life
+(`watch_registry`: `crib3.cluster.watched`), never by listing it: each
+listing is a consumer on the server, left there for minutes.
+
 A table's number is claimed here, once for the whole cluster: the next
-number after the highest key, its entry created only where the key is
-absent, so that two nodes asking at once cannot get the same number (the
-one that loses looks again and takes the next).
+number after the highest key the node has heard of (a deleted one too),
+its entry created only where the key is absent, so that two nodes asking
+at once cannot get the same number (the one that loses takes the next).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from typing import Any
 import nats.js.errors
 
 from crib3.cluster.store import ClusterStore, kv_bucket
+from crib3.cluster.watched import WatchedBucket
 
 REGISTRY = "crib3-tables"
 OVER = "over"  # a table's status in the registry once its game ended
@@ -28,21 +33,42 @@ async def open_registry(store: ClusterStore, replicas: int | None = None) -> Any
     return await kv_bucket(store.js, REGISTRY, store.replicas if replicas is None else replicas)
 
 
-async def claim_number(registry: Any, entry: dict[str, Any]) -> tuple[int, int]:
+async def watch_registry(registry: Any, node: str, *,
+                         check_every: float | None = None) -> WatchedBucket:
+    """The registry as node `node` hears it, kept by one watch for its
+    life, read whole before this returns."""
+    watched = WatchedBucket(registry, f"node {node}: the registry's watch",
+                            "the tables of a dead node are not adopted, and no lobby "
+                            "hears of a table, until it works again")
+    if check_every is not None:
+        watched.check_every = check_every
+    await watched.start()
+    return watched
+
+
+def highest_number(known: WatchedBucket) -> int:
+    """The highest table number the registry has had, as far as this node
+    heard (a deleted entry's too: its number is not given again)."""
+    return max((int(key) for key in (*known.entries, *known.deleted) if key.isdigit()),
+               default=0)
+
+
+async def claim_number(registry: Any, entry: dict[str, Any],
+                       known: WatchedBucket) -> tuple[int, int]:
     """The next table number of the cluster, its registry entry (`entry`,
-    its "number" filled in) made: the number, and the entry's revision."""
+    its "number" filled in) made: the number, and the entry's revision.
+    (`known` may lag behind the registry: a number taken meanwhile is
+    refused by the server, and the next one tried.)"""
+    number = highest_number(known) + 1
     while True:
-        try:
-            numbers = [int(k) for k in await registry.keys() if k.isdigit()]
-        except nats.js.errors.NoKeysError:
-            numbers = []
-        number = max(numbers, default=0) + 1
         entry["number"] = number
         try:
             revision = await registry.create(str(number), json.dumps(entry).encode())
         except nats.js.errors.KeyWrongLastSequenceError:
-            continue  # another node took that number first
+            number = max(number, highest_number(known)) + 1  # another node took it first
+            continue
         return number, int(revision)
 
 
-__all__ = ["OVER", "REGISTRY", "claim_number", "open_registry"]
+__all__ = ["OVER", "REGISTRY", "claim_number", "highest_number", "open_registry",
+           "watch_registry"]

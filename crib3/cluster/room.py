@@ -93,7 +93,8 @@ class ClusterRoom(NodeRoom):
             await ensure_stream(node.store.js, replicas)  # (a table's chat is kept there)
             room.people_ = await ClusterPeople.start(node.store, replicas=replicas)
             room.people_.listeners.append(room.changed)
-            room.cluster_lobby = await ClusterLobby.start(node.store, replicas=replicas)
+            room.cluster_lobby = await ClusterLobby.start(node.store, replicas=replicas,
+                                                          known=node.known)
             # (A cluster's buckets just made have no leader for a moment: the
             # first sign-in found "no response from stream". Listen once
             # each answers.)
