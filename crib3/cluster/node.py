@@ -45,6 +45,7 @@ import nats.js.errors
 from crib3.cluster.chat import read_lines
 from crib3.cluster.hosted import HostedTable
 from crib3.cluster.leases import LeaseKeeper
+from crib3.cluster.liveness import EVERY, Liveness
 from crib3.cluster.registry import claim_number, open_registry, watch_registry
 from crib3.cluster.retry import keep_doing
 from crib3.cluster.store import (
@@ -97,15 +98,19 @@ class Node:
         self._tasks: list[asyncio.Task[None]] = []
         self._letting_go: set[asyncio.Task[None]] = set()
         self.adopted: list[str] = []  # the tables this node adopted, in order
+        self.liveness: Liveness | None = None  # its connection checked (`start`)
 
     @classmethod
     async def start(cls, servers: str | Sequence[str], name: str, folder: Path, *,
                     replicas: int | None = None, lease_seconds: float = 10.0,
                     think: float = 0.6, scan_every: float = 0.5, adopt: bool = True,
-                    room: NodeRoom | None = None, **options: Any) -> Node:
+                    room: NodeRoom | None = None, alive_every: float = EVERY,
+                    **options: Any) -> Node:
         """A node of the cluster at `servers`, called `name` (unique in the
         cluster), adopting the tables left without a host (`adopt`); its
-        room is `room` (`crib3 serve --cluster`'s) or a plain `NodeRoom`."""
+        room is `room` (`crib3 serve --cluster`'s) or a plain `NodeRoom`;
+        its connection checked every `alive_every` seconds
+        (`crib3.cluster.liveness`)."""
         store = await ClusterStore.connect(servers, name, replicas=replicas,
                                            lease_seconds=lease_seconds, **options)
         try:
@@ -117,6 +122,8 @@ class Node:
         store.reconnected.append(known.again)
         node = cls(store, registry, known, folder, think=think, scan_every=scan_every,
                    room=room)
+        node.liveness = Liveness(store.client, name, every=alive_every, timeout=alive_every)
+        await node.liveness.start()
         loop = asyncio.get_running_loop()
         node._tasks.append(loop.create_task(node._write_registry()))
         if adopt:
@@ -342,6 +349,8 @@ class Node:
         self.keeper.stop()
         for task in self._tasks:
             task.cancel()
+        if self.liveness is not None:
+            await self.liveness.stop()
         await self.known.stop()
         await self.store.close()
 

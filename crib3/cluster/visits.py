@@ -48,6 +48,7 @@ from typing import Any
 
 import nats.errors
 
+from crib3.cluster.liveness import round_trip
 from crib3.room import wire
 
 log = logging.getLogger("crib3.cluster")
@@ -126,7 +127,7 @@ class VisitLink:
                     await client.publish(self.outgoing, body)
                 if self._closing:
                     with contextlib.suppress(Exception):
-                        await client.flush(timeout=2)
+                        await round_trip(client, 2)  # (no flush(timeout): see liveness)
                     return
         except asyncio.CancelledError:
             raise

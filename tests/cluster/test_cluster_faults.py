@@ -7,13 +7,18 @@ started, exported."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
+import signal
 import time
+from pathlib import Path
 
 import pytest
 from nats_support import nats_server, needs_nats
 
 pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
 
+import nats.errors
 
 from crib3.cluster import ClusterStore
 from crib3.cluster.node import Node
@@ -65,3 +70,78 @@ async def test_idle_nodes_scanning_fast_keep_the_registrys_consumers_bounded(tmp
             await admin.close()
             for node in nodes:
                 await node.close()
+
+
+# --- a NATS server paused and resumed --------------------------------------------------------
+
+
+async def stopped(server) -> None:
+    """SIGSTOP to the server's process, once it is stopped (the signal is
+    taken a moment after it is sent)."""
+    server.process.send_signal(signal.SIGSTOP)
+    stat = Path(f"/proc/{server.process.pid}/stat")
+    await until(lambda: not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] == "T",
+                what="the server stopped")
+
+
+async def test_a_nats_server_paused_and_resumed_leaves_its_node_working(tmp_path, caplog):
+    """A visit's link closes while the node's NATS server is paused
+    (SIGSTOP), and its last words' wait for the server times out; once the
+    server resumes, the node signs a person in, and opens and starts a
+    table, its connection never lost. (nats-py's flush(timeout) left a
+    cancelled future there, and the PONG that came later ended its read
+    loop: the client said it was connected and every request timed out,
+    for minutes.) Then the same flaw met otherwise (nats-py's own flush
+    with a timeout, as its reconnect does): the node's check finds the
+    connection dead, says so once and connects anew, and signs the next
+    person in."""
+    from crib3.cluster.room import ClusterRoom
+    from crib3.cluster.visits import Visits
+    from crib3.engine import Rules
+
+    caplog.set_level(logging.INFO, logger="crib3.cluster")
+    dead = "its NATS connection answers nothing"
+    with nats_server(tmp_path / "nats") as server:
+        a = await ClusterRoom.start([server.url], "a", tmp_path / "a", lease_seconds=LEASE,
+                                    think=0.0, alive_every=0.5)
+        host = await ClusterStore.connect(server.url, "b")
+        b = Visits(host.client, "b")
+
+        async def admit(visit, link) -> None:
+            pass
+        b.admit = admit
+        await b.start()
+        await host.client.flush()  # (b listens before a asks)
+        try:
+            assert a.visits is not None
+            link = await a.visits.go("b", name="ann", key=None, admin=False, address=None,
+                                     ascii=False, think=0.0, term="xterm", env={},
+                                     size=(80, 24), table=1, watch=False)
+            await stopped(server)
+            try:
+                link.close()  # the visit ends: its last words sent, their arrival awaited
+                await asyncio.wait_for(link.drained(), 10)  # (the wait timed out)
+            finally:
+                server.process.send_signal(signal.SIGCONT)
+            ann = await asyncio.wait_for(a.enter("ann", "key-ann", lambda reason: None), 20)
+            await until(lambda: a._spare is not None, what="a spare table ready")
+            table = a.open_table(ann, Rules(), ("easy", "easy"))
+            table.start("ann")
+            await until(lambda: table.state is not None, what="the game's first events stored")
+            assert dead not in caplog.text  # (never lost)
+
+            client = a.node.store.client
+            await stopped(server)
+            try:
+                with contextlib.suppress(nats.errors.TimeoutError):
+                    await client.flush(timeout=0.5)
+            finally:
+                server.process.send_signal(signal.SIGCONT)
+            await until(lambda: dead in caplog.text, what="the dead connection found")
+            await asyncio.wait_for(a.enter("bob", "key-bob", lambda reason: None), 20)
+            assert caplog.text.count(dead) == 1, caplog.text
+        finally:
+            await b.stop()
+            await host.close()
+            a.close()
+            await a.stop()
