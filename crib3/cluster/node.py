@@ -27,6 +27,9 @@ closed by the scan, so that it leaves every node's lobby. A scan that
 fails (the registry's watch broken, being made again) is logged once and
 tried again with backoff: until it works, no dead node's table is adopted. A shelved table
 is adopted the same way, when its person asks for it (`crib3.cluster.room`).
+A spare table (`crib3.cluster.room`: a number a node keeps ready) whose
+lease is free is its dead node's: the scan forgets it (its entry and its
+stream's messages), so that it does not stay in the registry for good.
 Not here yet: closed games brought back.
 """
 
@@ -46,7 +49,7 @@ from crib3.cluster.chat import read_lines
 from crib3.cluster.hosted import HostedTable
 from crib3.cluster.leases import LeaseKeeper
 from crib3.cluster.liveness import EVERY, Liveness
-from crib3.cluster.registry import claim_number, open_registry, watch_registry
+from crib3.cluster.registry import SPARE, claim_number, open_registry, watch_registry
 from crib3.cluster.retry import keep_doing
 from crib3.cluster.store import (
     ClusterStore,
@@ -219,6 +222,36 @@ class Node:
         self.room.changed()
         return table
 
+    async def _spare_of_the_dead(self, table_id: str, revision: int) -> None:
+        """Spare table `table_id` (at registry revision `revision`), if its
+        lease is free (its node is gone), forgotten."""
+        try:
+            lease = await self.store.acquire(table_id)
+        except LeaseHeld:
+            return  # its node is alive: its spare
+        log.info("node %s: spare table %s of a node gone forgotten", self.name, table_id)
+        await self.forget_spare(lease, revision)
+
+    async def forget_spare(self, lease: Lease, revision: int | None = None) -> None:
+        """A spare table given back, its lease `lease` held by this node:
+        its registry entry deleted (at `revision`, when given: unless it was
+        written since), its stream's messages gone, its lease released. A
+        step that fails is logged; the others are done."""
+        table_id = lease.table
+        try:
+            await self.registry.delete(table_id, last=revision)
+            await self.store.forget(table_id)
+        except nats.js.errors.KeyWrongLastSequenceError:
+            pass  # written since: its node came back and it is a table now (fenced: its lease)
+        except Exception as exc:
+            log.warning("node %s: the spare table %s not taken out of the registry (%s): "
+                        "its number stays claimed, no lobby lists it", self.name, table_id, exc)
+        try:
+            await self.store.release(lease)
+        except Exception as exc:
+            log.warning("node %s: the lease of the spare table %s not released (%s): "
+                        "it runs out by itself", self.name, table_id, exc)
+
     async def _chat_back(self, table: HostedTable) -> None:
         """An adopted table's chat where it stood (its last lines, from the
         cluster), before any said since."""
@@ -242,7 +275,14 @@ class Node:
             raise RuntimeError("the registry is not watched just now (its watch is made again)")
         adopted = []
         for key, entry in list(self.known.entries.items()):
-            if key.isdigit() and int(key) not in self.room.tables and _status(entry) == OPEN:
+            if not key.isdigit() or int(key) in self.room.tables:
+                continue
+            if _status(entry) == SPARE and key not in self.revisions:  # (not this node's)
+                try:
+                    await self._spare_of_the_dead(key, int(entry.revision))
+                except Exception as exc:
+                    crash.report(log, exc, f"the spare table {key} of a node gone")
+            elif _status(entry) == OPEN:
                 try:
                     if await self.adopt(key) is not None:
                         adopted.append(key)

@@ -26,6 +26,7 @@ from crib3.cluster.watched import WatchedBucket
 
 REGISTRY = "crib3-tables"
 OVER = "over"  # a table's status in the registry once its game ended
+SPARE = "spare"  # a registry entry's status: claimed by a node, not yet a table
 
 
 async def open_registry(store: ClusterStore, replicas: int | None = None) -> Any:
@@ -70,5 +71,5 @@ async def claim_number(registry: Any, entry: dict[str, Any],
         return number, int(revision)
 
 
-__all__ = ["OVER", "REGISTRY", "claim_number", "highest_number", "open_registry",
+__all__ = ["OVER", "REGISTRY", "SPARE", "claim_number", "highest_number", "open_registry",
            "watch_registry"]

@@ -355,6 +355,12 @@ class ClusterStore:
 
     # --- the log ----------------------------------------------------------------------
 
+    async def forget(self, table: str) -> None:
+        """A table's messages gone from the stream: for a table that never
+        was one (a node's spare: a header and owner messages, no game), so
+        that no export finds it."""
+        await patiently(lambda: self.js.purge_stream(STREAM, subject=subject_of(table)))
+
     async def read(self, table: str) -> TableRecord:
         """A table's whole log, in order (an empty record when it has none)."""
         subject = subject_of(table)

@@ -19,6 +19,7 @@ from nats_support import nats_server, needs_nats
 pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
 
 import nats.errors
+import nats.js.errors
 
 from crib3.cluster import ClusterStore
 from crib3.cluster.node import Node
@@ -145,3 +146,50 @@ async def test_a_nats_server_paused_and_resumed_leaves_its_node_working(tmp_path
             await host.close()
             a.close()
             await a.stop()
+
+
+# --- a dead node's spare table ----------------------------------------------------------------
+
+
+async def in_registry(registry, key: str) -> bool:
+    try:
+        await registry.get(key)
+    except nats.js.errors.KeyNotFoundError:
+        return False
+    return True
+
+
+async def test_a_dead_nodes_spare_table_leaves_the_registry_with_its_lease(tmp_path):
+    """Each node keeps a spare table ready (its number claimed in the
+    registry). Node a stops renewing its leases, as a node killed or
+    paused: once its lease has run out, b's scan takes its spare out of
+    the registry, and out of the tables' stream (no export finds it); b's
+    own spare stays."""
+    from crib3.cluster.registry import open_registry
+    from crib3.cluster.room import ClusterRoom
+
+    with nats_server(tmp_path / "nats") as server:
+        a = await ClusterRoom.start([server.url], "a", tmp_path / "a", lease_seconds=LEASE,
+                                    think=0.0)
+        b = await ClusterRoom.start([server.url], "b", tmp_path / "b", lease_seconds=LEASE,
+                                    think=0.0)
+        reader = await ClusterStore.connect(server.url, "reader")
+        registry = await open_registry(reader)
+        try:
+            assert a._spare is not None and b._spare is not None
+            theirs, ours = str(a._spare[0]), str(b._spare[0])
+            assert await in_registry(registry, theirs) and await in_registry(registry, ours)
+            assert (await reader.read(theirs)).header is not None
+            a.node.pause()  # (no renewal, no scan: a is dead to the cluster)
+            give_up = time.monotonic() + 6 * LEASE
+            while await in_registry(registry, theirs):
+                assert time.monotonic() < give_up, "a's spare still in the registry"
+                await asyncio.sleep(0.05)
+            assert (await reader.read(theirs)).header is None
+            assert await in_registry(registry, ours)
+            assert not await in_registry(registry, str(int(max(theirs, ours, key=int)) + 1))
+        finally:
+            await reader.close()
+            for room in (a, b):
+                room.close()
+                await room.stop()
