@@ -22,14 +22,17 @@ acquired by the first node to ask: it reads the table's stream, rebuilds
 the game by the engine's fold, the game where it stood, and goes on with
 it, its computer players carrying on and its people's seats waiting for
 them. An open table whose log holds no event and whose lease is free
-(closed before it started, or its people were on a dead node) is marked
-closed by the scan, so that it leaves every node's lobby. A scan that
+(its people were on a dead node before it started) is forgotten by the
+scan (`forget`: its registry entry and its stream's messages gone), as
+a table that closes before it started is by its own node: it leaves
+every node's lobby, and nothing is left of it that an export would find
+as a game with no event. A scan that
 fails (the registry's watch broken, being made again) is logged once and
 tried again with backoff: until it works, no dead node's table is adopted. A shelved table
 is adopted the same way, when its person asks for it (`crib3.cluster.room`).
 A spare table (`crib3.cluster.room`: a number a node keeps ready) whose
-lease is free is its dead node's: the scan forgets it (its entry and its
-stream's messages), so that it does not stay in the registry for good.
+lease is free is its dead node's: the scan forgets it the same way, so
+that it does not stay in the registry for good.
 Not here yet: closed games brought back.
 """
 
@@ -67,7 +70,7 @@ from crib3.engine.log import make_header
 from crib3.room.basics import notify
 from crib3.room.room import Room
 from crib3.room.seats import Presence, Seat
-from crib3.room.storage import CLOSED, OPEN, StoredTable
+from crib3.room.storage import OPEN, StoredTable
 
 log = logging.getLogger("crib3.cluster")
 
@@ -196,15 +199,10 @@ class Node:
         except (ValueError, Fenced):  # no log at all, or lost meanwhile
             await self.store.release(lease)
             return None
-        if not log_.events:  # it never started: closed, or its people were on a dead node
-            await self.store.release(lease)
-            data["status"] = CLOSED  # out of every node's lobby (`crib3.cluster.lobby`)
-            try:
-                await self.registry.update(table_id, json.dumps(data).encode(),
-                                           last=int(entry.revision))
-            except Exception as exc:  # (another node's scan may have marked it first)
-                log.info("table %s never started; not marked closed in the registry (%s): "
-                         "the next scan tries again", table_id, exc)
+        if not log_.events:  # it never started: its people were on a dead node
+            log.info("node %s: table %s never started and its node is gone: forgotten",
+                     self.name, table_id)
+            await self.forget(lease, int(entry.revision))  # (out of every node's lobby)
             return None
         stored = StoredTable(int(data["number"]), str(data["owner"]), Rules(**data["rules"]),
                              [Seat(**seat) for seat in data["seats"]], list(log_.events),
@@ -230,11 +228,12 @@ class Node:
         except LeaseHeld:
             return  # its node is alive: its spare
         log.info("node %s: spare table %s of a node gone forgotten", self.name, table_id)
-        await self.forget_spare(lease, revision)
+        await self.forget(lease, revision)
 
-    async def forget_spare(self, lease: Lease, revision: int | None = None) -> None:
-        """A spare table given back, its lease `lease` held by this node:
-        its registry entry deleted (at `revision`, when given: unless it was
+    async def forget(self, lease: Lease, revision: int | None = None) -> None:
+        """A table that never had a game (a spare, or a table that never
+        started) given back, its lease `lease` held by this node: its
+        registry entry deleted (at `revision`, when given: unless it was
         written since), its stream's messages gone, its lease released. A
         step that fails is logged; the others are done."""
         table_id = lease.table
@@ -244,13 +243,13 @@ class Node:
         except nats.js.errors.KeyWrongLastSequenceError:
             pass  # written since: its node came back and it is a table now (fenced: its lease)
         except Exception as exc:
-            log.warning("node %s: the spare table %s not taken out of the registry (%s): "
-                        "its number stays claimed, no lobby lists it", self.name, table_id, exc)
+            log.warning("node %s: table %s, which never had a game, not taken out of the "
+                        "registry (%s)", self.name, table_id, exc)
         try:
             await self.store.release(lease)
         except Exception as exc:
-            log.warning("node %s: the lease of the spare table %s not released (%s): "
-                        "it runs out by itself", self.name, table_id, exc)
+            log.warning("node %s: the lease of table %s not released (%s): it runs out "
+                        "by itself", self.name, table_id, exc)
 
     async def _chat_back(self, table: HostedTable) -> None:
         """An adopted table's chat where it stood (its last lines, from the
@@ -357,15 +356,21 @@ class Node:
     def let_go(self, table: HostedTable) -> None:
         """This node gives `table` up (its game is over, it was closed or
         shelved, or the node stops): once its events and its entry are
-        written, its lease is released (open, it may be adopted at once)."""
+        written, its lease is released (open, it may be adopted at once).
+        A table that never started is forgotten (`forget`)."""
         self.background(self._release(table))
 
     async def _release(self, table: HostedTable) -> None:
         await table.settled()
         await self.flushed()
         lease = self.keeper.drop(table.table_id)
-        if lease is not None and not table.moved:
+        if lease is None or table.moved:
+            return
+        if table.log.events:
             await self.store.release(lease)
+        else:  # closed before it started
+            self._dirty.pop(table.table_id, None)
+            await self.forget(lease, self.revisions.get(table.table_id))
 
     # --- stopping -------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ from their handlers, on the event loop, and cannot wait for the cluster.
 So the node keeps one table ready (`_spare`): a number claimed in the
 registry (status "spare": no lobby lists it, no node adopts it), its
 lease held and renewed, its stream's header written. A node that stops
-gives its spare back (`Node.forget_spare`: the entry and its stream's
+gives its spare back (`Node.forget`: the entry and its stream's
 messages gone); a node that dies leaves it to the others' scans, which
 forget it once its lease has run out. `open_table` takes it
 at once, as a room on one machine takes the next number, and the node
@@ -384,7 +384,7 @@ class ClusterRoom(NodeRoom):
             number, lease, _ = self._spare
             self._spare = None
             node.keeper.drop(str(number))
-            await node.forget_spare(lease)
+            await node.forget(lease)
         if self.visits is not None:
             await self.visits.stop()
         if self.cluster_lobby is not None:

@@ -193,3 +193,67 @@ async def test_a_dead_nodes_spare_table_leaves_the_registry_with_its_lease(tmp_p
             for room in (a, b):
                 room.close()
                 await room.stop()
+
+
+# --- a table opened and never started ----------------------------------------------------------
+
+
+async def test_a_table_never_started_is_not_exported_and_leaves_no_entry_behind(tmp_path):
+    """A table opened and not started: `crib3 tables export` says so in one
+    line and writes nothing (its log would be a header with no event,
+    which `crib3 verify` refuses). Its person leaves: the table leaves the
+    registry and the stream, not only the lobby. A table whose node dies
+    before it started is forgotten the same way by the node that finds it."""
+    from commands import assert_clean_failure, crib3
+
+    from crib3.cluster.registry import open_registry
+    from crib3.cluster.room import ClusterRoom
+    from crib3.engine import Rules
+
+    with nats_server(tmp_path / "nats") as server:
+        a = await ClusterRoom.start([server.url], "a", tmp_path / "a", lease_seconds=LEASE,
+                                    think=0.0)
+        b = await ClusterRoom.start([server.url], "b", tmp_path / "b", lease_seconds=LEASE,
+                                    think=0.0)
+        reader = await ClusterStore.connect(server.url, "reader")
+        registry = await open_registry(reader)
+        try:
+            ann = await a.enter("ann", "key-ann", lambda reason: None)
+            table = a.open_table(ann, Rules(), ("easy", "easy"))
+            number = str(table.number)
+            await until(lambda: table.number in [t.number for t in b.elsewhere()],
+                        what="the table in b's lobby")
+            out = tmp_path / "t.jsonl"
+            exported = await asyncio.to_thread(
+                crib3, "tables", "export", number, "--cluster", server.url, "-o", str(out),
+                home=tmp_path / "exporter")
+            assert_clean_failure(exported, 1)
+            assert f"table {number} was opened and never started: nothing to export" \
+                in exported.stderr
+            assert not out.exists()
+
+            a.depart(ann)  # her session ends before the start: her table closes
+            give_up = time.monotonic() + 6 * LEASE
+            while await in_registry(registry, number):
+                assert time.monotonic() < give_up, "the table still in the registry"
+                await asyncio.sleep(0.05)
+            assert (await reader.read(number)).header is None
+            assert table.number not in [t.number for t in b.elsewhere()]
+
+            bob = await a.enter("bob", "key-bob", lambda reason: None)
+            await until(lambda: a._spare is not None, what="a's next spare")
+            second = a.open_table(bob, Rules(), ("easy", "easy"))
+            await until(lambda: second.number in [t.number for t in b.elsewhere()],
+                        what="the second table in b's lobby")
+            a.node.pause()  # a dies to the cluster before bob's table starts
+            give_up = time.monotonic() + 6 * LEASE
+            while await in_registry(registry, str(second.number)):
+                assert time.monotonic() < give_up, "the second table still in the registry"
+                await asyncio.sleep(0.05)
+            assert (await reader.read(str(second.number))).header is None
+            assert second.number not in b.tables  # (forgotten, not adopted)
+        finally:
+            await reader.close()
+            for room in (a, b):
+                room.close()
+                await room.stop()
