@@ -121,6 +121,7 @@ class ClusterLobby:
         owned = known is None
         if known is None:
             known = await watch_registry(await open_registry(store, replicas), store.node)
+            store.reconnected.append(known.again)
         lobby = cls(known)
         lobby._owned = owned
         for key, entry in known.entries.items():

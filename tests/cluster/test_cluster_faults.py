@@ -257,3 +257,60 @@ async def test_a_table_never_started_is_not_exported_and_leaves_no_entry_behind(
             for room in (a, b):
                 room.close()
                 await room.stop()
+
+
+# --- a watch that meets an error, or a server restarted ------------------------------------------
+
+
+async def test_a_lobbys_watch_outlives_a_failing_listener_and_a_server_restart(tmp_path, caplog):
+    """A lobby hears of every node's tables through its watch on the
+    registry. A listener of it that raises is logged and the watch goes
+    on (it ended silently, and the lobby never changed again). The NATS
+    server stopped and started again under it: the watch is made again,
+    said once, and hears of the next table; the registry's stream keeps a
+    consumer a watch."""
+    from crib3.cluster.lobby import ClusterLobby
+    from crib3.engine import Rules
+    from crib3.room.seats import Presence
+
+    caplog.set_level(logging.INFO, logger="crib3.cluster")
+    alice = Presence("Alice", "key-alice")
+    with nats_server(tmp_path / "nats") as server:
+        a = await Node.start(server.url, "a", tmp_path / "a", lease_seconds=LEASE, think=0.0,
+                             adopt=False)
+        store = await ClusterStore.connect(server.url, "b")
+        lobby = await ClusterLobby.start(store)
+        try:
+            def broken() -> None:
+                raise RuntimeError("a listener's bug")
+            lobby.listeners.append(broken)
+            first = await a.open_table(alice, Rules(), ("easy", "easy"))
+            await until(lambda: [t.number for t in lobby.tables()] == [first.number],
+                        what="the first table in the lobby")
+            second = await a.open_table(alice, Rules(), ("easy", "easy"))
+            await until(lambda: second.number in [t.number for t in lobby.tables()],
+                        what="the second table in the lobby, after a listener failed")
+            assert "a listener's bug" in caplog.text or "unexpected error" in caplog.text
+
+            server.stop()
+            server.start()
+            server.wait_ready()
+            await until(lambda: lobby.known.made > 1 and a.known.made > 1,
+                        what="the watches made again")
+            give_up = time.monotonic() + 20
+            while True:  # (the node's first requests may come before its server is back)
+                try:
+                    third = await a.open_table(alice, Rules(), ("easy", "easy"))
+                    break
+                except nats.errors.Error:
+                    assert time.monotonic() < give_up, "no table opened after the restart"
+                    await asyncio.sleep(0.2)
+            await until(lambda: third.number in [t.number for t in lobby.tables()],
+                        what="the third table in the lobby, after the restart")
+            assert caplog.text.count("registry's watch failed") <= 2, caplog.text  # (a, b: once)
+            await until(lambda: lobby.known.live and a.known.live, what="both watches live")
+            assert await consumers(store, REGISTRY) <= 2
+        finally:
+            await lobby.stop()
+            await store.close()
+            await a.close()
