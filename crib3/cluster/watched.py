@@ -66,14 +66,16 @@ class WatchedBucket:
         self.made = 0  # watches made so far (one, unless something broke)
         self._again = False  # the watch to be made again (the connection came back)
         self._task: asyncio.Task[None] | None = None
+        self._first: asyncio.Future[None] | None = None  # the first reading's end (`start`)
 
     async def start(self) -> None:
         """The first watch made and the bucket read whole (a failure
         raises: a node that cannot read its cluster does not start), then
         kept in the background."""
         watcher = await self._watch()
+        self._first = asyncio.get_running_loop().create_future()
         self._task = asyncio.get_running_loop().create_task(self._keep(watcher))
-        await self.ready.wait()
+        await self._first
 
     def again(self) -> None:
         """Make the watch again, the bucket read whole (the node's
@@ -101,7 +103,10 @@ class WatchedBucket:
                 try:
                     watcher = await self._watch()
                 except Exception as exc:
-                    await asyncio.sleep(self._failed(backoff, exc))
+                    wait = self._failed(backoff, exc)
+                    if wait is None:
+                        return
+                    await asyncio.sleep(wait)
                     continue
             try:
                 await self._follow(watcher, backoff)
@@ -111,15 +116,23 @@ class WatchedBucket:
             except Exception as exc:
                 await self._drop(watcher)
                 watcher = None
-                await asyncio.sleep(self._failed(backoff, exc))
+                wait = self._failed(backoff, exc)
+                if wait is None:
+                    return
+                await asyncio.sleep(wait)
                 continue
             await self._drop(watcher)  # (asked for again)
             watcher = None
             log.info("%s: made again (the node's connection came back)", self.what)
 
-    def _failed(self, backoff: Backoff, exc: Exception) -> float:
-        """The watch broke or could not be made: said once; the wait."""
+    def _failed(self, backoff: Backoff, exc: Exception) -> float | None:
+        """The watch broke or could not be made: said once; the wait. (It
+        broke before the bucket was read once: `start` raises it, and the
+        watch is not kept: None.)"""
         self.live = False
+        if self._first is not None and not self._first.done():
+            self._first.set_exception(exc)
+            return None
         if backoff.failures == 0:
             log.warning("%s failed: %s: %s", self.what, self.meaning,
                         str(exc) or type(exc).__name__)
@@ -146,6 +159,8 @@ class WatchedBucket:
                     fresh = None
                     self.live = True
                     self.ready.set()
+                    if self._first is not None and not self._first.done():
+                        self._first.set_result(None)
                     failures = backoff.reset()
                     if failures:
                         log.warning("%s works again (after %d failed tr%s)", self.what,
