@@ -2,11 +2,11 @@
 tables, read from the tables' registry (`crib3.cluster.registry`, written
 by each table's host: `crib3.cluster.hosted`), as the node's one watch on
 it hears it, so that a node's lobby changes as soon as any node's table
-does. What it keeps of an entry
-is what the lobby shows today and nothing more (`LobbyTable`): the number,
-owner and rules, each seat's name or computer player, who is away, the
-host node, and the game's public standing (names, scores, the hand, the
-winner). No seat's key, and never a card: the registry holds none.
+does. What it keeps of an entry is what the lobby shows today and nothing
+more (`LobbyTable`): the number, owner and rules, each seat's name or
+computer player, who is away, the host node, and the game's public
+standing (names, scores, the hand, the winner). No seat's key, and never
+a card: the registry holds none.
 
 The lobby has no chat, as on one machine; a table's chat is its host's,
 where all its people are, kept on the cluster for a node that adopts the
@@ -26,6 +26,7 @@ from crib3.cluster.presence import holder_key
 from crib3.cluster.registry import OVER, open_registry, watch_registry
 from crib3.cluster.store import ClusterStore
 from crib3.cluster.watched import WatchedBucket
+from crib3.common import crash
 from crib3.engine import PlayerInfo, Rules
 from crib3.room.seats import Seat, SeatLookup, holder_of
 from crib3.room.storage import OPEN, SHELVED
@@ -156,7 +157,10 @@ class ClusterLobby:
                 return
         if tell:
             for listener in list(self.listeners):
-                listener()
+                try:
+                    listener()
+                except Exception as exc:  # (the others are told all the same)
+                    crash.report(log, exc, "a listener of the cluster's lobby")
 
     async def stop(self) -> None:
         with contextlib.suppress(ValueError):

@@ -23,17 +23,16 @@ the game by the engine's fold, the game where it stood, and goes on with
 it, its computer players carrying on and its people's seats waiting for
 them. An open table whose log holds no event and whose lease is free
 (its people were on a dead node before it started) is forgotten by the
-scan (`forget`: its registry entry and its stream's messages gone), as
-a table that closes before it started is by its own node: it leaves
-every node's lobby, and nothing is left of it that an export would find
-as a game with no event. A scan that
-fails (the registry's watch broken, being made again) is logged once and
-tried again with backoff: until it works, no dead node's table is adopted. A shelved table
-is adopted the same way, when its person asks for it (`crib3.cluster.room`).
-A spare table (`crib3.cluster.room`: a number a node keeps ready) whose
-lease is free is its dead node's: the scan forgets it the same way, so
-that it does not stay in the registry for good.
-Not here yet: closed games brought back.
+scan (`forget`: its registry entry and its stream's messages gone), as a
+table that closes before it started is by its own node: it leaves every
+node's lobby, and nothing is left of it that an export would take for a
+game with no event. A spare table (`crib3.cluster.room`: a number a node
+keeps ready) whose lease is free is its dead node's: the scan forgets it
+the same way, so that it does not stay in the registry for good. A scan
+that fails (the registry's watch broken, being made again) is logged
+once and tried again with backoff: until it works, no dead node's table
+is adopted. A shelved table is adopted the same way, when its person asks
+for it (`crib3.cluster.room`). Not here yet: closed games brought back.
 """
 
 from __future__ import annotations
@@ -239,12 +238,17 @@ class Node:
         table_id = lease.table
         try:
             await self.registry.delete(table_id, last=revision)
-            await self.store.forget(table_id)
         except nats.js.errors.KeyWrongLastSequenceError:
             pass  # written since: its node came back and it is a table now (fenced: its lease)
         except Exception as exc:
             log.warning("node %s: table %s, which never had a game, not taken out of the "
                         "registry (%s)", self.name, table_id, exc)
+        else:
+            try:
+                await self.store.forget(table_id)
+            except Exception as exc:
+                log.warning("node %s: the stream's messages of table %s, which never had a "
+                            "game, not taken away (%s)", self.name, table_id, exc)
         try:
             await self.store.release(lease)
         except Exception as exc:
