@@ -51,7 +51,7 @@ from crib3.cluster.chat import read_lines
 from crib3.cluster.hosted import HostedTable
 from crib3.cluster.leases import LeaseKeeper
 from crib3.cluster.liveness import EVERY, Liveness
-from crib3.cluster.registry import SPARE, claim_number, open_registry, watch_registry
+from crib3.cluster.registry import SPARE, highest_number, open_registry, watch_registry
 from crib3.cluster.retry import keep_doing
 from crib3.cluster.store import (
     ClusterStore,
@@ -149,12 +149,27 @@ class Node:
         return self.seat_owner(owner, rules, levels, number, lease, table_log)
 
     async def prepare_table(self, entry: dict[str, Any]) -> tuple[int, Lease, TableLog]:
-        """A table made ready to open: the cluster's next number claimed,
-        its registry entry `entry`; its lease taken (the caller keeps it);
-        its stream's header written."""
-        number, revision = await claim_number(self.registry, entry, self.known)
+        """A table made ready to open: the cluster's next number claimed
+        (its lease taken first, which the caller keeps, then its registry
+        entry `entry` made: see `crib3.cluster.registry`); its stream's
+        header written."""
+        number = 0
+        while True:
+            mine = [int(key) for key in (*self.revisions, *self.keeper.leases) if key.isdigit()]
+            number = max(number, highest_number(self.known), *mine) + 1
+            try:
+                lease = await self.store.acquire(str(number))
+            except LeaseHeld:
+                continue  # another node's just now
+            entry["number"] = number
+            try:
+                revision = int(await self.registry.create(str(number),
+                                                          json.dumps(entry).encode()))
+            except nats.js.errors.KeyWrongLastSequenceError:
+                await self.store.release(lease)  # (an entry there already: not a new number)
+                continue
+            break
         self.revisions[str(number)] = revision
-        lease = await self.store.acquire(str(number))
         table_log = await self.store.open_log(lease, make_header(source="crib3 serve",
                                                                  table=number))
         return number, lease, table_log

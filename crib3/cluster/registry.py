@@ -8,18 +8,18 @@ A node reads the registry through one watch kept for its life
 (`watch_registry`: `crib3.cluster.watched`), never by listing it: each
 listing is a consumer on the server, left there for minutes.
 
-A table's number is claimed here, once for the whole cluster: the next
-number after the highest key the node has heard of (a deleted one too),
-its entry created only where the key is absent, so that two nodes asking
-at once cannot get the same number (the one that loses takes the next).
+A table's number is claimed once for the whole cluster
+(`crib3.cluster.node`'s `prepare_table`): the next number after the
+highest key the node has heard of (`highest_number`: a deleted one too),
+its lease taken first (created only where absent: two nodes asking at
+once cannot both get it, and the one that loses takes the next), then its
+entry created here. In that order, no scan ever finds a new entry whose
+lease is free, to adopt it or forget it under its node.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
-
-import nats.js.errors
 
 from crib3.cluster.store import ClusterStore, kv_bucket
 from crib3.cluster.watched import WatchedBucket
@@ -54,22 +54,4 @@ def highest_number(known: WatchedBucket) -> int:
                default=0)
 
 
-async def claim_number(registry: Any, entry: dict[str, Any],
-                       known: WatchedBucket) -> tuple[int, int]:
-    """The next table number of the cluster, its registry entry (`entry`,
-    its "number" filled in) made: the number, and the entry's revision.
-    (`known` may lag behind the registry: a number taken meanwhile is
-    refused by the server, and the next one tried.)"""
-    number = highest_number(known) + 1
-    while True:
-        entry["number"] = number
-        try:
-            revision = await registry.create(str(number), json.dumps(entry).encode())
-        except nats.js.errors.KeyWrongLastSequenceError:
-            number = max(number, highest_number(known)) + 1  # another node took it first
-            continue
-        return number, int(revision)
-
-
-__all__ = ["OVER", "REGISTRY", "SPARE", "claim_number", "highest_number", "open_registry",
-           "watch_registry"]
+__all__ = ["OVER", "REGISTRY", "SPARE", "highest_number", "open_registry", "watch_registry"]

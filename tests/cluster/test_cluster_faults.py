@@ -24,6 +24,7 @@ import nats.js.errors
 from crib3.cluster import ClusterStore
 from crib3.cluster.node import Node
 from crib3.cluster.registry import REGISTRY
+from crib3.cluster.store import STREAM, subject_of
 from crib3.players import workers
 
 pytestmark = needs_nats
@@ -159,6 +160,19 @@ async def in_registry(registry, key: str) -> bool:
     return True
 
 
+async def gone(registry, reader: ClusterStore, key: str) -> None:
+    """Until table `key` is neither in the registry nor on the stream (its
+    entry goes first, then its messages)."""
+    give_up = time.monotonic() + 6 * LEASE
+    while await in_registry(registry, key):
+        assert time.monotonic() < give_up, f"table {key} still in the registry"
+        await asyncio.sleep(0.05)
+    while (await reader.js.stream_info(STREAM, subjects_filter=subject_of(key))).state.subjects:
+        assert time.monotonic() < give_up, f"table {key} still on the stream"
+        await asyncio.sleep(0.05)
+    assert (await reader.read(key)).header is None
+
+
 async def test_a_dead_nodes_spare_table_leaves_the_registry_with_its_lease(tmp_path):
     """Each node keeps a spare table ready (its number claimed in the
     registry). Node a stops renewing its leases, as a node killed or
@@ -181,11 +195,7 @@ async def test_a_dead_nodes_spare_table_leaves_the_registry_with_its_lease(tmp_p
             assert await in_registry(registry, theirs) and await in_registry(registry, ours)
             assert (await reader.read(theirs)).header is not None
             a.node.pause()  # (no renewal, no scan: a is dead to the cluster)
-            give_up = time.monotonic() + 6 * LEASE
-            while await in_registry(registry, theirs):
-                assert time.monotonic() < give_up, "a's spare still in the registry"
-                await asyncio.sleep(0.05)
-            assert (await reader.read(theirs)).header is None
+            await gone(registry, reader, theirs)
             assert await in_registry(registry, ours)
             assert not await in_registry(registry, str(int(max(theirs, ours, key=int)) + 1))
         finally:
@@ -233,11 +243,7 @@ async def test_a_table_never_started_is_not_exported_and_leaves_no_entry_behind(
             assert not out.exists()
 
             a.depart(ann)  # her session ends before the start: her table closes
-            give_up = time.monotonic() + 6 * LEASE
-            while await in_registry(registry, number):
-                assert time.monotonic() < give_up, "the table still in the registry"
-                await asyncio.sleep(0.05)
-            assert (await reader.read(number)).header is None
+            await gone(registry, reader, number)
             assert table.number not in [t.number for t in b.elsewhere()]
 
             bob = await a.enter("bob", "key-bob", lambda reason: None)
@@ -246,11 +252,7 @@ async def test_a_table_never_started_is_not_exported_and_leaves_no_entry_behind(
             await until(lambda: second.number in [t.number for t in b.elsewhere()],
                         what="the second table in b's lobby")
             a.node.pause()  # a dies to the cluster before bob's table starts
-            give_up = time.monotonic() + 6 * LEASE
-            while await in_registry(registry, str(second.number)):
-                assert time.monotonic() < give_up, "the second table still in the registry"
-                await asyncio.sleep(0.05)
-            assert (await reader.read(str(second.number))).header is None
+            await gone(registry, reader, str(second.number))
             assert second.number not in b.tables  # (forgotten, not adopted)
         finally:
             await reader.close()
