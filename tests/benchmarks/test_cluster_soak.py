@@ -41,6 +41,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import logging
 import os
 import signal
 import time
@@ -182,6 +183,19 @@ class Soak:
                     with contextlib.suppress(Exception):
                         table.feed(0).dispatch(game.legal_moves(0)[0])
 
+    def why(self, numbers: list[int]) -> str:
+        """What each of these tables is, as the live nodes see it."""
+        said = []
+        for number in numbers:
+            hosts = self.hosts(number)
+            node = next(iter(self.live()), None)
+            entry = None if node is None else node.known.entries.get(str(number))
+            said.append(f"table {number}: hosts {[t.node.name for t in hosts]}, stored "
+                        f"{[len(t.game.events) if t.game else None for t in hosts]}, to act "
+                        f"{[t.game.to_act() if t.game else None for t in hosts]}, entry "
+                        f"{None if entry is None else entry.value[:160]!r}")
+        return "; ".join(said)
+
     def stored(self, number: int) -> int:
         """The events its hosts' games hold (acknowledged), the most of them."""
         return max((len(t.game.events) for t in self.hosts(number) if t.game is not None),
@@ -198,7 +212,7 @@ class Soak:
                        and (len(self.hosts(n)) != 1 or self.stored(n) <= before[n])]
             if not waiting:
                 return time.monotonic() - began
-            assert time.monotonic() - began < HEAL, f"tables {waiting} not hosted again"
+            assert time.monotonic() - began < HEAL, f"tables not playing again: {self.why(waiting)}"
             await asyncio.sleep(0.1)
 
     async def consumers(self) -> int:
@@ -275,6 +289,12 @@ FAULTS: list[Fault] = [node_killed, node_paused, nats_server_killed, nats_server
 
 async def soak_for(folder: Path, minutes: float, faults: list[Fault],
                    play: float = PLAY) -> Soak:
+    folder.mkdir(parents=True, exist_ok=True)
+    said = logging.FileHandler(folder / "cluster.log")  # (what the nodes said, to read after)
+    said.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(message)s"))
+    logging.getLogger("crib3").addHandler(said)
+    logging.getLogger("crib3").setLevel(logging.INFO)
+    print(f"the nodes' log: {folder / 'cluster.log'}")
     with nats_cluster(folder / "nats") as servers:
         soak = Soak(folder, servers)
         try:
@@ -286,6 +306,7 @@ async def soak_for(folder: Path, minutes: float, faults: list[Fault],
             stop = time.monotonic() + minutes * 60
             for turn in itertools.count():
                 fault = faults[turn % len(faults)]
+                logging.getLogger("crib3").info("soak: %s, turn %d", fault.__name__, turn)
                 await fault(soak, turn // len(faults))
                 soak.recoveries.append((fault.__name__, await soak.healed()))
                 soak.playing.append(sum(not soak.done(n) for n in soak.tables))

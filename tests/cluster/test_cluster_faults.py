@@ -316,3 +316,45 @@ async def test_a_lobbys_watch_outlives_a_failing_listener_and_a_server_restart(t
             await lobby.stop()
             await store.close()
             await a.close()
+
+
+# --- a table whose host died between two automatic events ---------------------------------------
+
+
+async def test_a_table_whose_host_stopped_amid_automatic_events_goes_on_when_adopted(tmp_path):
+    """A table's stream ends where its host stopped between two events that
+    follow with no choice (here just after the game's start, before the
+    cut for the deal: its append timed out, or its node died): the node
+    that adopts it draws what follows and the game goes on to the
+    discard. (It was adopted with no seat to act, and stood still for
+    good: the soak found one.)"""
+    import json
+    from dataclasses import asdict
+
+    from crib3.cluster.registry import open_registry
+    from crib3.engine import PlayerInfo, Rules
+    from crib3.engine.log import make_header
+    from crib3.engine.rules import begin
+    from crib3.room.seats import Seat
+
+    with nats_server(tmp_path / "nats") as server:
+        gone = await ClusterStore.connect(server.url, "gone", lease_seconds=LEASE)
+        b = await Node.start(server.url, "b", tmp_path / "b", lease_seconds=LEASE, think=0.0,
+                             scan_every=0.2)
+        try:
+            lease = await gone.acquire("7")
+            log = await gone.open_log(lease, make_header(source="crib3 serve", table=7))
+            players = (PlayerInfo("Alice", "human"), PlayerInfo("Bea", "easy"),
+                       PlayerInfo("Cid", "easy"))
+            await log.append(begin(players, Rules(), 7))
+            seats = [Seat("Alice", "key-alice"), Seat(level="easy"), Seat(level="easy")]
+            await (await open_registry(gone)).create("7", json.dumps(
+                {"number": 7, "owner": "Alice", "rules": asdict(Rules()),
+                 "seats": [asdict(seat) for seat in seats], "status": "open",
+                 "started_by": "Alice", "node": "gone"}).encode())
+            await gone.close()  # (its lease runs out: b adopts the table)
+            await until(lambda: 7 in b.room.tables, seconds=6 * LEASE, what="b adopting it")
+            game = b.room.tables[7].game
+            await until(lambda: 0 in game.to_act(), what="the game going on to the discard")
+        finally:
+            await b.close()
