@@ -38,6 +38,7 @@ from crib3.common import crash
 log = logging.getLogger("crib3.cluster")
 
 CHECK_EVERY = 1.0  # seconds without an update before the watch's consumer is looked for
+READ_WITHIN = 30.0  # seconds a node's start waits for a bucket read whole, at most
 # A watch's consumer left behind (the node gone, its connection lost before
 # it could delete it) is dropped by the server after this many seconds.
 INACTIVE_THRESHOLD = 60.0
@@ -75,7 +76,11 @@ class WatchedBucket:
         watcher = await self._watch()
         self._first = asyncio.get_running_loop().create_future()
         self._task = asyncio.get_running_loop().create_task(self._keep(watcher))
-        await self._first
+        try:
+            await asyncio.wait_for(asyncio.shield(self._first), READ_WITHIN)
+        except BaseException:
+            await self.stop()
+            raise
 
     def again(self) -> None:
         """Make the watch again, the bucket read whole (the node's
@@ -86,8 +91,8 @@ class WatchedBucket:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError):
+                await asyncio.wait_for(self._task, 5.0)  # (its consumer deleted, if it can be)
             self._task = None
 
     # --- the kept watch -----------------------------------------------------------------
@@ -207,8 +212,8 @@ class WatchedBucket:
         """The watch's subscription ended and its consumer deleted (else the
         server drops it after INACTIVE_THRESHOLD)."""
         subscription = watcher._sub
-        with contextlib.suppress(Exception):
-            await watcher.stop()
+        with contextlib.suppress(Exception):  # (bounded: a connection that answers nothing)
+            await asyncio.wait_for(watcher.stop(), 1.0)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.kv._js.delete_consumer(
                 subscription._stream, subscription._consumer), 1.0)
