@@ -6,7 +6,8 @@ room (`crib3 serve`'s folder of tables, its closed ones too) by its number,
 or, with `--cluster nats://...`, a table of a cluster's room by its id, read
 from its stream (`crib3.cluster`, which needs nats-py: the extra
 `crib3[cluster]`). Nothing else of crib3 is needed for it: a fresh machine
-with the cluster's address exports any table.
+with the cluster's address exports any table. A table that was opened
+and never started has no game to export: it says so in one line.
 """
 
 from __future__ import annotations
@@ -64,6 +65,8 @@ def _local_lines(table: str) -> list[str]:
     for path in (folder / name, put_away_folder(folder) / name):
         if path.is_file():
             header, events, _ = parse_log(path)
+            if not events:
+                raise CannotRun(never_started(table))
             return [json.dumps(header, ensure_ascii=False),
                     *(event_line(event) for _, event in events)]
     raise CannotRun(f"no table {number} with a game in {folder}")
@@ -102,4 +105,12 @@ def _cluster_lines(servers: list[ServerURL], table: str) -> list[str]:
                         f"{exc or type(exc).__name__}") from None
     if not lines:
         raise CannotRun(f"no table {table} with a game in the cluster at {shown(servers)}")
+    if len(lines) == 1:  # a header alone: a table waiting for its start (or one left so)
+        raise CannotRun(never_started(table))
     return lines
+
+
+def never_started(table: str) -> str:
+    """What an export of a table with no game says (`crib3 verify` would
+    refuse its log: it holds no events)."""
+    return f"table {table} was opened and never started: nothing to export"

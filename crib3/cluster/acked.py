@@ -28,7 +28,7 @@ from crib3.cluster.store import Fenced, TableLog
 from crib3.common import crash
 from crib3.engine import Event, Game, IllegalMove, PlayerInfo, Rules, State
 from crib3.engine.commands import Command
-from crib3.engine.rules import begin, legal_moves, step, to_act
+from crib3.engine.rules import begin, legal_moves, run_automatic, step, to_act
 from crib3.engine.state import apply
 from crib3.engine.views import SeatView, project
 
@@ -66,6 +66,18 @@ class AckedGame(Game):
             game.events.append(event)
         game.state = game.ahead = state
         return game
+
+    def go_on(self) -> None:
+        """A game picked up from its stream (`hosting`) goes on where its
+        host stopped: the automatic events and chance draws it had not got
+        on the stream (the host died between two of them, or an append of
+        theirs failed) are drawn again and queued. Without them no seat is
+        to act and the table stands still for good."""
+        events: list[Event] = []
+        state = run_automatic(self.ahead, events)
+        if events:
+            self._emit(events, state)
+        self._resolve_chance()
 
     def begin(self, players: Sequence[PlayerInfo], rules: Rules, seed: int) -> None:
         """A new game's first events, on their way to the stream."""

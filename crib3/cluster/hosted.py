@@ -84,6 +84,7 @@ class HostedTable(Table):
     def _go_on(self, events: list[Event]) -> Game:
         game = AckedGame.hosting(self.log, self._lost, events)
         game.subscribe(self._record)
+        game.go_on()  # (what its former host had not stored of an automatic run)
         return game
 
     def _record(self, event: Event, state: State) -> None:

@@ -1,11 +1,12 @@
 """The lobby of a cluster's room, the same on every node: every node's
 tables, read from the tables' registry (`crib3.cluster.registry`, written
-by each table's host: `crib3.cluster.hosted`), watched, so that a node's
-lobby changes as soon as any node's table does. What it keeps of an entry
-is what the lobby shows today and nothing more (`LobbyTable`): the number,
-owner and rules, each seat's name or computer player, who is away, the
-host node, and the game's public standing (names, scores, the hand, the
-winner). No seat's key, and never a card: the registry holds none.
+by each table's host: `crib3.cluster.hosted`), as the node's one watch on
+it hears it, so that a node's lobby changes as soon as any node's table
+does. What it keeps of an entry is what the lobby shows today and nothing
+more (`LobbyTable`): the number, owner and rules, each seat's name or
+computer player, who is away, the host node, and the game's public
+standing (names, scores, the hand, the winner). No seat's key, and never
+a card: the registry holds none.
 
 The lobby has no chat, as on one machine; a table's chat is its host's,
 where all its people are, kept on the cluster for a node that adopts the
@@ -14,7 +15,6 @@ table (`crib3.cluster.chat`).
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
@@ -23,8 +23,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from crib3.cluster.presence import holder_key
-from crib3.cluster.registry import OVER, open_registry
+from crib3.cluster.registry import OVER, open_registry, watch_registry
 from crib3.cluster.store import ClusterStore
+from crib3.cluster.watched import WatchedBucket
+from crib3.common import crash
 from crib3.engine import PlayerInfo, Rules
 from crib3.room.seats import Seat, SeatLookup, holder_of
 from crib3.room.storage import OPEN, SHELVED
@@ -99,64 +101,73 @@ def _owner_holder(entry: dict[str, Any]) -> str | None:
 
 class ClusterLobby:
     """A node's view of every table of the cluster's room: `tables()`,
-    kept up to date by a watch on the registry; `listeners` are called on
-    each change."""
+    kept up to date by the node's watch on the registry (a
+    `WatchedBucket`, made again whenever it breaks); `listeners` are
+    called on each change."""
 
-    def __init__(self, registry: Any) -> None:
-        self.registry = registry
+    def __init__(self, known: WatchedBucket) -> None:
+        self.known = known
         self.entries: dict[int, LobbyTable] = {}
         # Tables put away while nobody was at them: who sits where (with
         # their keys: who may bring one back), by number.
         self.shelved: dict[int, list[Seat]] = {}
         self.listeners: list[Callable[[], None]] = []
-        self.ready = asyncio.Event()  # the registry's entries read once
-        self._watcher: Any = None
-        self._task: asyncio.Task[None] | None = None
+        self.ready = known.ready  # the registry's entries read once
+        self._owned = False  # (its own watch, stopped with it)
 
     @classmethod
-    async def start(cls, store: ClusterStore, *, replicas: int = 1) -> ClusterLobby:
-        lobby = cls(await open_registry(store, replicas))
-        lobby._watcher = await lobby.registry.watchall()
-        lobby._task = asyncio.get_running_loop().create_task(lobby._watch())
+    async def start(cls, store: ClusterStore, *, replicas: int = 1,
+                    known: WatchedBucket | None = None) -> ClusterLobby:
+        """The lobby of the registry as `known` hears it (the node's watch),
+        or, without it, as a watch of its own hears it."""
+        owned = known is None
+        if known is None:
+            known = await watch_registry(await open_registry(store, replicas), store.node)
+            store.reconnected.append(known.again)
+        lobby = cls(known)
+        lobby._owned = owned
+        for key, entry in known.entries.items():
+            lobby._heard(key, entry, tell=False)
+        known.listeners.append(lobby._heard)
         return lobby
 
     def tables(self) -> list[LobbyTable]:
         """The tables people can see: waiting or playing, in order."""
         return [t for _, t in sorted(self.entries.items()) if not t.over]
 
-    async def _watch(self) -> None:
-        async for entry in self._watcher:
-            if entry is None:  # the entries there were are read
-                self.ready.set()
-                continue
-            if not entry.key.isdigit():
-                continue
-            number = int(entry.key)
-            if entry.operation in ("DEL", "PURGE") or not entry.value:
-                self.entries.pop(number, None)
+    def _heard(self, key: str, entry: Any, tell: bool = True) -> None:
+        """The registry's entry `key` changed (None: it is gone)."""
+        if not key.isdigit():
+            return
+        number = int(key)
+        if entry is None or not entry.value:
+            self.entries.pop(number, None)
+            self.shelved.pop(number, None)
+        else:
+            try:
+                data = json.loads(entry.value)
                 self.shelved.pop(number, None)
-            else:
-                try:
-                    data = json.loads(entry.value)
-                    self.shelved.pop(number, None)
-                    if data.get("status") not in (OPEN, OVER):  # shelved, closed
-                        self.entries.pop(number, None)
-                        if data.get("status") == SHELVED:
-                            self.shelved[number] = [Seat(**seat) for seat in data["seats"]]
-                    else:
-                        self.entries[number] = LobbyTable.from_entry(data)
-                except (ValueError, KeyError, TypeError) as exc:
-                    log.info("registry entry %s not understood: %s", entry.key, exc)
-                    continue
+                if data.get("status") not in (OPEN, OVER):  # shelved, closed, a spare
+                    self.entries.pop(number, None)
+                    if data.get("status") == SHELVED:
+                        self.shelved[number] = [Seat(**seat) for seat in data["seats"]]
+                else:
+                    self.entries[number] = LobbyTable.from_entry(data)
+            except (ValueError, KeyError, TypeError) as exc:
+                log.info("registry entry %s not understood: %s", key, exc)
+                return
+        if tell:
             for listener in list(self.listeners):
-                listener()
+                try:
+                    listener()
+                except Exception as exc:  # (the others are told all the same)
+                    crash.report(log, exc, "a listener of the cluster's lobby")
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-        if self._watcher is not None:
-            with contextlib.suppress(Exception):
-                await self._watcher.stop()
+        with contextlib.suppress(ValueError):
+            self.known.listeners.remove(self._heard)
+        if self._owned:
+            await self.known.stop()
 
 
 __all__ = ["ClusterLobby", "LobbySeat", "LobbyTable"]

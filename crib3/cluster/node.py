@@ -14,19 +14,25 @@ to reconnect.
 
 **Adoption.** The tables of a cluster are listed in its registry
 (`crib3.cluster.registry`: who sits where, as a table's seat file holds
-it, with its status and the node that wrote it last). Every node scans it,
-and a table that is open and whose lease is free (its host released it,
+it, with its status and the node that wrote it last). Every node watches
+it (one watch for the node's life: `known`) and scans what it heard, and
+a table that is open and whose lease is free (its host released it,
 or died and the server dropped its lease at the end of its term) is
 acquired by the first node to ask: it reads the table's stream, rebuilds
 the game by the engine's fold, the game where it stood, and goes on with
 it, its computer players carrying on and its people's seats waiting for
 them. An open table whose log holds no event and whose lease is free
-(closed before it started, or its people were on a dead node) is marked
-closed by the scan, so that it leaves every node's lobby. A scan that
-fails (the registry unreachable) is logged once and tried again with
-backoff: until it works, no dead node's table is adopted. A shelved table
-is adopted the same way, when its person asks for it (`crib3.cluster.room`).
-Not here yet: closed games brought back.
+(its people were on a dead node before it started) is forgotten by the
+scan (`forget`: its registry entry and its stream's messages gone), as a
+table that closes before it started is by its own node: it leaves every
+node's lobby, and nothing is left of it that an export would take for a
+game with no event. A spare table (`crib3.cluster.room`: a number a node
+keeps ready) whose lease is free is its dead node's: the scan forgets it
+the same way, so that it does not stay in the registry for good. A scan
+that fails (the registry's watch broken, being made again) is logged
+once and tried again with backoff: until it works, no dead node's table
+is adopted. A shelved table is adopted the same way, when its person asks
+for it (`crib3.cluster.room`). Not here yet: closed games brought back.
 """
 
 from __future__ import annotations
@@ -44,7 +50,8 @@ import nats.js.errors
 from crib3.cluster.chat import read_lines
 from crib3.cluster.hosted import HostedTable
 from crib3.cluster.leases import LeaseKeeper
-from crib3.cluster.registry import claim_number, open_registry
+from crib3.cluster.liveness import EVERY, Liveness
+from crib3.cluster.registry import SPARE, highest_number, open_registry, watch_registry
 from crib3.cluster.retry import keep_doing
 from crib3.cluster.store import (
     ClusterStore,
@@ -55,13 +62,14 @@ from crib3.cluster.store import (
     check_table_id,
     patiently,
 )
+from crib3.cluster.watched import WatchedBucket
 from crib3.common import crash
 from crib3.engine import Rules
 from crib3.engine.log import make_header
 from crib3.room.basics import notify
 from crib3.room.room import Room
 from crib3.room.seats import Presence, Seat
-from crib3.room.storage import CLOSED, OPEN, StoredTable
+from crib3.room.storage import OPEN, StoredTable
 
 log = logging.getLogger("crib3.cluster")
 
@@ -78,11 +86,12 @@ class Node:
     """One node of a cluster's room: the tables it hosts, the leases it
     keeps, and the scan that adopts the tables whose host is gone."""
 
-    def __init__(self, store: ClusterStore, registry: Any, folder: Path, *,
-                 think: float = 0.6, scan_every: float = 0.5,
+    def __init__(self, store: ClusterStore, registry: Any, known: WatchedBucket,
+                 folder: Path, *, think: float = 0.6, scan_every: float = 0.5,
                  room: NodeRoom | None = None) -> None:
         self.store = store
         self.registry = registry
+        self.known = known  # the registry as this node last heard it
         self.name = store.node
         self.room = room if room is not None else NodeRoom(folder, think=think)
         self.room.node = self
@@ -94,19 +103,32 @@ class Node:
         self._tasks: list[asyncio.Task[None]] = []
         self._letting_go: set[asyncio.Task[None]] = set()
         self.adopted: list[str] = []  # the tables this node adopted, in order
+        self.liveness: Liveness | None = None  # its connection checked (`start`)
 
     @classmethod
     async def start(cls, servers: str | Sequence[str], name: str, folder: Path, *,
                     replicas: int | None = None, lease_seconds: float = 10.0,
                     think: float = 0.6, scan_every: float = 0.5, adopt: bool = True,
-                    room: NodeRoom | None = None, **options: Any) -> Node:
+                    room: NodeRoom | None = None, alive_every: float = EVERY,
+                    **options: Any) -> Node:
         """A node of the cluster at `servers`, called `name` (unique in the
         cluster), adopting the tables left without a host (`adopt`); its
-        room is `room` (`crib3 serve --cluster`'s) or a plain `NodeRoom`."""
+        room is `room` (`crib3 serve --cluster`'s) or a plain `NodeRoom`;
+        its connection checked every `alive_every` seconds
+        (`crib3.cluster.liveness`)."""
         store = await ClusterStore.connect(servers, name, replicas=replicas,
                                            lease_seconds=lease_seconds, **options)
-        registry = await open_registry(store)
-        node = cls(store, registry, folder, think=think, scan_every=scan_every, room=room)
+        try:
+            registry = await open_registry(store)
+            known = await watch_registry(registry, name)
+        except BaseException:
+            await store.close()
+            raise
+        store.reconnected.append(known.again)
+        node = cls(store, registry, known, folder, think=think, scan_every=scan_every,
+                   room=room)
+        node.liveness = Liveness(store.client, name, every=alive_every, timeout=alive_every)
+        await node.liveness.start()
         loop = asyncio.get_running_loop()
         node._tasks.append(loop.create_task(node._write_registry()))
         if adopt:
@@ -127,12 +149,27 @@ class Node:
         return self.seat_owner(owner, rules, levels, number, lease, table_log)
 
     async def prepare_table(self, entry: dict[str, Any]) -> tuple[int, Lease, TableLog]:
-        """A table made ready to open: the cluster's next number claimed,
-        its registry entry `entry`; its lease taken (the caller keeps it);
-        its stream's header written."""
-        number, revision = await claim_number(self.registry, entry)
+        """A table made ready to open: the cluster's next number claimed
+        (its lease taken first, which the caller keeps, then its registry
+        entry `entry` made: see `crib3.cluster.registry`); its stream's
+        header written."""
+        number = 0
+        while True:
+            mine = [int(key) for key in (*self.revisions, *self.keeper.leases) if key.isdigit()]
+            number = max(number, highest_number(self.known), *mine) + 1
+            try:
+                lease = await self.store.acquire(str(number))
+            except LeaseHeld:
+                continue  # another node's just now
+            entry["number"] = number
+            try:
+                revision = int(await self.registry.create(str(number),
+                                                          json.dumps(entry).encode()))
+            except nats.js.errors.KeyWrongLastSequenceError:
+                await self.store.release(lease)  # (an entry there already: not a new number)
+                continue
+            break
         self.revisions[str(number)] = revision
-        lease = await self.store.acquire(str(number))
         table_log = await self.store.open_log(lease, make_header(source="crib3 serve",
                                                                  table=number))
         return number, lease, table_log
@@ -176,15 +213,10 @@ class Node:
         except (ValueError, Fenced):  # no log at all, or lost meanwhile
             await self.store.release(lease)
             return None
-        if not log_.events:  # it never started: closed, or its people were on a dead node
-            await self.store.release(lease)
-            data["status"] = CLOSED  # out of every node's lobby (`crib3.cluster.lobby`)
-            try:
-                await self.registry.update(table_id, json.dumps(data).encode(),
-                                           last=int(entry.revision))
-            except Exception as exc:  # (another node's scan may have marked it first)
-                log.info("table %s never started; not marked closed in the registry (%s): "
-                         "the next scan tries again", table_id, exc)
+        if not log_.events:  # it never started: its people were on a dead node
+            log.info("node %s: table %s never started and its node is gone: forgotten",
+                     self.name, table_id)
+            await self.forget(lease, int(entry.revision))  # (out of every node's lobby)
             return None
         stored = StoredTable(int(data["number"]), str(data["owner"]), Rules(**data["rules"]),
                              [Seat(**seat) for seat in data["seats"]], list(log_.events),
@@ -201,6 +233,42 @@ class Node:
         self.background(self._chat_back(table))
         self.room.changed()
         return table
+
+    async def _spare_of_the_dead(self, table_id: str, revision: int) -> None:
+        """Spare table `table_id` (at registry revision `revision`), if its
+        lease is free (its node is gone), forgotten."""
+        try:
+            lease = await self.store.acquire(table_id)
+        except LeaseHeld:
+            return  # its node is alive: its spare
+        log.info("node %s: spare table %s of a node gone forgotten", self.name, table_id)
+        await self.forget(lease, revision)
+
+    async def forget(self, lease: Lease, revision: int | None = None) -> None:
+        """A table that never had a game (a spare, or a table that never
+        started) given back, its lease `lease` held by this node: its
+        registry entry deleted (at `revision`, when given: unless it was
+        written since), its stream's messages gone, its lease released. A
+        step that fails is logged; the others are done."""
+        table_id = lease.table
+        try:
+            await self.registry.delete(table_id, last=revision)
+        except nats.js.errors.KeyWrongLastSequenceError:
+            pass  # written since: its node came back and it is a table now (fenced: its lease)
+        except Exception as exc:
+            log.warning("node %s: table %s, which never had a game, not taken out of the "
+                        "registry (%s)", self.name, table_id, exc)
+        else:
+            try:
+                await self.store.forget(table_id)
+            except Exception as exc:
+                log.warning("node %s: the stream's messages of table %s, which never had a "
+                            "game, not taken away (%s)", self.name, table_id, exc)
+        try:
+            await self.store.release(lease)
+        except Exception as exc:
+            log.warning("node %s: the lease of table %s not released (%s): it runs out "
+                        "by itself", self.name, table_id, exc)
 
     async def _chat_back(self, table: HostedTable) -> None:
         """An adopted table's chat where it stood (its last lines, from the
@@ -219,15 +287,20 @@ class Node:
 
     async def scan(self) -> list[str]:
         """Adopt every open table whose lease is free; their ids. (A table
-        that fails is logged and the others are tried; a registry that
-        cannot be read raises.)"""
-        try:
-            keys = await self.registry.keys()
-        except nats.js.errors.NoKeysError:
-            return []
+        that fails is logged and the others are tried; a registry not
+        watched just now raises.)"""
+        if not self.known.live:
+            raise RuntimeError("the registry is not watched just now (its watch is made again)")
         adopted = []
-        for key in keys:
-            if key.isdigit() and int(key) not in self.room.tables:
+        for key, entry in list(self.known.entries.items()):
+            if not key.isdigit() or int(key) in self.room.tables:
+                continue
+            if _status(entry) == SPARE and key not in self.revisions:  # (not this node's)
+                try:
+                    await self._spare_of_the_dead(key, int(entry.revision))
+                except Exception as exc:
+                    crash.report(log, exc, f"the spare table {key} of a node gone")
+            elif _status(entry) == OPEN:
                 try:
                     if await self.adopt(key) is not None:
                         adopted.append(key)
@@ -302,15 +375,21 @@ class Node:
     def let_go(self, table: HostedTable) -> None:
         """This node gives `table` up (its game is over, it was closed or
         shelved, or the node stops): once its events and its entry are
-        written, its lease is released (open, it may be adopted at once)."""
+        written, its lease is released (open, it may be adopted at once).
+        A table that never started is forgotten (`forget`)."""
         self.background(self._release(table))
 
     async def _release(self, table: HostedTable) -> None:
         await table.settled()
         await self.flushed()
         lease = self.keeper.drop(table.table_id)
-        if lease is not None and not table.moved:
+        if lease is None or table.moved:
+            return
+        if table.log.events:
             await self.store.release(lease)
+        else:  # closed before it started
+            self._dirty.pop(table.table_id, None)
+            await self.forget(lease, self.revisions.get(table.table_id))
 
     # --- stopping -------------------------------------------------------------------------
 
@@ -334,7 +413,18 @@ class Node:
         self.keeper.stop()
         for task in self._tasks:
             task.cancel()
+        if self.liveness is not None:
+            await self.liveness.stop()
+        await self.known.stop()
         await self.store.close()
+
+
+def _status(entry: Any) -> str | None:
+    """A registry entry's status (None when it is not understood)."""
+    try:
+        return str(json.loads(entry.value)["status"])
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 def first_seats(owner: Presence, levels: tuple[str, str]) -> list[Seat]:

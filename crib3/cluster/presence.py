@@ -65,6 +65,7 @@ import nats.js.errors
 
 from crib3.cluster.retry import keep_doing
 from crib3.cluster.store import ClusterStore, check_table_id, create_key, kv_bucket
+from crib3.cluster.watched import WatchedBucket
 from crib3.common.lookalikes import name_keys
 from crib3.common.names import check_name, shown_name
 from crib3.room.basics import RoomError
@@ -146,6 +147,8 @@ class ClusterPeople:
         # door asks for a reconnect code when any node's people hold it).
         self.held: dict[str, str] = {}
         self.listeners: list[Callable[[], None]] = []
+        # The two watches (people, names), each kept for the node's life.
+        self.watches: list[WatchedBucket] = []
 
     @classmethod
     async def start(cls, store: ClusterStore, *, replicas: int = 1,
@@ -161,10 +164,18 @@ class ClusterPeople:
         self.ttl = float(status.ttl or ttl)
         self._subscription = await store.client.subscribe(KICK + self.node, cb=self._kicked)
         self._tasks.append(asyncio.get_running_loop().create_task(self._renew_forever()))
-        self._tasks.append(asyncio.get_running_loop().create_task(
-            self._watch_everyone(await people.watchall())))
-        self._tasks.append(asyncio.get_running_loop().create_task(
-            self._watch_held(await self.names.watchall())))
+        self.watches = [
+            WatchedBucket(people, f"node {self.node}: the watch on who is signed in",
+                          "the lobby's list of the people on other nodes does not change "
+                          "until it works again"),
+            WatchedBucket(self.names, f"node {self.node}: the watch on the names held",
+                          "a name held on another node under --open is not asked its "
+                          "reconnect code here until it works again")]
+        self.watches[0].listeners.append(self._heard_everyone)
+        self.watches[1].listeners.append(self._heard_held)
+        for watched in self.watches:
+            await watched.start()
+            store.reconnected.append(watched.again)
         return self
 
     def held_proof(self, name: str) -> str | None:
@@ -175,15 +186,13 @@ class ClusterPeople:
                 return self.held[key]
         return None
 
-    async def _watch_held(self, watcher: Any) -> None:
-        async for entry in watcher:
-            if entry is None:
-                continue
-            if entry.operation in ("DEL", "PURGE") or not entry.value:
-                self.held.pop(entry.key, None)
-                continue
-            with contextlib.suppress(ValueError, KeyError, TypeError):
-                self.held[entry.key] = str(json.loads(entry.value)["proof"])
+    def _heard_held(self, key: str, entry: Any) -> None:
+        """The names' bucket's `key` changed (None: gone)."""
+        if entry is None or not entry.value:
+            self.held.pop(key, None)
+            return
+        with contextlib.suppress(ValueError, KeyError, TypeError):
+            self.held[key] = str(json.loads(entry.value)["proof"])
 
     def signed_in(self) -> list[str]:
         """The names signed in on every node now (see `everyone`)."""
@@ -194,22 +203,20 @@ class ClusterPeople:
                 seen.setdefault(name.lower(), name)
         return list(seen.values())
 
-    async def _watch_everyone(self, watcher: Any) -> None:
-        async for entry in watcher:
-            if entry is None:  # (the entries there were are read)
-                continue
-            if entry.operation in ("DEL", "PURGE") or not entry.value:
-                changed = self.everyone.pop(entry.key, None) is not None
-            else:
-                try:
-                    name = json.loads(entry.value)["name"]
-                except (ValueError, KeyError, TypeError):
-                    continue
-                changed = entry.key not in self.everyone
-                self.everyone[entry.key] = (str(name), time.monotonic())
-            if changed:
-                for listener in list(self.listeners):
-                    listener()
+    def _heard_everyone(self, key: str, entry: Any) -> None:
+        """The people's bucket's `key` changed (None: gone)."""
+        if entry is None or not entry.value:
+            changed = self.everyone.pop(key, None) is not None
+        else:
+            try:
+                name = json.loads(entry.value)["name"]
+            except (ValueError, KeyError, TypeError):
+                return
+            changed = key not in self.everyone
+            self.everyone[key] = (str(name), time.monotonic())
+        if changed:
+            for listener in list(self.listeners):
+                listener()
 
     # --- signing in and out -----------------------------------------------------------
 
@@ -469,6 +476,8 @@ class ClusterPeople:
         """No more renewals; with `release`, this node's people's names freed."""
         for task in self._tasks:
             task.cancel()
+        for watched in self.watches:
+            await watched.stop()
         if self._subscription is not None:
             with contextlib.suppress(Exception):
                 await self._subscription.unsubscribe()

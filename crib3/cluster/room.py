@@ -8,7 +8,10 @@ screens know (`crib3.room.Room`), its tables hosted through the cluster
 from their handlers, on the event loop, and cannot wait for the cluster.
 So the node keeps one table ready (`_spare`): a number claimed in the
 registry (status "spare": no lobby lists it, no node adopts it), its
-lease held and renewed, its stream's header written. `open_table` takes it
+lease held and renewed, its stream's header written. A node that stops
+gives its spare back (`Node.forget`: the entry and its stream's
+messages gone); a node that dies leaves it to the others' scans, which
+forget it once its lease has run out. `open_table` takes it
 at once, as a room on one machine takes the next number, and the node
 makes the next one in the background; when the cluster is slow to give one,
 the lobby says so in one line and the person presses o again.
@@ -49,6 +52,7 @@ from crib3.cluster.hosted import HostedTable
 from crib3.cluster.lobby import ClusterLobby, LobbyTable
 from crib3.cluster.node import Node, NodeRoom
 from crib3.cluster.presence import ClusterPeople, holder_key
+from crib3.cluster.registry import SPARE
 from crib3.cluster.store import Lease, TableLog, patiently
 from crib3.cluster.visits import VisitLink, VisitRefused, Visits
 from crib3.common.names import shown_name
@@ -60,7 +64,6 @@ from crib3.room.moderation import BAN, MUTE, until_words
 from crib3.room.seats import FIRST_USE, Presence
 from crib3.room.storage import SHELVED
 
-SPARE = "spare"  # a registry entry's status: claimed by a node, not yet a table
 NOT_READY = "the card room is still getting a table ready: press o again in a moment"
 log = logging.getLogger("crib3.cluster")
 
@@ -96,7 +99,8 @@ class ClusterRoom(NodeRoom):
             await ensure_stream(node.store.js, replicas)  # (a table's chat is kept there)
             room.people_ = await ClusterPeople.start(node.store, replicas=replicas)
             room.people_.listeners.append(room.changed)
-            room.cluster_lobby = await ClusterLobby.start(node.store, replicas=replicas)
+            room.cluster_lobby = await ClusterLobby.start(node.store, replicas=replicas,
+                                                          known=node.known)
             # (A cluster's buckets just made have no leader for a moment: the
             # first sign-in found "no response from stream". Listen once
             # each answers.)
@@ -452,17 +456,7 @@ class ClusterRoom(NodeRoom):
             number, lease, _ = self._spare
             self._spare = None
             node.keeper.drop(str(number))
-            try:
-                await node.registry.delete(str(number))
-            except Exception as exc:
-                log.warning("node %s: its spare table %d not taken out of the registry (%s): "
-                            "its number stays claimed, no lobby lists it", node.name, number,
-                            exc)
-            try:
-                await node.store.release(lease)
-            except Exception as exc:
-                log.warning("node %s: the lease of its spare table %d not released (%s): "
-                            "it runs out by itself", node.name, number, exc)
+            await node.forget(lease)
         if self.visits is not None:
             await self.visits.stop()
         if self.cluster_lobby is not None:

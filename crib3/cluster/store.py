@@ -226,7 +226,18 @@ class ClusterStore:
         self.node = node
         self.lease_seconds = lease_seconds
         self.replicas = 1  # copies of what this node makes (`connect`)
+        # Called each time the connection comes back after it was lost (a
+        # watch is made again: its consumer may have gone with the server).
+        self.reconnected: list[Callable[[], None]] = []
         self._leases: Any = None
+
+    async def _reconnected(self) -> None:
+        logger.info("node %s: connected to NATS again", self.node)
+        for call in list(self.reconnected):
+            try:
+                call()
+            except Exception as exc:
+                logger.warning("node %s: after a reconnect: %s", self.node, exc)
 
     @classmethod
     async def connect(cls, servers: str | Sequence[str], node: str, *,
@@ -245,7 +256,16 @@ class ClusterStore:
         options.setdefault("reconnect_time_wait", 0.25)  # a lost server: the next one soon
         options.setdefault("max_reconnect_attempts", -1)  # a node waits for its cluster
         options.setdefault("error_cb", _say_error)
-        client = await nats.connect(urls, name=f"crib3 {node}", **options)
+        told = options.pop("reconnected_cb", None)
+        store: ClusterStore | None = None
+
+        async def reconnected() -> None:
+            if store is not None:
+                await store._reconnected()
+            if told is not None:
+                await told()
+        client = await nats.connect(urls, name=f"crib3 {node}", reconnected_cb=reconnected,
+                                    **options)
         store = cls(client, node, lease_seconds)
         if replicas is None:
             known = {(uri.hostname, uri.port) for uri in client.servers}
@@ -334,6 +354,12 @@ class ClusterStore:
             pass
 
     # --- the log ----------------------------------------------------------------------
+
+    async def forget(self, table: str) -> None:
+        """A table's messages gone from the stream: for a table that never
+        was one (a node's spare: a header and owner messages, no game), so
+        that no export finds it."""
+        await patiently(lambda: self.js.purge_stream(STREAM, subject=subject_of(table)))
 
     async def read(self, table: str) -> TableRecord:
         """A table's whole log, in order (an empty record when it has none)."""

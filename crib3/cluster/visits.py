@@ -61,6 +61,7 @@ from typing import Any
 
 import nats.errors
 
+from crib3.cluster.liveness import round_trip
 from crib3.cluster.retry import keep_doing
 from crib3.room import wire
 
@@ -145,7 +146,7 @@ class VisitLink:
                     await client.publish(self.outgoing, body)
                 if self._closing:
                     with contextlib.suppress(Exception):
-                        await client.flush(timeout=2)
+                        await round_trip(client, 2)  # (no flush(timeout): see liveness)
                     return
         except asyncio.CancelledError:
             raise

@@ -1,0 +1,360 @@
+"""Faults a real cluster meets, against real nats-server processes
+(tests/nats_support.py): idle nodes that must not fill the registry's
+stream with consumers, a NATS server paused and resumed under a node, a
+node's spare table outliving the node, and a table opened and never
+started, exported."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import time
+from pathlib import Path
+
+import pytest
+from nats_support import nats_server, needs_nats
+
+pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
+
+import nats.errors
+import nats.js.errors
+
+from crib3.cluster import ClusterStore
+from crib3.cluster.node import Node
+from crib3.cluster.registry import REGISTRY
+from crib3.cluster.store import STREAM, subject_of
+from crib3.players import workers
+
+pytestmark = needs_nats
+
+LEASE = 2.0  # seconds: a node that stops renewing loses its tables this soon
+
+
+@pytest.fixture(autouse=True)
+def _workers():
+    yield
+    workers.shut_down()
+
+
+async def until(check, seconds: float = 20.0, what: str = "it") -> None:
+    give_up = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < give_up, f"{what} did not happen"
+        await asyncio.sleep(0.02)
+
+
+async def consumers(store: ClusterStore, bucket: str) -> int:
+    """The consumers the server keeps on a bucket's stream now."""
+    info = await store.js.stream_info(f"KV_{bucket}")
+    return int(info.state.consumer_count)
+
+
+# --- idle nodes and the registry's consumers ------------------------------------------------
+
+
+async def test_idle_nodes_scanning_fast_keep_the_registrys_consumers_bounded(tmp_path):
+    """Two idle nodes scanning twenty times a second (a second of it is forty
+    scans, as twenty seconds are at the default pace): the registry's stream
+    keeps the same few consumers (one watch a node), not one more a scan."""
+    with nats_server(tmp_path / "nats") as server:
+        nodes = [await Node.start(server.url, name, tmp_path / name, lease_seconds=LEASE,
+                                  think=0.0, scan_every=0.05) for name in ("a", "b")]
+        admin = await ClusterStore.connect(server.url, "admin")
+        try:
+            await asyncio.sleep(0.5)
+            before = await consumers(admin, REGISTRY)
+            await asyncio.sleep(3.0)  # (about 120 scans)
+            after = await consumers(admin, REGISTRY)
+            assert after <= before <= 2 * len(nodes), (before, after)
+        finally:
+            await admin.close()
+            for node in nodes:
+                await node.close()
+
+
+# --- a NATS server paused and resumed --------------------------------------------------------
+
+
+async def stopped(server) -> None:
+    """SIGSTOP to the server's process, once it is stopped (the signal is
+    taken a moment after it is sent)."""
+    server.process.send_signal(signal.SIGSTOP)
+    stat = Path(f"/proc/{server.process.pid}/stat")
+    await until(lambda: not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] == "T",
+                what="the server stopped")
+
+
+async def test_a_nats_server_paused_and_resumed_leaves_its_node_working(tmp_path, caplog):
+    """A visit's link closes while the node's NATS server is paused
+    (SIGSTOP), and its last words' wait for the server times out; once the
+    server resumes, the node signs a person in, and opens and starts a
+    table, its connection never lost. (nats-py's flush(timeout) left a
+    cancelled future there, and the PONG that came later ended its read
+    loop: the client said it was connected and every request timed out,
+    for minutes.) Then the same flaw met otherwise (nats-py's own flush
+    with a timeout, as its reconnect does): the node's check finds the
+    connection dead, says so once and connects anew, and signs the next
+    person in."""
+    from crib3.cluster.room import ClusterRoom
+    from crib3.cluster.visits import Visits
+    from crib3.engine import Rules
+
+    caplog.set_level(logging.INFO, logger="crib3.cluster")
+    dead = "its NATS connection answers nothing"
+    with nats_server(tmp_path / "nats") as server:
+        a = await ClusterRoom.start([server.url], "a", tmp_path / "a", lease_seconds=LEASE,
+                                    think=0.0, alive_every=0.5)
+        host = await ClusterStore.connect(server.url, "b")
+        b = Visits(host.client, "b")
+
+        async def admit(visit, link) -> None:
+            pass
+        b.admit = admit
+        await b.start()
+        await host.client.flush()  # (b listens before a asks)
+        try:
+            assert a.visits is not None
+            link = await a.visits.go("b", name="ann", key=None, admin=False, address=None,
+                                     ascii=False, think=0.0, term="xterm", env={},
+                                     size=(80, 24), table=1, watch=False)
+            await stopped(server)
+            try:
+                link.close()  # the visit ends: its last words sent, their arrival awaited
+                await asyncio.wait_for(link.drained(), 10)  # (the wait timed out)
+            finally:
+                server.process.send_signal(signal.SIGCONT)
+            ann = await asyncio.wait_for(a.enter("ann", "key-ann", lambda reason: None), 20)
+            await until(lambda: a._spare is not None, what="a spare table ready")
+            table = a.open_table(ann, Rules(), ("easy", "easy"))
+            table.start("ann")
+            await until(lambda: table.state is not None, what="the game's first events stored")
+            assert dead not in caplog.text  # (never lost)
+
+            client = a.node.store.client
+            await stopped(server)
+            try:
+                with contextlib.suppress(nats.errors.TimeoutError):
+                    await client.flush(timeout=0.5)
+            finally:
+                server.process.send_signal(signal.SIGCONT)
+            await until(lambda: dead in caplog.text, what="the dead connection found")
+            await asyncio.wait_for(a.enter("bob", "key-bob", lambda reason: None), 20)
+            assert caplog.text.count(dead) == 1, caplog.text
+        finally:
+            await b.stop()
+            await host.close()
+            a.close()
+            await a.stop()
+
+
+# --- a dead node's spare table ----------------------------------------------------------------
+
+
+async def in_registry(registry, key: str) -> bool:
+    try:
+        await registry.get(key)
+    except nats.js.errors.KeyNotFoundError:
+        return False
+    return True
+
+
+async def gone(registry, reader: ClusterStore, key: str) -> None:
+    """Until table `key` is neither in the registry nor on the stream (its
+    entry goes first, then its messages)."""
+    give_up = time.monotonic() + 6 * LEASE
+    while await in_registry(registry, key):
+        assert time.monotonic() < give_up, f"table {key} still in the registry"
+        await asyncio.sleep(0.05)
+    while (await reader.js.stream_info(STREAM, subjects_filter=subject_of(key))).state.subjects:
+        assert time.monotonic() < give_up, f"table {key} still on the stream"
+        await asyncio.sleep(0.05)
+    assert (await reader.read(key)).header is None
+
+
+async def test_a_dead_nodes_spare_table_leaves_the_registry_with_its_lease(tmp_path):
+    """Each node keeps a spare table ready (its number claimed in the
+    registry). Node a stops renewing its leases, as a node killed or
+    paused: once its lease has run out, b's scan takes its spare out of
+    the registry, and out of the tables' stream (no export finds it); b's
+    own spare stays."""
+    from crib3.cluster.registry import open_registry
+    from crib3.cluster.room import ClusterRoom
+
+    with nats_server(tmp_path / "nats") as server:
+        a = await ClusterRoom.start([server.url], "a", tmp_path / "a", lease_seconds=LEASE,
+                                    think=0.0)
+        b = await ClusterRoom.start([server.url], "b", tmp_path / "b", lease_seconds=LEASE,
+                                    think=0.0)
+        reader = await ClusterStore.connect(server.url, "reader")
+        registry = await open_registry(reader)
+        try:
+            assert a._spare is not None and b._spare is not None
+            theirs, ours = str(a._spare[0]), str(b._spare[0])
+            assert await in_registry(registry, theirs) and await in_registry(registry, ours)
+            assert (await reader.read(theirs)).header is not None
+            a.node.pause()  # (no renewal, no scan: a is dead to the cluster)
+            await gone(registry, reader, theirs)
+            assert await in_registry(registry, ours)
+            assert not await in_registry(registry, str(int(max(theirs, ours, key=int)) + 1))
+        finally:
+            await reader.close()
+            for room in (a, b):
+                room.close()
+                await room.stop()
+
+
+# --- a table opened and never started ----------------------------------------------------------
+
+
+async def test_a_table_never_started_is_not_exported_and_leaves_no_entry_behind(tmp_path):
+    """A table opened and not started: `crib3 tables export` says so in one
+    line and writes nothing (its log would be a header with no event,
+    which `crib3 verify` refuses). Its person leaves: the table leaves the
+    registry and the stream, not only the lobby. A table whose node dies
+    before it started is forgotten the same way by the node that finds it."""
+    from commands import assert_clean_failure, crib3
+
+    from crib3.cluster.registry import open_registry
+    from crib3.cluster.room import ClusterRoom
+    from crib3.engine import Rules
+
+    with nats_server(tmp_path / "nats") as server:
+        a = await ClusterRoom.start([server.url], "a", tmp_path / "a", lease_seconds=LEASE,
+                                    think=0.0)
+        b = await ClusterRoom.start([server.url], "b", tmp_path / "b", lease_seconds=LEASE,
+                                    think=0.0)
+        reader = await ClusterStore.connect(server.url, "reader")
+        registry = await open_registry(reader)
+        try:
+            ann = await a.enter("ann", "key-ann", lambda reason: None)
+            table = a.open_table(ann, Rules(), ("easy", "easy"))
+            number = str(table.number)
+            await until(lambda: table.number in [t.number for t in b.elsewhere()],
+                        what="the table in b's lobby")
+            out = tmp_path / "t.jsonl"
+            exported = await asyncio.to_thread(
+                crib3, "tables", "export", number, "--cluster", server.url, "-o", str(out),
+                home=tmp_path / "exporter")
+            assert_clean_failure(exported, 1)
+            assert f"table {number} was opened and never started: nothing to export" \
+                in exported.stderr
+            assert not out.exists()
+
+            a.depart(ann)  # her session ends before the start: her table closes
+            await gone(registry, reader, number)
+            assert table.number not in [t.number for t in b.elsewhere()]
+
+            bob = await a.enter("bob", "key-bob", lambda reason: None)
+            await until(lambda: a._spare is not None, what="a's next spare")
+            second = a.open_table(bob, Rules(), ("easy", "easy"))
+            await until(lambda: second.number in [t.number for t in b.elsewhere()],
+                        what="the second table in b's lobby")
+            a.node.pause()  # a dies to the cluster before bob's table starts
+            await gone(registry, reader, str(second.number))
+            assert second.number not in b.tables  # (forgotten, not adopted)
+        finally:
+            await reader.close()
+            for room in (a, b):
+                room.close()
+                await room.stop()
+
+
+# --- a watch that meets an error, or a server restarted ------------------------------------------
+
+
+async def test_a_lobbys_watch_outlives_a_failing_listener_and_a_server_restart(tmp_path, caplog):
+    """A lobby hears of every node's tables through its watch on the
+    registry. A listener of it that raises is logged and the watch goes
+    on (it ended silently, and the lobby never changed again). The NATS
+    server stopped and started again under it: the watch is made again,
+    said once, and hears of the next table; the registry's stream keeps a
+    consumer a watch."""
+    from crib3.cluster.lobby import ClusterLobby
+    from crib3.engine import Rules
+    from crib3.room.seats import Presence
+
+    caplog.set_level(logging.INFO, logger="crib3.cluster")
+    alice = Presence("Alice", "key-alice")
+    with nats_server(tmp_path / "nats") as server:
+        a = await Node.start(server.url, "a", tmp_path / "a", lease_seconds=LEASE, think=0.0,
+                             adopt=False)
+        store = await ClusterStore.connect(server.url, "b")
+        lobby = await ClusterLobby.start(store)
+        try:
+            def broken() -> None:
+                raise RuntimeError("a listener's bug")
+            lobby.listeners.append(broken)
+            first = await a.open_table(alice, Rules(), ("easy", "easy"))
+            await until(lambda: [t.number for t in lobby.tables()] == [first.number],
+                        what="the first table in the lobby")
+            second = await a.open_table(alice, Rules(), ("easy", "easy"))
+            await until(lambda: second.number in [t.number for t in lobby.tables()],
+                        what="the second table in the lobby, after a listener failed")
+            assert "a listener's bug" in caplog.text or "unexpected error" in caplog.text
+
+            server.stop()
+            server.start()
+            server.wait_ready()
+            await until(lambda: lobby.known.made > 1 and a.known.made > 1,
+                        what="the watches made again")
+            give_up = time.monotonic() + 20
+            while True:  # (the node's first requests may come before its server is back)
+                try:
+                    third = await a.open_table(alice, Rules(), ("easy", "easy"))
+                    break
+                except nats.errors.Error:
+                    assert time.monotonic() < give_up, "no table opened after the restart"
+                    await asyncio.sleep(0.2)
+            await until(lambda: third.number in [t.number for t in lobby.tables()],
+                        what="the third table in the lobby, after the restart")
+            assert caplog.text.count("registry's watch failed") <= 2, caplog.text  # (a, b: once)
+            await until(lambda: lobby.known.live and a.known.live, what="both watches live")
+            assert await consumers(store, REGISTRY) <= 2
+        finally:
+            await lobby.stop()
+            await store.close()
+            await a.close()
+
+
+# --- a table whose host died between two automatic events ---------------------------------------
+
+
+async def test_a_table_whose_host_stopped_amid_automatic_events_goes_on_when_adopted(tmp_path):
+    """A table's stream ends where its host stopped between two events that
+    follow with no choice (here just after the game's start, before the
+    cut for the deal: its append timed out, or its node died): the node
+    that adopts it draws what follows and the game goes on to the
+    discard. (It was adopted with no seat to act, and stood still for
+    good: the soak found one.)"""
+    import json
+    from dataclasses import asdict
+
+    from crib3.cluster.registry import open_registry
+    from crib3.engine import PlayerInfo, Rules
+    from crib3.engine.log import make_header
+    from crib3.engine.rules import begin
+    from crib3.room.seats import Seat
+
+    with nats_server(tmp_path / "nats") as server:
+        gone = await ClusterStore.connect(server.url, "gone", lease_seconds=LEASE)
+        b = await Node.start(server.url, "b", tmp_path / "b", lease_seconds=LEASE, think=0.0,
+                             scan_every=0.2)
+        try:
+            lease = await gone.acquire("7")
+            log = await gone.open_log(lease, make_header(source="crib3 serve", table=7))
+            players = (PlayerInfo("Alice", "human"), PlayerInfo("Bea", "easy"),
+                       PlayerInfo("Cid", "easy"))
+            await log.append(begin(players, Rules(), 7))
+            seats = [Seat("Alice", "key-alice"), Seat(level="easy"), Seat(level="easy")]
+            await (await open_registry(gone)).create("7", json.dumps(
+                {"number": 7, "owner": "Alice", "rules": asdict(Rules()),
+                 "seats": [asdict(seat) for seat in seats], "status": "open",
+                 "started_by": "Alice", "node": "gone"}).encode())
+            await gone.close()  # (its lease runs out: b adopts the table)
+            await until(lambda: 7 in b.room.tables, seconds=6 * LEASE, what="b adopting it")
+            game = b.room.tables[7].game
+            await until(lambda: 0 in game.to_act(), what="the game going on to the discard")
+        finally:
+            await b.close()
