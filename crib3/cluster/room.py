@@ -151,6 +151,12 @@ class ClusterRoom(NodeRoom):
             held = self.people_.held_proof(name)
         return held
 
+    def leases_held(self) -> int:
+        return len(self.node.keeper.leases)
+
+    def adoptions(self) -> int:
+        return len(self.node.adopted)
+
     def names_here(self) -> list[str]:
         """Everyone signed in, on this node or another (the lobby's "Also
         here"): this node's people, and those the cluster's bucket lists."""

@@ -10,7 +10,7 @@ keypress to the next bytes written to that person's terminal, measured
 where the bytes leave for the client, so it includes the session worker
 and the relay). What is read when scraped (the tables open, the session
 workers' memory, a cluster node's leases) is read then, from the room
-itself, by `RoomCollector`.
+itself, by `RoomCollector`, a cluster node's leases and adoptions among them.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
-from prometheus_client.core import GaugeMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 if TYPE_CHECKING:
@@ -38,8 +38,6 @@ KEY_TO_SCREEN = Histogram(
     "crib3_key_to_screen_seconds", "from a key a person pressed to the next bytes written "
     "to their terminal", registry=REGISTRY,
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0))
-ADOPTIONS = Counter("crib3_cluster_adoptions", "tables this node adopted from a node that "
-                    "died or stopped", registry=REGISTRY)
 
 # A key's time counts until the next screen only within this: a key that
 # changes nothing on the screen (a key no screen takes) is not a slow screen.
@@ -79,7 +77,9 @@ class RoomReadings:
 
     tables: Callable[[], int]
     worker_pids: Callable[[], list[int]]
-    leases: Callable[[], int | None] = field(default=lambda: None)  # a cluster node's
+    # A cluster node's: the leases it holds, the tables it has adopted.
+    leases: Callable[[], int | None] = field(default=lambda: None)
+    adoptions: Callable[[], int | None] = field(default=lambda: None)
 
 
 class RoomCollector(Collector):
@@ -106,6 +106,10 @@ class RoomCollector(Collector):
         if leases is not None:
             yield GaugeMetricFamily("crib3_cluster_leases_held",
                                     "tables whose lease this node holds", value=leases)
+        adoptions = self.readings.adoptions()
+        if adoptions is not None:
+            yield CounterMetricFamily("crib3_cluster_adoptions", "tables this node adopted "
+                                      "from a node that died or stopped", value=adoptions)
 
 
 def resident_bytes(pid: int) -> int | None:

@@ -92,9 +92,12 @@ async def _open_metrics(card_room: CardRoomServer, room: Room, options: ServeOpt
     assert options.metrics is not None
     host, port = options.metrics
     pool = card_room.pool
+    cluster = room.cluster
     readings = RoomReadings(
         tables=lambda: len(room.tables),
         worker_pids=lambda: [w.pid for w in pool.workers] if pool is not None else [])
+    if cluster is not None:
+        readings.leases, readings.adoptions = cluster.leases_held, cluster.adoptions
     metrics = MetricsDoor(host, port, readings)
     try:
         await metrics.start()

@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 
+import aiohttp
 import asyncssh
 import pytest
 from commands import assert_clean_failure, crib3
@@ -85,15 +87,16 @@ def test_the_cluster_options_need_cluster(tmp_path):
 
 
 def start_node(tmp_path: Path, name: str, port: int, url: str, authorized: Path,
-               lease: float = 2.0) -> subprocess.Popen:
-    """`crib3 serve --cluster URL --node NAME` in its own process, once it listens."""
+               lease: float = 2.0, *more: str) -> subprocess.Popen:
+    """`crib3 serve --cluster URL --node NAME` (and `more` options) in its
+    own process, once it listens."""
     log = tmp_path / f"{name}.log"
     with open(log, "w") as errors:
         node = subprocess.Popen(
             [sys.executable, "-c", "from crib3.cli import main; raise SystemExit(main())",
              "serve", "--port", str(port), "--authorized-keys", str(authorized),
              "--cluster", url, "--node", name, "--cluster-lease", str(lease),
-             "--think", "0.05"],
+             "--think", "0.05", *more],
             env={**os.environ, "CRIB3_HOME": str(tmp_path / name)}, stderr=errors,
             start_new_session=True)  # (its computer players' processes: one group to kill)
     deadline = time.monotonic() + 30
@@ -153,10 +156,11 @@ async def test_a_node_killed_mid_game_its_table_adopted_and_the_player_back_in_t
         tmp_path):
     key, other = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
     authorized = authorized_keys(tmp_path, key, other)
-    port_a, port_b = free_ports(2)
+    port_a, port_b, metrics = free_ports(3)
     with nats_server(tmp_path) as server:
         a = start_node(tmp_path, "alpha", port_a, server.url, authorized)
-        b = start_node(tmp_path, "bravo", port_b, server.url, authorized)
+        b = start_node(tmp_path, "bravo", port_b, server.url, authorized, 2.0,
+                       "--metrics", str(metrics))
         try:
             # ann opens a table on alpha, two computer players at it, and starts.
             ann = await Client.connect(port_a, "ann", key=key)
@@ -180,6 +184,12 @@ async def test_a_node_killed_mid_game_its_table_adopted_and_the_player_back_in_t
             machine_dies(a)  # kill -9: no goodbye, no lease given back
             await log_says(tmp_path / "bravo.log", "node bravo adopted table 1")
             print(f"adopted {time.monotonic() - killed:.1f} s after the kill (2 s lease)")
+            # bravo's metrics say so: a lease held, an adoption made.
+            async with aiohttp.ClientSession() as http, \
+                    http.get(f"http://127.0.0.1:{metrics}/metrics") as answer:
+                scraped = await answer.text()
+            assert re.search(r"^crib3_cluster_adoptions_total 1\.0$", scraped, re.M), scraped
+            assert re.search(r"^crib3_cluster_leases_held [1-9]", scraped, re.M), scraped
             # bob, who watched it from bravo, is back in bravo's lobby, told why.
             await bob.shows("The server of table 1 stopped")
             await bob.shows("Open a table")
