@@ -101,6 +101,22 @@ class Crib3App(BaseApp):
         from crib3.tui.css import STYLESHEET
 
         self.stylesheet.read(STYLESHEET)
+        theme = load_choices().theme  # the one chosen last time, if it is still one
+        if theme and theme != self.theme and theme in self.available_themes:
+            self.theme = theme
+        self._remember_theme = True  # (from now on: a theme the person chose)
+
+    _remember_theme = False
+
+    def watch_theme(self, theme: str) -> None:
+        """A theme chosen (Ctrl+P, "Theme") is remembered like the new-game
+        screen's choices, for the next start."""
+        if not self._remember_theme:
+            return
+        choices = load_choices()
+        if choices.theme != theme:
+            choices.theme = theme
+            save_choices(choices)
 
     def _opens_on_new_game(self) -> bool:
         return self.replay is None and self.start_game_object is None \

@@ -51,6 +51,7 @@ class GameChoices:
     auto_go: bool = AutoMoves.go
     auto_play: bool = AutoMoves.forced_card  # your only playable card
     auto_continue: float = AUTO_CONTINUE  # seconds after a count in the show; 0: wait for Enter
+    theme: str = ""  # the theme last chosen (Ctrl+P), "" for Textual's own default
 
     def rules(self) -> Rules:
         from crib3.engine import Rules
