@@ -1,11 +1,13 @@
-"""docs/hosting.md, run as a new host would: every `crib3`, `openssl` and
-`curl` line of its shell blocks, in order, each as written but for its
-ports and folders (the room's own here, on loopback). The service
-manager's lines (`sudo`, `journalctl`) are checked by systemd-analyze
-instead (tests/cli/test_service_files.py)."""
+"""docs/hosting.md, run as a new host would: every `crib3`, `openssl`, `cp`
+and `curl` line of its shell blocks, in order, each as written but for its
+ports and folders (the room's own here, on loopback); then the host signs
+in with the key the admins file lists and bans a stranger, as it says. The
+service manager's lines (`sudo`, `journalctl`) are checked by
+systemd-analyze instead (tests/cli/test_service_files.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import shlex
@@ -14,16 +16,17 @@ import subprocess
 import time
 from pathlib import Path
 
+import asyncssh
 import pytest
 from commands import CRIB3
-from ssh_support import free_port
+from ssh_support import Client, free_port
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not (shutil.which("openssl") and shutil.which("curl")),
                                  reason="needs openssl and curl")]
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "hosting.md"
-RUN = ("crib3", "openssl", "curl")
+RUN = ("crib3", "openssl", "cp", "curl")
 SERVICE_MANAGERS = ("sudo", "journalctl")
 
 
@@ -34,12 +37,17 @@ def lines() -> list[str]:
 
 def test_the_hosting_walkthrough_runs_as_written(tmp_path):
     ports = {"2222": str(free_port()), "8443": str(free_port()), "9100": str(free_port())}
+    host_home = tmp_path / "host"  # the host's own ~, with their key in ~/.ssh
+    (host_home / ".ssh").mkdir(parents=True)
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    (host_home / ".ssh" / "id_ed25519.pub").write_bytes(key.export_public_key())
     env = {"CRIB3_HOME": str(tmp_path / "home"), "PATH": "/usr/bin:/bin",
-           "PYTHONIOENCODING": "utf-8"}
+           "PYTHONIOENCODING": "utf-8", "HOME": str(host_home)}
     crib3 = " ".join(shlex.quote(part) for part in CRIB3)
     server = None
     said: dict[str, str] = {}
     ran = 0
+    banned = ""
     try:
         for line in lines():
             first = line.split()[0]
@@ -63,6 +71,7 @@ def test_the_hosting_walkthrough_runs_as_written(tmp_path):
                                   capture_output=True, text=True, timeout=60)
             assert done.returncode == 0, (line, done.stderr)
             said[line] = done.stdout
+        banned = asyncio.run(the_host_bans_a_stranger(int(ports["2222"]), key))
     finally:
         if server is not None:
             server.terminate()
@@ -80,3 +89,22 @@ def test_the_hosting_walkthrough_runs_as_written(tmp_path):
     records = [json.loads(line) for line in log.splitlines()]
     assert any("host key is SHA256:" in r["message"] for r in records)
     assert token.group(1) not in log
+    assert "crib3: an admin has banned you from this room until " in banned
+    assert any(r["event"] == "crib3.serve.moderation.ban" for r in records)
+
+
+async def the_host_bans_a_stranger(port: int, key: asyncssh.SSHKey) -> str:
+    """The host, signed in with the key the admins file lists, bans mal
+    (who came without a key) for an hour; what mal's terminal was told."""
+    mal = await Client.connect(port, "mal", source="127.0.0.7")
+    await mal.shows("Open a table")
+    host = await Client.connect(port, "host", key=key, source="127.0.0.5")
+    await host.shows("b Ban")  # (there is someone to ban)
+    host.press("b")
+    await host.shows("Ban whom?")
+    host.press("\r")
+    await host.shows("Ban mal for how long?")
+    host.press("\r")
+    await asyncio.wait_for(mal.terminal.closed.wait(), 10)
+    host.close()
+    return mal.terminal.text()
