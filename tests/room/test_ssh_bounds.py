@@ -123,7 +123,12 @@ async def test_a_client_that_stops_reading_is_not_buffered_without_end(tmp_path,
         ann.terminal.received.clear()
         ann.chan.resume_reading()                 # back: the whole screen, afresh
         await until(lambda: not session.driver._behind, what="caught up")
-        assert session.driver.count.resizes == redrawn + 1
+        # One redraw for the screen afresh, not one for each frame skipped
+        # (a dozen): a second can come when the client's last size message
+        # is still in flight as she reads again (seen in a clean-clone CI
+        # run, 15 against 13 + 1), so one or two, never a replay.
+        assert redrawn + 1 <= session.driver.count.resizes <= redrawn + 2 \
+            < redrawn + session.driver.count.frames_skipped
         await ann.shows("Open a table")
         ann.close()
 
