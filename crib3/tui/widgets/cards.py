@@ -127,25 +127,7 @@ def large_face_lines(card: Card, ascii: bool = False, selected: bool = False,
         │      ♥│
         └───────┘
     """
-    top, first, second, bottom = face_lines(card, ascii, selected, dim, marked)
-    h = top.plain[1]
-    v = first.plain[0]
-    frame = top.style
-    corner, suit = second[1:2], second[3:4]
-
-    def edge(line: Text) -> Text:
-        return line[:1] + Text(h * 7, style=frame) + line[-1:]
-
-    def row(*inner: Text) -> Text:
-        line = Text(v, style=frame)
-        for part in inner:
-            line.append_text(part)
-        return line + Text(v, style=frame)
-
-    blank = Text(" " * 7)
-    return [edge(top), row(first[1:-1], Text("    ")), row(blank),
-            row(Text("   "), suit, Text("   ")), row(blank),
-            row(corner, Text(" " * 5), suit), edge(bottom)]
+    return _roomy_face(face_lines(card, ascii, selected, dim, marked), inside=7, air=1)
 
 
 def row_of_faces(faces: Sequence[list[Text]], gap: int = 1) -> list[Text]:
@@ -283,14 +265,19 @@ def huge_face_lines(card: Card, ascii: bool = False, selected: bool = False,
         │        ♥│
         └─────────┘
     """
-    top, first, second, bottom = face_lines(card, ascii, selected, dim, marked)
-    h = top.plain[1]
-    v = first.plain[0]
-    frame = top.style
+    return _roomy_face(face_lines(card, ascii, selected, dim, marked), inside=9, air=2)
+
+
+def _roomy_face(small: list[Text], inside: int, air: int) -> list[Text]:
+    """The small face (`face_lines`) drawn larger: `inside` cells between
+    its sides, the rank at the top left, the suit in the middle with `air`
+    blank rows above and below it, and again at the bottom right."""
+    top, first, second, bottom = small
+    h, v, frame = top.plain[1], first.plain[0], top.style
     corner, suit = second[1:2], second[3:4]
 
     def edge(line: Text) -> Text:
-        return line[:1] + Text(h * 9, style=frame) + line[-1:]
+        return line[:1] + Text(h * inside, style=frame) + line[-1:]
 
     def row(*inner: Text) -> Text:
         line = Text(v, style=frame)
@@ -298,7 +285,10 @@ def huge_face_lines(card: Card, ascii: bool = False, selected: bool = False,
             line.append_text(part)
         return line + Text(v, style=frame)
 
-    blank = Text(" " * 9)
-    return [edge(top), row(first[1:-1], Text(" " * 6)), row(blank), row(blank),
-            row(Text(" " * 4), suit, Text(" " * 4)), row(blank), row(blank),
-            row(corner, Text(" " * 7), suit), edge(bottom)]
+    def blanks() -> list[Text]:  # (each line its own: a caller may style one)
+        return [row(Text(" " * inside)) for _ in range(air)]
+
+    margin = " " * ((inside - 1) // 2)
+    return [edge(top), row(first[1:-1], Text(" " * (inside - 3))), *blanks(),
+            row(Text(margin), suit, Text(margin)), *blanks(),
+            row(corner, Text(" " * (inside - 2)), suit), edge(bottom)]
