@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from nats_support import nats_server, needs_nats
+from nats_support import nats_server, needs_nats, until
 
 pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
 
@@ -25,24 +25,10 @@ from crib3.cluster import ClusterStore
 from crib3.cluster.node import Node
 from crib3.cluster.registry import REGISTRY
 from crib3.cluster.store import STREAM, subject_of
-from crib3.players import workers
 
 pytestmark = needs_nats
 
 LEASE = 2.0  # seconds: a node that stops renewing loses its tables this soon
-
-
-@pytest.fixture(autouse=True)
-def _workers():
-    yield
-    workers.shut_down()
-
-
-async def until(check, seconds: float = 20.0, what: str = "it") -> None:
-    give_up = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < give_up, f"{what} did not happen"
-        await asyncio.sleep(0.02)
 
 
 async def consumers(store: ClusterStore, bucket: str) -> int:

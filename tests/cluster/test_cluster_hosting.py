@@ -12,7 +12,7 @@ import logging
 import time
 
 import pytest
-from nats_support import nats_server, needs_nats
+from nats_support import nats_server, needs_nats, until
 
 pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
 
@@ -21,7 +21,6 @@ from crib3.cluster.acked import AckedGame
 from crib3.cluster.node import Node
 from crib3.engine import Game, IllegalMove, Rules
 from crib3.engine.events import CardDiscarded
-from crib3.players import workers
 from crib3.room.seats import Presence
 
 pytestmark = needs_nats
@@ -33,19 +32,6 @@ LEASE = 2.0  # seconds: a node that stops renewing loses its tables this soon
 def server(tmp_path_factory):
     with nats_server(tmp_path_factory.mktemp("nats")) as running:
         yield running
-
-
-@pytest.fixture(autouse=True)
-def _workers():
-    yield
-    workers.shut_down()
-
-
-async def until(check, seconds: float = 20.0, what: str = "it") -> None:
-    give_up = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < give_up, f"{what} did not happen"
-        await asyncio.sleep(0.02)
 
 
 async def start_node(server, name: str, tmp_path, **options) -> Node:

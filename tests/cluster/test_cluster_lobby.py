@@ -15,7 +15,7 @@ import logging
 import time
 
 import pytest
-from nats_support import nats_server, needs_nats
+from nats_support import nats_server, needs_nats, until
 
 pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
 
@@ -27,7 +27,6 @@ from crib3.cluster.lobby import ClusterLobby
 from crib3.cluster.node import Node
 from crib3.cluster.presence import AGAIN, LOST, REMOVED, ClusterPeople
 from crib3.engine import Rules
-from crib3.players import workers
 from crib3.room.basics import RoomError
 from crib3.room.seats import Presence
 
@@ -40,19 +39,6 @@ TTL = 2.0  # seconds: a node that stops renewing frees its people's names this s
 def server(tmp_path_factory):
     with nats_server(tmp_path_factory.mktemp("nats")) as running:
         yield running
-
-
-@pytest.fixture(autouse=True)
-def _workers():
-    yield
-    workers.shut_down()
-
-
-async def until(check, seconds: float = 20.0, what: str = "it") -> None:
-    give_up = time.monotonic() + seconds
-    while not check():
-        assert time.monotonic() < give_up, f"{what} did not happen"
-        await asyncio.sleep(0.02)
 
 
 @contextlib.asynccontextmanager
