@@ -172,16 +172,6 @@ def nats_cluster(folder: Path, size: int = 3) -> Iterator[list[NatsServer]]:
 # --- what the cluster's in-process tests share ------------------------------------------
 
 
-@pytest.fixture(autouse=True)
-def _workers():
-    """The computer players' worker processes, shut down after each test
-    (autouse where a test module imports it)."""
-    yield
-    from crib3.players import workers
-
-    workers.shut_down()
-
-
 async def until(check, seconds: float = 20.0, what: str = "it") -> None:
     """Wait (on the event loop) until `check()` holds, at most `seconds`."""
     import asyncio
