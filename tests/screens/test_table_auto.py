@@ -66,6 +66,15 @@ def asked_only_with_a_choice(screen) -> None:
         assert len(plays) >= 2, plays
 
 
+
+async def to_a_count_going_on(pilot, app) -> None:
+    """Enter, as often as the table asks for it, until a count in the show
+    is on its way to the next by itself."""
+    await wait_for(pilot, lambda: key_needed(app) or table(app).going_on_by_itself)
+    while not table(app).going_on_by_itself:
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: key_needed(app) or table(app).going_on_by_itself)
+
 async def test_a_hand_takes_few_presses_with_the_defaults(crib3_home):
     """Counted with every default but the pace after a count, shortened
     here: the presses do not depend on it (the count goes on by itself at
@@ -131,10 +140,7 @@ async def test_a_count_goes_on_by_itself_and_enter_goes_on_sooner(crib3_home):
     goes on at once."""
     app = ann(auto_continue=30.0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: key_needed(app) or table(app).going_on_by_itself)
-        while not table(app).going_on_by_itself:
-            await pilot.press("enter")
-            await wait_for(pilot, lambda: key_needed(app) or table(app).going_on_by_itself)
+        await to_a_count_going_on(pilot, app)
         screen = table(app)
         assert screen.shown.phase == Phase.SHOW and screen.mode == Mode.WAITING_FOR_ENTER
         counted = screen.presented
@@ -142,10 +148,7 @@ async def test_a_count_goes_on_by_itself_and_enter_goes_on_sooner(crib3_home):
         await wait_for(pilot, lambda: screen.presented > counted)
     app = ann(auto_continue=0.05)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: key_needed(app) or table(app).going_on_by_itself)
-        while not table(app).going_on_by_itself:
-            await pilot.press("enter")
-            await wait_for(pilot, lambda: key_needed(app) or table(app).going_on_by_itself)
+        await to_a_count_going_on(pilot, app)
         screen = table(app)
         counted = screen.presented
         await wait_for(pilot, lambda: screen.presented > counted)  # no key pressed
@@ -189,10 +192,7 @@ async def test_a_count_waits_for_enter_while_the_person_reads_over_the_table(cri
     help opens while the count would still go on, on a busy machine too.)"""
     app = ann(auto_continue=5.0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: key_needed(app) or table(app).going_on_by_itself)
-        while not table(app).going_on_by_itself:
-            await pilot.press("enter")
-            await wait_for(pilot, lambda: key_needed(app) or table(app).going_on_by_itself)
+        await to_a_count_going_on(pilot, app)
         screen = table(app)
         counted = screen.presented
         await pilot.press("question_mark")
