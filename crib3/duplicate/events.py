@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -140,9 +141,14 @@ def new_event(name: str, seed: int, count: int, level: str) -> DuplicateEvent:
                            datetime.now(UTC).isoformat(timespec="seconds"))
     if event.folder.exists():
         raise EventError(f"there is already an event named {name!r} ({event.folder})")
-    private_folder(event.folder)
+    # Made aside and moved into place whole: an event cut short by ^C or a
+    # full disk is not left half there, its name taken.
+    making = event.folder.with_name(f".{name}.making")
+    shutil.rmtree(making, ignore_errors=True)
+    private_folder(making.parent)
+    private_folder(making)
     for board in event.boards:
-        folder = event.board_folder(board.number)
+        folder = making / event.board_folder(board.number).relative_to(event.folder)
         private_folder(folder.parent)
         private_folder(folder)
         for baseline in BASELINE_LEVELS:
@@ -152,9 +158,9 @@ def new_event(name: str, seed: int, count: int, level: str) -> DuplicateEvent:
                                   salt=f"{name} {seed}")
             write_log(folder / f"computer-{baseline}.jsonl", game.events,
                       event.header(board.number, who, "crib3 event new"))
-    # The event's file last: an event is there once its field is.
-    (event.folder / "event.json").write_text(json.dumps(event.to_json(), indent=1) + "\n",
-                                             encoding="utf-8")
+    (making / "event.json").write_text(json.dumps(event.to_json(), indent=1) + "\n",
+                                       encoding="utf-8")
+    making.rename(event.folder)
     return event
 
 
