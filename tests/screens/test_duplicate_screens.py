@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from textual.app import App
-from tui_support import screen_text, wait_for
+from tui_support import assert_7bit, screen_text, wait_for
 
 from crib3.duplicate.events import computer_entry, new_event
 from crib3.duplicate.play import play_with_bots
@@ -94,3 +94,17 @@ async def test_the_events_results_rank_the_field_and_replay_any_play(event):
         assert app.screen.replay.events == load_log(first.log).events
         await pilot.press("q")
         await wait_for(pilot, lambda: isinstance(app.screen, EventResultsScreen))
+
+
+async def test_every_board_played_the_event_opens_on_its_results_in_ascii_too(event):
+    with_a_person(event)
+    app = EventApp(event, "Ann", ascii=True, think=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, EventResultsScreen))
+        rows = await assert_7bit(pilot, "the event's results")
+        text = "\n".join(rows)
+        assert "Event club-night" in text and "Ann" in text
+        await pilot.press("enter")                                 # a replay, in ASCII too
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        await assert_7bit(pilot, "a board's replay")
+    assert app.game is None                                        # no board was dealt
