@@ -108,3 +108,27 @@ async def test_every_board_played_the_event_opens_on_its_results_in_ascii_too(ev
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         await assert_7bit(pilot, "a board's replay")
     assert app.game is None                                        # no board was dealt
+
+
+def test_a_big_field_shows_the_plays_round_yours_or_the_selected_one():
+    from pathlib import Path
+
+    from rich.console import Console
+
+    from crib3.duplicate.scoring import Play
+    from crib3.tui.screens.board_result import FIELD_ROWS, field_table
+
+    plays = [Play(1, f"P{n:02d}", True, (n, 5, 5), Path("x")) for n in range(20)]
+    (result,) = score_boards(plays)                                # best first: P19 ... P00
+
+    def drawn(*args) -> str:
+        console = Console(width=80, record=True, file=None, force_terminal=False)
+        with console.capture() as capture:
+            console.print(field_table(result, *args))
+        return capture.get()
+
+    mine = drawn("P03")                                            # 17th of 20
+    assert "plays 13 to 20 of 20" in mine and "P03" in mine and "P19" not in mine
+    assert sum(f"P{n:02d}" in mine for n in range(20)) == FIELD_ROWS
+    top = drawn("P03", 0)                                          # the first one selected
+    assert "plays 1 to 8 of 20" in top and "P19" in top and "P03" not in top

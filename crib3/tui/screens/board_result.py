@@ -23,6 +23,7 @@ from crib3.tui.css import STYLESHEET
 from crib3.tui.widgets.footer import TidyFooter
 
 BEST_COMPUTER = "computer (expert)"
+FIELD_ROWS = 8  # a board's plays shown at once
 
 
 def board_line(board: Board, seat: int, ascii: bool) -> str:
@@ -32,15 +33,34 @@ def board_line(board: Board, seat: int, ascii: bool) -> str:
             f"{format_cards([board.starter], ascii)}")
 
 
-def field_table(result: BoardResult, me: str | None, selected: int | None = None) -> Table:
-    """Every play of the board, best first: its points, the others', its
-    net and its matchpoints; your row in bold, the `selected` one reversed."""
+def window(count: int, focus: int, rows: int) -> range:
+    """The `rows` of `count` to show with row `focus` among them, near
+    their middle where it can be (a big field does not fit 80x24)."""
+    if count <= rows:
+        return range(count)
+    start = max(0, min(focus - rows // 2, count - rows))
+    return range(start, start + rows)
+
+
+def field_table(result: BoardResult, me: str | None, selected: int | None = None,
+                rows: int = FIELD_ROWS) -> Table:
+    """The plays of the board, best first: its points, the others', its
+    net and its matchpoints; your row in bold, the `selected` one reversed.
+    A field of more than `rows` plays shows those round the selected play
+    (or yours), and says how many there are."""
     table = Table(box=None, pad_edge=False, expand=False)
+    plays = result.plays
+    mine = next((i for i, s in enumerate(plays) if s.play.who == me and s.play.person), 0)
+    shown = window(len(plays), selected if selected is not None else mine, rows)
+    if len(shown) < len(plays):
+        table.caption = f"plays {shown.start + 1} to {shown.stop} of {len(plays)}"
+        table.caption_justify = "left"
     for title in ("", "who"):
         table.add_column(title)
     for title in ("made", "left", "right", "net", "score"):
         table.add_column(title, justify="right")
-    for row, scored in enumerate(result.plays):
+    for row in shown:
+        scored = plays[row]
         play = scored.play
         style = "reverse" if row == selected else ""
         if play.who == me and play.person:

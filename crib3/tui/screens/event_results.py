@@ -91,8 +91,7 @@ class EventResultsScreen(Screen[None]):
         result = self.results[self.at]
         board = next(b for b in self.event.boards if b.number == result.board)
         self.query_one("#board", Static).update(
-            f"Board {board.number} of {len(self.event.boards)} "
-            f"({self.at + 1} of {len(self.results)} played)")
+            f"Board {board.number} of {len(self.event.boards)}")
         self.query_one("#deal", Static).update(
             board_line(board, self.event.seat(board.number), app_is_ascii(self)))
         self.query_one("#field", Static).update(field_table(result, self.me, self.row))
