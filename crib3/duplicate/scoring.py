@@ -75,8 +75,10 @@ class BoardResult:
     board: int
     plays: tuple[Scored, ...]
 
-    def of(self, who: str) -> Scored | None:
-        return next((s for s in self.plays if s.play.who == who), None)
+    def of(self, who: str, person: bool = True) -> Scored | None:
+        """`who`'s play of the board (a person's, or the computer entry's)."""
+        return next((s for s in self.plays if s.play.who == who and s.play.person == person),
+                    None)
 
 
 @dataclass(frozen=True)
@@ -105,17 +107,17 @@ def score_boards(plays: Sequence[Play]) -> list[BoardResult]:
 
 
 def standings(results: Sequence[BoardResult]) -> list[Standing]:
-    """The ranking: the highest mean percentage first, ties by net points."""
-    percents: dict[str, list[float]] = defaultdict(list)
-    nets: dict[str, float] = defaultdict(float)
-    person: dict[str, bool] = {}
+    """The ranking: the highest mean percentage first, ties by net points.
+    A person and a computer entry are told apart by more than the name (a
+    person may call themself "computer (easy)")."""
+    percents: dict[tuple[str, bool], list[float]] = defaultdict(list)
+    nets: dict[tuple[str, bool], float] = defaultdict(float)
     for result in results:
         for scored in result.plays:
-            who = scored.play.who
-            percents[who].append(scored.percent)
-            nets[who] += scored.play.net
-            person[who] = scored.play.person
-    table = [Standing(who, person[who], len(p), sum(p) / len(p), nets[who])
-             for who, p in percents.items()]
+            entry = (scored.play.who, scored.play.person)
+            percents[entry].append(scored.percent)
+            nets[entry] += scored.play.net
+    table = [Standing(who, person, len(p), sum(p) / len(p), nets[who, person])
+             for (who, person), p in percents.items()]
     table.sort(key=lambda s: (-s.percent, -s.net, s.who))
     return table

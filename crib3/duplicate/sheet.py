@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from crib3.cards import format_cards
+from crib3.common.names import shown_name
 from crib3.duplicate.boards import POSITIONS, position
 from crib3.duplicate.events import DuplicateEvent
 from crib3.duplicate.scoring import BoardResult, Standing
@@ -55,7 +56,8 @@ def sheet_lines(event: DuplicateEvent, results: Sequence[BoardResult],
              "(ties half).", "", "Ranking",
              f"{'':>4}  {'who':<28}{'boards':>7}{'score':>9}{'net':>8}"]
     for rank, s in enumerate(table, start=1):
-        lines.append(f"{rank:>4}. {s.who[:28]:<28}{s.boards:>7}{s.percent:>8.1f}%{s.net:>+8.1f}")
+        lines.append(f"{rank:>4}. {shown_name(s.who, 28):<28}{s.boards:>7}{s.percent:>8.1f}%"
+                     f"{s.net:>+8.1f}")
     boards = {b.number: b for b in event.boards}
     for result in results:
         board = boards[result.board]
@@ -67,6 +69,6 @@ def sheet_lines(event: DuplicateEvent, results: Sequence[BoardResult],
         for scored in result.plays:
             play = scored.play
             mine, left, right = play.points
-            lines.append(f"{'':>6}{play.who[:28]:<28}{mine:>5}{left:>6}{right:>6}"
+            lines.append(f"{'':>6}{shown_name(play.who, 28):<28}{mine:>5}{left:>6}{right:>6}"
                          f"{play.net:>+8.1f}{scored.percent:>8.1f}%")
     return lines

@@ -85,3 +85,22 @@ def test_what_cannot_be_done_is_said_in_one_line(tmp_path):
     play = crib3("event", "play", "x", home=tmp_path)
     assert play.returncode == 1 and "full-screen terminal" in play.stderr \
         and "crib3 event results" in play.stderr
+
+
+def test_a_name_in_the_sheet_is_shown_never_sent_to_the_terminal(tmp_path, monkeypatch, capsys):
+    from crib3.cli import main
+
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    assert main(["event", "new", "--boards", "3", "--seed", "2", "--name", "odd"]) == 0
+    event = load_event("odd")
+    name = "Bob\x1b[2J"
+    board = event.boards[0]
+    game = play_with_bots(board, event.seat(1), ("easy", "easy", "easy"), (name, "L", "R"))
+    write_log(event.person_log(1, name), game.events, event.header(1, name, "test"))
+    capsys.readouterr()
+    assert main(["event", "results", "odd"]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "Bob" in out
+    assert main(["event", "results", "odd", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert any(r["who"] == name for r in data["ranking"])          # JSON keeps it as typed

@@ -66,3 +66,11 @@ def test_standings_average_each_entrys_boards(rows):
         assert s.boards == len(mine)
         assert abs(s.percent - sum(m.percent for m in mine) / len(mine)) < 1e-9
     assert [s.percent for s in table] == sorted((s.percent for s in table), reverse=True)
+
+
+def test_a_person_named_like_a_computer_entry_is_ranked_apart_from_it():
+    plays = [Play(1, "computer (easy)", False, (5, 5, 5), Path("a")),
+             Play(1, "computer (easy)", True, (9, 5, 5), Path("b"))]
+    table = standings(score_boards(plays))
+    assert [(s.who, s.person, s.percent) for s in table] == [
+        ("computer (easy)", True, 100.0), ("computer (easy)", False, 0.0)]
