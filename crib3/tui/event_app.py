@@ -63,8 +63,10 @@ class EventApp(Crib3App):
         self.game = game
         rng = random.Random(f"{event.name} {event.seed} {number}")
         bots = {seat: make_player(event.level, random.Random(rng.random())) for seat in (1, 2)}
+        # Opened as a game resumed, on the cards dealt: the cut for deal
+        # before them is the board's, nothing to watch or wait through.
         table = BoardTableScreen(game, 0, BotDriver(game, bots, think=self.think), self.think,
-                                 self.ascii, on_over=self._board_over,
+                                 self.ascii, on_over=self._board_over, resumed=True,
                                  auto=load_choices().auto_moves())
         self._replace_top(table)
 

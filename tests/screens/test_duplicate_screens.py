@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 from textual.app import App
-from tui_support import assert_7bit, screen_text, wait_for
+from tui_support import assert_7bit, screen_text, settled, wait_for
 
 from crib3.duplicate.events import computer_entry, new_event
 from crib3.duplicate.play import play_with_bots
@@ -28,8 +28,11 @@ async def test_a_board_by_enter_alone_then_its_result_against_the_field(event):
     app = EventApp(event, "Ann", think=0.0)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, BoardTableScreen))
+        await settled(pilot)
         game = app.game
         assert game is not None and game.board.number == 1
+        text = screen_text(app)                                   # straight to the cards dealt
+        assert "Throw one card to your crib" in text and "Cut for deal" not in text
         for _ in range(300):
             if isinstance(app.screen, BoardResultScreen):
                 break
