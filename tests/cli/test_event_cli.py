@@ -110,3 +110,12 @@ def test_a_name_in_the_sheet_is_shown_never_sent_to_the_terminal(tmp_path, monke
     assert main(["event", "results", "odd", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert any(r["who"] == name for r in data["ranking"])          # JSON keeps it as typed
+
+
+def test_paths_says_where_the_events_are(tmp_path, monkeypatch, capsys):
+    from crib3.cli import main
+    from crib3.duplicate.events import events_dir
+
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    assert main(["paths", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["events"] == str(events_dir())
