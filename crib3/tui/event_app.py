@@ -79,7 +79,12 @@ class EventApp(Crib3App):
             self.push_screen(screen)
 
     def results(self) -> list[BoardResult]:
-        plays, _problems = self.event.plays()
+        """Every board's field, read from the logs; one that cannot be read
+        is left out, and said so."""
+        plays, problems = self.event.plays()
+        for problem in problems:
+            self.notify(f"{problem}; left out of the results", severity="warning",
+                        markup=False)
         return score_boards(plays)
 
     def _board_over(self, state: State) -> None:

@@ -119,3 +119,19 @@ def test_paths_says_where_the_events_are(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
     assert main(["paths", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["events"] == str(events_dir())
+
+
+def test_a_log_that_cannot_be_read_is_left_out_and_said_so(tmp_path, monkeypatch, capsys):
+    from crib3.cli import main
+
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    assert main(["event", "new", "--boards", "3", "--seed", "4", "--name", "torn"]) == 0
+    event = load_event("torn")
+    event.person_log(2, "Ann").write_text("not a log\n")
+    capsys.readouterr()
+    assert main(["event", "results", "torn", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert "person-" in err and "left out" in err
+    data = json.loads(out)
+    assert all(not p["person"] for board in data["results"] for p in board["plays"])
+    assert event.next_board("Ann").number == 1
