@@ -130,8 +130,8 @@ class BoardResultScreen(Screen[str]):
                     f"{beaten:g} of the {others} other plays of these cards).", markup=False)
             yield Static(field_table(self.result, self.me))
             after = "the event's results" if self.last else "next board"
-            yield Static(f"Enter: {after}   r: replay yours   c: the expert's, same cards"
-                         "   q: quit", classes="hint", markup=False)
+            yield Static(f"Enter: {after}    r: replay yours    c: the expert's    q: quit",
+                         classes="hint", markup=False)
         yield TidyFooter()
 
     def action_replay(self, yours: bool) -> None:
