@@ -71,6 +71,9 @@ def cmd_event_results(args: argparse.Namespace) -> int:
     plays, problems = event.plays()
     for problem in problems:
         print(f"crib3 event results: {problem}; left out", file=sys.stderr)
+    if args.name is not None:  # a player's view: no board they have still to play
+        played = {b.number for b in event.boards if event.person_log(b.number, args.name).exists()}
+        plays = [p for p in plays if p.board in played]
     results = score_boards(plays)
     table = standings(results)
     if args.json:

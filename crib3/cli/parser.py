@@ -331,6 +331,9 @@ def _event_commands(commands: argparse._SubParsersAction[Parser], think: Parser)
         description="Print the event's ranking and, board by board, every play of the "
                     "same cards with its matchpoints.")
     results.add_argument("event", metavar="EVENT", help="the event's name (crib3 event list)")
+    results.add_argument("--name", default=None, metavar="NAME",
+                         help="only the boards NAME has played: a player's view, without the "
+                              "cards of boards still to come (default: every board)")
     results.add_parents(_json("print the results as JSON"), _ascii("suits as S H D C"))
     results.set_defaults(run=cmd_event_results, command="event results")
     listing = about.add_parser("list", help="the events on this machine",

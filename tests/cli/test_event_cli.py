@@ -68,6 +68,10 @@ def test_a_persons_play_joins_the_field_and_is_never_dealt_again(tmp_path, monke
     zoe = next(r for r in data["ranking"] if r["who"] == "Zoë")
     assert zoe["person"] and zoe["boards"] == 1
     assert len(data["results"][0]["plays"]) == 4
+    assert [b["board"] for b in data["results"]] == [1, 2, 3]
+    hers = json.loads(crib3("event", "results", "ev", "--json", "--name", "Zoë",
+                            home=tmp_path).stdout)
+    assert [b["board"] for b in hers["results"]] == [1]             # none still to come
 
 
 def test_what_cannot_be_done_is_said_in_one_line(tmp_path, monkeypatch, capsys):
