@@ -58,7 +58,8 @@ VERSION_RANGE_RUN = os.environ.get("CRIB3_VERSION_RANGE_RUN")
 TEXTUAL_FREE = ("test_cards", "test_feed", "test_log", "test_properties", "test_scoring",
                 "test_rules_play", "test_rules_r1_r4", "test_rules_show_win",
                 "test_players_endgame", "test_players_keeps", "test_players_posterior",
-                "test_players_reading", "test_players_rivals", "test_players_search")
+                "test_players_reading", "test_players_rivals", "test_players_search",
+                "test_duplicate_boards", "test_duplicate_scoring")
 NATS_ONLY = ("test_cluster", "test_cluster_hosting", "test_cluster_lobby",
              "test_cluster_serve", "test_cluster_visits", "test_tables_export")
 
