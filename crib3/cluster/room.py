@@ -324,9 +324,12 @@ class ClusterRoom(NodeRoom):
     # --- tables ---------------------------------------------------------------------------
 
     def open_table(self, owner: Presence, rules: Rules, levels: tuple[str, str],
-                   rated: bool | None = None) -> HostedTable:
+                   rated: bool | None = None, best_of: int = 1) -> HostedTable:
         # (A cluster rates no game yet: its results need a stream of their
-        # own, each node folding them; `rated` is taken and left unused.)
+        # own, each node folding them; `rated` is taken and left unused.
+        # Nor does it play matches yet: a table's stream holds one game.)
+        if best_of != 1:
+            raise RoomError("a cluster's tables play one game at a time: no matches yet")
         self._check_opening(owner, levels)
         if self._spare is None:
             self._spare_soon()

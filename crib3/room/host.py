@@ -268,7 +268,7 @@ class RoomHost:
 
     def _room_call(self, me: Presence, method: str, args: tuple[Any, ...]) -> Any:
         room = self.room
-        if method == "open_table":
+        if method in ("open_table", "open_match"):
             return self._uid(room.open_table(me, *args[1:]))
         if method == "bring_back":
             table = room.bring_back(me)

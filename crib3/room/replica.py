@@ -437,9 +437,11 @@ class ReplicaRoom:
         return None if uid is None else self._by_uid.get(uid)
 
     def open_table(self, owner: Any, rules: Rules, levels: tuple[str, str],
-                   rated: bool | None = None) -> ReplicaTable:
-        table = self._table(self._call("room", "open_table", wire.ME, rules, tuple(levels),
-                                       rated))
+                   rated: bool | None = None, best_of: int = 1) -> ReplicaTable:
+        table = self._table(
+            self._call("room", "open_table", wire.ME, rules, tuple(levels), rated)
+            if best_of == 1 else
+            self._call("room", "open_match", wire.ME, rules, tuple(levels), rated, best_of))
         if table is None:
             raise RoomError("the table closed as it opened")
         return table

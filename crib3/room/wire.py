@@ -349,6 +349,7 @@ _ME_ARG = object()  # in `CALLS`: the caller's own presence (`ME`)
 # ("room" as the target), then a table's (its uid).
 CALLS: dict[str, tuple[Any, ...]] = {
     "open_table": (_ME_ARG, Rules, tuple[str, str], bool | None),
+    "open_match": (_ME_ARG, Rules, tuple[str, str], bool | None, int),  # best of 3 or 5
     "bring_back": (_ME_ARG,),
     "close_by_admin": (int, _ME_ARG),
     "remove": (str, _ME_ARG),
