@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from crib3.engine import Rules
     from crib3.room.basics import Listener
     from crib3.room.chat import ChatLine
+    from crib3.room.match import Match
     from crib3.room.moderation import Sanction
     from crib3.room.seats import Presence, Seat
     from crib3.room.wire import Visit
@@ -90,6 +91,8 @@ class ListedTable(Protocol):
     def state(self) -> Standing | None: ...
     @property
     def rated(self) -> bool: ...  # its finished game moves ratings
+    @property
+    def match(self) -> Match: ...  # the match it plays (one game: best of 1)
 
     def seat_of(self, name: str) -> int | None: ...
 

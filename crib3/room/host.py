@@ -362,7 +362,7 @@ def snap(uid: int, table: Table, in_room: bool) -> wire.TableSnap:
         closed_by=table.closed_by, passed_from=table.passed_from,
         watchers=tuple(table.watcher_names()), chat=tuple(table.chat.lines),
         standing=standing, in_room=in_room, close_asked=tuple(table.close_asked),
-        started_by=table.started_by, rated=table.rated)
+        started_by=table.started_by, rated=table.rated, match=table.match)
 
 
 def summary(whole: wire.TableSnap) -> wire.TableSnap:

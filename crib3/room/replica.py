@@ -55,6 +55,7 @@ from crib3.engine.state import apply
 from crib3.room import wire
 from crib3.room.basics import Listener, RoomError, notify
 from crib3.room.chat import ChatLine
+from crib3.room.match import Match
 from crib3.room.seats import SEATS, Presence, Seat, SeatLookup
 
 if TYPE_CHECKING:
@@ -209,6 +210,7 @@ class ReplicaTable(SeatLookup):
         self.close_asked: list[str] = []
         self.started_by: str | None = None
         self.rated = False
+        self.match = Match()
         self.moved = False  # (a cluster's table only: a worker never has one)
         self.watchers: list[str] = []
         self.listeners: list[Listener] = []
@@ -226,6 +228,7 @@ class ReplicaTable(SeatLookup):
         self.close_asked = list(snap.close_asked)
         self.started_by = snap.started_by
         self.rated = snap.rated
+        self.match = snap.match
         self.state = snap.standing
         if self.started and self.game is None:
             self.game = ReplicaGame(self)

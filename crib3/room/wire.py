@@ -59,6 +59,7 @@ from typing import Any, NamedTuple
 
 from crib3.engine import Command, Event, PlayerInfo, Rules, SeatView, codec
 from crib3.room.chat import ChatLine
+from crib3.room.match import Match
 from crib3.room.moderation import Sanction
 from crib3.room.seats import Seat
 
@@ -120,6 +121,7 @@ class TableSnap:
     close_asked: tuple[str, ...] = ()  # who asked (or agreed) to close its game
     started_by: str | None = None  # the owner as its game started (their x closes it at once)
     rated: bool = False  # its finished game moves ratings
+    match: Match = Match()  # the match it plays (one game: best of 1) and its games won
 
 
 @dataclass(frozen=True)

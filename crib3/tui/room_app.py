@@ -188,13 +188,28 @@ class CardRoomApp(BaseApp):
     def _game_over(self, state: State) -> None:
         from crib3.tui.screens.room_table import RoomGameOverScreen
 
-        self.push_screen(RoomGameOverScreen(state, self.seat or 0), self._after_game)
+        match = self.table.match if self.table is not None else None
+        self.push_screen(RoomGameOverScreen(state, self.seat or 0, match), self._after_game)
 
     def _after_game(self, choice: str | None) -> None:
         if choice == "new":
             self.back_to_lobby()
+        elif choice == "next":
+            self._next_game()
         else:
             self.exit()
+
+    def _next_game(self) -> None:
+        """A match's next game: to the table again once it has begun (the
+        table begins it as the last one ends: at once, but not within the
+        very keypress), or to the lobby if the table is gone."""
+        table, seat = self.table, self.seat
+        if table is None or seat is None or table.closed or table.over:
+            self.back_to_lobby()
+        elif table.game is self.game:  # (not begun yet)
+            self.set_timer(0.05, self._next_game)
+        else:
+            self.sit_at(table, seat, fresh=True)
 
     def action_new_game(self) -> None:
         """At a card room a new game starts at the lobby; a game in progress
