@@ -361,7 +361,8 @@ class RoomGameOverScreen(GameOverScreen):
     two games of a match it says how the match stands and n or Enter goes
     on to the next game (dismissing with "next")."""
 
-    BINDINGS = [Binding("n,enter", "again", "Lobby")]
+    BINDINGS = [Binding("n,enter", "dismiss('new')", "Lobby"),
+                Binding("n,enter", "dismiss('next')", "Next game")]
 
     def __init__(self, state: State, me: int, match: Match | None = None) -> None:
         """`match`: the table's match, this game counted in (None: a single game)."""
@@ -372,8 +373,11 @@ class RoomGameOverScreen(GameOverScreen):
         super().__init__(state, me, again="next game" if self.goes_on else "back to the lobby",
                          match_line=line)
 
-    def action_again(self) -> None:
-        self.dismiss("next" if self.goes_on else "new")
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """n or Enter: the next game while the match goes on, else the lobby."""
+        if action == "dismiss" and parameters in (("new",), ("next",)):
+            return (parameters == ("next",)) == self.goes_on
+        return super().check_action(action, parameters)
 
 
 def match_words(match: Match, names: list[str], me: int) -> str:
