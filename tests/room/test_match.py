@@ -134,3 +134,45 @@ async def test_a_match_comes_back_after_a_restart_with_its_games_won(tmp_path):
     [back] = third.lobby()
     assert back.match == won and back.game is not None and back.game.state.hand_number <= 1
     back.close()
+
+
+async def test_a_person_who_leaves_a_rated_match_is_finished_by_the_computer_and_last(tmp_path):
+    import json
+
+    room = Room(tmp_path / "tables", think=0, results=Results(tmp_path / "ratings"))
+    room.forfeit = 0.05
+    ann, bob = arrive(room, "Ann", "SHA256:ann"), arrive(room, "Bob", "SHA256:bob")
+    table = room.open_table(ann, Rules(target=61), ("easy", "easy"), best_of=3)
+    table.sit(bob)
+    table.start("Ann")
+    table.leave(1)  # Bob goes, mid-match, and does not come back
+    while not table.seats[1].replaced:  # noqa: ASYNC110 (the room's own timer)
+        await asyncio.sleep(0.01)
+    await play_match(table)
+    assert room.results is not None
+    [(_, line)] = list(room.results.read())
+    assert json.loads(line.line())["seats"][1]["place"] == 3
+
+
+async def test_a_match_won_just_before_a_stop_is_rated_once_at_the_next_start(tmp_path):
+    import os
+
+    room = Room(tmp_path / "tables", think=0)  # (it records nothing: as if it stopped)
+    ann = arrive(room, "Ann", "SHA256:ann")
+    table = room.open_table(ann, Rules(target=61), ("easy", "easy"), best_of=3)
+    table.rated = True
+    table.start("Ann")
+    await play_match(table)
+    away = put_away_folder(tmp_path / "tables")
+    while not (away / table.meta_path.name).exists():  # noqa: ASYNC110 (a file, no event)
+        await asyncio.sleep(0.01)
+    for path in (table.meta_path, *table.files.game_logs()):  # where the stop left them
+        os.replace(path, tmp_path / "tables" / path.name)
+    for _ in range(2):  # a start, and another
+        again = Room(tmp_path / "tables", think=0, results=Results(tmp_path / "ratings"))
+        again.restore()
+        assert again.lobby() == [] and again.results is not None
+        [(_, line)] = list(again.results.read())
+        assert line.game.startswith(MATCH)
+        assert [p.score for p in line.placings] == table.match.match_scores()
+        again.results.close()

@@ -90,3 +90,11 @@ def _state():
 
     return Game.new([PlayerInfo("Ann", "human"), PlayerInfo("Bob", "easy"),
                      PlayerInfo("Cy", "easy")], Rules(target=61), seed=1).state
+
+
+def test_the_room_help_says_how_a_match_is_won_when_the_games_run_out():
+    from crib3.tui.screens.watch import RoomHelpScreen
+
+    text = " ".join(RoomHelpScreen().help_text().split())
+    assert "the first to win 2 games (of 3) or 3 (of 5) wins the match" in text
+    assert "(1-1-1, 2-2-1), the match goes on until someone is" in text

@@ -50,6 +50,16 @@ ROOM_KEYS = """\
   i          a link that seats a friend from a browser
   m          the bell for your turn, off or on
 """
+MATCH_HELP = """\
+[b]Matches[/b] (o, then Match: best of 3 or best of 5)
+  The same three play game after game, each deal cut
+  for anew; the first to win 2 games (of 3) or 3 (of 5)
+  wins the match. If the games run out with nobody
+  there (1-1-1, 2-2-1), the match goes on until someone
+  is. A rated match moves ratings once, when it ends:
+  its winner first, then by games won, then by points.
+  Leave it, and the computer finishes it for you, last.
+"""
 ADMIN_KEYS = """\
   x, k       admin: close a table (it is saved),
              remove a session
@@ -177,5 +187,5 @@ class RoomHelpScreen(HelpScreen):
 
     def help_text(self) -> str:
         """The card room's keys first (an admin's too), then the game's."""
-        return ROOM_KEYS + (ADMIN_KEYS if self.admin else "") + "\n" + \
+        return ROOM_KEYS + (ADMIN_KEYS if self.admin else "") + "\n" + MATCH_HELP + "\n" + \
             HELP_TEXT.replace(TAKE_BACK_KEY, "")  # never in the card room
