@@ -186,9 +186,16 @@ class CardRoomApp(BaseApp):
             self.push_screen(RoomHelpScreen(self.presence.admin))
 
     def _game_over(self, state: State) -> None:
+        from crib3.room.match import Played
         from crib3.tui.screens.room_table import RoomGameOverScreen
 
         match = self.table.match if self.table is not None else None
+        if match is not None and match.is_match and state.winner is not None \
+                and not match.over and (not match.games
+                                        or match.games[-1].scores != tuple(state.scores)):
+            # (In a worker the table's match may come a moment after its
+            # game's last event: this game, not counted in yet, is.)
+            match = match.add(Played(state.winner, tuple(state.scores)))
         self.push_screen(RoomGameOverScreen(state, self.seat or 0, match), self._after_game)
 
     def _after_game(self, choice: str | None) -> None:
@@ -206,7 +213,7 @@ class CardRoomApp(BaseApp):
         table, seat = self.table, self.seat
         if table is None or seat is None or table.closed or table.over:
             self.back_to_lobby()
-        elif table.game is self.game:  # (not begun yet)
+        elif table.state is None or table.state.winner is not None:  # (not begun yet)
             self.set_timer(0.05, self._next_game)
         else:
             self.sit_at(table, seat, fresh=True)

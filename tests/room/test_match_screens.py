@@ -98,3 +98,45 @@ def test_the_room_help_says_how_a_match_is_won_when_the_games_run_out():
     text = " ".join(RoomHelpScreen().help_text().split())
     assert "the first to win 2 games (of 3) or 3 (of 5) wins the match" in text
     assert "(1-1-1, 2-2-1), the match goes on until someone is" in text
+
+
+async def test_in_a_session_worker_a_match_opens_and_goes_on_to_its_next_game(tmp_path):
+    """The same, on a worker's replica of the room: the match opened over
+    the wire, its standing carried in the table's snapshot."""
+    from test_room_replica import Pipe
+
+    from crib3.room.host import RoomHost
+    from crib3.room.replica import CALLER, ReplicaRoom
+    from crib3.tui.room_app import CardRoomApp
+
+    room = Room(tmp_path / "tables", think=0)
+    room.sign_in("Ann", None, lambda r: None)
+    pipes: dict[str, Pipe] = {}
+    host = RoomHost(room, lambda worker, message: pipes[worker].deliver(message))
+    pipe = pipes["w1"] = Pipe(host, "w1")
+    pipe.replica = ReplicaRoom(pipe)
+    pipe.auto = True
+    host.add_worker("w1")
+    pipe.pump()
+    host.add_session(1, "w1", room.people["ann"])
+    presence = pipe.replica.presence("Ann", None, False, 1)
+    CALLER.set(1)
+    mine = pipe.replica.open_table(presence, Rules(target=61), ("easy", "easy"), None, 3)
+    table = room.tables[mine.number]
+    assert table.match.best_of == 3 and mine.match.best_of == 3
+    app = CardRoomApp(pipe.replica, presence, think=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, WaitingScreen))
+        await pilot.press("enter")  # start
+        await wait_for(pilot, lambda: isinstance(app.screen, RoomTableScreen))
+        first = table.game
+        await play_people(table, (0,))
+        await wait_for(pilot, lambda: table.game is not first and len(mine.match.games) == 1)
+        app._game_over(first.state)
+        await wait_for(pilot, lambda: isinstance(app.screen, RoomGameOverScreen)
+                       and "next game" in screen_text(app))
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, RoomTableScreen)
+                       and app.screen.presented >= 1)
+        assert mine.state is not None and mine.state.winner is None
+    table.close()
