@@ -15,6 +15,7 @@ from crib3.room import Room
 from crib3.room.match import Match, Played, standing_words
 from crib3.room.results import MATCH, Results
 from crib3.room.storage import put_away_folder
+from crib3.tui.screens.lobby_words import rules_line, standing
 
 
 def won_by(*winners: int, best_of: int = 3) -> Match:
@@ -125,6 +126,9 @@ async def test_a_match_comes_back_after_a_restart_with_its_games_won(tmp_path):
     again.restore()
     [back] = again.lobby()
     assert back.match == won and back.game is not None and not back.game.over
+    wins = "-".join(str(w) for w in won.wins())
+    assert standing(back).startswith(f"game 2 ({wins}), hand ")  # the lobby's words
+    assert rules_line(back.rules, back.rated, back.match.best_of) == "61 best of 5"
     back.close()
     # Stopped between two games (the first filed, the next not begun): it
     # comes back to begin the next.
