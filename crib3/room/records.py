@@ -1,0 +1,283 @@
+"""Each person's own record, as the lobby's "Players" and "My games" views
+read it: the leaderboard, a profile with its rating over time, and the
+finished games a person sat in.
+
+Read-only, and from files alone: the ratings' query store
+(`crib3.room.results`, SQLite in WAL, which lets readers in other
+processes read while the room writes) and the room's put-away tables
+(`crib3.room.storage`). So a session worker's screens read them as the
+room's own do, with nothing sent over the worker's link: `Records` is
+opened from the two folders' paths.
+
+Every question is one indexed query (the leaderboard walks the ratings'
+index by rating, and a place is a count over it), so a page costs the same
+with a hundred rated people or a hundred thousand.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from crib3.engine import redact
+from crib3.engine.log import event_line, load_log
+from crib3.room.identities import seat_identity
+from crib3.room.ratings import PROVISIONAL_SIGMA, Skill
+from crib3.room.results import STORE
+from crib3.room.seats import Seat
+from crib3.room.storage import put_away_folder
+
+log = logging.getLogger("crib3.serve")
+
+# The leaderboard lists the people who played a rated game this recently.
+ACTIVE_DAYS = 30
+PAGE = 10  # a leaderboard page's lines (a screen of 24 rows shows one whole)
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """One line of the leaderboard."""
+
+    place: int  # 1: the best
+    identity: str
+    name: str  # the name last played under: text from a person, never markup
+    skill: Skill
+    last: str  # when their last rated game ended (ISO 8601, UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """The rating after one rated game: a point of the profile's chart."""
+
+    at: str  # when the game ended (ISO 8601, UTC)
+    skill: Skill
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """One identity's record in rated games."""
+
+    identity: str
+    name: str
+    skill: Skill
+    places: tuple[int, int, int]  # games finished 1st, 2nd, 3rd
+    points: int  # every rated game's final score, added up
+    best: int  # the best hand counted in a rated game
+    last: str  # when their last rated game ended
+    history: tuple[Point, ...]  # oldest first
+
+    @property
+    def average(self) -> float:
+        """Average final score a rated game."""
+        return self.points / self.skill.games if self.skill.games else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class Finished:
+    """A finished game of the room one person sat in (rated or casual)."""
+
+    number: int  # its table's
+    seat: int  # theirs
+    names: tuple[str, ...]  # every seat's, as it sat (text from people)
+    scores: tuple[int, ...]  # every seat's at the end
+    ended: float  # when its log was last written (the file's time, seconds)
+    log_path: Path
+    rated: bool
+
+    @property
+    def place(self) -> int:
+        """Their place in it: 1 the best (equal scores share one)."""
+        return 1 + sum(1 for score in self.scores if score > self.scores[self.seat])
+
+
+def seat_export(log_path: Path, seat: int) -> str:
+    """A finished game's log as `seat` saw it while it was played, to take
+    away: the header and every event as the seat was told it (the deck's
+    order, the other hands as dealt and which cards the others threw to the
+    crib stay hidden; every hand kept and the crib are in the counts)."""
+    loaded = load_log(log_path)
+    header = {**loaded.header, "exported_for_seat": seat}
+    lines = [json.dumps(header, ensure_ascii=False)]
+    lines += [event_line(redact(event, seat)) for event in loaded.events]
+    return "\n".join(lines) + "\n"
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def cutoff(now: datetime) -> str:
+    """The oldest last game that keeps a person on the leaderboard."""
+    return (now - timedelta(days=ACTIVE_DAYS)).isoformat(timespec="seconds")
+
+
+class Records:
+    """The room's records, read-only (see the module's docstring)."""
+
+    def __init__(self, ratings: Path | None, tables: Path | None) -> None:
+        self.ratings = ratings
+        self.tables = tables
+        self._db: sqlite3.Connection | None = None
+        self.clock: Callable[[], datetime] = utc_now  # what "recently" is counted from
+
+    @property
+    def paths(self) -> tuple[str, str]:
+        """The two folders, as a worker is sent them ("" for none)."""
+        return (str(self.ratings or ""), str(self.tables or ""))
+
+    @classmethod
+    def at(cls, paths: tuple[str, str]) -> Records:
+        """The records whose folders `paths` names (see `paths`)."""
+        return cls(*(Path(p) if p else None for p in paths))
+
+    def _store(self) -> sqlite3.Connection | None:
+        """The ratings' store, opened read-only at the first question (None:
+        this room keeps none yet)."""
+        if self._db is None and self.ratings is not None:
+            path = self.ratings / STORE
+            if not path.exists():
+                return None
+            self._db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True,
+                                       check_same_thread=False)
+        return self._db
+
+    def close(self) -> None:
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+
+    def _rows(self, query: str, parameters: tuple[object, ...]) -> list[tuple[Any, ...]]:
+        db = self._store()
+        if db is None:
+            return []
+        try:
+            return list(db.execute(query, parameters))
+        except sqlite3.Error as exc:  # (a store being made anew: asked again, it answers)
+            log.warning("the ratings' store could not be read: %s", exc)
+            return []
+
+    # --- the leaderboard -------------------------------------------------------------
+
+    _BOARD = ("FROM ratings WHERE sigma <= ? AND last >= ? AND identity NOT LIKE 'computer %'")
+
+    def leaderboard(self, offset: int, count: int) -> list[Ranked]:
+        """`count` lines of the leaderboard from place `offset` + 1: the
+        people who played a rated game in the last `ACTIVE_DAYS` and are
+        rated no longer provisionally, the highest first (equal ratings by
+        identity, so the order is the same every time)."""
+        rows = self._rows(f"SELECT identity, name, mu, sigma, games, last {self._BOARD} "
+                          "ORDER BY mu DESC, identity LIMIT ? OFFSET ?",
+                          (PROVISIONAL_SIGMA, cutoff(self.clock()), count, offset))
+        return [Ranked(offset + i + 1, str(r[0]), str(r[1]),
+                       Skill(float(r[2]), float(r[3]), int(r[4])),
+                       str(r[5]))
+                for i, r in enumerate(rows)]
+
+    def size(self) -> int:
+        """How many people the leaderboard lists."""
+        rows = self._rows(f"SELECT COUNT(*) {self._BOARD}",
+                          (PROVISIONAL_SIGMA, cutoff(self.clock())))
+        return int(rows[0][0]) if rows else 0
+
+    def place_of(self, identity: str | None) -> int | None:
+        """`identity`'s place on the leaderboard; None: not on it."""
+        if identity is None:
+            return None
+        mine = self._rows(f"SELECT mu {self._BOARD} AND identity = ?",
+                          (PROVISIONAL_SIGMA, cutoff(self.clock()), identity))
+        if not mine:
+            return None
+        above = self._rows(f"SELECT COUNT(*) {self._BOARD} AND (mu > ? OR (mu = ? AND "
+                           "identity < ?))",
+                           (PROVISIONAL_SIGMA, cutoff(self.clock()), mine[0][0], mine[0][0],
+                            identity))
+        return 1 + int(above[0][0]) if above else None
+
+    # --- a profile ---------------------------------------------------------------------
+
+    def profile(self, identity: str | None) -> Profile | None:
+        """`identity`'s record in rated games; None: never rated here."""
+        if identity is None:
+            return None
+        rows = self._rows("SELECT name, mu, sigma, games, first, second, third, points, best, "
+                          "last FROM ratings WHERE identity = ?", (identity,))
+        if not rows:
+            return None
+        r = rows[0]
+        history = tuple(Point(str(h[0]), Skill(float(h[1]), float(h[2]), i + 1))
+                        for i, h in enumerate(self._rows(
+                            "SELECT at, mu, sigma FROM history WHERE identity = ? ORDER BY line",
+                            (identity,))))
+        n = [int(x) for x in r[3:9]]
+        return Profile(identity, str(r[0]), Skill(float(r[1]), float(r[2]), n[0]),
+                       (n[1], n[2], n[3]), n[4], n[5], str(r[9]), history)
+
+    # --- finished games ------------------------------------------------------------------
+
+    def finished(self, identity: str | None, count: int = 200) -> list[Finished]:
+        """The finished games (rated or casual) `identity` sat in, the
+        latest first, at most `count`: the room's put-away tables whose
+        game is over (a table closed before its end is left out)."""
+        if identity is None or self.tables is None:
+            return []
+        away = put_away_folder(self.tables)
+        try:
+            logs = sorted(away.glob("table-*.jsonl"), key=_mtime, reverse=True)
+        except OSError:
+            return []
+        games: list[Finished] = []
+        for log_path in logs:
+            found = _sat_in(log_path, identity)
+            if found is not None:
+                games.append(found)
+                if len(games) >= count:
+                    break
+        return games
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _sat_in(log_path: Path, identity: str) -> Finished | None:
+    """The finished game of `log_path` if `identity` sat in it."""
+    try:
+        data = json.loads(log_path.with_suffix(".json").read_text(encoding="utf-8"))
+        seats = [Seat(**seat) for seat in data["seats"]]
+        number = int(data["number"])
+        mine = [i for i, seat in enumerate(seats)
+                if seat.name is not None and seat_identity(seat) == identity]
+        if not mine:
+            return None
+        scores = _final_scores(log_path)
+        if scores is None or len(scores) != len(seats):
+            return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    names = tuple(s.name if s.name is not None else f"computer ({s.level})" for s in seats)
+    return Finished(number, mine[0], names, scores, _mtime(log_path), log_path,
+                    data.get("rated") is True)
+
+
+def _final_scores(log_path: Path) -> tuple[int, ...] | None:
+    """The scores of the game its log ends with the winning of (only its
+    last line read); None: it did not end so (closed before its end)."""
+    with log_path.open("rb") as f:
+        f.seek(0, 2)
+        f.seek(max(0, f.tell() - 4096))
+        last = f.read().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    if b'"GameWon"' not in last:
+        return None
+    event = json.loads(last)
+    if event.get("type") != "GameWon":
+        return None
+    return tuple(int(score) for score in event["scores"])
