@@ -38,6 +38,24 @@ if TYPE_CHECKING:
 NAME_CELLS = 36  # the name column's width: a longer name is cut to it
 
 
+def steady_name(name: str, cells: int) -> str:
+    """A name as a list draws it, cut to `cells`: what `shown_name` escapes,
+    and also what terminals draw at widths of their own or as nothing
+    (skin-tone modifiers, a flag's letters, joiners, fillers) written as
+    its escape, so every row's columns line up on every terminal. (The
+    room refuses such names at sign-in; a result's line may be older.)"""
+    from crib3.common.lookalikes import is_ignorable, is_unsteady
+
+    def steady(c: str) -> str:
+        if not (is_unsteady(c) or is_ignorable(c)):
+            return c
+        return f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}"
+
+    if not name.isascii():
+        name = "".join(steady(c) for c in name)
+    return shown_name(name, cells)
+
+
 def ordinal(number: int) -> str:
     """1st, 2nd, 3rd, 4th, 11th, 21st..."""
     tail = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10,
@@ -51,8 +69,10 @@ class PlayersScreen(QuietBindings, Screen[None]):
     BINDINGS = [
         Binding("enter", "profile", "Profile"),
         Binding("i", "mine", "My profile"),
-        Binding("pagedown,right_square_bracket", "page(1)", "Next page", key_display="PgDn"),
-        Binding("pageup,left_square_bracket", "page(-1)", "Previous page", key_display="PgUp"),
+        Binding("pagedown,right_square_bracket", "page(1)", "Next page", key_display="PgDn",
+                priority=True),
+        Binding("pageup,left_square_bracket", "page(-1)", "Previous page", key_display="PgUp",
+                priority=True),
         Binding("q,escape", "app.pop_screen", "Back"),
     ]
     CSS_PATH = STYLESHEET
@@ -102,7 +122,7 @@ class PlayersScreen(QuietBindings, Screen[None]):
             board.add_row(Text(f"{row.place:>5}", style=style),
                           Text(f"{row.skill.label:>6}", style=style),
                           Text(f"{row.skill.games:>5}", style=style),
-                          Text(shown_name(row.name, NAME_CELLS), style=style),
+                          Text(steady_name(row.name, NAME_CELLS), style=style),
                           Text(row.last[:10], style=style))
         pages = self.pages()
         self.query_one("#pages", Static).update(
