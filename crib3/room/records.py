@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -113,8 +115,42 @@ def utc_now() -> datetime:
 
 
 def cutoff(now: datetime) -> str:
-    """The oldest last game that keeps a person on the leaderboard."""
-    return (now - timedelta(days=ACTIVE_DAYS)).isoformat(timespec="seconds")
+    """The oldest last game that keeps a person on the leaderboard: the
+    start of the day `ACTIVE_DAYS` before `now`'s (a day's board is the
+    same all day)."""
+    day = (now - timedelta(days=ACTIVE_DAYS)).date()
+    return datetime(day.year, day.month, day.day, tzinfo=UTC).isoformat(timespec="seconds")
+
+
+# The board's order is read whole (`Board`) and kept: read again in the
+# background when the ratings changed and it is this old, or at once when
+# the day changes (who played lately is counted by the day).
+BOARD_STALE = 15.0  # seconds
+
+# The board's people, as its index holds them: settled (a literal, so the
+# query is seen to need only the partial index, see `results.SCHEMA`).
+_SETTLED = f"sigma <= {PROVISIONAL_SIGMA!r}"
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """The leaderboard's order at one time: every identity on it, the
+    highest first. A page is a slice of it, a place a look-up, the size
+    its length: none of them a count over a hundred thousand rows."""
+
+    order: tuple[str, ...]
+    places: dict[str, int]  # identity -> its place (1 the best)
+    cutoff: str  # who played since then is on it
+    read_at: float  # time.monotonic() as it was read
+
+
+def read_board(db: sqlite3.Connection, since: str) -> Board:
+    """The board's order from the store, by its index (rating, identity)."""
+    order = tuple(row[0] for row in db.execute(
+        f"SELECT identity FROM ratings INDEXED BY ratings_board WHERE {_SETTLED} "
+        "AND last >= ? AND identity NOT LIKE 'computer %' ORDER BY mu DESC, identity",
+        (since,)))
+    return Board(order, {who: n for n, who in enumerate(order, 1)}, since, time.monotonic())
 
 
 class Records:
@@ -125,6 +161,9 @@ class Records:
         self.tables = tables
         self._db: sqlite3.Connection | None = None
         self.clock: Callable[[], datetime] = utc_now  # what "recently" is counted from
+        self._board: Board | None = None
+        self._seen_version: int | None = None  # the store's data_version the board was read at
+        self._reading: threading.Thread | None = None
 
     @property
     def paths(self) -> tuple[str, str]:
@@ -136,15 +175,18 @@ class Records:
         """The records whose folders `paths` names (see `paths`)."""
         return cls(*(Path(p) if p else None for p in paths))
 
+    def _connect(self) -> sqlite3.Connection | None:
+        assert self.ratings is not None
+        path = self.ratings / STORE
+        if not path.exists():
+            return None
+        return sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, check_same_thread=False)
+
     def _store(self) -> sqlite3.Connection | None:
         """The ratings' store, opened read-only at the first question (None:
         this room keeps none yet)."""
         if self._db is None and self.ratings is not None:
-            path = self.ratings / STORE
-            if not path.exists():
-                return None
-            self._db = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True,
-                                       check_same_thread=False)
+            self._db = self._connect()
         return self._db
 
     def close(self) -> None:
@@ -164,40 +206,66 @@ class Records:
 
     # --- the leaderboard -------------------------------------------------------------
 
-    _BOARD = ("FROM ratings WHERE sigma <= ? AND last >= ? AND identity NOT LIKE 'computer %'")
+    def board(self) -> Board:
+        """The board's order (see `Board`): kept, and read again as
+        `BOARD_STALE` says."""
+        since = cutoff(self.clock())
+        db = self._store()
+        if db is None:
+            return Board((), {}, since, time.monotonic())
+        try:
+            version = int(db.execute("PRAGMA data_version").fetchone()[0])
+            board = self._board
+            if board is None or board.cutoff != since:
+                self._board, self._seen_version = read_board(db, since), version
+            elif version != self._seen_version and \
+                    time.monotonic() - board.read_at > BOARD_STALE and self._reading is None:
+                self._reading = threading.Thread(target=self._read_again, args=(since, version),
+                                                 name="crib3-board", daemon=True)
+                self._reading.start()
+        except sqlite3.Error as exc:  # (a store being made anew: asked again, it answers)
+            log.warning("the ratings' store could not be read: %s", exc)
+        return self._board or Board((), {}, since, time.monotonic())
+
+    def _read_again(self, since: str, version: int) -> None:
+        """The board read again off the event loop, on a connection of its
+        own, then put in place whole."""
+        try:
+            db = self._connect()
+            if db is not None:
+                try:
+                    self._board, self._seen_version = read_board(db, since), version
+                finally:
+                    db.close()
+        except sqlite3.Error as exc:
+            log.warning("the leaderboard could not be read again: %s", exc)
+        finally:
+            self._reading = None
 
     def leaderboard(self, offset: int, count: int) -> list[Ranked]:
         """`count` lines of the leaderboard from place `offset` + 1: the
         people who played a rated game in the last `ACTIVE_DAYS` and are
         rated no longer provisionally, the highest first (equal ratings by
         identity, so the order is the same every time)."""
-        rows = self._rows(f"SELECT identity, name, mu, sigma, games, last {self._BOARD} "
-                          "ORDER BY mu DESC, identity LIMIT ? OFFSET ?",
-                          (PROVISIONAL_SIGMA, cutoff(self.clock()), count, offset))
-        return [Ranked(offset + i + 1, str(r[0]), str(r[1]),
-                       Skill(float(r[2]), float(r[3]), int(r[4])),
+        order = self.board().order[max(0, offset):max(0, offset) + count]
+        if not order:
+            return []
+        marks = ",".join("?" * len(order))
+        rows = {r[0]: r for r in self._rows(
+            f"SELECT identity, name, mu, sigma, games, last FROM ratings "
+            f"WHERE identity IN ({marks})", order)}
+        return [Ranked(offset + i + 1, who, str(r[1]), Skill(float(r[2]), float(r[3]), int(r[4])),
                        str(r[5]))
-                for i, r in enumerate(rows)]
+                for i, (who, r) in enumerate((who, rows.get(who)) for who in order)
+                if r is not None]
 
     def size(self) -> int:
         """How many people the leaderboard lists."""
-        rows = self._rows(f"SELECT COUNT(*) {self._BOARD}",
-                          (PROVISIONAL_SIGMA, cutoff(self.clock())))
-        return int(rows[0][0]) if rows else 0
+        return len(self.board().order)
 
     def place_of(self, identity: str | None) -> int | None:
         """`identity`'s place on the leaderboard; None: not on it."""
-        if identity is None:
-            return None
-        mine = self._rows(f"SELECT mu {self._BOARD} AND identity = ?",
-                          (PROVISIONAL_SIGMA, cutoff(self.clock()), identity))
-        if not mine:
-            return None
-        above = self._rows(f"SELECT COUNT(*) {self._BOARD} AND (mu > ? OR (mu = ? AND "
-                           "identity < ?))",
-                           (PROVISIONAL_SIGMA, cutoff(self.clock()), mine[0][0], mine[0][0],
-                            identity))
-        return 1 + int(above[0][0]) if above else None
+        return None if identity is None else self.board().places.get(identity)
 
     # --- a profile ---------------------------------------------------------------------
 

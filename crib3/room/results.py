@@ -31,7 +31,15 @@ from typing import Any
 
 from crib3.engine.events import GameStarted, HandCounted
 from crib3.engine.log import LogError, load_log, open_private, private_folder
-from crib3.room.ratings import BOT_PREFIX, BOT_SKILLS, Placing, Skill, places, rate
+from crib3.room.ratings import (
+    BOT_PREFIX,
+    BOT_SKILLS,
+    PROVISIONAL_SIGMA,
+    Placing,
+    Skill,
+    places,
+    rate,
+)
 
 log = logging.getLogger("crib3.serve")
 
@@ -151,20 +159,22 @@ class Rated:
 
 # The store's shape; a store of another version is made anew from the log
 # when it is opened (it is only a cache of the fold).
-VERSION = 2
-SCHEMA = """
+VERSION = 3
+SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS folded (game TEXT PRIMARY KEY, line INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS ratings (identity TEXT PRIMARY KEY, name TEXT NOT NULL,
     mu REAL NOT NULL, sigma REAL NOT NULL, games INTEGER NOT NULL,
     first INTEGER NOT NULL DEFAULT 0, second INTEGER NOT NULL DEFAULT 0,
     third INTEGER NOT NULL DEFAULT 0, points INTEGER NOT NULL DEFAULT 0,
     best INTEGER NOT NULL DEFAULT 0, last TEXT NOT NULL DEFAULT '');
-CREATE INDEX IF NOT EXISTS ratings_by_mu ON ratings (mu DESC, identity, sigma, last);
+CREATE INDEX IF NOT EXISTS ratings_by_mu ON ratings (mu DESC, identity);
+CREATE INDEX IF NOT EXISTS ratings_board ON ratings (mu DESC, identity, last)
+    WHERE sigma <= {PROVISIONAL_SIGMA!r};
 CREATE TABLE IF NOT EXISTS history (identity TEXT NOT NULL, line INTEGER NOT NULL,
     game TEXT NOT NULL, at TEXT NOT NULL, tab INTEGER NOT NULL, place INTEGER NOT NULL,
     score INTEGER NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL,
     PRIMARY KEY (identity, line)) WITHOUT ROWID;
-"""
+"""  # (the board's index holds the settled alone: see `crib3.room.records`)
 
 
 class Results:
@@ -191,7 +201,8 @@ class Results:
         with self._transaction():
             for table in ("folded", "ratings", "history"):
                 self.db.execute(f"DROP TABLE IF EXISTS {table}")
-            self.db.execute("DROP INDEX IF EXISTS ratings_by_mu")
+            for index in ("ratings_by_mu", "ratings_board"):
+                self.db.execute(f"DROP INDEX IF EXISTS {index}")
             for statement in SCHEMA.split(";"):
                 if statement.strip():
                     self.db.execute(statement)
