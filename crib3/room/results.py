@@ -337,6 +337,27 @@ class Results:
             if number > last and not self.has(result.game):
                 self._fold(result, number)
 
+    def folded_up_to(self) -> int:
+        """The place of the last result folded in (its line in the log, or
+        on a cluster its sequence on the results' stream); -1: none."""
+        row = self.db.execute("SELECT MAX(line) FROM folded").fetchone()
+        return -1 if row[0] is None else int(row[0])
+
+    def fold_line(self, line: str, place: int) -> str | None:
+        """A result line read from elsewhere (a cluster's results stream,
+        `crib3.cluster.results`), at `place` there, folded in: None, or
+        why it was refused (a line that is no result, or a game that is in
+        already: a replayed result). Nothing is written to the log here:
+        the stream is the log."""
+        try:
+            result = Result.parse(line)
+        except ValueError as exc:
+            return str(exc)
+        if self.has(result.game):
+            return f"game {result.game} is in already (a replayed result)"
+        self._fold(result, place)
+        return None
+
     def rebuild(self) -> int:
         """Every rating made anew from the results log; how many results."""
         count = 0
