@@ -31,7 +31,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import nats.errors
 import nats.js.errors
@@ -39,7 +39,18 @@ from nats.js.api import Header, StorageType, StreamConfig
 
 from crib3.cluster.retry import keep_doing
 from crib3.cluster.store import NOT_YET_PLACED, WRONG_LAST_SEQUENCE, patiently
-from crib3.room.results import Result, Results
+from crib3.engine import State
+from crib3.room.results import (
+    BestHands,
+    Result,
+    Results,
+    lines_digest,
+    lines_game_id,
+    result_of,
+)
+
+if TYPE_CHECKING:
+    from crib3.cluster.hosted import HostedTable
 
 RESULTS = "CRIB3_RESULTS"
 SUBJECT = "crib3.results"
@@ -142,4 +153,20 @@ class ClusterResults:
                                 f"{TRIES} other results were written first")
 
 
-__all__ = ["RESULTS", "SUBJECT", "ClusterResults"]
+def table_result(table: HostedTable, state: State) -> Result | None:
+    """A hosted table's finished game as its result (see
+    `crib3.room.room.Room.placings`), from its log as the cluster's stream
+    holds it; None: nothing to rate."""
+    lines = table.log.record.lines
+    if len(lines) < 2:
+        return None
+    best = BestHands()
+    for event in table.log.events:
+        best(event)
+    placings = table.room.placings(table.number, table.seats, state, best.best)
+    if placings is None:
+        return None
+    return result_of(lines_game_id(lines), table.number, placings, lines_digest(lines))
+
+
+__all__ = ["RESULTS", "SUBJECT", "ClusterResults", "table_result"]

@@ -119,19 +119,36 @@ def best_hands(log_path: Path) -> list[int]:
     """Each seat's best hand (not its crib) counted in a game's log: its
     players' profiles keep the best they ever had. A log that cannot be
     read gives none (zeros): a result is not lost over a profile's line."""
-    best: list[int] = []
-
-    def see(event: object) -> None:
-        if isinstance(event, GameStarted):
-            best[:] = [0] * len(event.players)
-        elif isinstance(event, HandCounted) and not event.crib and event.seat < len(best):
-            best[event.seat] = max(best[event.seat], event.points)
-
+    seen = BestHands()
     try:
-        load_log(log_path, keep_events=False, on_event=see)
+        load_log(log_path, keep_events=False, on_event=seen)
     except (LogError, OSError) as exc:
         log.warning("%s: no best hands read from it: %s", log_path, exc)
-    return best
+    return seen.best
+
+
+class BestHands:
+    """Each seat's best hand (not its crib), as a game's events go by."""
+
+    def __init__(self) -> None:
+        self.best: list[int] = []
+
+    def __call__(self, event: object) -> None:
+        if isinstance(event, GameStarted):
+            self.best = [0] * len(event.players)
+        elif isinstance(event, HandCounted) and not event.crib and event.seat < len(self.best):
+            self.best[event.seat] = max(self.best[event.seat], event.points)
+
+
+def lines_game_id(lines: Sequence[str]) -> str:
+    """`game_id` of a log held as its lines (a cluster's table, on its
+    stream: the same lines a file holds)."""
+    return hashlib.sha256((lines[0] + "\n" + lines[1] + "\n").encode()).hexdigest()[:32]
+
+
+def lines_digest(lines: Sequence[str]) -> str:
+    """`log_digest` of a log held as its lines."""
+    return hashlib.sha256("".join(line + "\n" for line in lines).encode()).hexdigest()
 
 
 def log_digest(log_path: Path) -> str:

@@ -97,3 +97,45 @@ async def test_a_forged_or_replayed_line_is_refused_with_one_line_by_every_node(
         await a.stop(), await b.stop()
         for store in (sa, sb):
             await store.close()
+
+
+# --- a rated table's game on a cluster's node (crib3.cluster.room) --------------------
+
+
+async def test_a_rated_game_on_one_node_rates_its_people_on_every_node(solo, tmp_path):
+    from nats_support import until
+
+    from crib3.cluster.room import ClusterRoom
+    from crib3.engine import Rules
+
+    rooms = [await ClusterRoom.start([solo.url], name, tmp_path / name, think=0.0,
+                                     lease_seconds=5.0,
+                                     results=Results(tmp_path / name / "ratings"))
+             for name in ("ra", "rb")]
+    a, b = rooms
+    try:
+        alice = await a.enter("Alice", "SHA256:alice", lambda why: None)
+        table = a.open_table(alice, Rules(target=61), ("easy", "easy"))
+        assert table.rated
+        await until(lambda: any(t.rated for t in b.cluster_lobby.tables()),
+                    what="the lobby of node rb saying the table is rated")
+        table.start("Alice")
+        game = table.game
+        while game is None or not game.over:  # Alice plays her first legal move
+            if game is not None and game.to_act() == (0,) and not game._outbox:
+                table.feed(0).dispatch(game.legal_moves(0)[0])
+            await asyncio.sleep(0.01)
+            game = table.game
+        for room in rooms:
+            await until(lambda room=room: room.results.count() >= 1,
+                        what=f"node {room.node.name} folding the result")
+            assert room.results.skill("ssh SHA256:alice").games == 1
+        assert a.results.skills() == b.results.skills()
+        # Told again (a node adopting it as it ended): nothing moves twice.
+        a.game_over(table, table.game.state)
+        await asyncio.sleep(0.3)
+        assert a.results.count() == b.results.count() == 1
+    finally:
+        for room in rooms:
+            room.close()
+            await room.stop()
