@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
 import threading
 import time
@@ -164,6 +165,8 @@ class Records:
         self._board: Board | None = None
         self._seen_version: int | None = None  # the store's data_version the board was read at
         self._reading: threading.Thread | None = None
+        # A put-away table's log name -> (its time, the games read from it).
+        self._seen: dict[str, tuple[float, tuple[tuple[str, Finished], ...]]] = {}
 
     @property
     def paths(self) -> tuple[str, str]:
@@ -291,49 +294,59 @@ class Records:
     def finished(self, identity: str | None, count: int = 200) -> list[Finished]:
         """The finished games (rated or casual) `identity` sat in, the
         latest first, at most `count`: the room's put-away tables whose
-        game is over (a table closed before its end is left out)."""
+        game is over (a table closed before its end is left out). Each
+        table's files are read once a process (`_seen`): a room of ten
+        thousand finished games costs a listing of its folder at each
+        question, not ten thousand files (the first costs them all: its
+        screen asks off the event loop)."""
         if identity is None or self.tables is None:
             return []
         away = put_away_folder(self.tables)
+        present: set[str] = set()
+        games: list[Finished] = []
         try:
-            logs = sorted(away.glob("table-*.jsonl"), key=_mtime, reverse=True)
+            with os.scandir(away) as entries:
+                for entry in entries:
+                    if not (entry.name.startswith("table-") and entry.name.endswith(".jsonl")):
+                        continue
+                    present.add(entry.name)
+                    kept = self._seen.get(entry.name)
+                    # A finished game never changes: asked no more. A table
+                    # closed before its end may come back and end: looked at.
+                    if kept is None or not kept[1] and entry.stat().st_mtime != kept[0]:
+                        ended = entry.stat().st_mtime
+                        kept = self._seen[entry.name] = (ended, _games_in(Path(entry.path),
+                                                                          ended))
+                    games += [game for who, game in kept[1] if who == identity]
         except OSError:
             return []
-        games: list[Finished] = []
-        for log_path in logs:
-            found = _sat_in(log_path, identity)
-            if found is not None:
-                games.append(found)
-                if len(games) >= count:
-                    break
-        return games
+        for gone in set(self._seen) - present:
+            del self._seen[gone]
+        games.sort(key=lambda game: (game.ended, game.number), reverse=True)
+        return games[:count]
 
 
-def _mtime(path: Path) -> float:
-    try:
-        return path.stat().st_mtime
-    except OSError:
-        return 0.0
-
-
-def _sat_in(log_path: Path, identity: str) -> Finished | None:
-    """The finished game of `log_path` if `identity` sat in it."""
+def _games_in(log_path: Path, ended: float) -> tuple[tuple[str, Finished], ...]:
+    """The finished game of `log_path`, once for each person who sat in it
+    (their identity, and the game from their seat); none when it did not
+    end with a win or its files cannot be read."""
     try:
         data = json.loads(log_path.with_suffix(".json").read_text(encoding="utf-8"))
         seats = [Seat(**seat) for seat in data["seats"]]
         number = int(data["number"])
-        mine = [i for i, seat in enumerate(seats)
-                if seat.name is not None and seat_identity(seat) == identity]
-        if not mine:
-            return None
         scores = _final_scores(log_path)
         if scores is None or len(scores) != len(seats):
-            return None
+            return ()
     except (OSError, ValueError, KeyError, TypeError):
-        return None
+        return ()
     names = tuple(s.name if s.name is not None else f"computer ({s.level})" for s in seats)
-    return Finished(number, mine[0], names, scores, _mtime(log_path), log_path,
-                    data.get("rated") is True)
+    rated = data.get("rated") is True
+    found: dict[str, Finished] = {}
+    for index, seat in enumerate(seats):
+        who = seat_identity(seat) if seat.name is not None else None
+        if who is not None and who not in found:
+            found[who] = Finished(number, index, names, scores, ended, log_path, rated)
+    return tuple(found.items())
 
 
 def _final_scores(log_path: Path) -> tuple[int, ...] | None:

@@ -137,3 +137,52 @@ async def test_short_a_board_of_five_thousand(benchmark, tmp_path):
     benchmark.pedantic(lambda: None, rounds=1, iterations=1)
     print(f"\n5000 rated people: {found}")
     assert len(found) == 8 and all(v > 0 for v in found.values())
+
+
+def put_away_games(tables, count: int) -> None:
+    """`count` finished games put away in `tables`' `closed/` (one game's
+    log copied), Dan at every tenth."""
+    import shutil
+
+    from records_support import finished_game
+
+    from crib3.room.seats import Seat
+
+    seats = [Seat("Ann", "SHA256:ann"), Seat(None), Seat(None)]
+    log_path, _ = finished_game(tables, 1, seats, seed=1)
+    seat_file = log_path.with_suffix(".json").read_text()
+    for number in range(2, count + 1):
+        copy = log_path.with_name(f"table-{number}.jsonl")
+        shutil.copyfile(log_path, copy)
+        text = seat_file.replace('"Ann"', '"Dan"').replace("SHA256:ann", "SHA256:dan") \
+            if number % 10 == 0 else seat_file
+        copy.with_suffix(".json").write_text(text)
+
+
+def my_games_ms(tmp_path, count: int) -> dict[str, float]:
+    from crib3.room.records import Records
+
+    put_away_games(tmp_path / "tables", count)
+    records = Records(None, tmp_path / "tables")
+    started = time.perf_counter()
+    first = records.finished("ssh SHA256:dan")
+    timed = {"My games, first open in a process": (time.perf_counter() - started) * 1000,
+             "My games, opened again": ms(lambda: records.finished("ssh SHA256:dan"), 5)}
+    assert len(first) == min(200, count // 10)
+    return {k: round(v, 2) for k, v in timed.items()}
+
+
+def test_my_games_in_a_room_of_ten_thousand_finished_games(benchmark, tmp_path):
+    found = my_games_ms(tmp_path, 10_000)
+    benchmark.extra_info.update(found)
+    benchmark.pedantic(lambda: None, rounds=1, iterations=1)
+    print(f"\n10000 finished games: {found}")
+
+
+@pytest.mark.short
+def test_short_my_games_in_a_room_of_five_hundred(benchmark, tmp_path):
+    found = my_games_ms(tmp_path, 500)
+    benchmark.extra_info.update(found)
+    benchmark.pedantic(lambda: None, rounds=1, iterations=1)
+    print(f"\n500 finished games: {found}")
+    assert all(v > 0 for v in found.values())

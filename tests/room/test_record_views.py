@@ -62,7 +62,8 @@ async def to_my_profile(pilot) -> None:
 async def to_my_games(pilot) -> None:
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
     await pilot.press("g")
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, MyGamesScreen))
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, MyGamesScreen)
+                   and pilot.app.screen.loaded)
 
 
 async def test_the_board_opens_on_your_page_and_pages_and_opens_profiles(tmp_path):

@@ -136,3 +136,22 @@ def test_a_game_exported_for_a_seat_hides_what_that_seat_never_saw(tmp_path):
     assert any(e["card"] is not None for e in thrown if e["seat"] == 1)
     # Every hand kept, and the crib, are in the counts.
     assert any(e["type"] == "HandCounted" and e["crib"] for e in events)
+
+
+def test_each_put_away_tables_files_are_read_once_and_a_new_one_is_found(tmp_path,
+                                                                          monkeypatch):
+    from records_support import finished_game
+
+    from crib3.room import records as records_module
+    from crib3.room.seats import Seat
+
+    room = room_with_record(tmp_path)
+    read: list[str] = []
+    real = records_module._games_in
+    monkeypatch.setattr(records_module, "_games_in",
+                        lambda path, ended: read.append(path.name) or real(path, ended))
+    assert len(room.records.finished(DAN)) == 6 and len(read) == 6
+    assert len(room.records.finished("ssh SHA256:ann")) == 5 and len(read) == 6
+    finished_game(room.folder, 7, [Seat("Dan", "SHA256:dan"), Seat(None), Seat(None)], seed=7)
+    assert [g.number for g in room.records.finished(DAN)][:1] == [7] and read[6:] == \
+        ["table-7.jsonl"]

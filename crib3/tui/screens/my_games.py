@@ -52,6 +52,7 @@ class MyGamesScreen(QuietBindings, Screen[None]):
         self.records = records
         self.presence = presence
         self.games: list[Finished] = []
+        self.loaded = False  # the games found (looked for in a thread)
 
     def compose(self) -> ComposeResult:
         yield Static("My games", id="title")
@@ -62,13 +63,25 @@ class MyGamesScreen(QuietBindings, Screen[None]):
         yield TidyFooter()
 
     def on_mount(self) -> None:
-        self.games = self.records.finished(key_identity(self.presence.key))
         table = self.query_one(DataTable)
         table.add_column("Ended", width=16)
         table.add_column("Place", width=5)
         table.add_column("Score", width=5)
         table.add_column("With", width=OTHERS_CELLS)
         table.add_column("", width=6)
+        table.focus()
+        self.query_one("#me", Static).update("Looking for your games…")
+        # (A room's first look reads every finished game's files: not on
+        # the event loop every session of this process shares.)
+        self.run_worker(self._look, thread=True, exit_on_error=False)
+
+    def _look(self) -> None:
+        games = self.records.finished(key_identity(self.presence.key))
+        self.app.call_from_thread(self._show, games)
+
+    def _show(self, games: list[Finished]) -> None:
+        self.games = games
+        table = self.query_one(DataTable)
         for game in self.games:
             others = ", ".join(shown_name(name) for i, name in enumerate(game.names)
                                if i != game.seat)
@@ -80,7 +93,7 @@ class MyGamesScreen(QuietBindings, Screen[None]):
         self.query_one("#me", Static).update(
             f"{count} finished game{'s' * (count != 1)} (times in UTC)" if count else
             "No finished game of yours here yet (a game you sat in to its end is kept).")
-        table.focus()
+        self.loaded = True
 
     def selected(self) -> Finished | None:
         row = self.query_one(DataTable).cursor_row
