@@ -228,6 +228,8 @@ class Node:
         self.revisions[table_id] = int(entry.revision)
         self.host(table, lease)
         table.pick_up(stored)
+        if table.over and table.game is not None:  # it ended as its host died: its result,
+            self.room.game_over(table, table.game.state)  # unless that host wrote it
         table.save()  # the registry says who hosts it now (and fences its former host there)
         self.adopted.append(table_id)
         log.info("node %s adopted table %s (%d events)", self.name, table_id,

@@ -7,6 +7,7 @@ refused with one line in the log, by every node alike."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 
@@ -143,3 +144,43 @@ async def test_a_rated_game_on_one_node_rates_its_people_on_every_node(solo, tmp
         for room in rooms:
             room.close()
             await room.stop()
+
+
+async def test_a_rated_game_whose_host_died_at_its_end_is_rated_by_the_adopter(solo, tmp_path):
+    """Node da stores the game's last event and dies before it writes the
+    result or tells the registry the game is over: node rb adopts the table,
+    finds its game over, and writes the result, once."""
+    from nats_support import until
+
+    from crib3.cluster.room import ClusterRoom
+    from crib3.engine import Rules
+
+    rooms = [await ClusterRoom.start([solo.url], name, tmp_path / name, think=0.0,
+                                     lease_seconds=2.0,
+                                     results=Results(tmp_path / name / "ratings"))
+             for name in ("da", "db")]
+    a, b = rooms
+    try:
+        dot = await a.enter("Zelda", "SHA256:zelda", lambda why: None)
+        table = a.open_table(dot, Rules(target=61), ("easy", "easy"))
+        await until(lambda: any(t.rated for t in b.cluster_lobby.tables()),
+                    what="the table in node db's lobby")
+        a.game_over = lambda table, state: None  # dies before its result is written,
+        a.node.publish = lambda table: None  # and before the registry hears the end
+        table.start("Zelda")
+        game = table.game
+        while game is None or not game.over:
+            if game is not None and game.to_act() == (0,) and not game._outbox:
+                table.feed(0).dispatch(game.legal_moves(0)[0])
+            await asyncio.sleep(0.01)
+            game = table.game
+        await table.settled()
+        await a.node.close()  # killed: nothing released
+        await until(lambda: b.results.skill("ssh SHA256:zelda") is not None, seconds=30,
+                    what="node db adopting the table and rating its game")
+        assert b.results.skill("ssh SHA256:zelda").games == 1
+    finally:
+        for room in rooms:  # (da's connection is closed already: its stop says so, and ends)
+            room.close()
+            with contextlib.suppress(Exception):
+                await room.stop()
