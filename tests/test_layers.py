@@ -123,6 +123,14 @@ def test_the_models_import_nothing_of_the_cluster(package):
     assert offenders(files(package), CLUSTER) == []
 
 
+def test_duplicate_events_sit_between_the_players_and_the_room():
+    """crib3.duplicate is a model on the players: no screen, no network,
+    no card room and no cluster (a live event will reach it from those)."""
+    assert offenders(files("duplicate"), UI_AND_NETWORK + CLUSTER + ("crib3.room",)) == []
+    assert under(loaded_by("crib3.duplicate.events"),
+                 UI_AND_NETWORK + CLUSTER + ("crib3.room",)) == []
+
+
 def test_the_cluster_imports_no_screen_and_no_ssh():
     assert offenders(files("cluster"), UI_AND_NETWORK) == []
 

@@ -36,6 +36,8 @@ def places() -> list[tuple[str, Path, str]]:
         ("audit", data / "tables" / "audit.jsonl", "every admin's action in crib3 serve"),
         ("ratings", data / "ratings", "the rated games' results and the ratings"),
         ("invites", data / "web", "crib3 serve --web's invite book"),
+        ("events", data / "events", "duplicate events, their boards and every play of them; "
+         "crib3 event list names them"),
     ]
 
 

@@ -14,6 +14,8 @@ without argparse (`crib3.cli.play.play_defaults`).
 
 from __future__ import annotations
 
+import argparse
+
 from crib3 import __version__
 from crib3.cli.conventions import SHELLS, cmd_completion, cmd_man, cmd_paths
 from crib3.cli.play import cmd_play, cmd_resume
@@ -275,7 +277,68 @@ def build_parser() -> Parser:
     calibrate.add_argument("--jobs", type=at_least_one, default=None, metavar="J",
                            help="worker processes (default: one per core for large runs)")
     calibrate.set_defaults(run=cmd_ratings_calibrate, command="ratings calibrate")
+    _event_commands(commands, think)
     return parser
+
+
+def _event_commands(commands: argparse._SubParsersAction[Parser], think: Parser) -> None:
+    """`crib3 event ...`: duplicate events against the computer."""
+    from crib3.cli.events import (
+        cmd_event_list,
+        cmd_event_new,
+        cmd_event_play,
+        cmd_event_results,
+    )
+
+    event = commands.add_parser(
+        "event", help="duplicate events: the same boards for everyone, scored against the field",
+        description="A duplicate event: a fixed run of boards (hands dealt in advance), "
+                    "played against the computer; each board's play is compared, in "
+                    "matchpoints, with every other play of the same cards (the computer's "
+                    "three levels among them). docs/duplicate.md says more.")
+
+    def event_help(args: object) -> int:
+        """`crib3 event` alone: its help, and no error."""
+        event.print_help()
+        return EXIT_OK
+
+    event.set_defaults(run=event_help)
+    about = event.add_subparsers(dest="event_command", metavar="COMMAND")
+    new = about.add_parser(
+        "new", help="deal a new event's boards and play the computer's field on them",
+        description="Make an event in the data folder: its boards from the seed, and the "
+                    "computer's plays of each at every level, the field you are compared with.")
+    new.add_argument("--boards", type=at_least_one, default=6, metavar="N",
+                     help="how many, in threes so that you hold every seat as often (6)")
+    new.add_parents(_seed("the same boards again (default: a random one)"))
+    new.add_argument("--level", default="standard", metavar="LEVEL",
+                     help="the computer opponents' level on every board (standard)")
+    new.add_argument("--name", default=None, metavar="NAME",
+                     help="the event's name: small letters, digits, dashes (LEVEL-SEED)")
+    new.set_defaults(run=cmd_event_new, command="event new")
+    play = about.add_parser(
+        "play", help="play your next board of an event at the table",
+        description="Deal your next board of the event and play it against the computer; "
+                    "after it, your result against the field; after the last, the event's "
+                    "results. A board is dealt to you once: left part way, it is not scored.")
+    play.add_argument("event", metavar="EVENT", help="the event's name (crib3 event list)")
+    play.add_argument("--name", default=None, metavar="NAME",
+                      help="who plays (your name from the new-game screen)")
+    play.add_parents(_ascii("suits as S H D C and plain ASCII drawing"), think)
+    play.set_defaults(run=cmd_event_play, command="event play")
+    results = about.add_parser(
+        "results", help="an event's ranking and every board's field, as a result sheet",
+        description="Print the event's ranking and, board by board, every play of the "
+                    "same cards with its matchpoints.")
+    results.add_argument("event", metavar="EVENT", help="the event's name (crib3 event list)")
+    results.add_argument("--name", default=None, metavar="NAME",
+                         help="only the boards NAME has played: a player's view, without the "
+                              "cards of boards still to come (default: every board)")
+    results.add_parents(_json("print the results as JSON"), _ascii("suits as S H D C"))
+    results.set_defaults(run=cmd_event_results, command="event results")
+    listing = about.add_parser("list", help="the events on this machine",
+                               description="The names of the events in the data folder.")
+    listing.set_defaults(run=cmd_event_list, command="event list")
 
 
 def play_alone_parser() -> Parser:
@@ -437,7 +500,7 @@ def _serve_options(serve: Parser) -> None:
     serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"),
                        default="info", help="the least a line must be to be written (info)")
     cluster = serve.add_argument_group(
-        "a card room over several servers (needs crib3[cluster]; README: Beyond one machine)")
+        "a card room over several servers (needs crib3[cluster]; docs/cluster.md)")
     cluster.add_argument("--cluster", metavar="URL[,URL...]", default=None,
                          help="be one node of a room on NATS JetStream: nats://HOST:PORT or "
                               "tls://HOST:PORT; beyond loopback it needs credentials or TLS")

@@ -9,7 +9,7 @@ person's terminal relayed to the node that hosts their table: `Visit`,
 processes (`crib3.net.workers`). This module is the whole vocabulary they
 speak, and nothing else: small frozen dataclasses, one message a frame.
 It is written so that it may cross machines (a card room over several
-servers, see README, "Beyond one machine"): no pickle, nothing a reader
+servers, see docs/cluster.md): no pickle, nothing a reader
 builds but these messages.
 
 A frame is a 4-byte big-endian length and a body of at most `MAX_FRAME`

@@ -42,6 +42,7 @@ USAGE = {
     "completion": "[-h] SHELL",
     "man": "[-h]",
     "ratings": "[-h] [--top N] [--people] [--json] COMMAND ...",
+    "event": "[-h] COMMAND ...",
 }
 
 
