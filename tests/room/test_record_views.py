@@ -211,3 +211,16 @@ async def test_over_ssh_the_lobby_keys_open_them_in_a_session_worker(tmp_path):
         client.press("g")
         await client.shows("No finished game of yours here yet")
         client.close()
+
+
+async def test_in_ascii_a_profile_and_its_chart_are_ascii(tmp_path):
+    from crib3.tui.room_app import CardRoomApp
+
+    room = dans_room(tmp_path)
+    app = CardRoomApp(room, room.people["dan"], ascii=True, think=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_my_profile(pilot)
+        await pilot.pause()
+        shown = screen_text(app)
+    assert "Rating over time" in shown and "*" in shown
+    assert shown.isascii(), sorted({c for c in shown if not c.isascii()})

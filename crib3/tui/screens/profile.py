@@ -77,6 +77,8 @@ def chart(plot: PlotextPlot, profile: Profile, ascii: bool = False) -> None:
         return
     games = [0, *range(1, len(history) + 1)]  # game 0: the rating everyone starts from
     ratings = [CENTRE, *(point.skill.shown for point in history)]
-    plt.plot(games, ratings, marker="dot" if ascii else "braille")
+    # (In ASCII mode the app draws the frame's lines in ASCII, as every
+    # screen's; its points are stars.)
+    plt.plot(games, ratings, marker="*" if ascii else "braille")
     ticks = sorted({1.0, float((len(history) + 1) // 2), float(len(history))})
     plt.xticks(ticks, [history[int(n) - 1].at[:10] for n in ticks])
