@@ -145,6 +145,9 @@ class RoomDelta:
     reopenable: tuple[tuple[int, tuple[Seat, ...]], ...] = ()
     rates: bool = False  # the room rates games (`Room.rates`)
     motd: str = ""  # the lobby's message of the day (`Room.motd`)
+    # Where the room's records are (`Room.records`: its ratings' folder, ""
+    # none, and its tables'): a worker's screens read them from the files.
+    records: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True)
