@@ -9,10 +9,13 @@ however many games it takes. Each game is a new game (the deal is cut
 for, as the rules say for any new game).
 
 The match's ranking is what a rated table rates, once, when the match
-ends: its winner first, the other two by games won, then by the points
-they scored over all its games; a person who left (the computer finished
-their seat) last. Pure: no clock, no files; the table keeps a `Match`
-and replaces it as each game ends (`Match.add`).
+ends: its winner first, the other two by games won (equal ones share a
+place, as a game's equal scores do); a person who left (the computer
+finished their seat) last. Its result line scores each seat by its games
+won, so that the results log ranks it as the match did.
+
+Pure: no clock, no files; the table keeps a `Match` and replaces it as
+each game ends (`Match.add`).
 """
 
 from __future__ import annotations
@@ -21,9 +24,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 BEST_OF = (1, 3, 5)  # a table's choices: one game, best of 3, best of 5
-# A seat's match score in a result line (`match_scores`): its games won
-# count for more than any points it could score over a match.
-WIN_WEIGHT = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,14 +63,6 @@ class Match:
             counts[game.winner] += 1
         return counts
 
-    def points(self, seats: int = 3) -> list[int]:
-        """Each seat's points over the match's games so far."""
-        totals = [0] * seats
-        for game in self.games:
-            for seat, score in enumerate(game.scores[:seats]):
-                totals[seat] += score
-        return totals
-
     @property
     def winner(self) -> int | None:
         """The seat that has won the match, None while it goes on."""
@@ -94,18 +86,10 @@ class Match:
             raise ValueError("the match is over: no more games")
         return Match(self.best_of, (*self.games, game))
 
-    def match_scores(self, seats: int = 3) -> list[int]:
-        """Each seat's score as a match's result line records it: games won
-        (times `WIN_WEIGHT`) and then points, so that ordering by it ranks
-        the seats as the match does (`crib3.room.ratings.places`, which
-        also puts a seat its person left last)."""
-        return [won * WIN_WEIGHT + points
-                for won, points in zip(self.wins(seats), self.points(seats))]
-
     def places(self, left: Sequence[bool] = (False, False, False)) -> list[int]:
         """Each seat's place in the match, 1 the best (see the module's
-        docstring); equal seats share one."""
-        scores = self.match_scores(len(left))
+        docstring; `crib3.room.ratings.places` ranks its result line the same)."""
+        scores = self.wins(len(left))
 
         def key(seat: int) -> tuple[bool, int]:
             return (True, 0) if left[seat] else (False, -scores[seat])

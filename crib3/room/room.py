@@ -680,13 +680,15 @@ class Room:
 
     def _record_match(self, number: int, seats: Sequence[Seat], match: Match, last: State,
                       logs: Sequence[Path]) -> None:
-        """A won match's result: its seats by `Match.match_scores` (the
-        names from its `last` game's state), under the id of its games' logs."""
+        """A won match's result: its seats scored by games won (the names
+        from its `last` game's state), under the id of its games' logs."""
         if self.results is None:
             return
         try:
-            won, second, third = match.match_scores()
-            placings = self.placings(number, seats, last._replace(scores=(won, second, third)))
+            won, second, third = match.wins()
+            best = [max(hands) for hands in zip(*(best_hands(path) for path in logs))]
+            placings = self.placings(number, seats, last._replace(scores=(won, second, third)),
+                                     best)
             if placings is None:
                 return
             if not self.results.record(match_result(number, placings, logs)):

@@ -47,11 +47,13 @@ def test_when_the_games_run_out_without_a_majority_the_match_plays_on():
     assert won_by(0, 1, 0, 1, 2, 2, 2, best_of=5).winner == 2
 
 
-def test_the_ranking_is_games_won_then_points_and_a_seat_left_is_last():
+def test_the_ranking_is_by_games_won_and_a_seat_left_is_last():
     match = Match(3, (Played(0, (121, 100, 80)), Played(0, (121, 70, 110))))
-    assert match.places() == [1, 3, 2]  # Bob and Cy won nothing: Cy scored more
+    assert match.places() == [1, 2, 2]  # Bob and Cy won nothing: they share second
     assert match.places((False, False, True)) == [1, 2, 3]
-    assert match.places((True, False, False)) == [3, 2, 1]  # the winner left: last
+    assert match.places((True, False, False)) == [3, 1, 1]  # the winner left: last
+    assert Match(3, (*match.games[:1], Played(2, (0, 0, 121)), Played(0, (121, 0, 0)))
+                 ).places() == [1, 3, 2]
 
 
 @given(st.sampled_from([1, 3, 5]), st.lists(st.integers(0, 2), max_size=40))
@@ -100,7 +102,8 @@ async def test_a_rated_best_of_3_plays_game_after_game_and_rates_the_match_once(
     assert room.results is not None
     [(_, line)] = list(room.results.read())  # one result: the match's, not each game's
     assert line.game.startswith(MATCH)
-    assert [p.score for p in line.placings] == match.match_scores()
+    assert [p.score for p in line.placings] == match.wins()
+    assert line.placings[0].best > 0  # the best hand over the match's games, for profiles
     assert room.results.skill("ssh SHA256:ann").games == 1
     away = put_away_folder(tmp_path / "tables")
     while not (away / f"table-{table.number}.json").exists():  # noqa: ASYNC110 (a file, no event)
@@ -178,5 +181,5 @@ async def test_a_match_won_just_before_a_stop_is_rated_once_at_the_next_start(tm
         assert again.lobby() == [] and again.results is not None
         [(_, line)] = list(again.results.read())
         assert line.game.startswith(MATCH)
-        assert [p.score for p in line.placings] == table.match.match_scores()
+        assert [p.score for p in line.placings] == table.match.wins()
         again.results.close()

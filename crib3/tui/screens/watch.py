@@ -57,7 +57,7 @@ MATCH_HELP = """\
   wins the match. If the games run out with nobody
   there (1-1-1, 2-2-1), the match goes on until someone
   is. A rated match moves ratings once, when it ends:
-  its winner first, then by games won, then by points.
+  its winner first, the others by games won.
   Leave it, and the computer finishes it for you, last.
 """
 ADMIN_KEYS = """\
