@@ -57,6 +57,13 @@ PUT_AWAY = "closed"  # the folder, under the room's, of tables that cannot come 
 def put_away_folder(folder: Path) -> Path:
     return folder / PUT_AWAY
 
+
+def seat_file_of(log_path: Path) -> Path:
+    """The seat file of a table's game log: `table-N.json` for its
+    `table-N.jsonl`, and for a match's finished games' `table-N-game-K.jsonl`."""
+    table, _, game = log_path.stem.partition("-game-")
+    return log_path.with_name(f"{table if game.isdigit() else log_path.stem}.json")
+
 def write_whole(path: Path, text: str) -> None:
     """`path` replaced in one step (a crash leaves the old file or the new
     one, never half of one)."""

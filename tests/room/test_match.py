@@ -111,6 +111,8 @@ async def test_a_rated_best_of_3_plays_game_after_game_and_rates_the_match_once(
     logs = sorted(p.name for p in away.glob(f"table-{table.number}-game-*.jsonl"))
     assert len(logs) == len(match.games)  # each game's log kept
     assert room.lobby() == []
+    mine = room.records.finished("ssh SHA256:ann")  # each game in the player's own record
+    assert sorted(game.log_path.name for game in mine) == logs
 
 
 async def test_a_match_comes_back_after_a_restart_with_its_games_won(tmp_path):
