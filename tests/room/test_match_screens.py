@@ -140,3 +140,16 @@ async def test_in_a_session_worker_a_match_opens_and_goes_on_to_its_next_game(tm
                        and app.screen.presented >= 1)
         assert mine.state is not None and mine.state.winner is None
     table.close()
+
+
+async def test_a_room_whose_tables_play_no_matches_does_not_offer_one(tmp_path):
+    from textual.app import App
+
+    class Dialog(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(OpenTableScreen(rates=True, matches=False))
+
+    app = Dialog()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Open a table" in screen_text(app))
+        assert "Match" not in screen_text(app) and "Rating" in screen_text(app)
