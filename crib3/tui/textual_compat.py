@@ -186,17 +186,6 @@ def _check_footer_key() -> bool:
                               "disabled", "tooltip", "classes"]
 
 
-def _check_style_conversions() -> bool:
-    from textual.style import Style
-
-    params = getattr(Style, "__dataclass_params__", None)
-    return (params is not None and params.frozen
-            and list(inspect.signature(Style.rich_style_with_offset).parameters)
-            == ["self", "x", "y"]
-            and list(inspect.signature(Style.from_rich_style).parameters)
-            == ["rich_style", "theme"])
-
-
 def _check_stdio_redirection() -> bool:
     import textual.app
 
@@ -247,10 +236,6 @@ SHAPES: dict[str, tuple[str, Callable[[], bool]]] = {
     "footer-key": ("textual.widgets._footer.FooterKey(key, key_display, description, "
                    "action, disabled, tooltip, classes): the palette's key in crib3's "
                    "footer", _check_footer_key),
-    "style-conversions": ("textual.style.Style, frozen, with rich_style_with_offset(x, y) "
-                          "and from_rich_style(rich_style, theme): each conversion is made "
-                          "once a process, not once a segment of every line drawn",
-                          _check_style_conversions),
     "stdio-redirection": ("textual.app.redirect_stdout/redirect_stderr: a card room's "
                           "apps do not capture the server's output", _check_stdio_redirection),
 }
@@ -689,13 +674,6 @@ def many_terminals_in_one_process() -> None:
       thousand widgets drawn stayed, and with them ended sessions' screens
       (some 16,000 objects in a worker). The cache is keyed by the colours
       alone (`_inner_outer_keyed_by_colours`).
-    - Every segment of every line a widget draws has its Textual style made
-      into a Rich one carrying the segment's place (for text selection), and
-      every Rich style in what is drawn made into a Textual one: a new
-      object each time, though a card room's screens use a few hundred
-      (style, place) pairs and a few dozen Rich styles, over and over. Both
-      conversions are kept (`_style_conversions_kept`); the styles are
-      immutable, so one object serves every line and every app.
 
     Each part is skipped where its shape is missing (Textual's own way),
     but for the colours, which use only public names.
@@ -718,8 +696,6 @@ def many_terminals_in_one_process() -> None:
         _keys_parsed_without_a_shared_cache()
     if have("inner-outer-cache"):
         _inner_outer_keyed_by_colours()
-    if have("style-conversions"):
-        _style_conversions_kept()
     _many_done = True
 
 
@@ -765,48 +741,6 @@ def _per_terminal_colours() -> None:
                         for text, style, _ in self])
 
     Strip.render = render  # type: ignore[method-assign]  # Textual's, replaced (see above)
-
-
-# The conversions kept (`_style_conversions_kept`): a card room draws some
-# six hundred (style, place) pairs and a few dozen Rich styles; a table
-# that is full is emptied (what was drawn keeps its styles).
-KEPT_CONVERSIONS = 8192
-
-
-def _style_conversions_kept() -> None:
-    """See `many_terminals_in_one_process`: `Style.rich_style_with_offset`
-    and `Style.from_rich_style`, each answered from a table of what it made
-    before (equal arguments, an equal immutable style)."""
-    from textual.style import Style
-
-    with_offset = Style.rich_style_with_offset
-    from_rich = Style.from_rich_style.__func__  # type: ignore[attr-defined]  # the classmethod's function
-    offsets: dict[tuple[Any, int, int], Any] = {}
-    converted: dict[tuple[Any, Any], Any] = {}
-
-    def kept_with_offset(self: Style, x: int, y: int) -> Any:
-        key = (self, x, y)
-        found = offsets.get(key)
-        if found is None:
-            if len(offsets) >= KEPT_CONVERSIONS:
-                offsets.clear()
-            found = offsets[key] = with_offset(self, x, y)
-        return found
-
-    def kept_from_rich(cls: type[Style], rich_style: Any, theme: Any = None) -> Style:
-        key = (rich_style, theme)
-        try:
-            found: Style | None = converted.get(key)
-        except TypeError:  # (a theme that cannot be a key)
-            return cast(Style, from_rich(cls, rich_style, theme))
-        if found is None:
-            if len(converted) >= KEPT_CONVERSIONS:
-                converted.clear()
-            found = converted[key] = from_rich(cls, rich_style, theme)
-        return found
-
-    Style.rich_style_with_offset = kept_with_offset  # type: ignore[method-assign]  # Textual's, replaced (see above)
-    Style.from_rich_style = classmethod(kept_from_rich)  # type: ignore[method-assign, assignment]  # Textual's, replaced (see above)
 
 
 _keys_uncached = False
