@@ -83,6 +83,7 @@ class ClusterRoom(NodeRoom):
         self.visits: Visits | None = None
         self.bans: ClusterBans | None = None  # every node's bans and mutes, in step
         self.cluster = self  # what only a node adds (`crib3.room.contract.ClusterExtras`)
+        self.play_now = None  # (a cluster's queue is the cluster's matcher's: not yet)
 
     @classmethod
     async def start(cls, servers: list[str], name: str, folder: Path, *,
