@@ -147,3 +147,50 @@ async def test_after_the_wait_the_lobby_offers_the_computer_on_c(tmp_path):
         [table] = room.lobby()
         assert table.rated and [s.level for s in table.seats[1:]] == ["standard", "standard"]
     room.close()
+
+
+async def test_a_workers_replica_queues_and_is_seated_by_the_main_room(tmp_path):
+    from test_room_replica import as_caller, joined, session
+
+    room, host, pipes = joined(tmp_path)
+    pipe = pipes["w1"]
+    mine = [session(room, host, pipe, name, n) for n, name in enumerate(("Ann", "Bob", "Cat"), 1)]
+    replica = pipe.replica
+    assert replica.play_now is not None
+    for number, (_, presence) in enumerate(mine[:2], 1):
+        with as_caller(number):
+            assert replica.play_now.join(presence) == 1500
+    with as_caller(1), pytest.raises(RoomError, match="in the queue already"):
+        replica.play_now.join(mine[0][1])
+    with as_caller(2):
+        replica.play_now.leave(mine[1][1])
+        replica.play_now.join(mine[1][1])
+    with as_caller(3):
+        replica.play_now.join(mine[2][1])
+    pipe.pump()
+    [table] = replica.lobby()
+    assert table.started and [s.name for s in table.seats] == ["Ann", "Bob", "Cat"]
+    assert replica.place_of(mine[2][1]) == (table, 2)
+    room.close()
+
+
+async def test_over_ssh_three_people_press_p_and_play_together(tmp_path):
+    """The real SSH door, with the sessions in a worker process as
+    `crib3 serve` runs them: three strangers press p and are at one table."""
+    from ssh_support import Client, serving, until
+
+    async with serving(tmp_path, workers=2, results=Results(tmp_path / "ratings")) as server:
+        clients = [await Client.connect(server.port, name) for name in ("ann", "bob", "cat")]
+        for client in clients:
+            await client.shows("Play now")
+        for client in clients[:2]:
+            client.press("p")
+            await client.shows("Looking for two players near 1500")
+        clients[2].press("p")
+        await until(lambda: len(server.room.lobby()) == 1, what="a table for the three")
+        [table] = server.room.lobby()
+        await until(lambda: table.online == {0, 1, 2}, what="all three at it")
+        assert table.started and table.rated
+        assert sorted(s.name for s in table.seats) == ["ann", "bob", "cat"]
+        for client in clients:
+            client.close()
