@@ -82,11 +82,13 @@ class Matcher:
     def __iter__(self) -> Iterator[Entry]:
         return iter(list(self._queue.values()))
 
-    def join(self, identity: str, name: str, rating: int) -> Entry:
-        """`identity` takes a place in the queue; AlreadyQueued if it has one."""
+    def join(self, identity: str, name: str, rating: int, since: float | None = None) -> Entry:
+        """`identity` takes a place in the queue, now (or `since`, a time of
+        the same clock: a queue read back from elsewhere); AlreadyQueued if
+        it has one."""
         if identity in self._queue:
             raise AlreadyQueued(f"{identity} is in the queue already")
-        entry = Entry(identity, name, rating, self.clock())
+        entry = Entry(identity, name, rating, self.clock() if since is None else since)
         self._queue[identity] = entry
         return entry
 

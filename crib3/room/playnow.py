@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from crib3.engine import Rules
 from crib3.room.basics import RoomError
 from crib3.room.identities import key_identity
-from crib3.room.matcher import AlreadyQueued, Entry, Match, Matcher, level_near
+from crib3.room.matcher import AlreadyQueued, Match, Matcher, level_near
 from crib3.room.ratings import NEWCOMER
 from crib3.room.seats import Presence, Seat
 from crib3.room.table import Table
@@ -94,11 +94,10 @@ class PlayNow:
             self.matcher.leave(identity)
             self.offered.discard(identity)
 
-    def queued(self, presence: Presence) -> Entry | None:
-        """`presence`'s place in the queue, if they have one."""
+    def queued(self, presence: Presence) -> bool:
+        """`presence` has a place in the queue."""
         entry = self.matcher.get(queue_identity(presence))
-        return entry if entry is not None and entry.name.lower() == presence.name.lower() \
-            else None
+        return entry is not None and entry.name.lower() == presence.name.lower()
 
     def computer(self, presence: Presence) -> Table:
         """Instead of waiting on: a rated table, started, with `presence` and

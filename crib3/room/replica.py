@@ -493,6 +493,10 @@ class ReplicaPlayNow:
     def leave(self, presence: Any) -> None:
         self.room._call("room", "play_now_leave", wire.ME)
 
+    def queued(self, presence: Any) -> bool:
+        """(A worker does not ask each second: seated, or left by its own lobby.)"""
+        return True
+
     def computer(self, presence: Any) -> ReplicaTable:
         table = self.room._table(self.room._call("room", "play_now_computer", wire.ME))
         if table is None:

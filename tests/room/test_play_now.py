@@ -63,7 +63,7 @@ async def test_leaving_the_room_leaves_the_queue(tmp_path):
     room.play_now.join(ann)
     room.play_now.join(bob)
     room.depart(ann)
-    assert room.play_now.queued(ann) is None and len(room.play_now.matcher) == 1
+    assert not room.play_now.queued(ann) and len(room.play_now.matcher) == 1
     room.play_now.join(cat)
     assert room.lobby() == []  # two are no table
     room.close()
@@ -93,7 +93,7 @@ async def test_the_computer_at_ones_level_after_the_wait(tmp_path):
     table = room.play_now.computer(ann)
     assert table.started and table.rated
     assert [s.level for s in table.seats[1:]] == ["standard", "standard"]
-    assert room.play_now.queued(ann) is None
+    assert not room.play_now.queued(ann)
     room.close()
 
 

@@ -562,17 +562,27 @@ class LobbyScreen(QuietBindings, Screen[None]):
             self.query_one("#queue", Static).display = False
             self.keys_may_have_changed()
 
-    def _seated_from_queue(self) -> None:
-        """The queue seated this person at a new table: to it."""
-        if self._queue is None:
-            return
+    def _seated_from_queue(self) -> bool:
+        """The queue seated this person at a new table: to it (on a
+        cluster, maybe one another node hosts). Whether it did."""
+        if self._queue is None or not self.is_current:  # (under a dialog: once it closes)
+            return False
         place = self.room.place_of(self.presence)
-        if place is None:
-            return
+        cluster = self.room.cluster
+        elsewhere = None if place is not None or cluster is None \
+            else cluster.seat_elsewhere(self.presence)
+        if place is None and elsewhere is None:
+            return False
         self._stop_queue()
-        table, _ = place
-        if self.app.screen is self:
+        play_now = self.room.play_now
+        if play_now is not None:
+            play_now.leave(self.presence)  # (its place, done with)
+        if place is not None:
+            table, _ = place
             self.room_app.sit_at(table, table.sit(self.presence))
+        elif elsewhere is not None:
+            self.room_app.go_elsewhere(elsewhere)
+        return True
 
     def _waited(self) -> float:
         return 0.0 if self._queue is None else time.monotonic() - self._queue[0]
@@ -582,7 +592,13 @@ class LobbyScreen(QuietBindings, Screen[None]):
         return float("inf") if play_now is None else play_now.wait
 
     def _show_queue(self) -> None:
-        if self._queue is None or not self.is_attached:
+        if self._queue is None or not self.is_attached or self._seated_from_queue():
+            return
+        play_now = self.room.play_now
+        if play_now is not None and not play_now.queued(self.presence):
+            self._stop_queue()
+            self.notify("You are no longer in the queue (in it from elsewhere?): p to "
+                        "join it again.", severity="warning", markup=False)
             return
         rating = self._queue[1]
         level = level_near(rating)
