@@ -50,6 +50,7 @@ from crib3.cluster.bans import ClusterBans
 from crib3.cluster.chat import ensure_stream
 from crib3.cluster.hosted import HostedTable
 from crib3.cluster.lobby import ClusterLobby, LobbyTable
+from crib3.cluster.matcher import ClusterPlayNow
 from crib3.cluster.node import Node, NodeRoom
 from crib3.cluster.presence import ClusterPeople, holder_key
 from crib3.cluster.registry import SPARE
@@ -83,7 +84,8 @@ class ClusterRoom(NodeRoom):
         self.visits: Visits | None = None
         self.bans: ClusterBans | None = None  # every node's bans and mutes, in step
         self.cluster = self  # what only a node adds (`crib3.room.contract.ClusterExtras`)
-        self.play_now = None  # (a cluster's queue is the cluster's matcher's: not yet)
+        # The cluster's play-now queue (`crib3.cluster.matcher`), from `start`.
+        self.play_now: ClusterPlayNow | None = None
 
     @classmethod
     async def start(cls, servers: list[str], name: str, folder: Path, *,
@@ -117,6 +119,7 @@ class ClusterRoom(NodeRoom):
             room.visits.listeners.append(room.changed)  # (a node back: its visitors' lobbies go)
             await room.visits.start()
             await asyncio.wait_for(room.cluster_lobby.ready.wait(), 10)
+            room.play_now = await ClusterPlayNow.start(room, replicas)
             await room._make_spare()
         except BaseException:
             await node.close()
@@ -464,6 +467,8 @@ class ClusterRoom(NodeRoom):
             self._spare = None
             node.keeper.drop(str(number))
             await node.forget(lease)
+        if self.play_now is not None:
+            await self.play_now.stop()
         if self.visits is not None:
             await self.visits.stop()
         if self.cluster_lobby is not None:

@@ -1,0 +1,94 @@
+"""Play now on a cluster (`crib3.cluster.matcher`), against a real
+nats-server: one queue for every node, one matcher at a time; people of
+two nodes seated together once; a place of someone who left dropped; the
+matcher handed on when its node stops."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+from nats_support import nats_server, needs_nats, until
+
+pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
+
+from crib3.cluster.matcher import MATCHER, entry_key  # noqa: E402
+from crib3.cluster.room import ClusterRoom  # noqa: E402
+from crib3.room.basics import RoomError  # noqa: E402
+from crib3.room.playnow import queue_identity  # noqa: E402
+
+pytestmark = needs_nats
+
+
+@contextlib.asynccontextmanager
+async def two_nodes(tmp_path, lease: float = 2.0):
+    with nats_server(tmp_path) as nats:
+        rooms = [await ClusterRoom.start([nats.url], name, tmp_path / name, lease_seconds=lease)
+                 for name in ("a", "b")]
+        try:
+            yield rooms
+        finally:
+            for room in rooms:
+                room.close()
+                with contextlib.suppress(Exception):
+                    await room.stop()
+
+
+def all_tables(room: ClusterRoom) -> list:
+    return [*room.tables.values(), *room.elsewhere()]
+
+
+async def test_people_of_two_nodes_are_seated_together_once(tmp_path):
+    async with two_nodes(tmp_path) as (a, b):
+        ann = await a.enter("ann", "key-ann", lambda reason: None, None)
+        bob = await a.enter("bob", "key-bob", lambda reason: None, None)
+        cat = await b.enter("cat", "key-cat", lambda reason: None, None)
+        await until(lambda: "cat" in a.names_here() and "ann" in b.names_here(), 15,
+                    what="everyone seen on both nodes")
+        for room, person in ((a, ann), (b, cat)):
+            assert room.play_now is not None and room.play_now.join(person) == 1500
+        assert a.play_now is not None and b.play_now is not None
+        await until(lambda: len(a.play_now.watched.entries) == 2, 15, what="two places")
+        assert all_tables(a) == []  # two are no table
+        a.play_now.join(bob)
+        await until(lambda: len(all_tables(a)) == 1 and len(all_tables(b)) == 1, 20,
+                    what="one table, seen by both nodes")
+        [table] = all_tables(b)
+        assert sorted(s.name for s in table.seats) == ["ann", "bob", "cat"]
+        assert b.seat_elsewhere(cat) == table.number or b.place_of(cat) is not None
+        assert a.play_now.seated + b.play_now.seated == 3
+        with pytest.raises(RoomError, match="sit at a table already"):
+            b.play_now.join(cat)
+
+
+async def test_one_place_an_identity_across_nodes_and_a_leavers_place_goes(tmp_path):
+    async with two_nodes(tmp_path) as (a, b):
+        ann = await a.enter("ann", "key-ann", lambda reason: None, None)
+        ann2 = await b.enter("ann2", "key-ann", lambda reason: None, None)  # one key, two names
+        assert a.play_now is not None and b.play_now is not None
+        a.play_now.join(ann)
+        await until(lambda: entry_key(queue_identity(ann)) in b.play_now.watched.entries, 15,
+                    what="ann's place, as b hears it")
+        with pytest.raises(RoomError, match="in the queue already"):
+            b.play_now.join(ann2)
+        a.depart(ann)  # leaving the room leaves the queue
+        await until(lambda: not b.play_now.watched.entries, 15, what="ann's place gone")
+
+
+async def test_the_matcher_is_handed_on_when_its_node_stops(tmp_path):
+    async with two_nodes(tmp_path) as (a, b):
+        await until(lambda: a.play_now.lease is not None or b.play_now.lease is not None, 15,
+                    what="a matcher")
+        first, second = (a, b) if a.play_now.lease is not None else (b, a)
+        assert second.play_now.lease is None  # one at a time
+        # Its node dies, as far as the queue can tell: no more rounds, no
+        # more renewals; the lease is not given back, it runs out.
+        first.play_now.close()
+        first.node.keeper.paused = True
+        await until(lambda: second.play_now.lease is not None, 15, what="the other matches")
+        people = [await second.enter(n, f"key-{n}", lambda reason: None, None)
+                  for n in ("dan", "eve", "gil")]
+        for person in people:
+            second.play_now.join(person)
+        await until(lambda: len(second.tables) == 1, 20, what="their table, by the new matcher")
+        assert second.node.keeper.leases[MATCHER][0] is second.play_now.lease
