@@ -322,7 +322,12 @@ class ClusterPlayNow(PlayNow):
         lease, self.lease = self.lease, None
         if lease is not None:
             self.node_room.node.keeper.drop(MATCHER)
-            await self.node_room.node.store.release(lease)
+            try:
+                await self.node_room.node.store.release(lease)
+            except Exception as exc:  # (its connection gone: a node dying)
+                log.warning("node %s: the play-now matcher's lease not released (%s): it "
+                            "runs out by itself, and another node matches then",
+                            self.node_room.node.name, exc)
 
 
 __all__ = ["MATCHER", "QUEUE", "ClusterPlayNow", "entry_key"]
