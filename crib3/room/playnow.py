@@ -124,10 +124,14 @@ class PlayNow:
         return tables
 
     def _drop_stale(self) -> None:
+        # (Who sits where, gathered once: a look at a full queue asks it of
+        # every place, and `place_of` walks every table.)
+        seated = {seat.name.lower() for table in self.room.tables.values() if not table.over
+                  for seat in table.seats if seat.person and seat.name is not None}
         for entry in self.matcher:
             presence = self.room.people.get(entry.name.lower())
             if presence is None or queue_identity(presence) != entry.identity \
-                    or self.room.place_of(presence) is not None:
+                    or presence.name.lower() in seated:
                 self.matcher.leave(entry.identity)
                 self.offered.discard(entry.identity)
 
