@@ -92,3 +92,32 @@ async def test_the_matcher_is_handed_on_when_its_node_stops(tmp_path):
             second.play_now.join(person)
         await until(lambda: len(second.tables) == 1, 20, what="their table, by the new matcher")
         assert second.node.keeper.leases[MATCHER][0] is second.play_now.lease
+
+
+async def test_over_ssh_people_of_two_nodes_press_p_and_sit_at_one_table(tmp_path):
+    """Real SSH doors on two nodes (keyless, under --open: three reconnect
+    codes, three identities): ann and bob on a, cat on b press p, and all
+    three are at the one table, whichever node hosts it (a visit for those
+    on the other)."""
+    from ssh_support import Client
+    from test_cluster_visits import nodes
+
+    with nats_server(tmp_path) as nats:
+        async with nodes(nats.url, tmp_path, None, names=("a", "b"), open_door=True) as (a, b):
+            clients = [await Client.connect(a.port, "ann"), await Client.connect(a.port, "bob"),
+                       await Client.connect(b.port, "cat")]
+            for client in clients:
+                await client.shows("Play now")
+                client.press("p")
+                await client.shows("Looking for two players")
+
+            def the_table():
+                found = [t for room in (a.room, b.room) for t in room.tables.values()]
+                return found[0] if len(found) == 1 else None
+
+            await until(lambda: the_table() is not None, 20, what="one table")
+            table = the_table()
+            assert sorted(s.name for s in table.seats) == ["ann", "bob", "cat"]
+            await until(lambda: table.online == {0, 1, 2}, 20, what="all three at it")
+            for client in clients:
+                client.close()
