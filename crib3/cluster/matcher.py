@@ -279,7 +279,13 @@ class ClusterPlayNow(PlayNow):
             for key, data, revision in claimed:
                 await self._put_back(key, data, revision)
             return
-        table = await self._open([data for _, data, _ in claimed])
+        try:
+            table = await self._open([data for _, data, _ in claimed])
+        except BaseException:  # (no table: the three wait again, and the round's failure is said)
+            for key, data, revision in claimed:
+                with contextlib.suppress(Exception):
+                    await self._put_back(key, data, revision)
+            raise
         for key, data, revision in claimed:
             seated = {**data, "state": SEATED, "table": table.number}
             with contextlib.suppress(nats.js.errors.KeyWrongLastSequenceError):

@@ -6,6 +6,7 @@ matcher handed on when its node stops."""
 from __future__ import annotations
 
 import contextlib
+import json
 
 import pytest
 from nats_support import nats_server, needs_nats, until
@@ -56,7 +57,11 @@ async def test_people_of_two_nodes_are_seated_together_once(tmp_path):
         [table] = all_tables(b)
         assert sorted(s.name for s in table.seats) == ["ann", "bob", "cat"]
         assert b.seat_elsewhere(cat) == table.number or b.place_of(cat) is not None
-        assert a.play_now.seated + b.play_now.seated == 3
+        await until(lambda: a.play_now.seated + b.play_now.seated == 3, 10,
+                    what="the three places said seated")  # (just after the table is made)
+        await until(lambda: [json.loads(e.value)["state"] for e in
+                             b.play_now.watched.entries.values()] == ["seated"] * 3, 10,
+                    what="b hears the places seated")
         with pytest.raises(RoomError, match="sit at a table already"):
             b.play_now.join(cat)
 

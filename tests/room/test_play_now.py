@@ -111,6 +111,8 @@ async def test_the_lobbys_key_queues_counts_and_esc_leaves_the_queue(tmp_path):
         await wait_for(pilot, lambda: "Looking for" not in screen_text(app))
         assert isinstance(app.screen, LobbyScreen) and app.is_running  # Esc left the queue only
         assert room.play_now is not None and len(room.play_now.matcher) == 0
+        await pilot.press("escape")  # and out of the queue, Esc quits as ever
+        await wait_for(pilot, lambda: not app.is_running)
     room.close()
 
 
