@@ -221,3 +221,19 @@ async def test_from_a_browser_and_ssh_the_queue_seats_them_together(tmp_path, mo
         await ann.aclose()
         for client in others:
             client.close()
+
+
+async def test_sitting_down_from_the_lobby_leaves_the_queue(tmp_path):
+    room = rated_room(tmp_path)
+    [bob] = people(room, "Bob")
+    people(room, "Ann")
+    room.open_table(bob, Rules(), ("easy", "easy"))
+    app = room_app(room, "Ann")
+    async with app.run_test(size=(100, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        await pilot.press("p")
+        await wait_for(pilot, lambda: "Looking for" in screen_text(app))
+        await pilot.press("enter")  # at Bob's table
+        await wait_for(pilot, lambda: not isinstance(app.screen, LobbyScreen))
+        assert room.play_now is not None and len(room.play_now.matcher) == 0
+    room.close()

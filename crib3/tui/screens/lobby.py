@@ -455,16 +455,17 @@ class LobbyScreen(QuietBindings, Screen[None]):
         self.room_app.sit_at(table, table.sit(self.presence))
 
     def action_join(self) -> None:
-        self._leave_queue()
         table = self.selected()
         if table is None:
+            self._leave_queue()
             self._hosted_elsewhere()
             return
         try:
             seat = table.sit(self.presence)
-        except RoomError as exc:
+        except RoomError as exc:  # (a place in the queue is kept)
             self.notify(str(exc), severity="warning", markup=False)
             return
+        self._leave_queue()
         self.room_app.sit_at(table, seat)
 
     def _hosted_elsewhere(self, watch: bool = False) -> None:
@@ -492,12 +493,12 @@ class LobbyScreen(QuietBindings, Screen[None]):
         if choice is None:
             return
         rules, levels, rated = choice
-        self._leave_queue()
         try:
             table = self.room.open_table(self.presence, rules, levels, rated)
         except RoomError as exc:
             self.notify(str(exc), severity="warning", markup=False)
             return
+        self._leave_queue()
         self.room_app.sit_at(table, 0)
 
     # --- play now (`crib3.room.playnow`) -----------------------------------------------
