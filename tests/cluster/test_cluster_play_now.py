@@ -126,3 +126,40 @@ async def test_over_ssh_people_of_two_nodes_press_p_and_sit_at_one_table(tmp_pat
             await until(lambda: table.online == {0, 1, 2}, 20, what="all three at it")
             for client in clients:
                 client.close()
+
+
+async def test_a_matcher_paused_past_its_lease_cannot_seat_anyone_again(tmp_path):
+    """Two matchers at once (the old one paused past its lease, its view of
+    the queue stale): the new one seats three people; the old one's claims,
+    each at the revision it read, are all refused, and no second table is
+    made."""
+    import time
+
+    from crib3.cluster.store import Lease
+    from crib3.room.matcher import Matcher
+
+    async with two_nodes(tmp_path) as (a, b):
+        await until(lambda: a.play_now.lease is not None or b.play_now.lease is not None, 15,
+                    what="a matcher")
+        new, old = (a, b) if a.play_now.lease is not None else (b, a)
+        for room in (a, b):
+            room.play_now.close()  # no rounds by themselves: this test turns them
+        people = [await new.enter(n, f"key-{n}", lambda reason: None, None)
+                  for n in ("dan", "eve", "gil")]
+        for person in people:
+            new.play_now.join(person)
+        await until(lambda: len(old.play_now.watched.entries) == 3, 15, what="three places")
+        stale = {key: (json.loads(entry.value), int(entry.revision))
+                 for key, entry in old.play_now.watched.entries.items()}
+        await new.play_now._match(new.play_now.lease)
+        assert len(new.tables) == 1
+        matcher = Matcher(time.time)  # the old matcher's round, on what it read before
+        for key, (data, _) in stale.items():
+            matcher.join(key, data["name"], data["rating"], data["since"])
+        [match] = matcher.pair()
+        as_if_held = Lease(MATCHER, old.node.name, 1, time.monotonic() + 60)
+        await old.play_now._claim_and_seat(match, stale, as_if_held)
+        assert old.tables == {} and old.play_now.seated == 0
+        await until(lambda: [json.loads(e.value)["state"] for e in
+                             old.play_now.watched.entries.values()] == ["seated"] * 3, 10,
+                    what="the places as the new matcher left them")
