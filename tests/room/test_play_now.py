@@ -198,31 +198,6 @@ async def test_over_ssh_three_people_press_p_and_play_together(tmp_path):
             client.close()
 
 
-async def test_from_a_browser_and_ssh_the_queue_seats_them_together(tmp_path, monkeypatch):
-    """The web door's headless browser (a websocket) and two SSH people:
-    one queue, whichever door."""
-    from ssh_support import Client, until
-    from web_support import WebClient, web_serving
-
-    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
-    async with web_serving(tmp_path, results=Results(tmp_path / "ratings")) as (server, door):
-        ann = await WebClient.connect(door, token=door.book.invite("the host", name="ann"))
-        await ann.shows("Play now")
-        ann.press("p")
-        await ann.shows("Looking for two players near 1500")
-        others = [await Client.connect(server.port, name) for name in ("bob", "cat")]
-        for client in others:
-            await client.shows("Play now")
-            client.press("p")
-        await until(lambda: len(server.room.lobby()) == 1, what="a table for the three")
-        [table] = server.room.lobby()
-        await until(lambda: table.online == {0, 1, 2}, what="all three at it")
-        assert table.seats[0].name == "ann" and table.rated
-        await ann.aclose()
-        for client in others:
-            client.close()
-
-
 async def test_sitting_down_from_the_lobby_leaves_the_queue(tmp_path):
     room = rated_room(tmp_path)
     [bob] = people(room, "Bob")
