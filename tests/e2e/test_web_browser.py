@@ -1,7 +1,8 @@
 """The web door end to end, in a real browser: Debian's chromium, driven by
 playwright, opens an invite link, sits at a table with two SSH players
 (asyncssh clients), throws and plays a hand, and the screen is read from
-the terminal's own buffer. Skipped where chromium or playwright is absent
+the terminal's own buffer; and from its lobby, presses p and is seated
+with two SSH players by the play-now queue. Skipped where chromium or playwright is absent
 (`.ci/run` installs both). With CRIB3_SCREENSHOTS=1 the lobby and the
 table are saved as PNGs in assets/screenshots/."""
 
