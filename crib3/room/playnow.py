@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("crib3.serve")
 
 EVERY = 1.0  # seconds between two looks at the queue while anyone waits
+MOST = 30.0  # seconds between two looks at most, while they fail
 
 
 def queue_identity(presence: Presence) -> str:
@@ -56,6 +57,7 @@ class PlayNow:
         self.seated = 0  # people seated by the queue (for the metrics and the benchmark)
         self.offered: set[str] = set()  # identities waiting past the wait: offered the computer
         self._timer: asyncio.TimerHandle | None = None
+        self._failures = 0  # looks failed in a row
 
     @property
     def wait(self) -> float:
@@ -158,22 +160,31 @@ class PlayNow:
         return table
 
     def _look_later(self) -> None:
-        """Look at the queue again in `every` seconds, while anyone waits."""
+        """Look at the queue again in `every` seconds (backing off while
+        looks fail), while anyone waits."""
         if self._timer is not None or not len(self.matcher):
             return
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # (the model alone, in a test: `step` is called by hand)
             return
-        self._timer = loop.call_later(self.every, self._look)
+        wait = min(MOST, self.every * 2 ** self._failures)
+        self._timer = loop.call_later(wait, self._look)
 
     def _look(self) -> None:
         self._timer = None
         try:
             self.step()
-        except Exception:  # a bug: said once a turn, and the queue goes on
-            log.exception("play now: a look at the queue failed; trying again in %gs",
-                          self.every)
+        except Exception:  # a bug: said once, and the queue goes on, backing off
+            if not self._failures:
+                log.exception("play now: a look at the queue failed: nobody is seated by "
+                              "it until it works again; trying again, less often")
+            self._failures += 1
+        else:
+            if self._failures:
+                log.warning("play now: the queue's looks work again (after %d failed)",
+                            self._failures)
+            self._failures = 0
         self._look_later()
 
     def close(self) -> None:

@@ -212,3 +212,33 @@ async def test_sitting_down_from_the_lobby_leaves_the_queue(tmp_path):
         await wait_for(pilot, lambda: not isinstance(app.screen, LobbyScreen))
         assert room.play_now is not None and len(room.play_now.matcher) == 0
     room.close()
+
+
+async def test_a_look_that_fails_is_logged_once_and_the_queue_goes_on(tmp_path, caplog):
+    import asyncio
+    import logging
+
+    from crib3.room.playnow import PlayNow
+
+    room = rated_room(tmp_path)
+    [ann] = people(room, "Ann")
+    room.play_now = play_now = PlayNow(room, every=0.01)
+    play_now.join(ann)
+    real, failures = play_now.step, [RuntimeError("a bug"), RuntimeError("a bug")]
+    looked = []
+    fourth = asyncio.Event()
+
+    def step():
+        looked.append(1)
+        if len(looked) == 4:
+            fourth.set()
+        if failures:
+            raise failures.pop()
+        return real()
+
+    play_now.step = step
+    with caplog.at_level(logging.WARNING, logger="crib3.serve"):
+        await asyncio.wait_for(fourth.wait(), 10)
+    said = [r.getMessage() for r in caplog.records if "play now" in r.getMessage()]
+    assert len(said) == 2 and "failed" in said[0] and "work again (after 2" in said[1], said
+    room.close()
