@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from crib3.cards import Card
 from crib3.engine import Event, Game, Phase, PlayerInfo, Rules, State
+from crib3.engine.events import MUGGINS_RULES
 from crib3.players import make_player
 from crib3.players.easy import EasyPlayer
 
@@ -17,7 +18,14 @@ rules_strategy = st.builds(
     Rules,
     target=st.sampled_from([121, 61]),
     skunks=st.booleans(),
-    muggins=st.booleans(),
+    muggins=st.just(False),
+) | st.builds(
+    Rules,
+    target=st.sampled_from([121, 61]),
+    skunks=st.booleans(),
+    muggins=st.just(True),
+    muggins_rule=st.sampled_from(sorted(MUGGINS_RULES)),
+    pegging_claims=st.booleans(),  # (a muggins rule: only with muggins on)
 )
 kinds_strategy = st.lists(st.sampled_from(["human", "easy"]), min_size=3, max_size=3)
 game_strategy = st.tuples(st.integers(0, 2**32), kinds_strategy, rules_strategy)
