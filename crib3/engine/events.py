@@ -33,12 +33,14 @@ class PlayerInfo:
         return self.kind == HUMAN
 
 
-# The muggins rules for a claim above what a hand holds (rules.md R8.2),
-# by the name a player chooses them by, and what each does in a sentence.
-FRIENDLY, TOURNAMENT = "friendly", "tournament"
+# The muggins rules for a claim above what the cards hold (rules.md R8.2),
+# by the name a player chooses them by, and what each does in a sentence:
+# the friendly table lets a player count again; the strict one treats an
+# over-claim as tournament play treats overpegging, the excess going over.
+FRIENDLY, STRICT = "friendly", "strict"
 MUGGINS_RULES: dict[str, str] = {
     FRIENDLY: "a claim above what the cards hold is refused and costs nothing: count again",
-    TOURNAMENT: "a claim above what the cards hold is refused and the excess goes to "
+    STRICT: "a claim above what the cards hold is refused and the excess goes to "
                 "the player on your left: count again",
 }
 
@@ -233,7 +235,7 @@ class ClaimRefused(Event):
     """`seat` claimed `claimed` points for its hand, its crib (`crib`) or,
     with pegging claims, for playing `card`, and the cards hold only
     `holds`: the claim is refused and the seat claims again. Kept in the
-    log so that every claim is on record. Under the tournament rule the
+    log so that every claim is on record. Under the strict rule the
     excess, `points`, goes to `taker` (the seat on the claimant's left),
     `scores` being all three totals after it; under the friendly rule
     `points` is 0 and the scores stay."""

@@ -32,7 +32,7 @@ from crib3.engine.commands import (
 )
 from crib3.engine.events import (
     MUGGINS_RULES,
-    TOURNAMENT,
+    STRICT,
     CardCutForDeal,
     CardDiscarded,
     CardPlayed,
@@ -438,9 +438,9 @@ def claims_pegging(state: State, seat: int) -> bool:
 def _refused(state: State, seat: int, claimed: int, holds: int, crib: bool,
              card: Card | None) -> ClaimRefused:
     """A claim above what the cards hold: refused, on record, and under the
-    tournament rule the excess to the seat on the claimant's left."""
+    strict rule the excess to the seat on the claimant's left."""
     taker = left_of(seat)
-    cost = claimed - holds if state.rules.muggins_rule == TOURNAMENT else 0
+    cost = claimed - holds if state.rules.muggins_rule == STRICT else 0
     return ClaimRefused(seat=seat, claimed=claimed, holds=holds, crib=crib, card=card,
                         taker=taker, points=cost,
                         scores=_add(state.scores, taker, cost) if cost else state.scores)

@@ -17,7 +17,7 @@ from crib3.engine import Count, Game, IllegalMove, Muggins, Phase, Play, PlayerI
 from crib3.engine.events import (
     FRIENDLY,
     MUGGINS_RULES,
-    TOURNAMENT,
+    STRICT,
     CardPlayed,
     ClaimRefused,
     Event,
@@ -92,7 +92,7 @@ def test_a_claim_changes_the_scores_only_as_the_rule_says(seed, kinds, rules):
         after = apply(before, event)
         if isinstance(event, ClaimRefused):
             assert event.claimed > event.holds
-            expected = event.claimed - event.holds if rules.muggins_rule == TOURNAMENT else 0
+            expected = event.claimed - event.holds if rules.muggins_rule == STRICT else 0
             assert event.points == expected and event.taker == (event.seat + 1) % 3
             gained = [a - b for a, b in zip(after.scores, before.scores)]
             assert gained == [expected if s == event.taker else 0 for s in range(3)]
@@ -116,12 +116,12 @@ def test_a_claim_changes_the_scores_only_as_the_rule_says(seed, kinds, rules):
     assert replay(enumerate(game.events, start=2)) == game.state
 
 
-def test_the_tournament_rule_gives_the_excess_to_the_next_player(tmp_path: Path):
+def test_the_strict_rule_gives_the_excess_to_the_next_player(tmp_path: Path):
     kept = {0: "2H 4C 6S 8D", 1: "AH 3C 7S 9D", 2: "2C 3D 7H 9S"}
     players = (PlayerInfo("H0"), PlayerInfo("B1", BOT), PlayerInfo("B2", BOT))
     _, state = hand_set_up(2, kept, starter="5S", discards={0: "5H", 1: "5C", 2: "JD"},
                            crib_card="QS", players=players,
-                           rules=Rules(muggins=True, muggins_rule=TOURNAMENT))
+                           rules=Rules(muggins=True, muggins_rule=STRICT))
     _, state = play_out(state, until=lambda s: s.phase == Phase.SHOW)
     assert to_act(state) == (0,)
     a, b, c = state.scores
@@ -141,7 +141,7 @@ def test_the_tournament_rule_gives_the_excess_to_the_next_player(tmp_path: Path)
 
 def test_the_friendly_rule_is_the_default_and_costs_nothing():
     assert Rules().muggins_rule == FRIENDLY and not Rules().pegging_claims
-    assert set(MUGGINS_RULES) == {FRIENDLY, TOURNAMENT}
+    assert set(MUGGINS_RULES) == {FRIENDLY, STRICT}
 
 
 def test_an_unknown_muggins_rule_or_pegging_claims_without_muggins_cannot_begin():
@@ -177,7 +177,7 @@ def test_pegging_claims_a_short_claim_goes_to_the_next_player():
 
 
 def test_pegging_claims_an_over_claim_is_refused_and_the_card_stays_in_hand():
-    state = pegging_hand(("easy", BOT, "human"), rule=TOURNAMENT)
+    state = pegging_hand(("easy", BOT, "human"), rule=STRICT)
     _, state = plays(state, "0:4S 1:4H")
     events, after = step(state, Play(2, C("4D"), 8))
     assert events == [ClaimRefused(seat=2, claimed=8, holds=6, crib=False, card=C("4D"),
@@ -206,7 +206,7 @@ def test_pegging_claims_a_person_on_the_left_is_asked_to_call():
 
 def test_without_pegging_claims_the_play_is_scored_as_ever():
     state = hand_set_up(2, {0: "4S 4C 10D QC", 1: "4H JD 10C 8H", 2: "4D AC 3D 9D"},
-                        starter="5S", rules=Rules(muggins=True, muggins_rule=TOURNAMENT))[1]
+                        starter="5S", rules=Rules(muggins=True, muggins_rule=STRICT))[1]
     events, state = plays(state, "0:4S 1:4H 2:4D")
     assert state.scores == (0, 2, 6)
     assert all(e.missed == 0 for e in events if isinstance(e, CardPlayed))
@@ -216,7 +216,7 @@ def test_computer_players_are_not_changed_by_the_claim_rules():
     """Three computer players play the very same game under every rule."""
     games = [Game.new([PlayerInfo(f"B{i}", BOT) for i in range(3)], rules, seed=5)
              for rules in (Rules(muggins=True),
-                           Rules(muggins=True, muggins_rule=TOURNAMENT, pegging_claims=True))]
+                           Rules(muggins=True, muggins_rule=STRICT, pegging_claims=True))]
     for game in games:
         from crib3.players import make_player
 
@@ -228,7 +228,7 @@ def test_computer_players_are_not_changed_by_the_claim_rules():
 
 
 def test_a_claims_log_verifies_and_a_doctored_claim_does_not(tmp_path: Path):
-    rules = Rules(target=61, muggins=True, muggins_rule=TOURNAMENT, pegging_claims=True)
+    rules = Rules(target=61, muggins=True, muggins_rule=STRICT, pegging_claims=True)
     seed = next(s for s in range(50)
                 if any(isinstance(e, ClaimRefused) and e.points
                        for e in claimed_game(s, ("human", BOT, BOT), rules)[0].events))
