@@ -27,7 +27,7 @@ from crib3.words.speech import say_play
 # Events whose announcement is their sentence in the feed.
 _SAID_AS_NARRATED = (ev.GoScored, ev.HisHeels, ev.MugginsCalled,
                      ev.MugginsDeclined, ev.StarterCut, ev.DealerChosen, ev.CutTied,
-                     ev.GameWon, ev.HandEnded, ev.DeckShuffled, ev.TakenBack)
+                     ev.GameWon, ev.HandEnded, ev.DeckShuffled, ev.TakenBack, ev.ClaimRefused)
 
 
 class Mode(StrEnum):

@@ -18,6 +18,7 @@ from textual.widgets import Input, Static
 from crib3.cards import Card
 from crib3.common.names import shown_name
 from crib3.engine import SeatView
+from crib3.engine.events import STRICT
 from crib3.engine.state import Phase
 from crib3.players.coach import advise
 from crib3.tui.ascii import app_is_ascii, in_words
@@ -303,12 +304,13 @@ class AskCount(ShowQuestion[int | None]):
     BINDINGS = [Binding("escape", "dismiss(None)", "Later", priority=True)]
 
     def __init__(self, what: str, cards: Sequence[Card], starter: Card | None,
-                 ascii: bool = False) -> None:
+                 ascii: bool = False, strict: bool = False) -> None:
         super().__init__()
         self.what = what
         self.cards = tuple(cards)
         self.starter = starter
         self.ascii = ascii
+        self.strict = strict  # the strict muggins rule: a claim too high costs
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -319,8 +321,9 @@ class AskCount(ShowQuestion[int | None]):
                 shown.append_text(cards_label([self.starter], self.ascii))
             yield Static(shown)
             yield Input(placeholder="points", type="integer", id="points", max_length=2)
+            too_much = "; too much and they take the excess" if self.strict else ""
             yield Static("Enter to claim. Claim too little and your left-hand "
-                         "opponent may call muggins.", classes="hint")
+                         f"opponent may call muggins{too_much}.", classes="hint")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -470,4 +473,4 @@ def asked_in_show(view: SeatView, ascii: bool = False) -> AskMuggins | AskCount 
         return AskMuggins(shown_name(view.name(victim), 20), points)
     assert view.counting is not None
     return AskCount("crib" if view.counting[1] else "hand", view.counting_cards, view.starter,
-                    ascii)
+                    ascii, strict=view.rules.muggins_rule == STRICT)

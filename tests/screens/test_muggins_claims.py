@@ -1,0 +1,49 @@
+"""Muggins claims at the table (80x24): a claim too high is refused and said,
+under the strict rule its excess goes to the next player, and you count
+again; the new-game screen offers the rules."""
+
+from __future__ import annotations
+
+from tui_support import make_app, screen_text, settled, wait_for
+
+from crib3.engine.events import STRICT, ClaimRefused
+from crib3.tui.screens.dialogs import AskCount, AskMuggins
+from crib3.tui.screens.game_over import GameOverScreen
+
+
+async def to_your_count(pilot) -> None:
+    """Enter, again and again, until you are asked to count."""
+    app = pilot.app
+    for _ in range(3000):
+        if isinstance(app.screen, AskCount):
+            return
+        assert not isinstance(app.screen, (GameOverScreen, AskMuggins))
+        await settled(pilot)
+        if not isinstance(app.screen, AskCount):
+            await pilot.press("enter")
+    raise AssertionError("never asked to count")
+
+
+async def test_a_claim_too_high_costs_the_excess_under_the_strict_rule(crib3_home):
+    app = make_app(seed=2, muggins=True, muggins_rule=STRICT)  # type: ignore[arg-type]
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_your_count(pilot)
+        game = app.game
+        holds = max(c.points for c in game.legal_moves(0))
+        taker = 1
+        before = game.state.scores
+        await pilot.press(*str(holds + 2), "enter")
+        await wait_for(pilot, lambda: any(isinstance(e, ClaimRefused) for e in game.events))
+        refused = [e for e in game.events if isinstance(e, ClaimRefused)][-1]
+        assert (refused.claimed, refused.holds, refused.points) == (holds + 2, holds, 2)
+        assert game.state.scores[taker] == before[taker] + 2
+        await wait_for(pilot, lambda: isinstance(app.screen, AskCount))  # count again
+        text = screen_text(app)
+        assert "Count your" in text and "too much and they take the excess" in text
+        assert f"Ann claims {holds + 2}; the hand holds {holds}: refused. Bea takes the 2 over" \
+            in text
+        await pilot.press(*str(holds), "enter")  # the honest count stands
+        await wait_for(pilot, lambda: game.state.shown[0] is not None
+                       or game.state.crib_shown is not None)
+        counted = [e for e in game.events if e.type == "HandCounted" and e.seat == 0][-1]
+        assert counted.points == holds and counted.missed == 0
