@@ -47,3 +47,35 @@ async def test_a_claim_too_high_costs_the_excess_under_the_strict_rule(crib3_hom
                        or game.state.crib_shown is not None)
         counted = [e for e in game.events if e.type == "HandCounted" and e.seat == 0][-1]
         assert counted.points == holds and counted.missed == 0
+
+
+async def test_the_new_game_screen_offers_the_muggins_rules_and_remembers_them(crib3_home):
+    from crib3.engine import Rules
+    from crib3.tui.app import Crib3App
+    from crib3.tui.screens.new_game import NewGameScreen, OptionRow
+    from crib3.tui.settings import load_choices
+
+    app = Crib3App(think=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
+        row = app.screen.query_one("#muggins", OptionRow)
+        row.focus()
+        seen = {}
+        for _ in range(len(row.options)):
+            await pilot.press("right")
+            await pilot.pause()
+            line = next(t for t in screen_text(app).splitlines() if "Muggins" in t)
+            seen[row.value] = line
+        assert list(seen) == ["friendly", "strict", "friendly+", "strict+", "off"]
+        assert "too high costs points" in seen["strict"]
+        assert "hands, pegging; too high: again" in seen["friendly+"]
+        for line in seen.values():  # each fits its box at 80 columns
+            assert line.rstrip().endswith(("│", "▶")), line
+        await pilot.press("left")  # strict+
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.game is not None)
+        assert app.game.state.rules == Rules(muggins=True, muggins_rule=STRICT,
+                                             pegging_claims=True)
+    remembered = load_choices()
+    assert (remembered.muggins, remembered.muggins_rule, remembered.pegging_claims) \
+        == (True, STRICT, True)
