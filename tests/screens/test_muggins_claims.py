@@ -79,3 +79,17 @@ async def test_the_new_game_screen_offers_the_muggins_rules_and_remembers_them(c
     remembered = load_choices()
     assert (remembered.muggins, remembered.muggins_rule, remembered.pegging_claims) \
         == (True, STRICT, True)
+
+
+def test_how_to_play_states_each_muggins_rule():
+    import re
+
+    from crib3.engine.events import MUGGINS_RULES
+    from crib3.tui.screens.rules import RULES_TEXT
+
+    said = re.sub(r"\s+", " ", RULES_TEXT)
+    assert "friendly, it costs nothing" in said
+    assert "strict, the excess goes to the opponent on your left" in said
+    assert "Pegging claims (muggins friendly+ or strict+)" in said
+    assert "Every claim is kept in the saved game" in said
+    assert all(rule in said for rule in MUGGINS_RULES)
