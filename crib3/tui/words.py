@@ -60,7 +60,9 @@ def announcement(event: Event, state: State, view: SeatView,
     knows it (for names and scores in the sentence)."""
     names = [shown_name(p.name, 20) for p in view.players]
     if isinstance(event, ev.CardPlayed):
-        said = say_play(Score(event.points, event.items))
+        said = say_play(Score(event.points + event.missed, event.items))
+        if event.missed:  # (pegging claims: claimed short)
+            said += f"; claimed {event.points}"
         return f"{names[event.seat]}: {event.count}" + (f" — {said}" if said else "")
     if isinstance(event, ev.GoSaid):
         return f"{names[event.seat]}: go"

@@ -93,3 +93,38 @@ def test_how_to_play_states_each_muggins_rule():
     assert "Pegging claims (muggins friendly+ or strict+)" in said
     assert "Every claim is kept in the saved game" in said
     assert all(rule in said for rule in MUGGINS_RULES)
+
+
+async def test_pegging_claims_ask_what_each_card_scores(crib3_home):
+    from crib3.engine.events import CardPlayed, MugginsCalled
+    from crib3.tui.screens.dialogs import AskPegging
+
+    app = make_app(seed=2, muggins=True, pegging_claims=True)  # type: ignore[arg-type]
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(300):
+            if isinstance(app.screen, AskPegging):
+                break
+            await settled(pilot)
+            if not isinstance(app.screen, AskPegging):
+                await pilot.press("enter")
+        assert isinstance(app.screen, AskPegging)
+        game = app.game
+        assert "What does" in screen_text(app) and "(the count:" in screen_text(app)
+        await pilot.press("9", "enter")  # more than any first card makes: refused
+        await wait_for(pilot, lambda: any(isinstance(e, ClaimRefused) for e in game.events))
+        refused = [e for e in game.events if isinstance(e, ClaimRefused)][0]
+        assert refused.card is not None and refused.claimed == 9 and refused.points == 0
+        assert refused.card in game.state.hands[0]  # still in hand: play again
+        # Enter alone from here: each card claimed as nothing, to the show
+        for _ in range(300):
+            if isinstance(app.screen, AskCount):
+                break
+            await settled(pilot)
+            if not isinstance(app.screen, AskCount):
+                await pilot.press("enter")
+        assert isinstance(app.screen, AskCount)
+    mine = [e for e in game.events if isinstance(e, CardPlayed) and e.seat == 0]
+    assert len(mine) == 4 and all(e.points == 0 for e in mine)
+    missed = [e.missed for e in mine if e.missed]
+    called = [e.points for e in game.events if isinstance(e, MugginsCalled) and e.victim == 0]
+    assert missed and called == missed  # the computer player on the left took each one

@@ -392,8 +392,9 @@ class TableScreen(QuietBindings, Screen[None]):
         exactly one card may be played; None when there is a choice."""
         if not self.auto.forced_card or not self.check_action("play_card", ()):
             return None
-        plays = [c for c in self.view.legal if isinstance(c, Play)]
-        return plays[0] if len(plays) == 1 else None
+        # (with pegging claims a card is there once for each claim it may have)
+        cards = {c.card for c in self.view.legal if isinstance(c, Play)}
+        return Play(self.me, cards.pop()) if len(cards) == 1 else None
 
     def _play_forced(self, play: Play) -> None:
         """Play the forced card, unless the person has moved meanwhile (a
@@ -485,6 +486,9 @@ class TableScreen(QuietBindings, Screen[None]):
         move made meanwhile is ignored, as keys are while presenting."""
         if self._moving:
             return True
+        if isinstance(command, Play) and command.claimed is None and self._claims_pegging():
+            self._ask_pegging(command.card)
+            return True
         send = self.feed.send
         try:
             if send is not None and send(command, self._answer_for(command)):
@@ -503,6 +507,26 @@ class TableScreen(QuietBindings, Screen[None]):
             return False
         self._start_driver()
         return True
+
+    def _claims_pegging(self) -> bool:
+        """You say what your cards score in the play (muggins with pegging
+        claims): a card is played once its claim is given."""
+        rules = self.view.rules
+        return rules.muggins and rules.pegging_claims and self.view.phase == Phase.PLAY
+
+    def _ask_pegging(self, card: Card) -> None:
+        """Ask what `card` scores, then play it with that claim; Escape
+        leaves the card in hand, to choose another."""
+        from crib3.engine.events import STRICT
+        from crib3.tui.screens.dialogs import AskPegging
+
+        def answered(points: int | None) -> None:
+            if points is not None and self.is_attached:
+                self._act(Play(self.me, card, points))
+
+        view = self.view
+        self.app.push_screen(AskPegging(card, view.count + card.value, self.ascii,
+                                        strict=view.rules.muggins_rule == STRICT), answered)
 
     def _refused(self, command: object, reason: str) -> None:
         said = refusal(command, self.view, reason, self.ascii)
