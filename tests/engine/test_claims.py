@@ -271,3 +271,24 @@ def test_an_older_log_without_the_new_fields_still_verifies(tmp_path: Path):
     assert loaded.header["version"] == 2
     assert loaded.state.rules == Rules(target=61, muggins=True)
     assert loaded.state.scores == game.state.scores
+
+
+def test_review_shows_each_refused_claim_and_its_cost():
+    from crib3.study.review import review_events
+    from crib3.tui.screens.review_words import taken_words
+
+    for rule in (FRIENDLY, STRICT):
+        rules = Rules(target=61, muggins=True, muggins_rule=rule, pegging_claims=True)
+        refused: list[ClaimRefused] = []
+        for seed in range(20):
+            game, _ = claimed_game(seed, ("human", BOT, BOT), rules)
+            refused = [e for e in game.events if isinstance(e, ClaimRefused) and e.seat == 0
+                       and e.card is None]
+            if refused:
+                break
+        review = review_events(game.events, 0)
+        claims = [d for d in review.decisions if d.kind == "claim"]
+        assert [d.taken for d in claims] == [str(e.claimed) for e in refused] and claims
+        assert taken_words(claims[0]) == f"claimed {refused[0].claimed}, refused"
+        excess = sum(e.claimed - e.holds for e in refused) if rule == STRICT else 0
+        assert sum(d.cost for d in claims) == excess
