@@ -128,3 +128,32 @@ async def test_pegging_claims_ask_what_each_card_scores(crib3_home):
     missed = [e.missed for e in mine if e.missed]
     called = [e.points for e in game.events if isinstance(e, MugginsCalled) and e.victim == 0]
     assert missed and called == missed  # the computer player on the left took each one
+
+
+async def test_the_replay_shows_a_refused_claim(crib3_home):
+    import random
+
+    from crib3.engine import Count, Game, PlayerInfo, Rules
+    from crib3.saved.replay import Replay
+    from crib3.tui.app import Crib3App
+    from crib3.tui.screens.replay import ReplayScreen
+
+    game = Game.new([PlayerInfo("Ann"), PlayerInfo("Bea", "easy"), PlayerInfo("Cal", "easy")],
+                    Rules(target=61, muggins=True, muggins_rule=STRICT), seed=11)
+    rng = random.Random(11)
+    while not any(isinstance(e, ClaimRefused) for e in game.events):
+        seat = game.to_act()[0]
+        view = game.view(seat)
+        command = rng.choice(view.legal)
+        if isinstance(command, Count):
+            command = Count(seat, max(c.points for c in view.legal if isinstance(c, Count)) + 3)
+        game.dispatch(command)
+    at = next(i for i, e in enumerate(game.events) if isinstance(e, ClaimRefused))
+    refused = game.events[at]
+    app = Crib3App(replay=Replay(game.events), autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        app.screen.show(at)
+        await pilot.pause()
+        await wait_for(pilot, lambda: f"Ann claims {refused.claimed}; the hand holds "
+                       f"{refused.holds}: refused. Bea takes the 3 over" in screen_text(app))
