@@ -292,3 +292,19 @@ def test_review_shows_each_refused_claim_and_its_cost():
         assert taken_words(claims[0]) == f"claimed {refused[0].claimed}, refused"
         excess = sum(e.claimed - e.holds for e in refused) if rule == STRICT else 0
         assert sum(d.cost for d in claims) == excess
+
+
+def test_a_person_s_view_does_not_tell_what_a_card_scores():
+    """With pegging claims the legal plays carry every claim up to what the
+    card scores: the view a person is given offers each card once, bare."""
+    from crib3.engine.feed import seat_view
+
+    state = pegging_hand(("easy", BOT, "human"))
+    _, state = plays(state, "0:4S 1:4H")
+    from crib3.engine.rules import legal_moves
+
+    assert Play(2, C("4D"), 6) in legal_moves(state, 2)
+    offered = seat_view(state, 2).legal
+    assert offered == tuple(Play(2, card) for card in dict.fromkeys(
+        c.card for c in legal_moves(state, 2) if isinstance(c, Play)))
+    assert len(offered) == len({c.card for c in offered})
