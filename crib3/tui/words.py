@@ -229,6 +229,8 @@ def prompt(mode: Mode, shown_phase: str, view: SeatView) -> str:
     if view.phase == Phase.CUT_STARTER:
         return "Enter: cut the deck for the starter"
     if view.phase == Phase.PLAY:
+        if view.muggins_pending is not None:  # (pegging claims: a short claim)
+            return "Call muggins on a short claim? (muggins is on)"
         return f"Your play, count {view.count}: {_choose(view)}   h: coach"
     if view.phase == Phase.SHOW:  # what the show's dialog asks (see `asked_in_show`)
         if view.muggins_pending is not None:

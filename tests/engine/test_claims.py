@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 import pytest
+from games import claimed_game
 from helpers import hand_set_up, play_out, plays
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,61 +21,17 @@ from crib3.engine.events import (
     STRICT,
     CardPlayed,
     ClaimRefused,
-    Event,
     HandCounted,
     MugginsCalled,
     ScoringEvent,
 )
 from crib3.engine.log import LogError, load_log, make_header, replay, write_log
-from crib3.engine.rules import MOST_CLAIMED, step, to_act
-from crib3.engine.state import State, apply
-from crib3.engine.views import SeatView
+from crib3.engine.rules import step, to_act
+from crib3.engine.state import apply
 from crib3.scoring import score_hand, score_play
 
 BOT = "standard"
 C = parse_card
-
-
-class Claimer:
-    """A person who claims carelessly: anything from nothing to a few more
-    than the cards hold (so over-claims come often), and calls muggins or
-    not at random."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-
-    def choose(self, view: SeatView) -> Count | Play | Muggins | object:
-        first = view.legal[0]
-        if isinstance(first, Count):
-            top = max(c.points for c in view.legal if isinstance(c, Count))
-            return Count(view.seat, min(MOST_CLAIMED, self.rng.randint(0, top + 3)))
-        if isinstance(first, Play) and first.claimed is not None:
-            card = self.rng.choice([c.card for c in view.legal if isinstance(c, Play)])
-            top = max(c.claimed or 0 for c in view.legal if isinstance(c, Play) and c.card == card)
-            return Play(view.seat, card, self.rng.randint(0, top + 2))
-        return self.rng.choice(view.legal)
-
-
-def claimed_game(seed: int, kinds: tuple[str, ...], rules: Rules) -> tuple[Game, list[State]]:
-    """A whole game with careless claimers in the "human" seats; the state
-    before each event, in order."""
-    befores: list[State] = []
-    state = [State()]
-
-    def record(event: Event, after: State) -> None:
-        befores.append(state[0])
-        state[0] = after
-
-    infos = [PlayerInfo(f"P{i}", kind) for i, kind in enumerate(kinds)]
-    game = Game.new(infos, rules, seed=seed, subscribers=[record])
-    from crib3.players import make_player
-
-    pickers = [Claimer(random.Random(seed * 7 + i)) if kind == "human"
-               else make_player(kind, random.Random(seed + i)) for i, kind in enumerate(kinds)]
-    while not game.over:
-        seat = game.to_act()[0]
-        game.dispatch(pickers[seat].choose(game.view(seat)))  # type: ignore[arg-type]
-    return game, befores
 
 
 claim_rules = st.builds(Rules, target=st.just(61), muggins=st.just(True),
@@ -273,27 +230,6 @@ def test_an_older_log_without_the_new_fields_still_verifies(tmp_path: Path):
     assert loaded.state.scores == game.state.scores
 
 
-def test_review_shows_each_refused_claim_and_its_cost():
-    from crib3.study.review import review_events
-    from crib3.tui.screens.review_words import taken_words
-
-    for rule in (FRIENDLY, STRICT):
-        rules = Rules(target=61, muggins=True, muggins_rule=rule, pegging_claims=True)
-        refused: list[ClaimRefused] = []
-        for seed in range(20):
-            game, _ = claimed_game(seed, ("human", BOT, BOT), rules)
-            refused = [e for e in game.events if isinstance(e, ClaimRefused) and e.seat == 0
-                       and e.card is None]
-            if refused:
-                break
-        review = review_events(game.events, 0)
-        claims = [d for d in review.decisions if d.kind == "claim"]
-        assert [d.taken for d in claims] == [str(e.claimed) for e in refused] and claims
-        assert taken_words(claims[0]) == f"claimed {refused[0].claimed}, refused"
-        excess = sum(e.claimed - e.holds for e in refused) if rule == STRICT else 0
-        assert sum(d.cost for d in claims) == excess
-
-
 def test_a_person_s_view_does_not_tell_what_a_card_scores():
     """With pegging claims the legal plays carry every claim up to what the
     card scores: the view a person is given offers each card once, bare."""
@@ -308,3 +244,4 @@ def test_a_person_s_view_does_not_tell_what_a_card_scores():
     assert offered == tuple(Play(2, card) for card in dict.fromkeys(
         c.card for c in legal_moves(state, 2) if isinstance(c, Play)))
     assert len(offered) == len({c.card for c in offered})
+

@@ -157,3 +157,52 @@ async def test_the_replay_shows_a_refused_claim(crib3_home):
         await pilot.pause()
         await wait_for(pilot, lambda: f"Ann claims {refused.claimed}; the hand holds "
                        f"{refused.holds}: refused. Bea takes the 3 over" in screen_text(app))
+
+
+def test_review_shows_each_refused_claim_and_its_cost():
+    from games import claimed_game
+
+    from crib3.engine import Rules
+    from crib3.engine.events import FRIENDLY
+    from crib3.study.review import review_events
+    from crib3.tui.screens.review_words import taken_words
+
+    for rule in (FRIENDLY, STRICT):
+        rules = Rules(target=61, muggins=True, muggins_rule=rule, pegging_claims=True)
+        refused: list[ClaimRefused] = []
+        for seed in range(20):
+            game, _ = claimed_game(seed, ("human", "standard", "standard"), rules)
+            refused = [e for e in game.events if isinstance(e, ClaimRefused) and e.seat == 0
+                       and e.card is None]
+            if refused:
+                break
+        review = review_events(game.events, 0)
+        claims = [d for d in review.decisions if d.kind == "claim"]
+        assert [d.taken for d in claims] == [str(e.claimed) for e in refused] and claims
+        assert taken_words(claims[0]) == f"claimed {refused[0].claimed}, refused"
+        excess = sum(e.claimed - e.holds for e in refused) if rule == STRICT else 0
+        assert sum(d.cost for d in claims) == excess
+
+
+def test_the_prompt_asks_for_the_call_on_a_short_pegging_claim():
+    from helpers import hand_set_up, plays
+
+    from crib3.cards import parse_card
+    from crib3.engine import Play, PlayerInfo, Rules
+    from crib3.engine.feed import seat_view
+    from crib3.engine.rules import step
+    from crib3.tui.screens.dialogs import AskMuggins, asked_in_show
+    from crib3.tui.words import Mode, prompt
+
+    players = tuple(PlayerInfo(f"P{i}", k) for i, k in enumerate(("human", "standard", "human")))
+    _, state = hand_set_up(2, {0: "4S 4C 10D QC", 1: "4H JD 10C 8H", 2: "4D AC 3D 9D"},
+                           starter="5S", players=players,
+                           rules=Rules(muggins=True, pegging_claims=True))
+    _, state = step(state, Play(0, parse_card("4S"), 0))
+    _, state = plays(state, "1:4H")
+    _, state = step(state, Play(2, parse_card("4D"), 0))
+    view = seat_view(state, 0)
+    assert prompt(Mode.YOUR_TURN, view.phase, view) == \
+        "Call muggins on a short claim? (muggins is on)"
+    asked = asked_in_show(view)
+    assert isinstance(asked, AskMuggins) and asked.points == 6
