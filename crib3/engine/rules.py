@@ -409,7 +409,7 @@ def _play(state: State, c: Play) -> Event:
         raise IllegalMove(f"seat {c.seat} cannot play {c.card}: the count would be {count}")
     score = score_play((*state.pile, c.card))
     points = score.total
-    if claims_pegging(state, c.seat):
+    if state.rules.pegging_claims and claims_pegging(state, c.seat):  # (rare: looked up last)
         if c.claimed is None:
             raise IllegalMove(f"seat {c.seat} claims its own pegging: say what {c.card} scores")
         if not 0 <= c.claimed <= MOST_CLAIMED:
@@ -569,7 +569,7 @@ def legal_moves(state: State, seat: int, acting: tuple[int, ...] | None = None) 
         if state.muggins_pending is not None:
             return [Muggins(seat, True), Muggins(seat, False)]
         room = 31 - state.count
-        if claims_pegging(state, seat):  # (each card with every honest-or-short claim)
+        if state.rules.pegging_claims and claims_pegging(state, seat):  # (each claim too)
             return [Play(seat, c, n) for c in state.hands[seat] if c.value <= room
                     for n in range(score_play((*state.pile, c)).total + 1)]
         plays = _PLAYS[seat]
