@@ -206,3 +206,32 @@ def test_the_prompt_asks_for_the_call_on_a_short_pegging_claim():
         "Call muggins on a short claim? (muggins is on)"
     asked = asked_in_show(view)
     assert isinstance(asked, AskMuggins) and asked.points == 6
+
+
+def test_a_game_opened_after_a_refused_count_presents_its_show_from_the_first_count():
+    from games import claimed_game
+
+    from crib3.engine import Rules
+    from crib3.engine import events as ev
+    from crib3.tui.screens.table import show_left_unseen
+
+    def refused_after_a_count(events: list) -> int | None:
+        """A refused count that follows another count of its show."""
+        for i, e in enumerate(events):
+            if isinstance(e, ClaimRefused) and e.card is None \
+                    and isinstance(events[i - 1], (ev.HandCounted, ev.MugginsCalled)):
+                return i
+        return None
+
+    rules = Rules(target=61, muggins=True)
+    for seed in range(40):
+        events = claimed_game(seed, ("human", "standard", "standard"), rules)[0].events
+        at = refused_after_a_count(events)
+        if at is not None:
+            break
+    assert at is not None
+    first_count = max(i for i, e in enumerate(events[:at]) if isinstance(e, ev.CardPlayed))
+    while not isinstance(events[first_count], ev.HandCounted):
+        first_count += 1  # (past the last card and its go: the show's first count)
+    past = [(e, None, None) for e in events[:at + 1]]
+    assert show_left_unseen(past, 0) == first_count

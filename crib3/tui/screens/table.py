@@ -764,8 +764,9 @@ def show_left_unseen(so_far: list[tuple[Event, State, SeatView]], me: int) -> in
             continue  # (the next hand's shuffle and deal, after a show)
         elif isinstance(event, ev.CardsDealt):
             continue
-        elif isinstance(event, (ev.MugginsCalled, ev.MugginsDeclined)):
-            continue  # (part of the show)
+        elif isinstance(event, (ev.MugginsCalled, ev.MugginsDeclined)) or (
+                isinstance(event, ev.ClaimRefused) and event.card is None):
+            continue  # (part of the show: a call, or a count claimed too high)
         elif isinstance(event, ev.CardDiscarded) and event.seat != me:
             continue  # another seat threw first (a card room's)
         else:
