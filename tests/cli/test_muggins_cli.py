@@ -80,3 +80,21 @@ def test_verify_reads_an_old_log_and_counts_the_refused_claims(tmp_path):
     lines = done.stdout.splitlines()
     assert lines[0].startswith(f"{old}: valid, ") and "refused" not in lines[0]
     assert f"events, {refused} claim{'s' * (refused != 1)} refused, " in lines[1]
+
+
+def test_the_settings_file_keeps_the_rule_and_refuses_one_it_does_not_know(crib3_home):
+    import json
+
+    from crib3.tui.settings import load_choices, save_choices, settings_path
+
+    save_choices(GameChoices(muggins=True, muggins_rule=STRICT, pegging_claims=True))
+    again = load_choices()
+    assert (again.muggins, again.muggins_rule, again.pegging_claims) == (True, STRICT, True)
+    data = json.loads(settings_path().read_text())
+    data["muggins_rule"] = "house"
+    settings_path().write_text(json.dumps(data))
+    assert load_choices().muggins_rule == FRIENDLY
+    del data["muggins_rule"], data["pegging_claims"]  # a file from before the rules
+    settings_path().write_text(json.dumps(data))
+    older = load_choices()
+    assert (older.muggins, older.muggins_rule, older.pegging_claims) == (True, FRIENDLY, False)
