@@ -4,11 +4,12 @@ again; the new-game screen offers the rules."""
 
 from __future__ import annotations
 
-from tui_support import make_app, screen_text, settled, wait_for
+from tui_support import make_app, screen_text, settled, table, wait_for
 
 from crib3.engine.events import STRICT, ClaimRefused
 from crib3.tui.screens.dialogs import AskCount, AskMuggins
 from crib3.tui.screens.game_over import GameOverScreen
+from crib3.tui.screens.looking_back import summary_lines
 
 
 async def to_your_count(pilot) -> None:
@@ -47,6 +48,12 @@ async def test_a_claim_too_high_costs_the_excess_under_the_strict_rule(crib3_hom
                        or game.state.crib_shown is not None)
         counted = [e for e in game.events if e.type == "HandCounted" and e.seat == 0][-1]
         assert counted.points == holds and counted.missed == 0
+        # the show at a glance, after it, lists the refused claim where it came
+        await wait_for(pilot, lambda: counted in table(app).show_counts)
+        items = table(app).show_counts
+        assert items.index(refused) < items.index(counted)
+        lines = [str(t) for t in summary_lines(items, table(app).view, 76)]
+        assert f"  Ann claims {holds + 2}, refused; Bea takes 2" in lines
 
 
 async def test_the_new_game_screen_offers_the_muggins_rules_and_remembers_them(crib3_home):

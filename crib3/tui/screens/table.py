@@ -67,6 +67,7 @@ from crib3.words.narrate import Voice, describe
 
 if TYPE_CHECKING:
     from crib3.tui.base_app import BaseApp
+    from crib3.tui.screens.looking_back import ShowItem
 
 # Events after which the table waits for Enter, so a person can read them.
 PAUSE_AFTER = (ev.DealerChosen, ev.HandCounted, ev.MugginsCalled, ev.HandEnded, ev.GameWon)
@@ -191,7 +192,7 @@ class TableScreen(QuietBindings, Screen[None]):
         self.narration: list[str] = []  # the game in words, as shown to this seat
         self.recent_from = 0  # where the lines under the table start (the show's first)
         self._show_of = 0  # the hand whose show has started
-        self.show_counts: list[ev.HandCounted | ev.MugginsCalled] = []  # ... its counts so far
+        self.show_counts: list[ShowItem] = []  # ... its counts so far
         self.history: list[tuple[Event, State, SeatView]] = []  # a resumed game's past
         # The plays of the latest hand with any, and if its play is over (`p`).
         self.last_plays: tuple[tuple[tuple[int, Card, int], ...], bool] = ((), False)
@@ -296,13 +297,15 @@ class TableScreen(QuietBindings, Screen[None]):
 
     def _present(self, event: Event, state: State, view: SeatView) -> None:
         """Show one event (redacted to this seat), its state and our view."""
-        if isinstance(event, ev.HandCounted) and self._show_of != state.hand_number:
+        if isinstance(event, (ev.HandCounted, ev.ClaimRefused)) and state.phase == Phase.SHOW \
+                and self._show_of != state.hand_number:
             # The show's first count: the lines under the table start again
             # (the play's last lines are its leftovers; the feed keeps them).
             self._show_of = state.hand_number
             self.recent_from = len(self.narration)
             self.show_counts = []
-        if isinstance(event, (ev.HandCounted, ev.MugginsCalled)):
+        if isinstance(event, (ev.HandCounted, ev.MugginsCalled)) or (
+                isinstance(event, ev.ClaimRefused) and event.card is None):
             self.show_counts.append(event)  # for the show at a glance, after it
         self.shown = state
         self.presented += 1
