@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from range_runs import TEXTUAL_FREE  # what the range runs leave out, and why
 
 # The tests' helpers sit in tests/, and the tests by layer in its folders
 # (engine/, players/, screens/, room/, cluster/, e2e/, cli/): a test may use
@@ -48,20 +49,6 @@ def room_workers(request) -> int:
 VERSION_RANGE_RUN = os.environ.get("CRIB3_VERSION_RANGE_RUN")
 
 
-# What the range runs leave out besides, as nothing Textual or Rich does can
-# change what they check (and `.ci/run` has 20 minutes for three runs):
-# - the modules of the engine, the rules, scoring and the computer players,
-#   which never load Textual (test_layers.py checks that they do not) and no
-#   other dependency but hypothesis, which the rest of the suite runs at its
-#   floor;
-# - in the newest run only, the cluster's, on real NATS servers: what they
-#   add to a session is NATS and relaying, and only Textual and Rich move
-#   there. The lowest run installs nats-py at its floor too, so it runs them.
-TEXTUAL_FREE = ("test_cards", "test_feed", "test_log", "test_properties", "test_scoring",
-                "test_rules_play", "test_rules_r1_r4", "test_rules_show_win",
-                "test_players_endgame", "test_players_keeps", "test_players_posterior",
-                "test_players_reading", "test_players_rivals", "test_players_search",
-                "test_duplicate_boards", "test_duplicate_scoring")
 CLUSTER_TESTS = Path(__file__).parent / "cluster"
 
 
@@ -72,7 +59,7 @@ def pytest_collection_modifyitems(config, items):
     skip = pytest.mark.skip(reason=f"snapshots are drawn by the pinned versions "
                                    f"({VERSION_RANGE_RUN} run)")
     same = pytest.mark.skip(reason=f"nothing Textual or Rich does changes it "
-                                   f"({VERSION_RANGE_RUN} run: see conftest.TEXTUAL_FREE)")
+                                   f"({VERSION_RANGE_RUN} run: see range_runs.TEXTUAL_FREE)")
     for item in items:
         if "snapshot" in getattr(item, "fixturenames", ()):
             item.add_marker(skip)

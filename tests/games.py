@@ -9,7 +9,20 @@ from collections.abc import Callable, Sequence
 from hypothesis import strategies as st
 
 from crib3.cards import Card
-from crib3.engine import Event, Game, Phase, PlayerInfo, Rules, State
+from crib3.engine import (
+    Count,
+    Event,
+    Game,
+    Muggins,
+    Phase,
+    Play,
+    PlayerInfo,
+    Rules,
+    SeatView,
+    State,
+)
+from crib3.engine.events import MUGGINS_RULES
+from crib3.engine.rules import MOST_CLAIMED
 from crib3.players import make_player
 from crib3.players.easy import EasyPlayer
 
@@ -17,7 +30,14 @@ rules_strategy = st.builds(
     Rules,
     target=st.sampled_from([121, 61]),
     skunks=st.booleans(),
-    muggins=st.booleans(),
+    muggins=st.just(False),
+) | st.builds(
+    Rules,
+    target=st.sampled_from([121, 61]),
+    skunks=st.booleans(),
+    muggins=st.just(True),
+    muggins_rule=st.sampled_from(sorted(MUGGINS_RULES)),
+    pegging_claims=st.booleans(),  # (a muggins rule: only with muggins on)
 )
 kinds_strategy = st.lists(st.sampled_from(["human", "easy"]), min_size=3, max_size=3)
 game_strategy = st.tuples(st.integers(0, 2**32), kinds_strategy, rules_strategy)
@@ -113,3 +133,43 @@ def play_positions(level: str = "standard", games: int = 6):
             if seat == 0 and view.phase == "play":
                 yield view
             game.dispatch(players[seat].choose(view))
+
+
+class Claimer:
+    """A person who claims carelessly: anything from nothing to a few more
+    than the cards hold (so over-claims come often), and calls muggins or
+    not at random."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, view: SeatView) -> Count | Play | Muggins | object:
+        first = view.legal[0]
+        if isinstance(first, Count):
+            top = max(c.points for c in view.legal if isinstance(c, Count))
+            return Count(view.seat, min(MOST_CLAIMED, self.rng.randint(0, top + 3)))
+        if isinstance(first, Play) and first.claimed is not None:
+            card = self.rng.choice([c.card for c in view.legal if isinstance(c, Play)])
+            top = max(c.claimed or 0 for c in view.legal if isinstance(c, Play) and c.card == card)
+            return Play(view.seat, card, self.rng.randint(0, top + 2))
+        return self.rng.choice(view.legal)
+
+
+def claimed_game(seed: int, kinds: tuple[str, ...], rules: Rules) -> tuple[Game, list[State]]:
+    """A whole game with careless claimers in the "human" seats; the state
+    before each event, in order."""
+    befores: list[State] = []
+    state = [State()]
+
+    def record(event: Event, after: State) -> None:
+        befores.append(state[0])
+        state[0] = after
+
+    infos = [PlayerInfo(f"P{i}", kind) for i, kind in enumerate(kinds)]
+    game = Game.new(infos, rules, seed=seed, subscribers=[record])
+    pickers = [Claimer(random.Random(seed * 7 + i)) if kind == "human"
+               else make_player(kind, random.Random(seed + i)) for i, kind in enumerate(kinds)]
+    while not game.over:
+        seat = game.to_act()[0]
+        game.dispatch(pickers[seat].choose(game.view(seat)))  # type: ignore[arg-type]
+    return game, befores

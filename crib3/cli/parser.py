@@ -415,8 +415,14 @@ def _play_options(think: Parser) -> Parser:
     group.add_parents(_seed("for a repeatable game"))
     group.add_argument("--name", default=None, help="your name at the table")
     group.add_argument("--skunks", action="store_true", help="play with skunks")
-    group.add_argument("--muggins", action="store_true",
-                       help="count your own hands; a short count can be claimed")
+    group.add_argument("--muggins", nargs="?", const="friendly", default=None,
+                       choices=("friendly", "strict"), metavar="RULE",
+                       help="count your own hands; a short count can be claimed. RULE says "
+                            "what a claim too high costs: friendly (nothing: count again, "
+                            "the default) or strict (the excess goes to the next player)")
+    group.add_argument("--pegging-claims", action="store_true",
+                       help="with muggins: claim your own pegging too, a card at a time "
+                            "(implies --muggins)")
     group.add_argument("--short", action="store_true", help="play to 61")
     group.add_parents(_ascii("suits as S H D C and plain ASCII drawing"), think,
                       _no_save("do not save this game"))

@@ -24,7 +24,7 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     choices = load_choices()
     skip_screen = any(x is not None for x in (args.players, args.seed, args.name)) or any(
-        (args.skunks, args.muggins, args.short))
+        (args.skunks, args.muggins, args.pegging_claims, args.short))
     if args.players is not None:
         choices.left, choices.right = read_levels(args.players, 2, "your two opponents",
                                                   "standard,expert")
@@ -37,7 +37,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise UsageError(f"--name: {exc}") from None
     choices.seed = args.seed
     choices.skunks = choices.skunks or args.skunks
-    choices.muggins = choices.muggins or args.muggins
+    choices.muggins = choices.muggins or args.muggins is not None or args.pegging_claims
+    if args.muggins is not None:  # (`--muggins` alone: the friendly rule, as it always was)
+        choices.muggins_rule = args.muggins
+    choices.pegging_claims = choices.pegging_claims or args.pegging_claims
     choices.short = choices.short or args.short
     full_screen_or_exit("crib3 sim plays without one")
     if not args.no_save:
@@ -114,6 +117,6 @@ def play_defaults() -> argparse.Namespace:
     from types import SimpleNamespace
 
     defaults = SimpleNamespace(players=None, seed=None, name=None, skunks=False,
-                               muggins=False, short=False, ascii=False, think=None,
-                               no_save=False, run=cmd_play, command="play")
+                               muggins=None, pegging_claims=False, short=False, ascii=False,
+                               think=None, no_save=False, run=cmd_play, command="play")
     return defaults  # type: ignore[return-value]  # a SimpleNamespace, not argparse's

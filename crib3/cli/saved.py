@@ -205,11 +205,18 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def _verify_one(given: str, status: int) -> tuple[int, bool]:
     """Verify one file and print its line: the exit status so far with it,
     and whether the file was valid."""
+    from crib3.engine.events import ClaimRefused, Event
     from crib3.engine.log import LogError, load_log
 
     path = _game(given)
+    refused = 0
+
+    def count_refused(event: Event) -> None:  # (each checked against the rules by the replay)
+        nonlocal refused
+        refused += isinstance(event, ClaimRefused)
+
     try:
-        loaded = load_log(path, keep_events=False)
+        loaded = load_log(path, keep_events=False, on_event=count_refused)
     except LogError as exc:
         return max(status, report_log_error(exc, "verify")), False
     warn("verify", loaded.warnings)
@@ -218,5 +225,6 @@ def _verify_one(given: str, status: int) -> tuple[int, bool]:
         outcome = won_by(state.name(state.winner), state.scores, state.winner)
     else:
         outcome = f"unfinished, hand {state.hand_number}"
-    print(f"{path}: valid, {loaded.count} events, {outcome}")
+    claims = f", {refused} claim{'s' * (refused != 1)} refused" if refused else ""
+    print(f"{path}: valid, {loaded.count} events{claims}, {outcome}")
     return status, True

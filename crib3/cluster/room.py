@@ -50,6 +50,7 @@ from crib3.cluster.bans import ClusterBans
 from crib3.cluster.chat import ensure_stream
 from crib3.cluster.hosted import HostedTable
 from crib3.cluster.lobby import ClusterLobby, LobbyTable
+from crib3.cluster.matcher import ClusterPlayNow
 from crib3.cluster.node import Node, NodeRoom
 from crib3.cluster.presence import ClusterPeople, holder_key
 from crib3.cluster.registry import SPARE
@@ -90,6 +91,8 @@ class ClusterRoom(NodeRoom):
         self.visits: Visits | None = None
         self.bans: ClusterBans | None = None  # every node's bans and mutes, in step
         self.cluster = self  # what only a node adds (`crib3.room.contract.ClusterExtras`)
+        # The cluster's play-now queue (`crib3.cluster.matcher`), from `start`.
+        self.play_now: ClusterPlayNow | None = None
 
     @classmethod
     async def start(cls, servers: list[str], name: str, folder: Path, *,
@@ -127,6 +130,7 @@ class ClusterRoom(NodeRoom):
                 room.cluster_results = ClusterResults(node.store.js, name, results)
                 await room.cluster_results.start(replicas)
             await asyncio.wait_for(room.cluster_lobby.ready.wait(), 10)
+            room.play_now = await ClusterPlayNow.start(room, replicas)
             await room._make_spare()
         except BaseException:
             await node.close()
@@ -503,6 +507,8 @@ class ClusterRoom(NodeRoom):
             await node.forget(lease)
         if self.cluster_results is not None:
             await self.cluster_results.stop()
+        if self.play_now is not None:
+            await self.play_now.stop()
         if self.visits is not None:
             await self.visits.stop()
         if self.cluster_lobby is not None:

@@ -37,7 +37,7 @@ from crib3.engine.commands import (
     Play,
     Shuffle,
 )
-from crib3.engine.events import EVENT_TYPES, Event, PlayerInfo, Rules
+from crib3.engine.events import EVENT_TYPES, FRIENDLY, CardPlayed, Event, PlayerInfo, Rules
 from crib3.engine.state import Phase
 from crib3.engine.trail import Trail
 from crib3.engine.views import SeatView
@@ -52,6 +52,22 @@ class DecodeError(ValueError):
 
 
 _PLAIN = frozenset({int, str, bool, float, type(None)})
+# Fields written only when they differ from their default: those added with
+# the muggins rules and pegging claims, so that a game without them writes
+# the very lines (and sends the very messages) it did before they existed,
+# which older readers of the wire still take. Reading fills in the default.
+_LEFT_OUT_AT_DEFAULT: dict[type, tuple[tuple[str, Any], ...]] = {
+    Play: (("claimed", None),),
+    CardPlayed: (("missed", 0),),
+    Rules: (("muggins_rule", FRIENDLY), ("pegging_claims", False)),
+}
+
+
+def _leave_out_defaults(out: dict[str, Any], kind: type) -> dict[str, Any]:
+    for name, default in _LEFT_OUT_AT_DEFAULT[kind]:
+        if out.get(name, default) == default and type(out.get(name)) is type(default):
+            del out[name]
+    return out
 _DATACLASS_NAMES: dict[type, tuple[str, ...]] = {}  # (not events or commands: they name their type)
 
 
@@ -69,7 +85,8 @@ def encode_value(value: Any) -> Any:
         return encode_view(value)
     names = _DATACLASS_NAMES.get(kind)
     if names is not None:  # (a dataclass met before: PlayerInfo, Rules, ScoreItem ...)
-        return {n: encode_value(getattr(value, n)) for n in names}
+        out = {n: encode_value(getattr(value, n)) for n in names}
+        return _leave_out_defaults(out, kind) if kind in _LEFT_OUT_AT_DEFAULT else out
     if kind is Trail:
         return [encode_value(v) for v in value]
     if isinstance(value, Card):
@@ -84,7 +101,8 @@ def encode_value(value: Any) -> Any:
         return encode(value)  # (its type named: the decoder needs it)
     if dataclasses.is_dataclass(value):
         names = _DATACLASS_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
-        return {n: encode_value(getattr(value, n)) for n in names}
+        out = {n: encode_value(getattr(value, n)) for n in names}
+        return _leave_out_defaults(out, kind) if kind in _LEFT_OUT_AT_DEFAULT else out
     if isinstance(value, frozenset):
         return [encode_value(v) for v in sorted(value)]
     if isinstance(value, dict):
@@ -98,7 +116,8 @@ def encode(event: Event | Command) -> dict[str, Any]:
     out: dict[str, Any] = {"type": type(event).__name__}
     for f in dataclasses.fields(event):
         out[f.name] = encode_value(getattr(event, f.name))
-    return out
+    kind = type(event)
+    return _leave_out_defaults(out, kind) if kind in _LEFT_OUT_AT_DEFAULT else out
 
 
 def encode_command(command: Command) -> dict[str, Any]:
@@ -110,7 +129,8 @@ def encode_command(command: Command) -> dict[str, Any]:
 
 def encode_rules(rules: Rules) -> dict[str, Any]:
     """The JSON object of a game's rules: {"target": 121, "skunks": false, ...}."""
-    return {f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)}
+    return _leave_out_defaults({f.name: getattr(rules, f.name) for f in dataclasses.fields(rules)},
+                               Rules)
 
 
 def encode_view(view: SeatView) -> dict[str, Any]:

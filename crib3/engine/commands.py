@@ -38,19 +38,26 @@ class CutStarter(SeatCommand):
 
 @dataclass(frozen=True, slots=True)
 class Play(SeatCommand):
+    """Play `card`. With pegging claims (`Rules.pegging_claims`) a person
+    says what it scores in `claimed`; every other play leaves it None and
+    is scored by the rules."""
+
     card: Card
+    claimed: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Count(SeatCommand):
-    """With muggins on: a human's claimed score for their hand or crib."""
+    """With muggins on: a human's claimed score for their hand or crib (a
+    claim above what it holds is refused, as `Rules.muggins_rule` says)."""
 
     points: int
 
 
 @dataclass(frozen=True, slots=True)
 class Muggins(SeatCommand):
-    """With muggins on: call (or let pass) the points another seat missed."""
+    """With muggins on: call (or let pass) the points another seat missed
+    (in the show, or with pegging claims in the play)."""
 
     call: bool
 

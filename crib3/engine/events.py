@@ -33,13 +33,32 @@ class PlayerInfo:
         return self.kind == HUMAN
 
 
+# The muggins rules for a claim above what the cards hold (rules.md R8.2),
+# by the name a player chooses them by, and what each does in a sentence:
+# the friendly table lets a player count again; the strict one treats an
+# over-claim as tournament play treats overpegging, the excess going over.
+FRIENDLY, STRICT = "friendly", "strict"
+MUGGINS_RULES: dict[str, str] = {
+    FRIENDLY: "a claim above what the cards hold is refused and costs nothing: count again",
+    STRICT: "a claim above what the cards hold is refused and the excess goes to "
+                "the player on your left: count again",
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The optional rules of rules.md R8, fixed for the whole game."""
+    """The optional rules of rules.md R8, fixed for the whole game.
+
+    `muggins_rule` (one of `MUGGINS_RULES`) says what an over-claim costs;
+    `pegging_claims`, with muggins, has people claim their own points in
+    the play too. Both only matter with `muggins` on; their defaults are
+    the game before they existed, so older logs read as they always did."""
 
     target: int = 121
     skunks: bool = False
     muggins: bool = False
+    muggins_rule: str = FRIENDLY
+    pegging_claims: bool = False
 
     @property
     def short_game(self) -> bool:
@@ -150,11 +169,14 @@ class HisHeels(ScoringEvent):
 @dataclass(frozen=True, slots=True)
 class CardPlayed(ScoringEvent):
     """`seat` played `card`, making the count `count`; `points` (often 0)
-    for the `items` of rules.md R5.6."""
+    for the `items` of rules.md R5.6. With pegging claims, `points` is what
+    a person claimed and `missed` what the card held beyond it (which the
+    seat on their left may call muggins on); otherwise `missed` is 0."""
 
     card: Card
     count: int
     items: tuple[ScoreItem, ...]
+    missed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -209,6 +231,26 @@ class MugginsDeclined(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class ClaimRefused(Event):
+    """`seat` claimed `claimed` points for its hand, its crib (`crib`) or,
+    with pegging claims, for playing `card`, and the cards hold only
+    `holds`: the claim is refused and the seat claims again. Kept in the
+    log so that every claim is on record. Under the strict rule the
+    excess, `points`, goes to `taker` (the seat on the claimant's left),
+    `scores` being all three totals after it; under the friendly rule
+    `points` is 0 and the scores stay."""
+
+    seat: int
+    claimed: int
+    holds: int
+    crib: bool
+    card: Card | None
+    taker: int
+    points: int
+    scores: Scores
+
+
+@dataclass(frozen=True, slots=True)
 class HandEnded(Event):
     """The show is over; the deal passes to `next_dealer`. `scores` are the
     totals at the end of hand `hand`."""
@@ -259,6 +301,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
     for cls in (
         GameStarted, CardCutForDeal, CutTied, DealerChosen, DeckShuffled, CardsDealt,
         CardDiscarded, StarterCut, HisHeels, CardPlayed, GoSaid, GoScored, CountReset,
-        HandCounted, MugginsCalled, MugginsDeclined, HandEnded, GameWon, TakenBack,
+        HandCounted, MugginsCalled, MugginsDeclined, ClaimRefused, HandEnded, GameWon,
+        TakenBack,
     )
 }

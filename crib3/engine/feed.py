@@ -11,7 +11,8 @@ bug it has: cheating is ruled out by construction, not by care.
 The view comes from the true state (whose turn it is and the legal moves
 depend on hidden cards), with one thing taken out: the legal counts of a
 muggins hand run from 0 to the true count, so they would give the answer
-away.
+away (and so would the legal claims of a card, with pegging claims: each
+card is offered once, without a claim).
 
 A spectator (a person watching a card-room table without a seat) is given
 `SeatFeed(game, None)`: the seat-less redaction (`redact(event, None)`,
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from crib3.engine.commands import Command, Count
+from crib3.engine.commands import Command, Count, Play
 from crib3.engine.events import Event
 from crib3.engine.game import Game
 from crib3.engine.rules import IllegalMove
@@ -39,8 +40,14 @@ def seat_view(state: State, seat: int | None) -> SeatView:
     counts, which would tell them their hand's true score. With `seat`
     None, a spectator's view: public facts only."""
     view = project(state, seat)
-    if any(isinstance(command, Count) for command in view.legal):
-        view = view._replace(legal=tuple(c for c in view.legal if not isinstance(c, Count)))
+    legal = view.legal
+    if any(isinstance(command, Count) for command in legal):
+        view = view._replace(legal=tuple(c for c in legal if not isinstance(c, Count)))
+    elif legal and isinstance(first := legal[0], Play) and first.claimed is not None:
+        # pegging claims: each card once, without the claims (which run to
+        # what it scores); the person says the claim
+        cards = dict.fromkeys(c.card for c in legal if isinstance(c, Play))
+        view = view._replace(legal=tuple(Play(first.seat, card) for card in cards))
     return view
 
 

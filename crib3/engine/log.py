@@ -35,6 +35,7 @@ from crib3.engine.events import (
     CardCutForDeal,
     CardDiscarded,
     CardPlayed,
+    ClaimRefused,
     DeckShuffled,
     Event,
     GameStarted,
@@ -50,8 +51,13 @@ from crib3.engine.state import Phase, State, apply
 
 FORMAT = "crib3-log"
 # 2 added the `TakenBack` event (a version-1 log cannot hold one); a
-# version-1 log is read as it always was.
-VERSION = 2
+# version-1 log is read as it always was. 3 added the muggins rules and
+# pegging claims (`Rules.muggins_rule`, `Rules.pegging_claims`,
+# `CardPlayed.missed`, whose defaults are what older logs meant) and the
+# `ClaimRefused` event: an older crib3 then says "update crib3" rather
+# than failing on a line it does not know. (An older log may hold one too:
+# a game resumed by this crib3 goes on in its own file, under its header.)
+VERSION = 3
 TAKEBACKS_SINCE = 2
 # The header's `source` of games played at one's own keyboard: the only logs
 # in which a take-back (`TakenBack`) may stand (`crib3 serve` writes the card
@@ -323,8 +329,12 @@ def parse_log(path: str | os.PathLike[str]) -> tuple[dict[str, Any], list[tuple[
 
 def command_for(event: Event) -> Command | None:
     """The command that causes a root event (None for automatic events)."""
-    if isinstance(event, CardPlayed):
-        return Play(event.seat, event.card)
+    if isinstance(event, CardPlayed):  # (a claim, which the rules read only when claims are on)
+        return Play(event.seat, event.card, event.points)
+    if isinstance(event, ClaimRefused):
+        if event.card is not None:
+            return Play(event.seat, event.card, event.claimed)
+        return Count(event.seat, event.claimed)
     if isinstance(event, CardDiscarded):
         return Discard(event.seat, event.card) if event.card is not None else None
     if isinstance(event, StarterCut):

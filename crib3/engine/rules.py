@@ -31,10 +31,13 @@ from crib3.engine.commands import (
     TakeBack,
 )
 from crib3.engine.events import (
+    MUGGINS_RULES,
+    STRICT,
     CardCutForDeal,
     CardDiscarded,
     CardPlayed,
     CardsDealt,
+    ClaimRefused,
     CountReset,
     CutTied,
     DealerChosen,
@@ -59,6 +62,7 @@ from crib3.engine.state import Phase, State, apply, turn_order
 from crib3.scoring import score_hand, score_play
 
 MIN_CUT = 4  # cards that must stay in each packet when the starter is cut
+MOST_CLAIMED = 29  # no hand, crib or card holds more: a claim above it is a slip, not a claim
 
 # The phases as globals: Python 3.11 looks an attribute up on an Enum class
 # about three times slower than a global, and `crib3 sim` compares phases
@@ -134,6 +138,9 @@ def to_act(state: State) -> tuple[int, ...]:
     if phase == CUT_STARTER:
         return (cutter(state),)
     if phase == PLAY:
+        if state.muggins_pending is not None:  # (pegging claims: a short claim)
+            caller = state.muggins_pending[0]
+            return (caller,) if state.players[caller].is_human else ()
         turn = play_turn(state)
         return () if turn is None else (turn,)
     if phase == SHOW:
@@ -218,6 +225,8 @@ def _deal(state: State) -> CardsDealt:
 
 
 def _next_in_play(state: State) -> Event | None:
+    if state.muggins_pending is not None:  # pegging claims: a short claim first
+        return _muggins_by_computer(state.muggins_pending, state)
     if state.count_over:
         # R5.5: the next count is led by the first seat left of the last
         # card's player that still holds cards.
@@ -244,15 +253,20 @@ def _next_in_play(state: State) -> Event | None:
     return GoScored(seat=p, points=1, scores=_add(state.scores, p, 1), last_card=last_card)
 
 
+def _muggins_by_computer(pending: tuple[int, int, int], state: State) -> Event | None:
+    """A computer player always calls muggins; a person is asked (None)."""
+    caller, victim, points = pending
+    if state.players[caller].is_human:
+        return None
+    return MugginsCalled(
+        seat=caller, points=points, scores=_add(state.scores, caller, points), victim=victim
+    )
+
+
 def _next_in_show(state: State) -> Event | None:
     pending = state.muggins_pending
     if pending is not None:
-        caller, victim, points = pending
-        if state.players[caller].is_human:
-            return None
-        return MugginsCalled(
-            seat=caller, points=points, scores=_add(state.scores, caller, points), victim=victim
-        )
+        return _muggins_by_computer(pending, state)
     if state.show_step >= 4:
         assert state.dealer is not None
         return HandEnded(
@@ -298,6 +312,11 @@ def begin(players: tuple[PlayerInfo, ...], rules: Rules, seed: int | None = None
         raise IllegalMove("the three players need three different names")
     if rules.target not in (61, 121):
         raise IllegalMove(f"the target is 121 (or 61 for a short game), not {rules.target}")
+    if rules.muggins_rule not in MUGGINS_RULES:
+        raise IllegalMove(f"the muggins rule is one of {', '.join(MUGGINS_RULES)}, "
+                          f"not {rules.muggins_rule!r}")
+    if rules.pegging_claims and not rules.muggins:
+        raise IllegalMove("pegging claims are a muggins rule: they need muggins on")
     return GameStarted(players=tuple(players), rules=rules, seed=seed)
 
 
@@ -383,18 +402,48 @@ def _play(state: State, c: Play) -> Event:
         raise IllegalMove(f"seat {c.seat} cannot play {c.card}: it is seat {turn}'s turn")
     if c.card not in state.hands[c.seat]:
         raise IllegalMove(f"seat {c.seat} cannot play {c.card}: it is not in their hand")
+    if state.muggins_pending is not None:  # (with pegging claims, a short claim is settled first)
+        raise IllegalMove(f"seat {c.seat} cannot play {c.card}: a muggins call is due first")
     count = state.count + c.card.value
     if count > 31:
         raise IllegalMove(f"seat {c.seat} cannot play {c.card}: the count would be {count}")
     score = score_play((*state.pile, c.card))
+    points = score.total
+    if state.rules.pegging_claims and claims_pegging(state, c.seat):  # (rare: looked up last)
+        if c.claimed is None:
+            raise IllegalMove(f"seat {c.seat} claims its own pegging: say what {c.card} scores")
+        if not 0 <= c.claimed <= MOST_CLAIMED:
+            raise IllegalMove(f"a claim is 0 to {MOST_CLAIMED}, not {c.claimed}")
+        if c.claimed > points:
+            return _refused(state, c.seat, c.claimed, points, False, c.card)
+        points = c.claimed
     return CardPlayed(
         seat=c.seat,
-        points=score.total,
-        scores=_add(state.scores, c.seat, score.total) if score.total else state.scores,
+        points=points,
+        scores=_add(state.scores, c.seat, points) if points else state.scores,
         card=c.card,
         count=count,
         items=score.items,
+        missed=score.total - points,
     )
+
+
+def claims_pegging(state: State, seat: int) -> bool:
+    """`seat` says what its own cards score in the play: a person, with
+    muggins and pegging claims on (rules.md R8.2)."""
+    rules = state.rules
+    return rules.pegging_claims and rules.muggins and state.players[seat].is_human
+
+
+def _refused(state: State, seat: int, claimed: int, holds: int, crib: bool,
+             card: Card | None) -> ClaimRefused:
+    """A claim above what the cards hold: refused, on record, and under the
+    strict rule the excess to the seat on the claimant's left."""
+    taker = left_of(seat)
+    cost = claimed - holds if state.rules.muggins_rule == STRICT else 0
+    return ClaimRefused(seat=seat, claimed=claimed, holds=holds, crib=crib, card=card,
+                        taker=taker, points=cost,
+                        scores=_add(state.scores, taker, cost) if cost else state.scores)
 
 
 def _count(state: State, c: Count) -> Event:
@@ -407,13 +456,15 @@ def _count(state: State, c: Count) -> Event:
     if c.points < 0:
         raise IllegalMove(f"a count is 0 or more, not {c.points}")
     if c.points > event.points:
-        raise IllegalMove(f"the {what} does not hold {c.points}: count again")
+        if c.points > MOST_CLAIMED:
+            raise IllegalMove(f"no {what} holds {c.points}: {MOST_CLAIMED} is the most")
+        return _refused(state, seat, c.points, event.points, crib, None)
     return _hand_counted(state, seat, crib, c.points)
 
 
 def _muggins(state: State, c: Muggins) -> Event:
     pending = state.muggins_pending
-    if state.phase != SHOW or pending is None or pending[0] != c.seat:
+    if state.phase not in (SHOW, PLAY) or pending is None or pending[0] != c.seat:
         raise IllegalMove(f"seat {c.seat} has no muggins to call now")
     caller, victim, points = pending
     if c.call:
@@ -515,7 +566,12 @@ def legal_moves(state: State, seat: int, acting: tuple[int, ...] | None = None) 
     if phase == CUT_STARTER:
         return [CutStarter(seat, d) for d in range(MIN_CUT, len(state.deck) - MIN_CUT + 1)]
     if phase == PLAY:
+        if state.muggins_pending is not None:
+            return [Muggins(seat, True), Muggins(seat, False)]
         room = 31 - state.count
+        if state.rules.pegging_claims and claims_pegging(state, seat):  # (each claim too)
+            return [Play(seat, c, n) for c in state.hands[seat] if c.value <= room
+                    for n in range(score_play((*state.pile, c)).total + 1)]
         plays = _PLAYS[seat]
         return [plays[c.index] for c in state.hands[seat] if c.value <= room]
     if phase == SHOW:

@@ -19,6 +19,7 @@ from crib3.engine.events import (
     CardDiscarded,
     CardPlayed,
     CardsDealt,
+    ClaimRefused,
     CountReset,
     CutTied,
     DealerChosen,
@@ -123,7 +124,9 @@ class State(NamedTuple):
     show_step: int = 0  # how many of the four counts are done
     shown: tuple[tuple[Card, ...] | None, ...] = (None, None, None)  # hands counted
     crib_shown: tuple[Card, ...] | None = None  # the crib, once counted
-    muggins_pending: tuple[int, int, int] | None = None  # caller, victim, points
+    # caller, victim, points: points missed in a count (or, with pegging
+    # claims, in the play) that the caller may take
+    muggins_pending: tuple[int, int, int] | None = None
     # the score
     scores: Scores = (0, 0, 0)
     back_pegs: Scores = (0, 0, 0)  # each seat's score before its last points
@@ -268,6 +271,8 @@ def _his_heels(s: State, e: HisHeels) -> State:
 def _card_played(s: State, e: CardPlayed) -> State:
     seat = e.seat
     changes = _with_points(s, seat, e.points, e.scores, PEGGING) if e.points else {}
+    if e.missed:
+        changes["muggins_pending"] = ((seat + 1) % 3, seat, e.missed)
     return s._replace(
         undo=(s, seat, e.card) if s.players[seat].kind == HUMAN else s.undo,
         hands=_set(s.hands, seat, _without(s.hands[seat], e.card)),
@@ -342,6 +347,14 @@ def _muggins_declined(s: State, e: MugginsDeclined) -> State:
     return s._replace(muggins_pending=None)
 
 
+def _claim_refused(s: State, e: ClaimRefused) -> State:
+    """A claim above what the cards hold: nothing changes but the taker's
+    score, when the rule makes the excess cost (the claimant claims again)."""
+    if not e.points:
+        return s
+    return s._replace(**_with_points(s, e.taker, e.points, e.scores, MUGGINS))
+
+
 def _hand_ended(s: State, e: HandEnded) -> State:
     return s._replace(
         phase=Phase.SHUFFLE,
@@ -409,6 +422,7 @@ _APPLY: dict[type[Event], Callable[[State, Any], State]] = {
     HandCounted: _hand_counted,
     MugginsCalled: _muggins_called,
     MugginsDeclined: _muggins_declined,
+    ClaimRefused: _claim_refused,
     HandEnded: _hand_ended,
     GameWon: _game_won,
     TakenBack: _taken_back,

@@ -37,8 +37,9 @@ if TYPE_CHECKING:
     from crib3.room.seats import Presence, Seat
     from crib3.room.wire import Visit
 
-__all__ = ["ClusterExtras", "ElsewhereTable", "ListedSeat", "ListedTable", "RoomView",
-           "SessionRoom", "Standing", "TableChatView", "TableView", "VisitLink", "Wayfinding"]
+__all__ = ["ClusterExtras", "ElsewhereTable", "ListedSeat", "ListedTable", "PlayNowView",
+           "RoomView", "SessionRoom", "Standing", "TableChatView", "TableView", "VisitLink",
+           "Wayfinding"]
 
 
 class ListedSeat(Protocol):
@@ -228,6 +229,22 @@ class ClusterExtras(Protocol):
     def adoptions(self) -> int: ...
 
 
+class PlayNowView(Protocol):
+    """A room's play-now queue as the lobby uses it (`crib3.room.playnow`):
+    join it (your shown rating back), leave it, or, after `wait` seconds
+    in it, take a rated table with the computer at your level instead.
+    Being seated by it is seen in the room (`RoomView.place_of`)."""
+
+    @property
+    def wait(self) -> float: ...  # seconds before the computer is offered
+
+    def join(self, presence: Presence) -> int: ...
+    def leave(self, presence: Presence) -> None: ...
+    # Still in it (False: dropped, e.g. queued from elsewhere meanwhile).
+    def queued(self, presence: Presence) -> bool: ...
+    def computer(self, presence: Presence) -> TableView: ...
+
+
 class RoomView(Protocol):
     """A card room as its screens and sessions see it (see the module's
     docstring). What changes it raises `RoomError` with the one line why not."""
@@ -248,6 +265,8 @@ class RoomView(Protocol):
     def rates(self) -> bool: ...  # a table may be rated (not `--no-ratings`)
     @property
     def records(self) -> Records: ...  # each person's own record (`crib3.room.records`)
+    @property
+    def play_now(self) -> PlayNowView | None: ...  # None: this room has no queue
 
     def lobby(self) -> Sequence[TableView]: ...
     def place_of(self, presence: Presence) -> tuple[TableView, int] | None: ...

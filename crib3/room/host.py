@@ -289,7 +289,22 @@ class RoomHost:
             return None
         if method == "set_motd":
             return room.set_motd(args[0], me)
+        if method.startswith("play_now_") and room.play_now is not None:
+            return self._play_now_call(me, method.removeprefix("play_now_"))
         raise RoomError(f"the room has no {method!r}")
+
+    def _play_now_call(self, me: Presence, method: str) -> Any:
+        """A worker's lobby uses the play-now queue (`crib3.room.playnow`)."""
+        play_now = self.room.play_now
+        assert play_now is not None
+        if method == "join":
+            return play_now.join(me)
+        if method == "leave":
+            play_now.leave(me)
+            return None
+        if method == "computer":
+            return self._uid(play_now.computer(me))
+        raise RoomError(f"the queue has no {method!r}")
 
     def _table_call(self, worker: Hashable, session: int, me: Presence, table: Table,
                     method: str, args: tuple[Any, ...]) -> Any:

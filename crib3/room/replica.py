@@ -56,6 +56,7 @@ from crib3.room import wire
 from crib3.room.basics import Listener, RoomError, notify
 from crib3.room.chat import ChatLine
 from crib3.room.match import Match
+from crib3.room.matcher import WAIT
 from crib3.room.records import Records
 from crib3.room.seats import SEATS, Presence, Seat, SeatLookup
 
@@ -319,6 +320,7 @@ class ReplicaRoom:
         self.motd = ""  # the lobby's message of the day, as the last delta said
         self.records = Records(None, None)  # read from the files the last delta named
         self.cluster: ClusterExtras | None = None  # (a cluster's node runs no workers yet)
+        self.play_now: ReplicaPlayNow | None = ReplicaPlayNow(self)
         self.tables: dict[int, ReplicaTable] = {}
         self.shelved: dict[int, list[Seat]] = {}
         self.reopenable: dict[int, list[Seat]] = {}
@@ -484,3 +486,29 @@ class ReplicaRoom:
 
     def changed(self) -> None:
         notify(self.listeners)
+
+
+class ReplicaPlayNow:
+    """The main process's play-now queue (`crib3.room.playnow`), as a
+    worker's lobby uses it: each a `Call` (`crib3.room.contract.PlayNowView`)."""
+
+    wait = WAIT
+
+    def __init__(self, room: ReplicaRoom) -> None:
+        self.room = room
+
+    def join(self, presence: Any) -> int:
+        return int(self.room._call("room", "play_now_join", wire.ME))
+
+    def leave(self, presence: Any) -> None:
+        self.room._call("room", "play_now_leave", wire.ME)
+
+    def queued(self, presence: Any) -> bool:
+        """(A worker does not ask each second: seated, or left by its own lobby.)"""
+        return True
+
+    def computer(self, presence: Any) -> ReplicaTable:
+        table = self.room._table(self.room._call("room", "play_now_computer", wire.ME))
+        if table is None:
+            raise RoomError("the table closed as it opened")
+        return table

@@ -49,6 +49,7 @@ from crib3.room.basics import Listener, RoomError, notify
 from crib3.room.identities import seat_identity
 from crib3.room.match import BEST_OF, Match
 from crib3.room.moderation import BAN, MUTE, Moderation, Sanction
+from crib3.room.playnow import PlayNow
 from crib3.room.ratings import BOT_PREFIX, Placing
 from crib3.room.records import Records
 from crib3.room.results import (
@@ -150,6 +151,8 @@ class Room:
         self.cluster: ClusterExtras | None = None
         # Bans, mutes and the message of the day, kept in the folder.
         self.moderation = Moderation(folder, clock)
+        # The lobby's play-now queue (`crib3.room.playnow`).
+        self.play_now: PlayNow | None = PlayNow(self)
 
     # --- people ----------------------------------------------------------------
 
@@ -391,6 +394,8 @@ class Room:
         person signing in again leaves their seat alone."""
         for table in list(self.tables.values()):
             table.unwatch(presence)  # a spectator's going is no one's seat
+        if self.play_now is not None:  # leaving the room leaves the queue
+            self.play_now.leave(presence)
         if self.people.get(presence.name.lower()) is not presence:
             return
         place = self.place_of(presence)
@@ -819,6 +824,8 @@ class Room:
         still under way would otherwise hold the server's exit)."""
         from crib3.players import workers
 
+        if self.play_now is not None:
+            self.play_now.close()
         for table in list(self.tables.values()):
             table.close()
         workers.shut_down()

@@ -363,6 +363,9 @@ CALLS: dict[str, tuple[Any, ...]] = {
     "sanctions": (_ME_ARG,),
     "lift": (str, str, _ME_ARG),
     "set_motd": (str, _ME_ARG),
+    "play_now_join": (_ME_ARG,),  # the play-now queue (`crib3.room.playnow`)
+    "play_now_leave": (_ME_ARG,),
+    "play_now_computer": (_ME_ARG,),
     "sit": (_ME_ARG,),
     "watch": (_ME_ARG,),
     "unwatch": (_ME_ARG,),

@@ -27,7 +27,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from crib3.engine import Event, SeatView, State, apply, next_automatic, seat_view, taken_back
+from crib3.engine import (
+    Event,
+    Play,
+    SeatView,
+    State,
+    apply,
+    next_automatic,
+    seat_view,
+    taken_back,
+)
 from crib3.engine import events as ev
 from crib3.players.coach import (
     WIN_BONUS,
@@ -39,7 +48,9 @@ from crib3.players.coach import (
 from crib3.scoring import score_hand
 
 # The summary's phases: a muggins call is counting's, as the points are.
-PHASE_OF = {"discard": "discard", "play": "play", "count": "count", "muggins": "count"}
+# A claim refused (a count claimed too high) is counting's too.
+PHASE_OF = {"discard": "discard", "play": "play", "count": "count", "muggins": "count",
+            "claim": "count"}
 EPSILON = 1e-9
 
 
@@ -189,6 +200,10 @@ def _decision_kind(event: Event, before: State) -> str | None:
         return "discard"
     if isinstance(event, ev.CardPlayed):
         return "play"
+    if isinstance(event, ev.ClaimRefused):
+        # a count claimed too high; one in the play is the card's claim,
+        # and the card played then is the play reviewed
+        return "claim" if event.card is None else None
     if isinstance(event, (ev.HandCounted, ev.MugginsCalled, ev.MugginsDeclined)):
         if next_automatic(before) is not None:
             return None  # the engine counted (or called) by itself
@@ -201,6 +216,8 @@ def _taken(event: Event) -> str:
         return str(event.card)
     if isinstance(event, ev.HandCounted):
         return str(event.points)
+    if isinstance(event, ev.ClaimRefused):
+        return str(event.claimed)
     return "call" if isinstance(event, ev.MugginsCalled) else "pass"
 
 
@@ -209,17 +226,22 @@ def _ranking(kind: str, view: SeatView) -> tuple[Choice, ...]:
         return rank_discard(view)
     if kind == "play":
         return rank_play(view)
-    if kind == "count":
+    if kind in ("count", "claim"):
         return rank_count(view)
     return rank_muggins(view)
 
 
-def _cost(kind: str, ranking: Sequence[Choice], taken: str) -> tuple[float, float, float]:
+def _cost(kind: str, ranking: Sequence[Choice], taken: str,
+          strict: bool = False) -> tuple[float, float, float]:
     """What `taken` gave up against the coach's best: (in the coach's
-    measure, in points alone, in the chance to win alone)."""
+    measure, in points alone, in the chance to win alone). A claim too
+    high gives up its excess under the strict muggins rule, else nothing."""
     best = ranking[0]
     if kind == "count":
         cost = max(0.0, best.value - float(taken))
+        return cost, cost, 0.0
+    if kind == "claim":
+        cost = max(0.0, float(taken) - best.value) if strict else 0.0
         return cost, cost, 0.0
     chosen = next((c for c in ranking if c.option == taken), None)
     if chosen is None:  # cannot happen with a verified log; cost nothing rather than guess
@@ -233,7 +255,8 @@ def _cost(kind: str, ranking: Sequence[Choice], taken: str) -> tuple[float, floa
 def _is_choice(kind: str, view: SeatView) -> bool:
     """A play with a single legal card is no decision: nothing to review."""
     if kind == "play":
-        return sum(1 for c in view.legal if type(c).__name__ == "Play") > 1
+        # (with pegging claims a card is there once for each claim it may have)
+        return len({c.card for c in view.legal if isinstance(c, Play)}) > 1
     return True
 
 
@@ -251,7 +274,7 @@ def decide_at(index: int, event: Event, before: State, seats: Iterable[int]) -> 
         return None
     taken = _taken(event)
     return Decision(index, before.hand_number, seat, kind, view, ranking, taken,
-                    *_cost(kind, ranking, taken))
+                    *_cost(kind, ranking, taken, before.rules.muggins_rule == ev.STRICT))
 
 
 def assess(view: SeatView, kind: str, taken: str, index: int = -1) -> Decision:
@@ -261,7 +284,7 @@ def assess(view: SeatView, kind: str, taken: str, index: int = -1) -> Decision:
     assert view.seat is not None
     ranking = _ranking(kind, view)
     return Decision(index, view.hand_number, view.seat, kind, view, ranking, taken,
-                    *_cost(kind, ranking, taken))
+                    *_cost(kind, ranking, taken, view.rules.muggins_rule == ev.STRICT))
 
 
 def review_events(events: Sequence[Event], seat: int) -> Review:

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 SETTINGS_FILE = "settings.json"
 MAX_THINK = 60.0  # a pace from the file beyond this is taken for a mistake
 MAX_CONTINUE = 60.0  # ... and so is a wait after a count beyond this
+# The muggins rules by name (`crib3.engine.events.MUGGINS_RULES`, which a
+# test holds equal), here so that the first screen need not load the engine.
+MUGGINS_RULE_NAMES = ("friendly", "strict")
 AUTO_CONTINUE = 2.0  # seconds after a count in the show, unless chosen otherwise
 
 
@@ -45,6 +48,8 @@ class GameChoices:
     right: str = "standard"  # the opponent after them (seat 2)
     skunks: bool = False
     muggins: bool = False
+    muggins_rule: str = MUGGINS_RULE_NAMES[0]  # what an over-claim costs, with muggins on
+    pegging_claims: bool = False  # with muggins on: you claim your pegging too
     short: bool = False
     seed: int | None = None
     think: float = 0.6  # seconds a computer player takes over a move (`--think`)
@@ -57,7 +62,8 @@ class GameChoices:
         from crib3.engine import Rules
 
         return Rules(target=61 if self.short else 121, skunks=self.skunks,
-                     muggins=self.muggins)
+                     muggins=self.muggins, muggins_rule=self.muggins_rule,
+                     pegging_claims=self.muggins and self.pegging_claims)
 
     def levels(self) -> tuple[str, str]:
         return (self.left, self.right)
@@ -99,6 +105,8 @@ def load_choices() -> GameChoices:
         choices.left = "standard"
     if choices.right not in BOT_LEVELS:
         choices.right = "standard"
+    if choices.muggins_rule not in MUGGINS_RULE_NAMES:
+        choices.muggins_rule = GameChoices.muggins_rule
     try:  # a name the new-game screen would refuse is not taken from a file either
         choices.name = check_name(choices.name)
     except ValueError:

@@ -27,7 +27,7 @@ from crib3.words.speech import say_play
 # Events whose announcement is their sentence in the feed.
 _SAID_AS_NARRATED = (ev.GoScored, ev.HisHeels, ev.MugginsCalled,
                      ev.MugginsDeclined, ev.StarterCut, ev.DealerChosen, ev.CutTied,
-                     ev.GameWon, ev.HandEnded, ev.DeckShuffled, ev.TakenBack)
+                     ev.GameWon, ev.HandEnded, ev.DeckShuffled, ev.TakenBack, ev.ClaimRefused)
 
 
 class Mode(StrEnum):
@@ -60,7 +60,9 @@ def announcement(event: Event, state: State, view: SeatView,
     knows it (for names and scores in the sentence)."""
     names = [shown_name(p.name, 20) for p in view.players]
     if isinstance(event, ev.CardPlayed):
-        said = say_play(Score(event.points, event.items))
+        said = say_play(Score(event.points + event.missed, event.items))
+        if event.missed:  # (pegging claims: claimed short)
+            said += f"; claimed {event.points}"
         return f"{names[event.seat]}: {event.count}" + (f" — {said}" if said else "")
     if isinstance(event, ev.GoSaid):
         return f"{names[event.seat]}: go"
@@ -227,6 +229,8 @@ def prompt(mode: Mode, shown_phase: str, view: SeatView) -> str:
     if view.phase == Phase.CUT_STARTER:
         return "Enter: cut the deck for the starter"
     if view.phase == Phase.PLAY:
+        if view.muggins_pending is not None:  # (pegging claims: a short claim)
+            return "Call muggins on a short claim? (muggins is on)"
         return f"Your play, count {view.count}: {_choose(view)}   h: coach"
     if view.phase == Phase.SHOW:  # what the show's dialog asks (see `asked_in_show`)
         if view.muggins_pending is not None:

@@ -91,7 +91,9 @@ def describe(event: ev.Event, state: State, ascii: bool = False) -> str | None:
 
     if isinstance(event, ev.GameStarted):
         rules = event.rules
-        extras = [x for x, on in (("skunks", rules.skunks), ("muggins", rules.muggins)) if on]
+        muggins = "strict muggins" if rules.muggins_rule == ev.STRICT else "muggins"
+        extras = [x for x, on in (("skunks", rules.skunks), (muggins, rules.muggins),
+                                  ("pegging claims", rules.pegging_claims)) if on]
         tail = f", with {_list(extras)}" if extras else ""
         return f"A new game to {rules.target}: {_listed(voice, range(len(voice.names)))}{tail}."
     if isinstance(event, ev.CardCutForDeal):
@@ -116,7 +118,9 @@ def describe(event: ev.Event, state: State, ascii: bool = False) -> str | None:
     if isinstance(event, ev.HisHeels):
         return f"His heels: 2 for {obj(event.seat)}{total(event.seat)}."
     if isinstance(event, ev.CardPlayed):
-        said = say_play(Score(event.points, event.items))
+        said = say_play(Score(event.points + event.missed, event.items))
+        if event.missed:  # (pegging claims: a claim short of what the card made)
+            said += f"; {voice.verb(event.seat, 'claims', 'claim')} {event.points}"
         tail = f": {said}{total(event.seat)}" if said else ""
         return f"{says(event.seat, 'plays', 'play')} {card(event.card)}, {event.count}{tail}."
     if isinstance(event, ev.GoSaid):
@@ -138,6 +142,8 @@ def describe(event: ev.Event, state: State, ascii: bool = False) -> str | None:
     if isinstance(event, ev.MugginsCalled):
         return (f"Muggins! {says(event.seat, 'takes', 'take')} the {event.points} "
                 f"{obj(event.victim)} missed{total(event.seat)}.")
+    if isinstance(event, ev.ClaimRefused):
+        return claim_refused(event, state, ascii)
     if isinstance(event, ev.MugginsDeclined):
         return f"{says(event.seat, 'lets', 'let')} {whose(event.victim)} missed points go."
     if isinstance(event, ev.HandEnded):
@@ -160,3 +166,22 @@ def describe(event: ev.Event, state: State, ascii: bool = False) -> str | None:
                    for s in range(3) if event.skunks[s]]
         return line + (" " + "; ".join(skunked) + "." if skunked else "")
     return None
+
+
+def claim_refused(event: ev.ClaimRefused, state: State | SeatView, ascii: bool = False) -> str:
+    """A claim above what the cards hold, in a sentence short enough for the
+    table's line: "Ann claims 14; the hand holds 12: refused." and, under
+    the strict rule, who takes the excess."""
+    voice = Voice(state)
+    if event.card is not None:
+        holds = f"{event.card.label(ascii)} makes"
+    else:
+        holds = f"the {'crib' if event.crib else 'hand'} holds"
+    line = (f"{voice.says(event.seat, 'claims', 'claim')} {event.claimed}; "
+            f"{holds} {event.holds}: refused.")
+    if event.points:
+        taker = event.taker
+        line += (f" {voice.says(taker, 'takes', 'take')} the {event.points} over; "
+                 f"{voice.object(taker)} {voice.verb(taker, 'has', 'have')} "
+                 f"{reached(state.scores[taker], state.rules.target)}.")
+    return line

@@ -14,8 +14,8 @@ USAGE = {
     "sim": "[-h] [--games N] [--seed S] [--players A,B,C] [--log-dir DIR] [--json] [--jobs J] "
            "[--short] [--skunks] [--quiet] [--max-seconds S] [--progress-every S] "
            "[--duplicate A,B]",
-    "play": "[-h] [--players L,R] [--seed S] [--name NAME] [--skunks] [--muggins] [--short] "
-            "[--ascii] [--think SECONDS] [--no-save]",
+    "play": "[-h] [--players L,R] [--seed S] [--name NAME] [--skunks] [--muggins [RULE]] "
+            "[--pegging-claims] [--short] [--ascii] [--think SECONDS] [--no-save]",
     "games": "[-h]",
     "resume": "[-h] [--ascii] [--think SECONDS] [--no-save] [log]",
     "replay": "[-h] [--coach] [--ascii] LOG",

@@ -1,7 +1,8 @@
 """The web door end to end, in a real browser: Debian's chromium, driven by
 playwright, opens an invite link, sits at a table with two SSH players
 (asyncssh clients), throws and plays a hand, and the screen is read from
-the terminal's own buffer. Skipped where chromium or playwright is absent
+the terminal's own buffer; and from its lobby, presses p and is seated
+with two SSH players by the play-now queue. Skipped where chromium or playwright is absent
 (`.ci/run` installs both). With CRIB3_SCREENSHOTS=1 the lobby and the
 table are saved as PNGs in assets/screenshots/."""
 
@@ -144,3 +145,33 @@ async def test_a_browser_opens_an_invite_sits_with_two_ssh_players_and_plays_a_h
         finally:
             await browser.close()
     assert requests and all(url.startswith(here) for url in requests), requests
+
+
+async def test_a_browser_presses_p_and_is_seated_with_two_ssh_players(tmp_path, monkeypatch):
+    """Play now from Chromium: p in the lobby, the queue's line counting,
+    and the table once two SSH players press p too."""
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    from crib3.room.results import Results
+
+    async with web_serving(tmp_path, results=Results(tmp_path / "ratings")) as (server, door), \
+            async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        try:
+            page = await browser.new_page(viewport={"width": 1000, "height": 640})
+            await page.goto(f"{door.url}/#invite={door.book.invite('the host', name='ann')}")
+            await shows(page, "p Play now")
+            await page.keyboard.press("p")
+            await shows(page, "Looking for two players near 1500")
+            friends = [await Client.connect(server.port, name) for name in ("bob", "cat")]
+            for friend in friends:
+                await friend.shows("Play now")
+                friend.press("p")
+            await until(lambda: len(server.room.lobby()) == 1, what="a table for the three")
+            [table] = server.room.lobby()
+            await until(lambda: table.online == {0, 1, 2}, what="all three at it")
+            now = await shows(page, "l Leave")  # the browser at its seat
+            assert "Looking for" not in now
+            for friend in friends:
+                friend.close()
+        finally:
+            await browser.close()

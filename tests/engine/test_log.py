@@ -177,7 +177,7 @@ def test_reading_never_changes_the_file(good_log):
 
 def test_header_names_format_and_version():
     header = make_header()
-    assert header["format"] == "crib3-log" and header["version"] == 2  # 2: take-backs
+    assert header["format"] == "crib3-log" and header["version"] == 3  # 2: take-backs, 3: claims
 
 
 def test_a_version_1_log_is_still_read_but_cannot_hold_a_takeback(tmp_path):

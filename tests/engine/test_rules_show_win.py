@@ -30,6 +30,7 @@ from crib3.engine import (
 )
 from crib3.engine.events import (
     CardPlayed,
+    ClaimRefused,
     GameWon,
     HandCounted,
     HandEnded,
@@ -400,9 +401,13 @@ def test_R8_2_human_counts_own_hand_bots_count_automatically():
 
 
 def test_R8_2_claim_too_high_is_refused_count_again():
+    # Refused, and (since claims are kept in the log) as an event that
+    # changes nothing under the friendly rule: the same seat counts again.
     _, state = muggins_show(("human", BOT, BOT))
-    with pytest.raises(IllegalMove, match="count again"):
-        step(state, Count(0, 21))
+    events, after = step(state, Count(0, 21))
+    assert events == [ClaimRefused(seat=0, claimed=21, holds=20, crib=False, card=None,
+                                   taker=1, points=0, scores=state.scores)]
+    assert after == state
     with pytest.raises(IllegalMove):
         step(state, Count(1, 20))  # not seat 1's count
     assert to_act(state) == (0,)
@@ -463,8 +468,9 @@ def test_R8_2_human_dealer_counts_the_crib_and_left_seat_calls():
     more, state = step(state, Count(2, hand_points))
     assert to_act(state) == (2,) and not counted(more)[-1].crib
     crib_top = max(m.points for m in legal_moves(state, 2))
-    with pytest.raises(IllegalMove, match="count again"):
-        step(state, Count(2, crib_top + 1))
+    refused, after = step(state, Count(2, crib_top + 1))
+    assert [type(e) for e in refused] == [ClaimRefused] and after == state
+    assert (refused[0].crib, refused[0].holds, refused[0].claimed) == (True, crib_top, crib_top + 1)
     more, state = step(state, Count(2, crib_top - 1))
     crib = counted(more)[0]
     assert crib.crib and crib.missed == 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.await_complete import AwaitComplete
@@ -18,6 +19,7 @@ from textual.widgets import Input, Static
 from crib3.cards import Card
 from crib3.common.names import shown_name
 from crib3.engine import SeatView
+from crib3.engine.events import STRICT
 from crib3.engine.state import Phase
 from crib3.players.coach import advise
 from crib3.tui.ascii import app_is_ascii, in_words
@@ -303,12 +305,13 @@ class AskCount(ShowQuestion[int | None]):
     BINDINGS = [Binding("escape", "dismiss(None)", "Later", priority=True)]
 
     def __init__(self, what: str, cards: Sequence[Card], starter: Card | None,
-                 ascii: bool = False) -> None:
+                 ascii: bool = False, strict: bool = False) -> None:
         super().__init__()
         self.what = what
         self.cards = tuple(cards)
         self.starter = starter
         self.ascii = ascii
+        self.strict = strict  # the strict muggins rule: a claim too high costs
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -319,8 +322,9 @@ class AskCount(ShowQuestion[int | None]):
                 shown.append_text(cards_label([self.starter], self.ascii))
             yield Static(shown)
             yield Input(placeholder="points", type="integer", id="points", max_length=2)
+            too_much = "; too much and they take the excess" if self.strict else ""
             yield Static("Enter to claim. Claim too little and your left-hand "
-                         "opponent may call muggins.", classes="hint")
+                         f"opponent may call muggins{too_much}.", classes="hint")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -331,6 +335,45 @@ class AskCount(ShowQuestion[int | None]):
             points = int(event.value)
         except ValueError:
             self.notify("Type your count as a number.", severity="warning")
+            return
+        self.dismiss(points)
+
+
+class AskPegging(ShowQuestion[int | None]):
+    """Pegging claims are on: you say what the card you play scores (Enter
+    alone: nothing)."""
+
+    BINDINGS = [Binding("escape", "dismiss(None)", "Another card", priority=True)]
+
+    def __init__(self, card: Card, count: int, ascii: bool = False,
+                 strict: bool = False) -> None:
+        super().__init__()
+        self.card = card
+        self.count = count  # the count it makes
+        self.ascii = ascii
+        self.strict = strict
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            shown = Text("What does ")
+            shown.append_text(cards_label([self.card], self.ascii))
+            shown.append(f" score? (the count: {self.count})")
+            yield Static(shown, classes="title")
+            yield Input(placeholder="0", type="integer", id="points", max_length=2)
+            too_much = "; too much and they take the excess" if self.strict else ""
+            yield Static("Enter to claim (blank: nothing), Escape for another card. Claim "
+                         f"too little and your left-hand opponent may call muggins{too_much}.",
+                         classes="hint")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one(Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        try:
+            points = int(event.value) if event.value.strip() else 0
+        except ValueError:
+            self.notify("Type your claim as a number.", severity="warning")
             return
         self.dismiss(points)
 
@@ -462,12 +505,15 @@ class ConfirmNewGame(ConfirmQuit):
 
 def asked_in_show(view: SeatView, ascii: bool = False) -> AskMuggins | AskCount | None:
     """The question the show puts to the seat of `view` now, if any: call
-    muggins on a short count, or (muggins on) count your own hand or crib."""
-    if view.phase != Phase.SHOW or not view.my_turn:
+    muggins on a short count (or, with pegging claims, on a short claim in
+    the play), or (muggins on) count your own hand or crib."""
+    if view.phase not in (Phase.SHOW, Phase.PLAY) or not view.my_turn:
         return None
-    if view.muggins_pending is not None:
+    if view.muggins_pending is not None:  # (in the play: a short pegging claim)
         _caller, victim, points = view.muggins_pending
         return AskMuggins(shown_name(view.name(victim), 20), points)
+    if view.phase == Phase.PLAY:
+        return None
     assert view.counting is not None
     return AskCount("crib" if view.counting[1] else "hand", view.counting_cards, view.starter,
-                    ascii)
+                    ascii, strict=view.rules.muggins_rule == STRICT)

@@ -1,6 +1,8 @@
 """The card room's lobby (`crib3 serve`): the tables of the room, who sits
 where, and the free seats; Enter sits you at one, o opens a table of your
-own (`OpenTableScreen`), w watches one playing, and an admin's keys close a
+own (`OpenTableScreen`), p plays now (the room's queue seats you with two
+people of near rating, or offers the computer at your level after a
+wait; Esc leaves the queue), w watches one playing, and an admin's keys close a
 table, end someone's session, ban someone or mute them, lift a ban or a
 mute, or write the message of the day. The room's message
 of the day, if it has one, is shown under the title.
@@ -16,9 +18,11 @@ crib3.tcss.
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
@@ -27,10 +31,12 @@ from textual.widgets.data_table import ColumnKey
 
 from crib3.common.names import shown_name
 from crib3.room import Presence, RoomError
+from crib3.room.matcher import level_near
+from crib3.room.ratings import BOT_SKILLS, bot_identity
 from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.tui.bindings import QuietBindings
 from crib3.tui.css import STYLESHEET
-from crib3.tui.screens.lobby_words import rules_line, seats_line, standing
+from crib3.tui.screens.lobby_words import queue_line, rules_line, seats_line, standing
 from crib3.tui.screens.open_table import OpenTableScreen
 from crib3.tui.screens.room_dialogs import (
     ConfirmAdmin,
@@ -45,6 +51,8 @@ from crib3.tui.widgets.table_list import TableList
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from textual.timer import Timer
+
     from crib3.engine import Rules
     from crib3.room.contract import ElsewhereTable, ListedTable, RoomView, TableView, Wayfinding
     from crib3.room.moderation import Sanction
@@ -56,6 +64,8 @@ class LobbyScreen(QuietBindings, Screen[None]):
 
     BINDINGS = [
         Binding("o", "open", "Open a table"),
+        Binding("p", "play_now", "Play now"),
+        Binding("c", "computer", "Play the computer"),  # in the queue, after its wait
         Binding("w", "watch", "Watch"),
         Binding("x", "close_table", "Close"),  # an admin's: the highlighted table
         Binding("k", "remove", "Remove"),  # an admin's: someone's session
@@ -68,6 +78,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         Binding("g", "my_games", "My games"),  # your finished games
         Binding("m", "app.toggle_bell", "Bell", show=False),
         Binding("question_mark", "app.help", "Help", key_display="?"),
+        Binding("escape", "leave_queue", "Leave the queue", show=False),  # else: quit
         Binding("q,escape", "app.quit", "Quit"),
     ]
     CSS_PATH = STYLESHEET  # the layout: crib3.tcss
@@ -83,11 +94,16 @@ class LobbyScreen(QuietBindings, Screen[None]):
         self._queued = False  # a redraw is on its way: more changes join it
         self._rows: dict[int, tuple[str, ...]] = {}  # what each row shows now
         self._columns: list[ColumnKey] = []
+        # In the play-now queue: since when (this loop's clock) and at what
+        # rating; None: not in it.
+        self._queue: tuple[float, int] | None = None
+        self._queue_timer: Timer | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("crib3 card room", id="title")
         yield Static("", id="motd")
         yield Static("", id="who")
+        yield Static("", id="queue")
         # Enter is the list's own key (RowSelected, below), not a priority
         # key of the screen: so it comes after any arrow keys that came
         # before it in the same burst of input.
@@ -123,6 +139,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         self._columns = table.add_columns("Table", "Seats", "Rules", "Game")
         self.room.listeners.append(self._room_changed)
         self.refresh_tables()
+        self.query_one("#queue", Static).display = False
         table.focus()
 
     def on_unmount(self) -> None:
@@ -198,6 +215,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         if empty.content != line:
             empty.update(line)
         self.keys_may_have_changed()
+        self._seated_from_queue()
         if self.journey is not None and self.journey.rejoin is not None:
             self.call_later(self._rejoin)
 
@@ -286,6 +304,10 @@ class LobbyScreen(QuietBindings, Screen[None]):
             return self.presence.admin
         if action == "bring_back":
             return self.room.shelved_for(self.presence) is not None
+        if action == "play_now":
+            return self.room.play_now is not None and self._queue is None
+        if action == "computer":
+            return self._queue is not None and self._waited() >= self._wait()
         return True
 
     def on_data_table_row_highlighted(self) -> None:
@@ -421,6 +443,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
                     "There is no message of the day now.", markup=False)
 
     def action_bring_back(self) -> None:
+        self._leave_queue()
         number = self.room.shelved_for(self.presence)
         table = self.room.bring_back(self.presence, journey=self.journey)
         cluster = self.room.cluster
@@ -437,13 +460,15 @@ class LobbyScreen(QuietBindings, Screen[None]):
     def action_join(self) -> None:
         table = self.selected()
         if table is None:
+            self._leave_queue()
             self._hosted_elsewhere()
             return
         try:
             seat = table.sit(self.presence)
-        except RoomError as exc:
+        except RoomError as exc:  # (a place in the queue is kept)
             self.notify(str(exc), severity="warning", markup=False)
             return
+        self._leave_queue()
         self.room_app.sit_at(table, seat)
 
     def _hosted_elsewhere(self, watch: bool = False) -> None:
@@ -487,4 +512,114 @@ class LobbyScreen(QuietBindings, Screen[None]):
         except RoomError as exc:
             self.notify(str(exc), severity="warning", markup=False)
             return
+        self._leave_queue()
         self.room_app.sit_at(table, 0)
+
+    # --- play now (`crib3.room.playnow`) -----------------------------------------------
+
+    def action_play_now(self) -> None:
+        """Into the room's queue: seated with two people of near rating as
+        soon as it finds them (`_seated_from_queue`), the line under the
+        greeting counting the wait."""
+        play_now = self.room.play_now
+        if play_now is None or self._queue is not None:
+            return
+        try:
+            rating = play_now.join(self.presence)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        if self.room.place_of(self.presence) is not None:  # seated as it joined
+            self._queue = (0.0, rating)
+            self._seated_from_queue()
+            return
+        self._queue = (time.monotonic(), rating)
+        self._queue_timer = self.set_interval(1.0, self._show_queue)
+        self._show_queue()
+
+    def action_leave_queue(self) -> None:
+        """Esc: out of the queue (and Esc quits, as ever, outside it)."""
+        if self._queue is None:
+            raise SkipAction()
+        self._leave_queue()
+        self.notify("You left the queue.", markup=False)
+
+    def action_computer(self) -> None:
+        """After the queue's wait: a rated table with the computer at your level."""
+        play_now = self.room.play_now
+        if play_now is None or self._queue is None:
+            return
+        self._stop_queue()
+        try:
+            table = play_now.computer(self.presence)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self.room_app.sit_at(table, table.sit(self.presence))
+
+    def _leave_queue(self) -> None:
+        """Out of the queue, if in it (before sitting down any other way)."""
+        play_now = self.room.play_now
+        if self._queue is None or play_now is None:
+            return
+        self._stop_queue()
+        try:
+            play_now.leave(self.presence)
+        except RoomError as exc:  # (a worker's session that ended meanwhile)
+            self.notify(str(exc), severity="warning", markup=False)
+
+    def _stop_queue(self) -> None:
+        self._queue = None
+        if self._queue_timer is not None:
+            self._queue_timer.stop()
+            self._queue_timer = None
+        if self.is_attached:
+            self.query_one("#queue", Static).display = False
+            self.keys_may_have_changed()
+
+    def _seated_from_queue(self) -> bool:
+        """The queue seated this person at a new table: to it (on a
+        cluster, maybe one another node hosts). Whether it did."""
+        if self._queue is None or not self.is_current:  # (under a dialog: once it closes)
+            return False
+        place = self.room.place_of(self.presence)
+        cluster = self.room.cluster
+        elsewhere = None if place is not None or cluster is None \
+            else cluster.seat_elsewhere(self.presence)
+        if place is None and elsewhere is None:
+            return False
+        self._stop_queue()
+        play_now = self.room.play_now
+        if play_now is not None:
+            play_now.leave(self.presence)  # (its place, done with)
+        if place is not None:
+            table, _ = place
+            self.room_app.sit_at(table, table.sit(self.presence))
+        elif elsewhere is not None:
+            self.room_app.go_elsewhere(elsewhere)
+        return True
+
+    def _waited(self) -> float:
+        return 0.0 if self._queue is None else time.monotonic() - self._queue[0]
+
+    def _wait(self) -> float:
+        play_now = self.room.play_now
+        return float("inf") if play_now is None else play_now.wait
+
+    def _show_queue(self) -> None:
+        if self._queue is None or not self.is_attached or self._seated_from_queue():
+            return
+        play_now = self.room.play_now
+        if play_now is not None and not play_now.queued(self.presence):
+            self._stop_queue()
+            self.notify("You are no longer in the queue (in it from elsewhere?): p to "
+                        "join it again.", severity="warning", markup=False)
+            return
+        rating = self._queue[1]
+        level = level_near(rating)
+        line = queue_line(rating, self._waited(), self._wait(), level,
+                          BOT_SKILLS[bot_identity(level)].shown)
+        shown = self.query_one("#queue", Static)
+        shown.display = True
+        shown.update(Text(in_words(line, app_is_ascii(self))))
+        self.keys_may_have_changed()

@@ -63,3 +63,15 @@ def rules_line(rules: Rules, rated: bool = False, best_of: int = 1) -> str:
     if best_of > 1:
         words.append(f"best of {best_of}")
     return " ".join(words)
+
+
+def queue_line(rating: int, waited: float, wait: float, level: str, level_rating: int) -> str:
+    """What the lobby says to someone in the play-now queue: whom it looks
+    for and how long it has been; past `wait` seconds, the computer at
+    their level (`level`, rated `level_rating`) as the other way."""
+    seconds = max(0, int(waited))
+    clock = f"{seconds // 60}:{seconds % 60:02d}"
+    if waited < wait:
+        return f"Looking for two players near {rating}… {clock}, Esc to leave"
+    return (f"Nobody near {rating} yet… {clock}: c plays the computer ({level}, "
+            f"{level_rating}) now, or wait on; Esc to leave")

@@ -144,11 +144,16 @@ def breakdown(items: Sequence[ScoreItem]) -> list[str]:
     return parts
 
 
-def summary_lines(counts: Sequence[ev.HandCounted | ev.MugginsCalled], view: SeatView,
+# What the show at a glance lists: the counts, the muggins calls and the
+# counts claimed too high, in the order they came.
+ShowItem = ev.HandCounted | ev.MugginsCalled | ev.ClaimRefused
+
+
+def summary_lines(counts: Sequence[ShowItem], view: SeatView,
                   width: int, ascii: bool = False) -> list[Text]:
     """The show's counts in the order they were made, each its cards (the
     starter apart), its total and what made it, wrapped to `width` (never
-    cut); a muggins call where it was made."""
+    cut); a muggins call, or a claim refused, where it was made."""
     voice = Voice(view)
     out: list[Text] = []
     shown = [c for c in counts if isinstance(c, ev.HandCounted)]
@@ -160,6 +165,12 @@ def summary_lines(counts: Sequence[ev.HandCounted | ev.MugginsCalled], view: Sea
             out.append(Text(f"  Muggins! {voice.subject(count.seat)} "
                             f"{voice.verb(count.seat, 'takes', 'take')} {count.points} "
                             f"from {voice.object(count.victim)}", style="italic"))
+            continue
+        if isinstance(count, ev.ClaimRefused):
+            taken = (f"; {voice.subject(count.taker)} {voice.verb(count.taker, 'takes', 'take')}"
+                     f" {count.points}") if count.points else ""
+            out.append(Text(f"  {voice.says(count.seat, 'claims', 'claim')} {count.claimed}, "
+                            f"refused{taken}", style="italic"))
             continue
         title = titles[shown.index(count)]
         total = count.points + count.missed
@@ -189,7 +200,7 @@ class ShowSummaryScreen(Dialog[None]):
         Binding("q", "app.quit_game", "Quit", priority=True),
     ]
 
-    def __init__(self, counts: Sequence[ev.HandCounted | ev.MugginsCalled], view: SeatView,
+    def __init__(self, counts: Sequence[ShowItem], view: SeatView,
                  hand: int, scores: Sequence[int], ascii: bool = False) -> None:
         super().__init__()
         self.counts = list(counts)

@@ -23,7 +23,7 @@ from crib3.common.levels import BOT_LEVELS
 from crib3.common.names import MAX_LENGTH, check_name
 from crib3.tui.ascii import app_is_ascii, in_words
 from crib3.tui.css import STYLESHEET
-from crib3.tui.settings import GameChoices
+from crib3.tui.settings import MUGGINS_RULE_NAMES, GameChoices
 from crib3.tui.textual_compat import css_update_count
 from crib3.tui.widgets.footer import TidyFooter
 
@@ -81,6 +81,36 @@ LEVEL_HINTS = {
     "standard": "best hand, greedy pegging",
     "expert": "weighs the crib, looks ahead",
 }
+
+
+# The muggins row: off, or a muggins rule (crib3.engine.events.MUGGINS_RULES:
+# what a claim too high costs), "+" when you claim your pegging too. One row,
+# as every row of 80x24 is used; a hint fits in 32 columns.
+MUGGINS: dict[str, tuple[bool, str, bool]] = {  # muggins, its rule, pegging claims
+    "off": (False, MUGGINS_RULE_NAMES[0], False),
+    "friendly": (True, "friendly", False),
+    "strict": (True, "strict", False),
+    "friendly+": (True, "friendly", True),
+    "strict+": (True, "strict", True),
+}
+MUGGINS_HINTS = {
+    "friendly": "you count; too high: count again",
+    "strict": "you count; too high costs points",
+    "friendly+": "hands, pegging; too high: again",
+    "strict+": "hands, pegging; too high costs",
+}
+
+
+def muggins_label(choices: GameChoices) -> str:
+    """The muggins row's value for the choices remembered."""
+    if not choices.muggins:
+        return "off"
+    return choices.muggins_rule + ("+" if choices.pegging_claims else "")
+
+
+def muggins_choices(label: str) -> tuple[bool, str, bool]:
+    """Muggins, its rule and pegging claims, for the muggins row's value."""
+    return MUGGINS.get(label, MUGGINS["off"])
 
 
 class OptionRow(Widget, can_focus=True):
@@ -187,8 +217,8 @@ class NewGameScreen(Screen[GameChoices | Path]):
             yield OptionRow("Left opponent", BOT_LEVELS, c.left, LEVEL_HINTS, id="left")
             yield OptionRow("Right opponent", BOT_LEVELS, c.right, LEVEL_HINTS, id="right")
             yield OptionRow("Skunks", ("off", "on"), "on" if c.skunks else "off", id="skunks")
-            yield OptionRow("Muggins", ("off", "on"), "on" if c.muggins else "off",
-                            {"on": "you count your own hands"}, id="muggins")
+            yield OptionRow("Muggins", list(MUGGINS), muggins_label(c), MUGGINS_HINTS,
+                            id="muggins")
             yield OptionRow("Game", ("121", "61"), "61" if c.short else "121",
                             {"61": "the short game"}, id="short")
             paces, hints = pace_options(c.think)
@@ -290,12 +320,14 @@ class NewGameScreen(Screen[GameChoices | Path]):
         except ValueError:
             self.notify("The seed is a whole number, or blank.", severity="warning")
             return
+        muggins, muggins_rule, pegging_claims = muggins_choices(
+            self.query_one("#muggins", OptionRow).value)
         choices = GameChoices(
             name=name,
             left=self.query_one("#left", OptionRow).value,
             right=self.query_one("#right", OptionRow).value,
             skunks=self.query_one("#skunks", OptionRow).value == "on",
-            muggins=self.query_one("#muggins", OptionRow).value == "on",
+            muggins=muggins, muggins_rule=muggins_rule, pegging_claims=pegging_claims,
             short=self.query_one("#short", OptionRow).value == "61",
             seed=seed,
             think=float(self.query_one("#think", OptionRow).value.split()[0]),

@@ -35,10 +35,13 @@ def option_label(option: str, ascii: bool = False) -> str:
 
 
 def taken_words(decision: Decision, ascii: bool = False) -> str:
-    """"played 5♥", "threw K♠", "counted 12", "let the muggins pass"."""
+    """"played 5♥", "threw K♠", "counted 12", "claimed 14, refused", "let the
+    muggins pass"."""
     taken = option_label(decision.taken, ascii)
     if decision.kind == "muggins":
         return "called muggins" if decision.taken == "call" else "let the muggins pass"
+    if decision.kind == "claim":
+        return f"claimed {taken}, refused"
     verb = {"discard": "threw", "play": "played", "count": "counted"}[decision.kind]
     return f"{verb} {taken}"
 
@@ -57,7 +60,7 @@ def _value(choice: Choice, kind: str) -> str:
     lose": never a negative chance). The coach's one measure counts a whole
     win as `WIN_BONUS` points: "+56.49" meant 1.21 points behind and 58%
     more likely to win."""
-    if kind == "count":
+    if kind in ("count", "claim"):
         return ""
     if abs(choice.win) < 0.005:
         return f"{choice.value:+.2f}"

@@ -93,10 +93,17 @@ counts. Points are taken as earned, so a winner may end above 121.
   · Skunks: when the game ends, a loser below 91 is skunked (the loss counts \
 double), below 61 double-skunked (triple).
   · Muggins: you count your own hand and crib in the show by typing the \
-number. Claiming more than it holds is refused (count again). Claiming less \
-gives the difference away: the opponent on your left may call muggins and \
-take those points (a computer player always calls). Computer players count \
-right, and the play is always scored for you.
+number. Claiming less gives the difference away: the opponent on your left may \
+call muggins and take those points (a computer player always calls). Claiming \
+more than it holds is refused and you count again, at a cost set by the rule \
+you choose: friendly, it costs nothing; strict, the excess goes \
+to the opponent on your left (as tournament play treats overpegging). Every \
+claim is kept in the saved game. Computer players count right, and the play \
+is scored for you unless you claim your pegging too.
+  · Pegging claims (muggins friendly+ or strict+): you also say what each \
+card you play scores as you play it. Points you miss go as in the show, to \
+the opponent on your left if they call muggins, and a claim too high is \
+refused at the same cost. The go and the last card are pegged for you.
   · The short game: to 61 instead of 121. With skunks on, a loser below 31 \
 is skunked; there is no double skunk."""
 

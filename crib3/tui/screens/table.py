@@ -67,6 +67,7 @@ from crib3.words.narrate import Voice, describe
 
 if TYPE_CHECKING:
     from crib3.tui.base_app import BaseApp
+    from crib3.tui.screens.looking_back import ShowItem
 
 # Events after which the table waits for Enter, so a person can read them.
 PAUSE_AFTER = (ev.DealerChosen, ev.HandCounted, ev.MugginsCalled, ev.HandEnded, ev.GameWon)
@@ -191,7 +192,7 @@ class TableScreen(QuietBindings, Screen[None]):
         self.narration: list[str] = []  # the game in words, as shown to this seat
         self.recent_from = 0  # where the lines under the table start (the show's first)
         self._show_of = 0  # the hand whose show has started
-        self.show_counts: list[ev.HandCounted | ev.MugginsCalled] = []  # ... its counts so far
+        self.show_counts: list[ShowItem] = []  # ... its counts so far
         self.history: list[tuple[Event, State, SeatView]] = []  # a resumed game's past
         # The plays of the latest hand with any, and if its play is over (`p`).
         self.last_plays: tuple[tuple[tuple[int, Card, int], ...], bool] = ((), False)
@@ -296,13 +297,15 @@ class TableScreen(QuietBindings, Screen[None]):
 
     def _present(self, event: Event, state: State, view: SeatView) -> None:
         """Show one event (redacted to this seat), its state and our view."""
-        if isinstance(event, ev.HandCounted) and self._show_of != state.hand_number:
+        if isinstance(event, (ev.HandCounted, ev.ClaimRefused)) and state.phase == Phase.SHOW \
+                and self._show_of != state.hand_number:
             # The show's first count: the lines under the table start again
             # (the play's last lines are its leftovers; the feed keeps them).
             self._show_of = state.hand_number
             self.recent_from = len(self.narration)
             self.show_counts = []
-        if isinstance(event, (ev.HandCounted, ev.MugginsCalled)):
+        if isinstance(event, (ev.HandCounted, ev.MugginsCalled)) or (
+                isinstance(event, ev.ClaimRefused) and event.card is None):
             self.show_counts.append(event)  # for the show at a glance, after it
         self.shown = state
         self.presented += 1
@@ -392,8 +395,9 @@ class TableScreen(QuietBindings, Screen[None]):
         exactly one card may be played; None when there is a choice."""
         if not self.auto.forced_card or not self.check_action("play_card", ()):
             return None
-        plays = [c for c in self.view.legal if isinstance(c, Play)]
-        return plays[0] if len(plays) == 1 else None
+        # (with pegging claims a card is there once for each claim it may have)
+        cards = {c.card for c in self.view.legal if isinstance(c, Play)}
+        return Play(self.me, cards.pop()) if len(cards) == 1 else None
 
     def _play_forced(self, play: Play) -> None:
         """Play the forced card, unless the person has moved meanwhile (a
@@ -485,6 +489,9 @@ class TableScreen(QuietBindings, Screen[None]):
         move made meanwhile is ignored, as keys are while presenting."""
         if self._moving:
             return True
+        if isinstance(command, Play) and command.claimed is None and self._claims_pegging():
+            self._ask_pegging(command.card)
+            return True
         send = self.feed.send
         try:
             if send is not None and send(command, self._answer_for(command)):
@@ -503,6 +510,26 @@ class TableScreen(QuietBindings, Screen[None]):
             return False
         self._start_driver()
         return True
+
+    def _claims_pegging(self) -> bool:
+        """You say what your cards score in the play (muggins with pegging
+        claims): a card is played once its claim is given."""
+        rules = self.view.rules
+        return rules.muggins and rules.pegging_claims and self.view.phase == Phase.PLAY
+
+    def _ask_pegging(self, card: Card) -> None:
+        """Ask what `card` scores, then play it with that claim; Escape
+        leaves the card in hand, to choose another."""
+        from crib3.engine.events import STRICT
+        from crib3.tui.screens.dialogs import AskPegging
+
+        def answered(points: int | None) -> None:
+            if points is not None and self.is_attached:
+                self._act(Play(self.me, card, points))
+
+        view = self.view
+        self.app.push_screen(AskPegging(card, view.count + card.value, self.ascii,
+                                        strict=view.rules.muggins_rule == STRICT), answered)
 
     def _refused(self, command: object, reason: str) -> None:
         said = refusal(command, self.view, reason, self.ascii)
@@ -740,8 +767,9 @@ def show_left_unseen(so_far: list[tuple[Event, State, SeatView]], me: int) -> in
             continue  # (the next hand's shuffle and deal, after a show)
         elif isinstance(event, ev.CardsDealt):
             continue
-        elif isinstance(event, (ev.MugginsCalled, ev.MugginsDeclined)):
-            continue  # (part of the show)
+        elif isinstance(event, (ev.MugginsCalled, ev.MugginsDeclined)) or (
+                isinstance(event, ev.ClaimRefused) and event.card is None):
+            continue  # (part of the show: a call, or a count claimed too high)
         elif isinstance(event, ev.CardDiscarded) and event.seat != me:
             continue  # another seat threw first (a card room's)
         else:

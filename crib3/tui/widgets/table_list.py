@@ -23,7 +23,7 @@ class TableList(DataTable):
     (`DRAWINGS_KEPT`), and are emptied as it goes (the lobby left when its
     person sits may wait for the collector: what it drew need not)."""
 
-    BINDINGS = [Binding("enter", "select_cursor", "Join")]
+    BINDINGS = [Binding("enter", "select_cursor", "Join", show=False)]  # (the hint line says it)
     DRAWINGS_KEPT = 4  # drawings of 16 rows (of 4 cells) each cache holds
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
