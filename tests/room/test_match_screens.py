@@ -153,3 +153,27 @@ async def test_a_room_whose_tables_play_no_matches_does_not_offer_one(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: "Open a table" in screen_text(app))
         assert "Match" not in screen_text(app) and "Rating" in screen_text(app)
+
+
+async def test_a_spectator_of_a_match_watches_its_next_game_too(tmp_path):
+    from crib3.tui.screens.watch import SpectatorScreen
+
+    room = Room(tmp_path / "tables", think=0)
+    ann = arrive(room, "Ann", "SHA256:ann")
+    table = room.open_table(ann, Rules(target=61), ("easy", "easy"), best_of=3)
+    table.start("Ann")
+    arrive(room, "Eve", "SHA256:eve")
+    app = room_app(room, "Eve")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "Ann" in screen_text(app))
+        app.spectate(table)
+        await wait_for(pilot, lambda: isinstance(app.screen, SpectatorScreen)
+                       and app.screen.presented >= 1)
+        watching, first, depth = app.screen, table.game, len(app.screen_stack)
+        await play_people(table, (0,))
+        watching._game_over(first.state)  # (as its pacing would, at the game's end)
+        await wait_for(pilot, lambda: isinstance(app.screen, SpectatorScreen)
+                       and app.screen is not watching and app.screen.presented >= 1)
+        assert table.game is not first and app.table is table
+        assert len(app.screen_stack) == depth  # in its place, not one more a game
+    table.close()

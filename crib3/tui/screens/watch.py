@@ -151,7 +151,23 @@ class SpectatorScreen(RoomTableScreen):
         if state.winner is not None:
             winner = shown_name(state.name(state.winner))
             self.notify(f"Table {self.table.number}: won by {winner}.", markup=False)
-        self.action_leave()
+        if self.table.match.is_match:
+            self._watch_next()
+        else:
+            self.action_leave()
+
+    def _watch_next(self) -> None:
+        """A match's game is over: watch its next one once it has begun (the
+        table begins it at once), or leave when the match is won."""
+        table = self.table
+        if table.closed or table.over:
+            self.action_leave()
+        elif table.state is None or table.state.winner is not None:  # (not begun yet)
+            self.set_timer(0.05, self._watch_next)
+        else:  # (this screen follows the game just over: a new one, in its place)
+            room_app = self.room_app
+            room_app.pop_screen()
+            room_app.spectate(table)
 
     def action_leave(self) -> None:
         self.room_app.stop_watching()
