@@ -47,6 +47,7 @@ from crib3.common.rates import TokenBucket
 from crib3.engine import Rules, State
 from crib3.room.basics import Listener, RoomError, notify
 from crib3.room.identities import seat_identity
+from crib3.room.live_tables import LiveEvents
 from crib3.room.moderation import BAN, MUTE, Moderation, Sanction
 from crib3.room.ratings import BOT_PREFIX, Placing
 from crib3.room.results import Results, game_id, log_digest, result_of
@@ -139,6 +140,8 @@ class Room:
         self.cluster: ClusterExtras | None = None
         # Bans, mutes and the message of the day, kept in the folder.
         self.moderation = Moderation(folder, clock)
+        # Live duplicate events, played at this room's tables (`crib3.room.live_tables`).
+        self.events = LiveEvents(self)
 
     # --- people ----------------------------------------------------------------
 
@@ -382,6 +385,7 @@ class Room:
             table.unwatch(presence)  # a spectator's going is no one's seat
         if self.people.get(presence.name.lower()) is not presence:
             return
+        self.events.departed(presence)  # mid-event: the computer plays their seat
         place = self.place_of(presence)
         if place is not None:
             table, seat = place
