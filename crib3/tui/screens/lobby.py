@@ -64,6 +64,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         Binding("l", "lift", "Lift"),  # an admin's: a ban or a mute in force
         Binding("d", "motd", "Message"),  # an admin's: the message of the day
         Binding("r", "bring_back", "Back to my table"),
+        Binding("e", "live_events", "Events"),  # live duplicate events
         Binding("m", "app.toggle_bell", "Bell", show=False),
         Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("q,escape", "app.quit", "Quit"),
@@ -430,6 +431,16 @@ class LobbyScreen(QuietBindings, Screen[None]):
                         severity="warning", markup=False)
             return
         self.room_app.sit_at(table, table.sit(self.presence))
+
+    def action_live_events(self) -> None:
+        from crib3.room import Room
+        from crib3.tui.screens.live_event import LiveEventScreen
+
+        if not isinstance(self.room, Room) or self.room.cluster is not None:
+            self.notify("Live events are played on a server of one process: not here yet.",
+                        severity="warning", markup=False)
+            return
+        self.app.push_screen(LiveEventScreen(self.room, self.presence))
 
     def action_join(self) -> None:
         table = self.selected()
