@@ -43,8 +43,14 @@ from pathlib import Path
 from typing import Any
 
 from crib3.common.names import shown_name
-from crib3.duplicate.boards import Board, seat_of
-from crib3.duplicate.events import DuplicateEvent, computer_entry
+from crib3.duplicate.boards import Board, make_boards, seat_of
+from crib3.duplicate.events import (
+    DuplicateEvent,
+    EventError,
+    check_event_name,
+    computer_entry,
+    events_dir,
+)
 from crib3.duplicate.play import play_with_bots
 from crib3.duplicate.scoring import BoardResult, Play, Standing, score_boards, standings
 from crib3.engine.log import LogError, load_log, write_log
@@ -270,11 +276,12 @@ class LiveEvent:
                                                  False, scores, path)))
         return plays, problems
 
-    def results(self, baseline: Path | None = None
-                ) -> tuple[list[FieldResult], list[Standing], list[str]]:
-        """Each board's fields (a slot's each), the ranking over them, and
-        the logs that could not be read."""
-        plays, problems = self.plays(baseline)
+    def results(self) -> tuple[list[FieldResult], list[Standing], list[str]]:
+        """Each board's fields (a slot's each, with the computer's yardstick
+        if the event has one), the ranking over them, and the logs that
+        could not be read."""
+        baseline = baseline_folder(self.event)
+        plays, problems = self.plays(baseline if baseline.is_dir() else None)
         by_slot: dict[int, list[Play]] = defaultdict(list)
         for slot, play in plays:
             by_slot[slot].append(play)
@@ -321,6 +328,35 @@ def _final_scores(path: Path, problems: list[str]) -> tuple[int, int, int] | Non
     if not (state.phase == Phase.SHUFFLE and state.hand_number >= 1):
         return None
     return (state.scores[0], state.scores[1], state.scores[2])
+
+
+def baseline_folder(event: DuplicateEvent) -> Path:
+    """Where a live event's computer yardstick plays are kept."""
+    return event.folder / "live-baseline"
+
+
+def new_live_event(name: str, seed: int, count: int, level: str, host: str, start_at: float,
+                   short: str) -> LiveEvent:
+    """Make a live event: its boards, the computer's yardstick plays of
+    them in every slot's seat (a second or two: run it off the room's
+    loop), and its live file. EventError says why not."""
+    check_event_name(name)
+    if count < 3 or count % 3 or count > 99:
+        raise EventError(f"an event has 3 to 99 boards in threes (each person then holds "
+                         f"every seat's cards as often), not {count}")
+    if short not in (WITH_COMPUTER, CALL_OFF):
+        raise EventError(f"too few people: {WITH_COMPUTER!r} or {CALL_OFF!r}, not {short!r}")
+    event = DuplicateEvent(name, seed, level, make_boards(seed, count),
+                           datetime.now(UTC).isoformat(timespec="seconds"))
+    if (events_dir() / name).exists():
+        raise EventError(f"there is already an event named {name!r} ({event.folder})")
+    event.folder.mkdir(parents=True)
+    play_baseline(event, baseline_folder(event))
+    live = LiveEvent(event, host, start_at, short)
+    live.save()
+    (event.folder / "event.json").write_text(json.dumps(event.to_json(), indent=1) + "\n",
+                                             encoding="utf-8")
+    return live
 
 
 def baseline_log(folder: Path, board: int, slot: int) -> Path:

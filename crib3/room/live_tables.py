@@ -20,12 +20,11 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from crib3.common.names import shown_name
 from crib3.duplicate.boards import Board, seat_of
-from crib3.duplicate.events import DuplicateEvent, EventError, events_dir, load_event
+from crib3.duplicate.events import EventError, events_dir, load_event
 from crib3.duplicate.play import BOARD_RULES, BoardGame
 from crib3.engine import Game, PlayerInfo
 from crib3.room.basics import RoomError
@@ -39,6 +38,7 @@ from crib3.room.live_event import (
     load_live,
 )
 from crib3.room.seats import Presence, Seat
+from crib3.room.storage import CLOSED, OPEN
 from crib3.room.table import Table
 
 if TYPE_CHECKING:
@@ -63,6 +63,12 @@ class BoardTable(Table):
         # Slot p sits in the game's seat p: the game's seat 0 holds slot 0's board seat.
         return BoardGame.start(self.board, seat_of(0, self.board.number), players,
                                subscribers=[self._record])
+
+    def save(self, status: str = OPEN) -> None:
+        """Kept as closed: a restarted room must not take a board's hand
+        for a game's first and deal on (a live event does not outlive its
+        server yet); its log stays, for the record and the results."""
+        super().save(CLOSED)
 
     def _nobody_here(self) -> None:
         """Never shelved: the event goes on (the computer plays whoever left)."""
@@ -109,10 +115,16 @@ class LiveEvents:
                 continue
             if live is not None and live.status == ENTERING:
                 self.add(live)
+        for name, live in self.events.items():  # (found before the room's loop ran)
+            if live.status == ENTERING and name not in self._timers:
+                self._schedule(live)
 
     def add(self, live: LiveEvent) -> None:
         """A live event in this room, started at its time."""
         self.events[live.name] = live
+        self._schedule(live)
+
+    def _schedule(self, live: LiveEvent) -> None:
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:  # (a test of the model alone: started by hand)
@@ -120,14 +132,10 @@ class LiveEvents:
         wait = max(0.0, live.start_at - time.time())
         self._timers[live.name] = loop.call_later(wait, self._start_in_time, live.name)
 
-    def create(self, event: DuplicateEvent, by: Presence, start_at: float,
-               short: str) -> LiveEvent:
-        """The host (`by`) makes `event` live in this room."""
-        live = LiveEvent(event, by.name, start_at, short)
-        live.save()
+    def created(self, live: LiveEvent) -> None:
+        """A live event just made (`new_live_event`) is this room's."""
         self.add(live)
         self.room.changed()
-        return live
 
     def listed(self) -> list[LiveEvent]:
         return [self.events[name] for name in sorted(self.events)]
@@ -255,9 +263,4 @@ def playable(live: LiveEvent) -> bool:
 
 def finished(live: LiveEvent) -> bool:
     return live.status in (OVER, CALLED_OFF)
-
-
-def baseline_folder(event: DuplicateEvent) -> Path:
-    """Where a live event's computer yardstick plays are kept."""
-    return event.folder / "live-baseline"
 

@@ -231,3 +231,18 @@ async def test_who_leaves_mid_event_is_replaced_and_their_boards_so_marked(tmp_p
     assert (3, stand_in_name("bob")) in whos and (2, "bob") not in whos
     bob = next(s for s in ranking if s.who == "bob")
     assert bob.boards == 1
+
+
+async def test_a_restarted_room_does_not_deal_on_from_a_boards_table(tmp_path):
+    room = Room(tmp_path / "tables", think=0)
+    people = [arrive(room, name) for name in ("ann", "bob", "cat")]
+    live = LiveEvent(tiny(), "ann", 0.0)
+    room.events.add(live)
+    live.event.folder.mkdir(parents=True)
+    for presence in people:
+        room.events.join("club", presence)
+    room.events.start("club", people[0])
+    assert room.events.tables["club"][0].number in room.tables
+    again = Room(tmp_path / "tables", think=0)
+    assert again.restore() == [] and again.tables == {}  # a hand is not a game's first
+    room.close()

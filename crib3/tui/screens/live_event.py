@@ -17,6 +17,7 @@ line.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, cast
@@ -29,11 +30,21 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from crib3.common.names import shown_name
+from crib3.duplicate.events import EventError
 from crib3.engine import events as ev
 from crib3.engine.events import Event
 from crib3.room import Presence, Room, RoomError
-from crib3.room.live_event import CALLED_OFF, ENTERING, OVER, PLAYING, LiveEvent, sheet_lines
-from crib3.room.live_tables import BoardTable, baseline_folder
+from crib3.room.live_event import (
+    CALLED_OFF,
+    ENTERING,
+    OVER,
+    PLAYING,
+    WITH_COMPUTER,
+    LiveEvent,
+    new_live_event,
+    sheet_lines,
+)
+from crib3.room.live_tables import BoardTable
 from crib3.tui.css import STYLESHEET
 from crib3.tui.screens.room_table import RoomTableScreen
 from crib3.tui.widgets.footer import TidyFooter
@@ -79,6 +90,7 @@ class LiveEventScreen(Screen[None]):
         self.picked = 0
         self._queued = False
         self._seated_at: int | None = None  # the board table this screen last sat you at
+        self._making = False  # a new event's boards are being dealt
 
     @property
     def room_app(self) -> CardRoomApp:
@@ -155,8 +167,7 @@ class LiveEventScreen(Screen[None]):
     def _results_text(self, live: LiveEvent | None) -> Text:
         if live is None or live.status not in (PLAYING, OVER):
             return Text("")
-        baseline = baseline_folder(live.event)
-        fields, ranking, _ = live.results(baseline if baseline.is_dir() else None)
+        fields, ranking, _ = live.results()
         if not fields:
             return Text("\nNo board is over at every table yet.")
         return Text("\n" + "\n".join(sheet_lines(live, fields, ranking)[3:]))
@@ -212,20 +223,30 @@ class LiveEventScreen(Screen[None]):
         self._redraw()
 
     def action_new(self) -> None:
-        from crib3.duplicate.events import EventError, new_event
+        if self._making:
+            return
+        self._making = True
+        self.notify("Dealing a new event's boards...", markup=False)
+        self.run_worker(self._make(), exclusive=True)
 
+    async def _make(self) -> None:
+        """A new event of three boards against the standard computer,
+        starting in `STARTS_IN` seconds; its boards and the computer's
+        yardstick are played off the room's loop (a second or two)."""
         start = time.time() + STARTS_IN
-        name = f"live-{datetime.fromtimestamp(start, UTC):%Y%m%d-%H%M}"
-        seed = int(start)
+        name = f"live-{datetime.fromtimestamp(start, UTC):%Y%m%d-%H%M%S}"
         try:
-            event = new_event(name, seed, 3, "standard")
-            live = self.room.events.create(event, self.presence, start, "computer")
+            live = await asyncio.to_thread(new_live_event, name, int(start), 3, "standard",
+                                           self.presence.name, start, WITH_COMPUTER)
         except (EventError, OSError) as exc:
             self.notify(f"No event made: {exc}", severity="warning", markup=False)
             return
+        finally:
+            self._making = False
+        self.room.events.created(live)
         self.notify(f"Event {live.name}: 3 boards, starts {live.starts_words()}; j enters "
                     "you, s starts it now.", markup=False)
-        self.picked = len(self.room.events.listed()) - 1
+        self.picked = [e.name for e in self.room.events.listed()].index(live.name)
         self._redraw()
 
     def action_start(self) -> None:
