@@ -50,7 +50,6 @@ from crib3.tui.screens.room_table import RoomTableScreen
 from crib3.tui.widgets.footer import TidyFooter
 
 if TYPE_CHECKING:
-    from crib3.engine import State
     from crib3.tui.room_app import CardRoomApp
 
 STARTS_IN = 300.0  # seconds from `n` to the start of an event made in the lobby
@@ -122,7 +121,7 @@ class LiveEventScreen(Screen[None]):
 
     def _changed(self) -> None:
         self._queued = False
-        if self.is_current:
+        if self.app.screen is self:  # (under a board: redrawn as it comes back)
             self._redraw()
 
     def selected(self) -> LiveEvent | None:
@@ -175,8 +174,8 @@ class LiveEventScreen(Screen[None]):
     def _sit_if_dealt(self) -> None:
         """The board dealt to you now: you are seated at it."""
         table = self.room.events.table_of(self.presence)
-        if table is None or table.number == self._seated_at or not self.is_current:
-            return
+        if table is None or table.number == self._seated_at or self.app.screen is not self:
+            return  # (not `is_current`: that is true under a table screen too)
         try:
             seat = table.sit(self.presence)
         except RoomError as exc:
@@ -187,13 +186,15 @@ class LiveEventScreen(Screen[None]):
         app.table, app.seat = table, seat
         assert table.game is not None
         app.game = table.game
-        self.app.push_screen(LiveBoardScreen(table, seat, app.think, app.ascii, self._board_over,
+        self.app.push_screen(LiveBoardScreen(table, seat, app.think, app.ascii,
+                                             lambda state: self._board_over(table),
                                              resumed=False))
 
-    def _board_over(self, state: State) -> None:
+    def _board_over(self, table: BoardTable) -> None:
         """Back here after the board's show: its results once every table is through."""
         app = self.room_app
-        if isinstance(app.table, BoardTable) and isinstance(self.app.screen, LiveBoardScreen):
+        screen = self.app.screen
+        if isinstance(screen, LiveBoardScreen) and screen.table is table:
             app.table = app.seat = None
             app.game = None
             self.app.pop_screen()
