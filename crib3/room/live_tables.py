@@ -84,7 +84,12 @@ class BoardTable(Table):
         game = self.game
         if game is not None and game.over and not self.closed:
             self.finished.set()
-            self.room.events.board_done(self)
+            try:
+                self.room.events.board_done(self)
+            except Exception:
+                log.exception("event %s: board %d is over at table %d, but the next board "
+                              "could not be dealt; the event stops here", self.live.name,
+                              self.board.number, self.number)
 
 
 class LiveEvents:
@@ -96,6 +101,14 @@ class LiveEvents:
         self.tables: dict[str, list[BoardTable]] = {}  # event -> its tables for the board now
         self._timers: dict[str, asyncio.TimerHandle] = {}
         self.lines: dict[str, str] = {}  # event -> the line its start said (too few people)
+        # The events the data folder holds are found at the room's first
+        # change (someone signs in), once its loop runs to start their clocks.
+        room.listeners.append(self._first_change)
+
+    def _first_change(self) -> None:
+        self.room.listeners.remove(self._first_change)
+        if self.room.cluster is None:  # (a cluster's node: not yet)
+            self.find()
 
     def find(self) -> None:
         """Pick up the live events made in the data folder (`crib3 event new

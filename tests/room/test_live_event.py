@@ -246,3 +246,24 @@ async def test_a_restarted_room_does_not_deal_on_from_a_boards_table(tmp_path):
     again = Room(tmp_path / "tables", think=0)
     assert again.restore() == [] and again.tables == {}  # a hand is not a game's first
     room.close()
+
+
+async def test_an_event_made_beforehand_starts_at_its_time_with_who_entered(tmp_path):
+    import time
+
+    from crib3.room.live_event import new_live_event
+
+    live = new_live_event("soon", 3, 3, "easy", "ann", time.time() + 0.5, WITH_COMPUTER)
+    room = Room(tmp_path / "tables", think=0)
+    people = [arrive(room, name) for name in ("ann", "bob")]  # (the room's first change)
+    found = room.events.events["soon"]
+    for presence in people:
+        room.events.join("soon", presence)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 10
+    while found.status != PLAYING:
+        assert loop.time() < deadline, "the event never started"
+        await asyncio.sleep(0.02)
+    assert found.seating == [["ann", "bob", None]] and found.note.startswith("event soon: only 2")
+    assert live.name == found.name
+    room.close()
