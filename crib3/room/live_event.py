@@ -229,12 +229,6 @@ class LiveEvent:
                     return table, slot
         return None
 
-    def has_played(self, name: str, board: int) -> bool:
-        """`name` may be shown `board`'s cards: they held them (their table
-        has played it, or plays it now), or the board is over everywhere."""
-        return board < self.board or (board == self.board and self.place(name) is not None) \
-            or self.status == OVER
-
     # --- results -----------------------------------------------------------------------
 
     def entries(self, table: int, board: int) -> list[tuple[str, bool]]:

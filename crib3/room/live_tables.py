@@ -29,9 +29,7 @@ from crib3.duplicate.play import BOARD_RULES, BoardGame
 from crib3.engine import Game, PlayerInfo
 from crib3.room.basics import RoomError
 from crib3.room.live_event import (
-    CALLED_OFF,
     ENTERING,
-    OVER,
     PLAYING,
     LiveEvent,
     fill_name,
@@ -56,7 +54,6 @@ class BoardTable(Table):
         self.live = live
         self.index = index  # the event's table, from 0
         self.board = board
-        self.finished: asyncio.Event = asyncio.Event()
 
     def _new_game(self, players: list[PlayerInfo], seed: int) -> Game:
         self.files.start_log()
@@ -83,7 +80,6 @@ class BoardTable(Table):
         await super()._drive()
         game = self.game
         if game is not None and game.over and not self.closed:
-            self.finished.set()
             try:
                 self.room.events.board_done(self)
             except Exception:
@@ -100,7 +96,6 @@ class LiveEvents:
         self.events: dict[str, LiveEvent] = {}
         self.tables: dict[str, list[BoardTable]] = {}  # event -> its tables for the board now
         self._timers: dict[str, asyncio.TimerHandle] = {}
-        self.lines: dict[str, str] = {}  # event -> the line its start said (too few people)
         # The events the data folder holds are found at the room's first
         # change (someone signs in), once its loop runs to start their clocks.
         room.listeners.append(self._first_change)
@@ -175,7 +170,6 @@ class LiveEvents:
         line = live.begin()
         if line:
             log.info("%s", line)
-            self.lines[name] = line
         self._deal(live)
         return line
 
@@ -267,13 +261,3 @@ class LiveEvents:
         except OSError as exc:
             log.error("event %s could not be saved (it goes on, in memory): %s", live.name, exc)
         self.room.changed()
-
-
-def playable(live: LiveEvent) -> bool:
-    """The event is still to come or under way."""
-    return live.status in (ENTERING, PLAYING)
-
-
-def finished(live: LiveEvent) -> bool:
-    return live.status in (OVER, CALLED_OFF)
-

@@ -13,7 +13,7 @@ from crib3.duplicate.events import DuplicateEvent
 from crib3.duplicate.play import play_with_bots
 from crib3.engine.log import write_log
 from crib3.room.live_event import OVER, LiveEvent
-from crib3.tui.screens.live_event import LiveEventScreen
+from crib3.tui.screens.live_event import LiveBoardScreen, LiveEventScreen
 from crib3.tui.screens.lobby import LobbyScreen
 
 LATER = datetime(2030, 1, 4, 20, 0, tzinfo=UTC).timestamp()  # a start still to come
@@ -68,3 +68,21 @@ async def test_dan_enters_from_the_screen_once(tmp_path):
             str(n.message) for n in app._notifications)
         await pilot.press("j")  # taken back
         await wait_for(pilot, lambda: live.entrants == [])
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
+
+
+async def test_a_person_back_from_a_dropped_connection_is_seated_at_their_board(tmp_path):
+    room = room_with_tables(tmp_path)
+    event = DuplicateEvent("friday", 8, "easy", make_boards(8, 3), "")
+    event.folder.mkdir(parents=True)
+    live = LiveEvent(event, "Dan", LATER)
+    room.events.add(live)
+    eve = room.sign_in("Eve", None, lambda r: None)
+    for presence in (room.people["dan"], eve):
+        room.events.join("friday", presence)
+    room.events.start("friday", eve.__class__("Dan", None, admin=True))
+    app = room_app(room, "Dan")  # (a new session: straight to the seat, as at any table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, LiveBoardScreen))
+        assert pilot.app.screen.table is room.events.tables["friday"][0]

@@ -264,4 +264,4 @@ class LiveEventScreen(Screen[None]):
         self._redraw()
 
     def action_leave(self) -> None:
-        self.app.pop_screen()
+        self.room_app.back_to_lobby()  # (the lobby under this screen, or a new one)
