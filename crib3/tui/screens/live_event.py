@@ -141,8 +141,9 @@ class LiveEventScreen(Screen[None]):
         for index, item in enumerate(listed):
             mark = "> " if index == self.picked else "  "
             entered = item.entrant(self.presence.name) is not None
-            lines.append(f"{mark}{item.name}: {self._state_words(item)}"
-                         f"{' (you are entered)' if entered else ''}\n",
+            mine = {ENTERING: " (you are entered)", PLAYING: " (you play)",
+                    OVER: " (you played)"}.get(item.status, "") if entered else ""
+            lines.append(f"{mark}{item.name}: {self._state_words(item)}{mine}\n",
                          style="bold" if index == self.picked else "")
         live = self.selected()
         if live is not None and live.note:
