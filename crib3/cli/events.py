@@ -90,6 +90,16 @@ def cmd_event_play(args: argparse.Namespace) -> int:
     from crib3.tui.settings import load_choices
 
     event = _event(args.event)
+    from crib3.room.basics import RoomError
+    from crib3.room.live_event import load_live
+
+    try:
+        live = load_live(event)
+    except RoomError as exc:
+        raise CannotRun(str(exc)) from None
+    if live is not None:  # its boards are dealt at the room's tables, to nobody before
+        raise UsageError(f"{event.name} is a live event: it is played in the card room "
+                         "(crib3 serve, the lobby's e)")
     choices = load_choices()
     try:
         person = check_name(args.name) if args.name is not None else choices.name

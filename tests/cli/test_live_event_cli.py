@@ -27,6 +27,8 @@ def test_a_live_event_is_made_with_its_start_host_and_choice(tmp_path, monkeypat
     assert len(list(baseline_folder(live.event).glob("*/slot-*.jsonl"))) == 9
     results = json.loads(crib3("event", "results", "friday", "--json", home=tmp_path).stdout)
     assert results["live"] is True and results["results"] == []  # no board is over yet
+    played = crib3("event", "play", "friday", home=tmp_path)  # never one's own boards early
+    assert played.returncode != 0 and "friday is a live event" in played.stderr
     refused = crib3("event", "new", "--live", "--name", "late", home=tmp_path)
     assert refused.returncode != 0 and "--live needs --start HH:MM" in refused.stderr
 
