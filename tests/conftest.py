@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
+from range_runs import TEXTUAL_FREE  # what the range runs leave out, and why
 
 # The tests' helpers sit in tests/, and the tests by layer in its folders
 # (engine/, players/, screens/, room/, cluster/, e2e/, cli/): a test may use
@@ -48,31 +49,30 @@ def room_workers(request) -> int:
 VERSION_RANGE_RUN = os.environ.get("CRIB3_VERSION_RANGE_RUN")
 
 
-# What the range runs leave out besides, as nothing Textual or Rich does can
-# change what they check (and `.ci/run` has 20 minutes for three runs):
-# - the modules of the engine, the rules, scoring and the computer players,
-#   which never load Textual (test_layers.py checks that they do not);
-# - the cluster's, on real NATS servers: what they add to a session is NATS
-#   and relaying; the sessions' Textual side is the SSH tests', run at both
-#   ends.
-TEXTUAL_FREE = ("test_cards", "test_feed", "test_log", "test_properties", "test_scoring",
-                "test_rules_play", "test_rules_r1_r4", "test_rules_show_win",
-                "test_players_endgame", "test_players_keeps", "test_players_posterior",
-                "test_players_reading", "test_players_rivals", "test_players_search",
-                "test_duplicate_boards", "test_duplicate_scoring")
-NATS_ONLY = ("test_cluster", "test_cluster_hosting", "test_cluster_lobby",
-             "test_cluster_serve", "test_cluster_visits", "test_tables_export")
+CLUSTER_TESTS = Path(__file__).parent / "cluster"
 
 
 def pytest_collection_modifyitems(config, items):
+    longest_first(items)
     if not VERSION_RANGE_RUN:
         return
     skip = pytest.mark.skip(reason=f"snapshots are drawn by the pinned versions "
                                    f"({VERSION_RANGE_RUN} run)")
     same = pytest.mark.skip(reason=f"nothing Textual or Rich does changes it "
-                                   f"({VERSION_RANGE_RUN} run: see conftest.TEXTUAL_FREE)")
+                                   f"({VERSION_RANGE_RUN} run: see range_runs.TEXTUAL_FREE)")
     for item in items:
         if "snapshot" in getattr(item, "fixturenames", ()):
             item.add_marker(skip)
-        elif item.module.__name__ in TEXTUAL_FREE + NATS_ONLY:
+        elif item.module.__name__ in TEXTUAL_FREE:
             item.add_marker(same)
+        elif VERSION_RANGE_RUN == "newest" and CLUSTER_TESTS in Path(item.path).parents:
+            item.add_marker(same)
+
+
+def longest_first(items) -> None:
+    """The tests marked `slow` go first, the rest in their usual order.
+
+    pytest-xdist hands tests out in this order as its two workers ask for
+    them: a long test left among the last keeps one worker busy while the
+    other has nothing to do, and the suite waits for it."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

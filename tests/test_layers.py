@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from range_runs import TEXTUAL_FREE
 
 import crib3
 
@@ -155,10 +156,10 @@ def test_importing_the_server_loads_no_screen():
     assert set(under(loaded_by("crib3.net.server"), ("crib3.tui",))) <= {"crib3.tui", SEAM}
 
 
-@pytest.mark.parametrize("module", __import__("conftest").TEXTUAL_FREE)
+@pytest.mark.parametrize("module", TEXTUAL_FREE)
 def test_the_modules_the_version_range_runs_leave_out_load_no_textual_and_no_rich(module):
     """`.ci/run`'s runs at the lowest and newest Textual and Rich leave these
-    test modules out (conftest.TEXTUAL_FREE): true only while they, and
+    test modules out (range_runs.TEXTUAL_FREE): true only while they, and
     what they test, load neither."""
     tests = Path(__file__).parent
     folder = next(tests.rglob(f"{module}.py")).parent  # (its layer's folder)

@@ -510,7 +510,7 @@ def _serve_options(serve: Parser) -> None:
     serve.add_argument("--log-level", choices=("debug", "info", "warning", "error"),
                        default="info", help="the least a line must be to be written (info)")
     cluster = serve.add_argument_group(
-        "a card room over several servers (needs crib3[cluster]; README: Beyond one machine)")
+        "a card room over several servers (needs crib3[cluster]; docs/cluster.md)")
     cluster.add_argument("--cluster", metavar="URL[,URL...]", default=None,
                          help="be one node of a room on NATS JetStream: nats://HOST:PORT or "
                               "tls://HOST:PORT; beyond loopback it needs credentials or TLS")

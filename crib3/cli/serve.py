@@ -229,6 +229,7 @@ async def _serve_node(cluster: ClusterOptions, args: argparse.Namespace, options
         import nats.errors
 
         from crib3.cluster.room import ClusterRoom
+        from crib3.room.results import Results
     except ImportError:
         raise CannotRun("--cluster needs nats-py: pip install 'crib3[cluster]'") from None
     from crib3.common.paths import data_dir
@@ -253,7 +254,9 @@ async def _serve_node(cluster: ClusterOptions, args: argparse.Namespace, options
         room = await ClusterRoom.start(
             cluster.urls, cluster.node, data_dir() / "node" / cluster.node,
             lease_seconds=cluster.lease, think=args.think, patience=args.patience,
-            tables_per_key=args.tables_per_key, names_per_key=args.names_per_key, **auth)
+            tables_per_key=args.tables_per_key, names_per_key=args.names_per_key,
+            results=None if args.no_ratings else Results(
+                data_dir() / "node" / cluster.node / "ratings"), **auth)
         motd = _motd(args)
         if motd is not None:
             room.moderation.set_motd(motd, HOST)

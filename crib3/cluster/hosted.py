@@ -92,6 +92,7 @@ class HostedTable(Table):
         # and a new score or hand told to every node's lobby.
         if state.winner is not None:
             self.save()
+            self.room.game_over(self, state)  # (a rated game's result: `ClusterRoom.game_over`)
         elif self._public() != self._published:
             self.node.publish(self)
 
@@ -125,7 +126,7 @@ class HostedTable(Table):
         return {"number": self.number, "owner": self.owner, "rules": asdict(self.rules),
                 "seats": [asdict(seat) for seat in self.seats],
                 "status": OVER if self.over else self.status,
-                "started_by": self.started_by, "node": self.node.name,
+                "started_by": self.started_by, "node": self.node.name, "rated": self.rated,
                 "online": sorted(self.online), "standing": standing}
 
     def _lost(self) -> None:

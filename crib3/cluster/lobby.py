@@ -58,7 +58,7 @@ class LobbyTable(SeatLookup):
     # Whom its owner counts as for `--tables-per-key` (`holder_key` of their
     # `Presence.holder`: a digest, not the key), or None.
     owner_holder: str | None = None
-    rated: bool = False  # (a cluster rates no game yet)
+    rated: bool = False  # its finished game moves ratings
 
     @property
     def state(self) -> PublicStanding | None:
@@ -82,7 +82,7 @@ class LobbyTable(SeatLookup):
             online=frozenset(int(i) for i in data.get("online", ())),
             started=data.get("started_by") is not None or standing is not None,
             over=data.get("status") == OVER, node=str(data.get("node", "?")),
-            owner_holder=_owner_holder(data),
+            owner_holder=_owner_holder(data), rated=data.get("rated") is True,
             standing=None if standing is None else PublicStanding(
                 tuple(PlayerInfo(str(n), str(k)) for n, k in standing["players"]),
                 tuple(int(s) for s in standing["scores"]), int(standing["hand"]),

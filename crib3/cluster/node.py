@@ -175,13 +175,15 @@ class Node:
         return number, lease, table_log
 
     def seat_owner(self, owner: Presence, rules: Rules, levels: tuple[str, str],
-                   number: int, lease: Lease, table_log: TableLog) -> HostedTable:
+                   number: int, lease: Lease, table_log: TableLog,
+                   rated: bool = False) -> HostedTable:
         """Table `number` (made ready by `prepare_table`) opened by `owner`,
         in its first seat, hosted here; its registry entry says it is open
         (every node's lobby lists it)."""
         table = HostedTable(self.room, number, owner.name, rules, first_seats(owner, levels),
                             self, table_log)
         table.online.add(0)
+        table.rated = rated
         if owner.holder is not None:
             table.holders[0] = owner.holder
         self.host(table, lease)
@@ -220,12 +222,14 @@ class Node:
             return None
         stored = StoredTable(int(data["number"]), str(data["owner"]), Rules(**data["rules"]),
                              [Seat(**seat) for seat in data["seats"]], list(log_.events),
-                             OPEN, 0.0, data.get("started_by"))
+                             OPEN, 0.0, data.get("started_by"), rated=data.get("rated") is True)
         table = HostedTable(self.room, stored.number, stored.owner, stored.rules,
                             stored.seats, self, log_)
         self.revisions[table_id] = int(entry.revision)
         self.host(table, lease)
         table.pick_up(stored)
+        if table.over and table.game is not None:  # it ended as its host died: its result,
+            self.room.game_over(table, table.game.state)  # unless that host wrote it
         table.save()  # the registry says who hosts it now (and fences its former host there)
         self.adopted.append(table_id)
         log.info("node %s adopted table %s (%d events)", self.name, table_id,

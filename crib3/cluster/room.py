@@ -53,14 +53,16 @@ from crib3.cluster.lobby import ClusterLobby, LobbyTable
 from crib3.cluster.node import Node, NodeRoom
 from crib3.cluster.presence import ClusterPeople, holder_key
 from crib3.cluster.registry import SPARE
+from crib3.cluster.results import ClusterResults, table_result
 from crib3.cluster.store import Lease, TableLog, patiently
 from crib3.cluster.visits import VisitLink, VisitRefused, Visits
 from crib3.common.names import shown_name
-from crib3.engine import Rules
+from crib3.engine import Rules, State
 from crib3.room import wire
 from crib3.room.basics import RoomError
 from crib3.room.contract import Wayfinding
 from crib3.room.moderation import BAN, MUTE, until_words
+from crib3.room.results import Result, Results
 from crib3.room.seats import FIRST_USE, Presence
 from crib3.room.storage import SHELVED
 
@@ -72,9 +74,14 @@ class ClusterRoom(NodeRoom):
     """One node's room (see the module's docstring)."""
 
     def __init__(self, folder: Path, think: float = 0.6, patience: float = 60.0,
-                 tables_per_key: int = 0, names_per_key: int = 0) -> None:
+                 tables_per_key: int = 0, names_per_key: int = 0,
+                 results: Results | None = None) -> None:
         super().__init__(folder, think=think, patience=patience, idle_close=600.0,
-                         tables_per_key=tables_per_key, names_per_key=names_per_key)
+                         tables_per_key=tables_per_key, names_per_key=names_per_key,
+                         results=results)
+        # The rated results on the cluster's stream, folded into `results`
+        # (`crib3.cluster.results`); None: this node rates no game.
+        self.cluster_results: ClusterResults | None = None
         self.people_: ClusterPeople | None = None
         self.cluster_lobby: ClusterLobby | None = None
         self._spare: tuple[int, Lease, TableLog] | None = None
@@ -88,10 +95,11 @@ class ClusterRoom(NodeRoom):
     async def start(cls, servers: list[str], name: str, folder: Path, *,
                     lease_seconds: float = 10.0, think: float = 0.6, patience: float = 60.0,
                     tables_per_key: int = 0, names_per_key: int = 0,
-                    **options: Any) -> ClusterRoom:
-        """Connect to the cluster as node `name`; its room, ready to serve."""
+                    results: Results | None = None, **options: Any) -> ClusterRoom:
+        """Connect to the cluster as node `name`; its room, ready to serve
+        (`results`: its ratings' store; None: it rates no game)."""
         room = cls(folder, think=think, patience=patience, tables_per_key=tables_per_key,
-                   names_per_key=names_per_key)
+                   names_per_key=names_per_key, results=results)
         node = await Node.start(servers, name, folder, lease_seconds=lease_seconds,
                                 think=think, room=room, **options)
         try:
@@ -115,6 +123,9 @@ class ClusterRoom(NodeRoom):
             room.visits = Visits(node.store.client, name)
             room.visits.listeners.append(room.changed)  # (a node back: its visitors' lobbies go)
             await room.visits.start()
+            if results is not None:
+                room.cluster_results = ClusterResults(node.store.js, name, results)
+                await room.cluster_results.start(replicas)
             await asyncio.wait_for(room.cluster_lobby.ready.wait(), 10)
             await room._make_spare()
         except BaseException:
@@ -321,12 +332,36 @@ class ClusterRoom(NodeRoom):
         except VisitRefused as exc:
             raise RoomError(str(exc)) from None
 
+    # --- ratings --------------------------------------------------------------------------
+
+    def game_over(self, table: Any, state: State) -> None:
+        """A hosted table's game just ended, its log on the cluster's
+        stream: a rated game's result goes on the results' stream, once a
+        game whichever node tells it (`crib3.cluster.results`)."""
+        if not table.rated or self.cluster_results is None or not isinstance(table, HostedTable):
+            return
+        try:
+            result = table_result(table, state)
+        except (OSError, ValueError) as exc:
+            log.error("table %d: its result could not be made, no rating moved: %s",
+                      table.number, exc)
+            return
+        if result is not None:
+            self._background(self._record(result))
+
+    async def _record(self, result: Result) -> None:
+        assert self.cluster_results is not None
+        try:
+            if not await self.cluster_results.record(result):
+                log.info("table %d: its result is in already", result.table)
+        except Exception as exc:
+            log.error("table %d: its result could not be written to the cluster, no rating "
+                      "moved: %s", result.table, exc)
+
     # --- tables ---------------------------------------------------------------------------
 
     def open_table(self, owner: Presence, rules: Rules, levels: tuple[str, str],
                    rated: bool | None = None) -> HostedTable:
-        # (A cluster rates no game yet: its results need a stream of their
-        # own, each node folding them; `rated` is taken and left unused.)
         self._check_opening(owner, levels)
         if self._spare is None:
             self._spare_soon()
@@ -334,7 +369,8 @@ class ClusterRoom(NodeRoom):
         self._may_open(owner)
         number, lease, table_log = self._spare
         self._spare = None
-        table = self.node.seat_owner(owner, rules, levels, number, lease, table_log)
+        table = self.node.seat_owner(owner, rules, levels, number, lease, table_log,
+                                     rated=self.rates and rated is not False)
         self.changed()
         self._spare_soon()
         return table
@@ -463,6 +499,8 @@ class ClusterRoom(NodeRoom):
             self._spare = None
             node.keeper.drop(str(number))
             await node.forget(lease)
+        if self.cluster_results is not None:
+            await self.cluster_results.stop()
         if self.visits is not None:
             await self.visits.stop()
         if self.cluster_lobby is not None:

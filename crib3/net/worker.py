@@ -221,7 +221,7 @@ class RelayChannel:
         if self.link.closed.is_set():
             raise OSError("the main process is gone")
         if self.link.worker.stats is not None:
-            self.link.worker.stats.output(self.session)
+            self.link.worker.stats.output(self.session, len(data))
         self.link.send(wire.Output(self.session, data))
 
 

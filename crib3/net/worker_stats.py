@@ -9,8 +9,10 @@ the room, how long the loop waited for it; each move sent without
 waiting, how long its answer took (`moves`: the loop did not wait); each
 garbage collection, the CPU time it took (CPU, not wall-clock: on a shared
 machine the wall-clock pause also counts the time other programs had the
-core). Recording is a clock read and a list append, so the numbers are
-taken under the load they describe.
+core); how many outputs the sessions sent and their bytes, and the
+worker's CPU time (so a key's share of each can be told). Recording is a
+clock read and a list append, so the numbers are taken under the load
+they describe.
 
 With `CRIB3_WORKER_STATS_GARBAGE=1` as well, the worker also takes a
 census, once, after its 150th key: the types of what the collector finds
@@ -46,6 +48,9 @@ class WorkerStats:
         self.collections: list[tuple[int, float, int]] = []
         self.garbage: dict[str, int] = {}
         self._waiting: dict[int, float] = {}  # session -> when its unanswered key came
+        self.writes = 0  # the sessions' outputs sent to the main process (frames and more)
+        self.written = 0  # their bytes
+        self._cpu_started = time.process_time()
         self._gc_started = 0.0
         gc.callbacks.append(self._gc)
 
@@ -67,7 +72,9 @@ class WorkerStats:
         self.garbage.update(kinds.most_common(40))
         gc.garbage.clear()
 
-    def output(self, session: int) -> None:
+    def output(self, session: int, size: int = 0) -> None:
+        self.writes += 1
+        self.written += size
         came = self._waiting.pop(session, None)
         if came is not None:
             self.keys.append(time.perf_counter() - came)
@@ -96,7 +103,9 @@ class WorkerStats:
         path = self.folder / f"worker-{os.getpid()}.json"
         path.write_text(json.dumps({"keys": self.keys, "calls": self.calls, "moves": self.moves,
                                     "collections": self.collections,
-                                    "garbage": self.garbage, "frozen": gc.get_freeze_count()}))
+                                    "garbage": self.garbage, "frozen": gc.get_freeze_count(),
+                                    "writes": self.writes, "written": self.written,
+                                    "cpu": time.process_time() - self._cpu_started}))
 
 
 def from_environment() -> WorkerStats | None:

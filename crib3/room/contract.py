@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from crib3.room.basics import Listener
     from crib3.room.chat import ChatLine
     from crib3.room.moderation import Sanction
+    from crib3.room.records import Records
     from crib3.room.seats import Presence, Seat
     from crib3.room.wire import Visit
 
@@ -242,6 +243,8 @@ class RoomView(Protocol):
     def cluster(self) -> ClusterExtras | None: ...  # None: one machine (or a worker)
     @property
     def rates(self) -> bool: ...  # a table may be rated (not `--no-ratings`)
+    @property
+    def records(self) -> Records: ...  # each person's own record (`crib3.room.records`)
 
     def lobby(self) -> Sequence[TableView]: ...
     def place_of(self, presence: Presence) -> tuple[TableView, int] | None: ...

@@ -199,7 +199,8 @@ class RoomHost:
             rates=self.room.rates,
             people=tuple(wire.Person(p.name, p.key, p.admin) for p in self.room.people.values()),
             shelved=kept_games(self.room.shelved), tables=tables,
-            reopenable=kept_games(self.room.reopenable), motd=self.room.motd)
+            reopenable=kept_games(self.room.reopenable), motd=self.room.motd,
+            records=self.room.records.paths)
 
     def _room_changed(self) -> bool:
         now = (tuple((p.name, p.key, p.admin) for p in self.room.people.values()),

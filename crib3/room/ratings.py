@@ -33,6 +33,9 @@ SCALE = 350.0 / SIGMA  # shown points a unit of mu: a newcomer's deviation is 35
 # points; cribbage is luckier than chess, and openskill's deviation narrows
 # more slowly: 230 is about 20 games among people, 10 against the computer.
 PROVISIONAL_DEVIATION = 230
+# The same line in openskill's units, for a store's queries: a sigma above
+# it is shown "?" (as `Skill.provisional` says it, rounding and all).
+PROVISIONAL_SIGMA = (PROVISIONAL_DEVIATION + 0.5) / SCALE
 BOT_PREFIX = "computer "  # a computer level's identity: "computer standard"
 
 _MODEL = PlackettLuce(mu=MU, sigma=SIGMA)
@@ -59,7 +62,7 @@ class Skill:
     @property
     def provisional(self) -> bool:
         """Too few games to trust yet: the rating is shown with a "?"."""
-        return self.deviation > PROVISIONAL_DEVIATION
+        return self.sigma > PROVISIONAL_SIGMA
 
     @property
     def label(self) -> str:
@@ -125,6 +128,7 @@ class Placing:
     name: str  # as they were called at the table (shown in lists, never trusted)
     score: int
     left: bool = False  # their person left and the computer finished the game
+    best: int = 0  # their best hand's count in the game (their profile's "best hand")
 
 
 def places(placings: Sequence[Placing]) -> list[int]:

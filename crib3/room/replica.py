@@ -55,6 +55,7 @@ from crib3.engine.state import apply
 from crib3.room import wire
 from crib3.room.basics import Listener, RoomError, notify
 from crib3.room.chat import ChatLine
+from crib3.room.records import Records
 from crib3.room.seats import SEATS, Presence, Seat, SeatLookup
 
 if TYPE_CHECKING:
@@ -313,6 +314,7 @@ class ReplicaRoom:
         self.patience = 60.0
         self.rates = False
         self.motd = ""  # the lobby's message of the day, as the last delta said
+        self.records = Records(None, None)  # read from the files the last delta named
         self.cluster: ClusterExtras | None = None  # (a cluster's node runs no workers yet)
         self.tables: dict[int, ReplicaTable] = {}
         self.shelved: dict[int, list[Seat]] = {}
@@ -361,6 +363,9 @@ class ReplicaRoom:
         self.patience = delta.patience
         self.rates = delta.rates
         self.motd = delta.motd
+        if delta.records != self.records.paths:
+            self.records.close()
+            self.records = Records.at(delta.records)
         people: dict[str, ReplicaPresence] = {}
         for person in delta.people:
             mine = self._mine.get(person.name.lower())

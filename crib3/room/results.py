@@ -29,13 +29,23 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from crib3.engine.log import open_private, private_folder
-from crib3.room.ratings import BOT_PREFIX, BOT_SKILLS, Placing, Skill, places, rate
+from crib3.engine.events import GameStarted, HandCounted
+from crib3.engine.log import LogError, load_log, open_private, private_folder
+from crib3.room.ratings import (
+    BOT_PREFIX,
+    BOT_SKILLS,
+    PROVISIONAL_SIGMA,
+    Placing,
+    Skill,
+    places,
+    rate,
+)
 
 log = logging.getLogger("crib3.serve")
 
 RESULTS, STORE = "results.jsonl", "ratings.sqlite3"
 FORMAT = "crib3-result"
+MOST_A_HAND = 29  # the best count a hand can have
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +61,8 @@ class Result:
     def line(self) -> str:
         """The result as its line in the log (without the newline)."""
         seats = [{"id": p.identity, "name": p.name, "score": p.score, "place": place,
-                  "left": p.left} for p, place in zip(self.placings, places(self.placings))]
+                  "left": p.left, "best": p.best}
+                 for p, place in zip(self.placings, places(self.placings))]
         return json.dumps({"format": FORMAT, "game": self.game, "table": self.table,
                            "at": self.at, "seats": seats, "log": self.digest},
                           ensure_ascii=False, separators=(",", ":"))
@@ -64,7 +75,8 @@ class Result:
             if not isinstance(data, dict) or data.get("format") != FORMAT:
                 raise ValueError("not a result line")
             placings = tuple(Placing(_text(s["id"]), _text(s["name"]), _number(s["score"]),
-                                     bool(s.get("left", False))) for s in data["seats"])
+                                     bool(s.get("left", False)), _number(s.get("best", 0)))
+                             for s in data["seats"])
             result = cls(_text(data["game"]), _number(data["table"]), _text(data["at"]),
                          placings, _text(data["log"]))
         except (KeyError, TypeError, json.JSONDecodeError) as exc:
@@ -74,6 +86,8 @@ class Result:
         people = [p.identity for p in placings if not p.identity.startswith(BOT_PREFIX)]
         if not people or len(set(people)) != len(people):
             raise ValueError("no person, or one person in two seats")
+        if not all(0 <= p.score <= 200 and 0 <= p.best <= MOST_A_HAND for p in placings):
+            raise ValueError("a score or a best hand no game gives")
         if [s.get("place") for s in data["seats"]] != places(placings):
             raise ValueError("places that its scores do not give")
         return result
@@ -101,6 +115,42 @@ def game_id(log_path: Path) -> str:
     return hashlib.sha256(head).hexdigest()[:32]
 
 
+def best_hands(log_path: Path) -> list[int]:
+    """Each seat's best hand (not its crib) counted in a game's log: its
+    players' profiles keep the best they ever had. A log that cannot be
+    read gives none (zeros): a result is not lost over a profile's line."""
+    seen = BestHands()
+    try:
+        load_log(log_path, keep_events=False, on_event=seen)
+    except (LogError, OSError) as exc:
+        log.warning("%s: no best hands read from it: %s", log_path, exc)
+    return seen.best
+
+
+class BestHands:
+    """Each seat's best hand (not its crib), as a game's events go by."""
+
+    def __init__(self) -> None:
+        self.best: list[int] = []
+
+    def __call__(self, event: object) -> None:
+        if isinstance(event, GameStarted):
+            self.best = [0] * len(event.players)
+        elif isinstance(event, HandCounted) and not event.crib and event.seat < len(self.best):
+            self.best[event.seat] = max(self.best[event.seat], event.points)
+
+
+def lines_game_id(lines: Sequence[str]) -> str:
+    """`game_id` of a log held as its lines (a cluster's table, on its
+    stream: the same lines a file holds)."""
+    return hashlib.sha256((lines[0] + "\n" + lines[1] + "\n").encode()).hexdigest()[:32]
+
+
+def lines_digest(lines: Sequence[str]) -> str:
+    """`log_digest` of a log held as its lines."""
+    return hashlib.sha256("".join(line + "\n" for line in lines).encode()).hexdigest()
+
+
 def log_digest(log_path: Path) -> str:
     """sha256 of a game's whole log."""
     return hashlib.sha256(log_path.read_bytes()).hexdigest()
@@ -124,12 +174,24 @@ class Rated:
         return self.identity.startswith(BOT_PREFIX)
 
 
-SCHEMA = """
+# The store's shape; a store of another version is made anew from the log
+# when it is opened (it is only a cache of the fold).
+VERSION = 3
+SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS folded (game TEXT PRIMARY KEY, line INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS ratings (identity TEXT PRIMARY KEY, name TEXT NOT NULL,
-    mu REAL NOT NULL, sigma REAL NOT NULL, games INTEGER NOT NULL);
-CREATE INDEX IF NOT EXISTS ratings_by_mu ON ratings (mu DESC);
-"""
+    mu REAL NOT NULL, sigma REAL NOT NULL, games INTEGER NOT NULL,
+    first INTEGER NOT NULL DEFAULT 0, second INTEGER NOT NULL DEFAULT 0,
+    third INTEGER NOT NULL DEFAULT 0, points INTEGER NOT NULL DEFAULT 0,
+    best INTEGER NOT NULL DEFAULT 0, last TEXT NOT NULL DEFAULT '');
+CREATE INDEX IF NOT EXISTS ratings_by_mu ON ratings (mu DESC, identity);
+CREATE INDEX IF NOT EXISTS ratings_board ON ratings (mu DESC, identity, last)
+    WHERE sigma <= {PROVISIONAL_SIGMA!r};
+CREATE TABLE IF NOT EXISTS history (identity TEXT NOT NULL, line INTEGER NOT NULL,
+    game TEXT NOT NULL, at TEXT NOT NULL, tab INTEGER NOT NULL, place INTEGER NOT NULL,
+    score INTEGER NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL,
+    PRIMARY KEY (identity, line)) WITHOUT ROWID;
+"""  # (the board's index holds the settled alone: see `crib3.room.records`)
 
 
 class Results:
@@ -144,10 +206,26 @@ class Results:
             open_private(self.store_path, "a").close()
         self.db = sqlite3.connect(self.store_path, isolation_level=None)
         self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.executescript(SCHEMA)
         self._end_cut_line()
         self._lines = self._lines_in_log()  # counted once: only this object appends
-        self._catch_up()
+        if int(self.db.execute("PRAGMA user_version").fetchone()[0]) != VERSION:
+            self._made_anew()
+        else:
+            self._catch_up()
+
+    def _made_anew(self) -> None:
+        """A store of another shape (or none) made anew from the log."""
+        with self._transaction():
+            for table in ("folded", "ratings", "history"):
+                self.db.execute(f"DROP TABLE IF EXISTS {table}")
+            for index in ("ratings_by_mu", "ratings_board"):
+                self.db.execute(f"DROP INDEX IF EXISTS {index}")
+            for statement in SCHEMA.split(";"):
+                if statement.strip():
+                    self.db.execute(statement)
+            self.db.execute(f"PRAGMA user_version = {VERSION}")
+            for number, result in self.read():
+                self._fold(result, number, alone=False)
 
     def close(self) -> None:
         self.db.close()
@@ -210,15 +288,27 @@ class Results:
             f"SELECT identity, mu, sigma, games FROM ratings WHERE identity IN ({marks})",
             identities)}
         moved = rate(skills, result.placings)
-        names = {p.identity: p.name for p in result.placings}
+        seats = {p.identity: (p, place) for p, place in zip(result.placings,
+                                                               places(result.placings))}
         with self._transaction() if alone else contextlib.nullcontext():
             self.db.execute("INSERT INTO folded (game, line) VALUES (?, ?)",
                             (result.game, number))
             self.db.executemany(
-                "INSERT INTO ratings (identity, name, mu, sigma, games) VALUES (?, ?, ?, ?, ?) "
+                "INSERT INTO ratings (identity, name, mu, sigma, games, first, second, third, "
+                "points, best, last) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (identity) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
-                "sigma = excluded.sigma, games = excluded.games",
-                [(who, names[who], s.mu, s.sigma, s.games) for who, s in moved.items()])
+                "sigma = excluded.sigma, games = excluded.games, "
+                "first = first + excluded.first, second = second + excluded.second, "
+                "third = third + excluded.third, points = points + excluded.points, "
+                "best = MAX(best, excluded.best), last = excluded.last",
+                [(who, seats[who][0].name, s.mu, s.sigma, s.games, int(seats[who][1] == 1),
+                  int(seats[who][1] == 2), int(seats[who][1] == 3), seats[who][0].score,
+                  seats[who][0].best, result.at) for who, s in moved.items()])
+            self.db.executemany(
+                "INSERT INTO history (identity, line, game, at, tab, place, score, mu, sigma) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(who, number, result.game, result.at, result.table, seats[who][1],
+                  seats[who][0].score, s.mu, s.sigma) for who, s in moved.items()])
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -264,12 +354,33 @@ class Results:
             if number > last and not self.has(result.game):
                 self._fold(result, number)
 
+    def folded_up_to(self) -> int:
+        """The place of the last result folded in (its line in the log, or
+        on a cluster its sequence on the results' stream); -1: none."""
+        row = self.db.execute("SELECT MAX(line) FROM folded").fetchone()
+        return -1 if row[0] is None else int(row[0])
+
+    def fold_line(self, line: str, place: int) -> str | None:
+        """A result line read from elsewhere (a cluster's results stream,
+        `crib3.cluster.results`), at `place` there, folded in: None, or
+        why it was refused (a line that is no result, or a game that is in
+        already: a replayed result). Nothing is written to the log here:
+        the stream is the log."""
+        try:
+            result = Result.parse(line)
+        except ValueError as exc:
+            return str(exc)
+        if self.has(result.game):
+            return f"game {result.game} is in already (a replayed result)"
+        self._fold(result, place)
+        return None
+
     def rebuild(self) -> int:
         """Every rating made anew from the results log; how many results."""
         count = 0
         with self._transaction():  # one commit: all of it, or the store as it was
-            self.db.execute("DELETE FROM folded")
-            self.db.execute("DELETE FROM ratings")
+            for table in ("folded", "ratings", "history"):
+                self.db.execute(f"DELETE FROM {table}")
             for number, result in self.read():
                 self._fold(result, number, alone=False)
                 count += 1

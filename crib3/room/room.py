@@ -50,7 +50,8 @@ from crib3.room.identities import seat_identity
 from crib3.room.live_tables import LiveEvents
 from crib3.room.moderation import BAN, MUTE, Moderation, Sanction
 from crib3.room.ratings import BOT_PREFIX, Placing
-from crib3.room.results import Results, game_id, log_digest, result_of
+from crib3.room.records import Records
+from crib3.room.results import Results, best_hands, game_id, log_digest, result_of
 from crib3.room.seats import FIRST_USE, Presence, Seat, holder_of
 from crib3.room.storage import (
     CLOSED,
@@ -109,6 +110,8 @@ class Room:
         # The finished rated games' results and the ratings they make
         # (`crib3.room.results`); None: this room rates no game (--no-ratings).
         self.results = results
+        # Each person's own record, read back for the lobby's views.
+        self.records = Records(None if results is None else results.folder, folder)
         self.clock = clock  # the wall clock: when a held name was last used
         self.think = think
         self.patience = patience  # seconds away before a seat may go to a bot
@@ -660,7 +663,7 @@ class Room:
         if self.results is None:
             return
         try:
-            placings = self.placings(number, seats, state)
+            placings = self.placings(number, seats, state, best_hands(log_path))
             if placings is None:
                 return
             result = result_of(game_id(log_path), number, placings, log_digest(log_path))
@@ -671,20 +674,22 @@ class Room:
                       number, exc)
 
     @staticmethod
-    def placings(number: int, seats: Sequence[Seat], state: State) -> list[Placing] | None:
+    def placings(number: int, seats: Sequence[Seat], state: State,
+                 best: Sequence[int] = ()) -> list[Placing] | None:
         """A finished game's seats as a result ranks them: each person's
         identity (`crib3.room.identities`) and final score, a seat its
         person left (the computer finished it) marked to be ranked last;
         the computer players by level. None: nothing to rate (fewer than
         two rated seats, or one identity in two seats, which could rate
-        itself)."""
+        itself). `best`: each seat's best hand in the game, if known."""
         placings: list[Placing] = []
-        for seat, player, score in zip(seats, state.players, state.scores):
+        for index, (seat, player, score) in enumerate(zip(seats, state.players, state.scores)):
             identity = seat_identity(seat)
             if identity is None:  # a person with no key: nobody's rating to move
                 continue
             name = seat.name if seat.name is not None else player.name
-            placings.append(Placing(identity, name, score, left=seat.replaced))
+            placings.append(Placing(identity, name, score, left=seat.replaced,
+                                    best=best[index] if index < len(best) else 0))
         people = [p.identity for p in placings if not p.identity.startswith(BOT_PREFIX)]
         if len(set(people)) != len(people):
             log.warning("table %d: one key played two seats; its game is not rated", number)

@@ -9,7 +9,7 @@ person's terminal relayed to the node that hosts their table: `Visit`,
 processes (`crib3.net.workers`). This module is the whole vocabulary they
 speak, and nothing else: small frozen dataclasses, one message a frame.
 It is written so that it may cross machines (a card room over several
-servers, see README, "Beyond one machine"): no pickle, nothing a reader
+servers, see docs/cluster.md): no pickle, nothing a reader
 builds but these messages.
 
 A frame is a 4-byte big-endian length and a body of at most `MAX_FRAME`
@@ -145,6 +145,9 @@ class RoomDelta:
     reopenable: tuple[tuple[int, tuple[Seat, ...]], ...] = ()
     rates: bool = False  # the room rates games (`Room.rates`)
     motd: str = ""  # the lobby's message of the day (`Room.motd`)
+    # Where the room's records are (`Room.records`: its ratings' folder, ""
+    # none, and its tables'): a worker's screens read them from the files.
+    records: tuple[str, str] = ("", "")
 
 
 @dataclass(frozen=True)

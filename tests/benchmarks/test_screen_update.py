@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import tempfile
 import time
+from pathlib import Path
 
 from textual.screen import Screen
 
@@ -35,6 +37,7 @@ from crib3.tui.screens.table import PAUSE_AFTER, TableScreen
 from crib3.tui.textual_compat import many_terminals_in_one_process
 from crib3.tui.words import Mode
 
+ENTER = b"\r"
 QUIET = 0.03  # seconds with no bytes written: the frame is done
 
 
@@ -333,3 +336,168 @@ def test_memory_a_session(benchmark, tmp_path):
     benchmark.extra_info.update(kib_a_session=round(total))
     print(f"\none more session at a table holds {total:.0f} KiB of Python objects; by file: "
           + ", ".join(f"{name} {kib:.0f}" for name, kib in parts))
+
+
+# --- a key at the card room's tables, in one process ---------------------------------
+
+KEY_TABLES = 2
+KEYS = 150
+
+
+class ScreenChannel:
+    """A session's channel that keeps the screen it was sent (the load
+    benchmark's model of a terminal: the footer says when Enter is offered)
+    and counts the writes and their bytes."""
+
+    def __init__(self) -> None:
+        from benchmarks.test_ssh_load import ScreenModel
+
+        self.screen = ScreenModel()
+        self.writes = 0
+        self.bytes = 0
+
+    def write(self, data: bytes) -> None:
+        self.writes += 1
+        self.bytes += len(data)
+        self.screen.feed(data)
+
+
+class RenderCpu:
+    """The CPU each kind of widget took to draw its lines (Textual's styles
+    cache: border, padding, filters, and the content, its own or shared),
+    while in use; the content apart."""
+
+    def __init__(self) -> None:
+        from collections import Counter
+
+        from textual._styles_cache import StylesCache
+        from textual.widget import Widget
+
+        self.lines: Counter[str] = Counter()
+        self.content: Counter[str] = Counter()
+        self.counting = False
+        self._patched = [(StylesCache, "render_widget"), (Widget, "_render_content")]
+        self._real = [getattr(cls, name) for cls, name in self._patched]
+
+    def __enter__(self) -> RenderCpu:
+        (styles_cache, _), (widget_class, _) = self._patched
+        render_widget, render_content = self._real
+        me = self
+
+        def lines(cache: object, widget: object, crop: object) -> object:
+            started = time.process_time()
+            try:
+                return render_widget(cache, widget, crop)
+            finally:
+                if me.counting:
+                    me.lines[type(widget).__name__] += time.process_time() - started
+
+        def content(widget: object) -> None:
+            started = time.process_time()
+            try:
+                render_content(widget)
+            finally:
+                if me.counting:
+                    me.content[type(widget).__name__] += time.process_time() - started
+
+        styles_cache.render_widget = lines  # type: ignore[method-assign]  # measured, put back
+        widget_class._render_content = content  # type: ignore[method-assign]  # measured, put back
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        for (cls, name), real in zip(self._patched, self._real):
+            setattr(cls, name, real)
+
+
+async def measure_keys(tables: int = KEY_TABLES, keys: int = KEYS,
+                       render: RenderCpu | None = None) -> dict[str, float]:
+    """`tables` card-room tables of three people in one `Room`, each
+    session's app on a `ChannelDriver` as the server runs it; then `keys`
+    times Enter, each at a session whose footer offers it (the load
+    benchmark's people, without the network, the worker's relay or the
+    pace). The CPU a key (this process: the room, the game, every seat's
+    drawing), the writes and bytes a key, and the events logged."""
+    from crib3.engine import Rules
+    from crib3.room import Room
+    from crib3.tui.room_app import CardRoomApp
+
+    many_terminals_in_one_process()
+    with tempfile.TemporaryDirectory() as folder:
+        room = Room(Path(folder), think=0)
+        sessions: list[tuple[CardRoomApp, ScreenChannel]] = []
+        tasks = []
+        for n in range(tables):
+            people = [room.sign_in(f"t{n}p{p}", None, lambda reason: None) for p in range(3)]
+            table = room.open_table(people[0], Rules(), ("standard", "standard"))
+            for person in people[1:]:
+                table.sit(person)
+            table.start(people[0].name)
+            for person in people:
+                channel = ScreenChannel()
+                app = CardRoomApp(room, person, think=0)
+                client_console(app, "xterm-256color", {})
+                app.driver_class = ChannelDriver.for_channel(channel)
+                sessions.append((app, channel))
+                tasks.append(asyncio.get_running_loop().create_task(
+                    app.run_async(size=(80, 24))))
+        try:
+            deadline = time.monotonic() + 30
+            while not all("pts" in c.screen.text() for _, c in sessions):
+                assert time.monotonic() < deadline, "the tables were never drawn"
+                await asyncio.sleep(0.05)
+            await asyncio.sleep(0.5)
+            logged = sum(len(p.read_bytes().splitlines())
+                         for p in Path(folder).rglob("table-*.jsonl"))
+            writes, sent = (sum(c.writes for _, c in sessions),
+                            sum(c.bytes for _, c in sessions))
+            rng = random.Random(5)
+            pressed = 0
+            if render is not None:
+                render.counting = True
+            started = time.process_time()
+            deadline = time.monotonic() + 120
+            while pressed < keys and time.monotonic() < deadline:
+                ready = [s for s in sessions if "⏎" in s[1].screen.footer()]
+                if not ready:
+                    await asyncio.sleep(0.01)
+                    continue
+                app, channel = rng.choice(ready)
+                channel.screen.rows[-1] = [" "] * channel.screen.width  # until drawn again
+                driver = app._driver
+                assert isinstance(driver, ChannelDriver)
+                driver.feed(ENTER)
+                pressed += 1
+                await asyncio.sleep(0.005)  # (each key drawn before the next, as people do)
+            await asyncio.sleep(0.3)
+            cpu = time.process_time() - started
+            if render is not None:
+                render.counting = False
+            events = sum(len(p.read_bytes().splitlines())
+                         for p in Path(folder).rglob("table-*.jsonl")) - logged
+        finally:
+            for app, _ in sessions:
+                app.exit()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            room.close()
+    return {"keys": pressed, "cpu_ms": cpu * 1000 / max(1, pressed), "events": events,
+            "writes": (sum(c.writes for _, c in sessions) - writes) / max(1, pressed),
+            "bytes": (sum(c.bytes for _, c in sessions) - sent) / max(1, pressed)}
+
+
+def test_a_key_at_room_tables_costs(benchmark):
+    """The CPU a key at `KEY_TABLES` card-room tables in one process, the
+    writes and bytes it sends, and which widgets' drawing took the CPU."""
+    found: dict[str, float] = {}
+    with RenderCpu() as render:
+        benchmark.pedantic(lambda: found.update(asyncio.run(measure_keys(render=render))),
+                           rounds=1, iterations=1)
+    assert found["keys"] == KEYS and found["writes"] > 0
+    drawn = sum(render.lines.values())
+    benchmark.extra_info.update({k: round(v, 2) for k, v in found.items()})
+    print(f"\n{KEY_TABLES} tables, {int(found['keys'])} keys ({int(found['events'])} events): "
+          f"CPU {found['cpu_ms']:.1f} ms a key, {found['writes']:.1f} writes and "
+          f"{found['bytes']:.0f} bytes a key; widgets' lines "
+          f"{drawn * 1000 / found['keys']:.1f} ms a key, of which (ms a key, content):")
+    for name, seconds in render.lines.most_common(12):
+        print(f"  {name:24s} {seconds * 1000 / found['keys']:5.2f}"
+              f"  {render.content[name] * 1000 / found['keys']:5.2f}")

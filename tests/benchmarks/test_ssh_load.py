@@ -624,9 +624,12 @@ def _workers_own(folder: Path) -> dict[str, float]:
     keys: list[float] = []
     calls: list[float] = []
     collections: list[tuple[int, float]] = []
+    writes = written = 0
     for path in folder.glob("worker-*.json"):
         data = json.loads(path.read_text())
         keys += data["keys"]
+        writes += data["writes"]
+        written += data["written"]
         calls += [seconds for _, seconds in data["calls"]]
         collections += [(gen, seconds) for gen, seconds, _ in data["collections"]]
     keys.sort()
@@ -640,7 +643,7 @@ def _workers_own(folder: Path) -> dict[str, float]:
             "w_max": at(keys, 1.0), "calls": len(calls), "call_p95": at(calls, 0.95),
             "call_max": at(calls, 1.0), "gc_count": len(collections),
             "gc_s": sum(seconds for _, seconds in collections), "gc2_count": len(full),
-            "gc2_max": max(full, default=0.0)}
+            "gc2_max": max(full, default=0.0), "w_writes": writes, "w_written": written}
 
 
 def _shown(point: dict[str, float], name: str) -> str:
@@ -684,14 +687,15 @@ def _print_curve(points: list[dict[str, float]], browsers: bool, seconds: float)
               f"({(p['rss_playing_main'] - p['rss_idle_main']) / n:4.2f} + "
               f"{(playing_w - idle_w) / n:4.2f})")
     print("in the workers: tables  keys  p50 ms  p95 ms  max ms | calls  p95 ms  max ms |"
-          " collections  CPU s  full ones  longest CPU ms")
+          " collections  CPU s  full ones  longest CPU ms | outputs a key  bytes a key")
     for p in points:
         if p.get("w_keys"):
             print(f"{int(p['tables']):22d} {int(p['w_keys']):5d} {p['w_p50'] * 1000:7.1f} "
                   f"{p['w_p95'] * 1000:7.1f} {p['w_max'] * 1000:7.1f} | {int(p['calls']):5d} "
                   f"{p['call_p95'] * 1000:7.1f} {p['call_max'] * 1000:7.1f} | "
                   f"{int(p['gc_count']):11d} {p['gc_s']:8.2f} {int(p['gc2_count']):10d} "
-                  f"{p['gc2_max'] * 1000:11.1f}")
+                  f"{p['gc2_max'] * 1000:11.1f} | {p['w_writes'] / p['w_keys']:13.1f}"
+                  f" {p['w_written'] / p['w_keys']:12.0f}")
 
 
 def test_load_curve_at_human_pace(benchmark, tmp_path):

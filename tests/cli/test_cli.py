@@ -119,6 +119,7 @@ def test_serve_says_what_is_missing_in_one_line(tmp_path):
     assert both.returncode == 2 and "not allowed with" in both.stderr
 
 
+@pytest.mark.slow
 def test_serve_on_a_taken_port_fails_cleanly_and_open_warns(tmp_path):
     import socket
 

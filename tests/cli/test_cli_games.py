@@ -5,9 +5,11 @@ costly discard."""
 
 from __future__ import annotations
 
+import pytest
 from games import random_game
 
 
+@pytest.mark.slow
 def test_every_command_takes_the_game_as_games_names_it(tmp_path):
     import re
 

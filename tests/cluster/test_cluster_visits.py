@@ -96,10 +96,11 @@ async def test_three_people_on_three_nodes_play_a_whole_game_and_no_byte_leaks(
             table = next(iter(a.room.tables.values()))
             bob = await Client.connect(b.port, "bob", key=key)
             cat = await Client.connect(c.port, "cat", key=key)
-            for client in (bob, cat):
+            for client, name in ((bob, "bob"), (cat, "cat")):
                 await client.shows(f"{table.number} on a")
-                client.press("\r")
-            await until(lambda: all(s.name for s in table.seats), what="three seated")
+                client.press("\r")  # (one after the other: two nodes' keys may cross)
+                await until(lambda name=name: name in [s.name for s in table.seats],
+                            what=f"{name} seated")
             assert [s.name for s in table.seats] == ["ann", "bob", "cat"]
             await ann.shows("start the game")
             ann.press("\r")

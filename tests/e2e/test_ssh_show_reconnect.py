@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from ssh_support import Client, plain, seat_three, serving, until
 
 from crib3.engine import events as ev
@@ -18,6 +19,7 @@ def since(client: Client, mark: int) -> str:
     return plain(bytes(client.terminal.received[mark:]))
 
 
+@pytest.mark.slow
 async def test_a_reconnect_mid_show_goes_on_from_the_hand_being_counted(tmp_path, room_workers):
     async with serving(tmp_path, workers=room_workers) as server:
         clients, table = await seat_three(server.port, server.room)

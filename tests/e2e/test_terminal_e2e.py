@@ -70,6 +70,7 @@ def won(tmux) -> bool:
                for path in (tmux.home / "data" / "games").glob("*.jsonl"))
 
 
+@pytest.mark.slow
 def test_a_whole_short_game_in_a_real_terminal_at_120x40(tmux):
     """A game from the cut to the result, by Enter alone, in tmux at
     120x40: the tall table's layout carries a whole game, and the result

@@ -7,6 +7,7 @@ import math
 import random
 from dataclasses import replace
 
+import pytest
 from helpers import cards, hand_set_up, lead_after_a_ten_and_a_four, plays
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -274,6 +275,7 @@ def _expert_plays(games: int) -> list[tuple[int, int, int, int]]:
     return out
 
 
+@pytest.mark.slow
 def test_the_experts_shares_fit_its_plays_better_than_the_usual_mix():
     """The shares an `expert` seat is read by make the expert's own plays
     more likely than the usual mix does, and than any legal card alike: the

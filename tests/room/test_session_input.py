@@ -202,6 +202,7 @@ async def _attack_while_measuring(attack, seated: Client) -> float:
         await asyncio.gather(task, return_exceptions=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2], ids=["one process", "session workers"])
 async def test_a_focus_flood_leaves_the_seated_players_their_keys(tmp_path, monkeypatch, workers):
     """Before: ~1,400 focus reports a second, within the byte allowance,

@@ -14,6 +14,8 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 A_WORKER = '''
 import asyncio, socket, sys
 from crib3.tui.textual_compat import many_terminals_in_one_process
@@ -113,6 +115,7 @@ def test_the_lines_kept_for_every_app_share_their_styles():
     assert drawn("Ann", "red").apply_filter(truecolor, background) is first
 
 
+@pytest.mark.slow
 def test_a_workers_memory_comes_back_after_its_sessions_have_gone(tmp_path):
     """Before: Textual's terminal parser kept, in a cache of the whole
     process, each session's parser and (through its keys) its app: every

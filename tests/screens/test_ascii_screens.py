@@ -9,6 +9,7 @@ the screens draw that it has no twin for (that would show as "?").
 
 from __future__ import annotations
 
+import pytest
 from logfiles import ASSETS
 from tui_support import assert_7bit, drawn, table, wait_for
 
@@ -36,6 +37,7 @@ from crib3.tui.words import IDLE
 SIZE = (80, 24)
 
 
+@pytest.mark.slow
 async def test_a_whole_game_in_ascii_mode_is_7bit(crib3_home):
     """New game, the cut, discard, coach, play, show, own count (muggins),
     help, the feed, the quit dialog, the result, statistics: all 7-bit."""

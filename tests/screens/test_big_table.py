@@ -132,3 +132,41 @@ def test_a_roomy_board_in_ascii_mode():
     assert all(line.plain.isascii() for line in lines)
     assert lines[2].plain.strip() == "=" * (peg_columns(121, 160)[121][1]
                                             - peg_columns(121, 160)[1][1] + 1)
+
+
+def blank_band(screen, rows: list[str]) -> int:
+    """The most rows in a row that are empty across the whole table (the
+    feed beside it aside), between its top and your hand's box."""
+    table = screen.table_view.region
+    longest = run = 0
+    for row in rows[table.y:screen.table_view.hand.region.y]:
+        run = run + 1 if not row[table.x:table.right].strip() else 0
+        longest = max(longest, run)
+    return longest
+
+
+async def test_a_big_table_opens_no_band_of_empty_rows_in_any_phase():
+    """From the first deal the opponents' boxes keep the rows of what they
+    will hold (the play's cards, the hand-by-hand chart), so the table
+    leaves no band of empty rows across it between the boxes and the board,
+    at 200x60 and at 160x50, in the discard, the play and the show of the
+    first hand (where the boxes held least; the later hands' are the
+    snapshots')."""
+    phases = {
+        "the discard": lambda s: s.mode == Mode.YOUR_TURN and s.view.phase == Phase.DISCARD,
+        "the play": a_count_on_the_table,
+        "the show": lambda s: s.shown.phase == Phase.SHOW and s.waiting_for_enter,
+    }
+    app = make_app(7)
+    async with app.run_test(size=BIG) as pilot:
+        await seeded(pilot)
+        bands = {}
+        for phase, reached in phases.items():
+            screen = await until(pilot, reached)
+            for size in ((160, 50), BIG):  # the same moment at both sizes
+                await pilot.resize_terminal(*size)
+                await pilot.pause()
+                await pilot.pause()
+                bands[phase, size] = blank_band(screen, screen_text(app).splitlines())
+        # The blank line around the board, and the last word's when unsaid.
+        assert max(bands.values()) <= 3, bands

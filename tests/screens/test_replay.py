@@ -32,6 +32,7 @@ def test_hands_and_boundaries(replay):
     assert replay.states[-1].winner is not None
 
 
+@pytest.mark.slow
 async def test_forwards_and_back_draw_the_same_screens(replay, monkeypatch):
     # 310 key presses: Pilot waits for the app to go idle after each, looking
     # every 20 ms, which was most of this test's 20 s. It looks every 4 ms

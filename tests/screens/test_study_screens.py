@@ -5,6 +5,7 @@ left."""
 
 from __future__ import annotations
 
+import pytest
 from tui_support import screen_text
 
 SIZE = (80, 24)
@@ -76,6 +77,7 @@ def _under_the_table(app) -> str:
     return _flat("\n".join(rows[bottom + 1:-1]))
 
 
+@pytest.mark.slow
 async def test_the_replays_coach_and_status_line_are_whole_at_80x24():
     """Every costly decision of the sample: the coach's reason (cut with a
     "…" before) and the status line (cut after "47 costly at 1+ (P0, P1,")

@@ -309,6 +309,7 @@ async def test_a_tall_table_keeps_the_counted_hands_in_the_middle():
                 assert all(f"│{c.label()}" in inside for c in cards), inside
 
 
+@pytest.mark.slow
 async def test_a_tall_opponents_box_charts_its_points_hand_by_hand():
     """Later in a game, a tall box's last rows chart what the opponent made
     in each hand, on one scale for both opponents, the points under the bars."""

@@ -56,6 +56,7 @@ async def test_the_tall_show_says_your_hand_to_a_player_called_you(crib3_home):
         assert "Your hand" in text and "You's" not in text, text
 
 
+@pytest.mark.slow
 async def test_a_score_past_the_target_is_said_as_players_say_it(crib3_home):
     """P2 wins on his crib with 122: the board stops at 121, and so do the
     words: "121 pts" in his box, "121 (122 counted)" in the lines and the

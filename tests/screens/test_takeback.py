@@ -66,6 +66,7 @@ def numbered(events):
 # --- the engine --------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @given(st.integers(0, 2**32), rules_strategy)
 def test_folding_a_game_with_takebacks_is_folding_it_with_the_undone_events_cut_out(seed, rules):
     game = game_with_takebacks(seed, rules)

@@ -184,6 +184,7 @@ def private_uses() -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_no_module_but_the_seam_names_textuals_or_richs_private_names():
     assert private_uses() == []
 
@@ -280,6 +281,7 @@ def test_the_cycle_finder_finds_a_cycle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
+@pytest.mark.slow
 def test_no_import_cycle_in_crib3():
     assert cycles(import_graph()) == []
 
@@ -375,6 +377,7 @@ def play_through_fallbacks(tmp_path: Path, shapes: str, length: str) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_a_whole_game_through_every_fallback(tmp_path):
     """With every shape forced missing (as a Textual that renamed them all),
     the game plays to its end through Textual's public ways, and a card-room
@@ -382,6 +385,7 @@ def test_a_whole_game_through_every_fallback(tmp_path):
     play_through_fallbacks(tmp_path, "all", "game")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("shape", list(textual_compat.SHAPES))
 def test_a_hand_through_each_fallback_alone(tmp_path, shape):
     """Each shape missing on its own (the others there, as on a Textual that

@@ -32,6 +32,7 @@ async def play_to_the_end(pilot, max_keys: int = 3000) -> None:
     raise AssertionError("the game did not end")
 
 
+@pytest.mark.slow
 async def test_a_whole_game_by_enter_alone(crib3_home):
     app = make_app(seed=7)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -137,6 +138,7 @@ async def test_muggins_you_count_and_a_short_claim_is_taken(crib3_home):
             assert called.victim == 0 and called.points == true_score
 
 
+@pytest.mark.slow
 async def test_a_game_won_in_the_middle_of_the_show(crib3_home):
     """The first hand counted reaches the target: the later hands are never
     counted, and the result follows at once."""

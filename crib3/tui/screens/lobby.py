@@ -64,7 +64,9 @@ class LobbyScreen(QuietBindings, Screen[None]):
         Binding("l", "lift", "Lift"),  # an admin's: a ban or a mute in force
         Binding("d", "motd", "Message"),  # an admin's: the message of the day
         Binding("r", "bring_back", "Back to my table"),
-        Binding("e", "live_events", "Events"),  # live duplicate events
+        Binding("s", "players", "Players"),  # the leaderboard and profiles
+        Binding("g", "my_games", "My games"),  # your finished games
+        Binding("e", "live_events", "Event"),  # live duplicate events (short: 80 columns)
         Binding("m", "app.toggle_bell", "Bell", show=False),
         Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("q,escape", "app.quit", "Quit"),
@@ -471,6 +473,16 @@ class LobbyScreen(QuietBindings, Screen[None]):
         if not self._numbers or grid.cursor_row < 0:
             return None
         return self._numbers[min(grid.cursor_row, len(self._numbers) - 1)]
+
+    def action_players(self) -> None:
+        from crib3.tui.screens.players import PlayersScreen
+
+        self.app.push_screen(PlayersScreen(self.room.records, self.presence))
+
+    def action_my_games(self) -> None:
+        from crib3.tui.screens.my_games import MyGamesScreen
+
+        self.app.push_screen(MyGamesScreen(self.room.records, self.presence))
 
     def action_open(self) -> None:
         self.app.push_screen(OpenTableScreen(self.room.rates), self._opened)

@@ -5,7 +5,11 @@ played in this count. A tall box (a bigger terminal) fills its height with
 what a player at a real table would look at, as rows allow, most useful
 first: the cards as card faces (backs until the show), the role, every card
 it has played this hand (this count's bright, the earlier counts' faint),
-then its points this hand and this game by source, and hand by hand."""
+then its points this hand and this game by source, and hand by hand. From
+50 rows a box is as tall as what it holds, and holds the same rows from
+the first deal to the last: the play's and the chart's are kept before
+they fill, so the table does not open a band of empty rows in the first
+hand, nor move as the game goes on."""
 
 from __future__ import annotations
 
@@ -35,6 +39,10 @@ from crib3.tui.words import points
 # Content rows from which the box is drawn tall (faces, the hand's plays,
 # the points); an 80x24 screen's box has four.
 TALL_FROM = 8
+# The hand-by-hand chart's rows at most: in a box that fills its height,
+# and in one as tall as what it holds (a table of 50 rows and more), where
+# the chart is what takes the rows the box's row of the table has to spare.
+CHART, ROOMY_CHART = 8, 12
 
 
 class SeatPanel(TurnMarked, SharedStatic, Static):
@@ -192,10 +200,21 @@ class SeatPanel(TurnMarked, SharedStatic, Static):
             faces = [face_lines(None, self.ascii) for _ in range(view.held[seat])]
         out = _fit(faces, width) if faces else [Text() for _ in range(4)]
         out.append(self._roles(view))
-        if view.phase == Phase.PLAY and rows - len(out) >= 5:
-            out += [Text(), *self._plays(view, width)]
+        # As tall as what it holds (a table of 50 rows and more), the box
+        # keeps the rows of what it will hold from the first deal: the
+        # play's in every phase, the chart's before the first hand is
+        # counted. So it neither grows nor shrinks as the game goes on,
+        # and no band of empty rows opens beside it while it is young.
+        keeping = self._is_auto_height() and view.hand_number > 0
+        if rows - len(out) >= 5:
+            if view.phase == Phase.PLAY or (keeping and view.phase == Phase.SHOW
+                                            and view.played[seat]):
+                out += [Text(), *self._plays(view, width)]
+            elif keeping:
+                out += [Text() for _ in range(5)]
         # Each section in the first of its forms that fits (roomy, then packed).
-        for forms_for in (lambda left: self._points(view), lambda left: self._hands(view, left)):
+        for forms_for in (lambda left: self._points(view),
+                          lambda left: self._hands(view, left, keeping)):
             left = rows - len(out) - 1  # after a blank line
             section = next((f for f in forms_for(left) if f and len(f) <= left), None)
             if section:
@@ -204,11 +223,12 @@ class SeatPanel(TurnMarked, SharedStatic, Static):
 
     def _plays(self, view: SeatView, width: int) -> list[Text]:
         """The cards this seat has played this hand as small faces, this
-        count's bright and the earlier counts' faint, and its go."""
+        count's bright and the earlier counts' faint, and its go (in the
+        show, where a roomy box keeps them, all faint)."""
         seat = self.seat
         now = {c for c, s in zip(view.pile, view.pile_seats) if s == seat}
         title = Text("played", style="dim")
-        if view.gone[seat]:
+        if view.gone[seat] and view.phase == Phase.PLAY:
             title.append("  go", style="bold yellow")
         faces = [small_face_lines(c, self.ascii, dim=c not in now) for c in view.played[seat]]
         return [title, *(_fit(faces, width) if faces else [Text() for _ in range(3)])]
@@ -238,18 +258,24 @@ class SeatPanel(TurnMarked, SharedStatic, Static):
                   *_packed("this game", [f"{n} {p}" for n, p in parts], width)]
         return [column, packed]
 
-    def _hands(self, view: SeatView, rows: int) -> list[list[Text]]:
+    def _hands(self, view: SeatView, rows: int, roomy: bool = False) -> list[list[Text]]:
         """Points hand by hand, the latest last: as a bar chart `rows` tall
         at most (a bar a hand, its points under it) where there is room,
-        else packed on lines."""
+        else packed on lines. `roomy` (a box as tall as what it holds): the
+        bars up to `ROOMY_CHART` rows tall, and before the first hand is
+        counted the chart's rows kept under its title, where it will stand."""
         seat = self.seat
         width = self.content_size.width
         totals = [0, *(scores[seat] for scores in view.hand_scores)]
         gains = [after - before for before, after in zip(totals, totals[1:])]
+        # The title and the figures' line besides.
+        height = min(ROOMY_CHART if roomy else CHART, rows - 2)
         if not gains:
-            return []
+            if not roomy or height < 3:
+                return []
+            return [[Text("hand by hand", style="dim"), *(Text() for _ in range(height)),
+                     Text("after the first show", style="dim")]]
         packed = _packed("hand by hand", [f"{g:+d}" for g in gains], width, sep=" ")
-        height = min(8, rows - 2)  # the title and the figures' line besides
         if height < 3:
             return [packed]
         shown = gains[-max(1, (width + 1) // 3):]

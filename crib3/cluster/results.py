@@ -1,0 +1,172 @@
+"""A cluster's rated results: one JetStream stream (`CRIB3_RESULTS`, one
+subject) is the results log every node shares, and each node folds it, in
+the stream's order, into its own ratings' store (`crib3.room.results`:
+SQLite, the leaderboard's and the profiles' query store).
+
+**Written once a game.** The node whose table's game ended appends its
+result (`ClusterResults.record`) with `Nats-Expected-Last-Subject-Sequence`
+set to the end of the stream as it has read it, and `Nats-Msg-Id` set to
+the game's id. Before it writes it reads the stream to its end and looks
+for the game: in already (a node restarted, a table adopted and its end
+told again), nothing is written. Two nodes writing at once: the server
+takes one and refuses the other's expected sequence; the refused node
+reads on (folding the other's result), finds its game still missing, and
+writes again after it: both count, in one order every node folds alike.
+The message id makes a send whose answer was lost harmless: the server
+answers a second copy within its window as a duplicate.
+
+**Every node folds the same.** A node reads the stream from where its
+store stands (`Results.folded_up_to`: a restart goes on where it was) and
+folds each line (`Results.fold_line`). A line that is no result (damaged,
+or forged by hand: places its scores do not give, one person in two
+seats) or a game that is in already (a result replayed onto the stream) is
+refused with one line in the log, and every node refuses it alike, so
+their ratings stay the same. A node reads the stream every
+`FOLD_EVERY` seconds in the background, and before each write.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import nats.errors
+import nats.js.errors
+from nats.js.api import Header, StorageType, StreamConfig
+
+from crib3.cluster.retry import keep_doing
+from crib3.cluster.store import NOT_YET_PLACED, WRONG_LAST_SEQUENCE, patiently
+from crib3.engine import State
+from crib3.room.results import (
+    BestHands,
+    Result,
+    Results,
+    lines_digest,
+    lines_game_id,
+    result_of,
+)
+
+if TYPE_CHECKING:
+    from crib3.cluster.hosted import HostedTable
+
+RESULTS = "CRIB3_RESULTS"
+SUBJECT = "crib3.results"
+LINE_BYTES = 8192  # a result's line at most (three seats, their names)
+FOLD_EVERY = 1.0  # seconds between a node's readings of the stream
+TRIES = 20  # writes refused because another node wrote first, before giving up
+log = logging.getLogger("crib3.cluster")
+
+
+class ClusterResults:
+    """One node's side of the cluster's results (see the module's docstring)."""
+
+    def __init__(self, js: Any, node: str, book: Results) -> None:
+        self.js = js
+        self.node = node
+        self.book = book
+        self.seen = max(0, book.folded_up_to())  # the stream's last sequence read here
+        self._reading = asyncio.Lock()  # one reader at a time: folds in order
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self, replicas: int) -> None:
+        """The stream made if it is not there yet, read to its end, then
+        read in the background for the node's life."""
+        try:
+            await patiently(lambda: self.js.stream_info(RESULTS))
+        except nats.js.errors.NotFoundError:
+            with contextlib.suppress(nats.js.errors.BadRequestError):  # another node made it
+                await patiently(lambda: self.js.add_stream(StreamConfig(
+                    name=RESULTS, subjects=[SUBJECT], num_replicas=replicas,
+                    storage=StorageType.FILE, max_msg_size=LINE_BYTES, allow_direct=True,
+                    duplicate_window=120.0)), also=NOT_YET_PLACED)
+        await self.catch_up()
+        self._task = asyncio.get_running_loop().create_task(keep_doing(
+            self.catch_up, every=FOLD_EVERY, what=f"node {self.node}: reading the results",
+            meaning="ratings here lag the cluster's until it works again", most=30.0))
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def catch_up(self) -> int:
+        """Every result on the stream after `seen` read and folded in
+        order; how many were read."""
+        read = 0
+        async with self._reading:
+            while True:
+                try:  # (a read: safe to ask again)
+                    message = await patiently(lambda: self.js.get_msg(
+                        RESULTS, seq=self.seen + 1, subject=SUBJECT, next=True))
+                except nats.js.errors.NotFoundError:
+                    return read
+                sequence = int(message.seq or 0)
+                if sequence <= self.seen:  # (never: the server gives the next one)
+                    return read
+                self._fold(message.data or b"", sequence)
+                self.seen = sequence
+                read += 1
+
+    def _fold(self, data: bytes, sequence: int) -> None:
+        try:
+            line = data.decode("utf-8")
+        except UnicodeDecodeError:
+            why: str | None = "not UTF-8"
+        else:
+            why = self.book.fold_line(line, sequence)
+        if why is not None:
+            log.warning("node %s: result %d on the cluster refused: %s", self.node, sequence,
+                        why)
+
+    def _sender(self, line: bytes, game: str) -> Callable[[], Awaitable[Any]]:
+        """One append of `line` after the stream's end as read here."""
+        headers = {Header.EXPECTED_LAST_SUBJECT_SEQUENCE: str(self.seen),
+                   Header.MSG_ID: f"result:{game}"}
+
+        async def send() -> Any:
+            return await self.js.publish(SUBJECT, line, stream=RESULTS, headers=dict(headers),
+                                         timeout=2)
+        return send
+
+    async def record(self, result: Result) -> bool:
+        """`result` on the stream once (see the module's docstring), and
+        folded here; False when its game's result is in already."""
+        line = result.line().encode()
+        Result.parse(result.line())  # (what is written must read back)
+        for _ in range(TRIES):
+            await self.catch_up()
+            if self.book.has(result.game):
+                return False
+            try:  # (sent again with its id: the server keeps one copy)
+                ack = await patiently(self._sender(line, result.game))
+            except nats.js.errors.APIError as error:
+                if error.err_code not in WRONG_LAST_SEQUENCE:
+                    raise
+                continue  # another node wrote first: read it, and try after it
+            await self.catch_up()
+            return not ack.duplicate and self.book.has(result.game)
+        raise nats.errors.Error(f"the result of game {result.game} could not be written: "
+                                f"{TRIES} other results were written first")
+
+
+def table_result(table: HostedTable, state: State) -> Result | None:
+    """A hosted table's finished game as its result (see
+    `crib3.room.room.Room.placings`), from its log as the cluster's stream
+    holds it; None: nothing to rate."""
+    lines = table.log.record.lines
+    if len(lines) < 2:
+        return None
+    best = BestHands()
+    for event in table.log.events:
+        best(event)
+    placings = table.room.placings(table.number, table.seats, state, best.best)
+    if placings is None:
+        return None
+    return result_of(lines_game_id(lines), table.number, placings, lines_digest(lines))
+
+
+__all__ = ["RESULTS", "SUBJECT", "ClusterResults", "table_result"]
