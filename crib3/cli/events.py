@@ -8,7 +8,9 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import re
 import sys
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from crib3.cli.failures import CannotRun, UsageError
@@ -35,6 +37,10 @@ def cmd_event_new(args: argparse.Namespace) -> int:
     level = read_levels(args.level, 1, "the computer's level", "standard", option="--level")[0]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
     name = args.name if args.name is not None else f"{level}-{seed}"
+    if args.live:
+        return _new_live(args, name, seed, level)
+    if args.start is not None:
+        raise UsageError("--start is for a live event: add --live")
     try:
         event = new_event(name, seed, args.boards, level)
     except EventError as exc:
@@ -46,11 +52,54 @@ def cmd_event_new(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def start_time(text: str | None, now: datetime) -> float:
+    """`--start HH:MM` (UTC) as seconds since the epoch: the next such time."""
+    if text is None:
+        raise UsageError("--live needs --start HH:MM (UTC): when people are seated")
+    match = re.fullmatch(r"(\d{1,2}):(\d{2})", text)
+    if match is None or int(match[1]) > 23 or int(match[2]) > 59:
+        raise UsageError(f"--start: a time as HH:MM (UTC), not {text!r}")
+    at = now.replace(hour=int(match[1]), minute=int(match[2]), second=0, microsecond=0)
+    if at <= now:
+        at += timedelta(days=1)
+    return at.timestamp()
+
+
+def _new_live(args: argparse.Namespace, name: str, seed: int, level: str) -> int:
+    from crib3.duplicate.events import EventError
+    from crib3.room.live_event import CALL_OFF, WITH_COMPUTER, new_live_event
+    from crib3.tui.settings import load_choices
+
+    start = start_time(args.start, datetime.now(UTC))
+    host = args.host if args.host is not None else load_choices().name
+    short = CALL_OFF if args.short == "call-off" else WITH_COMPUTER
+    try:
+        live = new_live_event(name, seed, args.boards, level, host, start, short)
+    except EventError as exc:
+        raise UsageError(str(exc)) from None
+    except OSError as exc:
+        raise CannotRun(f"cannot write the event: {exc}") from None
+    print(f"live event {live.name}: {len(live.boards)} boards, starts {live.starts_words()} "
+          f"in the card room (crib3 serve); people enter it from the lobby's e; "
+          f"host {host}")
+    return EXIT_OK
+
+
 def cmd_event_play(args: argparse.Namespace) -> int:
     from crib3.common.names import check_name
     from crib3.tui.settings import load_choices
 
     event = _event(args.event)
+    from crib3.room.basics import RoomError
+    from crib3.room.live_event import load_live
+
+    try:
+        live = load_live(event)
+    except RoomError as exc:
+        raise CannotRun(str(exc)) from None
+    if live is not None:  # its boards are dealt at the room's tables, to nobody before
+        raise UsageError(f"{event.name} is a live event: it is played in the card room "
+                         "(crib3 serve, the lobby's e)")
     choices = load_choices()
     try:
         person = check_name(args.name) if args.name is not None else choices.name
@@ -68,6 +117,24 @@ def cmd_event_results(args: argparse.Namespace) -> int:
     from crib3.duplicate.sheet import results_json, sheet_lines
 
     event = _event(args.event)
+    from crib3.room.basics import RoomError
+    from crib3.room.live_event import load_live
+    from crib3.room.live_event import results_json as live_json
+    from crib3.room.live_event import sheet_lines as live_sheet
+
+    try:
+        live = load_live(event)
+    except RoomError as exc:
+        raise CannotRun(str(exc)) from None
+    if live is not None:  # only boards over at every table: nobody sees one still to play
+        fields, ranking, problems = live.results()
+        for problem in problems:
+            print(f"crib3 event results: {problem}; left out", file=sys.stderr)
+        if args.json:
+            print(json.dumps(live_json(live, fields, ranking), ensure_ascii=False, indent=1))
+        else:
+            print("\n".join(live_sheet(live, fields, ranking)))
+        return EXIT_OK
     plays, problems = event.plays()
     for problem in problems:
         print(f"crib3 event results: {problem}; left out", file=sys.stderr)

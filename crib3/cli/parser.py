@@ -315,6 +315,16 @@ def _event_commands(commands: argparse._SubParsersAction[Parser], think: Parser)
                      help="the computer opponents' level on every board (standard)")
     new.add_argument("--name", default=None, metavar="NAME",
                      help="the event's name: small letters, digits, dashes (LEVEL-SEED)")
+    new.add_argument("--live", action="store_true",
+                     help="a live event in the card room (crib3 serve): people enter from the "
+                          "lobby's e before --start, and play it three to a table")
+    new.add_argument("--start", default=None, metavar="HH:MM",
+                     help="with --live: when it starts, UTC (the next such time)")
+    new.add_argument("--host", default=None, metavar="NAME",
+                     help="with --live: who may start it early, besides an admin (your name)")
+    new.add_argument("--short", choices=("computer", "call-off"), default="computer",
+                     help="with --live: with fewer than three people, the computer plays the "
+                          "empty seats, or the event is called off (computer)")
     new.set_defaults(run=cmd_event_new, command="event new")
     play = about.add_parser(
         "play", help="play your next board of an event at the table",

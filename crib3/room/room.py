@@ -47,6 +47,7 @@ from crib3.common.rates import TokenBucket
 from crib3.engine import Rules, State
 from crib3.room.basics import Listener, RoomError, notify
 from crib3.room.identities import seat_identity
+from crib3.room.live_tables import LiveEvents
 from crib3.room.match import BEST_OF, Match
 from crib3.room.moderation import BAN, MUTE, Moderation, Sanction
 from crib3.room.playnow import PlayNow
@@ -153,6 +154,8 @@ class Room:
         self.moderation = Moderation(folder, clock)
         # The lobby's play-now queue (`crib3.room.playnow`).
         self.play_now: PlayNow | None = PlayNow(self)
+        # Live duplicate events, played at this room's tables (`crib3.room.live_tables`).
+        self.events = LiveEvents(self)
 
     # --- people ----------------------------------------------------------------
 
@@ -398,6 +401,7 @@ class Room:
             self.play_now.leave(presence)
         if self.people.get(presence.name.lower()) is not presence:
             return
+        self.events.departed(presence)  # mid-event: the computer plays their seat
         place = self.place_of(presence)
         if place is not None:
             table, seat = place

@@ -33,7 +33,7 @@ async def test_a_spectator_watches_read_only_and_the_seats_see_them(tmp_path):
     async with ann_app.run_test(size=(80, 24)) as ann, dan_app.run_test(size=(80, 24)) as dan:
         await wait_for(ann, lambda: isinstance(ann_app.screen, RoomTableScreen))
         await wait_for(dan, lambda: isinstance(dan_app.screen, LobbyScreen))
-        assert "w Watch" in screen_text(dan_app)  # the key, in the footer
+        assert "w watch" in screen_text(dan_app)  # the key, in the line above the footer
         await dan.press("w")
         await wait_for(dan, lambda: isinstance(dan_app.screen, SpectatorScreen))
         screen = dan_app.screen

@@ -66,7 +66,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         Binding("o", "open", "Open a table"),
         Binding("p", "play_now", "Play now"),
         Binding("c", "computer", "Play the computer"),  # in the queue, after its wait
-        Binding("w", "watch", "Watch"),
+        Binding("w", "watch", "Watch", show=False),  # the line above the footer says it
         Binding("x", "close_table", "Close"),  # an admin's: the highlighted table
         Binding("k", "remove", "Remove"),  # an admin's: someone's session
         Binding("b", "ban", "Ban"),  # an admin's: someone, across reconnects
@@ -76,6 +76,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         Binding("r", "bring_back", "Back to my table"),
         Binding("s", "players", "Players"),  # the leaderboard and profiles
         Binding("g", "my_games", "My games"),  # your finished games
+        Binding("e", "live_events", "Events"),  # live duplicate events
         Binding("m", "app.toggle_bell", "Bell", show=False),
         Binding("question_mark", "app.help", "Help", key_display="?"),
         Binding("escape", "leave_queue", "Leave the queue", show=False),  # else: quit
@@ -456,6 +457,16 @@ class LobbyScreen(QuietBindings, Screen[None]):
                         severity="warning", markup=False)
             return
         self.room_app.sit_at(table, table.sit(self.presence))
+
+    def action_live_events(self) -> None:
+        from crib3.room import Room
+        from crib3.tui.screens.live_event import LiveEventScreen
+
+        if not isinstance(self.room, Room) or self.room.cluster is not None:
+            self.notify("Live events are played on a server of one process: not here yet.",
+                        severity="warning", markup=False)
+            return
+        self.app.push_screen(LiveEventScreen(self.room, self.presence))
 
     def action_join(self) -> None:
         table = self.selected()

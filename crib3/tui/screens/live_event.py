@@ -1,0 +1,268 @@
+"""The card room's live duplicate events, from the lobby (`e`).
+
+`LiveEventScreen` lists the room's live events (`crib3.room.live_tables`):
+when each starts, who entered, the board in play, and the selected event's
+results so far (only the boards that are over at every table: nobody sees a
+board's cards here before they have played it). `j` enters you (or takes
+your entry back before the start), `n` makes a new event that starts in
+five minutes, `s` starts the selected event now (its host's key, or an
+admin's). Once the event is under way this screen seats you at each board
+as it is dealt (`LiveBoardScreen`, the room's table screen whose game ends
+with the board's show) and comes back after it with the results.
+
+Live events are played in the room of one machine's main process: on a
+server with session workers or a cluster's node the key says so in one
+line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, cast
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Static
+
+from crib3.common.names import shown_name
+from crib3.duplicate.events import EventError
+from crib3.engine import events as ev
+from crib3.engine.events import Event
+from crib3.room import Presence, Room, RoomError
+from crib3.room.live_event import (
+    CALLED_OFF,
+    ENTERING,
+    OVER,
+    PLAYING,
+    WITH_COMPUTER,
+    LiveEvent,
+    new_live_event,
+    sheet_lines,
+)
+from crib3.room.live_tables import BoardTable
+from crib3.tui.css import STYLESHEET
+from crib3.tui.screens.room_table import RoomTableScreen
+from crib3.tui.widgets.footer import TidyFooter
+
+if TYPE_CHECKING:
+    from crib3.tui.room_app import CardRoomApp
+
+STARTS_IN = 300.0  # seconds from `n` to the start of an event made in the lobby
+
+
+class LiveBoardScreen(RoomTableScreen):
+    """A board at an event table: `on_over` once the hand's show has been
+    seen, as a game's is after its win (`BoardTableScreen` does the same
+    for an event against the computer)."""
+
+    async def _pace(self, event: Event) -> None:
+        await super()._pace(event)
+        if isinstance(event, ev.HandEnded) and self.on_over is not None:
+            self.on_over(self.shown)
+
+
+class LiveEventScreen(Screen[None]):
+    """The room's live events (see the module's docstring)."""
+
+    BINDINGS = [
+        Binding("j", "join", "Enter"),
+        Binding("n", "new", "New event"),
+        Binding("s", "start", "Start now"),
+        Binding("down", "pick(1)", "Next event", show=False),
+        Binding("up", "pick(-1)", "Event back", show=False),
+        Binding("q,escape", "leave", "Lobby"),
+    ]
+    CSS_PATH = STYLESHEET
+    DEFAULT_CSS = """
+    LiveEventScreen #title { text-style: bold; color: $accent; }
+    """
+
+    def __init__(self, room: Room, presence: Presence) -> None:
+        super().__init__()
+        self.room = room
+        self.presence = presence
+        self.picked = 0
+        self._queued = False
+        self._seated_at: int | None = None  # the board table this screen last sat you at
+        self._making = False  # a new event's boards are being dealt
+
+    @property
+    def room_app(self) -> CardRoomApp:
+        return cast("CardRoomApp", self.app)
+
+    def compose(self) -> ComposeResult:
+        yield Static("Live duplicate events", id="title")
+        with VerticalScroll():
+            yield Static("", id="events")
+            yield Static("", id="results")
+        yield TidyFooter()
+
+    def on_mount(self) -> None:
+        self.room.events.find()
+        self.room.listeners.append(self._room_changed)
+        self._redraw()
+
+    def on_unmount(self) -> None:
+        if self._room_changed in self.room.listeners:
+            self.room.listeners.remove(self._room_changed)
+
+    def on_screen_resume(self) -> None:
+        self._redraw()
+
+    def _room_changed(self) -> None:
+        if not self._queued:  # (only queue work: see LobbyScreen._room_changed)
+            self._queued = True
+            self.call_later(self._changed)
+
+    def _changed(self) -> None:
+        self._queued = False
+        if self.app.screen is self:  # (under a board: redrawn as it comes back)
+            self._redraw()
+
+    def selected(self) -> LiveEvent | None:
+        listed = self.room.events.listed()
+        if not listed:
+            return None
+        self.picked = max(0, min(self.picked, len(listed) - 1))
+        return listed[self.picked]
+
+    def _redraw(self) -> None:
+        if not self.is_attached:
+            return
+        listed = self.room.events.listed()
+        lines = Text()
+        if not listed:
+            lines.append("No live event here yet: n makes one (or crib3 event new --live).")
+        for index, item in enumerate(listed):
+            mark = "> " if index == self.picked else "  "
+            entered = item.entrant(self.presence.name) is not None
+            mine = {ENTERING: " (you are entered)", PLAYING: " (you play)",
+                    OVER: " (you played)"}.get(item.status, "") if entered else ""
+            lines.append(f"{mark}{item.name}: {self._state_words(item)}{mine}\n",
+                         style="bold" if index == self.picked else "")
+        live = self.selected()
+        if live is not None and live.note:
+            lines.append(f"\n{live.note}\n")
+        self.query_one("#events", Static).update(lines)
+        self.query_one("#results", Static).update(self._results_text(live))
+        if live is not None and live.status == PLAYING:
+            self._sit_if_dealt()
+
+    def _state_words(self, live: LiveEvent) -> str:
+        people = len(live.entrants)
+        who = f"{people} {'person' if people == 1 else 'people'}"
+        if live.status == ENTERING:
+            return (f"{len(live.boards)} boards, starts {live.starts_words()}, "
+                    f"{who} entered, host {shown_name(live.host)}")
+        if live.status == PLAYING:
+            return (f"board {live.board} of {len(live.boards)} at {len(live.seating)} "
+                    f"table{'s' * (len(live.seating) != 1)}")
+        return "called off" if live.status == CALLED_OFF else f"over ({who})"
+
+    def _results_text(self, live: LiveEvent | None) -> Text:
+        if live is None or live.status not in (PLAYING, OVER):
+            return Text("")
+        fields, ranking, _ = live.results()
+        if not fields:
+            return Text("\nNo board is over at every table yet.")
+        return Text("\n" + "\n".join(sheet_lines(live, fields, ranking)[3:]))
+
+    def _sit_if_dealt(self) -> None:
+        """The board dealt to you now: you are seated at it."""
+        table = self.room.events.table_of(self.presence)
+        if table is None or table.number == self._seated_at or self.app.screen is not self:
+            return  # (not `is_current`: that is true under a table screen too)
+        try:
+            seat = table.sit(self.presence)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        self._seated_at = table.number
+        app = self.room_app
+        app.table, app.seat = table, seat
+        assert table.game is not None
+        app.game = table.game
+        self.app.push_screen(LiveBoardScreen(table, seat, app.think, app.ascii,
+                                             lambda state: self._board_over(table),
+                                             resumed=False))
+
+    def _board_over(self, table: BoardTable) -> None:
+        """Back here after the board's show: its results once every table is through."""
+        app = self.room_app
+        screen = self.app.screen
+        if isinstance(screen, LiveBoardScreen) and screen.table is table:
+            app.table = app.seat = None
+            app.game = None
+            self.app.pop_screen()
+            board = self.selected()
+            if board is not None and board.status == PLAYING:
+                self.notify("Board over: the next one is dealt when every table is through.",
+                            markup=False)
+
+    def action_pick(self, step: int) -> None:
+        self.picked += step
+        self._redraw()
+
+    def action_join(self) -> None:
+        live = self.selected()
+        if live is None:
+            return
+        try:
+            if live.entrant(self.presence.name) is not None and live.status == ENTERING:
+                self.room.events.withdraw(live.name, self.presence)
+                self.notify(f"Your entry in {live.name} is taken back.", markup=False)
+            else:
+                self.room.events.join(live.name, self.presence)
+                self.notify(f"You are entered in {live.name}: it starts "
+                            f"{live.starts_words()}; stay here to be seated.", markup=False)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+        self._redraw()
+
+    def action_new(self) -> None:
+        if self._making:
+            return
+        self._making = True
+        self.notify("Dealing a new event's boards...", markup=False)
+        self.run_worker(self._make(), exclusive=True)
+
+    async def _make(self) -> None:
+        """A new event of three boards against the standard computer,
+        starting in `STARTS_IN` seconds; its boards and the computer's
+        yardstick are played off the room's loop (a second or two)."""
+        start = time.time() + STARTS_IN
+        name = f"live-{datetime.fromtimestamp(start, UTC):%Y%m%d-%H%M%S}"
+        try:
+            live = await asyncio.to_thread(new_live_event, name, int(start), 3, "standard",
+                                           self.presence.name, start, WITH_COMPUTER)
+        except (EventError, OSError) as exc:
+            self.notify(f"No event made: {exc}", severity="warning", markup=False)
+            return
+        finally:
+            self._making = False
+        self.room.events.created(live)
+        self.notify(f"Event {live.name}: 3 boards, starts {live.starts_words()}; j enters "
+                    "you, s starts it now.", markup=False)
+        self.picked = [e.name for e in self.room.events.listed()].index(live.name)
+        self._redraw()
+
+    def action_start(self) -> None:
+        live = self.selected()
+        if live is None:
+            return
+        try:
+            line = self.room.events.start(live.name, self.presence)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
+        if line:
+            self.notify(line, markup=False)
+        self._redraw()
+
+    def action_leave(self) -> None:
+        self.room_app.back_to_lobby()  # (the lobby under this screen, or a new one)

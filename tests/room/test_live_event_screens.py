@@ -1,0 +1,88 @@
+"""The lobby's live events screen (`e`): an event to enter, and an event's
+results once its boards are over, as an SVG snapshot at 80x24."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from snapshot_support import screen_svg
+from tui_support import room_app, room_with_tables, wait_for
+
+from crib3.duplicate.boards import make_boards, seat_of
+from crib3.duplicate.events import DuplicateEvent
+from crib3.duplicate.play import play_with_bots
+from crib3.engine.log import write_log
+from crib3.room.live_event import OVER, LiveEvent
+from crib3.tui.screens.live_event import LiveBoardScreen, LiveEventScreen
+from crib3.tui.screens.lobby import LobbyScreen
+
+LATER = datetime(2030, 1, 4, 20, 0, tzinfo=UTC).timestamp()  # a start still to come
+
+
+def played_event(tmp_path) -> LiveEvent:
+    """Event "club", over: Dan, Ann and Bob at one table played its three boards."""
+    event = DuplicateEvent("club", 7, "easy", make_boards(7, 3), "2026-12-06T00:00:00+00:00")
+    live = LiveEvent(event, "Ann", LATER)
+    for name in ("Dan", "Ann", "Bob"):
+        live.join(name, None, None)
+    live.status, live.board, live.seating = OVER, 3, [["Dan", "Ann", "Bob"]]
+    for board in event.boards:
+        game = play_with_bots(board, seat_of(0, board.number), ("easy", "standard", "expert"),
+                              salt="snap")
+        path = tmp_path / f"board-{board.number}.jsonl"
+        write_log(path, game.events, event.header(board.number, "Dan", "test"))
+        live.logs[board.number, 0] = path
+    return live
+
+
+async def to_the_events(pilot) -> None:
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
+    await pilot.press("e")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, LiveEventScreen))
+
+
+async def test_the_events_screen_shows_the_ranking_and_the_fields(svg_snapshot, tmp_path):
+    room = room_with_tables(tmp_path)
+    room.events.add(played_event(tmp_path))
+    entering = LiveEvent(DuplicateEvent("friday", 8, "standard", make_boards(8, 3), ""),
+                         "Cat", LATER)
+    room.events.add(entering)
+    assert await screen_svg(lambda: room_app(room, "Dan"), (80, 24),
+                            setup=to_the_events) == svg_snapshot
+
+
+async def test_dan_enters_from_the_screen_once(tmp_path):
+    room = room_with_tables(tmp_path)
+    event = DuplicateEvent("friday", 8, "standard", make_boards(8, 3), "")
+    event.folder.mkdir(parents=True)
+    live = LiveEvent(event, "Cat", LATER)
+    room.events.add(live)
+    app = room_app(room, "Dan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_the_events(pilot)
+        await pilot.press("j")
+        await wait_for(pilot, lambda: [e.name for e in live.entrants] == ["Dan"])
+        await pilot.press("s")  # not Dan's to start
+        await pilot.pause()
+        assert live.board == 0 and "only Cat or an admin" in " ".join(
+            str(n.message) for n in app._notifications)
+        await pilot.press("j")  # taken back
+        await wait_for(pilot, lambda: live.entrants == [])
+        await pilot.press("q")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
+
+
+async def test_a_person_back_from_a_dropped_connection_is_seated_at_their_board(tmp_path):
+    room = room_with_tables(tmp_path)
+    event = DuplicateEvent("friday", 8, "easy", make_boards(8, 3), "")
+    event.folder.mkdir(parents=True)
+    live = LiveEvent(event, "Dan", LATER)
+    room.events.add(live)
+    eve = room.sign_in("Eve", None, lambda r: None)
+    for presence in (room.people["dan"], eve):
+        room.events.join("friday", presence)
+    room.events.start("friday", eve.__class__("Dan", None, admin=True))
+    app = room_app(room, "Dan")  # (a new session: straight to the seat, as at any table)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, LiveBoardScreen))
+        assert pilot.app.screen.table is room.events.tables["friday"][0]
