@@ -28,6 +28,7 @@ from crib3.cluster.store import ClusterStore
 from crib3.cluster.watched import WatchedBucket
 from crib3.common import crash
 from crib3.engine import PlayerInfo, Rules
+from crib3.room.match import Match
 from crib3.room.seats import Seat, SeatLookup, holder_of
 from crib3.room.storage import OPEN, SHELVED
 from crib3.room.wire import PublicStanding
@@ -59,6 +60,7 @@ class LobbyTable(SeatLookup):
     # `Presence.holder`: a digest, not the key), or None.
     owner_holder: str | None = None
     rated: bool = False  # its finished game moves ratings
+    match: Match = Match()  # (a cluster plays no matches yet: one game, best of 1)
 
     @property
     def state(self) -> PublicStanding | None:

@@ -365,7 +365,9 @@ class ClusterRoom(NodeRoom):
     # --- tables ---------------------------------------------------------------------------
 
     def open_table(self, owner: Presence, rules: Rules, levels: tuple[str, str],
-                   rated: bool | None = None) -> HostedTable:
+                   rated: bool | None = None, best_of: int = 1) -> HostedTable:
+        if best_of != 1:  # (a table's stream holds one game)
+            raise RoomError("a cluster's tables play one game at a time: no matches yet")
         self._check_opening(owner, levels)
         if self._spare is None:
             self._spare_soon()

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from crib3.engine import Rules
     from crib3.room.basics import Listener
     from crib3.room.chat import ChatLine
+    from crib3.room.match import Match
     from crib3.room.moderation import Sanction
     from crib3.room.records import Records
     from crib3.room.seats import Presence, Seat
@@ -92,6 +93,8 @@ class ListedTable(Protocol):
     def state(self) -> Standing | None: ...
     @property
     def rated(self) -> bool: ...  # its finished game moves ratings
+    @property
+    def match(self) -> Match: ...  # the match it plays (one game: best of 1)
 
     def seat_of(self, name: str) -> int | None: ...
 
@@ -271,7 +274,7 @@ class RoomView(Protocol):
     def bring_back(self, presence: Presence, *,
                    journey: Wayfinding | None = None) -> TableView | None: ...
     def open_table(self, owner: Presence, rules: Rules, levels: tuple[str, str],
-                   rated: bool | None = None) -> TableView: ...
+                   rated: bool | None = None, best_of: int = 1) -> TableView: ...
     def close_by_admin(self, table: TableView, by: Presence) -> None: ...
     def remove(self, name: str, by: Presence) -> None: ...
     # An admin's moderation (`crib3.room.moderation`): a ban or a mute for

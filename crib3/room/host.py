@@ -269,7 +269,7 @@ class RoomHost:
 
     def _room_call(self, me: Presence, method: str, args: tuple[Any, ...]) -> Any:
         room = self.room
-        if method == "open_table":
+        if method in ("open_table", "open_match"):
             return self._uid(room.open_table(me, *args[1:]))
         if method == "bring_back":
             table = room.bring_back(me)
@@ -378,7 +378,7 @@ def snap(uid: int, table: Table, in_room: bool) -> wire.TableSnap:
         closed_by=table.closed_by, passed_from=table.passed_from,
         watchers=tuple(table.watcher_names()), chat=tuple(table.chat.lines),
         standing=standing, in_room=in_room, close_asked=tuple(table.close_asked),
-        started_by=table.started_by, rated=table.rated)
+        started_by=table.started_by, rated=table.rated, match=table.match)
 
 
 def summary(whole: wire.TableSnap) -> wire.TableSnap:

@@ -34,7 +34,7 @@ from crib3.room.identities import seat_identity
 from crib3.room.ratings import PROVISIONAL_SIGMA, Skill
 from crib3.room.results import STORE
 from crib3.room.seats import Seat
-from crib3.room.storage import put_away_folder
+from crib3.room.storage import put_away_folder, seat_file_of
 
 log = logging.getLogger("crib3.serve")
 
@@ -331,7 +331,7 @@ def _games_in(log_path: Path, ended: float) -> tuple[tuple[str, Finished], ...]:
     (their identity, and the game from their seat); none when it did not
     end with a win or its files cannot be read."""
     try:
-        data = json.loads(log_path.with_suffix(".json").read_text(encoding="utf-8"))
+        data = json.loads(seat_file_of(log_path).read_text(encoding="utf-8"))
         seats = [Seat(**seat) for seat in data["seats"]]
         number = int(data["number"])
         scores = _final_scores(log_path)

@@ -55,6 +55,7 @@ from crib3.engine.state import apply
 from crib3.room import wire
 from crib3.room.basics import Listener, RoomError, notify
 from crib3.room.chat import ChatLine
+from crib3.room.match import Match
 from crib3.room.matcher import WAIT
 from crib3.room.records import Records
 from crib3.room.seats import SEATS, Presence, Seat, SeatLookup
@@ -211,6 +212,7 @@ class ReplicaTable(SeatLookup):
         self.close_asked: list[str] = []
         self.started_by: str | None = None
         self.rated = False
+        self.match = Match()
         self.moved = False  # (a cluster's table only: a worker never has one)
         self.watchers: list[str] = []
         self.listeners: list[Listener] = []
@@ -228,6 +230,7 @@ class ReplicaTable(SeatLookup):
         self.close_asked = list(snap.close_asked)
         self.started_by = snap.started_by
         self.rated = snap.rated
+        self.match = snap.match
         self.state = snap.standing
         if self.started and self.game is None:
             self.game = ReplicaGame(self)
@@ -444,9 +447,11 @@ class ReplicaRoom:
         return None if uid is None else self._by_uid.get(uid)
 
     def open_table(self, owner: Any, rules: Rules, levels: tuple[str, str],
-                   rated: bool | None = None) -> ReplicaTable:
-        table = self._table(self._call("room", "open_table", wire.ME, rules, tuple(levels),
-                                       rated))
+                   rated: bool | None = None, best_of: int = 1) -> ReplicaTable:
+        table = self._table(
+            self._call("room", "open_table", wire.ME, rules, tuple(levels), rated)
+            if best_of == 1 else
+            self._call("room", "open_match", wire.ME, rules, tuple(levels), rated, best_of))
         if table is None:
             raise RoomError("the table closed as it opened")
         return table

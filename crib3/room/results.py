@@ -422,3 +422,15 @@ class Results:
 def result_of(game: str, table: int, placings: Sequence[Placing], digest: str) -> Result:
     """A game's result as it ends now."""
     return Result(game, table, now(), tuple(placings), digest)
+
+
+MATCH = "match-"  # a match's result's id begins so: its seats' scores are games won
+
+
+def match_result(table: int, placings: Sequence[Placing], logs: Sequence[Path]) -> Result:
+    """A won match's one result, as it ends now (`crib3.room.match`): its
+    id the first game's with `MATCH` before it (once a match, as a game's
+    is once a game), its digest of every game's log in order, and each
+    seat's score its games won, which ranks the seats as the match did."""
+    digest = hashlib.sha256("".join(log_digest(path) for path in logs).encode()).hexdigest()
+    return Result(MATCH + game_id(logs[0]), table, now(), tuple(placings), digest)

@@ -48,11 +48,19 @@ from crib3.engine import Rules, State
 from crib3.room.basics import Listener, RoomError, notify
 from crib3.room.identities import seat_identity
 from crib3.room.live_tables import LiveEvents
+from crib3.room.match import BEST_OF, Match
 from crib3.room.moderation import BAN, MUTE, Moderation, Sanction
 from crib3.room.playnow import PlayNow
 from crib3.room.ratings import BOT_PREFIX, Placing
 from crib3.room.records import Records
-from crib3.room.results import Results, best_hands, game_id, log_digest, result_of
+from crib3.room.results import (
+    Results,
+    best_hands,
+    game_id,
+    log_digest,
+    match_result,
+    result_of,
+)
 from crib3.room.seats import FIRST_USE, Presence, Seat, holder_of
 from crib3.room.storage import (
     CLOSED,
@@ -416,17 +424,20 @@ class Room:
         return self.results is not None
 
     def open_table(self, owner: Presence, rules: Rules, levels: tuple[str, str],
-                   rated: bool | None = None) -> Table:
+                   rated: bool | None = None, best_of: int = 1) -> Table:
         """A new table with `owner` in its first seat; `levels` are the
         computer players for the other two seats if nobody takes them.
         `rated`: its game moves ratings (None: when the room rates; never
-        when it does not)."""
+        when it does not). `best_of`: a match of 3 or 5 games (`crib3.room.match`)."""
+        if best_of not in BEST_OF:
+            raise RoomError(f"a table plays one game, or best of 3 or 5, not {best_of}")
         self._check_opening(owner, levels)
         self._may_open(owner)
         number = self._next_number()
         seats = [Seat(owner.name, owner.key), Seat(level=levels[0]), Seat(level=levels[1])]
         table = Table(self, number, owner.name, rules, seats)
         table.rated = self.rates and rated is not False
+        table.match = Match(best_of)
         table.online.add(0)
         if owner.holder is not None:
             table.holders[0] = owner.holder
@@ -652,16 +663,48 @@ class Room:
     def game_over(self, table: Table, state: State) -> None:
         """`table`'s game just ended (in `state`), its log whole on disk: a rated table's
         result goes in the results log, once (see `crib3.room.results`). A
-        failure to write it is logged; the game is over all the same."""
-        if table.rated:
+        failure to write it is logged; the game is over all the same. A
+        match's game is not rated by itself: its match is (`match_over`)."""
+        if table.rated and not table.match.is_match:
             self._record_result(table.number, table.seats, state, table.log_path)
+
+    def match_over(self, table: Table) -> None:
+        """`table`'s match was just won: a rated match's ranking is its one
+        result (see `crib3.room.match`)."""
+        if table.rated:
+            assert table.state is not None
+            self._record_match(table.number, table.seats, table.match, table.state,
+                               table.files.game_logs())
 
     def _found_over(self, stored: StoredTable, state: State) -> None:
         """A rated game found over at a start: the server stopped between
         its last event and its result. Its result goes in now, unless it
         is in already (`Results.record` keeps one a game)."""
-        self._record_result(stored.number, stored.seats, state,
-                            TableFiles(self.folder, stored.number).log_path)
+        files = TableFiles(self.folder, stored.number)
+        if stored.match.is_match:
+            self._record_match(stored.number, stored.seats, stored.match, state,
+                               files.game_logs())
+            return
+        self._record_result(stored.number, stored.seats, state, files.log_path)
+
+    def _record_match(self, number: int, seats: Sequence[Seat], match: Match, last: State,
+                      logs: Sequence[Path]) -> None:
+        """A won match's result: its seats scored by games won (the names
+        from its `last` game's state), under the id of its games' logs."""
+        if self.results is None:
+            return
+        try:
+            won, second, third = match.wins()
+            best = [max(hands) for hands in zip(*(best_hands(path) for path in logs))]
+            placings = self.placings(number, seats, last._replace(scores=(won, second, third)),
+                                     best)
+            if placings is None:
+                return
+            if not self.results.record(match_result(number, placings, logs)):
+                log.info("table %d: its match's result is in already", number)
+        except (OSError, ValueError) as exc:  # (sqlite3.Error is no OSError: a bug, raised)
+            log.error("table %d: its match's result could not be recorded, no rating "
+                      "moved: %s", number, exc)
 
     def _record_result(self, number: int, seats: Sequence[Seat], state: State,
                        log_path: Path) -> None:

@@ -14,6 +14,13 @@ its log stays, for the record, and the room leaves it be). Files written
 before there was a status are `OPEN`. Nothing here knows about seating rules or bots: this
 module only keeps and reads files.
 
+A table opened for a match (`crib3.room.match`) keeps each finished game's
+log beside it as `table-N-game-K.jsonl` (K from 1, in the order played),
+and `table-N.jsonl` is the game under way: the match's standing is read
+back from those logs after a restart (`match_games`), nothing else. Between
+two games (the last one filed, the next not begun) a table has game logs
+and no `table-N.jsonl`: it comes back to begin its next game.
+
 A table that can never come back (closed, or its game over) is moved to a
 folder of its own, `closed/` (`TableFiles.put_away`), so that a start
 reads only the tables that can: a room where people open and close tables
@@ -40,6 +47,7 @@ from crib3.engine.log import (
     open_private,
     private_folder,
 )
+from crib3.room.match import Match, Played
 from crib3.room.seats import Seat
 
 OPEN, SHELVED, CLOSED = "open", "shelved", "closed"
@@ -48,6 +56,13 @@ PUT_AWAY = "closed"  # the folder, under the room's, of tables that cannot come 
 
 def put_away_folder(folder: Path) -> Path:
     return folder / PUT_AWAY
+
+
+def seat_file_of(log_path: Path) -> Path:
+    """The seat file of a table's game log: `table-N.json` for its
+    `table-N.jsonl`, and for a match's finished games' `table-N-game-K.jsonl`."""
+    table, _, game = log_path.stem.partition("-game-")
+    return log_path.with_name(f"{table if game.isdigit() else log_path.stem}.json")
 
 def write_whole(path: Path, text: str) -> None:
     """`path` replaced in one step (a crash leaves the old file or the new
@@ -77,12 +92,14 @@ class TableFiles:
 
     def save_seats(self, owner: str, rules: Rules, seats: Sequence[Seat],
                    status: str = OPEN, started_by: str | None = None,
-                   rated: bool = False) -> None:
+                   rated: bool = False, best_of: int = 1) -> None:
         """Who sits where, replacing the last copy in one step (a crash
         leaves the old file or the new one, never half of one)."""
         data = {"number": self.number, "owner": owner, "rules": asdict(rules),
                 "seats": [asdict(seat) for seat in seats], "status": status,
                 "started_by": started_by, "rated": rated}
+        if best_of > 1:  # (a single game's file is as it always was)
+            data["best_of"] = best_of
         write_whole(self.meta_path, json.dumps(data, indent=1))
 
     def put_away(self) -> None:
@@ -92,7 +109,7 @@ class TableFiles:
         self.close_log()
         away = put_away_folder(self.folder)
         private_folder(away)
-        for path in (self.meta_path, self.log_path):
+        for path in (self.meta_path, self.log_path, *self.game_logs()):
             with contextlib.suppress(FileNotFoundError):
                 os.replace(path, away / path.name)
         self.folder = away
@@ -101,6 +118,25 @@ class TableFiles:
         """A table that never started is put away: nothing in it to keep."""
         with contextlib.suppress(OSError):
             self.meta_path.unlink()
+
+    def game_log_path(self, game: int) -> Path:
+        """Where a match's finished game number `game` (1 the first) is kept."""
+        return self.folder / f"table-{self.number}-game-{game}.jsonl"
+
+    def game_logs(self) -> list[Path]:
+        """A match's finished games' logs, in the order they were played."""
+        logs: list[Path] = []
+        while (path := self.game_log_path(len(logs) + 1)).exists():
+            logs.append(path)
+        return logs
+
+    def file_game(self) -> Path:
+        """The game just finished at a match's table: its log closed and
+        kept as the match's next game log (the next game's begins anew)."""
+        self.close_log()
+        path = self.game_log_path(len(self.game_logs()) + 1)
+        os.replace(self.log_path, path)
+        return path
 
     def start_log(self) -> None:
         """A new game's log, with its header."""
@@ -133,6 +169,7 @@ class StoredTable:
     played_at: float = 0.0  # when its log was last written (the file's time)
     started_by: str | None = None  # the owner as the game started (None: not known)
     rated: bool = False  # its game moves ratings (files from before ratings: casual)
+    match: Match = Match()  # the match it plays, and its finished games (a game: best of 1)
 
 
 class UnreadableTable(Exception):
@@ -140,7 +177,8 @@ class UnreadableTable(Exception):
 
 
 # Told of a rated game found over at a start (the server stopped between
-# its last event and its result): its table, and the game as it ended.
+# its last event and its result): its table, and the game as it ended (a
+# match's: the table's `match` over, and the state its last game ended in).
 FoundOver = Callable[[StoredTable, State], None]
 
 
@@ -161,10 +199,25 @@ def read_table(folder: Path, number: int, over: FoundOver | None = None) -> Stor
         started_by = None if started_by is None else str(started_by)
         rated = data.get("rated") is True
         files = TableFiles(folder, number)
-        if not files.log_path.exists():
-            meta_path.unlink()  # it never started: nothing to lose
-            return None
         if status == CLOSED:  # it never comes back: kept, unread, with the others
+            if files.log_path.exists() or files.game_logs():
+                files.put_away()
+            else:
+                meta_path.unlink()
+            return None
+        match, last = match_games(files, int(data.get("best_of", 1)))
+        if not files.log_path.exists():
+            if not match.games:
+                meta_path.unlink()  # it never started: nothing to lose
+                return None
+            # A match between two games: the next one begins as it comes back.
+            stored = StoredTable(number, owner, rules, seats, [], status,
+                                 files.game_logs()[-1].stat().st_mtime, started_by, rated,
+                                 match)
+            if not match.over:
+                return stored
+            if over is not None and rated and last is not None:
+                over(stored, last)
             files.put_away()
             return None
         loaded = load_log(files.log_path)
@@ -173,14 +226,34 @@ def read_table(folder: Path, number: int, over: FoundOver | None = None) -> Stor
         raise UnreadableTable(str(exc)) from None
     except (OSError, ValueError, KeyError, TypeError) as exc:
         raise UnreadableTable(f"{meta_path}: {exc}") from None
-    if loaded.state.winner is not None:
+    if loaded.state.winner is not None and not match.is_match:
         if over is not None and rated:
             over(StoredTable(number, owner, rules, seats, list(loaded.events), status,
                              played_at, started_by, rated), loaded.state)
         files.put_away()  # (a game over, from before there was `closed/`)
         return None
+    if loaded.state.winner is not None:  # a match's game, over before it was filed
+        try:
+            files.file_game()
+        except OSError as exc:
+            raise UnreadableTable(f"{files.log_path}: {exc}") from None
+        return read_table(folder, number, over)
     return StoredTable(number, owner, rules, seats, list(loaded.events), status, played_at,
-                       started_by, rated)
+                       started_by, rated, match)
+
+
+def match_games(files: TableFiles, best_of: int) -> tuple[Match, State | None]:
+    """A match's standing, read back from its finished games' logs, and the
+    state its last game ended in (None: no game finished yet). LogError or
+    ValueError when one cannot be read, or is not a finished game."""
+    match, last = Match(best_of), None
+    for path in files.game_logs():
+        state = load_log(path, keep_events=False).state
+        if state.winner is None:
+            raise ValueError(f"{path}: a match's game that did not finish")
+        match = match.add(Played(state.winner, tuple(state.scores)))
+        last = state
+    return match, last
 
 
 def take_out(folder: Path, number: int) -> None:
@@ -192,7 +265,14 @@ def take_out(folder: Path, number: int) -> None:
     try:
         data = json.loads(meta.read_text(encoding="utf-8"))
         data["status"] = OPEN
-        os.replace(away / f"table-{number}.jsonl", folder / f"table-{number}.jsonl")
+        games = TableFiles(away, number).game_logs()  # a match's finished games
+        for path in games:
+            os.replace(path, folder / path.name)
+        if games:
+            with contextlib.suppress(FileNotFoundError):  # (closed between two games)
+                os.replace(away / f"table-{number}.jsonl", folder / f"table-{number}.jsonl")
+        else:
+            os.replace(away / f"table-{number}.jsonl", folder / f"table-{number}.jsonl")
         write_whole(folder / meta.name, json.dumps(data, indent=1))
         meta.unlink()
     except (OSError, ValueError, TypeError) as exc:

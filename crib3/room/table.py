@@ -23,6 +23,14 @@ owner who started the game at once, an owner who inherited it with the
 agreement of everyone seated, and its other people may bring it back).
 Before the start, the table is put away when its last person leaves.
 
+A table may be opened for a match (`crib3.room.match`: best of 3 or 5,
+the same three seats): as each game ends its log is filed beside the
+table's and the next game begins at once (the deal cut for anew), until
+someone has won the match; only then does the table leave the room, and a
+rated table's result is the match's ranking, recorded once
+(`Room.match_over`), its games moving no rating each. A seat whose person
+left stays the computer's for the rest of the match, and counts last.
+
 What the lobby shows of a table (its seats in words, how the game stands)
 is the lobby screens' business: `crib3.tui.screens.lobby_words`.
 """
@@ -39,10 +47,12 @@ from typing import TYPE_CHECKING
 from crib3.common.levels import HUMAN, bot_names
 from crib3.common.names import shown_name
 from crib3.engine import Event, Game, PlayerInfo, Rules, SeatFeed, State
+from crib3.engine.log import load_log
 from crib3.players import make_player
 from crib3.players.autoplay import BotDriver
 from crib3.room.basics import Listener, RoomError, notify
 from crib3.room.chat import ChatLine, TableChat
+from crib3.room.match import Match, Played
 from crib3.room.seats import SEATS, Presence, Seat, SeatLookup, holder_of
 from crib3.room.storage import OPEN, StoredTable, TableFiles
 
@@ -84,6 +94,7 @@ class Table(SeatLookup):
         self.started_by: str | None = None  # the owner as its game started
         self.close_asked: list[str] = []  # who asked (or agreed) to close its game, in order
         self.rated = False  # its finished game moves ratings (chosen as it opened)
+        self.match = Match()  # its match (chosen as it opened; a single game: best of 1)
 
     @classmethod
     def resume(cls, room: Room, stored: StoredTable) -> Table:
@@ -100,7 +111,11 @@ class Table(SeatLookup):
         adopts a table calls it too)."""
         self.started_by = stored.started_by
         self.rated = stored.rated
-        game = self._go_on(stored.events)
+        self.match = stored.match
+        if stored.events:
+            game = self._go_on(stored.events)
+        else:  # a match between two games: its next one begins now
+            game = self._new_game(self._match_players(), random.SystemRandom().randrange(2**31))
         now = time.monotonic()
         self.away_since = {i: now for i, seat in enumerate(self.seats) if seat.person}
         self._play(game)
@@ -136,7 +151,9 @@ class Table(SeatLookup):
 
     @property
     def over(self) -> bool:
-        return self.game is not None and self.game.over
+        """Its game is over (a match's: its last game, the match won)."""
+        return self.game is not None and self.game.over and \
+            (not self.match.is_match or self.match.over)
 
     @property
     def state(self) -> State | None:
@@ -334,10 +351,29 @@ class Table(SeatLookup):
 
     def _record(self, event: Event, state: State) -> None:
         self.files.record(event)
-        if state.winner is not None:
+        if state.winner is None:
+            return
+        if self.match.is_match:
+            self.match = self.match.add(Played(state.winner, tuple(state.scores)))
+            self.files.file_game()
+        else:
             self.files.close_log()
-            self.save()
-            self.room.game_over(self, state)
+        self.save()
+        self.room.game_over(self, state)
+        if self.match.is_match and self.match.over:
+            self.room.match_over(self)
+
+    def _match_players(self) -> list[PlayerInfo]:
+        """The players of a match's next game: its last game's."""
+        logs = self.files.game_logs()
+        return list(load_log(logs[-1], keep_events=False).state.players)
+
+    def _next_game(self, players: list[PlayerInfo]) -> None:
+        """A match's game is over and the match is not: the next begins."""
+        game = self._new_game(players, random.SystemRandom().randrange(2**31))
+        self._play(game)
+        self.save()
+        self._changed()
 
     def feed(self, seat: int | None) -> SeatFeed:
         """The side of the game a person's screen is built on (None: a
@@ -460,6 +496,9 @@ class Table(SeatLookup):
         game = self.game
         assert game is not None and self._bots is not None
         await self._bots.run(self._wake, stopped=lambda: self.closed)
+        if game.over and self.match.is_match and not self.match.over and not self.closed:
+            self._next_game(list(game.state.players))
+            return
         if game.over:  # it leaves the room (its files stay, for the record)
             self.room.tables.pop(self.number, None)
             if not self.closed:
@@ -502,7 +541,7 @@ class Table(SeatLookup):
     def save(self, status: str = OPEN) -> None:
         """Put who sits where on disk (the game's log is written as it goes)."""
         self.files.save_seats(self.owner, self.rules, self.seats, status, self.started_by,
-                              self.rated)
+                              self.rated, self.match.best_of)
 
     def _changed(self) -> None:
         notify(self.listeners)

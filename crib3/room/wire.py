@@ -59,6 +59,7 @@ from typing import Any, NamedTuple
 
 from crib3.engine import Command, Event, PlayerInfo, Rules, SeatView, codec
 from crib3.room.chat import ChatLine
+from crib3.room.match import Match
 from crib3.room.moderation import Sanction
 from crib3.room.seats import Seat
 
@@ -120,6 +121,7 @@ class TableSnap:
     close_asked: tuple[str, ...] = ()  # who asked (or agreed) to close its game
     started_by: str | None = None  # the owner as its game started (their x closes it at once)
     rated: bool = False  # its finished game moves ratings
+    match: Match = Match()  # the match it plays (one game: best of 1) and its games won
 
 
 @dataclass(frozen=True)
@@ -352,6 +354,7 @@ _ME_ARG = object()  # in `CALLS`: the caller's own presence (`ME`)
 # ("room" as the target), then a table's (its uid).
 CALLS: dict[str, tuple[Any, ...]] = {
     "open_table": (_ME_ARG, Rules, tuple[str, str], bool | None),
+    "open_match": (_ME_ARG, Rules, tuple[str, str], bool | None, int),  # best of 3 or 5
     "bring_back": (_ME_ARG,),
     "close_by_admin": (int, _ME_ARG),
     "remove": (str, _ME_ARG),

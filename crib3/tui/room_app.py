@@ -192,15 +192,37 @@ class CardRoomApp(BaseApp):
             self.push_screen(RoomHelpScreen(self.presence.admin))
 
     def _game_over(self, state: State) -> None:
+        from crib3.room.match import Played
         from crib3.tui.screens.room_table import RoomGameOverScreen
 
-        self.push_screen(RoomGameOverScreen(state, self.seat or 0), self._after_game)
+        match = self.table.match if self.table is not None else None
+        if match is not None and match.is_match and state.winner is not None \
+                and not match.over and (not match.games
+                                        or match.games[-1].scores != tuple(state.scores)):
+            # (In a worker the table's match may come a moment after its
+            # game's last event: this game, not counted in yet, is.)
+            match = match.add(Played(state.winner, tuple(state.scores)))
+        self.push_screen(RoomGameOverScreen(state, self.seat or 0, match), self._after_game)
 
     def _after_game(self, choice: str | None) -> None:
         if choice == "new":
             self.back_to_lobby()
+        elif choice == "next":
+            self._next_game()
         else:
             self.exit()
+
+    def _next_game(self) -> None:
+        """A match's next game: to the table again once it has begun (the
+        table begins it as the last one ends: at once, but not within the
+        very keypress), or to the lobby if the table is gone."""
+        table, seat = self.table, self.seat
+        if table is None or seat is None or table.closed or table.over:
+            self.back_to_lobby()
+        elif table.state is None or table.state.winner is not None:  # (not begun yet)
+            self.set_timer(0.05, self._next_game)
+        else:
+            self.sit_at(table, seat, fresh=True)
 
     def action_new_game(self) -> None:
         """At a card room a new game starts at the lobby; a game in progress

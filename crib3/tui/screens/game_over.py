@@ -95,14 +95,16 @@ class GameOverScreen(Screen[str]):
     VERTICAL_BREAKPOINTS = [(0, "short"), (34, "tall")]
 
     def __init__(self, state: State, me: int = 0, again: str = "new game",
-                 review: bool = False) -> None:
+                 review: bool = False, match_line: str | None = None) -> None:
         """`again`: what n or Enter leads to (at a card room, the lobby);
-        `review`: r reviews the game just played (the app has its events)."""
+        `review`: r reviews the game just played (the app has its events);
+        `match_line`: how the match this game was part of stands, if any."""
         super().__init__()
         self.state = state
         self.me = me
         self.again = again
         self.review = review
+        self.match_line = match_line
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         return self.review if action == "review" else True
@@ -121,6 +123,8 @@ class GameOverScreen(Screen[str]):
             yield Static(f"{headline}  {reached(s.scores[winner], s.rules.target)} to "
                          + " and ".join(str(s.scores[x]) for x in range(3) if x != winner),
                          id="winner", markup=False)
+            if self.match_line is not None:
+                yield Static(self.match_line, id="match", markup=False)
             skunked = [f"{names[x]} is {'double-' if s.skunks[x] > 1 else ''}skunked"
                        for x in range(3) if s.skunks[x]]
             if skunked:

@@ -202,7 +202,8 @@ class LobbyScreen(QuietBindings, Screen[None]):
             said.update(who)
         self._show_motd()
         tables = self.room.lobby()
-        rows = {t.number: (str(t.number), seats_line(t), rules_line(t.rules, t.rated), standing(t))
+        rows = {t.number: (str(t.number), seats_line(t),
+                           rules_line(t.rules, t.rated, t.match.best_of), standing(t))
                 for t in tables}
         # A cluster's node (crib3 serve --cluster) lists the other nodes' tables too.
         for other in self._elsewhere():
@@ -510,14 +511,15 @@ class LobbyScreen(QuietBindings, Screen[None]):
         self.app.push_screen(MyGamesScreen(self.room.records, self.presence))
 
     def action_open(self) -> None:
-        self.app.push_screen(OpenTableScreen(self.room.rates), self._opened)
+        self.app.push_screen(OpenTableScreen(self.room.rates, self.room.cluster is None),
+                             self._opened)
 
-    def _opened(self, choice: tuple[Rules, tuple[str, str], bool | None] | None) -> None:
+    def _opened(self, choice: tuple[Rules, tuple[str, str], bool | None, int] | None) -> None:
         if choice is None:
             return
-        rules, levels, rated = choice
+        rules, levels, rated, best_of = choice
         try:
-            table = self.room.open_table(self.presence, rules, levels, rated)
+            table = self.room.open_table(self.presence, rules, levels, rated, best_of)
         except RoomError as exc:
             self.notify(str(exc), severity="warning", markup=False)
             return

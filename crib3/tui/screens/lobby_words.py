@@ -33,19 +33,26 @@ def seats_line(table: ListedTable) -> str:
 
 
 def standing(table: ListedTable) -> str:
-    """How the table's game stands: waiting, the hand and the scores, or won."""
+    """How the table's game stands: waiting, the hand and the scores, or
+    won; at a match, which game, and the games won so far before it
+    ("game 2 (1-0-0), hand 3: 12-30-5")."""
     state = table.state
     if state is None:
         return "waiting"
     if state.winner is not None:
         return f"won by {shown_name(state.name(state.winner), MAX_LENGTH)}"
-    return f"hand {max(1, state.hand_number)}: " + "-".join(str(s) for s in state.scores)
+    hand = f"hand {max(1, state.hand_number)}: " + "-".join(str(s) for s in state.scores)
+    match = table.match
+    if not match.is_match:
+        return hand
+    won = "-".join(str(w) for w in match.wins())
+    return f"game {len(match.games) + 1} ({won}), {hand}"
 
 
-def rules_line(rules: Rules, rated: bool = False) -> str:
-    """The rules in a few words: "121 muggins skunks", and "rated" when the
+def rules_line(rules: Rules, rated: bool = False, best_of: int = 1) -> str:
+    """The rules in a few words: "121 muggins skunks", "rated" when the
     game moves ratings (a casual table says nothing more: in a room that
-    rates nothing, every table is)."""
+    rates nothing, every table is), and "best of 3" for a match."""
     words = [str(rules.target)]
     if rules.muggins:
         words.append("muggins")
@@ -53,6 +60,8 @@ def rules_line(rules: Rules, rated: bool = False) -> str:
         words.append("skunks")
     if rated:
         words.append("rated")
+    if best_of > 1:
+        words.append(f"best of {best_of}")
     return " ".join(words)
 
 

@@ -1,6 +1,7 @@
 """The card room's dialog for opening a table (`OpenTableScreen`): its
-rules, the computer players of the seats nobody takes, and, in a room
-that rates games, whether this one is rated or casual."""
+rules, the computer players of the seats nobody takes, in a room that
+rates games whether this one is rated or casual, and whether it plays one
+game or a match (best of 3 or 5: `crib3.room.match`)."""
 
 from __future__ import annotations
 
@@ -20,10 +21,15 @@ if TYPE_CHECKING:
     from crib3.engine import Rules  # noqa: F401 (in the Dialog's result type, a string)
 
 
-class OpenTableScreen(Dialog["tuple[Rules, tuple[str, str], bool | None] | None"]):
-    """The rules of a new table, who plays the seats nobody takes, and
-    (`rates`: the room rates games) whether its game is rated; the last of
-    its answer is None where the room rates nothing."""
+MATCHES = {"one game": 1, "best of 3": 3, "best of 5": 5}
+MATCH_HINTS = {"best of 3": "the first to win 2 games", "best of 5": "the first to win 3 games"}
+
+
+class OpenTableScreen(Dialog["tuple[Rules, tuple[str, str], bool | None, int] | None"]):
+    """The rules of a new table, who plays the seats nobody takes, (`rates`:
+    the room rates games) whether its game is rated, and how many games it
+    plays (1, or a match's best of 3 or 5); the third of its answer is None
+    where the room rates nothing."""
 
     BINDINGS = [
         Binding("enter", "open", "Open"),
@@ -32,9 +38,11 @@ class OpenTableScreen(Dialog["tuple[Rules, tuple[str, str], bool | None] | None"
         Binding("escape", "dismiss(None)", "Cancel"),
     ]
 
-    def __init__(self, rates: bool = False) -> None:
+    def __init__(self, rates: bool = False, matches: bool = True) -> None:
+        """`matches`: the room's tables may play matches (a cluster's do not yet)."""
         super().__init__()
         self.rates = rates
+        self.matches = matches
 
     def compose(self) -> ComposeResult:
         with Vertical():
@@ -50,6 +58,8 @@ class OpenTableScreen(Dialog["tuple[Rules, tuple[str, str], bool | None] | None"
                 yield OptionRow("Rating", ("rated", "casual"), "rated",
                                 {"rated": "the result moves everyone's rating",
                                  "casual": "no rating moves"}, id="rated")
+            if self.matches:
+                yield OptionRow("Match", tuple(MATCHES), "one game", MATCH_HINTS, id="match")
             yield Static(in_words("↑/↓ move · ←/→ change · Enter open · Esc cancel",
                                   app_is_ascii(self)), classes="hint")
 
@@ -67,4 +77,5 @@ class OpenTableScreen(Dialog["tuple[Rules, tuple[str, str], bool | None] | None"
         levels = (self.query_one("#left", OptionRow).value,
                   self.query_one("#right", OptionRow).value)
         rated = self.query_one("#rated", OptionRow).value == "rated" if self.rates else None
-        self.dismiss((rules, levels, rated))
+        best_of = MATCHES[self.query_one("#match", OptionRow).value] if self.matches else 1
+        self.dismiss((rules, levels, rated, best_of))

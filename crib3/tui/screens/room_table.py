@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from crib3.engine import Event, SeatView, State
     from crib3.room.chat import ChatLine
     from crib3.room.contract import TableView
+    from crib3.room.match import Match
     from crib3.tui.room_app import CardRoomApp
 
 
@@ -356,9 +357,39 @@ class RoomTableScreen(TableScreen):
 
 
 class RoomGameOverScreen(GameOverScreen):
-    """The result, at a card room: n or Enter goes back to the lobby."""
+    """The result, at a card room: n or Enter goes back to the lobby. Between
+    two games of a match it says how the match stands and n or Enter goes
+    on to the next game (dismissing with "next")."""
 
-    BINDINGS = [Binding("n,enter", "dismiss('new')", "Lobby")]
+    BINDINGS = [Binding("n,enter", "dismiss('new')", "Lobby"),
+                Binding("n,enter", "dismiss('next')", "Next game")]
 
-    def __init__(self, state: State, me: int) -> None:
-        super().__init__(state, me, again="back to the lobby")
+    def __init__(self, state: State, me: int, match: Match | None = None) -> None:
+        """`match`: the table's match, this game counted in (None: a single game)."""
+        self.goes_on = match is not None and match.is_match and not match.over
+        line = None
+        if match is not None and match.is_match:
+            line = match_words(match, [shown_name(p.name, 24) for p in state.players], me)
+        super().__init__(state, me, again="next game" if self.goes_on else "back to the lobby",
+                         match_line=line)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """n or Enter: the next game while the match goes on, else the lobby."""
+        if action == "dismiss" and parameters in (("new",), ("next",)):
+            return (parameters == ("next",)) == self.goes_on
+        return super().check_action(action, parameters)
+
+
+def match_words(match: Match, names: list[str], me: int) -> str:
+    """The match after a game, in a sentence: its score in games, then
+    either who won it or what it takes to win (`crib3.room.match`)."""
+    wins = match.wins()
+    tally = ", ".join(f"{name} {won}" for name, won in zip(names, wins))
+    head = f"Match, best of {match.best_of}, games won: {tally}."
+    if match.winner is not None:
+        won = "You win the match!" if match.winner == me else \
+            f"{names[match.winner]} wins the match."
+        return f"{head} {won}"
+    if match.extra:
+        return f"{head} Nobody has {match.needed} yet: the match goes on."
+    return f"{head} The first to win {match.needed} wins it."

@@ -58,7 +58,8 @@ class WaitingScreen(QuietBindings, Screen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Static(f"Table {self.table.number} · {rules_line(self.table.rules)}",
+            rules = rules_line(self.table.rules, best_of=self.table.match.best_of)
+            yield Static(f"Table {self.table.number} · {rules}",
                          classes="title")
             yield Static("", id="seats")
             yield Static("", id="status", classes="hint", markup=False)  # the owner's name

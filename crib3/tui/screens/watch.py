@@ -50,6 +50,16 @@ ROOM_KEYS = """\
   i          a link that seats a friend from a browser
   m          the bell for your turn, off or on
 """
+MATCH_HELP = """\
+[b]Matches[/b] (o, then Match: best of 3 or best of 5)
+  The same three play game after game, each deal cut
+  for anew; the first to win 2 games (of 3) or 3 (of 5)
+  wins the match. If the games run out with nobody
+  there (1-1-1, 2-2-1), the match goes on until someone
+  is. A rated match moves ratings once, when it ends:
+  its winner first, the others by games won.
+  Leave it, and the computer finishes it for you, last.
+"""
 ADMIN_KEYS = """\
   x, k       admin: close a table (it is saved),
              remove a session
@@ -141,7 +151,23 @@ class SpectatorScreen(RoomTableScreen):
         if state.winner is not None:
             winner = shown_name(state.name(state.winner))
             self.notify(f"Table {self.table.number}: won by {winner}.", markup=False)
-        self.action_leave()
+        if self.table.match.is_match:
+            self._watch_next()
+        else:
+            self.action_leave()
+
+    def _watch_next(self) -> None:
+        """A match's game is over: watch its next one once it has begun (the
+        table begins it at once), or leave when the match is won."""
+        table = self.table
+        if table.closed or table.over:
+            self.action_leave()
+        elif table.state is None or table.state.winner is not None:  # (not begun yet)
+            self.set_timer(0.05, self._watch_next)
+        else:  # (this screen follows the game just over: a new one, in its place)
+            room_app = self.room_app
+            room_app.pop_screen()
+            room_app.spectate(table)
 
     def action_leave(self) -> None:
         self.room_app.stop_watching()
@@ -177,5 +203,5 @@ class RoomHelpScreen(HelpScreen):
 
     def help_text(self) -> str:
         """The card room's keys first (an admin's too), then the game's."""
-        return ROOM_KEYS + (ADMIN_KEYS if self.admin else "") + "\n" + \
+        return ROOM_KEYS + (ADMIN_KEYS if self.admin else "") + "\n" + MATCH_HELP + "\n" + \
             HELP_TEXT.replace(TAKE_BACK_KEY, "")  # never in the card room
