@@ -70,15 +70,16 @@ class Profile:
     name: str
     skill: Skill
     places: tuple[int, int, int]  # games finished 1st, 2nd, 3rd
-    points: int  # every rated game's final score, added up
+    points: int  # every rated single game's final score, added up
     best: int  # the best hand counted in a rated game
     last: str  # when their last rated game ended
     history: tuple[Point, ...]  # oldest first
+    scored: int = 0  # the rated results whose scores are points (a match's are games won)
 
     @property
     def average(self) -> float:
-        """Average final score a rated game."""
-        return self.points / self.skill.games if self.skill.games else 0.0
+        """Average final score a rated single game."""
+        return self.points / self.scored if self.scored else 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,7 +278,7 @@ class Records:
         if identity is None:
             return None
         rows = self._rows("SELECT name, mu, sigma, games, first, second, third, points, best, "
-                          "last FROM ratings WHERE identity = ?", (identity,))
+                          "last, scored FROM ratings WHERE identity = ?", (identity,))
         if not rows:
             return None
         r = rows[0]
@@ -287,7 +288,7 @@ class Records:
                             (identity,))))
         n = [int(x) for x in r[3:9]]
         return Profile(identity, str(r[0]), Skill(float(r[1]), float(r[2]), n[0]),
-                       (n[1], n[2], n[3]), n[4], n[5], str(r[9]), history)
+                       (n[1], n[2], n[3]), n[4], n[5], str(r[9]), history, int(r[10]))
 
     # --- finished games ------------------------------------------------------------------
 

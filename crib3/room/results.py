@@ -176,14 +176,15 @@ class Rated:
 
 # The store's shape; a store of another version is made anew from the log
 # when it is opened (it is only a cache of the fold).
-VERSION = 3
+VERSION = 4
 SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS folded (game TEXT PRIMARY KEY, line INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS ratings (identity TEXT PRIMARY KEY, name TEXT NOT NULL,
     mu REAL NOT NULL, sigma REAL NOT NULL, games INTEGER NOT NULL,
     first INTEGER NOT NULL DEFAULT 0, second INTEGER NOT NULL DEFAULT 0,
     third INTEGER NOT NULL DEFAULT 0, points INTEGER NOT NULL DEFAULT 0,
-    best INTEGER NOT NULL DEFAULT 0, last TEXT NOT NULL DEFAULT '');
+    best INTEGER NOT NULL DEFAULT 0, last TEXT NOT NULL DEFAULT '',
+    scored INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS ratings_by_mu ON ratings (mu DESC, identity);
 CREATE INDEX IF NOT EXISTS ratings_board ON ratings (mu DESC, identity, last)
     WHERE sigma <= {PROVISIONAL_SIGMA!r};
@@ -290,20 +291,24 @@ class Results:
         moved = rate(skills, result.placings)
         seats = {p.identity: (p, place) for p, place in zip(result.placings,
                                                                places(result.placings))}
+        # A match's scores are games won: its line counts in the places, not
+        # in the points a game (`points`, `scored`).
+        game = 0 if result.game.startswith(MATCH) else 1
         with self._transaction() if alone else contextlib.nullcontext():
             self.db.execute("INSERT INTO folded (game, line) VALUES (?, ?)",
                             (result.game, number))
             self.db.executemany(
                 "INSERT INTO ratings (identity, name, mu, sigma, games, first, second, third, "
-                "points, best, last) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                "points, best, last, scored) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                 "ON CONFLICT (identity) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
                 "sigma = excluded.sigma, games = excluded.games, "
                 "first = first + excluded.first, second = second + excluded.second, "
                 "third = third + excluded.third, points = points + excluded.points, "
-                "best = MAX(best, excluded.best), last = excluded.last",
+                "best = MAX(best, excluded.best), last = excluded.last, "
+                "scored = scored + excluded.scored",
                 [(who, seats[who][0].name, s.mu, s.sigma, s.games, int(seats[who][1] == 1),
-                  int(seats[who][1] == 2), int(seats[who][1] == 3), seats[who][0].score,
-                  seats[who][0].best, result.at) for who, s in moved.items()])
+                  int(seats[who][1] == 2), int(seats[who][1] == 3), seats[who][0].score * game,
+                  seats[who][0].best, result.at, game) for who, s in moved.items()])
             self.db.executemany(
                 "INSERT INTO history (identity, line, game, at, tab, place, score, mu, sigma) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",

@@ -14,7 +14,7 @@ from records_support import rated_crowd, room_with_record
 
 from crib3.room.ratings import Placing
 from crib3.room.records import ACTIVE_DAYS, Records, seat_export
-from crib3.room.results import STORE, Result, Results
+from crib3.room.results import MATCH, STORE, Result, Results
 
 DAN = "ssh SHA256:dan"
 AFTER = datetime(2026, 12, 1, tzinfo=UTC)  # ten days after the crowd's games
@@ -155,3 +155,18 @@ def test_each_put_away_tables_files_are_read_once_and_a_new_one_is_found(tmp_pat
     finished_game(room.folder, 7, [Seat("Dan", "SHA256:dan"), Seat(None), Seat(None)], seed=7)
     assert [g.number for g in room.records.finished(DAN)][:1] == [7] and read[6:] == \
         ["table-7.jsonl"]
+
+
+def test_a_matchs_games_won_count_in_the_places_not_in_the_average_points(tmp_path):
+    """A match's result scores each seat by its games won (`MATCH`): the
+    profile's average points a game leaves it out."""
+    results = Results(tmp_path / "ratings")
+    results.record(Result("one-game", 1, "2026-11-30T10:00:00+00:00",
+                          (Placing("ssh new", "Neo", 121), Placing("ssh P0", "P0", 90)),
+                          "0" * 64))
+    results.record(Result(MATCH + "first-game", 2, "2026-11-30T11:00:00+00:00",
+                          (Placing("ssh new", "Neo", 2), Placing("ssh P0", "P0", 1)), "1" * 64))
+    results.close()
+    profile = Records(tmp_path / "ratings", None).profile("ssh new")
+    assert profile is not None and profile.places == (2, 0, 0) and profile.skill.games == 2
+    assert profile.average == 121
