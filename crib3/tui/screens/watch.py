@@ -202,6 +202,7 @@ class RoomHelpScreen(HelpScreen):
         self.admin = admin
 
     def help_text(self) -> str:
-        """The card room's keys first (an admin's too), then the game's."""
-        return ROOM_KEYS + (ADMIN_KEYS if self.admin else "") + "\n" + MATCH_HELP + "\n" + \
-            HELP_TEXT.replace(TAKE_BACK_KEY, "")  # never in the card room
+        """The card room's keys first (an admin's too), then the game's, then
+        how a match is won (read once, not at each look for a key)."""
+        return ROOM_KEYS + (ADMIN_KEYS if self.admin else "") + "\n" + \
+            HELP_TEXT.replace(TAKE_BACK_KEY, "") + "\n" + MATCH_HELP  # (no u in the room)
