@@ -1,23 +1,35 @@
 """The game log: JSON Lines, one event a line, after a header line.
 
-This is the only engine module that touches files. Writing appends a line,
-flushes and fsyncs it before returning, so whatever the screen shows is on
-disk. Reading is strict: every event is re-run through the rules
-(`replay`), so a log that was cut, hand-edited or written by something else
-gives one `LogError` naming the file and line, never a traceback. The format
-is documented field by field in assets/log-format.md.
+This is the only engine module that touches files. Writing appends a line
+and flushes it to the operating system before returning, so whatever the
+screen shows survives the program's crash (even `kill -9`). What the
+machine losing power spares depends on the fsync: `LogWriter` fsyncs each
+line before returning too (a local game: whatever the screen shows is on
+the disk itself), or, with `sync=LATER` (the card room, whose event loop
+relays every key of every table and must never wait on the disk), in a
+thread of its own just after the write, one fsync covering every line
+written since the last (`GroupSync`): a power cut may then lose the last
+lines the screen showed, a crash of the program none.
+
+Reading is strict: every event is re-run through the rules (`replay`), so
+a log that was cut, hand-edited or written by something else gives one
+`LogError` naming the file and line, never a traceback. The format is
+documented field by field in assets/log-format.md.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import os
+import threading
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal
 
 from crib3.engine.codec import DecodeError, decode, encode, encode_value
 from crib3.engine.commands import (
@@ -157,33 +169,150 @@ def open_private(path: Path, mode: str = "a") -> IO[str]:
     return os.fdopen(fd, mode, encoding="utf-8")
 
 
+log = logging.getLogger("crib3.log")
+
+# When a written line is fsynced: NOW before `append` returns, LATER in a
+# thread just after it (`GroupSync`), NEVER (the written line reaches the
+# operating system only: a simulator's or a test's log).
+Sync = Literal["now", "later", "never"]
+NOW: Sync = "now"
+LATER: Sync = "later"
+NEVER: Sync = "never"
+
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def _sync_pool() -> ThreadPoolExecutor:
+    """The threads every `GroupSync` fsyncs in: a few for a whole process
+    (a room of many tables needs no thread a table: each log has at most
+    one fsync under way). Made at the first use, so a program that never
+    syncs later starts none."""
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="crib3-fsync")
+        return _pool
+
+
+def _forget_pool() -> None:
+    """A forked child has none of its parent's threads: its own pool, if it
+    ever needs one."""
+    global _pool
+    _pool = None
+
+
+os.register_at_fork(after_in_child=_forget_pool)
+
+
+class GroupSync:
+    """One open file's fsyncs, off the caller's thread, as a group commit:
+    `ask` after a write starts an fsync at once, unless one is under way,
+    in which case one more follows it, covering every line written
+    meanwhile. So a burst of events costs one or two fsyncs, and the
+    caller (the card room's event loop) never waits on the disk.
+
+    A failed fsync (EIO, ENOSPC...) is logged once, as it happens, and is
+    not retried: after a failed fsync the kernel may have dropped the
+    unwritten pages, so a retry that succeeds proves nothing. The file is
+    then as good as unwritable: `check` (before each write) raises that
+    error, so the writer's next event fails as a full disk's write does."""
+
+    def __init__(self, fd: int, where: str) -> None:
+        self.fd = fd
+        self.where = where  # the file's name, for the error log
+        self._lock = threading.Lock()
+        self._running = False
+        self._again = False
+        self._idle = threading.Event()
+        self._idle.set()
+        self.failed: OSError | None = None
+
+    def check(self) -> None:
+        """Raise the failed fsync's error, if one failed."""
+        if self.failed is not None:
+            raise self.failed
+
+    def ask(self) -> None:
+        """Everything written so far is to be fsynced, soon."""
+        with self._lock:
+            if self.failed is not None:
+                return
+            if self._running:
+                self._again = True
+                return
+            self._running = True
+            self._idle.clear()
+        try:
+            _sync_pool().submit(self._run)
+        except RuntimeError:  # the interpreter is shutting down: sync here
+            self._run()
+
+    def _run(self) -> None:
+        while True:
+            try:
+                os.fsync(self.fd)
+            except OSError as exc:
+                log.error("%s: the game log could not be put on disk (fsync: %s); "
+                          "its table stops at its next event, as on a full disk",
+                          self.where, exc)
+                with self._lock:
+                    self.failed = exc
+                    self._running = self._again = False
+                    self._idle.set()
+                return
+            with self._lock:
+                if not self._again:
+                    self._running = False
+                    self._idle.set()
+                    return
+                self._again = False
+
+    def wait(self) -> None:
+        """Until every line asked for is fsynced, or the fsync failed."""
+        self._idle.wait()
+
+
 class LogWriter:
-    """Appends events to a log file, each one on disk before `append` returns."""
+    """Appends events to a log file, each one flushed to the operating
+    system before `append` returns, and fsynced as `sync` says (see the
+    module's docstring): NOW, before `append` returns; LATER, just after,
+    in another thread; NEVER."""
 
     def __init__(self, path: str | os.PathLike[str], header: dict[str, Any] | None = None,
-                 durable: bool = True) -> None:
+                 sync: Sync = NOW) -> None:
         self.path = Path(path)
-        self.durable = durable
+        self.sync = sync
         private_folder(self.path.parent)
         fresh = not self.path.exists() or self.path.stat().st_size == 0
         if not fresh:
             _prepare_for_append(self.path)
         self._file: IO[str] | None = open_private(self.path)
+        self._group = (GroupSync(self._file.fileno(), str(self.path))
+                       if sync == LATER else None)
         if fresh:
             self._write(_dumps(header or make_header()))
 
     def _write(self, line: str) -> None:
         assert self._file is not None, "the log is closed"
+        if self._group is not None:
+            self._group.check()
         self._file.write(line + "\n")
         self._file.flush()
-        if self.durable:
+        if self._group is not None:
+            self._group.ask()
+        elif self.sync == NOW:
             os.fsync(self._file.fileno())
 
     def append(self, event: Event) -> None:
         self._write(event_line(event))
 
     def close(self) -> None:
+        """Close the file, once its last fsync is done (a failed one was
+        logged as it failed)."""
         if self._file is not None:
+            if self._group is not None:
+                self._group.wait()
             self._file.close()
             self._file = None
 

@@ -64,6 +64,10 @@ STOP = "\x1b[?2004l\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?25h\x1b[?10
 # How Textual begins a frame for a terminal that has synchronized output
 # (`App._begin_update`); it then writes the frame and its end, and flushes.
 SYNC_START = "\x1b[?2026h"
+# How long a write outside a frame (the window's title, the bell) waits to
+# go out with the frame it belongs to, which Textual draws at its next
+# refresh (some 1/60 s later); past it, it goes alone.
+JOIN_WAIT = 0.05
 
 log = logging.getLogger("crib3.serve")
 
@@ -101,6 +105,8 @@ class ChannelDriver(Driver):
         self._bytes = TokenBucket(BYTES_PER_SECOND, BYTE_BURST)
         self._resize_timer: asyncio.TimerHandle | None = None
         self._frame: list[str] | None = None  # a synchronized frame's pieces, till the flush
+        self._loose: list[str] = []  # writes outside a frame, till the next one goes
+        self._loose_timer: asyncio.TimerHandle | None = None
         self._replies = TokenBucket(REPLIES_PER_SECOND, REPLY_BURST)
         self._focused = True   # what the app was last told (it starts focused)
         self._focus_wanted = True
@@ -124,29 +130,51 @@ class ChannelDriver(Driver):
     # --- output -----------------------------------------------------------------
 
     def write(self, data: str) -> None:
-        """Written at once (the channel buffers and sends), but for a
-        synchronized frame: Textual writes its start, the frame and its end
-        apart, and each write to a channel is a message to the main process
-        (in a session worker) and an SSH packet; so they are joined, and
-        sent as one when Textual flushes the frame."""
+        """Joined, then sent as one write: each write to a channel is a
+        message to the main process (in a session worker) and an SSH
+        packet. Textual writes a synchronized frame's start, the frame and
+        its end apart, and flushes at its end; the window's title and the
+        bell come as writes of their own, just before the frame they belong
+        to. So everything written goes out at the frame's flush, in the
+        order written; a write outside a frame that no frame follows within
+        `JOIN_WAIT` goes alone."""
         if self._stopped:
             return
         if self._behind:  # drawn afresh when the client has caught up
             self.count.frames_skipped += 1
             return
-        if data == SYNC_START:
+        if data == SYNC_START and self._frame is None:
             self._frame = [data]
         elif self._frame is not None:
             self._frame.append(data)
         else:
-            self._send(data)
+            self._loose.append(data)
+            if self._loose_timer is None:
+                try:
+                    loop = asyncio.get_running_loop()
+                except RuntimeError:  # (no loop: nothing to wait with)
+                    self.flush()
+                    return
+                self._loose_timer = loop.call_later(JOIN_WAIT, self._send_loose)
 
     def flush(self) -> None:
-        """The end of a frame (Textual flushes after each)."""
+        """The end of a frame (Textual flushes after each): it goes, with
+        whatever was written before it."""
+        if self._loose_timer is not None:
+            self._loose_timer.cancel()
+            self._loose_timer = None
+        pieces, self._loose = self._loose, []
         if self._frame is not None:
-            frame, self._frame = self._frame, None
-            if not self._stopped:
-                self._send("".join(frame))
+            pieces.extend(self._frame)
+            self._frame = None
+        if pieces and not self._stopped:
+            self._send("".join(pieces))
+
+    def _send_loose(self) -> None:
+        """No frame came: what was written outside one goes alone."""
+        self._loose_timer = None
+        if self._frame is None:
+            self.flush()
 
     def _send(self, data: str) -> None:
         try:
@@ -184,7 +212,8 @@ class ChannelDriver(Driver):
         self.end_app()
 
     def _cancel_timers(self) -> None:
-        for timer in (self._tick, self._resize_timer, self._focus_timer, self._move_timer):
+        for timer in (self._tick, self._resize_timer, self._focus_timer, self._move_timer,
+                      self._loose_timer):
             if timer is not None:
                 timer.cancel()
 
@@ -219,6 +248,7 @@ class ChannelDriver(Driver):
         self.flush()
         if not getattr(self.session_app, "keeps_terminal", False):  # (else: the next app's)
             self.write(STOP)
+        self.flush()
         self._stopped = True
 
     # --- input ---------------------------------------------------------------------------

@@ -2,7 +2,9 @@
 
 Each table is saved as it goes, under the room's folder: `table-N.json`
 (who sits where, written whole and replaced atomically) and `table-N.jsonl`
-(the game's log, one event a line, each on disk before it is shown). A
+(the game's log, one event a line, each written to the operating system
+before it is shown, and fsynced just after in a thread of its own: see
+`crib3.engine.log`; the room's event loop never waits on the disk). A
 restarted server reads them with `stored_tables` and picks its games up
 where they stood.
 
@@ -40,6 +42,7 @@ from pathlib import Path
 
 from crib3.engine import Event, Rules, State
 from crib3.engine.log import (
+    LATER,
     LogError,
     LogWriter,
     load_log,
@@ -141,13 +144,17 @@ class TableFiles:
     def start_log(self) -> None:
         """A new game's log, with its header."""
         self._writer = LogWriter(self.log_path, make_header(source="crib3 serve",
-                                                             table=self.number))
+                                                             table=self.number), sync=LATER)
 
     def reopen_log(self) -> None:
         """Go on writing the log of a game picked up after a restart."""
-        self._writer = LogWriter(self.log_path)
+        self._writer = LogWriter(self.log_path, sync=LATER)
 
     def record(self, event: Event) -> None:
+        """The event written to the log before it is shown (a crash of the
+        server loses nothing shown), fsynced just after, off the event loop
+        (a power cut may lose the last few). OSError when the disk fails,
+        its fsync's failure included (at the next event)."""
         assert self._writer is not None, "the table's log is not open"
         self._writer.append(event)
 

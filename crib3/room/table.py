@@ -126,8 +126,8 @@ class Table(SeatLookup):
     # --- where its log is kept ----------------------------------------------------------
     #
     # A table's log is written through `_new_game` and `_go_on`: here to its
-    # file, each event fsynced (`_record`, the game's first subscriber) before
-    # any other subscriber (a screen) is told of it. A cluster's table
+    # file, each event written (`_record`, the game's first subscriber) before
+    # any other subscriber (a screen) is told of it, and fsynced off the loop. A cluster's table
     # (`crib3.cluster.hosted`) keeps it on a replicated stream instead, its
     # game telling its subscribers of an event only once the cluster holds it.
 

@@ -327,12 +327,12 @@ class KeepsUnhandledErrors(_MixedIntoApp):
 
 def write_to_terminal(app: Any, data: str) -> None:
     """Send `data` (an escape sequence: the window's title) to `app`'s
-    terminal as it is, as Textual's own `App.bell` sends its bell; nothing
-    for a headless app, or one not running."""
+    terminal as it is, as Textual's own `App.bell` sends its bell (written,
+    not flushed: a card room's driver sends it with the frame that follows,
+    `crib3.net.driver`); nothing for a headless app, or one not running."""
     driver = getattr(app, "_driver", None)
     if driver is not None and not app.is_headless:
         driver.write(data)
-        driver.flush()
 
 
 def going_away(app: Any, screen: Any) -> bool:

@@ -410,18 +410,46 @@ class RenderCpu:
 
 
 async def measure_keys(tables: int = KEY_TABLES, keys: int = KEYS,
-                       render: RenderCpu | None = None) -> dict[str, float]:
+                       render: RenderCpu | None = None,
+                       log_sync: str | None = None) -> dict[str, float]:
     """`tables` card-room tables of three people in one `Room`, each
     session's app on a `ChannelDriver` as the server runs it; then `keys`
     times Enter, each at a session whose footer offers it (the load
     benchmark's people, without the network, the worker's relay or the
     pace). The CPU a key (this process: the room, the game, every seat's
-    drawing), the writes and bytes a key, and the events logged."""
+    drawing), the writes and bytes a key, the events logged, and the wall
+    time the event loop spent writing them (`log_ms`, an event). With
+    `log_sync` ("now", "later"), the tables' logs are fsynced so."""
+    from crib3.room import storage
+
+    many_terminals_in_one_process()
+    record, sync = storage.TableFiles.record, getattr(storage, "LATER", None)
+    in_log = [0.0]
+
+    def timed(files: storage.TableFiles, event: ev.Event) -> None:
+        started = time.perf_counter()
+        try:
+            record(files, event)
+        finally:
+            in_log[0] += time.perf_counter() - started
+
+    storage.TableFiles.record = timed  # type: ignore[method-assign]  # measured, put back
+    if log_sync is not None:
+        storage.LATER = log_sync  # type: ignore[assignment]  # measured, put back
+    try:
+        return await _measure_keys(tables, keys, render, in_log)
+    finally:
+        storage.TableFiles.record = record  # type: ignore[method-assign]  # put back
+        if log_sync is not None:
+            storage.LATER = sync  # type: ignore[assignment]  # (put back)
+
+
+async def _measure_keys(tables: int, keys: int, render: RenderCpu | None,
+                        in_log: list[float]) -> dict[str, float]:
     from crib3.engine import Rules
     from crib3.room import Room
     from crib3.tui.room_app import CardRoomApp
 
-    many_terminals_in_one_process()
     with tempfile.TemporaryDirectory() as folder:
         room = Room(Path(folder), think=0)
         sessions: list[tuple[CardRoomApp, ScreenChannel]] = []
@@ -455,6 +483,7 @@ async def measure_keys(tables: int = KEY_TABLES, keys: int = KEYS,
             if render is not None:
                 render.counting = True
             started = time.process_time()
+            in_log[0] = 0.0
             deadline = time.monotonic() + 120
             while pressed < keys and time.monotonic() < deadline:
                 ready = [s for s in sessions if "⏎" in s[1].screen.footer()]
@@ -481,7 +510,32 @@ async def measure_keys(tables: int = KEY_TABLES, keys: int = KEYS,
             room.close()
     return {"keys": pressed, "cpu_ms": cpu * 1000 / max(1, pressed), "events": events,
             "writes": (sum(c.writes for _, c in sessions) - writes) / max(1, pressed),
-            "bytes": (sum(c.bytes for _, c in sessions) - sent) / max(1, pressed)}
+            "bytes": (sum(c.bytes for _, c in sessions) - sent) / max(1, pressed),
+            "log_ms": in_log[0] * 1000 / max(1, events)}
+
+
+def test_the_loop_waits_on_no_log_fsync(benchmark):
+    """The same keys with the tables' logs fsynced before the event is
+    relayed (`now`, as before) and in a thread just after (`later`, the
+    card room's), in alternate runs: the loop's time in the log an event,
+    and the CPU, writes and bytes a key."""
+    runs: dict[str, list[dict[str, float]]] = {"now": [], "later": []}
+
+    def measure() -> None:
+        for _ in range(2):
+            for way in runs:
+                runs[way].append(asyncio.run(measure_keys(keys=60, log_sync=way)))
+
+    benchmark.pedantic(measure, rounds=1, iterations=1)
+    for way, found in runs.items():
+        for one in found:
+            print(f"\nfsync {way:5s}: loop in the log {one['log_ms']:6.2f} ms an event "
+                  f"({int(one['events'])} events), CPU {one['cpu_ms']:.1f} ms a key, "
+                  f"{one['writes']:.1f} writes and {one['bytes']:.0f} bytes a key")
+    now = sum(f["log_ms"] for f in runs["now"]) / len(runs["now"])
+    later = sum(f["log_ms"] for f in runs["later"]) / len(runs["later"])
+    benchmark.extra_info.update({"log_ms_now": round(now, 3), "log_ms_later": round(later, 3)})
+    assert later < now
 
 
 def test_a_key_at_room_tables_costs(benchmark):
@@ -496,7 +550,8 @@ def test_a_key_at_room_tables_costs(benchmark):
     benchmark.extra_info.update({k: round(v, 2) for k, v in found.items()})
     print(f"\n{KEY_TABLES} tables, {int(found['keys'])} keys ({int(found['events'])} events): "
           f"CPU {found['cpu_ms']:.1f} ms a key, {found['writes']:.1f} writes and "
-          f"{found['bytes']:.0f} bytes a key; widgets' lines "
+          f"{found['bytes']:.0f} bytes a key, the loop {found['log_ms']:.2f} ms an event "
+          f"in the log; widgets' lines "
           f"{drawn * 1000 / found['keys']:.1f} ms a key, of which (ms a key, content):")
     for name, seconds in render.lines.most_common(12):
         print(f"  {name:24s} {seconds * 1000 / found['keys']:5.2f}"
