@@ -84,6 +84,11 @@ BUCKET = "crib3-leases"
 KIND = "Crib3-Kind"
 HEADER, EVENT, OWNER = "header", "event", "owner"
 WRONG_LAST_SEQUENCE = (10071, 10164)  # JSStreamWrongLastSequence(Constant)Err
+# JSStreamDuplicateMessageConflict, "duplicate message id is in process": an
+# earlier send of this very message is being stored still (a stream leader
+# slow, as after its server was paused): sent again, it is answered as the
+# duplicate it is.
+IN_PROCESS = (10158,)
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # An append whose answer does not come is sent again (same Nats-Msg-Id) for
 # this long: a cluster that lost a server elects a new stream leader meanwhile.
@@ -457,7 +462,8 @@ class TableLog:
                    Header.MSG_ID: f"{lease.table}:{lease.node}:{lease.revision}:{after}"}
         try:  # (sent again with its id: found below, never doubled)
             ack = await patiently(lambda: self.store.js.publish(
-                self.subject, payload, stream=STREAM, headers=dict(headers), timeout=2))
+                self.subject, payload, stream=STREAM, headers=dict(headers), timeout=2),
+                also=IN_PROCESS)
         except nats.js.errors.APIError as error:
             if error.err_code not in WRONG_LAST_SEQUENCE:
                 raise
