@@ -2,8 +2,9 @@
 (tests/nats_support.py): idle nodes that must not fill the registry's
 stream with consumers, a NATS server paused and resumed under a node, a
 node's spare table outliving the node, a table opened and never started,
-exported, and an append whose earlier send a slow stream leader is storing
-still (a stub stream: the answer is the server's)."""
+exported, an append whose earlier send a slow stream leader is storing
+still (a stub stream: the answer is the server's), and a node closed
+while its server is paused."""
 
 from __future__ import annotations
 
@@ -376,3 +377,34 @@ async def test_an_append_answered_in_process_is_sent_again_and_the_table_kept() 
     assert await table_log.append(random_game(1).events[0]) == 8
     assert sent == ["5:a:3:7", "5:a:3:7"]  # (the same message: never stored twice)
     assert lease.held() and table_log.record.last == 8
+
+
+# --- a connection closed while its server does not read -------------------------------------
+
+
+async def test_a_node_closes_in_seconds_while_its_nats_server_is_paused(tmp_path, monkeypatch):
+    """A node whose NATS server is paused (SIGSTOP) with more sent to it
+    than the sockets hold closes all the same, in its bound: nats-py's
+    close waits for every byte to be sent, which never happens (a test's
+    teardown, or a node's stop, used to hang there for good)."""
+    from crib3.cluster import store as stores
+
+    monkeypatch.setattr(stores, "CLOSE_SECONDS", 1.0, raising=False)
+    with nats_server(tmp_path) as server:
+        store = await ClusterStore.connect(server.url, "a")
+        loop = asyncio.get_running_loop()
+        sending = []
+        await stopped(server)
+        try:
+            sending = [loop.create_task(store.client.publish("crib3.filler", b"z" * 500_000))
+                       for _ in range(40)]  # (about 20 MB: more than loopback's buffers)
+            await asyncio.sleep(0.5)
+            closing = loop.create_task(store.close())
+            done, _ = await asyncio.wait([closing], timeout=10)
+            assert done, "the node's close waits for a paused server"
+            closing.result()
+        finally:
+            server.process.send_signal(signal.SIGCONT)
+            for task in sending:
+                task.cancel()
+            await asyncio.gather(*sending, return_exceptions=True)
