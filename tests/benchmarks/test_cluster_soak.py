@@ -217,7 +217,11 @@ class Soak:
             number = next(self.names)
             presence = Presence(f"s{number}", self.fingerprint) if ssh else \
                 Presence(f"p{number}", "key")
-            table = await node.open_table(presence, Rules(), ("easy", "easy"))
+            try:
+                table = await node.open_table(presence, Rules(), ("easy", "easy"))
+            except Exception as exc:  # (a lease that ran out meanwhile: a person asks again)
+                logging.getLogger("crib3").info("soak: no table opened on %s: %r", name, exc)
+                continue
             table.start(presence.name)
             self.tables.append(table.number)
             if not ssh:
@@ -514,6 +518,8 @@ async def soak_for(folder: Path, minutes: float, faults: list[Fault],
                 if soak.whole_since == float("inf"):  # (not over sooner: `node_killed`)
                     soak.fault_over()
                 soak.recoveries.append((fault.__name__, await soak.healed()))
+                logging.getLogger("crib3").info("soak: %s healed in %.2f s", fault.__name__,
+                                                soak.recoveries[-1][1])
                 soak.playing.append(sum(not soak.done(n) for n in soak.tables))
                 assert await soak.consumers() <= MOST_CONSUMERS
                 await soak.play(play)
