@@ -23,6 +23,7 @@ from dataclasses import asdict
 from typing import Any
 
 from crib3.cluster.store import ClusterStore, kv_bucket
+from crib3.cluster.watched import INACTIVE_THRESHOLD
 from crib3.room.moderation import Moderation, Sanction
 
 BANS = "crib3-bans"  # hash of (what, whom) -> the ban or mute in force, or {"lifted": true}
@@ -47,7 +48,10 @@ class ClusterBans:
     async def start(cls, store: ClusterStore, moderation: Moderation, *,
                     replicas: int = 1) -> ClusterBans:
         bans = cls(await kv_bucket(store.js, BANS, replicas), moderation)
-        bans._watcher = await bans.kv.watchall()
+        # (Its consumer, left behind when the node dies or its connection
+        # starts again, is dropped by the server after a minute, as every
+        # watch's: nats-py's own default is five.)
+        bans._watcher = await bans.kv.watchall(inactive_threshold=INACTIVE_THRESHOLD)
         bans._task = asyncio.get_running_loop().create_task(bans._watch())
         return bans
 

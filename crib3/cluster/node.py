@@ -40,6 +40,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Coroutine, Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -54,6 +55,7 @@ from crib3.cluster.liveness import EVERY, Liveness
 from crib3.cluster.registry import SPARE, highest_number, open_registry, watch_registry
 from crib3.cluster.retry import keep_doing
 from crib3.cluster.store import (
+    RETRY_SECONDS,
     ClusterStore,
     Fenced,
     Lease,
@@ -72,6 +74,10 @@ from crib3.room.seats import Presence, Seat
 from crib3.room.storage import OPEN, StoredTable
 
 log = logging.getLogger("crib3.cluster")
+# Seconds a table let go may take to get its events and its registry entry
+# written (each write is tried again for RETRY_SECONDS), and a node waits
+# for what it publishes: bounded, so that a stop or a test never waits for good.
+FLUSH_SECONDS = RETRY_SECONDS + 5.0
 
 
 class NodeRoom(Room):
@@ -337,21 +343,27 @@ class Node:
                 del self._dirty[key]
                 if table.moved:
                     continue
-                value = json.dumps(table.entry()).encode()
 
-                async def update(key: str = key, value: bytes = value) -> int:
+                async def update(key: str = key, table: HostedTable = table) -> int:
                     return int(await self.registry.update(
-                        key, value, last=self.revisions.get(key, 0)))
-                try:
+                        key, json.dumps(table.entry()).encode(),
+                        last=self.revisions.get(key, 0)))
+                try:  # (an entry that fails is logged: the writer goes on with the next)
                     self.revisions[key] = await patiently(update)
                 except nats.js.errors.KeyWrongLastSequenceError:
                     table.fence()  # another node wrote it: it hosts the table now
                 except Exception as exc:
                     crash.report(log, exc, f"the registry entry of table {key}")
 
-    async def flushed(self) -> None:
-        """Until every entry published so far is written."""
+    async def flushed(self, seconds: float = FLUSH_SECONDS) -> None:
+        """Until every entry published so far is written; TimeoutError after
+        `seconds` (the cluster does not answer, or the writer has stopped:
+        the node is closing), so that nothing waits on it for good."""
+        give_up = time.monotonic() + seconds
         while self._dirty or self._writing.is_set():  # noqa: ASYNC110  (two sides change it: polled)
+            if time.monotonic() > give_up:
+                raise TimeoutError(f"node {self.name}: the registry's entries not written "
+                                   f"in {seconds:g} s")
             await asyncio.sleep(0.01)
 
     def background(self, work: Coroutine[Any, Any, None]) -> None:
@@ -384,8 +396,14 @@ class Node:
         self.background(self._release(table))
 
     async def _release(self, table: HostedTable) -> None:
-        await table.settled()
-        await self.flushed()
+        try:
+            await asyncio.wait_for(self._written(table), FLUSH_SECONDS)
+        except TimeoutError:
+            log.warning("node %s: table %s let go, but its events or its entry were not "
+                        "written in %g s: its lease is left to run out", self.name,
+                        table.table_id, FLUSH_SECONDS)
+            self.keeper.drop(table.table_id)
+            return
         lease = self.keeper.drop(table.table_id)
         if lease is None or table.moved:
             return
@@ -394,6 +412,10 @@ class Node:
         else:  # closed before it started
             self._dirty.pop(table.table_id, None)
             await self.forget(lease, self.revisions.get(table.table_id))
+
+    async def _written(self, table: HostedTable) -> None:
+        await table.settled()
+        await self.flushed()
 
     # --- stopping -------------------------------------------------------------------------
 
@@ -406,8 +428,18 @@ class Node:
         by the other nodes at once), then its connection closed."""
         for table in list(self.room.tables.values()):
             table.close()
+        give_up = time.monotonic() + FLUSH_SECONDS + 5.0  # (each let-go is bounded by less)
         while self._letting_go:
-            await asyncio.gather(*self._letting_go, return_exceptions=True)
+            left = give_up - time.monotonic()
+            if left <= 0:
+                log.warning("node %s stops with %d tables not let go yet: their leases run "
+                            "out by themselves", self.name, len(self._letting_go))
+                break
+            done, _ = await asyncio.wait(set(self._letting_go), timeout=left)
+            for task in done:
+                failed = None if task.cancelled() else task.exception()
+                if failed is not None:
+                    crash.report(log, failed, f"node {self.name}: letting a table go")
         await self.close()
 
     async def close(self) -> None:

@@ -51,7 +51,7 @@ from crib3.cluster.chat import ensure_stream
 from crib3.cluster.hosted import HostedTable
 from crib3.cluster.lobby import ClusterLobby, LobbyTable
 from crib3.cluster.matcher import ClusterPlayNow
-from crib3.cluster.node import Node, NodeRoom
+from crib3.cluster.node import FLUSH_SECONDS, Node, NodeRoom
 from crib3.cluster.presence import ClusterPeople, holder_key
 from crib3.cluster.registry import SPARE
 from crib3.cluster.results import ClusterResults, table_result
@@ -497,8 +497,8 @@ class ClusterRoom(NodeRoom):
         for task in list(self._tasks):
             if task is self._making:
                 task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._tasks:  # (each a request or two, bounded by their timeouts: this bounds all)
+            await asyncio.wait(set(self._tasks), timeout=FLUSH_SECONDS)
         node = self.node
         if self._spare is not None:
             number, lease, _ = self._spare

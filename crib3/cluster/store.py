@@ -84,6 +84,11 @@ BUCKET = "crib3-leases"
 KIND = "Crib3-Kind"
 HEADER, EVENT, OWNER = "header", "event", "owner"
 WRONG_LAST_SEQUENCE = (10071, 10164)  # JSStreamWrongLastSequence(Constant)Err
+# JSStreamDuplicateMessageConflict, "duplicate message id is in process": an
+# earlier send of this very message is being stored still (a stream leader
+# slow, as after its server was paused): sent again, it is answered as the
+# duplicate it is.
+IN_PROCESS = (10158,)
 TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # An append whose answer does not come is sent again (same Nats-Msg-Id) for
 # this long: a cluster that lost a server elects a new stream leader meanwhile.
@@ -91,6 +96,8 @@ RETRY_SECONDS = 15.0
 # "no suitable peers for placement": a cluster just started does not know
 # all its servers yet, and cannot place three copies for a moment.
 NOT_YET_PLACED = (10005,)
+# Seconds a connection that closes may take to send what it still holds.
+CLOSE_SECONDS = 5.0
 T = TypeVar("T")
 logger = logging.getLogger("crib3.cluster")
 
@@ -135,6 +142,24 @@ async def patiently(call: Callable[[], Awaitable[T]], also: tuple[int, ...] = ()
             if not passing or time.monotonic() > give_up:
                 raise
         await asyncio.sleep(0.1)
+
+
+async def close_client(client: Any, who: str) -> None:
+    """nats-py's `client.close()`, at most CLOSE_SECONDS; then its socket
+    is aborted (what it had not sent dropped) and the close finishes."""
+    closing = asyncio.ensure_future(client.close())
+    done, _ = await asyncio.wait([closing], timeout=CLOSE_SECONDS)
+    if not done:
+        logger.warning("%s: its NATS connection did not close in %g s (its server does not "
+                       "read what it sends): dropped", who, CLOSE_SECONDS)
+        writer = getattr(getattr(client, "_transport", None), "_io_writer", None)
+        if writer is not None:
+            writer.transport.abort()  # (what it still held to send: never sent)
+        done, _ = await asyncio.wait([closing], timeout=1.0)
+        if not done:
+            closing.cancel()
+    if done:
+        closing.result()
 
 
 async def kv_bucket(js: Any, name: str, replicas: int, ttl: float = 0.0) -> Any:
@@ -296,7 +321,10 @@ class ClusterStore:
             self.lease_seconds = status.ttl
 
     async def close(self) -> None:
-        await self.client.close()
+        """The connection closed. What it still had to send gets
+        `CLOSE_SECONDS`, then is dropped: a server that does not read (paused)
+        would hold nats-py's close, which waits for every byte, for good."""
+        await close_client(self.client, f"node {self.node}")
 
     # --- leases -----------------------------------------------------------------------
 
@@ -457,7 +485,8 @@ class TableLog:
                    Header.MSG_ID: f"{lease.table}:{lease.node}:{lease.revision}:{after}"}
         try:  # (sent again with its id: found below, never doubled)
             ack = await patiently(lambda: self.store.js.publish(
-                self.subject, payload, stream=STREAM, headers=dict(headers), timeout=2))
+                self.subject, payload, stream=STREAM, headers=dict(headers), timeout=2),
+                also=IN_PROCESS)
         except nats.js.errors.APIError as error:
             if error.err_code not in WRONG_LAST_SEQUENCE:
                 raise

@@ -77,6 +77,12 @@ class CardRoomApp(BaseApp):
                 return
             except RoomError as exc:
                 notice = str(exc)
+                cluster = self.room.cluster
+                if table is None and not watch and cluster is not None and journey is not None:
+                    # Come to a table this node let go of a moment ago (a
+                    # failed write): the lobby takes them to their seat as
+                    # soon as a node adopts it, this one or another.
+                    journey.rejoin = (number, cluster.node_name)
         place = self.room.place_of(presence)
         if place is not None:  # back after a dropped connection: straight to the seat
             table, seat = place

@@ -86,3 +86,28 @@ async def test_a_ban_on_one_node_holds_on_every_node_and_is_lifted_on_any(tmp_pa
                 room.close()
                 await room.stop()
             workers.shut_down()
+
+
+@needs_nats
+async def test_a_nodes_watch_on_the_bans_is_dropped_a_minute_after_it_is_left(tmp_path):
+    """The bans' watch, as every watch of a node, is a consumer the server
+    drops a minute after it was left (a node killed, its connection made
+    again): nats-py's default of five minutes kept those of a busy
+    cluster's lost connections piling up on the bans' stream (the soak saw
+    it hold the most consumers of any)."""
+    from crib3.cluster import ClusterStore
+    from crib3.cluster.bans import BANS, ClusterBans
+    from crib3.cluster.watched import INACTIVE_THRESHOLD
+    from crib3.room.moderation import Moderation
+
+    with nats_server(tmp_path) as server:
+        store = await ClusterStore.connect(server.url, "a")
+        try:
+            bans = await ClusterBans.start(store, Moderation(tmp_path / "a"))
+            try:
+                [consumer] = await store.js.consumers_info(f"KV_{BANS}")
+                assert consumer.config.inactive_threshold == INACTIVE_THRESHOLD
+            finally:
+                await bans.stop()
+        finally:
+            await store.close()

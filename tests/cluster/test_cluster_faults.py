@@ -1,8 +1,10 @@
 """Faults a real cluster meets, against real nats-server processes
 (tests/nats_support.py): idle nodes that must not fill the registry's
 stream with consumers, a NATS server paused and resumed under a node, a
-node's spare table outliving the node, and a table opened and never
-started, exported."""
+node's spare table outliving the node, a table opened and never started,
+exported, an append whose earlier send a slow stream leader is storing
+still (a stub stream: the answer is the server's), and a node closed
+while its server is paused."""
 
 from __future__ import annotations
 
@@ -344,3 +346,65 @@ async def test_a_table_whose_host_stopped_amid_automatic_events_goes_on_when_ado
             await until(lambda: 0 in game.to_act(), what="the game going on to the discard")
         finally:
             await b.close()
+
+
+# --- an append whose earlier send is being stored still ------------------------------------
+
+
+async def test_an_append_answered_in_process_is_sent_again_and_the_table_kept() -> None:
+    """A stream leader slow after its server was paused answers a send of a
+    message whose earlier send it is storing still with "duplicate message
+    id is in process" (10158): the append is sent again, with the same id,
+    and answered; the node keeps its table (it used to let it go)."""
+    from types import SimpleNamespace
+
+    from games import random_game
+
+    from crib3.cluster.store import Lease, TableLog, TableRecord
+
+    sent: list[str] = []
+
+    class Leader:
+        async def publish(self, subject, payload, stream, headers, timeout):
+            sent.append(headers["Nats-Msg-Id"])
+            if len(sent) == 1:
+                raise nats.js.errors.APIError(
+                    code=409, err_code=10158, description="duplicate message id is in process")
+            return SimpleNamespace(seq=8)
+
+    lease = Lease("5", "a", 3, time.monotonic() + 60)
+    table_log = TableLog(SimpleNamespace(js=Leader()), lease, TableRecord(header={}, last=7))
+    assert await table_log.append(random_game(1).events[0]) == 8
+    assert sent == ["5:a:3:7", "5:a:3:7"]  # (the same message: never stored twice)
+    assert lease.held() and table_log.record.last == 8
+
+
+# --- a connection closed while its server does not read -------------------------------------
+
+
+async def test_a_node_closes_in_seconds_while_its_nats_server_is_paused(tmp_path, monkeypatch):
+    """A node whose NATS server is paused (SIGSTOP) with more sent to it
+    than the sockets hold closes all the same, in its bound: nats-py's
+    close waits for every byte to be sent, which never happens (a test's
+    teardown, or a node's stop, used to hang there for good)."""
+    from crib3.cluster import store as stores
+
+    monkeypatch.setattr(stores, "CLOSE_SECONDS", 1.0, raising=False)
+    with nats_server(tmp_path) as server:
+        store = await ClusterStore.connect(server.url, "a")
+        loop = asyncio.get_running_loop()
+        sending = []
+        await stopped(server)
+        try:
+            sending = [loop.create_task(store.client.publish("crib3.filler", b"z" * 500_000))
+                       for _ in range(40)]  # (about 20 MB: more than loopback's buffers)
+            await asyncio.sleep(0.5)
+            closing = loop.create_task(store.close())
+            done, _ = await asyncio.wait([closing], timeout=10)
+            assert done, "the node's close waits for a paused server"
+            closing.result()
+        finally:
+            server.process.send_signal(signal.SIGCONT)
+            for task in sending:
+                task.cancel()
+            await asyncio.gather(*sending, return_exceptions=True)

@@ -176,11 +176,13 @@ async def test_a_host_whose_lease_was_taken_tells_its_screens_the_table_moved(se
         told: list[bool] = []
         table.listeners.append(lambda: told.append(table.moved))
         a.pause()  # no renewal: the server drops the lease at the end of its term
+        give_up = time.monotonic() + 10 * LEASE
         while True:
             try:
                 await other.acquire(table.table_id)
                 break
             except LeaseHeld:
+                assert time.monotonic() < give_up, "the server never dropped a's lease"
                 await asyncio.sleep(0.05)
         assert not table.moved
         a.keeper.paused = False  # its next renewal is refused
@@ -230,3 +232,28 @@ async def test_an_adoption_scan_that_fails_is_said_once_and_recovers(tmp_path, c
                 await a.close()
             await admin.close()
             await b.stop()
+
+
+async def test_a_node_whose_registry_writer_stopped_still_stops_in_its_bound(
+        server, tmp_path, monkeypatch, caplog):
+    """A node whose registry entries can no longer be written (its writer
+    stopped: as when the cluster does not answer) stops all the same, in
+    its bound, the table's lease left to run out; and a wait for its
+    entries ends with TimeoutError (both used to wait for good: one way a
+    cluster test's teardown could hang the suite)."""
+    from crib3.cluster import node as nodes
+
+    monkeypatch.setattr(nodes, "FLUSH_SECONDS", 1.0, raising=False)
+    a = await start_node(server, "a6", tmp_path, adopt=False)
+    table = await a.open_table(ALICE, Rules(), ("easy", "easy"))
+    table.start("Alice")
+    for task in a._tasks:  # (the registry's writer is the first)
+        task.cancel()
+    a.publish(table)  # an entry nobody writes now
+    with pytest.raises(TimeoutError):
+        await asyncio.wait_for(a.flushed(seconds=0.5), 10)
+    stopping = asyncio.ensure_future(a.stop())
+    done, _ = await asyncio.wait([stopping], timeout=10)
+    assert done, "the node's stop waits for good"
+    stopping.result()
+    assert "its lease is left to run out" in caplog.text

@@ -124,7 +124,7 @@ async def test_a_table_changed_on_one_node_is_seen_in_another_nodes_lobby(server
     reader = await ClusterStore.connect(server.url, "reader")
     lobby = await ClusterLobby.start(reader)
     try:
-        await lobby.ready.wait()
+        await asyncio.wait_for(lobby.ready.wait(), 10)
         known = set(lobby.entries)
         alice = Presence("Alice", "key-alice-fingerprint")
         opened = time.monotonic()

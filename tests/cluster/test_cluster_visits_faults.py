@@ -1,12 +1,14 @@
 """Visits that meet a fault, as real processes (`crib3 serve --cluster`
 nodes, a real nats-server, real SSH clients): a node paused for a few
 seconds, a host killed while a person is away from it or has moved from
-one table to another. Whenever a person has a seat, the node they are on
-takes them to it as soon as it is hosted by a node that answers, without
-a key (`crib3.cluster.visits`, `crib3.net.journey`). The last test runs
-its nodes in one process, to give a visit up on either side at will. The
-plain visits: test_cluster_visits.py; a node killed or stopped past its
-lease, its person at a table of its own: test_cluster_serve.py."""
+one table to another, a visitor come to a table its host let go of a
+moment ago, a table that moves as its screen comes up. Whenever a person
+has a seat, the node they are on takes them to it as soon as it is hosted
+by a node that answers, without a key (`crib3.cluster.visits`,
+`crib3.net.journey`). The last three tests run their nodes in one process,
+to give a visit or a table up at will. The plain visits:
+test_cluster_visits.py; a node killed or stopped past its lease, its
+person at a table of its own: test_cluster_serve.py."""
 
 from __future__ import annotations
 
@@ -224,3 +226,85 @@ async def test_a_visit_given_up_by_either_side_ends_on_both_and_the_seat_is_take
             await until(lambda: table.present(1), what="bob at his seat once more")
             ann.close()
             bob.close()
+
+
+async def test_a_visitor_come_to_a_table_let_go_a_moment_ago_is_seated_once_it_is_adopted(
+        tmp_path: Path) -> None:
+    """Nodes in one process, only a adopting: ann's table on a is let go
+    there (as when an append fails: a NATS server paused), and a's scan,
+    which adopts it again, waits. ann connects through b meanwhile: b's
+    lobby still lists the table on a, so she visits a, which does not host
+    it just now (its lobby, told so). Once a adopts it again she is at her
+    seat, no key pressed (she used to stay in a's lobby for good)."""
+    from test_cluster_visits import nodes, until
+
+    from crib3.engine import Rules
+    from crib3.room.seats import Presence
+
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    with nats_server(tmp_path) as nats:
+        async with nodes(nats.url, tmp_path, key, names=("a", "b"), lease=4.0,
+                         adopting=("a",)) as (a, b):
+            ann = Presence("ann", key.get_fingerprint())
+            table = await a.room.node.open_table(ann, Rules(), ("easy", "easy"))
+            table.start("ann")
+            table.online.discard(0)  # (opened for her: she comes through b)
+            await until(lambda: table.game is not None and table.game.events
+                        and not table.game._outbox, what="the game on the stream")
+            await until(lambda: any(t.number == table.number and t.node == "a"
+                                    for t in b.room.elsewhere()), what="b lists it on a")
+            a.room.node.pause()  # (its scan waits: the moment between is the test's)
+            table.fence()  # a lets it go
+            assert table.number not in a.room.tables
+            person = await Client.connect(b.port, "ann", key=key)
+            await person.shows(f"table {table.number} is not here any more")
+            a.room.node.keeper.paused = False
+            await until(lambda: table.number in a.room.tables, timeout=15,
+                        what="a adopts it again")
+            await seated_after_the_lobby(person)
+            adopted = a.room.tables[table.number]
+            await until(lambda: adopted.present(0), what="ann at her seat")
+            person.close()
+
+
+async def test_a_table_that_moves_as_its_screen_comes_up_takes_its_person_back_to_the_seat(
+        tmp_path: Path, monkeypatch) -> None:
+    """ann connects to node a, which takes her to her seat; the table moves
+    (a lets it go) before her table's screen is up, so that the screen is
+    never told. Once a adopts it again she is at her seat, no key pressed
+    (she used to stay on the closed table's screen for good, her seat
+    empty: a busy node's screen comes up slowly)."""
+    from test_cluster_visits import nodes, until
+
+    from crib3.engine import Rules
+    from crib3.room.seats import Presence
+    from crib3.tui.room_app import CardRoomApp
+
+    sat: list[object] = []
+    sit_at = CardRoomApp.sit_at
+
+    def moved_as_it_comes(app, table, seat, fresh=False):
+        sit_at(app, table, seat, fresh)
+        if not sat:
+            sat.append(table)
+            table.fence()  # (its screen is not mounted yet)
+
+    monkeypatch.setattr(CardRoomApp, "sit_at", moved_as_it_comes)
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    with nats_server(tmp_path) as nats:
+        async with nodes(nats.url, tmp_path, key, names=("a",), lease=4.0) as (a,):
+            table = await a.room.node.open_table(Presence("ann", key.get_fingerprint()),
+                                                 Rules(), ("easy", "easy"))
+            table.start("ann")
+            table.online.discard(0)  # (opened for her: she is not here yet)
+            await until(lambda: table.game is not None and table.game.events
+                        and not table.game._outbox, what="the game on the stream")
+            person = await Client.connect(a.port, "ann", key=key)
+            await until(lambda: sat and table.moved, what="the table moved as she came")
+            await until(lambda: table.number in a.room.tables
+                        and a.room.tables[table.number] is not table, timeout=15,
+                        what="a adopts it again")
+            adopted = a.room.tables[table.number]
+            await until(lambda: adopted.present(0), timeout=15, what="ann at her seat")
+            await person.shows("f Feed")
+            person.close()

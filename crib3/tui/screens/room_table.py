@@ -136,6 +136,8 @@ class RoomTableScreen(TableScreen):
         self._show_chat()
         self._room_keys = self._room_keys_now()  # (the footer is told the keys as it mounts)
         self.call_after_refresh(self._title_replaced_seats)  # once the seats are placed
+        if self.table.closed:  # (closed or moved as the screen came: its listeners were told)
+            self.call_later(self._tell_comings_and_goings)
 
     def on_unmount(self) -> None:
         if self._table_changed in self.table.listeners:
