@@ -17,6 +17,7 @@ from crib3.cli.failures import CannotRun, UsageError
 from crib3.cli.levels import read_levels
 from crib3.cli.output import ascii_wanted, full_screen_or_exit, run_app
 from crib3.common.exits import EXIT_OK
+from crib3.common.invocation import as_typed
 
 if TYPE_CHECKING:
     from crib3.duplicate.events import DuplicateEvent
@@ -48,7 +49,7 @@ def cmd_event_new(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CannotRun(f"cannot write the event: {exc}") from None
     print(f"event {event.name}: {len(event.boards)} boards against the computer ({level}), "
-          f"seed {seed}; play it with: crib3 event play {event.name}")
+          f"seed {seed}; play it with: {as_typed()} event play {event.name}")
     return EXIT_OK
 
 
@@ -155,7 +156,7 @@ def cmd_event_list(args: argparse.Namespace) -> int:
 
     names = list(event_names())
     if not names:
-        print("no events here yet: crib3 event new makes one")
+        print(f"no events here yet: {as_typed()} event new makes one")
     for name in names:
         print(name)
     return EXIT_OK

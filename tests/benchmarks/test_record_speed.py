@@ -51,12 +51,12 @@ def filled_store(folder, people: int, games_each: int) -> str:
         last = (now - timedelta(days=draw.uniform(0, 45))).isoformat(timespec="seconds")
         ratings.append((f"ssh p{n}", f"Player {n}", mu, sigma, games_each,
                         games_each // 3, games_each // 3, games_each - 2 * (games_each // 3),
-                        90 * games_each, draw.randrange(0, 29), last))
+                        90 * games_each, draw.randrange(0, 29), last, games_each))
         history += [(f"ssh p{n}", n * games_each + g, f"g{n}-{g}", last, 1, 1 + g % 3, 90,
                      mu + draw.gauss(0, 1), sigma) for g in range(games_each)]
-    ratings[0] = (*ratings[0][:2], 25.0, 5.0, *ratings[0][4:10], now.isoformat())
+    ratings[0] = (*ratings[0][:2], 25.0, 5.0, *ratings[0][4:10], now.isoformat(), games_each)
     with db:
-        db.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", ratings)
+        db.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", ratings)
         db.executemany("INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", history)
     db.close()
     return "ssh p0"

@@ -25,7 +25,7 @@ def test_the_readme_gives_two_set_up_commands_each_in_a_venv():
     for command in (play, tests):
         assert command.startswith("python3 -m venv .venv && .venv/bin/pip install ")
     assert play.endswith("&& .venv/bin/crib3")
-    assert tests.endswith("&& .venv/bin/python -m pytest -n 4")  # four processes: two cores kept busy
+    assert tests.endswith("&& .venv/bin/python -m pytest -n 4")  # four processes, two cores
 
 
 def test_ci_runs_the_readmes_test_command_exactly():
