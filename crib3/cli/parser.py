@@ -201,13 +201,7 @@ def build_parser() -> Parser:
         "tables", help="the card room's tables: export one's game log",
         description="The tables of the card room (crib3 serve): those of this machine's "
                     "room, or with --cluster those of a cluster's.")
-
-    def tables_help(args: object) -> int:
-        """`crib3 tables` alone: its help, and no error."""
-        tables.print_help()
-        return EXIT_OK
-
-    tables.set_defaults(run=tables_help)
+    help_when_alone(tables)
     about_tables = tables.add_subparsers(dest="tables_command", metavar="COMMAND")
     export_table = about_tables.add_parser(
         "export", help="a table's game, as the JSON Lines log the other commands read",
@@ -296,13 +290,7 @@ def _event_commands(commands: argparse._SubParsersAction[Parser], think: Parser)
                     "played against the computer; each board's play is compared, in "
                     "matchpoints, with every other play of the same cards (the computer's "
                     "three levels among them). docs/duplicate.md says more.")
-
-    def event_help(args: object) -> int:
-        """`crib3 event` alone: its help, and no error."""
-        event.print_help()
-        return EXIT_OK
-
-    event.set_defaults(run=event_help)
+    help_when_alone(event)
     about = event.add_subparsers(dest="event_command", metavar="COMMAND")
     new = about.add_parser(
         "new", help="deal a new event's boards and play the computer's field on them",
@@ -540,3 +528,14 @@ def _serve_options(serve: Parser) -> None:
     settings.add_argument("--print-config", action="store_true",
                           help="print the settings in force (the file's and the command "
                                "line's) as such a file, and exit")
+
+
+def help_when_alone(group: argparse.ArgumentParser) -> None:
+    """A command of subcommands (`crib3 tables`, `crib3 event`) run alone
+    prints its help, and no error."""
+
+    def its_help(args: object) -> int:
+        group.print_help()
+        return EXIT_OK
+
+    group.set_defaults(run=its_help)

@@ -41,6 +41,18 @@ def live_of(names=(), short: str = WITH_COMPUTER) -> LiveEvent:
     return live
 
 
+def entered(tmp_path, *names: str):
+    """A room, and `names` entered in ann's tiny live event "club" (not yet started)."""
+    room = Room(tmp_path / "tables", think=0)
+    people = [arrive(room, name) for name in names]
+    live = LiveEvent(tiny(), "ann", 0.0)
+    room.events.add(live)
+    live.event.folder.mkdir(parents=True)
+    for presence in people:
+        room.events.join("club", presence)
+    return room, people, live
+
+
 # --- the model -----------------------------------------------------------------------
 
 
@@ -181,13 +193,7 @@ def recompute(live: LiveEvent):
 
 
 async def test_a_live_event_at_two_tables_plays_three_boards_and_scores_from_the_logs(tmp_path):
-    room = Room(tmp_path / "tables", think=0)
-    people = [arrive(room, name) for name in ("ann", "bob", "cat", "dan", "eve")]
-    live = LiveEvent(tiny(), "ann", 0.0)
-    room.events.add(live)
-    live.event.folder.mkdir(parents=True)
-    for presence in people:
-        room.events.join("club", presence)
+    room, people, live = entered(tmp_path, "ann", "bob", "cat", "dan", "eve")
     with pytest.raises(RoomError, match="only ann or an admin"):
         room.events.start("club", people[1])
     assert room.events.start("club", people[0]) == ""
@@ -216,13 +222,7 @@ async def test_a_live_event_at_two_tables_plays_three_boards_and_scores_from_the
 
 
 async def test_who_leaves_mid_event_is_replaced_and_their_boards_so_marked(tmp_path):
-    room = Room(tmp_path / "tables", think=0)
-    people = [arrive(room, name) for name in ("ann", "bob", "cat")]
-    live = LiveEvent(tiny(), "ann", 0.0)
-    room.events.add(live)
-    live.event.folder.mkdir(parents=True)
-    for presence in people:
-        room.events.join("club", presence)
+    room, people, live = entered(tmp_path, "ann", "bob", "cat")
     room.events.start("club", people[0])
     await play_boards(room, people, live, leaver=("bob", 2))
     fields, ranking, _ = live.results()
@@ -234,13 +234,7 @@ async def test_who_leaves_mid_event_is_replaced_and_their_boards_so_marked(tmp_p
 
 
 async def test_a_restarted_room_does_not_deal_on_from_a_boards_table(tmp_path):
-    room = Room(tmp_path / "tables", think=0)
-    people = [arrive(room, name) for name in ("ann", "bob", "cat")]
-    live = LiveEvent(tiny(), "ann", 0.0)
-    room.events.add(live)
-    live.event.folder.mkdir(parents=True)
-    for presence in people:
-        room.events.join("club", presence)
+    room, people, live = entered(tmp_path, "ann", "bob", "cat")
     room.events.start("club", people[0])
     assert room.events.tables["club"][0].number in room.tables
     again = Room(tmp_path / "tables", think=0)
