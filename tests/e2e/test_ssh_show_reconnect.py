@@ -15,6 +15,14 @@ from crib3.engine import events as ev
 SKIP = "s: skip the rest of the show"
 
 
+async def wait_for(condition, seconds: float) -> None:
+    """Wait until `condition` holds or `seconds` pass, whichever is first."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not condition() and loop.time() < deadline:
+        await asyncio.sleep(0.02)
+
+
 def since(client: Client, mark: int) -> str:
     return plain(bytes(client.terminal.received[mark:]))
 
@@ -39,8 +47,18 @@ async def test_a_reconnect_mid_show_goes_on_from_the_hand_being_counted(tmp_path
         while len(counts()) < 4:
             assert loop.time() < deadline, "the first hand never reached its show"
             for client, name in zip(clients, ("ann", "bob", "cat")):
-                if name != "ann" or names["ann"] in game.to_act():
+                if name != "ann":
                     client.press("\r")
+                elif names["ann"] in game.to_act():
+                    # One Enter for each move awaited of her, then wait for it
+                    # to land: a second Enter still in flight when her last
+                    # card is played would go on past the show's first count.
+                    before = len(game.events)
+                    client.press("\r")
+                    await wait_for(lambda: len(game.events) > before
+                                   and (names["ann"] not in game.to_act()
+                                        or getattr(game.events[-1], "seat", None) == names["ann"]),
+                                   seconds=3)
                 await asyncio.sleep(0.05)
         first, second, third = counts()[:3]
         whose = {s: f"{p.name}'s hand" for s, p in enumerate(game.state.players)}
