@@ -19,7 +19,9 @@ async def wait_for(condition, seconds: float) -> None:
     """Wait until `condition` holds or `seconds` pass, whichever is first."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + seconds
-    while not condition() and loop.time() < deadline:
+    while loop.time() < deadline:
+        if condition():
+            return
         await asyncio.sleep(0.02)
 
 
@@ -37,10 +39,18 @@ async def test_a_reconnect_mid_show_goes_on_from_the_hand_being_counted(tmp_path
         def counts() -> list[int]:
             return [i for i, e in enumerate(game.events) if isinstance(e, ev.HandCounted)]
 
+        names = {p.name.lower(): s for s, p in enumerate(game.state.players)}
+
+        def ann_moved(before: int) -> bool:
+            """Whether a move of ann's has landed since the log held `before` events."""
+            if len(game.events) <= before:
+                return False
+            last = game.events[-1]
+            return names["ann"] not in game.to_act() or getattr(last, "seat", None) == names["ann"]
+
         # Everyone plays the first hand out; ann presses only to go on from
         # the cut for the deal and when a move of hers is awaited, so her
         # screen stops at the show's first count, waiting.
-        names = {p.name.lower(): s for s, p in enumerate(game.state.players)}
         ann.press("\r")
         loop = asyncio.get_running_loop()
         deadline = loop.time() + 60
@@ -55,10 +65,7 @@ async def test_a_reconnect_mid_show_goes_on_from_the_hand_being_counted(tmp_path
                     # card is played would go on past the show's first count.
                     before = len(game.events)
                     client.press("\r")
-                    await wait_for(lambda: len(game.events) > before
-                                   and (names["ann"] not in game.to_act()
-                                        or getattr(game.events[-1], "seat", None) == names["ann"]),
-                                   seconds=3)
+                    await wait_for(lambda before=before: ann_moved(before), seconds=3)
                 await asyncio.sleep(0.05)
         first, second, third = counts()[:3]
         whose = {s: f"{p.name}'s hand" for s, p in enumerate(game.state.players)}
