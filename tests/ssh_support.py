@@ -41,14 +41,18 @@ def plain(data: bytes | str) -> str:
 @asynccontextmanager
 async def serving(folder: Path, keys: Path | None = None, patience: float = 60.0,
                   think: float = 0.0, admins: Path | None = None, workers: int = 1,
-                  web=None, limits=None, lobby_idle: float = 900.0, **room_options):
+                  web=None, limits=None, lobby_idle: float = 900.0,
+                  show_pace: float | None = None, **room_options):
     """A card room on a free port of 127.0.0.1 (open to any name unless
     `keys`, an authorized-keys file, is given; `admins`: the --admins file);
     `room_options` go to the `Room` (idle_close, tables_per_key, names_per_key);
     `workers` above 1 runs the sessions' apps in that many worker processes.
     `web` (a `crib3.net.web_options.WebOptions`): its web door opens too, as
-    `server.door`, and closes as `crib3 serve` closes it."""
+    `server.door`, and closes as `crib3 serve` closes it. `show_pace`: the
+    room's `--show-pace` (None: its default)."""
     room = Room(folder / "tables", think=think, patience=patience, **room_options)
+    if show_pace is not None:
+        room.show_pace = show_pace
     assert room.restore() == []  # a restarted server picks up its tables
     options = ServeOptions(port=0, authorized_keys=keys, open_door=keys is None, think=think,
                            admins=admins, workers=workers, lobby_idle=lobby_idle,

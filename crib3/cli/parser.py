@@ -26,6 +26,7 @@ from crib3.cli.study import cmd_practice, cmd_score, cmd_sim
 from crib3.cli.tables import cmd_tables_export
 from crib3.common.arguments import Parser, at_least_one, hours, seconds, zero_or_more
 from crib3.common.exits import EXIT_OK
+from crib3.common.pace import SHOW_PACE
 
 SUITS = "suits as S H D C"
 FOR_PROGRAMS = "print JSON for programs"
@@ -456,6 +457,10 @@ def _serve_options(serve: Parser) -> None:
     serve.add_argument("--patience", type=seconds, default=120, metavar="SECONDS",
                        help="how long a player may be gone before anyone at their table "
                             "may give their seat to a computer player (120)")
+    serve.add_argument("--show-pace", type=seconds, default=SHOW_PACE, metavar="SECONDS",
+                       help="how long each count of the show stays on a player's screen "
+                            f"before it goes on by itself; 0: until they press Enter "
+                            f"({SHOW_PACE:g})")
     serve.add_argument("--idle-close", type=seconds, default=600, metavar="SECONDS",
                        help="a started table with nobody connected this long is saved and "
                             "leaves the lobby; it comes back when one of its players signs in "

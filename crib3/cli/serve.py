@@ -152,6 +152,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     room = Room(data_dir() / "tables", think=args.think, patience=args.patience,
                 idle_close=args.idle_close, tables_per_key=args.tables_per_key,
                 names_per_key=args.names_per_key, results=results)
+    room.show_pace = args.show_pace
     if motd is not None:
         room.moderation.set_motd(motd, HOST)
     try:
@@ -257,6 +258,7 @@ async def _serve_node(cluster: ClusterOptions, args: argparse.Namespace, options
             tables_per_key=args.tables_per_key, names_per_key=args.names_per_key,
             results=None if args.no_ratings else Results(
                 data_dir() / "node" / cluster.node / "ratings"), **auth)
+        room.show_pace = args.show_pace
         motd = _motd(args)
         if motd is not None:
             room.moderation.set_motd(motd, HOST)

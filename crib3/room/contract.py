@@ -260,6 +260,8 @@ class RoomView(Protocol):
     @property
     def patience(self) -> float: ...
     @property
+    def show_pace(self) -> float: ...  # seconds a show's count stays (0: until Enter)
+    @property
     def cluster(self) -> ClusterExtras | None: ...  # None: one machine (or a worker)
     @property
     def rates(self) -> bool: ...  # a table may be rated (not `--no-ratings`)

@@ -196,6 +196,7 @@ class RoomHost:
         self.version += 1
         return wire.RoomDelta(
             version=self.version, clock=time.monotonic(), patience=self.room.patience,
+            show_pace=self.room.show_pace,
             rates=self.room.rates,
             people=tuple(wire.Person(p.name, p.key, p.admin) for p in self.room.people.values()),
             shelved=kept_games(self.room.shelved), tables=tables,

@@ -49,6 +49,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
+from crib3.common.pace import SHOW_PACE
 from crib3.common.rates import TokenBucket
 from crib3.engine import Command, Event, IllegalMove, Rules, SeatView, State
 from crib3.engine.state import apply
@@ -316,6 +317,7 @@ class ReplicaRoom:
         # `CRIB3_MOVES_WAIT` (waiting unless "0", see crib3.net.worker).
         self.moves_wait = False
         self.patience = 60.0
+        self.show_pace = SHOW_PACE
         self.rates = False
         self.motd = ""  # the lobby's message of the day, as the last delta said
         self.records = Records(None, None)  # read from the files the last delta named
@@ -366,6 +368,7 @@ class ReplicaRoom:
         self.version = delta.version
         offset = time.monotonic() - delta.clock
         self.patience = delta.patience
+        self.show_pace = delta.show_pace
         self.rates = delta.rates
         self.motd = delta.motd
         if delta.records != self.records.paths:

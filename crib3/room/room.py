@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING
 from crib3.common.levels import BOT_LEVELS, BOT_NAMES
 from crib3.common.lookalikes import look_alike, name_keys
 from crib3.common.names import check_name, shown_name
+from crib3.common.pace import SHOW_PACE
 from crib3.common.rates import TokenBucket
 from crib3.engine import Rules, State
 from crib3.room.basics import Listener, RoomError, notify
@@ -124,6 +125,9 @@ class Room:
         self.clock = clock  # the wall clock: when a held name was last used
         self.think = think
         self.patience = patience  # seconds away before a seat may go to a bot
+        # Seconds a count of the show stays on a seat's screen before it goes
+        # on by itself (0: until its person presses Enter): `--show-pace`.
+        self.show_pace = SHOW_PACE
         # Seconds away from a rated game before the computer plays the seat
         # to the end, its person ranked last (None: never by itself).
         self.forfeit: float | None = FORFEIT_AFTER

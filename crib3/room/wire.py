@@ -57,6 +57,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
+from crib3.common.pace import SHOW_PACE
 from crib3.engine import Command, Event, PlayerInfo, Rules, SeatView, codec
 from crib3.room.chat import ChatLine
 from crib3.room.match import Match
@@ -146,6 +147,7 @@ class RoomDelta:
     # Closed games some of their people may bring back (`Room.reopenable`).
     reopenable: tuple[tuple[int, tuple[Seat, ...]], ...] = ()
     rates: bool = False  # the room rates games (`Room.rates`)
+    show_pace: float = SHOW_PACE  # seconds a show's count stays (`Room.show_pace`)
     motd: str = ""  # the lobby's message of the day (`Room.motd`)
     # Where the room's records are (`Room.records`: its ratings' folder, ""
     # none, and its tables'): a worker's screens read them from the files.

@@ -155,7 +155,7 @@ class CardRoomApp(BaseApp):
             # (In a worker, a `ReplicaGame`: the app asks it only whether it is over.)
             self.game = table.game  # type: ignore[assignment]  # see the line above
             screen = RoomTableScreen(table, seat, self.think, self.ascii, self._game_over,
-                                     resumed=resumed)
+                                     resumed=resumed, show_pace=self.room.show_pace)
         self._in_place_of_the_lobby(screen)
 
     def back_to_lobby(self) -> None:

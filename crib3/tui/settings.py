@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from crib3.common.levels import BOT_LEVELS
 from crib3.common.names import check_name
+from crib3.common.pace import SHOW_PACE
 from crib3.common.paths import config_dir
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ MAX_CONTINUE = 60.0  # ... and so is a wait after a count beyond this
 # The muggins rules by name (`crib3.engine.events.MUGGINS_RULES`, which a
 # test holds equal), here so that the first screen need not load the engine.
 MUGGINS_RULE_NAMES = ("friendly", "strict")
-AUTO_CONTINUE = 2.0  # seconds after a count in the show, unless chosen otherwise
+AUTO_CONTINUE = SHOW_PACE  # seconds after a count in the show, unless chosen otherwise
 
 
 @dataclass(frozen=True)

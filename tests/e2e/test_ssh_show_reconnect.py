@@ -31,7 +31,10 @@ def since(client: Client, mark: int) -> str:
 
 @pytest.mark.slow
 async def test_a_reconnect_mid_show_goes_on_from_the_hand_being_counted(tmp_path, room_workers):
-    async with serving(tmp_path, workers=room_workers) as server:
+    # The show waits for ann's Enter (`--show-pace 0`): at the room's usual
+    # pace it went on by itself, and a slow machine saw her screen a count
+    # ahead of the presses the test counts.
+    async with serving(tmp_path, workers=room_workers, show_pace=0) as server:
         clients, table = await seat_three(server.port, server.room)
         ann, bob, cat = clients
         game = table.game
@@ -86,6 +89,7 @@ async def test_a_reconnect_mid_show_goes_on_from_the_hand_being_counted(tmp_path
         if room_workers == 1:  # (with workers, the screen is in another process)
             screen = next(s.app.screen for s in server.sessions
                           if s.presence is not None and s.presence.name == "ann")
+            assert screen.auto.continue_after is None  # the room's pace: until Enter
             await until(lambda: screen.presented == second + 1, what="the second count shown")
             assert screen.pending and screen.pending[0][0] is not None
             assert isinstance(screen.pending[0][0], ev.HandCounted)  # the third, still to come

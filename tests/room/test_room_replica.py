@@ -549,3 +549,22 @@ async def test_a_replica_table_knows_who_started_its_game(tmp_path):
         assert table.started_by is None
         table.start("Ann")
     assert table.started_by == room.tables[1].started_by == "Ann"
+
+
+def test_a_workers_tables_keep_the_show_at_the_rooms_pace(tmp_path):
+    """`crib3 serve --show-pace`: the room's seconds a count of the show
+    stays reach a session worker's copy of the room, whose table screens
+    read it there."""
+    from crib3.common.pace import SHOW_PACE
+
+    room, host, pipes = joined(tmp_path)
+    assert pipes["w1"].replica.show_pace == room.show_pace == SHOW_PACE
+    room = Room(tmp_path / "paced", think=0, patience=60.0)
+    room.show_pace = 0.0
+    pipe: Pipe
+    host = RoomHost(room, lambda worker, message: pipe.deliver(message))
+    pipe = Pipe(host, "w1")
+    pipe.replica = ReplicaRoom(pipe)
+    host.add_worker("w1")
+    pipe.pump()
+    assert pipe.replica.show_pace == 0.0

@@ -10,6 +10,7 @@ the table changed, and it says so in toasts.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import TYPE_CHECKING, cast
 from weakref import WeakKeyDictionary
 
@@ -17,6 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 
 from crib3.common.names import shown_name
+from crib3.common.pace import SHOW_PACE
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
 from crib3.room import SEATS, RoomError
@@ -25,6 +27,7 @@ from crib3.tui.screens.game_over import GameOverScreen
 from crib3.tui.screens.new_owner import tell_new_owner
 from crib3.tui.screens.room_dialogs import ChatPrompt, InviteLink
 from crib3.tui.screens.table import TableScreen, show_left_unseen
+from crib3.tui.settings import AutoMoves
 from crib3.tui.widgets.chat import ChatPanel
 from crib3.tui.widgets.footer import TidyFooter
 
@@ -75,12 +78,16 @@ class RoomTableScreen(TableScreen):
     ]
 
     def __init__(self, table: TableView, seat: int, think: float, ascii: bool,
-                 on_over: Callable[[State], None] | None, resumed: bool) -> None:
+                 on_over: Callable[[State], None] | None, resumed: bool,
+                 show_pace: float = SHOW_PACE) -> None:
+        """`show_pace`: the room's seconds a count of the show stays (0:
+        until Enter); the other moves as at one's own keyboard."""
         assert table.game is not None
         # (The game is a worker's `ReplicaGame` there: the table screen asks
         # it only whether it is over, and plays through `self.feed`, below.)
         super().__init__(table.game, seat, None, think, ascii,  # type: ignore[arg-type]  # see above
-                         on_over=on_over, resumed=resumed)
+                         on_over=on_over, resumed=resumed,
+                         auto=dataclasses.replace(AutoMoves(), continue_after=show_pace or None))
         self.table = table
         self.feed = table.feed(seat)  # the table's own (a replica's, in a session worker)
         self._away: set[int] = self._absent()
