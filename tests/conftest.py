@@ -60,9 +60,13 @@ def pytest_collection_modifyitems(config, items):
                                    f"({VERSION_RANGE_RUN} run)")
     same = pytest.mark.skip(reason=f"nothing Textual or Rich does changes it "
                                    f"({VERSION_RANGE_RUN} run: see range_runs.TEXTUAL_FREE)")
+    own = pytest.mark.skip(reason=f"it installs the pinned versions in a venv of its own, "
+                                  f"not the {VERSION_RANGE_RUN} ones")
     for item in items:
         if "snapshot" in getattr(item, "fixturenames", ()):
             item.add_marker(skip)
+        elif item.get_closest_marker("own_venv") is not None:
+            item.add_marker(own)
         elif item.module.__name__ in TEXTUAL_FREE:
             item.add_marker(same)
         elif VERSION_RANGE_RUN == "newest" and CLUSTER_TESTS in Path(item.path).parents:

@@ -138,6 +138,7 @@ def test_serve_on_a_taken_port_fails_cleanly_and_open_warns(tmp_path):
     assert oct((tmp_path / "host_key").stat().st_mode & 0o777) == "0o600"
 
 
+@pytest.mark.slow
 def test_serve_reports_a_damaged_table_then_stops_on_a_signal_with_every_table_saved(tmp_path):
     """The serve loop (crib3.net.serving): a table it cannot resume is
     one warning line, and SIGINT ends the server cleanly (exit 0)."""

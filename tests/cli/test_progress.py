@@ -41,6 +41,7 @@ def test_each_game_is_its_review_summed_by_phase(games):
         assert g.per_hand == pytest.approx(g.total / g.hands)
 
 
+@pytest.mark.slow
 def test_the_cache_spares_the_reviews_and_notices_a_changed_file(games, monkeypatch):
     home, paths = games
     cache = home / "progress-cache.json"

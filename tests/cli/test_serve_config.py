@@ -69,6 +69,7 @@ def test_a_missing_file_is_one_line(tmp_path):
     assert "nowhere.toml: No such file" in done.stderr
 
 
+@pytest.mark.slow
 def test_a_room_served_from_a_config_file_listens_where_it_says(tmp_path):
     path = config(tmp_path, "open = true\nport = 0\n")
     said = serve_says(tmp_path, "--config", path, lines=2)

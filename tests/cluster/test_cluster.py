@@ -150,6 +150,7 @@ async def test_a_lease_taken_over_after_expiry_fences_the_old_owner(tmp_path):
             await b.close()
 
 
+@pytest.mark.slow
 async def test_on_three_servers_killing_the_tables_leader_loses_and_stops_nothing(tmp_path):
     with nats_cluster(tmp_path) as servers:
         store = await ClusterStore.connect([s.url for s in servers], "a", replicas=3)
@@ -178,6 +179,7 @@ async def test_on_three_servers_killing_the_tables_leader_loses_and_stops_nothin
 # --- crib3 tables export --cluster --------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_a_table_exported_from_the_cluster_is_a_game_log_that_verifies(solo, tmp_path):
     from commands import assert_clean_failure, crib3
 

@@ -95,6 +95,7 @@ async def test_a_hosted_table_shows_an_event_only_once_the_stream_holds_it(serve
         await a.stop()
 
 
+@pytest.mark.slow
 async def test_a_stopped_host_loses_its_table_to_a_node_that_adopts_it(server, tmp_path):
     from commands import crib3
 

@@ -80,6 +80,7 @@ async def open_short_table(owner: Client) -> None:
     owner.press("\r")
 
 
+@pytest.mark.slow
 async def test_three_people_on_three_nodes_play_a_whole_game_and_no_byte_leaks(
         tmp_path, key, monkeypatch):
     """ann (on node a) opens a table; bob (on b) and cat (on c) sit at it
@@ -206,6 +207,7 @@ async def test_a_visitor_whose_tables_node_dies_is_taken_back_to_their_seat(tmp_
             bob.close()
 
 
+@pytest.mark.slow
 async def test_one_nats_server_of_three_killed_during_play_loses_nothing(tmp_path, key):
     """Three NATS servers, R3 streams (a node makes them so on a cluster of
     three): one server killed (kill -9) in the middle of a hand, and play
@@ -244,6 +246,7 @@ async def test_one_nats_server_of_three_killed_during_play_loses_nothing(tmp_pat
             ann.close()
 
 
+@pytest.mark.slow
 async def test_a_browser_on_one_node_sits_at_a_table_another_node_hosts(tmp_path, key,
                                                                          monkeypatch):
     """Node b opens a web door: ann, in a browser with an invite link of

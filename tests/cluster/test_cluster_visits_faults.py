@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import asyncssh
+import pytest
 from nats_support import free_ports, nats_server, needs_nats
 from ssh_support import Client, plain
 from test_cluster_serve import authorized_keys, log_says, machine_dies, start_node
@@ -101,6 +102,7 @@ async def back_at_the_table(person: Client, timeout: float = 20.0) -> str:
     return plain(bytes(person.terminal.received))
 
 
+@pytest.mark.slow
 async def test_a_visitor_whose_own_node_was_paused_is_back_at_their_seat_without_a_key(
         tmp_path: Path) -> None:
     """bob, connected to bravo, sits at ann's table on alpha. bravo is
@@ -136,6 +138,7 @@ async def test_a_visitor_whose_own_node_was_paused_is_back_at_their_seat_without
         assert "Traceback" not in (tmp_path / f"{name}.log").read_text()
 
 
+@pytest.mark.slow
 async def test_a_killed_hosts_people_are_taken_to_their_seats_now_however_they_came(
         tmp_path: Path) -> None:
     """Node alpha hosts two tables and dies (kill -9); bravo adopts them

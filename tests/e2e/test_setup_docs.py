@@ -35,6 +35,7 @@ def test_ci_runs_the_readmes_test_command_exactly():
 
 
 @pytest.mark.slow
+@pytest.mark.own_venv
 def test_the_play_command_works_as_written_in_a_fresh_copy(tmp_path):
     """Run the play command word for word in a clean copy of the project.
     With no terminal the game itself refuses in one line, which proves the

@@ -129,6 +129,7 @@ def test_play_without_a_terminal_says_so():
     assert "Traceback" not in result.stderr
 
 
+@pytest.mark.slow
 def test_a_game_quit_mid_show_resumes_presenting_that_show(tmux):
     """Quit while the show of hand 1 is being presented (at "s: skip the
     rest of the show"), then `crib3 resume`: the game goes on presenting

@@ -135,6 +135,7 @@ def test_the_play_from_its_first_card_matches_the_engine_with_standard_players()
         assert pegged == expected, (seed, before)
 
 
+@pytest.mark.slow
 def test_a_variant_of_the_expert_is_named_on_the_command_line():
     """`expert:name=value:...` changes the expert's refinements for the
     simulator alone, so two settings meet in a duplicate run without a

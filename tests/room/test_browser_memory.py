@@ -11,9 +11,11 @@ highest, a little above it even, after its sessions had gone."""
 
 from __future__ import annotations
 
+import pytest
 from worker_sessions import run_sessions
 
 
+@pytest.mark.slow
 def test_a_worker_keeps_nothing_of_the_widgets_of_browser_sessions_that_have_gone(tmp_path):
     found = run_sessions(tmp_path, warm=5, sessions=40, every=40, at_once=20, browser=True)
     assert found["apps_alive"] == 0, found

@@ -237,6 +237,7 @@ async def test_a_focus_flood_leaves_the_seated_players_their_keys(tmp_path, monk
             client.close()
 
 
+@pytest.mark.slow
 async def test_a_browser_that_floods_focus_and_bad_keys_spoils_nothing(tmp_path, monkeypatch,
                                                                         caplog):
     """The same from a browser (its websocket's bytes reach the same

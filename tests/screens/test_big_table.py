@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import partial
 
+import pytest
 from tui_support import assert_7bit, make_app, press_enter_until, screen_text, wait_for
 
 from crib3.engine.state import Phase
@@ -145,6 +146,7 @@ def blank_band(screen, rows: list[str]) -> int:
     return longest
 
 
+@pytest.mark.slow
 async def test_a_big_table_opens_no_band_of_empty_rows_in_any_phase():
     """From the first deal the opponents' boxes keep the rows of what they
     will hold (the play's cards, the hand-by-hand chart), so the table

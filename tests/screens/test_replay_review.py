@@ -112,6 +112,7 @@ def _nearly_over() -> list:
     raise AssertionError("no such game")
 
 
+@pytest.mark.slow
 async def test_r_on_the_result_screen_reviews_the_game_just_played_and_q_comes_back():
     app = Crib3App(game=Game.from_events(_nearly_over()), think=0.0, autosave=False)
     async with app.run_test(size=(80, 24)) as pilot:
