@@ -134,3 +134,17 @@ async def test_a_persons_lobby_has_no_admin_line(tmp_path):
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
         assert "Admin:" not in screen_text(app) and not app.screen.query("#admin")
         assert not any(app.screen.check_action(a, ()) for a in ADMIN_ACTIONS)
+
+
+def test_the_rooms_help_names_no_palette_key_it_has_none():
+    """Ctrl+P opens nothing in the card room (no palette there): its help,
+    at a table as in the lobby, does not offer it; the local game's does."""
+    from crib3.tui.room_app import CardRoomApp
+    from crib3.tui.screens.dialogs import HELP_TEXT
+    from crib3.tui.screens.watch import RoomHelpScreen
+
+    assert not CardRoomApp.ENABLE_COMMAND_PALETTE
+    for admin in (False, True):
+        for lobby in (False, True):
+            assert "Ctrl+P" not in RoomHelpScreen(admin, lobby).help_text()
+    assert "Ctrl+P" in HELP_TEXT

@@ -26,7 +26,7 @@ from crib3.common.names import shown_name
 from crib3.engine import Event, SeatView, State, project
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
-from crib3.tui.screens.dialogs import HELP_TEXT, TAKE_BACK_KEY, HelpScreen
+from crib3.tui.screens.dialogs import HELP_TEXT, PALETTE_KEY, TAKE_BACK_KEY, HelpScreen
 from crib3.tui.screens.room_table import RoomTableScreen
 from crib3.tui.screens.table import PAUSE_AFTER, READ_BACK_KEYS
 from crib3.tui.widgets.chat import ChatPanel
@@ -239,5 +239,5 @@ class RoomHelpScreen(HelpScreen):
         lobby: the lobby's keys, an admin's, then a table's."""
         admin = ADMIN_KEYS if self.admin else ""
         room = LOBBY_KEYS + admin + "\n" + TABLE_KEYS if self.lobby else ROOM_KEYS + admin
-        return room + "\n" + \
-            HELP_TEXT.replace(TAKE_BACK_KEY, "") + "\n" + MATCH_HELP  # (no u in the room)
+        game = HELP_TEXT.replace(TAKE_BACK_KEY, "").replace(PALETTE_KEY, "")  # (no u, no palette)
+        return room + "\n" + game + "\n" + MATCH_HELP
