@@ -193,6 +193,27 @@ async def test_my_games_replays_one_with_the_coach_and_exports_my_view(tmp_path)
     assert dealt and all(e["hands"][0] == [] and e["hands"][1] != [] for e in dealt)
 
 
+async def test_a_game_with_two_computers_of_one_level_says_them_once(tmp_path):
+    """"two computers (standard)": the same words twice were cut off at
+    the column's end, at 80 columns as at 200."""
+    from records_support import finished_game
+
+    from crib3.room.seats import Seat
+    from crib3.tui.screens.my_games import others_line
+
+    room = dans_room(tmp_path)
+    finished_game(room.folder, 7, [Seat(None, None, "standard"), Seat("Dan", "SHA256:dan"),
+                                   Seat(None, None, "standard")], seed=7)
+    app = room_app(room, "Dan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_my_games(pilot)
+        shown = screen_text(app)
+    assert "7 finished games" in shown and "two computers (standard)" in shown, shown
+    assert others_line(("Ann", "computer (easy)", "computer (expert)"), 0) == \
+        "computer (easy), computer (expert)"
+    assert others_line(("Ann", "Bob", "Cat"), 1) == "Ann, Cat"
+
+
 async def test_nothing_yet_is_said_so(tmp_path):
     from crib3.room import Room
     from crib3.room.results import Results
