@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 
 
 # An admin's keys, on a line of their own above the footer.
-ADMIN_LINE = "Admin: x Close · k Remove · b Ban · u Mute · l Lift · d Message"
+ADMIN_LINE = "Admin:  x Close  k Remove  b Ban  u Mute  l Lift  d Message"
 ADMIN_ACTIONS = frozenset({"close_table", "remove", "ban", "mute", "lift", "motd"})
 
 
@@ -120,8 +120,9 @@ class LobbyScreen(QuietBindings, Screen[None]):
         yield Static(in_words("↑/↓ choose a table · Enter sit down · w watch · "
                               "o open a table of your own",
                               app_is_ascii(self)), classes="hint")
-        if self.presence.admin:
-            yield Static(in_words(ADMIN_LINE, app_is_ascii(self)), classes="hint", id="admin")
+        admin = Static(in_words(ADMIN_LINE, app_is_ascii(self)), classes="hint", id="admin")
+        admin.display = self.presence.admin
+        yield admin
         yield TidyFooter()
 
     @property
@@ -319,6 +320,14 @@ class LobbyScreen(QuietBindings, Screen[None]):
         if action == "computer":
             return self._queue is not None and self._waited() >= self._wait()
         return True
+
+    def keys_may_have_changed(self) -> None:
+        """(And the admin's line: shown while this person is an admin.)"""
+        super().keys_may_have_changed()
+        if self.is_attached:
+            line = self.query_one("#admin", Static)
+            if line.display != self.presence.admin:
+                line.display = self.presence.admin
 
     def on_data_table_row_highlighted(self) -> None:
         self.keys_may_have_changed()  # Watch, for a table that is playing

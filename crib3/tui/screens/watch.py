@@ -58,7 +58,7 @@ LOBBY_KEYS = """\
 [b]Lobby[/b]
   ↑/↓        choose a table
   Enter      sit down at it
-  w          watch its game
+  w          watch a game
   o          open a table of your own
   p          play now: seated with two people
              near your rating, at a new table
@@ -90,12 +90,11 @@ match moves ratings once, when it ends: its winner first, the others by \
 games won. Leave it, and the computer finishes it for you, last.
 """
 ADMIN_KEYS = """\
-[b]Admin[/b] (in the lobby)
-  x          close the table chosen (saved)
-  k          remove someone's session
-  b, u       ban someone, mute someone
-  l          lift a ban or a mute
-  d          the message of the day
+  x          admin: close a table (saved)
+  k          admin: remove someone's session
+  b, u       admin: ban someone, mute someone
+  l          admin: lift a ban or a mute
+  d          admin: the message of the day
 """
 
 
@@ -229,7 +228,9 @@ class RoomHelpScreen(HelpScreen):
     opened in the lobby, the lobby's keys first."""
 
     def __init__(self, admin: bool = False, lobby: bool = False) -> None:
-        super().__init__()
+        # In the lobby the panel takes the screen's height (no table to
+        # keep in view above it): the lobby's keys and a table's in view.
+        super().__init__(classes="lobby" if lobby else None)
         self.admin = admin
         self.lobby = lobby
 
