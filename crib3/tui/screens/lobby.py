@@ -59,8 +59,11 @@ if TYPE_CHECKING:
     from crib3.tui.room_app import CardRoomApp
 
 
-# An admin's keys, on a line of their own above the footer.
-ADMIN_LINE = "Admin:  x Close  k Remove  b Ban  u Mute  l Lift  d Message"
+# An admin's keys, on a line of their own above the footer (its keys bold,
+# as the footer's stand out).
+ADMIN_KEYS = (("x", "Close"), ("k", "Remove"), ("b", "Ban"), ("u", "Mute"), ("l", "Lift"),
+              ("d", "Message"))
+ADMIN_LINE = "Admin:" + "".join(f"  {key} {what}" for key, what in ADMIN_KEYS)
 ADMIN_ACTIONS = frozenset({"close_table", "remove", "ban", "mute", "lift", "motd"})
 
 
@@ -120,7 +123,9 @@ class LobbyScreen(QuietBindings, Screen[None]):
         yield Static(in_words("↑/↓ choose a table · Enter sit down · w watch · "
                               "o open a table of your own",
                               app_is_ascii(self)), classes="hint")
-        admin = Static(in_words(ADMIN_LINE, app_is_ascii(self)), classes="hint", id="admin")
+        admin = Static(Text.assemble("Admin:", *(part for key, what in ADMIN_KEYS
+                                                 for part in ("  ", (key, "bold"), f" {what}"))),
+                       classes="hint", id="admin")
         admin.display = self.presence.admin
         yield admin
         yield TidyFooter()
