@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from rich.cells import cell_len
 from tui_support import room_app, room_with_tables, screen_text, wait_for
 
 from crib3.tui.screens.dialogs import HelpScreen
@@ -72,6 +73,7 @@ async def test_the_lobbys_help_names_every_key_the_lobby_binds_at_80x24(tmp_path
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
         first, shown = await read_help(pilot)
         help_text = app.screen.help_text()
+        room_width = app.screen.query_one("VerticalScroll Static").content_region.width
     # Every key line of the help is drawn whole, on a line of its own: none
     # is wrapped by the panel (its words under the key column).
     from rich.text import Text
@@ -81,6 +83,14 @@ async def test_the_lobbys_help_names_every_key_the_lobby_binds_at_80x24(tmp_path
     drawn = [line.strip() for line in shown]
     missing = [line for line in key_lines if line.strip() not in drawn]
     assert not missing, (missing, shown)
+    # The help at a table has the same panel: its key lines fit it too.
+    from crib3.tui.screens.watch import RoomHelpScreen
+
+    at_a_table = [Text.from_markup(line).plain.rstrip()
+                  for line in RoomHelpScreen(admin).help_text().splitlines()
+                  if KEY_LINE.match(line)]
+    assert all(cell_len(line) <= room_width for line in at_a_table), \
+        [line for line in at_a_table if cell_len(line) > room_width]
     # The lobby's part (up to the table's) names every key the lobby binds.
     lobby_part = help_text.split("[b]At a table[/b]")[0]
     named: set[str] = set()
