@@ -1,5 +1,6 @@
-"""The README's screenshots (assets/screenshots/*.png), drawn from the
-screens' SVG snapshots with every character in its own cell.
+"""The README's screenshots (assets/screenshots/*.png), and the lobby's
+record views' in docs/play-now.md, drawn from the screens' SVG snapshots
+with every character in its own cell.
 
 Textual's SVG gives each run of text one `x` and a `textLength`; a viewer
 (rsvg-convert, a browser) spreads the run's glyphs over that length by the
@@ -31,6 +32,15 @@ SCREENSHOTS = ROOT / "assets" / "screenshots"
 PICTURES = [(f"{name}-{size}", f"test_screen[{screen}-{size}]")
             for name, screen in (("pegging", "pegging"), ("show", "show"), ("result", "game-over"))
             for size in ("80x24", "200x60")]
+
+# The pictures of the lobby's record views in docs/play-now.md: (name, the
+# snapshot it is drawn from).
+RECORDS = ROOT / "tests" / "room" / "__snapshots__" / "test_record_views"
+RECORD_PICTURES = [
+    (f"{name}-80x24", RECORDS / f"test_record_screen[{screen}].svg")
+    for name, screen in (("players", "board-top-to_the_top_of_the_board"),
+                         ("profile", "profile-to_my_profile"),
+                         ("my-games", "my-games-to_my_games"))]
 
 _RUN = re.compile(r'<text (?P<before>[^>]*?)x="(?P<x>[\d.]+)"(?P<middle>[^>]*?)'
                   r' textLength="(?P<length>[\d.]+)"(?P<after>[^>]*)>(?P<text>[^<]*)</text>')
@@ -76,6 +86,9 @@ def main() -> int:
     for name, snapshot in PICTURES:
         png((SNAPSHOTS / f"{snapshot}.svg").read_text(encoding="utf-8"),
             SCREENSHOTS / f"{name}.png")
+        print(SCREENSHOTS / f"{name}.png")
+    for name, path in RECORD_PICTURES:
+        png(path.read_text(encoding="utf-8"), SCREENSHOTS / f"{name}.png")
         print(SCREENSHOTS / f"{name}.png")
     return 0
 

@@ -190,12 +190,15 @@ class CardRoomApp(BaseApp):
         self.back_to_lobby()
 
     def action_help(self) -> None:
-        """The help, with the card room's keys (and an admin's, for one)."""
+        """The help, with the card room's keys (and an admin's, for one);
+        in the lobby, the lobby's first."""
         from crib3.tui.screens.dialogs import HelpScreen
+        from crib3.tui.screens.lobby import LobbyScreen
         from crib3.tui.screens.watch import RoomHelpScreen
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(RoomHelpScreen(self.presence.admin))
+            self.push_screen(RoomHelpScreen(self.presence.admin,
+                                            lobby=isinstance(self.screen, LobbyScreen)))
 
     def _game_over(self, state: State) -> None:
         from crib3.room.match import Played

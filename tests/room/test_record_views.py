@@ -59,6 +59,12 @@ async def to_my_profile(pilot) -> None:
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, ProfileScreen))
 
 
+async def to_the_top_of_the_board(pilot) -> None:
+    await to_players(pilot)
+    await pilot.press("pageup")
+    await wait_for(pilot, lambda: pilot.app.screen.page == 0)
+
+
 async def to_my_games(pilot) -> None:
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
     await pilot.press("g")
@@ -110,6 +116,35 @@ async def test_a_profile_has_the_figures_and_a_labelled_chart(tmp_path):
     assert "2026-11-12" in shown and "2026-11-20" in shown  # the first and last days
 
 
+async def test_the_charts_scale_is_whole_ratings_and_each_day_is_written_once(tmp_path):
+    """Dan's last games all ended on one day: that day is written once
+    under the chart, not under its middle game and its last; the ratings
+    up its side are round and whole (plotext's own were "1753.7")."""
+    import re
+
+    room = dans_room(tmp_path)
+    app = room_app(room, "Dan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_my_profile(pilot)
+        await pilot.pause()
+        shown = screen_text(app)
+    assert shown.count("2026-11-20") == 1 and shown.count("2026-11-12") == 1, shown
+    side = [m.group(1) for m in re.finditer(r"^\s*(\d[\d.]*)\s*[┤│]", shown, re.M)]
+    assert len(side) >= 3, shown
+    assert all(label.isdigit() and int(label) % 50 == 0 for label in side), side
+
+
+def test_the_charts_ticks():
+    from crib3.tui.screens.profile import day_ticks, rating_ticks
+
+    assert rating_ticks(1337, 1837) == [1400, 1500, 1600, 1700, 1800]
+    assert rating_ticks(1490, 1510) == [1490, 1500, 1510]
+    assert rating_ticks(1500, 1500) == [1500]
+    assert day_ticks(["11-12", "11-20", "11-20"]) == [(1, "11-12"), (3, "11-20")]
+    assert day_ticks(["11-12"]) == [(1, "11-12")]
+    assert day_ticks(["a", "b", "c", "d"]) == [(1, "a"), (2, "b"), (4, "d")]
+
+
 async def test_odd_names_on_the_board_draw_at_the_right_width_never_as_markup(tmp_path):
     room = dans_room(tmp_path, ["Dan", *ODD_NAMES], games=300)
     assert room.records.size() == len(ODD_NAMES) + 1
@@ -158,6 +193,27 @@ async def test_my_games_replays_one_with_the_coach_and_exports_my_view(tmp_path)
     assert dealt and all(e["hands"][0] == [] and e["hands"][1] != [] for e in dealt)
 
 
+async def test_a_game_with_two_computers_of_one_level_says_them_once(tmp_path):
+    """"two computers (standard)": the same words twice were cut off at
+    the column's end, at 80 columns as at 200."""
+    from records_support import finished_game
+
+    from crib3.room.seats import Seat
+    from crib3.tui.screens.my_games import others_line
+
+    room = dans_room(tmp_path)
+    finished_game(room.folder, 7, [Seat(None, None, "standard"), Seat("Dan", "SHA256:dan"),
+                                   Seat(None, None, "standard")], seed=7)
+    app = room_app(room, "Dan")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await to_my_games(pilot)
+        shown = screen_text(app)
+    assert "7 finished games" in shown and "two computers (standard)" in shown, shown
+    assert others_line(("Ann", "computer (easy)", "computer (expert)"), 0) == \
+        "computer (easy), computer (expert)"
+    assert others_line(("Ann", "Bob", "Cat"), 1) == "Ann, Cat"
+
+
 async def test_nothing_yet_is_said_so(tmp_path):
     from crib3.room import Room
     from crib3.room.results import Results
@@ -176,7 +232,8 @@ async def test_nothing_yet_is_said_so(tmp_path):
 
 
 @pytest.mark.parametrize("name, setup", [
-    ("players", to_players), ("profile", to_my_profile), ("my-games", to_my_games)])
+    ("players", to_players), ("profile", to_my_profile), ("my-games", to_my_games),
+    ("board-top", to_the_top_of_the_board)])
 async def test_record_screen(svg_snapshot, tmp_path, name, setup):
     room = dans_room(tmp_path)
     assert await screen_svg(lambda: room_app(room, "Dan"), (80, 24), setup=setup) \

@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from screenshots import PICTURES, SNAPSHOTS, pin_glyphs, png
+from screenshots import PICTURES, RECORD_PICTURES, SNAPSHOTS, pin_glyphs, png
 
 SHOW = SNAPSHOTS / "test_screen[show-200x60].svg"
 
@@ -63,3 +63,12 @@ def test_the_readmes_pictures_are_made_from_the_snapshots(tmp_path):
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert [p.name for p in tmp_path.iterdir()] == [target.name]
     assert (Path(__file__).parents[2] / "assets" / "screenshots" / f"{name}.png").exists()
+
+
+def test_the_record_views_pictures_are_drawn_from_their_snapshots_and_shown_in_the_docs():
+    root = Path(__file__).parents[2]
+    page = (root / "docs" / "play-now.md").read_text(encoding="utf-8")
+    for name, snapshot in RECORD_PICTURES:
+        assert snapshot.exists(), snapshot
+        assert (root / "assets" / "screenshots" / f"{name}.png").exists(), name
+        assert f"](../assets/screenshots/{name}.png)" in page, name

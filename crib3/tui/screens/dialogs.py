@@ -399,8 +399,10 @@ class AskMuggins(ShowQuestion[bool]):
 
 # Keys in two columns that fit the help panel (46 cells); the rules as
 # paragraphs, wrapped to the panel.
-# The local game's own key (the card room's help leaves it out).
+# The local game's own keys (the card room's help leaves them out: it takes
+# nothing back and has no palette).
 TAKE_BACK_KEY = "  u          take back your throw or play\n"
+PALETTE_KEY = "  Ctrl+P     commands: new game, theme…\n"
 HELP_TEXT = """\
 [b]Keys[/b]
   1-5        throw or play that card now
@@ -410,8 +412,7 @@ HELP_TEXT = """\
 {TAKE_BACK_KEY}  s          skip the rest of the show
   f PgUp p   feed · read back · last count
   q, Ctrl+Q  quit (asks first; it is saved)
-  Ctrl+P     commands: new game, theme…
-  The pile: ▼ you played it, ◀ your left
+{PALETTE_KEY}  The pile: ▼ you played it, ◀ your left
   opponent, ▶ the other; a score is labelled
   under its card ("pair +2"); the count is
   the large number.
@@ -448,7 +449,8 @@ First to 121 wins at once, even mid-show.
 PgUp/PgDn and ↑/↓ scroll the feed (at 80 \
 columns they open it), Home and End go to its start and its end, and \
 new lines wait below while you read. p shows the last count's cards, \
-cleared from the table, until any key.""".replace("{TAKE_BACK_KEY}", TAKE_BACK_KEY)
+cleared from the table, until any key.""".replace("{TAKE_BACK_KEY}", TAKE_BACK_KEY) \
+    .replace("{PALETTE_KEY}", PALETTE_KEY)
 
 
 class HelpScreen(Dialog[None]):

@@ -59,21 +59,31 @@ if TYPE_CHECKING:
     from crib3.tui.room_app import CardRoomApp
 
 
+# An admin's keys, on a line of their own above the footer (its keys bold,
+# as the footer's stand out).
+ADMIN_KEYS = (("x", "Close"), ("k", "Remove"), ("b", "Ban"), ("u", "Mute"), ("l", "Lift"),
+              ("d", "Message"))
+ADMIN_LINE = "Admin:" + "".join(f"  {key} {what}" for key, what in ADMIN_KEYS)
+ADMIN_ACTIONS = frozenset({"close_table", "remove", "ban", "mute", "lift", "motd"})
+
+
 class LobbyScreen(QuietBindings, Screen[None]):
     """The tables of the room, who sits where, and the free seats."""
 
     BINDINGS = [
         Binding("o", "open", "Open a table"),
         Binding("p", "play_now", "Play now"),
-        Binding("c", "computer", "Play the computer"),  # in the queue, after its wait
+        Binding("c", "computer", "Computer"),  # in the queue, after its wait (p's place)
         Binding("w", "watch", "Watch", show=False),  # the line above the footer says it
-        Binding("x", "close_table", "Close"),  # an admin's: the highlighted table
-        Binding("k", "remove", "Remove"),  # an admin's: someone's session
-        Binding("b", "ban", "Ban"),  # an admin's: someone, across reconnects
-        Binding("u", "mute", "Mute"),  # an admin's: someone's chat
-        Binding("l", "lift", "Lift"),  # an admin's: a ban or a mute in force
-        Binding("d", "motd", "Message"),  # an admin's: the message of the day
-        Binding("r", "bring_back", "Back to my table"),
+        # An admin's keys: their own line above the footer says them (in
+        # the footer they pushed ? and Quit past 80 columns).
+        Binding("x", "close_table", "Close", show=False),  # the highlighted table
+        Binding("k", "remove", "Remove", show=False),  # someone's session
+        Binding("b", "ban", "Ban", show=False),  # someone, across reconnects
+        Binding("u", "mute", "Mute", show=False),  # someone's chat
+        Binding("l", "lift", "Lift", show=False),  # a ban or a mute in force
+        Binding("d", "motd", "Message", show=False),  # the message of the day
+        Binding("r", "bring_back", "Back to my table", show=False),  # the greeting says it
         Binding("s", "players", "Players"),  # the leaderboard and profiles
         Binding("g", "my_games", "My games"),  # your finished games
         Binding("e", "live_events", "Events"),  # live duplicate events
@@ -113,6 +123,11 @@ class LobbyScreen(QuietBindings, Screen[None]):
         yield Static(in_words("↑/↓ choose a table · Enter sit down · w watch · "
                               "o open a table of your own",
                               app_is_ascii(self)), classes="hint")
+        admin = Static(Text.assemble("Admin:", *(part for key, what in ADMIN_KEYS
+                                                 for part in ("  ", (key, "bold"), f" {what}"))),
+                       classes="hint", id="admin")
+        admin.display = self.presence.admin
+        yield admin
         yield TidyFooter()
 
     @property
@@ -291,6 +306,8 @@ class LobbyScreen(QuietBindings, Screen[None]):
         return self.room.tables.get(self._numbers[min(grid.cursor_row, len(self._numbers) - 1)])
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ADMIN_ACTIONS and not self.presence.admin:  # nobody else sees them
+            return False
         if action == "join":
             return self.selected() is not None or self._selected_elsewhere() is not None
         if action == "watch":
@@ -298,11 +315,9 @@ class LobbyScreen(QuietBindings, Screen[None]):
             return table is not None and table.started and not table.over \
                 and table.seat_of(self.presence.name) is None
         if action == "close_table":
-            return self.presence.admin and self.selected() is not None
-        if action in ("remove", "ban", "mute"):  # an admin's keys: nobody else sees them
-            return self.presence.admin and len(self._names_here()) > 1
-        if action in ("lift", "motd"):
-            return self.presence.admin
+            return self.selected() is not None
+        if action in ("remove", "ban", "mute"):
+            return len(self._names_here()) > 1
         if action == "bring_back":
             return self.room.shelved_for(self.presence) is not None
         if action == "play_now":
@@ -310,6 +325,14 @@ class LobbyScreen(QuietBindings, Screen[None]):
         if action == "computer":
             return self._queue is not None and self._waited() >= self._wait()
         return True
+
+    def keys_may_have_changed(self) -> None:
+        """(And the admin's line: shown while this person is an admin.)"""
+        super().keys_may_have_changed()
+        if self.is_attached:
+            line = self.query_one("#admin", Static)
+            if line.display != self.presence.admin:
+                line.display = self.presence.admin
 
     def on_data_table_row_highlighted(self) -> None:
         self.keys_may_have_changed()  # Watch, for a table that is playing

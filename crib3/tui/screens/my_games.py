@@ -37,6 +37,18 @@ if TYPE_CHECKING:
 OTHERS_CELLS = 34  # the other players' names, together
 
 
+def others_line(names: tuple[str, ...], seat: int) -> str:
+    """Whom you played with: the other seats' names (a computer's as
+    "computer (level)"), two computers of one level said once ("two
+    computers (standard)", not the same words twice, cut off at 80
+    columns)."""
+    others = [name for i, name in enumerate(names) if i != seat]
+    computer = "computer ("
+    if len(others) == 2 and others[0] == others[1] and others[0].startswith(computer):
+        return "two computers (" + others[0].removeprefix(computer)
+    return ", ".join(shown_name(name) for name in others)
+
+
 class MyGamesScreen(QuietBindings, Screen[None]):
     """Your finished games (see the module's docstring)."""
 
@@ -83,8 +95,7 @@ class MyGamesScreen(QuietBindings, Screen[None]):
         self.games = games
         table = self.query_one(DataTable)
         for game in self.games:
-            others = ", ".join(shown_name(name) for i, name in enumerate(game.names)
-                               if i != game.seat)
+            others = others_line(game.names, game.seat)
             table.add_row(time.strftime("%Y-%m-%d %H:%M", time.gmtime(game.ended)),
                           ordinal(game.place), str(game.scores[game.seat]),
                           Text(shown_name(others, OTHERS_CELLS)),

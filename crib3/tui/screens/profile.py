@@ -65,9 +65,10 @@ class ProfileScreen(QuietBindings, Screen[None]):
 
 def chart(plot: PlotextPlot, profile: Profile, ascii: bool = False) -> None:
     """The rating after each rated game, the games in the order they
-    ended along the bottom, the first's, the middle one's and the last's
-    days written under them (games days apart and games an hour apart
-    are both read easily so)."""
+    ended along the bottom, the first's, the last's and the middle one's
+    days written under them, each day once (games days apart and games
+    an hour apart are both read easily so); the ratings up the side in
+    whole points at round steps (plotext's own ticks had decimals)."""
     plt = plot.plt
     plt.title("Rating over time")
     plt.xlabel("rated games, by the day they ended (UTC)")
@@ -80,5 +81,30 @@ def chart(plot: PlotextPlot, profile: Profile, ascii: bool = False) -> None:
     # (In ASCII mode the app draws the frame's lines in ASCII, as every
     # screen's; its points are stars.)
     plt.plot(games, ratings, marker="*" if ascii else "braille")
-    ticks = sorted({1.0, float((len(history) + 1) // 2), float(len(history))})
-    plt.xticks(ticks, [history[int(n) - 1].at[:10] for n in ticks])
+    days = day_ticks([point.at[:10] for point in history])
+    plt.xticks([float(n) for n, _ in days], [day for _, day in days])
+    steps = rating_ticks(min(ratings), max(ratings))
+    plt.yticks([float(r) for r in steps], [str(r) for r in steps])
+
+
+def day_ticks(days: list[str]) -> list[tuple[int, str]]:
+    """Where to write which day under the chart: (game number from 1, its
+    day) for the first game, the last and the middle one, a day written
+    once (the middle one's left out when it is the first's or the last's
+    day), in the games' order."""
+    count = len(days)
+    chosen: dict[str, int] = {}
+    for n in (1, count, (count + 1) // 2):
+        chosen.setdefault(days[n - 1], n)
+    return sorted((n, day) for day, n in chosen.items())
+
+
+def rating_ticks(low: int, high: int, most: int = 6) -> list[int]:
+    """Round ratings between `low` and `high` (both in), at the smallest
+    of a few round steps that gives no more than `most` of them."""
+    for step in (10, 20, 25, 50, 100, 200, 250, 500, 1000):
+        first = -(-low // step) * step
+        ticks = list(range(first, high + 1, step))
+        if len(ticks) <= most:
+            return ticks or [low]
+    return [low, high]

@@ -26,7 +26,7 @@ from crib3.common.names import shown_name
 from crib3.engine import Event, SeatView, State, project
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
-from crib3.tui.screens.dialogs import HELP_TEXT, TAKE_BACK_KEY, HelpScreen
+from crib3.tui.screens.dialogs import HELP_TEXT, PALETTE_KEY, TAKE_BACK_KEY, HelpScreen
 from crib3.tui.screens.room_table import RoomTableScreen
 from crib3.tui.screens.table import PAUSE_AFTER, READ_BACK_KEYS
 from crib3.tui.widgets.chat import ChatPanel
@@ -38,34 +38,63 @@ if TYPE_CHECKING:
 PAUSE_PER_THINK = 2.5  # a spectator's screen rests this many think-times where a seat
 PAUSE_AT_LEAST = 0.3   # waits for Enter (1.5 s at the default pace), and no less than this
 
-# The card room's keys take the place of the palette's line (no palette here).
+# The card room's keys take the place of the palette's line (no palette
+# here). Every line fits the help panel at 80x24 with its scrollbar (45
+# cells): a longer one wraps, its words under the key column.
 ROOM_KEYS = """\
 [b]Card room[/b]
-  w          watch a game (in the lobby)
   c          chat at the table
-  l          leave the table (your seat waits)
+  l          leave the table; your seat waits
   x          close your table (its owner)
-  b          a computer for someone gone a while
-  r          bring your put-away table back (lobby)
-  i          a link that seats a friend from a browser
-  m          the bell for your turn, off or on
+  b          a computer for someone gone
+  i          a link for a friend's browser
+  m          the bell for your turn: on, off
+  w, r       in the lobby: watch a game,
+             bring your put-away table back
+"""
+# The lobby's keys, every one it binds (a test holds them to its bindings),
+# first in the help opened there.
+LOBBY_KEYS = """\
+[b]Lobby[/b]
+  ↑/↓        choose a table
+  Enter      sit down at it
+  w          watch a game
+  o          open a table of your own
+  p          play now: seated with two people
+             near your rating, at a new table
+  c          after the wait: the computer
+  Esc        leave the queue (else: quit)
+  r          bring your put-away table back
+  s          players: the board, profiles
+  g          my games: replay one, export it
+  e          live duplicate events
+  m          the bell for your turn: on, off
+  ?          this help
+  q, Ctrl+Q  leave the room
+"""
+# A table's keys, after the lobby's in the help opened there.
+TABLE_KEYS = """\
+[b]At a table[/b]
+  c          chat at the table
+  l          leave the table; your seat waits
+  x          close your table (its owner)
+  b          a computer for someone gone
+  i          a link for a friend's browser
 """
 MATCH_HELP = """\
-[b]Matches[/b] (o, then Match: best of 3 or best of 5)
-  The same three play game after game, each deal cut
-  for anew; the first to win 2 games (of 3) or 3 (of 5)
-  wins the match. If the games run out with nobody
-  there (1-1-1, 2-2-1), the match goes on until someone
-  is. A rated match moves ratings once, when it ends:
-  its winner first, the others by games won.
-  Leave it, and the computer finishes it for you, last.
+[b]Matches[/b] (o, then Match: best of 3 or 5)
+The same three play game after game, each deal cut for anew; the first to \
+win 2 games (of 3) or 3 (of 5) wins the match. If the games run out with \
+nobody there (1-1-1, 2-2-1), the match goes on until someone is. A rated \
+match moves ratings once, when it ends: its winner first, the others by \
+games won. Leave it, and the computer finishes it for you, last.
 """
 ADMIN_KEYS = """\
-  x, k       admin: close a table (it is saved),
-             remove a session
-  b, u, l    admin (lobby): ban someone, mute someone,
-             lift a ban or a mute
-  d          admin (lobby): the message of the day
+  x          admin: close a table (saved)
+  k          admin: remove someone's session
+  b, u       admin: ban someone, mute someone
+  l          admin: lift a ban or a mute
+  d          admin: the message of the day
 """
 
 
@@ -195,14 +224,21 @@ def bottom_seat_line(view: SeatView, seat: int, ascii: bool = False) -> Text:
 
 
 class RoomHelpScreen(HelpScreen):
-    """The help, and the card room's keys (an admin's too, for an admin)."""
+    """The help, and the card room's keys (an admin's too, for an admin);
+    opened in the lobby, the lobby's keys first."""
 
-    def __init__(self, admin: bool = False) -> None:
-        super().__init__()
+    def __init__(self, admin: bool = False, lobby: bool = False) -> None:
+        # In the lobby the panel takes the screen's height (no table to
+        # keep in view above it): the lobby's keys and a table's in view.
+        super().__init__(classes="lobby" if lobby else None)
         self.admin = admin
+        self.lobby = lobby
 
     def help_text(self) -> str:
         """The card room's keys first (an admin's too), then the game's, then
-        how a match is won (read once, not at each look for a key)."""
-        return ROOM_KEYS + (ADMIN_KEYS if self.admin else "") + "\n" + \
-            HELP_TEXT.replace(TAKE_BACK_KEY, "") + "\n" + MATCH_HELP  # (no u in the room)
+        how a match is won (read once, not at each look for a key). In the
+        lobby: the lobby's keys, an admin's, then a table's."""
+        admin = ADMIN_KEYS if self.admin else ""
+        room = LOBBY_KEYS + admin + "\n" + TABLE_KEYS if self.lobby else ROOM_KEYS + admin
+        game = HELP_TEXT.replace(TAKE_BACK_KEY, "").replace(PALETTE_KEY, "")  # (no u, no palette)
+        return room + "\n" + game + "\n" + MATCH_HELP
