@@ -120,6 +120,8 @@ class ClusterPlayNow(PlayNow):
         identity = queue_identity(presence)
         if identity in self.mine or entry_key(identity) in self.watched.entries:
             raise RoomError("you are in the queue already (Esc leaves it)")
+        # (A place asks for a table: paced as opening one, on the node one is on.)
+        room._may_open(presence, asked="asked for", again="queue again")
         rating = self.rating(identity)
         self.mine[identity] = (presence.name, None)
         value = {"identity": identity, "name": presence.name, "key": presence.key,
