@@ -189,6 +189,10 @@ class Records:
         self._reading: threading.Thread | None = None
         # A put-away table's log name -> (its time, the games read from it).
         self._seen: dict[str, tuple[float, tuple[tuple[str, Finished], ...]]] = {}
+        # One look at a time: every session asks in a thread of its own, and
+        # the second look waits to find the first's reads kept rather than
+        # reading every file again beside it (and `_seen` is shared).
+        self._looking = threading.Lock()
 
     @property
     def paths(self) -> tuple[str, str]:
@@ -323,6 +327,11 @@ class Records:
         screen asks off the event loop)."""
         if identity is None or self.tables is None:
             return []
+        with self._looking:
+            return self._finished(identity, count)
+
+    def _finished(self, identity: str, count: int) -> list[Finished]:
+        assert self.tables is not None
         away = put_away_folder(self.tables)
         present: set[str] = set()
         games: list[Finished] = []

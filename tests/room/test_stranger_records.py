@@ -76,3 +76,47 @@ async def test_a_huge_game_is_neither_read_back_nor_copied_whole(tmp_path):
         await wait_for(pilot, lambda: bool(app.clipboard))
         assert len(app.clipboard) < READ_BACK_MOST
     room.close()
+
+
+def test_my_games_pressed_in_many_sessions_at_once_reads_each_game_once(tmp_path, monkeypatch):
+    # The first look reads every finished game's files (then they are
+    # kept): `g` pressed in many sessions at once (or Esc, g, Esc, g...)
+    # while it runs must not read them all once for each, each in a thread,
+    # nor trip over the other threads' bookkeeping.
+    import threading
+    import time
+
+    from crib3.room import records as records_module
+    from crib3.room.records import Records
+
+    tables = tmp_path / "tables"
+    away = put_away_folder(tables)
+    away.mkdir(parents=True)
+    for number in range(1, 101):
+        (away / f"table-{number}.jsonl").write_text("")
+    reads: list[str] = []
+
+    def slow_games_in(log_path, ended):
+        reads.append(log_path.name)
+        time.sleep(0.002)  # (a disk's read)
+        return ()
+
+    monkeypatch.setattr(records_module, "_games_in", slow_games_in)
+    records = Records(None, tables)
+    start = threading.Barrier(8)
+    failed: list[BaseException] = []
+
+    def look() -> None:
+        start.wait()
+        try:
+            records.finished("ssh SHA256:dan")
+        except BaseException as exc:  # noqa: BLE001 (any failure fails the test)
+            failed.append(exc)
+
+    threads = [threading.Thread(target=look) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert failed == []
+    assert len(reads) == 100 and len(set(reads)) == 100
