@@ -145,6 +145,12 @@ class LiveEvents:
         self.add(live)
         self.room.changed()
 
+    def may_make(self, presence: Presence) -> None:
+        """RoomError unless `presence` may make a live event now: its boards,
+        the computer's nine yardstick games and a folder kept for good cost
+        more than a table, so making one is paced as opening a table is."""
+        self.room._may_open(presence, asked="made", again="make another", what="events")
+
     def listed(self) -> list[LiveEvent]:
         return [self.events[name] for name in sorted(self.events)]
 
