@@ -56,3 +56,38 @@ async def test_a_stranger_pressing_n_again_and_again_makes_three_events(tmp_path
                                    "you may make another in "), said
     assert len(room.events.events) == 3
     room.close()
+
+
+def test_the_result_sheet_lines_up_whatever_the_entrants_names(tmp_path):
+    # Names the room takes at sign-in, drawn at other widths than their
+    # length: wide letters, a combining mark; and markup, as typed.
+    from rich.cells import cell_len
+
+    from crib3.duplicate.boards import make_boards, seat_of
+    from crib3.duplicate.events import DuplicateEvent
+    from crib3.duplicate.play import play_with_bots
+    from crib3.engine.log import write_log
+    from crib3.room.live_event import OVER, LiveEvent, sheet_lines
+
+    names = ["李" * 30, "Zoe\u0308", "[bold red]loud[/]", "田中 Taro", "ひらがなカナ漢字", "Dan"]
+    event = DuplicateEvent("club", 7, "easy", make_boards(7, 3), "2026-12-06T00:00:00+00:00")
+    live = LiveEvent(event, "Dan", 2_000_000_000.0)
+    for name in names:
+        live.join(name, None, None)
+    live.status, live.board, live.seating = OVER, 3, [names[:3], names[3:]]
+    for board in event.boards:
+        for table in range(2):
+            game = play_with_bots(board, seat_of(0, board.number), ("easy", "easy", "easy"),
+                                  salt=f"wide {table}")
+            path = tmp_path / f"board-{board.number}-{table}.jsonl"
+            write_log(path, game.events, event.header(board.number, names[3 * table], "test"))
+            live.logs[board.number, table] = path
+    fields, ranking, problems = live.results()
+    assert problems == [] and len(ranking) == 6
+    lines = sheet_lines(live, fields, ranking)
+    ranked = lines[lines.index("Ranking") + 1:lines.index("Ranking") + 8]
+    assert {cell_len(line) for line in ranked} == {cell_len(ranked[0])}, ranked
+    heading = next(i for i, line in enumerate(lines) if line.startswith("Board 1, seat 1"))
+    field = lines[heading + 1:heading + 4]  # its heading and two tables' plays
+    assert {cell_len(line) for line in field} == {cell_len(field[0])}, field
+    assert any("[bold red]loud[/]" in line for line in ranked)
