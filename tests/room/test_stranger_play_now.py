@@ -79,3 +79,37 @@ async def test_opening_a_table_after_the_queue_is_paced_as_one(tmp_path, monkeyp
     with pytest.raises(RoomError, match="you may open another in 20 s"):
         room.open_table(ann, Rules(), ("easy", "easy"))
     room.close()
+
+
+async def test_over_ssh_a_p_esc_flood_is_three_places_and_leaves_none(tmp_path, caplog):
+    """The real SSH door under `--open`: a stranger presses p and Esc as
+    fast as the door lets them. They take three places in a row, the next
+    p is refused in one line (and the Esc after it quits, as Esc does
+    outside the queue), no place is left behind, and nothing fails."""
+    import asyncio
+    import logging
+
+    from ssh_support import Client, serving, until
+
+    caplog.set_level(logging.INFO, logger="crib3.serve")
+    async with serving(tmp_path, results=Results(tmp_path / "ratings")) as server:
+        mal = await Client.connect(server.port, "mal", source="127.0.0.5")
+        await mal.shows("Play now")
+        for _ in range(8):  # (an Esc is one once nothing follows it for 0.1 s)
+            if mal.chan.is_closing():
+                break
+            mal.press("p")
+            await asyncio.sleep(0.02)
+            if mal.chan.is_closing():
+                break
+            mal.press("\x1b")
+            await asyncio.sleep(0.15)
+        await mal.shows("you asked for 3")
+        play_now = server.room.play_now
+        assert play_now is not None
+        joins = [r.getMessage() for r in caplog.records if "joins the queue" in r.getMessage()]
+        assert len(joins) == 3, joins
+        await until(lambda: len(play_now.matcher) == 0, what="no place left")
+        failed = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+        assert failed == []
+        mal.close()
