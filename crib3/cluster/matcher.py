@@ -142,8 +142,12 @@ class ClusterPlayNow(PlayNow):
             if revision is not None:
                 await self.kv.delete(entry_key(identity), last=revision)
         elif revision is None:
-            del self.mine[identity]
-            self.node_room.changed()
+            # (Refused because a join of theirs just before this one wrote the
+            # place, and they left and came back before it was answered: that
+            # place is theirs now, and kept.)
+            if self.mine[identity][1] is None:
+                del self.mine[identity]
+                self.node_room.changed()
         else:
             self.mine[identity] = (name, revision)
 
