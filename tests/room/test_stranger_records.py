@@ -22,7 +22,7 @@ from crib3.room.storage import TableFiles, put_away_folder
 from crib3.tui.screens.lobby import LobbyScreen
 from crib3.tui.screens.my_games import MyGamesScreen
 
-CLAIMS = 2000  # over-claims before each honest count: a log of megabytes
+CLAIMS = 600  # over-claims before each honest count: a log past the bound
 
 
 def huge_game(tables, number: int, seats: list[Seat]) -> int:
