@@ -91,3 +91,55 @@ def test_the_result_sheet_lines_up_whatever_the_entrants_names(tmp_path):
     field = lines[heading + 1:heading + 4]  # its heading and two tables' plays
     assert {cell_len(line) for line in field} == {cell_len(field[0])}, field
     assert any("[bold red]loud[/]" in line for line in ranked)
+
+
+def test_opening_the_events_screen_reads_a_finished_event_once(tmp_path, monkeypatch):
+    # Every `e` looks for events made meanwhile in the data folder, and
+    # events are kept for good: the ones over (or called off) must not be
+    # read again at each press, nor an unreadable one said again each time.
+    import json
+    import logging
+
+    from crib3.duplicate.boards import make_boards
+    from crib3.duplicate.events import DuplicateEvent
+    from crib3.room import live_tables
+    from crib3.room.live_event import CALLED_OFF, LiveEvent
+
+    for number in range(20):
+        event = DuplicateEvent(f"old-{number}", number, "easy", make_boards(number, 3), "")
+        event.folder.mkdir(parents=True)
+        (event.folder / "event.json").write_text(json.dumps(event.to_json()), encoding="utf-8")
+        live = LiveEvent(event, "Eve", 2_000_000_000.0)
+        live.status = CALLED_OFF
+        live.save()
+    broken = DuplicateEvent("broken", 1, "easy", make_boards(1, 3), "")
+    broken.folder.mkdir(parents=True)
+    (broken.folder / "live.json").write_text("{", encoding="utf-8")
+    (broken.folder / "event.json").write_text(json.dumps(broken.to_json()), encoding="utf-8")
+    reads: list[str] = []
+    load_event = live_tables.load_event
+
+    def counted(name: str):
+        reads.append(name)
+        return load_event(name)
+
+    monkeypatch.setattr(live_tables, "load_event", counted)
+    room = Room(tmp_path / "tables", think=3600)
+    said: list[str] = []
+
+    class Said(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            said.append(record.getMessage())
+
+    handler = Said()
+    logging.getLogger("crib3.serve").addHandler(handler)
+    try:
+        for _ in range(10):  # ten presses of e
+            room.events.find()
+    finally:
+        logging.getLogger("crib3.serve").removeHandler(handler)
+    assert room.events.events == {}
+    assert sorted(set(reads)) == sorted(["broken"] + [f"old-{n}" for n in range(20)])
+    assert len(reads) <= 21 + 10  # each once; the unreadable one looked at again
+    assert len([line for line in said if "broken" in line]) == 1
+    room.close()
