@@ -120,6 +120,8 @@ class ClusterPlayNow(PlayNow):
         identity = queue_identity(presence)
         if identity in self.mine or entry_key(identity) in self.watched.entries:
             raise RoomError("you are in the queue already (Esc leaves it)")
+        # (A place asks for a table: paced as opening one, on the node one is on.)
+        room._may_open(presence, asked="asked for", again="queue again")
         rating = self.rating(identity)
         self.mine[identity] = (presence.name, None)
         value = {"identity": identity, "name": presence.name, "key": presence.key,
@@ -140,8 +142,12 @@ class ClusterPlayNow(PlayNow):
             if revision is not None:
                 await self.kv.delete(entry_key(identity), last=revision)
         elif revision is None:
-            del self.mine[identity]
-            self.node_room.changed()
+            # (Refused because a join of theirs just before this one wrote the
+            # place, and they left and came back before it was answered: that
+            # place is theirs now, and kept.)
+            if self.mine[identity][1] is None:
+                del self.mine[identity]
+                self.node_room.changed()
         else:
             self.mine[identity] = (name, revision)
 

@@ -135,3 +135,14 @@ def shown_name(name: object, width: int | None = None, ellipsis: str = "…") ->
         text = "".join(kept) + ellipsis
     return text
 
+
+
+def name_column(name: object, width: int) -> str:
+    """`shown_name(name, width)` padded with spaces to `width` terminal
+    cells: a column of names lines up when they are drawn at other widths
+    than their length (wide letters take two cells, a combining mark none),
+    which a format's `:<width` (counting characters) does not do."""
+    from rich.cells import cell_len
+
+    text = shown_name(name, width)
+    return text + " " * max(0, width - cell_len(text))

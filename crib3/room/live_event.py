@@ -42,7 +42,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from crib3.common.names import shown_name
+from crib3.common.names import name_column, shown_name
 from crib3.duplicate.boards import Board, make_boards, seat_of
 from crib3.duplicate.events import (
     DuplicateEvent,
@@ -394,7 +394,7 @@ def sheet_lines(live: LiveEvent, fields: Sequence[FieldResult],
              "(ties half).", "", "Ranking",
              f"{'':>4}  {'who':<36}{'boards':>7}{'score':>9}{'net':>8}"]
     for rank, s in enumerate(table, start=1):
-        lines.append(f"{rank:>4}. {shown_name(s.who, 36):<36}{s.boards:>7}{s.percent:>8.1f}%"
+        lines.append(f"{rank:>4}. {name_column(s.who, 36)}{s.boards:>7}{s.percent:>8.1f}%"
                      f"{s.net:>+8.1f}")
     for f in fields:
         lines += ["", f"Board {f.board}, seat {f.slot + 1}",
@@ -402,7 +402,7 @@ def sheet_lines(live: LiveEvent, fields: Sequence[FieldResult],
         for scored in f.result.plays:
             play = scored.play
             mine, left, right = play.points
-            lines.append(f"{'':>6}{shown_name(play.who, 36):<36}{mine:>5}{left:>6}{right:>6}"
+            lines.append(f"{'':>6}{name_column(play.who, 36)}{mine:>5}{left:>6}{right:>6}"
                          f"{play.net:>+8.1f}{scored.percent:>8.1f}%")
     return lines
 

@@ -96,6 +96,10 @@ class LiveEvents:
         self.events: dict[str, LiveEvent] = {}
         self.tables: dict[str, list[BoardTable]] = {}  # event -> its tables for the board now
         self._timers: dict[str, asyncio.TimerHandle] = {}
+        # Events found over (never to enter again) and unreadable ones said
+        # once: every `e` looks in the data folder, and events are kept for good.
+        self._passed: set[str] = set()
+        self._unread: set[str] = set()
         # The events the data folder holds are found at the room's first
         # change (someone signs in), once its loop runs to start their clocks.
         room.listeners.append(self._first_change)
@@ -114,15 +118,19 @@ class LiveEvents:
             return
         for path in sorted(folder.glob("*/live.json")):
             name = path.parent.name
-            if name in self.events:
+            if name in self.events or name in self._passed:
                 continue
             try:
                 live = load_live(load_event(name))
             except (EventError, RoomError) as exc:
-                log.warning("a live event could not be read: %s", exc)
+                if name not in self._unread:  # (looked at again: it may be being written)
+                    self._unread.add(name)
+                    log.warning("a live event could not be read: %s", exc)
                 continue
             if live is not None and live.status == ENTERING:
                 self.add(live)
+            else:
+                self._passed.add(name)
         for name, live in self.events.items():  # (found before the room's loop ran)
             if live.status == ENTERING and name not in self._timers:
                 self._schedule(live)
@@ -144,6 +152,12 @@ class LiveEvents:
         """A live event just made (`new_live_event`) is this room's."""
         self.add(live)
         self.room.changed()
+
+    def may_make(self, presence: Presence) -> None:
+        """RoomError unless `presence` may make a live event now: its boards,
+        the computer's nine yardstick games and a folder kept for good cost
+        more than a table, so making one is paced as opening a table is."""
+        self.room._may_open(presence, asked="made", again="make another", what="events")
 
     def listed(self) -> list[LiveEvent]:
         return [self.events[name] for name in sorted(self.events)]

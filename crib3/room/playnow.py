@@ -7,6 +7,10 @@ and at each join. After the matcher's wait (`crib3.room.matcher.WAIT`) the
 lobby offers them the computer at their level instead (`computer`): a
 rated table with two computer players of the level rated nearest them.
 
+A place in the queue asks for a new table, so joining draws on the
+allowance opening one does (`Room._may_open`): the queue is no way around
+the room's pace of new tables, nor a way to make it work at every key.
+
 Nobody is seated twice: a person seated already (or playing somewhere)
 cannot join; one who leaves the room leaves the queue (`Room.depart`);
 and an entry whose person sat down elsewhere meanwhile or went away is
@@ -78,6 +82,9 @@ class PlayNow:
         if self.room.place_of(presence) is not None:
             raise RoomError("you sit at a table already: one table at a time")
         identity = queue_identity(presence)
+        if self.matcher.get(identity) is not None:
+            raise RoomError("you are in the queue already (Esc leaves it)")
+        self.room._may_open(presence, asked="asked for", again="queue again")
         try:
             entry = self.matcher.join(identity, presence.name, self.rating(identity))
         except AlreadyQueued:

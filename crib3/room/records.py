@@ -36,6 +36,8 @@ from crib3.room.results import STORE
 from crib3.room.seats import Seat
 from crib3.room.storage import put_away_folder, seat_file_of
 
+READ_BACK_MOST = 250_000  # bytes of a game's log read back (replayed, exported) at most
+
 log = logging.getLogger("crib3.serve")
 
 # The leaderboard lists the people who played a rated game this recently.
@@ -100,11 +102,31 @@ class Finished:
         return 1 + sum(1 for score in self.scores if score > self.scores[self.seat])
 
 
+class TooLong(ValueError):
+    """A game's log longer than a room reads back (`READ_BACK_MOST`)."""
+
+
+def check_read_back(log_path: Path) -> None:
+    """TooLong unless `log_path` is short enough to read back in a room's
+    process: a whole game is a few hundred events (35 to 60 kB), but
+    friendly muggins refuses an over-claim as often as it is made, each a
+    line of the log, so a game can be made as long as one likes. Reading
+    one back loads and folds it whole on the loop every session of the
+    process shares (about 0.2 ms a kB: 50 ms at the bound), and an export
+    goes on a clipboard through the terminal."""
+    size = log_path.stat().st_size
+    if size > READ_BACK_MOST:
+        raise TooLong(f"its log is too long to read back here ({size // 1000:,} kB, "
+                      f"against {READ_BACK_MOST // 1000:,} kB at most)")
+
+
 def seat_export(log_path: Path, seat: int) -> str:
     """A finished game's log as `seat` saw it while it was played, to take
     away: the header and every event as the seat was told it (the deck's
     order, the other hands as dealt and which cards the others threw to the
-    crib stay hidden; every hand kept and the crib are in the counts)."""
+    crib stay hidden; every hand kept and the crib are in the counts).
+    TooLong: see `check_read_back`."""
+    check_read_back(log_path)
     loaded = load_log(log_path)
     header = {**loaded.header, "exported_for_seat": seat}
     lines = [json.dumps(header, ensure_ascii=False)]
@@ -168,6 +190,10 @@ class Records:
         self._reading: threading.Thread | None = None
         # A put-away table's log name -> (its time, the games read from it).
         self._seen: dict[str, tuple[float, tuple[tuple[str, Finished], ...]]] = {}
+        # One look at a time: every session asks in a thread of its own, and
+        # the second look waits to find the first's reads kept rather than
+        # reading every file again beside it (and `_seen` is shared).
+        self._looking = threading.Lock()
 
     @property
     def paths(self) -> tuple[str, str]:
@@ -302,6 +328,11 @@ class Records:
         screen asks off the event loop)."""
         if identity is None or self.tables is None:
             return []
+        with self._looking:
+            return self._finished(identity, count)
+
+    def _finished(self, identity: str, count: int) -> list[Finished]:
+        assert self.tables is not None
         away = put_away_folder(self.tables)
         present: set[str] = set()
         games: list[Finished] = []

@@ -463,11 +463,14 @@ class Room:
             raise RoomError(f"you own {held} open table{'s' * (held != 1)} already, the most "
                             "this room allows: close one or finish its game first")
 
-    def _may_open(self, owner: Presence) -> None:
+    def _may_open(self, owner: Presence, asked: str = "opened", again: str = "open another",
+                  what: str = "tables") -> None:
         """One person (see `Presence.holder`; by name where there is nothing
         else to count by) opens `OPENS_AT_ONCE` tables in a row, then one
         every `OPEN_EVERY` seconds: a table costs a file, a log and a
-        lobby line, and nobody at a club opens one a second."""
+        lobby line, and nobody at a club opens one a second. Joining the
+        play-now queue asks for a table too, and making a live event for
+        its boards' (`asked`, `again`, `what`: their words)."""
         person = owner.holder or f"name {owner.name.lower()}"
         bucket = self.opened.get(person)
         if bucket is None:
@@ -478,8 +481,8 @@ class Room:
             bucket = self.opened[person] = TokenBucket(1 / OPEN_EVERY, OPENS_AT_ONCE)
         if not bucket.take():
             wait = max(1, round((1 - bucket.tokens) * OPEN_EVERY))
-            raise RoomError(f"you opened {OPENS_AT_ONCE} tables just now: you may open "
-                            f"another in {wait} s")
+            raise RoomError(f"you {asked} {OPENS_AT_ONCE} {what} just now: you may {again} "
+                            f"in {wait} s")
 
     def _next_number(self) -> int:
         """The next table's number: above every table this folder has files

@@ -46,7 +46,19 @@ from typing import TYPE_CHECKING
 
 from crib3.common.levels import HUMAN, bot_names
 from crib3.common.names import shown_name
-from crib3.engine import Event, Game, PlayerInfo, Rules, SeatFeed, State
+from crib3.engine import (
+    Command,
+    Count,
+    Event,
+    Game,
+    IllegalMove,
+    Play,
+    PlayerInfo,
+    Rules,
+    SeatFeed,
+    State,
+)
+from crib3.engine.events import ClaimRefused
 from crib3.engine.log import load_log
 from crib3.players import make_player
 from crib3.players.autoplay import BotDriver
@@ -60,6 +72,8 @@ if TYPE_CHECKING:
     from crib3.room.room import Room
 
 log = logging.getLogger("crib3.serve")
+
+REFUSED_CLAIMS = 10  # over-claims refused a seat a hand (friendly muggins); then no more
 
 
 class Table(SeatLookup):
@@ -95,6 +109,8 @@ class Table(SeatLookup):
         self.close_asked: list[str] = []  # who asked (or agreed) to close its game, in order
         self.rated = False  # its finished game moves ratings (chosen as it opened)
         self.match = Match()  # its match (chosen as it opened; a single game: best of 1)
+        # seat -> (the game and hand, how many of its claims were refused in it)
+        self.refused: dict[int, tuple[tuple[int, int], int]] = {}
 
     @classmethod
     def resume(cls, room: Room, stored: StoredTable) -> Table:
@@ -379,7 +395,7 @@ class Table(SeatLookup):
         """The side of the game a person's screen is built on (None: a
         spectator's, public facts only)."""
         assert self.game is not None
-        return SeatFeed(self.game, seat)
+        return TableFeed(self, seat)
 
     def replace(self, seat: int, by: str) -> None:
         """Anyone at the table gives the seat of a person gone too long to a
@@ -568,3 +584,39 @@ class Table(SeatLookup):
         self.files.close_log()
         self.watchers.clear()
         notify(self.listeners)
+
+
+class TableFeed(SeatFeed):
+    """A seat's side of a room table's game: the engine's (`SeatFeed`), with
+    the claims the friendly muggins rule refuses bounded. That rule refuses
+    an over-claim at no cost and lets the player count again, as often as
+    they like, and each refusal is an event: logged, kept in memory, sent to
+    every seat and spectator and replayed to each newcomer. So a seat's
+    `REFUSED_CLAIMS` refused claims a hand are taken, then an over-claim is
+    turned down before it reaches the game (a claim the cards hold still
+    goes). Honest slips stay far inside the bound."""
+
+    def __init__(self, table: Table, seat: int | None) -> None:
+        assert table.game is not None
+        super().__init__(table.game, seat)
+        self.table = table
+
+    def dispatch(self, command: Command) -> None:
+        seat = self.seat
+        if seat is None or not isinstance(command, (Count, Play)) or command.seat != seat \
+                or (isinstance(command, Play) and command.claimed is None):
+            super().dispatch(command)
+            return
+        from crib3.engine.rules import root_event
+
+        state = self.game.state
+        hand = (id(self.game), state.hand_number)
+        refused = isinstance(root_event(state, command), ClaimRefused)
+        counted, before = self.table.refused.get(seat, (hand, 0))
+        before = before if counted == hand else 0
+        if refused and before >= REFUSED_CLAIMS:
+            raise IllegalMove(f"{REFUSED_CLAIMS} claims refused this hand: claim at most "
+                              "what the cards hold")
+        super().dispatch(command)
+        if refused:
+            self.table.refused[seat] = (hand, before + 1)

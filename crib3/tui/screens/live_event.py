@@ -227,6 +227,11 @@ class LiveEventScreen(Screen[None]):
     def action_new(self) -> None:
         if self._making:
             return
+        try:
+            self.room.events.may_make(self.presence)
+        except RoomError as exc:
+            self.notify(str(exc), severity="warning", markup=False)
+            return
         self._making = True
         self.notify("Dealing a new event's boards...", markup=False)
         self.run_worker(self._make(), exclusive=True)

@@ -114,10 +114,17 @@ class LastCountScreen(Dialog[None]):
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
-        self.dismiss(None)
+        self._back()
 
     def on_click(self) -> None:
-        self.dismiss(None)
+        self._back()
+
+    def _back(self) -> None:
+        # Keys that arrive together (a paste, a held key) all reach this
+        # screen before the first has closed it: only that one may, or the
+        # next ones would close the screens under it, the last one too.
+        if self.is_active:
+            self.dismiss(None)
 
 
 # --- the show at a glance -------------------------------------------------------

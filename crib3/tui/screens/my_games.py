@@ -8,7 +8,9 @@ alike.
 Only finished games are listed: a game's whole log is replayed only once
 it is over, when every hand has been shown anyway. What the export leaves
 hidden (the deck's order, the other hands as dealt, who threw which card
-to the crib) stays hidden in it. Names are people's text: never markup.
+to the crib) stays hidden in it. A game whose log is longer than a room
+reads back (`crib3.room.records.check_read_back`) is listed, but neither
+replayed nor exported. Names are people's text: never markup.
 """
 
 from __future__ import annotations
@@ -116,6 +118,7 @@ class MyGamesScreen(QuietBindings, Screen[None]):
 
     def action_replay(self) -> None:
         from crib3.engine.log import LogError, load_log
+        from crib3.room.records import TooLong, check_read_back
         from crib3.saved.replay import Replay
         from crib3.tui.screens.replay import ReplayScreen
 
@@ -123,7 +126,12 @@ class MyGamesScreen(QuietBindings, Screen[None]):
         if game is None:
             return
         try:
+            check_read_back(game.log_path)
             replay = Replay(load_log(game.log_path).events)
+        except TooLong as exc:
+            self.notify(f"This game cannot be replayed here: {exc}.", severity="warning",
+                        markup=False)
+            return
         except (LogError, OSError, ValueError) as exc:
             self.notify(f"This game cannot be read back: {exc}", severity="warning",
                         markup=False)
@@ -133,13 +141,17 @@ class MyGamesScreen(QuietBindings, Screen[None]):
 
     def action_export(self) -> None:
         from crib3.engine.log import LogError
-        from crib3.room.records import seat_export
+        from crib3.room.records import TooLong, seat_export
 
         game = self.selected()
         if game is None:
             return
         try:
             text = seat_export(game.log_path, game.seat)
+        except TooLong as exc:
+            self.notify(f"This game cannot be exported here: {exc}.", severity="warning",
+                        markup=False)
+            return
         except (LogError, OSError) as exc:
             self.notify(f"This game cannot be read back: {exc}", severity="warning",
                         markup=False)
