@@ -145,6 +145,17 @@ class LiveEvents:
         self.add(live)
         self.room.changed()
 
+    def made(self, name: str) -> None:
+        """Event `name` was just made in the data folder (by a screen, in
+        this process or a session worker's): it is this room's now."""
+        self.find()
+        if name not in self.events:
+            raise RoomError(f"there is no live event named {name!r} to be found here")
+        self.room.changed()
+
+    def is_board(self, table: object) -> bool:
+        return isinstance(table, BoardTable)
+
     def listed(self) -> list[LiveEvent]:
         return [self.events[name] for name in sorted(self.events)]
 
