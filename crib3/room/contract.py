@@ -285,6 +285,9 @@ class LiveEventsView(Protocol):
     # The board table where `presence` plays now, if any.
     def table_of(self, presence: Presence) -> TableView | None: ...
     def is_board(self, table: ListedTable) -> bool: ...  # one of an event's tables
+    # The board table another node of a cluster hosts where `presence`
+    # plays now (its number, to visit), if any.
+    def elsewhere(self, presence: Presence) -> int | None: ...
 
 
 class RoomView(Protocol):

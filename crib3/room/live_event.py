@@ -300,13 +300,23 @@ class LiveEvent:
         fields of the boards over at every table (none yet: empty). Read
         from the logs again only when a board is over or someone left:
         every screen of the room asks at each of its redraws."""
-        over = self.board if self.status == OVER else self.board - 1
-        at = (self.status, over, tuple(sorted(self.left.items())))
+        at = self.sheet_at()
         if self._sheet is None or self._sheet[0] != at:
             fields, ranking, _ = self.results()
             lines = tuple(sheet_lines(self, fields, ranking)[3:]) if fields else ()
             self._sheet = (at, lines)
         return self._sheet[1]
+
+    def sheet_at(self) -> tuple[Any, ...]:
+        """What the sheet depends on: the boards over everywhere, who left."""
+        over = self.board if self.status == OVER else self.board - 1
+        return (self.status, over, tuple(sorted(self.left.items())))
+
+    def show_sheet(self, lines: tuple[str, ...]) -> None:
+        """The sheet's lines as read elsewhere (a cluster's node reads the
+        plays from the tables' streams, in the background): shown as they
+        are until they are read again."""
+        self._sheet = (self.sheet_at(), lines)
 
     # --- kept on disk ------------------------------------------------------------------
 

@@ -195,6 +195,10 @@ class LiveEvents:
     def is_board(self, table: object) -> bool:
         return isinstance(table, BoardTable)
 
+    def elsewhere(self, presence: Presence) -> int | None:
+        """(One machine: every board table is here.)"""
+        return None
+
     def listed(self) -> list[LiveEvent]:
         return [self.events[name] for name in sorted(self.events)]
 

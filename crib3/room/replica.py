@@ -558,3 +558,7 @@ class ReplicaEvents:
 
     def is_board(self, table: Any) -> bool:
         return any(table.number in event.tables for event in self.told)
+
+    def elsewhere(self, presence: Any) -> int | None:
+        """(A worker's room is one machine's: every board table is there.)"""
+        return None

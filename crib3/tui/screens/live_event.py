@@ -178,9 +178,17 @@ class LiveEventScreen(Screen[None]):
 
     def _sit_if_dealt(self) -> None:
         """The board dealt to you now: you are seated at it."""
-        table = self.events.table_of(self.presence)
-        if table is None or table.number == self._seated_at or self.app.screen is not self:
+        if self.app.screen is not self:
             return  # (not `is_current`: that is true under a table screen too)
+        table = self.events.table_of(self.presence)
+        if table is None:
+            number = self.events.elsewhere(self.presence)
+            if number is not None and number != self._seated_at:
+                self._seated_at = number
+                self.room_app.go_elsewhere(number)  # (a cluster's: this session visits it)
+            return
+        if table.number == self._seated_at:
+            return
         try:
             seat = table.sit(self.presence)
         except RoomError as exc:

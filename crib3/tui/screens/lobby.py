@@ -462,9 +462,9 @@ class LobbyScreen(QuietBindings, Screen[None]):
         from crib3.tui.screens.live_event import LiveEventScreen
 
         events = self.room.events
-        if events is None or self.room.cluster is not None:
-            self.notify("Live events are not played on a cluster's nodes yet.",
-                        severity="warning", markup=False)
+        if events is None:
+            self.notify("This card room holds no live events.", severity="warning",
+                        markup=False)
             return
         self.app.push_screen(LiveEventScreen(self.room, events, self.presence))
 
