@@ -1,8 +1,9 @@
 """A live duplicate event over real SSH on two nodes of a cluster (in one
 process, one real nats-server): people on both nodes enter from their own
 node's events screen, the one on the other node visits the board's table
-where its node hosts it, the three boards are played, and a node that
-hosts no table of the event shows the results."""
+where its node hosts it, and leaves after the first board (the computer
+plays her seat on the other node from then on), the three boards are
+played, and a node that hosts no table of the event shows the results."""
 
 from __future__ import annotations
 
@@ -82,13 +83,17 @@ async def test_people_on_two_nodes_play_one_live_event_and_either_node_shows_it(
             for _ in range(600):  # Enter for everyone until the event is over
                 if b.room.events.events[name].status == OVER:
                     break
+                if b.room.events.events[name].board >= 2 and "cat" in clients:
+                    # cat played board 1 at a's table, visiting it from b (her
+                    # own node holds her name), and is still there; she leaves.
+                    visiting = "cat" in {s.presence.name for s in a.sessions}
+                    clients.pop("cat").close()
                 for client in clients.values():
                     client.press("\r")
                 await asyncio.sleep(0.05)
             assert b.room.events.events[name].status == OVER, [
                 plain(c.terminal.text())[-400:] for c in clients.values()]
-            # cat played at a's tables, visiting from b (her own node holds her name)
-            assert "cat" in {s.presence.name for s in a.sessions}
+            assert "cat" in b.room.events.events[name].left
             # b hosts no table of the event, and shows its results all the same.
             dan = await Client.connect(b.port, "dan", key=keys["dan"])
             await dan.shows("Open a table")
@@ -102,3 +107,5 @@ async def test_people_on_two_nodes_play_one_live_event_and_either_node_shows_it(
                 client.close()
     assert all(f"Board {n}, seat {s}" in sheet for n in (1, 2, 3) for s in (1, 2, 3))
     assert all(who in sheet for who in WHERE), sheet
+    assert visiting
+    assert "computer for cat" in sheet  # her boards after she left, so marked
