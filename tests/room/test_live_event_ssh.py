@@ -101,6 +101,42 @@ def independent_results(live) -> dict[tuple[int, int], dict[str, float]]:
     return out
 
 
+def no_card_leaked(sent, live, exact: bool) -> tuple[int, int]:
+    """Each write of `sent` (`record_writes`) searched for the cards hidden
+    from its person at that point of their board (`live`'s logs); a write
+    made away from a board's table for any card at all. (How much was
+    checked, and how many writes held one of the person's own cards.)"""
+    tables = {}
+    for (number, index), path in live.logs.items():
+        events = load_log(path).events
+        run = [State()]
+        for event in events:
+            run.append(apply(run[-1], event))
+        tables[path] = (number, index, run)
+    by_number = {int(path.stem.split("-")[1]): found for path, found in tables.items()}
+    labels = {c.label() for c in DECK}
+    checked = own = 0
+    for name, number, shown, data in sent:
+        text = plain(data)
+        if number is None:
+            assert not [c for c in labels if c in text], (name, text[:200])
+            continue
+        board, index, run = by_number[number]
+        slot = live.seating[index].index(name)
+        state = run[min(shown, len(run) - 1)]
+        hidden = hidden_from(state, slot)
+        if not exact:  # (see record_writes) what they may have on screen is taken out
+            hidden -= seen_before(run[:shown + 1], slot)
+            before = [r for b, i, r in by_number.values() if b == board - 1 and i == index]
+            for earlier in before:  # their screen may still show the board before
+                hidden -= seen_before(earlier, slot)
+        leaked = [c.label() for c in hidden if c.label() in text]
+        assert not leaked, (name, board, shown, leaked)
+        checked += len(data)
+        own += any(c.label() in text for c in run[-1].kept[slot])
+    return checked, own
+
+
 def seen_before(run, slot: int) -> set:
     """Every card slot `slot` may have had on screen in any of the states of
     `run`: face up, or its own."""
@@ -170,34 +206,6 @@ async def test_four_people_play_a_live_event_of_three_boards_at_two_tables(tmp_p
 
     # No write held a card hidden from its person at that point of their
     # board; none made away from a board's table held a card at all.
-    tables = {}
-    for (number, index), path in live.logs.items():
-        events = load_log(path).events
-        run = [State()]
-        for event in events:
-            run.append(apply(run[-1], event))
-        tables[path] = (number, index, run)
-    by_number = {int(path.stem.split("-")[1]): found for path, found in tables.items()}
-    labels = {c.label() for c in DECK}
-    exact = room_workers == 1
-    checked = own = 0
-    for name, number, shown, data in sent:
-        text = plain(data)
-        if number is None:
-            assert not [c for c in labels if c in text], (name, text[:200])
-            continue
-        board, index, run = by_number[number]
-        slot = live.seating[index].index(name)
-        state = run[min(shown, len(run) - 1)]
-        hidden = hidden_from(state, slot)
-        if not exact:  # (see record_writes) what they may have on screen is taken out
-            hidden -= seen_before(run[:shown + 1], slot)
-            before = [r for b, i, r in by_number.values() if b == board - 1 and i == index]
-            for earlier in before:  # their screen may still show the board before
-                hidden -= seen_before(earlier, slot)
-        leaked = [c.label() for c in hidden if c.label() in text]
-        assert not leaked, (name, board, shown, leaked)
-        checked += len(data)
-        own += any(c.label() in text for c in run[-1].kept[slot])
+    checked, own = no_card_leaked(sent, live, exact=room_workers == 1)
     assert checked > 10_000
     assert own > 0  # and the check can fail: a person's own cards are found in what they see
