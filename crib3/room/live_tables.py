@@ -103,7 +103,8 @@ class LiveEvents:
 
     def _first_change(self) -> None:
         self.room.listeners.remove(self._first_change)
-        if self.room.cluster is None:  # (a cluster's node: not yet)
+        if self.room.cluster is None:  # (a cluster's node hears of its events otherwise:
+            # `crib3.cluster.live_events.ClusterLiveEvents` is its room's `events`)
             self.find()
 
     def find(self) -> None:

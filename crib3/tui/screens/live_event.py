@@ -14,8 +14,9 @@ The screen reads the room's events through `RoomView.events`: the room's
 own in its main process, or a session worker's copy of them
 (`crib3.room.replica.ReplicaEvents`: what the screen does there is a call
 to the main process, and a board's cards reach it only through the seat's
-feed). On a cluster's node the lobby's key says in one line that there
-are none yet.
+feed), or a cluster node's (`crib3.cluster.live_events.ClusterLiveEvents`:
+every node's events; a board's table another node hosts is visited, as
+any table of another node).
 """
 
 from __future__ import annotations
