@@ -13,7 +13,8 @@ opens its tables (hosted there; people on other nodes visit them). A
 node that dies mid-board loses no board played: its board tables are
 adopted as any cluster table is (`Node.adopt` asks `board_table` here to
 rebuild the board's game), and the adopting node tells the event when
-the board is over.
+the board is over; whoever of its people has not signed in again on any
+node within the room's patience has left (the computer plays their seat).
 
 The results are read from the tables' streams: each play's events are
 written as an ordinary game log in this node's copy of the event's folder
@@ -211,7 +212,32 @@ class ClusterEvents:
                                  self.node, log_, name, live.boards[number - 1], index,
                                  self.board_over)
         self.tables.setdefault(name, []).append(table)
+        asyncio.get_running_loop().call_later(
+            self.node.room.patience, lambda: self.node.background(self._not_back(table)))
         return table
+
+    async def _not_back(self, table: HostedBoardTable) -> None:
+        """The room's patience after adopting `table`: its people whose node
+        died with it and who have not signed in again anywhere left (the
+        event does not wait for them), as on one machine after a restart."""
+        room = self.node.room
+        here = {n.lower() for n in (room.cluster.names_here() if room.cluster is not None
+                                    else room.people)}
+        for held in list(table.seats):
+            name = held.name
+            if name is None or not held.person or name.lower() in here:
+                continue
+            def gone(live: LiveEvent, name: str = name) -> bool:
+                return live.leaves(name)
+            try:
+                await self.change(table.event, gone)
+            except Exception:
+                log.exception("event %s: %s is not back after their node died, but the event "
+                              "could not be told; their seat waits for them", table.event, name)
+                continue
+            seat = table.seat_of(name)
+            if seat is not None and not table.over and not table.closed:
+                table._to_computer(seat, None)
 
     # --- results ------------------------------------------------------------------------
 

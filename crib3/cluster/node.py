@@ -351,7 +351,9 @@ class Node:
     async def _write_registry(self) -> None:
         while True:
             await self._writing.wait()
-            self._writing.clear()
+            # (`_writing` stays set until the entries are written, not only
+            # taken: `flushed` waits for the one in flight too, so a table is
+            # never let go while its registry entry still says it is open.)
             while self._dirty:
                 key, table = next(iter(self._dirty.items()))
                 del self._dirty[key]
@@ -368,6 +370,7 @@ class Node:
                     table.fence()  # another node wrote it: it hosts the table now
                 except Exception as exc:
                     crash.report(log, exc, f"the registry entry of table {key}")
+            self._writing.clear()
 
     async def flushed(self, seconds: float = FLUSH_SECONDS) -> None:
         """Until every entry published so far is written; TimeoutError after

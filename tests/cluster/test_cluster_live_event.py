@@ -3,7 +3,8 @@ nats-server (crib3.cluster.live_events, crib3.cluster.board_tables): people
 signed in on both nodes enter one event kept in the cluster's bucket, the
 node hosting the boards' tables stops mid-board, the other adopts them and
 the board is finished there, and the results are complete and those the
-tables' streams make."""
+tables' streams make. Whoever is not back within the room's patience
+after the node died has left, and the computer plays their seat."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from crib3.duplicate.events import DuplicateEvent
 from crib3.engine import State, apply
 from crib3.engine.events import CardsDealt
 from crib3.players.easy import EasyPlayer
-from crib3.room.live_event import OVER, LiveEvent, fill_name
+from crib3.room.live_event import OVER, LiveEvent, fill_name, stand_in_name
 
 pytestmark = needs_nats
 
@@ -99,6 +100,7 @@ async def test_an_event_across_two_nodes_loses_no_board_when_its_host_dies(serve
         assert not any(t.game.over for t in tables)
 
         # b stops (as by SIGSTOP); a adopts both board tables, where they stood.
+        a.room.patience = 1.0  # (whoever is not back within it has left)
         b.pause()
         await until(lambda: all(t.number in a.room.tables for t in tables),
                     seconds=8 * LEASE, what="a adopting the board tables")
@@ -107,8 +109,10 @@ async def test_an_event_across_two_nodes_loses_no_board_when_its_host_dies(serve
             assert isinstance(adopted, HostedBoardTable) and adopted.board.number == 1
             assert len(adopted.game.events) >= stood[table.number]
 
-        # The boards are finished at a, and a deals and hosts the next ones.
-        people_a = {n: a.room.sign_in(n, f"key-{n}", lambda reason: None) for n in NAMES}
+        # The boards are finished at a, and a deals and hosts the next ones;
+        # all but dan sign in again (through a): the computer plays his seat.
+        people_a = {n: a.room.sign_in(n, f"key-{n}", lambda reason: None)
+                    for n in NAMES if n != "dan"}
         give_up = time.monotonic() + 40
         while (await on_a.read("club"))[0].status != OVER:
             assert time.monotonic() < give_up, "the event did not finish at a"
@@ -133,7 +137,8 @@ async def test_an_event_across_two_nodes_loses_no_board_when_its_host_dies(serve
         (number, index): (["eb", "ea"] if number == 1 else ["ea"])
         for number in (1, 2, 3) for index in (0, 1)}
     assert {(f.board, f.slot) for f in fields} == {(n, s) for n in (1, 2, 3) for s in range(3)}
-    assert {s.who for s in ranking if s.person} == set(NAMES)
+    assert live.left == {"dan": 1}  # (his board 1 too: he did not finish it)
+    assert {s.who for s in ranking if s.person} == set(NAMES) - {"dan"}
     # Each field, recomputed from the streams alone: the same nets.
     nets: dict[tuple[int, int], dict[str, float]] = {}
     for (number, index), events in streams.items():
@@ -145,7 +150,8 @@ async def test_an_event_across_two_nodes_loses_no_board_when_its_host_dies(serve
             state = apply(state, one)
         for slot, who in enumerate(live.seating[index]):
             mine, left, right = (state.scores[(slot + k) % 3] for k in range(3))
-            name = who if who is not None else fill_name(index, slot)
+            name = (fill_name(index, slot) if who is None else
+                    who if live.playing(who, number) else stand_in_name(who))
             nets.setdefault((number, slot), {})[name] = mine - (left + right) / 2
     for f in fields:
         people = {s.play.who: s.play.net for s in f.result.plays if not s.play.who.startswith(
