@@ -34,8 +34,9 @@ from crib3.engine.commands import Command, CutStarter, DrawCutCard, Shuffle
 from crib3.engine.events import Event
 from crib3.engine.rules import begin, needs_chance, step
 from crib3.engine.state import Phase, State
+from crib3.room.basics import RoomError
 from crib3.room.room import Room
-from crib3.room.seats import Seat
+from crib3.room.seats import Presence, Seat
 
 log = logging.getLogger("crib3.cluster")
 
@@ -92,13 +93,23 @@ class HostedBoardTable(HostedTable):
 
     def __init__(self, room: Room, number: int, owner: str, seats: list[Seat], node: Host,
                  log_: TableLog, event: str, board: Board, index: int,
-                 on_over: Callable[[HostedBoardTable], None]) -> None:
+                 on_over: Callable[[HostedBoardTable], None],
+                 entered: Iterable[str] = ()) -> None:
         super().__init__(room, number, owner, BOARD_RULES, seats, node, log_)
         self.event = event
         self.board = board
         self.index = index  # the event's table, from 0
         self.on_over = on_over
+        self.entered = frozenset(name.lower() for name in entered)  # the event's people
         self._told = False
+
+    def watch(self, presence: Presence) -> None:
+        """Nobody entered in the event may watch it: they would see cards of
+        a board they may not have played (as at one machine's board table)."""
+        if presence.name.lower() in self.entered:
+            raise RoomError(f"table {self.number} plays board {self.board.number} of event "
+                            f"{self.event}: you may not see its cards")
+        super().watch(presence)
 
     def _new_game(self, players: list[PlayerInfo], seed: int) -> Game:
         game = AckedBoardGame(self.log, self._lost).on(self.board,

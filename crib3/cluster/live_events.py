@@ -146,7 +146,7 @@ class ClusterEvents:
                      "board": {"event": live.name, "board": board.number, "index": index}}
             number, lease, table_log = await self._prepared(entry, live.name)
             table = HostedBoardTable(self.node.room, number, owner, seats, self.node, table_log,
-                                     live.name, board, index, self.board_over)
+                                     live.name, board, index, self.board_over, live.entered)
             self.node.host(table, lease)
             table.save()
             table.start(owner)
@@ -210,7 +210,7 @@ class ClusterEvents:
         live, _ = await self.read(name)
         table = HostedBoardTable(self.node.room, stored.number, stored.owner, stored.seats,
                                  self.node, log_, name, live.boards[number - 1], index,
-                                 self.board_over)
+                                 self.board_over, live.entered)
         self.tables.setdefault(name, []).append(table)
         asyncio.get_running_loop().call_later(
             self.node.room.patience, lambda: self.node.background(self._not_back(table)))

@@ -26,7 +26,9 @@ from crib3.duplicate.events import DuplicateEvent
 from crib3.engine import State, apply
 from crib3.engine.events import CardsDealt
 from crib3.players.easy import EasyPlayer
+from crib3.room.basics import RoomError
 from crib3.room.live_event import OVER, LiveEvent, fill_name, stand_in_name
+from crib3.room.seats import Presence
 
 pytestmark = needs_nats
 
@@ -88,6 +90,9 @@ async def test_an_event_across_two_nodes_loses_no_board_when_its_host_dies(serve
         assert await on_b.start_event("club") == ""  # board 1 dealt, its tables on b
         tables = board_tables(b)
         assert len(tables) == 2 and all(isinstance(t.game, AckedBoardGame) for t in tables)
+        # Nobody entered may watch another table's board (they would see its cards).
+        with pytest.raises(RoomError, match="may not see its cards"):
+            tables[1].watch(Presence("ann", "key-ann"))
         pick = EasyPlayer(random.Random(5))
         # Everyone plays board 1 at b, until the first table is well into it.
         people_b = {n: b.room.sign_in(n, f"key-{n}", lambda reason: None) for n in NAMES}
