@@ -76,7 +76,11 @@ class AckedBoardGame(AckedGame):
                 command: Command = Shuffle(self.board.deck)
             else:
                 cutter = state.cutters[0]
-                command = DrawCutCard(cutter, _DEALER_CUT if cutter == dealer else next(others))
+                # (A court card not cut yet: a node adopting the table after one
+                # of the two was stored draws the other, as its host would have.)
+                taken = {c for c in state.cuts if c is not None}
+                command = DrawCutCard(cutter, _DEALER_CUT if cutter == dealer else
+                                      next(c for c in others if c not in taken))
             events, after = step(state, command)
             self._emit(events, after)
 

@@ -162,3 +162,42 @@ async def test_an_event_across_two_nodes_loses_no_board_when_its_host_dies(serve
         people = {s.play.who: s.play.net for s in f.result.plays if not s.play.who.startswith(
             "computer (")}
         assert people == nets[f.board, f.slot]
+
+
+class KeptLog:
+    """A table's log as `AckedGame` appends to it (no cluster needed)."""
+
+    def __init__(self) -> None:
+        self.events: list = []
+
+    async def append(self, event) -> int:
+        self.events.append(event)
+        return len(self.events)
+
+
+async def test_a_board_adopted_between_two_cuts_for_the_deal_goes_on_as_the_board():
+    """Its host stored one of the two court cards cut for the deal, then died:
+    the node adopting it draws the other one, and the board's game is the
+    board's, event for event."""
+    from crib3.cards import Card
+    from crib3.duplicate.play import BoardGame
+    from crib3.engine import PlayerInfo
+    from crib3.engine.events import CardCutForDeal
+
+    board = make_boards(7, 3)[1]
+    seat = seat_of(0, board.number)
+    players = [PlayerInfo(n) for n in ("ann", "bob", "cat")]
+    whole = BoardGame.start(board, seat, players).events
+    log = KeptLog()
+    first = AckedBoardGame(log, lambda: None).on(board, seat)
+    first.begin_board(players)
+    await first.settled()
+    cuts = [i for i, e in enumerate(log.events) if isinstance(e, CardCutForDeal)]
+    assert log.events[cuts[1]].card != Card(1, 0)  # (the second cutter is no dealer)
+    stored = log.events[:cuts[0] + 1]  # the host died after its first cut was stored
+    again = KeptLog()
+    again.events = list(stored)
+    adopted = AckedBoardGame.hosting(again, lambda: None, stored)
+    adopted.on(board, seat).go_on()
+    await adopted.settled()
+    assert again.events == whole == log.events
