@@ -41,13 +41,14 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import nats.js.errors
 
+from crib3.cluster.board_tables import board_entry
 from crib3.cluster.chat import read_lines
 from crib3.cluster.hosted import HostedTable
 from crib3.cluster.leases import LeaseKeeper
@@ -80,6 +81,9 @@ log = logging.getLogger("crib3.cluster")
 FLUSH_SECONDS = RETRY_SECONDS + 5.0
 
 
+BoardMaker = Callable[[tuple[str, int, int], StoredTable, TableLog], Awaitable[HostedTable]]
+
+
 class NodeRoom(Room):
     """The room as one node of a cluster sees it: the tables it hosts now.
     Its folder holds this node's own copies of their seat files (the
@@ -110,6 +114,9 @@ class Node:
         self._letting_go: set[asyncio.Task[None]] = set()
         self.adopted: list[str] = []  # the tables this node adopted, in order
         self.liveness: Liveness | None = None  # its connection checked (`start`)
+        # A live event's board table to adopt, rebuilt by the cluster's events
+        # (`crib3.cluster.live_events`); None: this node adopts none of them.
+        self.boards: BoardMaker | None = None
 
     @classmethod
     async def start(cls, servers: str | Sequence[str], name: str, folder: Path, *,
@@ -229,8 +236,15 @@ class Node:
         stored = StoredTable(int(data["number"]), str(data["owner"]), Rules(**data["rules"]),
                              [Seat(**seat) for seat in data["seats"]], list(log_.events),
                              OPEN, 0.0, data.get("started_by"), rated=data.get("rated") is True)
-        table = HostedTable(self.room, stored.number, stored.owner, stored.rules,
-                            stored.seats, self, log_)
+        made = board_entry(data)
+        if made is None:
+            table = HostedTable(self.room, stored.number, stored.owner, stored.rules,
+                                stored.seats, self, log_)
+        elif self.boards is None:  # (rebuilt as a game, it would deal on past its board)
+            await self.store.release(lease)
+            return None
+        else:
+            table = await self.boards(made, stored, log_)
         self.revisions[table_id] = int(entry.revision)
         self.host(table, lease)
         table.pick_up(stored)
@@ -337,7 +351,9 @@ class Node:
     async def _write_registry(self) -> None:
         while True:
             await self._writing.wait()
-            self._writing.clear()
+            # (`_writing` stays set until the entries are written, not only
+            # taken: `flushed` waits for the one in flight too, so a table is
+            # never let go while its registry entry still says it is open.)
             while self._dirty:
                 key, table = next(iter(self._dirty.items()))
                 del self._dirty[key]
@@ -354,6 +370,7 @@ class Node:
                     table.fence()  # another node wrote it: it hosts the table now
                 except Exception as exc:
                     crash.report(log, exc, f"the registry entry of table {key}")
+            self._writing.clear()
 
     async def flushed(self, seconds: float = FLUSH_SECONDS) -> None:
         """Until every entry published so far is written; TimeoutError after

@@ -32,6 +32,9 @@ cluster: its registry entry says so and its lease is given back, and the
 node a person of it signs in through brings it back (`bring_back`, in the
 background: the lobby seats them once it is here).
 
+**Live events** are the cluster's (`crib3.cluster.live_events`): the room's
+`events` hears of every node's, and a board's table is a cluster table.
+
 **What a node does not do yet**: run the sessions' apps in worker
 processes (`--workers`), and bring a closed game back.
 """
@@ -49,6 +52,7 @@ from typing import Any
 from crib3.cluster.bans import ClusterBans
 from crib3.cluster.chat import ensure_stream
 from crib3.cluster.hosted import HostedTable
+from crib3.cluster.live_events import ClusterLiveEvents
 from crib3.cluster.lobby import ClusterLobby, LobbyTable
 from crib3.cluster.matcher import ClusterPlayNow
 from crib3.cluster.node import FLUSH_SECONDS, Node, NodeRoom
@@ -131,6 +135,8 @@ class ClusterRoom(NodeRoom):
                 await room.cluster_results.start(replicas)
             await asyncio.wait_for(room.cluster_lobby.ready.wait(), 10)
             room.play_now = await ClusterPlayNow.start(room, replicas)
+            # Live events in the cluster's bucket (`crib3.cluster.live_events`).
+            room.events = await ClusterLiveEvents.connect(room, node)
             await room._make_spare()
         except BaseException:
             await node.close()
@@ -509,6 +515,8 @@ class ClusterRoom(NodeRoom):
             await self.cluster_results.stop()
         if self.play_now is not None:
             await self.play_now.stop()
+        if isinstance(self.events, ClusterLiveEvents):
+            await self.events.stop()
         if self.visits is not None:
             await self.visits.stop()
         if self.cluster_lobby is not None:

@@ -37,9 +37,9 @@ if TYPE_CHECKING:
     from crib3.room.seats import Presence, Seat
     from crib3.room.wire import Visit
 
-__all__ = ["ClusterExtras", "ElsewhereTable", "ListedSeat", "ListedTable", "PlayNowView",
-           "RoomView", "SessionRoom", "Standing", "TableChatView", "TableView", "VisitLink",
-           "Wayfinding"]
+__all__ = ["ClusterExtras", "ElsewhereTable", "ListedSeat", "ListedTable", "LiveEventView",
+           "LiveEventsView", "PlayNowView", "RoomView", "SessionRoom", "Standing", "TableChatView",
+           "TableView", "VisitLink", "Wayfinding"]
 
 
 class ListedSeat(Protocol):
@@ -245,6 +245,53 @@ class PlayNowView(Protocol):
     def computer(self, presence: Presence) -> TableView: ...
 
 
+class LiveEventView(Protocol):
+    """A live duplicate event as the events screen reads it: a
+    `crib3.room.live_event.LiveEvent`, or a worker's `wire.EventSnap`."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def host(self) -> str: ...
+    @property
+    def status(self) -> str: ...  # `live_event`'s ENTERING, PLAYING, OVER, CALLED_OFF
+    @property
+    def note(self) -> str: ...  # the line said at the start (too few people), or ""
+    @property
+    def board(self) -> int: ...  # the board in play (from 1); 0 before the first
+    @property
+    def board_count(self) -> int: ...
+    @property
+    def entered(self) -> Sequence[str]: ...  # who entered, in order
+    @property
+    def seating(self) -> Sequence[Sequence[str | None]]: ...  # table -> slot -> name
+
+    def entrant(self, name: str) -> object | None: ...  # None: not entered
+    def starts_words(self) -> str: ...
+    # The results so far, line by line: only boards over at every table.
+    def sheet(self) -> Sequence[str]: ...
+
+
+class LiveEventsView(Protocol):
+    """A room's live duplicate events (`crib3.room.live_tables.LiveEvents`),
+    as the events screen uses them. Changes raise `RoomError` (one line)."""
+
+    def find(self) -> None: ...  # read the events the data folder holds again
+    # RoomError unless `presence` may make an event now (paced as opening a table).
+    def may_make(self, presence: Presence) -> None: ...
+    def made(self, name: str) -> None: ...  # event `name` was just made there
+    def listed(self) -> Sequence[LiveEventView]: ...
+    def join(self, name: str, presence: Presence) -> None: ...
+    def withdraw(self, name: str, presence: Presence) -> None: ...
+    def start(self, name: str, by: Presence | None) -> str: ...  # the line to say, or ""
+    # The board table where `presence` plays now, if any.
+    def table_of(self, presence: Presence) -> TableView | None: ...
+    def is_board(self, table: ListedTable) -> bool: ...  # one of an event's tables
+    # The board table another node of a cluster hosts where `presence`
+    # plays now (its number, to visit), if any.
+    def elsewhere(self, presence: Presence) -> int | None: ...
+
+
 class RoomView(Protocol):
     """A card room as its screens and sessions see it (see the module's
     docstring). What changes it raises `RoomError` with the one line why not."""
@@ -269,6 +316,8 @@ class RoomView(Protocol):
     def records(self) -> Records: ...  # each person's own record (`crib3.room.records`)
     @property
     def play_now(self) -> PlayNowView | None: ...  # None: this room has no queue
+    @property
+    def events(self) -> LiveEventsView | None: ...  # None: no live events here
 
     def lobby(self) -> Sequence[TableView]: ...
     def place_of(self, presence: Presence) -> tuple[TableView, int] | None: ...

@@ -29,13 +29,14 @@ import itertools
 import logging
 import time
 import weakref
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
 from crib3.common import crash
 from crib3.engine import IllegalMove
 from crib3.room import wire
 from crib3.room.basics import RoomError
+from crib3.room.live_event import LiveEvent
 from crib3.room.room import Room
 from crib3.room.seats import Presence, Seat
 from crib3.room.table import Table
@@ -71,6 +72,7 @@ class RoomHost:
         # sub -> worker, session, unsubscribe, the table's uid
         self.follows: dict[int, tuple[Hashable, int, Callable[[], None], int]] = {}
         self._told: dict[Hashable, set[int]] = {}  # worker -> tables it was told whole
+        self._events: tuple[wire.EventSnap, ...] = ()  # the live events, as last told
         # Told the session's number after a call that may have put it at a
         # table (sat, watched, came back), once its reply is sent: the
         # workers' pool may then move it to its table's worker.
@@ -107,6 +109,7 @@ class RoomHost:
         self.flush()
         self.workers.add(worker)
         self._told[worker] = set()  # (no session there yet: the lobby's summary of each)
+        self._events = self._event_snaps()
         in_room = {self._uid(t): t for t in self.room.tables.values()}
         self.send(worker, self._room_delta(tuple(
             summary(snap(uid, t, True)) for uid, t in in_room.items())))
@@ -201,11 +204,18 @@ class RoomHost:
             people=tuple(wire.Person(p.name, p.key, p.admin) for p in self.room.people.values()),
             shelved=kept_games(self.room.shelved), tables=tables,
             reopenable=kept_games(self.room.reopenable), motd=self.room.motd,
-            records=self.room.records.paths)
+            records=self.room.records.paths, events=self._events)
+
+    def _event_snaps(self) -> tuple[wire.EventSnap, ...]:
+        events = self.room.events
+        return tuple(event_snap(live, events.tables.get(live.name, ()))
+                     for live in events.listed())
 
     def _room_changed(self) -> bool:
+        self._events = self._event_snaps()
         now = (tuple((p.name, p.key, p.admin) for p in self.room.people.values()),
-               kept_games(self.room.shelved), kept_games(self.room.reopenable), self.room.motd)
+               kept_games(self.room.shelved), kept_games(self.room.reopenable), self.room.motd,
+               self._events)
         before, self._room_was = getattr(self, "_room_was", None), now
         return before != now
 
@@ -292,6 +302,8 @@ class RoomHost:
             return room.set_motd(args[0], me)
         if method.startswith("play_now_") and room.play_now is not None:
             return self._play_now_call(me, method.removeprefix("play_now_"))
+        if method.startswith("event_"):
+            return self._event_call(me, method.removeprefix("event_"), args[0])
         raise RoomError(f"the room has no {method!r}")
 
     def _play_now_call(self, me: Presence, method: str) -> Any:
@@ -306,6 +318,26 @@ class RoomHost:
         if method == "computer":
             return self._uid(play_now.computer(me))
         raise RoomError(f"the queue has no {method!r}")
+
+    def _event_call(self, me: Presence, method: str, name: str) -> Any:
+        """A worker's events screen enters, withdraws, starts or has made
+        a live event (`crib3.room.live_tables`), as its session."""
+        events = self.room.events
+        if method == "may_make":
+            events.may_make(me)
+            return None
+        if method == "made":
+            events.made(name)
+            return None
+        if method == "join":
+            events.join(name, me)
+            return None
+        if method == "withdraw":
+            events.withdraw(name, me)
+            return None
+        if method == "start":
+            return events.start(name, me)
+        raise RoomError(f"the events have no {method!r}")
 
     def _table_call(self, worker: Hashable, session: int, me: Presence, table: Table,
                     method: str, args: tuple[Any, ...]) -> Any:
@@ -357,6 +389,16 @@ class RoomHost:
         history, unsubscribe = table.feed(seat).follow(forward)
         self.follows[sub] = (worker, session, unsubscribe, uid)
         return wire.Followed(sub, tuple((event, view) for event, _, view in history))
+
+
+def event_snap(live: LiveEvent, tables: Sequence[Table]) -> wire.EventSnap:
+    """`live` as a worker's events screen reads it (`wire.EventSnap`);
+    `tables`: its tables of the board in play."""
+    return wire.EventSnap(
+        name=live.name, host=live.host, status=live.status, start_at=live.start_at,
+        board_count=live.board_count, entered=tuple(live.entered), board=live.board,
+        seating=tuple(tuple(slots) for slots in live.seating), note=live.note,
+        tables=tuple(t.number for t in tables), lines=tuple(live.sheet()))
 
 
 def kept_games(games: dict[int, list[Seat]]) -> tuple[tuple[int, tuple[Seat, ...]], ...]:

@@ -118,6 +118,9 @@ class LiveEvent:
     left: dict[str, int] = field(default_factory=dict)  # lower name -> first board not theirs
     logs: dict[tuple[int, int], Path] = field(default_factory=dict)  # (board, table) -> log
     note: str = ""  # the line said at the start (too few people), if any
+    # The result sheet's lines as last read from the logs, and what they were read at.
+    _sheet: tuple[tuple[Any, ...], tuple[str, ...]] | None = field(
+        default=None, compare=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -126,6 +129,14 @@ class LiveEvent:
     @property
     def boards(self) -> tuple[Board, ...]:
         return self.event.boards
+
+    @property
+    def board_count(self) -> int:
+        return len(self.event.boards)
+
+    @property
+    def entered(self) -> list[str]:
+        return [e.name for e in self.entrants]
 
     def starts_words(self) -> str:
         return datetime.fromtimestamp(self.start_at, UTC).strftime("%H:%M UTC")
@@ -283,6 +294,29 @@ class LiveEvent:
                   for slot, slot_plays in by_slot.items() for result in score_boards(slot_plays)]
         fields.sort(key=lambda f: (f.board, f.slot))
         return fields, standings([f.result for f in fields]), problems
+
+    def sheet(self) -> tuple[str, ...]:
+        """The result sheet's lines below its heading: the ranking and the
+        fields of the boards over at every table (none yet: empty). Read
+        from the logs again only when a board is over or someone left:
+        every screen of the room asks at each of its redraws."""
+        at = self.sheet_at()
+        if self._sheet is None or self._sheet[0] != at:
+            fields, ranking, _ = self.results()
+            lines = tuple(sheet_lines(self, fields, ranking)[3:]) if fields else ()
+            self._sheet = (at, lines)
+        return self._sheet[1]
+
+    def sheet_at(self) -> tuple[Any, ...]:
+        """What the sheet depends on: the boards over everywhere, who left."""
+        over = self.board if self.status == OVER else self.board - 1
+        return (self.status, over, tuple(sorted(self.left.items())))
+
+    def show_sheet(self, lines: tuple[str, ...]) -> None:
+        """The sheet's lines as read elsewhere (a cluster's node reads the
+        plays from the tables' streams, in the background): shown as they
+        are until they are read again."""
+        self._sheet = (self.sheet_at(), lines)
 
     # --- kept on disk ------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from crib3.common.names import shown_name
@@ -63,8 +64,8 @@ class BoardTable(Table):
 
     def save(self, status: str = OPEN) -> None:
         """Kept as closed: a restarted room must not take a board's hand
-        for a game's first and deal on (a live event does not outlive its
-        server yet); its log stays, for the record and the results."""
+        for a game's first and deal on. The event's own file resumes it
+        (`LiveEvents.find`); the log stays, for the record and the results."""
         super().save(CLOSED)
 
     def _nobody_here(self) -> None:
@@ -106,7 +107,8 @@ class LiveEvents:
 
     def _first_change(self) -> None:
         self.room.listeners.remove(self._first_change)
-        if self.room.cluster is None:  # (a cluster's node: not yet)
+        if self.room.cluster is None:  # (a cluster's node hears of its events otherwise:
+            # `crib3.cluster.live_events.ClusterLiveEvents` is its room's `events`)
             self.find()
 
     def find(self) -> None:
@@ -127,7 +129,7 @@ class LiveEvents:
                     self._unread.add(name)
                     log.warning("a live event could not be read: %s", exc)
                 continue
-            if live is not None and live.status == ENTERING:
+            if live is not None and live.status in (ENTERING, PLAYING):
                 self.add(live)
             else:
                 self._passed.add(name)
@@ -136,9 +138,47 @@ class LiveEvents:
                 self._schedule(live)
 
     def add(self, live: LiveEvent) -> None:
-        """A live event in this room, started at its time."""
+        """A live event in this room, started at its time (or, one under way
+        when the room last stopped, resumed)."""
         self.events[live.name] = live
-        self._schedule(live)
+        if live.status == PLAYING:
+            self._resume(live)
+        else:
+            self._schedule(live)
+
+    def _resume(self, live: LiveEvent) -> None:
+        """Go on with an event the room was playing when it stopped: the
+        boards played stay played (their logs are the results); each table
+        not through with the board in play plays it again from its deal (a
+        board is one hand: replayed whole, nobody holds a half-played one
+        they have seen the other half of from the old deal's screen, which
+        was the same cards anyway); people are seated again as they come
+        back, and whoever is not back within the room's patience is
+        replaced by the computer, as one who left."""
+        if live.board == 0 or len(live.done) == len(live.seating):
+            self._deal(live)  # (stopped between two boards)
+        else:
+            board = live.boards[live.board - 1]
+            waiting = [i for i in range(len(live.seating)) if i not in live.done]
+            log.info("event %s resumed at board %d: %d table(s) play it again from its deal",
+                     live.name, board.number, len(waiting))
+            self.tables[live.name] = self._open(live, board, waiting)
+            self._saved(live)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # (a test of the model alone)
+            return
+        loop.call_later(self.room.patience, self._not_back, live.name)
+
+    def _not_back(self, name: str) -> None:
+        """The room's patience after a resume: who has not come back left."""
+        live = self.events.get(name)
+        if live is None or live.status != PLAYING:
+            return
+        for slots in live.seating:
+            for who in slots:
+                if who is not None and who.lower() not in self.room.people:
+                    self._replace(live, who)
 
     def _schedule(self, live: LiveEvent) -> None:
         try:
@@ -158,6 +198,21 @@ class LiveEvents:
         the computer's nine yardstick games and a folder kept for good cost
         more than a table, so making one is paced as opening a table is."""
         self.room._may_open(presence, asked="made", again="make another", what="events")
+
+    def made(self, name: str) -> None:
+        """Event `name` was just made in the data folder (by a screen, in
+        this process or a session worker's): it is this room's now."""
+        self.find()
+        if name not in self.events:
+            raise RoomError(f"there is no live event named {name!r} to be found here")
+        self.room.changed()
+
+    def is_board(self, table: object) -> bool:
+        return isinstance(table, BoardTable)
+
+    def elsewhere(self, presence: Presence) -> int | None:
+        """(One machine: every board table is here.)"""
+        return None
 
     def listed(self) -> list[LiveEvent]:
         return [self.events[name] for name in sorted(self.events)]
@@ -204,8 +259,14 @@ class LiveEvents:
             self.tables.pop(live.name, None)
             self._saved(live)
             return
+        self.tables[live.name] = self._open(live, board, range(len(live.seating)))
+        self._saved(live)
+
+    def _open(self, live: LiveEvent, board: Board, indexes: Iterable[int]) -> list[BoardTable]:
+        """Board `board` dealt at the event's tables `indexes`."""
         tables = []
-        for index, slots in enumerate(live.seating):
+        for index in indexes:
+            slots = live.seating[index]
             seats = []
             for who in slots:
                 entrant = live.entrant(who) if who is not None else None
@@ -222,8 +283,7 @@ class LiveEvents:
             table.start(owner)
             live.started_at(index, table.log_path)
             tables.append(table)
-        self.tables[live.name] = tables
-        self._saved(live)
+        return tables
 
     def board_done(self, table: BoardTable) -> None:
         live = table.live
@@ -244,15 +304,18 @@ class LiveEvents:
                     live.withdraw(presence.name)
                     self._saved(live)
                 continue
-            if not live.leaves(presence.name):
-                continue
-            log.info("event %s: %s left; the computer plays their seat", live.name,
-                     presence.name)
-            for table in self.tables.get(live.name, []):
-                seat = table.seat_of(presence.name)
-                if seat is not None and not table.over and not table.closed:
-                    table._to_computer(seat, None)
-            self._saved(live)
+            self._replace(live, presence.name)
+
+    def _replace(self, live: LiveEvent, name: str) -> None:
+        """`name` left event `live` under way: the computer plays their seat."""
+        if not live.leaves(name):
+            return
+        log.info("event %s: %s left; the computer plays their seat", live.name, name)
+        for table in self.tables.get(live.name, []):
+            seat = table.seat_of(name)
+            if seat is not None and not table.over and not table.closed:
+                table._to_computer(seat, None)
+        self._saved(live)
 
     def table_of(self, presence: Presence) -> BoardTable | None:
         """The board table where `presence` plays now, if any."""

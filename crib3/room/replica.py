@@ -323,6 +323,7 @@ class ReplicaRoom:
         self.records = Records(None, None)  # read from the files the last delta named
         self.cluster: ClusterExtras | None = None  # (a cluster's node runs no workers yet)
         self.play_now: ReplicaPlayNow | None = ReplicaPlayNow(self)
+        self.events: ReplicaEvents | None = ReplicaEvents(self)
         self.tables: dict[int, ReplicaTable] = {}
         self.shelved: dict[int, list[Seat]] = {}
         self.reopenable: dict[int, list[Seat]] = {}
@@ -382,6 +383,8 @@ class ReplicaRoom:
         self.people = people
         self.shelved = {number: list(seats) for number, seats in delta.shelved}
         self.reopenable = {number: list(seats) for number, seats in delta.reopenable}
+        if self.events is not None:
+            self.events.told = delta.events
         told: list[ReplicaTable] = []
         chatted: list[ReplicaTable] = []
         for snap in delta.tables:
@@ -515,3 +518,53 @@ class ReplicaPlayNow:
         if table is None:
             raise RoomError("the table closed as it opened")
         return table
+
+
+class ReplicaEvents:
+    """The main process's live events (`crib3.room.live_tables.LiveEvents`),
+    as a worker's events screen uses them (`crib3.room.contract.LiveEventsView`):
+    read from the last delta (`wire.EventSnap`, never a board's cards),
+    changed by a `Call` each."""
+
+    def __init__(self, room: ReplicaRoom) -> None:
+        self.room = room
+        self.told: tuple[wire.EventSnap, ...] = ()
+
+    def find(self) -> None:
+        """(The main process reads the data folder: told with the next delta.)"""
+
+    def may_make(self, presence: Any) -> None:
+        self.room._call("room", "event_may_make", "", wire.ME)
+
+    def made(self, name: str) -> None:
+        self.room._call("room", "event_made", name, wire.ME)
+
+    def listed(self) -> list[wire.EventSnap]:
+        return sorted(self.told, key=lambda e: e.name)
+
+    def join(self, name: str, presence: Any) -> None:
+        self.room._call("room", "event_join", name, wire.ME)
+
+    def withdraw(self, name: str, presence: Any) -> None:
+        self.room._call("room", "event_withdraw", name, wire.ME)
+
+    def start(self, name: str, by: Any) -> str:
+        return str(self.room._call("room", "event_start", name, wire.ME))
+
+    def table_of(self, presence: Any) -> ReplicaTable | None:
+        for event in self.told:
+            for number in event.tables:
+                table = self.room.tables.get(number)
+                if table is None or table.over:
+                    continue
+                seat = table.seat_of(presence.name)
+                if seat is not None and table.seats[seat].person:
+                    return table
+        return None
+
+    def is_board(self, table: Any) -> bool:
+        return any(table.number in event.tables for event in self.told)
+
+    def elsewhere(self, presence: Any) -> int | None:
+        """(A worker's room is one machine's: every board table is there.)"""
+        return None

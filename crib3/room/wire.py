@@ -55,6 +55,7 @@ import json
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from crib3.common.pace import SHOW_PACE
@@ -64,7 +65,8 @@ from crib3.room.match import Match
 from crib3.room.moderation import Sanction
 from crib3.room.seats import Seat
 
-VERSION = 5  # 5: a visit to another node (4: JSON and raw bytes frames; 3 and before: pickle)
+VERSION = 6  # 6: live events (5: a visit to another node; 4: JSON and raw bytes frames;
+#   3 and before: pickle)
 HEADER = struct.Struct("!I")
 MAX_FRAME = 64 * 1024 * 1024  # a resumed game's history is the largest: far below this
 OUTPUT, INPUT = 1, 2  # the kind byte of a terminal bytes frame
@@ -126,6 +128,36 @@ class TableSnap:
 
 
 @dataclass(frozen=True)
+class EventSnap:
+    """A live duplicate event as the events screen reads it
+    (`crib3.room.contract.LiveEventView`): who entered, how they sit, the
+    board in play and the room's tables that play it now, and the result
+    sheet's lines of the boards over at every table. Never a board's cards:
+    a worker's screens learn those only from a seat's feed, as they play."""
+
+    name: str
+    host: str
+    status: str
+    start_at: float
+    board_count: int
+    entered: tuple[str, ...]
+    board: int
+    seating: tuple[tuple[str | None, ...], ...]
+    note: str
+    tables: tuple[int, ...]  # the room's tables of the board in play
+    lines: tuple[str, ...]  # the results so far (`LiveEvent.sheet`)
+
+    def entrant(self, name: str) -> str | None:
+        return next((n for n in self.entered if n.lower() == name.lower()), None)
+
+    def starts_words(self) -> str:
+        return datetime.fromtimestamp(self.start_at, UTC).strftime("%H:%M UTC")
+
+    def sheet(self) -> tuple[str, ...]:
+        return self.lines
+
+
+@dataclass(frozen=True)
 class Person:
     name: str
     key: str | None
@@ -152,6 +184,7 @@ class RoomDelta:
     # Where the room's records are (`Room.records`: its ratings' folder, ""
     # none, and its tables'): a worker's screens read them from the files.
     records: tuple[str, str] = ("", "")
+    events: tuple[EventSnap, ...] = ()  # the room's live events (`Room.events`), whole
 
 
 @dataclass(frozen=True)
@@ -368,6 +401,10 @@ CALLS: dict[str, tuple[Any, ...]] = {
     "play_now_join": (_ME_ARG,),  # the play-now queue (`crib3.room.playnow`)
     "play_now_leave": (_ME_ARG,),
     "play_now_computer": (_ME_ARG,),
+    "event_made": (str, _ME_ARG),  # live events (`crib3.room.live_tables`)
+    "event_join": (str, _ME_ARG),
+    "event_withdraw": (str, _ME_ARG),
+    "event_start": (str, _ME_ARG),
     "sit": (_ME_ARG,),
     "watch": (_ME_ARG,),
     "unwatch": (_ME_ARG,),

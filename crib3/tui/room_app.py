@@ -138,14 +138,14 @@ class CardRoomApp(BaseApp):
         """Show `table` from `seat`: the waiting list, or the game (from its
         first event when it has just started, or when `fresh`, else where it
         stands)."""
-        from crib3.room.live_tables import BoardTable
         from crib3.tui.screens.room_table import RoomTableScreen
         from crib3.tui.screens.waiting import WaitingScreen
 
-        if isinstance(table, BoardTable):  # a live event's board: its screen seats them
+        events = self.room.events
+        if events is not None and events.is_board(table):  # a live event's: its screen seats them
             from crib3.tui.screens.live_event import LiveEventScreen
 
-            self.push_screen(LiveEventScreen(table.room, self.presence))
+            self.push_screen(LiveEventScreen(self.room, events, self.presence))
             return
         resumed = not fresh and not isinstance(self.screen, WaitingScreen)
         self.table, self.seat = table, seat

@@ -136,15 +136,16 @@ def arrive(room: Room, name: str):
     return room.sign_in(name, f"key-{name}", lambda reason: None)
 
 
-async def play_boards(room: Room, people, live: LiveEvent, leaver=None, limit: float = 20.0):
+async def play_boards(room: Room, people, live: LiveEvent, leaver=None, limit: float = 20.0,
+                      stop=lambda: False):
     """Everyone plays their seat at each board's table with random legal
-    moves until the event is over; `leaver` (name, board) departs as that
-    board begins."""
+    moves until the event is over (or `stop()` is true); `leaver` (name,
+    board) departs as that board begins."""
     pick = EasyPlayer(random.Random(3))
     loop = asyncio.get_running_loop()
     deadline = loop.time() + limit
     seen: dict[str, list[tuple[int, int, frozenset]]] = {p.name: [] for p in people}
-    while live.status == PLAYING:
+    while live.status == PLAYING and not stop():
         assert loop.time() < deadline, "the event stopped moving"
         moved = False
         for presence in people:
@@ -261,3 +262,66 @@ async def test_an_event_made_beforehand_starts_at_its_time_with_who_entered(tmp_
     assert found.seating == [["ann", "bob", None]] and found.note.startswith("event soon: only 2")
     assert live.name == found.name
     room.close()
+
+
+def kept(live: LiveEvent) -> None:
+    """`live` as `crib3 event new --live` leaves it: its event file too."""
+    import json
+
+    live.event.folder.mkdir(parents=True, exist_ok=True)
+    (live.event.folder / "event.json").write_text(json.dumps(live.event.to_json()))
+    live.save()
+
+
+async def test_a_room_restarted_mid_event_resumes_it_where_it_stood(tmp_path):
+    """Board 1 played, board 2 under way at its table when the room stops:
+    the restarted room keeps board 1 as played, deals board 2 again from
+    its deal (its people seated again as they come back), and the event
+    ends with the results of all three boards, as the logs make them."""
+    room, people, live = entered(tmp_path, "ann", "bob", "cat")
+    kept(live)
+    room.events.start("club", people[0])
+    first = room.events.tables["club"][0]
+    await play_boards(room, people, live, stop=lambda: live.board == 2 and len(
+        room.events.tables["club"][0].game.events) > 12)
+    board_one = live.logs[1, 0]
+    room.close()
+
+    again = Room(tmp_path / "tables", think=0)
+    assert again.restore() == []  # (a board's table is not a game to go on with)
+    back = [arrive(again, name) for name in ("ann", "bob", "cat")]  # (the room's first change)
+    resumed = again.events.events["club"]
+    assert resumed.status == PLAYING and resumed.board == 2
+    assert resumed.logs[1, 0] == board_one  # board 1 stays played
+    table = again.events.tables["club"][0]
+    assert table.board.number == 2 and table.number != first.number
+    assert table.game.state.hand_number == 1 and not any(table.game.state.played)
+    assert all(again.events.table_of(p) is table for p in back)  # back at their event table
+    await play_boards(again, back, resumed)
+    fields, ranking, problems = resumed.results()
+    assert problems == [] and resumed.status == OVER
+    assert {f.board for f in fields} == {1, 2, 3}
+    got = {(f.board, f.slot): {s.play.who: s.percent for s in f.result.plays} for f in fields}
+    assert got == recompute(resumed)
+    assert {s.who for s in ranking if s.person} == {"ann", "bob", "cat"}
+    again.close()
+
+
+async def test_who_is_not_back_after_a_restart_is_replaced_in_the_rooms_patience(tmp_path):
+    room, people, live = entered(tmp_path, "ann", "bob", "cat")
+    kept(live)
+    room.events.start("club", people[0])
+    room.close()
+    again = Room(tmp_path / "tables", think=0, patience=0.2)
+    back = [arrive(again, name) for name in ("ann", "bob")]
+    resumed = again.events.events["club"]
+    table = again.events.tables["club"][0]
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 10
+    while not table.seats[2].replaced:
+        assert loop.time() < deadline, "cat's seat was never the computer's"
+        await asyncio.sleep(0.02)
+    assert not table.seats[0].replaced and resumed.left == {"cat": 1}
+    await play_boards(again, back, resumed)
+    assert resumed.status == OVER
+    again.close()

@@ -53,7 +53,14 @@ def a_delta() -> wire.RoomDelta:
                           people=(wire.Person("ann", "ssh-ed25519 AAAA", True),
                                   wire.Person("bob", None, False)),
                           shelved=((3, seats),), tables=(table, summary(table)),
-                          reopenable=((5, seats[:1]),))
+                          reopenable=((5, seats[:1]),), events=(an_event(),))
+
+
+def an_event() -> wire.EventSnap:
+    return wire.EventSnap(name="club", host="ann", status="playing", start_at=1765000000.0,
+                          board_count=6, entered=("ann", "bob", "cat", "dee"), board=2,
+                          seating=(("ann", "bob", None), ("cat", "dee", None)), note="",
+                          tables=(7, 8), lines=("Ranking", "   1. ann   1   100.0%  +3.5"))
 
 
 def every_message() -> list[object]:
@@ -78,6 +85,10 @@ def every_message() -> list[object]:
         wire.Call(11, 2, 4, "follow", (None,)),
         wire.Call(12, 2, 4, "dispatch", (1, Play(1, DECK[9]))),
         wire.Call(13, 2, 4, "dispatch", (0, Discard(0, DECK[50]))),
+        wire.Call(14, 2, "room", "event_join", ("club", wire.ME)),
+        wire.Call(15, 2, "room", "event_withdraw", ("club", wire.ME)),
+        wire.Call(16, 2, "room", "event_start", ("club", wire.ME)),
+        wire.Call(17, 2, "room", "event_made", ("club", wire.ME)),
         wire.Reply(1, 4),
         wire.Reply(2, None),
         wire.Reply(3, True),

@@ -10,9 +10,13 @@ admin's). Once the event is under way this screen seats you at each board
 as it is dealt (`LiveBoardScreen`, the room's table screen whose game ends
 with the board's show) and comes back after it with the results.
 
-Live events are played in the room of one machine's main process: on a
-server with session workers or a cluster's node the key says so in one
-line.
+The screen reads the room's events through `RoomView.events`: the room's
+own in its main process, or a session worker's copy of them
+(`crib3.room.replica.ReplicaEvents`: what the screen does there is a call
+to the main process, and a board's cards reach it only through the seat's
+feed), or a cluster node's (`crib3.cluster.live_events.ClusterLiveEvents`:
+every node's events; a board's table another node hosts is visited, as
+any table of another node).
 """
 
 from __future__ import annotations
@@ -33,18 +37,16 @@ from crib3.common.names import shown_name
 from crib3.duplicate.events import EventError
 from crib3.engine import events as ev
 from crib3.engine.events import Event
-from crib3.room import Presence, Room, RoomError
+from crib3.room import Presence, RoomError
+from crib3.room.contract import LiveEventsView, LiveEventView, RoomView, TableView
 from crib3.room.live_event import (
     CALLED_OFF,
     ENTERING,
     OVER,
     PLAYING,
     WITH_COMPUTER,
-    LiveEvent,
     new_live_event,
-    sheet_lines,
 )
-from crib3.room.live_tables import BoardTable
 from crib3.tui.css import STYLESHEET
 from crib3.tui.screens.room_table import RoomTableScreen
 from crib3.tui.widgets.footer import TidyFooter
@@ -82,9 +84,10 @@ class LiveEventScreen(Screen[None]):
     LiveEventScreen #title { text-style: bold; color: $accent; }
     """
 
-    def __init__(self, room: Room, presence: Presence) -> None:
+    def __init__(self, room: RoomView, events: LiveEventsView, presence: Presence) -> None:
         super().__init__()
         self.room = room
+        self.events = events
         self.presence = presence
         self.picked = 0
         self._queued = False
@@ -103,7 +106,7 @@ class LiveEventScreen(Screen[None]):
         yield TidyFooter()
 
     def on_mount(self) -> None:
-        self.room.events.find()
+        self.events.find()
         self.room.listeners.append(self._room_changed)
         self._redraw()
 
@@ -124,8 +127,8 @@ class LiveEventScreen(Screen[None]):
         if self.app.screen is self:  # (under a board: redrawn as it comes back)
             self._redraw()
 
-    def selected(self) -> LiveEvent | None:
-        listed = self.room.events.listed()
+    def selected(self) -> LiveEventView | None:
+        listed = self.events.listed()
         if not listed:
             return None
         self.picked = max(0, min(self.picked, len(listed) - 1))
@@ -134,7 +137,7 @@ class LiveEventScreen(Screen[None]):
     def _redraw(self) -> None:
         if not self.is_attached:
             return
-        listed = self.room.events.listed()
+        listed = self.events.listed()
         lines = Text()
         if not listed:
             lines.append("No live event here yet: n makes one (or crib3 event new --live).")
@@ -151,32 +154,42 @@ class LiveEventScreen(Screen[None]):
         self.query_one("#events", Static).update(lines)
         self.query_one("#results", Static).update(self._results_text(live))
         if live is not None and live.status == PLAYING:
-            self._sit_if_dealt()
+            # (After this turn: a board's screen pushed while this one mounts
+            # is never composed.)
+            self.call_later(self._sit_if_dealt)
 
-    def _state_words(self, live: LiveEvent) -> str:
-        people = len(live.entrants)
+    def _state_words(self, live: LiveEventView) -> str:
+        people = len(live.entered)
         who = f"{people} {'person' if people == 1 else 'people'}"
         if live.status == ENTERING:
-            return (f"{len(live.boards)} boards, starts {live.starts_words()}, "
+            return (f"{live.board_count} boards, starts {live.starts_words()}, "
                     f"{who} entered, host {shown_name(live.host)}")
         if live.status == PLAYING:
-            return (f"board {live.board} of {len(live.boards)} at {len(live.seating)} "
+            return (f"board {live.board} of {live.board_count} at {len(live.seating)} "
                     f"table{'s' * (len(live.seating) != 1)}")
         return "called off" if live.status == CALLED_OFF else f"over ({who})"
 
-    def _results_text(self, live: LiveEvent | None) -> Text:
+    def _results_text(self, live: LiveEventView | None) -> Text:
         if live is None or live.status not in (PLAYING, OVER):
             return Text("")
-        fields, ranking, _ = live.results()
-        if not fields:
+        lines = live.sheet()
+        if not lines:
             return Text("\nNo board is over at every table yet.")
-        return Text("\n" + "\n".join(sheet_lines(live, fields, ranking)[3:]))
+        return Text("\n" + "\n".join(lines))
 
     def _sit_if_dealt(self) -> None:
         """The board dealt to you now: you are seated at it."""
-        table = self.room.events.table_of(self.presence)
-        if table is None or table.number == self._seated_at or self.app.screen is not self:
+        if self.app.screen is not self:
             return  # (not `is_current`: that is true under a table screen too)
+        table = self.events.table_of(self.presence)
+        if table is None:
+            number = self.events.elsewhere(self.presence)
+            if number is not None and number != self._seated_at:
+                self._seated_at = number
+                self.room_app.go_elsewhere(number)  # (a cluster's: this session visits it)
+            return
+        if table.number == self._seated_at:
+            return
         try:
             seat = table.sit(self.presence)
         except RoomError as exc:
@@ -186,12 +199,13 @@ class LiveEventScreen(Screen[None]):
         app = self.room_app
         app.table, app.seat = table, seat
         assert table.game is not None
-        app.game = table.game
+        # (In a worker, a `ReplicaGame`: the app asks it only whether it is over.)
+        app.game = table.game  # type: ignore[assignment]  # see the line above
         self.app.push_screen(LiveBoardScreen(table, seat, app.think, app.ascii,
                                              lambda state: self._board_over(table),
                                              resumed=False))
 
-    def _board_over(self, table: BoardTable) -> None:
+    def _board_over(self, table: TableView) -> None:
         """Back here after the board's show: its results once every table is through."""
         app = self.room_app
         screen = self.app.screen
@@ -214,10 +228,10 @@ class LiveEventScreen(Screen[None]):
             return
         try:
             if live.entrant(self.presence.name) is not None and live.status == ENTERING:
-                self.room.events.withdraw(live.name, self.presence)
+                self.events.withdraw(live.name, self.presence)
                 self.notify(f"Your entry in {live.name} is taken back.", markup=False)
             else:
-                self.room.events.join(live.name, self.presence)
+                self.events.join(live.name, self.presence)
                 self.notify(f"You are entered in {live.name}: it starts "
                             f"{live.starts_words()}; stay here to be seated.", markup=False)
         except RoomError as exc:
@@ -228,7 +242,7 @@ class LiveEventScreen(Screen[None]):
         if self._making:
             return
         try:
-            self.room.events.may_make(self.presence)
+            self.events.may_make(self.presence)
         except RoomError as exc:
             self.notify(str(exc), severity="warning", markup=False)
             return
@@ -250,10 +264,14 @@ class LiveEventScreen(Screen[None]):
             return
         finally:
             self._making = False
-        self.room.events.created(live)
+        try:
+            self.events.made(live.name)
+        except RoomError as exc:
+            self.notify(f"No event made: {exc}", severity="warning", markup=False)
+            return
         self.notify(f"Event {live.name}: 3 boards, starts {live.starts_words()}; j enters "
                     "you, s starts it now.", markup=False)
-        self.picked = [e.name for e in self.room.events.listed()].index(live.name)
+        self.picked = [e.name for e in self.events.listed()].index(live.name)
         self._redraw()
 
     def action_start(self) -> None:
@@ -261,7 +279,7 @@ class LiveEventScreen(Screen[None]):
         if live is None:
             return
         try:
-            line = self.room.events.start(live.name, self.presence)
+            line = self.events.start(live.name, self.presence)
         except RoomError as exc:
             self.notify(str(exc), severity="warning", markup=False)
             return

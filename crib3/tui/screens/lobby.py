@@ -482,14 +482,14 @@ class LobbyScreen(QuietBindings, Screen[None]):
         self.room_app.sit_at(table, table.sit(self.presence))
 
     def action_live_events(self) -> None:
-        from crib3.room import Room
         from crib3.tui.screens.live_event import LiveEventScreen
 
-        if not isinstance(self.room, Room) or self.room.cluster is not None:
-            self.notify("Live events are played on a server of one process: not here yet.",
-                        severity="warning", markup=False)
+        events = self.room.events
+        if events is None:
+            self.notify("This card room holds no live events.", severity="warning",
+                        markup=False)
             return
-        self.app.push_screen(LiveEventScreen(self.room, self.presence))
+        self.app.push_screen(LiveEventScreen(self.room, events, self.presence))
 
     def action_join(self) -> None:
         table = self.selected()
