@@ -401,7 +401,8 @@ CALLS: dict[str, tuple[Any, ...]] = {
     "play_now_join": (_ME_ARG,),  # the play-now queue (`crib3.room.playnow`)
     "play_now_leave": (_ME_ARG,),
     "play_now_computer": (_ME_ARG,),
-    "event_made": (str, _ME_ARG),  # live events (`crib3.room.live_tables`)
+    "event_may_make": (str, _ME_ARG),  # live events (`crib3.room.live_tables`)
+    "event_made": (str, _ME_ARG),
     "event_join": (str, _ME_ARG),
     "event_withdraw": (str, _ME_ARG),
     "event_start": (str, _ME_ARG),
