@@ -56,6 +56,7 @@ from crib3.cluster.presence import ClusterPeople, holder_key
 from crib3.cluster.registry import SPARE
 from crib3.cluster.results import ClusterResults, table_result
 from crib3.cluster.store import Lease, TableLog, patiently
+from crib3.cluster.verify import ResultCheck
 from crib3.cluster.visits import VisitLink, VisitRefused, Visits
 from crib3.common.names import shown_name
 from crib3.engine import Rules, State
@@ -127,7 +128,8 @@ class ClusterRoom(NodeRoom):
             room.visits.listeners.append(room.changed)  # (a node back: its visitors' lobbies go)
             await room.visits.start()
             if results is not None:
-                room.cluster_results = ClusterResults(node.store.js, name, results)
+                room.cluster_results = ClusterResults(
+                    node.store.js, name, results, ResultCheck(node.store, node.registry))
                 await room.cluster_results.start(replicas)
             await asyncio.wait_for(room.cluster_lobby.ready.wait(), 10)
             room.play_now = await ClusterPlayNow.start(room, replicas)
