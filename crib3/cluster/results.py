@@ -44,9 +44,10 @@ import nats.errors
 import nats.js.errors
 from nats.js.api import Header, StorageType, StreamConfig
 
+from crib3.cluster.registry import REGISTRY
 from crib3.cluster.retry import keep_doing
-from crib3.cluster.store import NOT_YET_PLACED, WRONG_LAST_SEQUENCE, patiently
-from crib3.cluster.verify import NotYet
+from crib3.cluster.store import NOT_YET_PLACED, WRONG_LAST_SEQUENCE, ClusterStore, patiently
+from crib3.cluster.verify import NotYet, ResultCheck
 from crib3.engine import State
 from crib3.room.results import (
     BestHands,
@@ -83,7 +84,7 @@ class ClusterResults:
         self.check = check
         self.seen = max(0, book.folded_up_to())  # the stream's last sequence read here
         self.refused = 0  # results refused since the node started
-        self._waiting: int | None = None  # the result whose game could not be read yet
+        self.waiting: int | None = None  # the result whose game cannot be read yet, if any
         self._reading = asyncio.Lock()  # one reader at a time: folds in order
         self._task: asyncio.Task[None] | None = None
 
@@ -126,14 +127,14 @@ class ClusterResults:
                 try:
                     await self._fold(message.data or b"", sequence)
                 except NotYet as exc:
-                    if self._waiting != sequence:
-                        self._waiting = sequence
+                    if self.waiting != sequence:
+                        self.waiting = sequence
                         log.warning("node %s: result %d on the cluster waits, with every "
                                     "result after it (tried again in %g s): %s", self.node,
                                     sequence, FOLD_EVERY, exc)
                     return read
-                if self._waiting == sequence:
-                    self._waiting = None
+                if self.waiting == sequence:
+                    self.waiting = None
                     log.info("node %s: result %d on the cluster read at last", self.node,
                              sequence)
                 self.seen = sequence
@@ -181,10 +182,10 @@ class ClusterResults:
             await self.catch_up()
             if self.book.has(result.game):
                 return False
-            if self._waiting is not None:  # an earlier result not read yet: written after it
+            if self.waiting is not None:  # an earlier result not read yet: written after it
                 if time.monotonic() > give_up:
                     raise nats.errors.Error(f"the result of game {result.game} could not be "
-                                            f"written: result {self._waiting} before it "
+                                            f"written: result {self.waiting} before it "
                                             f"could not be read in {WAIT_MOST:g} s")
                 await asyncio.sleep(FOLD_EVERY / 4)
                 continue
@@ -199,6 +200,29 @@ class ClusterResults:
             return not ack.duplicate
         raise nats.errors.Error(f"the result of game {result.game} could not be written: "
                                 f"{TRIES} other results were written first")
+
+
+async def fold_the_stream(store: ClusterStore, book: Results, patience: float = 15.0) -> int:
+    """Every result on the cluster's stream, checked against its table's
+    stream as a node checks it, folded into `book` (an empty store: `crib3
+    ratings rebuild --cluster`); how many were refused. Nothing is written
+    to the cluster (no stream made, no result written). A result whose
+    game cannot be read is asked again for `patience` seconds, then
+    NotYet: a rebuild that stopped part way is not the cluster's ratings."""
+    try:
+        registry = await patiently(lambda: store.js.key_value(REGISTRY))
+    except nats.js.errors.BucketNotFoundError:
+        registry = None  # no table ever: every result (if any) is refused
+    reader = ClusterResults(store.js, "rebuild", book, ResultCheck(store, registry))
+    give_up = time.monotonic() + patience
+    while True:
+        await reader.catch_up()
+        if reader.waiting is None:
+            return reader.refused
+        if time.monotonic() > give_up:
+            raise NotYet(f"result {reader.waiting} on the cluster: its game could not be "
+                         f"read in {patience:g} s")
+        await asyncio.sleep(FOLD_EVERY / 4)
 
 
 def table_result(table: HostedTable, state: State) -> Result | None:
@@ -217,4 +241,4 @@ def table_result(table: HostedTable, state: State) -> Result | None:
     return result_of(lines_game_id(lines), table.number, placings, lines_digest(lines))
 
 
-__all__ = ["RESULTS", "SUBJECT", "ClusterResults", "table_result"]
+__all__ = ["RESULTS", "SUBJECT", "ClusterResults", "fold_the_stream", "table_result"]

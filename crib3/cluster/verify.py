@@ -48,7 +48,7 @@ class ResultCheck:
     the module's docstring): `await check(result)` is None when the
     result is its table's game's, else why not."""
 
-    def __init__(self, store: ClusterStore, registry: Any) -> None:
+    def __init__(self, store: ClusterStore, registry: Any | None) -> None:
         self.store = store
         self.registry = registry
 
@@ -83,8 +83,11 @@ class ResultCheck:
     async def _seats_at_end(self, table: int) -> list[Seat] | None:
         """The table's seats as its host wrote them when its game ended;
         None: the registry has no such table."""
+        registry = self.registry
+        if registry is None:  # (a reader of a cluster that never had a table)
+            return None
         try:  # (a read: safe to ask again)
-            entry = await patiently(lambda: self.registry.get(str(table)))
+            entry = await patiently(lambda: registry.get(str(table)))
         except nats.js.errors.KeyNotFoundError:
             return None
         except (nats.errors.Error, TimeoutError) as exc:

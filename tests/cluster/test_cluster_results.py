@@ -317,3 +317,64 @@ async def test_a_forged_result_moves_no_rating_and_the_honest_one_counts_once(
         for room in rooms:
             room.close()
             await room.stop()
+
+
+async def play_to_the_end(table, seat: int = 0) -> None:
+    """The person in `seat` plays her first legal move each turn until the
+    game ends (the other seats are the computer's)."""
+    game = table.game
+    while game is None or not game.over:
+        if game is not None and game.to_act() == (seat,) and not game._outbox:
+            table.feed(seat).dispatch(game.legal_moves(seat)[0])
+        await asyncio.sleep(0.01)
+        game = table.game
+
+
+async def test_ratings_rebuilt_from_the_cluster_are_the_nodes_numbers(solo, crib3_home):
+    """`crib3 ratings rebuild --cluster`: every result on the stream (the
+    other tests' made-up and forged ones too) checked and folded anew gives
+    the very numbers of each node's store."""
+    from commands import crib3
+    from nats_support import until
+
+    from crib3.cluster.results import fold_the_stream
+    from crib3.cluster.room import ClusterRoom
+    from crib3.engine import Rules
+
+    nodes = crib3_home / "data" / "node"  # where `crib3 serve --cluster --node NAME` keeps them
+    rooms = [await ClusterRoom.start([solo.url], name, nodes / name, think=0.0,
+                                     lease_seconds=5.0, results=Results(nodes / name / "ratings"))
+             for name in ("ka", "kb")]
+    a, b = rooms
+    try:
+        for name, key in (("Kim", "SHA256:kim"),):  # (with the other tests' results)
+            person = await a.enter(name, key, lambda why: None)
+            table = a.open_table(person, Rules(target=61), ("easy", "easy"))
+            table.start(name)
+            await play_to_the_end(table)
+            for room in rooms:
+                await until(lambda room=room, key=key: room.results.skill(f"ssh {key}")
+                            is not None, what=f"node {room.node.name} rating {name}")
+        await a.cluster_results.catch_up(), await b.cluster_results.catch_up()
+        assert a.results.skills() == b.results.skills()
+        store = await ClusterStore.connect(solo.url, "rebuilder", make=False)
+        try:
+            book = Results(crib3_home / "rebuilt")
+            await fold_the_stream(store, book)
+        finally:
+            await store.close()
+        assert book.skills() == a.results.skills() and book.count() == a.results.count()
+        done = await asyncio.to_thread(crib3, "ratings", "rebuild", "--cluster", solo.url,
+                                       home=crib3_home)
+        assert done.returncode == 0, done.stderr
+        said = done.stdout.splitlines()
+        words = said[0].split()
+        assert words[0] == str(a.results.count()) and words[7] == str(len(book.skills())), said
+        assert " on the cluster folded into " in said[0], said
+        assert said[1:] == ["node ka's store on this machine: the same numbers",
+                            "node kb's store on this machine: the same numbers"]
+        assert "Traceback" not in done.stderr
+    finally:
+        for room in rooms:
+            room.close()
+            await room.stop()
