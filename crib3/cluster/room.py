@@ -48,6 +48,7 @@ from typing import Any
 
 from crib3.cluster.bans import ClusterBans
 from crib3.cluster.chat import ensure_stream
+from crib3.cluster.finished import FinishedGames
 from crib3.cluster.hosted import HostedTable
 from crib3.cluster.lobby import ClusterLobby, LobbyTable
 from crib3.cluster.matcher import ClusterPlayNow
@@ -84,6 +85,8 @@ class ClusterRoom(NodeRoom):
         # The rated results on the cluster's stream, folded into `results`
         # (`crib3.cluster.results`); None: this node rates no game.
         self.cluster_results: ClusterResults | None = None
+        # The cluster's finished games copied here, for My games (`crib3.cluster.finished`).
+        self.finished: FinishedGames | None = None
         self.people_: ClusterPeople | None = None
         self.cluster_lobby: ClusterLobby | None = None
         self._spare: tuple[int, Lease, TableLog] | None = None
@@ -131,6 +134,8 @@ class ClusterRoom(NodeRoom):
                 room.cluster_results = ClusterResults(
                     node.store.js, name, results, ResultCheck(node.store, node.registry))
                 await room.cluster_results.start(replicas)
+            room.finished = FinishedGames(node.store, node.known, folder)
+            room.finished.start()
             await asyncio.wait_for(room.cluster_lobby.ready.wait(), 10)
             room.play_now = await ClusterPlayNow.start(room, replicas)
             await room._make_spare()
@@ -509,6 +514,8 @@ class ClusterRoom(NodeRoom):
             await node.forget(lease)
         if self.cluster_results is not None:
             await self.cluster_results.stop()
+        if self.finished is not None:
+            await self.finished.stop()
         if self.play_now is not None:
             await self.play_now.stop()
         if self.visits is not None:
