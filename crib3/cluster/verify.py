@@ -57,12 +57,17 @@ class ResultCheck:
             record = await self.store.read(str(result.table))
         except (nats.errors.Error, TimeoutError) as exc:
             raise NotYet(f"table {result.table}'s stream cannot be read ({exc!r})") from None
+        except (ValueError, KeyError, TypeError) as exc:  # (a line no game's: never ours)
+            return f"table {result.table}'s stream is no game's log ({exc})"
         lines = record.lines
         if len(lines) < 2:
             return f"table {result.table} has no game on the cluster"
         if lines_game_id(lines) != result.game:
             return f"game {result.game} is not table {result.table}'s"
-        state = fold(record.events)
+        try:
+            state = fold(record.events)
+        except (ValueError, KeyError, TypeError, IndexError) as exc:
+            return f"table {result.table}'s events are no game ({exc!r})"
         if state.winner is None:
             return f"table {result.table}'s game is not over"
         if lines_digest(lines) != result.digest:

@@ -148,6 +148,25 @@ async def test_a_result_whose_game_cannot_be_read_yet_waits_and_is_folded_once(
         await sa.close()
 
 
+async def test_a_result_naming_a_damaged_table_stream_is_refused_not_waited_for(solo):
+    """A table's stream that holds no game's log (written past the nodes)
+    cannot make a result wait for ever: it is refused."""
+    from crib3.cluster.registry import open_registry
+    from crib3.cluster.store import KIND, STREAM, subject_of
+    from crib3.cluster.verify import ResultCheck
+
+    store = await ClusterStore.connect(solo.url, "dm")
+    try:
+        check = ResultCheck(store, await open_registry(store))
+        for kind, data in (("header", b'{"format": "crib3-log"}'), ("event", b"not JSON")):
+            await store.js.publish(subject_of("777777"), data, stream=STREAM,
+                                   headers={KIND: kind})
+        why = await check(result(777777))
+        assert why is not None and "is no game's log" in why
+    finally:
+        await store.close()
+
+
 # --- a rated table's game on a cluster's node (crib3.cluster.room) --------------------
 
 
