@@ -179,6 +179,9 @@ class ClusterRoom(NodeRoom):
     def adoptions(self) -> int:
         return len(self.node.adopted)
 
+    def results_refused(self) -> int:
+        return 0 if self.cluster_results is None else self.cluster_results.refused
+
     def names_here(self) -> list[str]:
         """Everyone signed in, on this node or another (the lobby's "Also
         here"): this node's people, and those the cluster's bucket lists."""

@@ -328,6 +328,16 @@ async def test_a_forged_result_moves_no_rating_and_the_honest_one_counts_once(
             assert len([r for r in said if "refused" in r.getMessage()]) == len(forged), \
                 [r.getMessage() for r in said]
         assert a.results.skills() == b.results.skills()
+        # The host's metrics count them.
+        from prometheus_client import CollectorRegistry, generate_latest
+
+        from crib3.net.metrics import RoomCollector, RoomReadings
+
+        registry = CollectorRegistry()
+        registry.register(RoomCollector(RoomReadings(
+            tables=lambda: 0, worker_pids=list, results_refused=b.results_refused)))
+        scraped = generate_latest(registry).decode()
+        assert f"crib3_cluster_results_refused_total {refused[1] + len(forged)}.0" in scraped
         # Told again (a node adopting the table as it ended): nothing moves twice.
         assert not await a.cluster_results.record(honest)
         await b.cluster_results.catch_up()
