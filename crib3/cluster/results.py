@@ -173,8 +173,11 @@ class ClusterResults:
         return send
 
     async def record(self, result: Result) -> bool:
-        """`result` on the stream once (see the module's docstring), and
-        folded here; False when its game's result is in already."""
+        """`result` on the stream once (see the module's docstring): True
+        when this call wrote it (folded here, as on every node, once its
+        check reads its game), False when its game's result is in already.
+        An earlier result whose game cannot be read yet is waited for (at
+        most WAIT_MOST seconds): nothing is written before it."""
         line = result.line().encode()
         Result.parse(result.line())  # (what is written must read back)
         refused, give_up = 0, time.monotonic() + WAIT_MOST
