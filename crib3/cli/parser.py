@@ -258,6 +258,12 @@ def build_parser() -> Parser:
         "rebuild", help="every rating made anew from the results log",
         description="Fold the results log (every finished rated game, in order) into "
                     "the ratings again, and say whether the numbers came out the same.")
+    rebuild.add_argument("--cluster", metavar="URL[,URL...]", default=None,
+                         help="a cluster's ratings instead (its NATS servers, as serve "
+                              "--cluster takes them; needs crib3[cluster]): every result on "
+                              "its stream checked against its table's game and folded anew, "
+                              "then set beside this machine's nodes' stores; nothing is "
+                              "written")
     rebuild.set_defaults(run=cmd_ratings_rebuild, command="ratings rebuild")
     calibrate = about_ratings.add_parser(
         "calibrate", help="the computer levels' ratings, from games among them",

@@ -1,7 +1,9 @@
 """`crib3 ratings`: the card room's ratings on this machine, as plain text
 (the highest first, the computer levels among them as a yardstick);
 `crib3 ratings rebuild`, which makes every rating anew from the results
-log (`crib3.room.results`) and says whether the numbers came out the same;
+log (`crib3.room.results`) and says whether the numbers came out the same
+(with `--cluster`, from a cluster's results stream, beside the stores of
+this machine's nodes);
 and `crib3 ratings calibrate`, which plays games among the computer levels
 and says what their fixed ratings would be from them.
 """
@@ -51,6 +53,8 @@ def cmd_ratings(args: argparse.Namespace) -> int:
 
 
 def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
+    if args.cluster:
+        return _rebuild_cluster(args.cluster)
     book = _book()
     try:
         before = book.skills()
@@ -61,6 +65,68 @@ def cmd_ratings_rebuild(args: argparse.Namespace) -> int:
     same = "the same numbers" if after == before else "numbers that differ from the store's"
     print(f"{count} result{'s' * (count != 1)} folded into {len(after)} rating"
           f"{'s' * (len(after) != 1)}: {same}")
+    return EXIT_OK
+
+
+def _rebuild_cluster(servers_text: str) -> int:
+    """`crib3 ratings rebuild --cluster URL`: every result on the cluster's
+    stream, checked against its table's stream as the nodes check it,
+    folded into a store made for it alone (nothing on the cluster or in a
+    node's store is written), and its numbers set beside those of each
+    node's store on this machine (`crib3 serve --cluster --node NAME`
+    keeps one in NODE's folder)."""
+    import asyncio
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from crib3.cli.cluster_urls import cluster_urls, shown
+    from crib3.cli.failures import CannotRun
+    from crib3.common.paths import data_dir
+    from crib3.room.results import Results, stored_skills
+
+    servers = cluster_urls(servers_text)
+    try:
+        from crib3.cluster import ClusterStore
+        from crib3.cluster.results import fold_the_stream
+        from crib3.cluster.verify import NotYet
+    except ImportError:
+        raise CannotRun("--cluster needs nats-py: pip install 'crib3[cluster]'") from None
+
+    async def rebuild(book: Results) -> int:
+        store = await ClusterStore.connect([server.url for server in servers],
+                                           f"ratings-{os.getpid()}", make=False,
+                                           allow_reconnect=False, connect_timeout=5,
+                                           max_reconnect_attempts=1)
+        try:
+            return await fold_the_stream(store, book)
+        finally:
+            await store.close()
+
+    with tempfile.TemporaryDirectory(prefix="crib3-ratings-") as folder:
+        book = Results(Path(folder) / "ratings")
+        try:
+            refused = asyncio.run(rebuild(book))
+            rebuilt, count = book.skills(), book.count()
+        except NotYet as exc:
+            raise CannotRun(f"the ratings could not be rebuilt: {exc}") from None
+        except Exception as exc:  # nats-py's own: it cannot reach the cluster, or refused us
+            if type(exc).__module__.split(".")[0] != "nats" and not isinstance(exc, OSError):
+                raise
+            raise CannotRun(f"cannot read the cluster at {shown(servers)}: "
+                            f"{exc or type(exc).__name__}") from None
+        finally:
+            book.close()
+    print(f"{count} result{'s' * (count != 1)} on the cluster folded into {len(rebuilt)} "
+          f"rating{'s' * (len(rebuilt) != 1)}, {refused} refused")
+    nodes = data_dir() / "node"
+    for node in sorted(nodes.iterdir()) if nodes.is_dir() else ():
+        stored = stored_skills(node / "ratings")
+        if stored is None:
+            continue
+        same = "the same numbers" if stored == rebuilt else "numbers that differ"
+        print(f"node {node.name}'s store on this machine: {same}")
+    sys.stdout.flush()
     return EXIT_OK
 
 

@@ -17,12 +17,18 @@ answers a second copy within its window as a duplicate.
 
 **Every node folds the same.** A node reads the stream from where its
 store stands (`Results.folded_up_to`: a restart goes on where it was) and
-folds each line (`Results.fold_line`). A line that is no result (damaged,
-or forged by hand: places its scores do not give, one person in two
-seats) or a game that is in already (a result replayed onto the stream) is
-refused with one line in the log, and every node refuses it alike, so
-their ratings stay the same. A node reads the stream every
-`FOLD_EVERY` seconds in the background, and before each write.
+folds each line (`Results.fold_line`) once it has checked it against its
+table's own stream (`crib3.cluster.verify`: the game folded from there
+must give the very same result). A line that is no result (damaged, or
+forged by hand: places its scores do not give, one person in two seats,
+scores or seats its table's game does not give), or a game that is in
+already (a result replayed onto the stream), is refused with one line in
+the log and counted (`refused`), and every node refuses it alike, so their
+ratings stay the same. A result whose game cannot be read yet stops the
+fold there (one line in the log), to be tried again at the next reading:
+it is neither dropped nor applied, and no later result overtakes it. A
+node reads the stream every `FOLD_EVERY` seconds in the background, and
+before each write.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -37,8 +44,10 @@ import nats.errors
 import nats.js.errors
 from nats.js.api import Header, StorageType, StreamConfig
 
+from crib3.cluster.registry import REGISTRY
 from crib3.cluster.retry import keep_doing
-from crib3.cluster.store import NOT_YET_PLACED, WRONG_LAST_SEQUENCE, patiently
+from crib3.cluster.store import NOT_YET_PLACED, WRONG_LAST_SEQUENCE, ClusterStore, patiently
+from crib3.cluster.verify import NotYet, ResultCheck
 from crib3.engine import State
 from crib3.room.results import (
     BestHands,
@@ -52,22 +61,30 @@ from crib3.room.results import (
 if TYPE_CHECKING:
     from crib3.cluster.hosted import HostedTable
 
+# A result checked against its table's game (`crib3.cluster.verify`): None
+# when it is that game's, else why not; NotYet when that cannot be told yet.
+Check = Callable[[Result], Awaitable[str | None]]
+
 RESULTS = "CRIB3_RESULTS"
 SUBJECT = "crib3.results"
 LINE_BYTES = 8192  # a result's line at most (three seats, their names)
 FOLD_EVERY = 1.0  # seconds between a node's readings of the stream
 TRIES = 20  # writes refused because another node wrote first, before giving up
+WAIT_MOST = 120.0  # seconds a write waits for an earlier result's game to be readable
 log = logging.getLogger("crib3.cluster")
 
 
 class ClusterResults:
     """One node's side of the cluster's results (see the module's docstring)."""
 
-    def __init__(self, js: Any, node: str, book: Results) -> None:
+    def __init__(self, js: Any, node: str, book: Results, check: Check) -> None:
         self.js = js
         self.node = node
         self.book = book
+        self.check = check
         self.seen = max(0, book.folded_up_to())  # the stream's last sequence read here
+        self.refused = 0  # results refused since the node started
+        self.waiting: int | None = None  # the result whose game cannot be read yet, if any
         self._reading = asyncio.Lock()  # one reader at a time: folds in order
         self._task: asyncio.Task[None] | None = None
 
@@ -107,18 +124,41 @@ class ClusterResults:
                 sequence = int(message.seq or 0)
                 if sequence <= self.seen:  # (never: the server gives the next one)
                     return read
-                self._fold(message.data or b"", sequence)
+                try:
+                    await self._fold(message.data or b"", sequence)
+                except NotYet as exc:
+                    if self.waiting != sequence:
+                        self.waiting = sequence
+                        log.warning("node %s: result %d on the cluster waits, with every "
+                                    "result after it (tried again in %g s): %s", self.node,
+                                    sequence, FOLD_EVERY, exc)
+                    return read
+                if self.waiting == sequence:
+                    self.waiting = None
+                    log.info("node %s: result %d on the cluster read at last", self.node,
+                             sequence)
                 self.seen = sequence
                 read += 1
 
-    def _fold(self, data: bytes, sequence: int) -> None:
+    async def _fold(self, data: bytes, sequence: int) -> None:
+        """One line of the stream folded in, or refused (one line in the
+        log); NotYet: its game cannot be read yet."""
+        why: str | None
         try:
-            line = data.decode("utf-8")
+            result = Result.parse(data.decode("utf-8"))
         except UnicodeDecodeError:
-            why: str | None = "not UTF-8"
+            why = "not UTF-8"
+        except ValueError as exc:
+            why = str(exc)
         else:
-            why = self.book.fold_line(line, sequence)
+            why = None if not self.book.has(result.game) else \
+                f"game {result.game} is in already (a replayed result)"
+            if why is None:
+                why = await self.check(result)
+            if why is None:
+                why = self.book.fold_line(result.line(), sequence)
         if why is not None:
+            self.refused += 1
             log.warning("node %s: result %d on the cluster refused: %s", self.node, sequence,
                         why)
 
@@ -133,24 +173,59 @@ class ClusterResults:
         return send
 
     async def record(self, result: Result) -> bool:
-        """`result` on the stream once (see the module's docstring), and
-        folded here; False when its game's result is in already."""
+        """`result` on the stream once (see the module's docstring): True
+        when this call wrote it (folded here, as on every node, once its
+        check reads its game), False when its game's result is in already.
+        An earlier result whose game cannot be read yet is waited for (at
+        most WAIT_MOST seconds): nothing is written before it."""
         line = result.line().encode()
         Result.parse(result.line())  # (what is written must read back)
-        for _ in range(TRIES):
+        refused, give_up = 0, time.monotonic() + WAIT_MOST
+        while refused < TRIES:
             await self.catch_up()
             if self.book.has(result.game):
                 return False
+            if self.waiting is not None:  # an earlier result not read yet: written after it
+                if time.monotonic() > give_up:
+                    raise nats.errors.Error(f"the result of game {result.game} could not be "
+                                            f"written: result {self.waiting} before it "
+                                            f"could not be read in {WAIT_MOST:g} s")
+                await asyncio.sleep(FOLD_EVERY / 4)
+                continue
             try:  # (sent again with its id: the server keeps one copy)
                 ack = await patiently(self._sender(line, result.game))
             except nats.js.errors.APIError as error:
                 if error.err_code not in WRONG_LAST_SEQUENCE:
                     raise
+                refused += 1
                 continue  # another node wrote first: read it, and try after it
-            await self.catch_up()
-            return not ack.duplicate and self.book.has(result.game)
+            await self.catch_up()  # (folded once its check can read its game)
+            return not ack.duplicate
         raise nats.errors.Error(f"the result of game {result.game} could not be written: "
                                 f"{TRIES} other results were written first")
+
+
+async def fold_the_stream(store: ClusterStore, book: Results, patience: float = 15.0) -> int:
+    """Every result on the cluster's stream, checked against its table's
+    stream as a node checks it, folded into `book` (an empty store: `crib3
+    ratings rebuild --cluster`); how many were refused. Nothing is written
+    to the cluster (no stream made, no result written). A result whose
+    game cannot be read is asked again for `patience` seconds, then
+    NotYet: a rebuild that stopped part way is not the cluster's ratings."""
+    try:
+        registry = await patiently(lambda: store.js.key_value(REGISTRY))
+    except nats.js.errors.BucketNotFoundError:
+        registry = None  # no table ever: every result (if any) is refused
+    reader = ClusterResults(store.js, "rebuild", book, ResultCheck(store, registry))
+    give_up = time.monotonic() + patience
+    while True:
+        await reader.catch_up()
+        if reader.waiting is None:
+            return reader.refused
+        if time.monotonic() > give_up:
+            raise NotYet(f"result {reader.waiting} on the cluster: its game could not be "
+                         f"read in {patience:g} s")
+        await asyncio.sleep(FOLD_EVERY / 4)
 
 
 def table_result(table: HostedTable, state: State) -> Result | None:
@@ -169,4 +244,4 @@ def table_result(table: HostedTable, state: State) -> Result | None:
     return result_of(lines_game_id(lines), table.number, placings, lines_digest(lines))
 
 
-__all__ = ["RESULTS", "SUBJECT", "ClusterResults", "table_result"]
+__all__ = ["RESULTS", "SUBJECT", "ClusterResults", "fold_the_stream", "table_result"]

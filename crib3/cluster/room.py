@@ -51,6 +51,7 @@ from typing import Any
 
 from crib3.cluster.bans import ClusterBans
 from crib3.cluster.chat import ensure_stream
+from crib3.cluster.finished import FinishedGames
 from crib3.cluster.hosted import HostedTable
 from crib3.cluster.live_events import ClusterLiveEvents
 from crib3.cluster.lobby import ClusterLobby, LobbyTable
@@ -60,6 +61,7 @@ from crib3.cluster.presence import ClusterPeople, holder_key
 from crib3.cluster.registry import SPARE
 from crib3.cluster.results import ClusterResults, table_result
 from crib3.cluster.store import Lease, TableLog, patiently
+from crib3.cluster.verify import ResultCheck
 from crib3.cluster.visits import VisitLink, VisitRefused, Visits
 from crib3.common.names import shown_name
 from crib3.engine import Rules, State
@@ -87,6 +89,8 @@ class ClusterRoom(NodeRoom):
         # The rated results on the cluster's stream, folded into `results`
         # (`crib3.cluster.results`); None: this node rates no game.
         self.cluster_results: ClusterResults | None = None
+        # The cluster's finished games copied here, for My games (`crib3.cluster.finished`).
+        self.finished: FinishedGames | None = None
         self.people_: ClusterPeople | None = None
         self.cluster_lobby: ClusterLobby | None = None
         self._spare: tuple[int, Lease, TableLog] | None = None
@@ -131,8 +135,11 @@ class ClusterRoom(NodeRoom):
             room.visits.listeners.append(room.changed)  # (a node back: its visitors' lobbies go)
             await room.visits.start()
             if results is not None:
-                room.cluster_results = ClusterResults(node.store.js, name, results)
+                room.cluster_results = ClusterResults(
+                    node.store.js, name, results, ResultCheck(node.store, node.registry))
                 await room.cluster_results.start(replicas)
+            room.finished = FinishedGames(node.store, node.known, folder)
+            room.finished.start()
             await asyncio.wait_for(room.cluster_lobby.ready.wait(), 10)
             room.play_now = await ClusterPlayNow.start(room, replicas)
             # Live events in the cluster's bucket (`crib3.cluster.live_events`).
@@ -177,6 +184,9 @@ class ClusterRoom(NodeRoom):
 
     def adoptions(self) -> int:
         return len(self.node.adopted)
+
+    def results_refused(self) -> int:
+        return 0 if self.cluster_results is None else self.cluster_results.refused
 
     def names_here(self) -> list[str]:
         """Everyone signed in, on this node or another (the lobby's "Also
@@ -513,6 +523,8 @@ class ClusterRoom(NodeRoom):
             await node.forget(lease)
         if self.cluster_results is not None:
             await self.cluster_results.stop()
+        if self.finished is not None:
+            await self.finished.stop()
         if self.play_now is not None:
             await self.play_now.stop()
         if isinstance(self.events, ClusterLiveEvents):

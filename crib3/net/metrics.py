@@ -80,6 +80,8 @@ class RoomReadings:
     # A cluster node's: the leases it holds, the tables it has adopted.
     leases: Callable[[], int | None] = field(default=lambda: None)
     adoptions: Callable[[], int | None] = field(default=lambda: None)
+    # Lines of the cluster's results stream this node refused (forged, replayed, damaged).
+    results_refused: Callable[[], int | None] = field(default=lambda: None)
 
 
 class RoomCollector(Collector):
@@ -110,6 +112,11 @@ class RoomCollector(Collector):
         if adoptions is not None:
             yield CounterMetricFamily("crib3_cluster_adoptions", "tables this node adopted "
                                       "from a node that died or stopped", value=adoptions)
+        refused = self.readings.results_refused()
+        if refused is not None:
+            yield CounterMetricFamily("crib3_cluster_results_refused", "lines of the cluster's "
+                                      "results stream this node refused: forged, replayed or "
+                                      "damaged", value=refused)
 
 
 def resident_bytes(pid: int) -> int | None:

@@ -98,6 +98,7 @@ async def _open_metrics(card_room: CardRoomServer, room: Room, options: ServeOpt
         worker_pids=lambda: [w.pid for w in pool.workers] if pool is not None else [])
     if cluster is not None:
         readings.leases, readings.adoptions = cluster.leases_held, cluster.adoptions
+        readings.results_refused = cluster.results_refused
     metrics = MetricsDoor(host, port, readings)
     try:
         await metrics.start()

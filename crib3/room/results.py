@@ -424,6 +424,21 @@ class Results:
         return int(self.db.execute("SELECT COUNT(*) FROM folded").fetchone()[0])
 
 
+def stored_skills(folder: Path) -> dict[str, Skill] | None:
+    """Every rated identity's skill in the store in `folder`, read without
+    writing anything (a node may be folding into it meanwhile: SQLite's
+    WAL lets it); None: no store there."""
+    path = folder / STORE
+    if not path.is_file():
+        return None
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        return {row[0]: Skill(row[1], row[2], row[3]) for row in db.execute(
+            "SELECT identity, mu, sigma, games FROM ratings")}
+    finally:
+        db.close()
+
+
 def result_of(game: str, table: int, placings: Sequence[Placing], digest: str) -> Result:
     """A game's result as it ends now."""
     return Result(game, table, now(), tuple(placings), digest)
