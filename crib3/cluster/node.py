@@ -31,7 +31,8 @@ keeps ready) whose lease is free is its dead node's: the scan forgets it
 the same way, so that it does not stay in the registry for good. A scan
 that fails (the registry's watch broken, being made again) is logged
 once and tried again with backoff: until it works, no dead node's table
-is adopted. A shelved table is adopted the same way, when its person asks
+is adopted; the registry read whole again, it is tried at once (a long
+outage grows its backoff). A shelved table is adopted the same way, when its person asks
 for it (`crib3.cluster.room`). Not here yet: closed games brought back.
 """
 
@@ -110,6 +111,10 @@ class Node:
         self._letting_go: set[asyncio.Task[None]] = set()
         self.adopted: list[str] = []  # the tables this node adopted, in order
         self.liveness: Liveness | None = None  # its connection checked (`start`)
+        # (Set when the registry is read whole again: the scan, which
+        # cannot work without it, works at once, not at its backoff's end.)
+        self._scan_now = asyncio.Event()
+        known.whole.append(self._scan_now.set)
 
     @classmethod
     async def start(cls, servers: str | Sequence[str], name: str, folder: Path, *,
@@ -323,7 +328,7 @@ class Node:
                          what=f"node {self.name}: the adoption scan",
                          meaning="the tables of a dead node are not adopted until it works "
                                  "again",
-                         paused=lambda: self.keeper.paused)
+                         paused=lambda: self.keeper.paused, wake=self._scan_now)
 
     # --- the registry -------------------------------------------------------------------
 

@@ -20,6 +20,13 @@ logged once, with what it means, and tried again with backoff
 (`crib3.cluster.retry.Backoff`); the first one made after failures is
 logged too. Until the bucket is read whole again, `live` is False. A
 listener that raises is logged and the watch goes on.
+
+**At once when the connection is back.** A cluster away for half a
+minute grows the backoff to its bound; the connection's return (`again`)
+wakes the watch from its wait and starts its waits from the first, so
+that it is made within moments, not after the rest of a 5 s wait. Each
+time the bucket is read whole, `whole`'s callbacks are called (the
+node's adoption scan, which waits on it, works at once).
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from typing import Any
 
 import nats.errors
 
-from crib3.cluster.retry import Backoff
+from crib3.cluster.retry import Backoff, nap
 from crib3.common import crash
 
 log = logging.getLogger("crib3.cluster")
@@ -62,10 +69,13 @@ class WatchedBucket:
         self.entries: dict[str, Any] = {}
         self.deleted: set[str] = set()
         self.listeners: list[Listener] = []
+        self.whole: list[Callable[[], None]] = []  # called each time it is read whole
         self.live = False
         self.ready = asyncio.Event()  # read whole once
         self.made = 0  # watches made so far (one, unless something broke)
         self._again = False  # the watch to be made again (the connection came back)
+        self._wake = asyncio.Event()  # (set with `_again`: a wait between tries cut short)
+        self._backoff = Backoff(0.25, 5.0)
         self._task: asyncio.Task[None] | None = None
         self._first: asyncio.Future[None] | None = None  # the first reading's end (`start`)
 
@@ -84,9 +94,13 @@ class WatchedBucket:
 
     def again(self) -> None:
         """Make the watch again, the bucket read whole (the node's
-        connection came back: its consumer may be gone)."""
+        connection came back: its consumer may be gone), at once: a
+        wait between failed tries is cut short, and the next waits start
+        from the first."""
         self._again = True
         self.live = False
+        self._backoff.sooner()
+        self._wake.set()
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -102,7 +116,7 @@ class WatchedBucket:
         return await self.kv.watchall(inactive_threshold=INACTIVE_THRESHOLD)
 
     async def _keep(self, watcher: Any) -> None:
-        backoff = Backoff(0.25, 5.0)
+        backoff = self._backoff
         while True:
             if watcher is None:
                 try:
@@ -111,7 +125,7 @@ class WatchedBucket:
                     wait = self._failed(backoff, exc)
                     if wait is None:
                         return
-                    await asyncio.sleep(wait)
+                    await nap(wait, self._wake)
                     continue
             try:
                 await self._follow(watcher, backoff)
@@ -124,7 +138,7 @@ class WatchedBucket:
                 wait = self._failed(backoff, exc)
                 if wait is None:
                     return
-                await asyncio.sleep(wait)
+                await nap(wait, self._wake)
                 continue
             await self._drop(watcher)  # (asked for again)
             watcher = None
@@ -147,6 +161,7 @@ class WatchedBucket:
         """The watch's updates, until it is to be made again (returns) or
         it breaks (raises)."""
         self._again = False
+        self._wake.clear()
         fresh: dict[str, Any] | None = {}  # the bucket read whole, till its end
         gone: set[str] = set()
         while not self._again:
@@ -170,6 +185,11 @@ class WatchedBucket:
                     if failures:
                         log.warning("%s works again (after %d failed tr%s)", self.what,
                                     failures, "y" if failures == 1 else "ies")
+                    for call in list(self.whole):
+                        try:
+                            call()
+                        except Exception as exc:
+                            crash.report(log, exc, f"{self.what}: read whole")
                 continue
             key = str(entry.key)
             if fresh is None:
