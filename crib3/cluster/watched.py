@@ -24,15 +24,21 @@ listener that raises is logged and the watch goes on.
 **At once when the connection is back.** A cluster away for half a
 minute grows the backoff to its bound; the connection's return (`again`)
 wakes the watch from its wait and starts its waits from the first, so
-that it is made within moments, not after the rest of a 5 s wait. Each
-time the bucket is read whole, `whole`'s callbacks are called (the
-node's adoption scan, which waits on it, works at once).
+that it is made within moments, not after the rest of a grown wait. Until
+the cluster's streams have their leaders again (seconds, after every
+server restarted) each try goes unanswered: it gives up after
+`ASK_WITHIN` seconds (nats-py's JetStream requests wait 5 s), and the
+waits between tries stay short (`MOST_BETWEEN`), so that the watch is
+made again within a few seconds of the cluster's return. Each time the
+bucket is read whole, `whole`'s callbacks are called (the node's adoption
+scan, which waits on it, works at once).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -50,6 +56,8 @@ READ_WITHIN = 30.0  # seconds a node's start waits for a bucket read whole, at m
 # it could delete it) is dropped by the server after this many seconds.
 INACTIVE_THRESHOLD = 60.0
 DELETED = ("DEL", "PURGE")
+ASK_WITHIN = 2.5  # seconds a watch's request (made, or its consumer looked for) may take
+FIRST_BETWEEN, MOST_BETWEEN = 0.25, 2.0  # seconds between two tries to make it, backing off
 
 Listener = Callable[[str, Any], None]  # (key, its entry; None: the key is gone)
 
@@ -63,6 +71,7 @@ class WatchedBucket:
     def __init__(self, kv: Any, what: str, meaning: str, *,
                  check_every: float = CHECK_EVERY) -> None:
         self.kv = kv
+        self._asking = quick(kv)  # (its watches made with their requests bounded sooner)
         self.what = what  # "node a: the registry's watch"
         self.meaning = meaning  # what a broken watch means for the room
         self.check_every = check_every
@@ -75,7 +84,7 @@ class WatchedBucket:
         self.made = 0  # watches made so far (one, unless something broke)
         self._again = False  # the watch to be made again (the connection came back)
         self._wake = asyncio.Event()  # (set with `_again`: a wait between tries cut short)
-        self._backoff = Backoff(0.25, 5.0)
+        self._backoff = Backoff(FIRST_BETWEEN, MOST_BETWEEN)
         self._task: asyncio.Task[None] | None = None
         self._first: asyncio.Future[None] | None = None  # the first reading's end (`start`)
 
@@ -113,7 +122,7 @@ class WatchedBucket:
 
     async def _watch(self) -> Any:
         self.made += 1
-        return await self.kv.watchall(inactive_threshold=INACTIVE_THRESHOLD)
+        return await self._asking.watchall(inactive_threshold=INACTIVE_THRESHOLD)
 
     async def _keep(self, watcher: Any) -> None:
         backoff = self._backoff
@@ -237,6 +246,17 @@ class WatchedBucket:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.kv._js.delete_consumer(
                 subscription._stream, subscription._consumer), 1.0)
+
+
+def quick(kv: Any) -> Any:
+    """nats-py's bucket `kv`, its JetStream requests given up after
+    `ASK_WITHIN` seconds (a stub without nats-py's parts: itself)."""
+    js = getattr(kv, "_js", None)
+    if js is None or not hasattr(js, "_nc"):
+        return kv
+    asking = copy.copy(kv)
+    asking._js = js._nc.jetstream(prefix=js._prefix, timeout=ASK_WITHIN)
+    return asking
 
 
 __all__ = ["WatchedBucket"]

@@ -132,7 +132,7 @@ class Watcher:
 
 async def test_a_watch_backed_off_is_made_again_at_once_when_its_connection_is_back():
     """A watch that failed for a while waits longer and longer between
-    tries (here 3 to 5 s, after four failures; up to 5 s); the
+    tries (here 1.5 to 2.5 s, after four failures); the
     node's connection back (`again`), it is made again at once and read
     whole, and those waiting on it (the scan) are told."""
     from crib3.cluster.watched import WatchedBucket
