@@ -64,6 +64,7 @@ from crib3.cluster.store import (
     TableLog,
     check_table_id,
     patiently,
+    wrong_last_sequence,
 )
 from crib3.cluster.watched import WatchedBucket
 from crib3.common import crash
@@ -268,11 +269,20 @@ class Node:
         table_id = lease.table
         try:
             await self.registry.delete(table_id, last=revision)
-        except nats.js.errors.KeyWrongLastSequenceError:
-            pass  # written since: its node came back and it is a table now (fenced: its lease)
         except Exception as exc:
-            log.warning("node %s: table %s, which never had a game, not taken out of the "
-                        "registry (%s)", self.name, table_id, exc)
+            if wrong_last_sequence(exc):
+                # Written since `revision`: forgotten by another node already
+                # (its delete is that write: two nodes' scans found it), or
+                # its node came back and it is a table now. Not this node's to
+                # take out; and nothing stays behind for good: a spare, or a
+                # table never started, still there is found again by the next
+                # scan, at its new revision.
+                log.info("node %s: table %s, which never had a game, was written since "
+                         "(forgotten by another node, or its own came back): left as it is",
+                         self.name, table_id)
+            else:
+                log.warning("node %s: table %s, which never had a game, not taken out of "
+                            "the registry (%s)", self.name, table_id, exc)
         else:
             try:
                 await self.store.forget(table_id)
