@@ -39,6 +39,7 @@ for it (`crib3.cluster.room`). Not here yet: closed games brought back.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -222,15 +223,23 @@ class Node:
             lease = await self.store.acquire(table_id)
         except LeaseHeld:
             return None
+        # Its lease renewed from now on, not only once it is hosted: reading a
+        # long log and rebuilding its game can take longer than a lease's
+        # term on a busy machine, and the lease ran out under the adoption
+        # (the table adopted, then lost at once, then adopted again...).
+        lost = asyncio.Event()
+        self.keeper.keep(lease, lost.set)
         try:
-            log_ = await self.store.open_log(lease)
-        except (ValueError, Fenced):  # no log at all, or lost meanwhile
-            await self.store.release(lease)
+            log_ = await self._read_log(lease, int(entry.revision))
+        except BaseException:
+            if self.keeper.drop(table_id) is lease:
+                with contextlib.suppress(Exception):  # (it runs out by itself)
+                    await self.store.release(lease)
+            raise
+        if log_ is None:
             return None
-        if not log_.events:  # it never started: its people were on a dead node
-            log.info("node %s: table %s never started and its node is gone: forgotten",
-                     self.name, table_id)
-            await self.forget(lease, int(entry.revision))  # (out of every node's lobby)
+        if lost.is_set():  # (the keeper dropped it: another node may hold it now)
+            log.info("node %s: table %s lost while it was adopted", self.name, table_id)
             return None
         stored = StoredTable(int(data["number"]), str(data["owner"]), Rules(**data["rules"]),
                              [Seat(**seat) for seat in data["seats"]], list(log_.events),
@@ -249,6 +258,24 @@ class Node:
         self.background(self._chat_back(table))
         self.room.changed()
         return table
+
+    async def _read_log(self, lease: Lease, revision: int) -> TableLog | None:
+        """The log of a table being adopted, its lease `lease` kept (the
+        keeper's); None, the lease given back, when it has no log (or it was
+        lost meanwhile) or it never started (then it is forgotten)."""
+        try:
+            log_ = await self.store.open_log(lease)
+        except (ValueError, Fenced):  # no log at all, or lost meanwhile
+            if self.keeper.drop(lease.table) is lease:
+                await self.store.release(lease)
+            return None
+        if not log_.events:  # it never started: its people were on a dead node
+            log.info("node %s: table %s never started and its node is gone: forgotten",
+                     self.name, lease.table)
+            if self.keeper.drop(lease.table) is lease:
+                await self.forget(lease, revision)  # (out of every node's lobby)
+            return None
+        return log_
 
     async def _spare_of_the_dead(self, table_id: str, revision: int) -> None:
         """Spare table `table_id` (at registry revision `revision`), if its

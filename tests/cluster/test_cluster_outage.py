@@ -156,3 +156,32 @@ async def test_a_watch_backed_off_is_made_again_at_once_when_its_connection_is_b
         assert told and told[-1] - back < 0.5
     finally:
         await watched.stop()
+
+
+async def test_a_table_whose_log_takes_longer_than_a_lease_to_read_is_adopted_and_kept(
+        tmp_path, monkeypatch):
+    """On a busy machine, reading a long log and rebuilding its game can
+    take longer than a lease's term: the adopting node keeps the lease
+    renewed meanwhile, and hosts the table for good (its lease ran out
+    under the adoption: the table was adopted, then lost at once)."""
+    with nats_server(tmp_path / "nats") as server:
+        await a_started_table(server.url, 7)
+        node = await Node.start(server.url, "a", tmp_path / "a", lease_seconds=LEASE,
+                                think=0.0, adopt=False)
+        try:
+            read = node.store.read
+
+            async def slowly(table: str):
+                record = await read(table)
+                await asyncio.sleep(1.5 * LEASE)  # (a long log, a busy machine)
+                return record
+            monkeypatch.setattr(node.store, "read", slowly)
+            give_up = time.monotonic() + 6 * LEASE
+            while (table := await node.adopt("7")) is None:  # (its lease runs out first)
+                assert time.monotonic() < give_up, "table 7 never adopted"
+                await asyncio.sleep(0.2)
+            kept = time.monotonic() + LEASE  # (its lease had run out by the adoption's end)
+            await until(lambda: table.moved or time.monotonic() > kept, seconds=3 * LEASE)
+            assert not table.moved and hosted(node, 7)
+        finally:
+            await node.close()
