@@ -130,6 +130,10 @@ def reconnect_code(client: Client) -> str:
 
 
 CODE_SHOWN = re.compile(r"reconnect code: ([a-z0-9]{4}-[a-z0-9]{4})")
+# Seconds a client's connection may take, at most, to be signed in and get
+# its session: a server paused (SIGSTOP) takes the TCP connection in its
+# kernel, then says nothing, and asyncssh would wait for good.
+CONNECT_SECONDS = 30.0
 
 
 class Client:
@@ -143,26 +147,42 @@ class Client:
     @classmethod
     async def connect(cls, port: int, name: str, size=(80, 24), key=None,
                       env: dict[str, str] | None = None, code: str | None = None,
-                      source: str | None = None) -> Client:
+                      source: str | None = None,
+                      timeout: float = CONNECT_SECONDS) -> Client:
         """`name` signs in with `key`, or with none: under --open a free name
         is given a reconnect code, and a name held by one is asked for it
         (`code`; unless given, the one the last client of that name here
         was shown, as a person would remember it). `source`: the client's
-        own address (any of 127/8)."""
+        own address (any of 127/8). TimeoutError, saying which step, when
+        signing in and opening the session take more than `timeout`
+        seconds (a server that does not answer: paused, or stuck)."""
         before = Client.seen.get(name.lower())
         if code is None and before is not None:
             found = CODE_SHOWN.search(before.terminal.text())
             code = found.group(1) if found else None
-        conn = await asyncssh.connect("127.0.0.1", port, username=name, known_hosts=None,
-                                      client_factory=lambda: Visitor(code),
-                                      client_keys=key if isinstance(key, list) else
-                                      [key] if key else None, agent_path=None,
-                                      local_addr=(source, 0) if source else None,
-                                      preferred_auth="publickey" if key else
-                                      "none,publickey,keyboard-interactive")
-        chan, terminal = await conn.create_session(Terminal, term_type="xterm-256color",
-                                                   term_size=size, encoding=None,
-                                                   env=env or {})
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + timeout
+        step = "no SSH handshake and sign-in"
+        try:
+            conn = await asyncio.wait_for(asyncssh.connect(
+                "127.0.0.1", port, username=name, known_hosts=None,
+                client_factory=lambda: Visitor(code),
+                client_keys=key if isinstance(key, list) else [key] if key else None,
+                agent_path=None, local_addr=(source, 0) if source else None,
+                preferred_auth="publickey" if key else "none,publickey,keyboard-interactive"),
+                timeout)
+            step = "signed in, but no session opened"
+            try:
+                chan, terminal = await asyncio.wait_for(conn.create_session(
+                    Terminal, term_type="xterm-256color", term_size=size, encoding=None,
+                    env=env or {}), max(0.0, give_up - loop.time()))
+            except BaseException:
+                conn.abort()
+                raise
+        except TimeoutError:
+            raise TimeoutError(f"{name} connecting to the SSH server on port {port}: {step} "
+                               f"in {timeout:g} s (the server does not answer: paused, or "
+                               "stuck?)") from None
         client = cls(conn, chan, terminal)
         Client.seen[name.lower()] = client
         return client

@@ -10,12 +10,16 @@ entry in (`Moderation.adopt`, `forget`), those that were there before it
 started too, so a node that joins or restarts holds every ban at once.
 The last word written wins, as on one machine. The message of the day is
 each node's own (give every node the same `--motd`).
+
+The watch is a `WatchedBucket`'s, kept for the node's life: made again
+when its consumer is lost (its server restarted, the node's connection
+made anew), the bucket read whole again, so that a ban made while it was
+lost still reaches this node.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import logging
@@ -23,7 +27,7 @@ from dataclasses import asdict
 from typing import Any
 
 from crib3.cluster.store import ClusterStore, kv_bucket
-from crib3.cluster.watched import INACTIVE_THRESHOLD
+from crib3.cluster.watched import WatchedBucket
 from crib3.room.moderation import Moderation, Sanction
 
 BANS = "crib3-bans"  # hash of (what, whom) -> the ban or mute in force, or {"lifted": true}
@@ -37,22 +41,24 @@ def ban_key(what: str, whom: str) -> str:
 class ClusterBans:
     """One node's side of the bucket (see the module's docstring)."""
 
-    def __init__(self, kv: Any, moderation: Moderation) -> None:
+    def __init__(self, kv: Any, moderation: Moderation, watched: WatchedBucket) -> None:
         self.kv = kv
         self.moderation = moderation
+        self.watched = watched
         self.ready = asyncio.Event()  # the entries there were are read
-        self._watcher: Any = None
-        self._task: asyncio.Task[None] | None = None
 
     @classmethod
     async def start(cls, store: ClusterStore, moderation: Moderation, *,
                     replicas: int = 1) -> ClusterBans:
-        bans = cls(await kv_bucket(store.js, BANS, replicas), moderation)
-        # (Its consumer, left behind when the node dies or its connection
-        # starts again, is dropped by the server after a minute, as every
-        # watch's: nats-py's own default is five.)
-        bans._watcher = await bans.kv.watchall(inactive_threshold=INACTIVE_THRESHOLD)
-        bans._task = asyncio.get_running_loop().create_task(bans._watch())
+        kv = await kv_bucket(store.js, BANS, replicas)
+        watched = WatchedBucket(kv, f"node {store.node}: the watch on the bans",
+                                "a ban or mute made on another node does not hold here "
+                                "until it works again")
+        bans = cls(kv, moderation, watched)
+        watched.listeners.append(bans._take)
+        await watched.start()
+        store.reconnected.append(watched.again)
+        bans.ready.set()
         return bans
 
     async def tell(self, what: str, whom: str, sanction: Sanction | None) -> None:
@@ -61,32 +67,25 @@ class ClusterBans:
             {"what": what, "whom": whom, "lifted": True}
         await self.kv.put(ban_key(what, whom), json.dumps(value).encode())
 
-    async def _watch(self) -> None:
-        async for entry in self._watcher:
-            if entry is None:
-                self.ready.set()
-                continue
-            if entry.operation in ("DEL", "PURGE") or not entry.value:
-                continue
-            try:
-                data = json.loads(entry.value)
-                if data.get("lifted"):
-                    self.moderation.forget(str(data["what"]), str(data["whom"]))
-                else:
-                    until = data["until"]
-                    self.moderation.adopt(Sanction(
-                        str(data["what"]), str(data["whom"]), str(data["name"]),
-                        str(data["by"]), float(data["when"]),
-                        None if until is None else float(until)))
-            except (ValueError, KeyError, TypeError, AttributeError) as exc:
-                log.info("a ban entry %s not understood: %s", entry.key, exc)
+    def _take(self, key: str, entry: Any) -> None:
+        """A ban or mute entry heard (new, changed, or read again): taken in."""
+        if entry is None or not entry.value:  # (a key deleted: nothing to take)
+            return
+        try:
+            data = json.loads(entry.value)
+            if data.get("lifted"):
+                self.moderation.forget(str(data["what"]), str(data["whom"]))
+            else:
+                until = data["until"]
+                self.moderation.adopt(Sanction(
+                    str(data["what"]), str(data["whom"]), str(data["name"]),
+                    str(data["by"]), float(data["when"]),
+                    None if until is None else float(until)))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            log.info("a ban entry %s not understood: %s", key, exc)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-        if self._watcher is not None:
-            with contextlib.suppress(Exception):
-                await self._watcher.stop()
+        await self.watched.stop()
 
 
 __all__ = ["BANS", "ClusterBans"]

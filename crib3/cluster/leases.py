@@ -55,6 +55,8 @@ class LeaseKeeper:
             if lease.held():
                 log.info("table %s: a renewal failed (%s); trying again", table, exc)
                 return
+            log.info("table %s: its lease ran out before a renewal was answered (%s)",
+                     table, str(exc) or type(exc).__name__)
         if self.leases.get(table, (None,))[0] is lease:
             self.drop(table)
             lost()

@@ -46,7 +46,14 @@ import nats.js.errors
 
 from crib3.cluster.hosted import HostedTable
 from crib3.cluster.retry import keep_doing
-from crib3.cluster.store import Lease, LeaseHeld, create_key, kv_bucket, patiently
+from crib3.cluster.store import (
+    Lease,
+    LeaseHeld,
+    create_key,
+    kv_bucket,
+    patiently,
+    wrong_last_sequence,
+)
 from crib3.cluster.watched import WatchedBucket
 from crib3.engine import Rules
 from crib3.room.basics import RoomError
@@ -254,10 +261,15 @@ class ClusterPlayNow(PlayNow):
     async def _drop(self, key: str, revision: int, why: str) -> None:
         if self.lease is None or not self.lease.held():
             return
-        with contextlib.suppress(nats.js.errors.KeyWrongLastSequenceError,
-                                 nats.js.errors.KeyNotFoundError):
+        try:
             await self.kv.delete(key, last=revision)
-            log.info("play now: a place dropped (%s)", why)
+        except nats.js.errors.KeyNotFoundError:
+            return
+        except nats.js.errors.APIError as exc:
+            if wrong_last_sequence(exc):  # (written since: not this drop's to make)
+                return
+            raise
+        log.info("play now: a place dropped (%s)", why)
 
     async def _put_back(self, key: str, data: dict[str, Any], revision: int) -> int | None:
         """A claimed place waiting again; its new revision (None: it changed meanwhile)."""

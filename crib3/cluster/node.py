@@ -31,13 +31,15 @@ keeps ready) whose lease is free is its dead node's: the scan forgets it
 the same way, so that it does not stay in the registry for good. A scan
 that fails (the registry's watch broken, being made again) is logged
 once and tried again with backoff: until it works, no dead node's table
-is adopted. A shelved table is adopted the same way, when its person asks
+is adopted; the registry read whole again, it is tried at once (a long
+outage grows its backoff). A shelved table is adopted the same way, when its person asks
 for it (`crib3.cluster.room`). Not here yet: closed games brought back.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
@@ -64,6 +66,7 @@ from crib3.cluster.store import (
     TableLog,
     check_table_id,
     patiently,
+    wrong_last_sequence,
 )
 from crib3.cluster.watched import WatchedBucket
 from crib3.common import crash
@@ -117,6 +120,10 @@ class Node:
         # A live event's board table to adopt, rebuilt by the cluster's events
         # (`crib3.cluster.live_events`); None: this node adopts none of them.
         self.boards: BoardMaker | None = None
+        # (Set when the registry is read whole again: the scan, which
+        # cannot work without it, works at once, not at its backoff's end.)
+        self._scan_now = asyncio.Event()
+        known.whole.append(self._scan_now.set)
 
     @classmethod
     async def start(cls, servers: str | Sequence[str], name: str, folder: Path, *,
@@ -223,15 +230,23 @@ class Node:
             lease = await self.store.acquire(table_id)
         except LeaseHeld:
             return None
+        # Its lease renewed from now on, not only once it is hosted: reading a
+        # long log and rebuilding its game can take longer than a lease's
+        # term on a busy machine, and the lease ran out under the adoption
+        # (the table adopted, then lost at once, then adopted again...).
+        lost = asyncio.Event()
+        self.keeper.keep(lease, lost.set)
         try:
-            log_ = await self.store.open_log(lease)
-        except (ValueError, Fenced):  # no log at all, or lost meanwhile
-            await self.store.release(lease)
+            log_ = await self._read_log(lease, int(entry.revision))
+        except BaseException:
+            if self.keeper.drop(table_id) is lease:
+                with contextlib.suppress(Exception):  # (it runs out by itself)
+                    await self.store.release(lease)
+            raise
+        if log_ is None:
             return None
-        if not log_.events:  # it never started: its people were on a dead node
-            log.info("node %s: table %s never started and its node is gone: forgotten",
-                     self.name, table_id)
-            await self.forget(lease, int(entry.revision))  # (out of every node's lobby)
+        if lost.is_set():  # (the keeper dropped it: another node may hold it now)
+            log.info("node %s: table %s lost while it was adopted", self.name, table_id)
             return None
         stored = StoredTable(int(data["number"]), str(data["owner"]), Rules(**data["rules"]),
                              [Seat(**seat) for seat in data["seats"]], list(log_.events),
@@ -258,6 +273,24 @@ class Node:
         self.room.changed()
         return table
 
+    async def _read_log(self, lease: Lease, revision: int) -> TableLog | None:
+        """The log of a table being adopted, its lease `lease` kept (the
+        keeper's); None, the lease given back, when it has no log (or it was
+        lost meanwhile) or it never started (then it is forgotten)."""
+        try:
+            log_ = await self.store.open_log(lease)
+        except (ValueError, Fenced):  # no log at all, or lost meanwhile
+            if self.keeper.drop(lease.table) is lease:
+                await self.store.release(lease)
+            return None
+        if not log_.events:  # it never started: its people were on a dead node
+            log.info("node %s: table %s never started and its node is gone: forgotten",
+                     self.name, lease.table)
+            if self.keeper.drop(lease.table) is lease:
+                await self.forget(lease, revision)  # (out of every node's lobby)
+            return None
+        return log_
+
     async def _spare_of_the_dead(self, table_id: str, revision: int) -> None:
         """Spare table `table_id` (at registry revision `revision`), if its
         lease is free (its node is gone), forgotten."""
@@ -277,11 +310,20 @@ class Node:
         table_id = lease.table
         try:
             await self.registry.delete(table_id, last=revision)
-        except nats.js.errors.KeyWrongLastSequenceError:
-            pass  # written since: its node came back and it is a table now (fenced: its lease)
         except Exception as exc:
-            log.warning("node %s: table %s, which never had a game, not taken out of the "
-                        "registry (%s)", self.name, table_id, exc)
+            if wrong_last_sequence(exc):
+                # Written since `revision`: forgotten by another node already
+                # (its delete is that write: two nodes' scans found it), or
+                # its node came back and it is a table now. Not this node's to
+                # take out; and nothing stays behind for good: a spare, or a
+                # table never started, still there is found again by the next
+                # scan, at its new revision.
+                log.info("node %s: table %s, which never had a game, was written since "
+                         "(forgotten by another node, or its own came back): left as it is",
+                         self.name, table_id)
+            else:
+                log.warning("node %s: table %s, which never had a game, not taken out of "
+                            "the registry (%s)", self.name, table_id, exc)
         else:
             try:
                 await self.store.forget(table_id)
@@ -337,7 +379,7 @@ class Node:
                          what=f"node {self.name}: the adoption scan",
                          meaning="the tables of a dead node are not adopted until it works "
                                  "again",
-                         paused=lambda: self.keeper.paused)
+                         paused=lambda: self.keeper.paused, wake=self._scan_now)
 
     # --- the registry -------------------------------------------------------------------
 

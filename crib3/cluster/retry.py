@@ -6,6 +6,13 @@ and tried again after a backoff (doubled each failure, up to a bound, each
 wait jittered so that nodes failing together do not retry together); the
 first success after failures is logged once too. A loop never ends on an
 error: the cluster is expected back.
+
+**Woken when the cause is gone.** A cluster away for half a minute grows
+every backoff to its bound; once it is back (the node's connection made
+again, a watch read whole again), a loop that slept out its last wait
+would leave the room without what it does for that long again, twice
+over when one loop waits on another. So a loop may be woken (`wake`):
+it works at once, its waits starting again from the first.
 """
 
 from __future__ import annotations
@@ -25,32 +32,57 @@ class Backoff:
     def __init__(self, first: float, most: float, rng: random.Random | None = None) -> None:
         self.first = first
         self.most = max(most, first)
-        self.failures = 0
+        self.failures = 0  # since the last success
+        self._grown = 0  # failures the waits have doubled for
         self._rng = rng or random.Random()
 
     def failed(self) -> float:
         """One more failure: how long to wait before trying again."""
         self.failures += 1
-        wait = min(self.most, self.first * 2.0 ** (self.failures - 1))
+        self._grown += 1
+        wait = min(self.most, self.first * 2.0 ** (self._grown - 1))
         return wait * self._rng.uniform(0.75, 1.25)
+
+    def sooner(self) -> None:
+        """What failed may work now (the connection came back): the next
+        waits start again from the first (the failures are still counted)."""
+        self._grown = 0
 
     def reset(self) -> int:
         """It worked: the failures there were, forgotten."""
         failures, self.failures = self.failures, 0
+        self._grown = 0
         return failures
+
+
+async def nap(seconds: float, wake: asyncio.Event | None) -> bool:
+    """Sleep `seconds`, or until `wake` is set (then it is cleared): whether
+    it was woken."""
+    if wake is None:
+        await asyncio.sleep(seconds)
+        return False
+    try:
+        await asyncio.wait_for(wake.wait(), seconds)
+    except TimeoutError:
+        return False
+    wake.clear()
+    return True
 
 
 async def keep_doing(work: Callable[[], Awaitable[object]], *, every: float, what: str,
                      meaning: str, first: float | None = None, most: float | None = None,
-                     paused: Callable[[], bool] = lambda: False) -> None:
+                     paused: Callable[[], bool] = lambda: False,
+                     wake: asyncio.Event | None = None) -> None:
     """`work()` every `every` seconds, for ever (unless `paused()`); when it
     fails, "<what> failed: <meaning>: <the error>" is logged once, and it is
     tried again after `first` seconds (`every` unless told), backing off to
-    `most` (`every` unless told); once it works again, that is logged."""
+    `most` (`every` unless told); once it works again, that is logged.
+    Setting `wake` has it work at once, its backoff from the first wait."""
     backoff = Backoff(every if first is None else first, every if most is None else most)
     wait = every
     while True:
-        await asyncio.sleep(wait)
+        if await nap(wait, wake):
+            backoff.sooner()
         if paused():
             wait = every
             continue
@@ -68,4 +100,4 @@ async def keep_doing(work: Callable[[], Awaitable[object]], *, every: float, wha
             wait = every
 
 
-__all__ = ["Backoff", "keep_doing"]
+__all__ = ["Backoff", "keep_doing", "nap"]

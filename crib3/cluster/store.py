@@ -99,6 +99,7 @@ NOT_YET_PLACED = (10005,)
 # Seconds a connection that closes may take to send what it still holds.
 CLOSE_SECONDS = 5.0
 T = TypeVar("T")
+WRONG_LAST_SEQUENCE = (10071, 10164)  # JetStream's codes: the subject was written since
 logger = logging.getLogger("crib3.cluster")
 
 
@@ -142,6 +143,15 @@ async def patiently(call: Callable[[], Awaitable[T]], also: tuple[int, ...] = ()
             if not passing or time.monotonic() > give_up:
                 raise
         await asyncio.sleep(0.1)
+
+
+def wrong_last_sequence(exc: Exception) -> bool:
+    """Whether a write at a revision was refused for the key was written
+    since: nats-py says so as KeyWrongLastSequenceError for an update, but
+    as a plain BadRequestError (JetStream's error code) for a delete."""
+    return isinstance(exc, nats.js.errors.KeyWrongLastSequenceError) or (
+        isinstance(exc, nats.js.errors.APIError)
+        and getattr(exc, "err_code", None) in WRONG_LAST_SEQUENCE)
 
 
 async def close_client(client: Any, who: str) -> None:

@@ -20,19 +20,32 @@ logged once, with what it means, and tried again with backoff
 (`crib3.cluster.retry.Backoff`); the first one made after failures is
 logged too. Until the bucket is read whole again, `live` is False. A
 listener that raises is logged and the watch goes on.
+
+**At once when the connection is back.** A cluster away for half a
+minute grows the backoff to its bound; the connection's return (`again`)
+wakes the watch from its wait and starts its waits from the first, so
+that it is made within moments, not after the rest of a grown wait. Until
+the cluster's streams have their leaders again (seconds, after every
+server restarted) each try goes unanswered: it gives up after
+`ASK_WITHIN` seconds (nats-py's JetStream requests wait 5 s), and the
+waits between tries stay short (`MOST_BETWEEN`), so that the watch is
+made again within a few seconds of the cluster's return. Each time the
+bucket is read whole, `whole`'s callbacks are called (the node's adoption
+scan, which waits on it, works at once).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import copy
 import logging
 from collections.abc import Callable
 from typing import Any
 
 import nats.errors
 
-from crib3.cluster.retry import Backoff
+from crib3.cluster.retry import Backoff, nap
 from crib3.common import crash
 
 log = logging.getLogger("crib3.cluster")
@@ -43,6 +56,8 @@ READ_WITHIN = 30.0  # seconds a node's start waits for a bucket read whole, at m
 # it could delete it) is dropped by the server after this many seconds.
 INACTIVE_THRESHOLD = 60.0
 DELETED = ("DEL", "PURGE")
+ASK_WITHIN = 2.5  # seconds a watch's request (made, or its consumer looked for) may take
+FIRST_BETWEEN, MOST_BETWEEN = 0.25, 2.0  # seconds between two tries to make it, backing off
 
 Listener = Callable[[str, Any], None]  # (key, its entry; None: the key is gone)
 
@@ -56,16 +71,20 @@ class WatchedBucket:
     def __init__(self, kv: Any, what: str, meaning: str, *,
                  check_every: float = CHECK_EVERY) -> None:
         self.kv = kv
+        self._asking = quick(kv)  # (its watches made with their requests bounded sooner)
         self.what = what  # "node a: the registry's watch"
         self.meaning = meaning  # what a broken watch means for the room
         self.check_every = check_every
         self.entries: dict[str, Any] = {}
         self.deleted: set[str] = set()
         self.listeners: list[Listener] = []
+        self.whole: list[Callable[[], None]] = []  # called each time it is read whole
         self.live = False
         self.ready = asyncio.Event()  # read whole once
         self.made = 0  # watches made so far (one, unless something broke)
         self._again = False  # the watch to be made again (the connection came back)
+        self._wake = asyncio.Event()  # (set with `_again`: a wait between tries cut short)
+        self._backoff = Backoff(FIRST_BETWEEN, MOST_BETWEEN)
         self._task: asyncio.Task[None] | None = None
         self._first: asyncio.Future[None] | None = None  # the first reading's end (`start`)
 
@@ -84,9 +103,13 @@ class WatchedBucket:
 
     def again(self) -> None:
         """Make the watch again, the bucket read whole (the node's
-        connection came back: its consumer may be gone)."""
+        connection came back: its consumer may be gone), at once: a
+        wait between failed tries is cut short, and the next waits start
+        from the first."""
         self._again = True
         self.live = False
+        self._backoff.sooner()
+        self._wake.set()
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -99,10 +122,10 @@ class WatchedBucket:
 
     async def _watch(self) -> Any:
         self.made += 1
-        return await self.kv.watchall(inactive_threshold=INACTIVE_THRESHOLD)
+        return await self._asking.watchall(inactive_threshold=INACTIVE_THRESHOLD)
 
     async def _keep(self, watcher: Any) -> None:
-        backoff = Backoff(0.25, 5.0)
+        backoff = self._backoff
         while True:
             if watcher is None:
                 try:
@@ -111,7 +134,7 @@ class WatchedBucket:
                     wait = self._failed(backoff, exc)
                     if wait is None:
                         return
-                    await asyncio.sleep(wait)
+                    await nap(wait, self._wake)
                     continue
             try:
                 await self._follow(watcher, backoff)
@@ -124,7 +147,7 @@ class WatchedBucket:
                 wait = self._failed(backoff, exc)
                 if wait is None:
                     return
-                await asyncio.sleep(wait)
+                await nap(wait, self._wake)
                 continue
             await self._drop(watcher)  # (asked for again)
             watcher = None
@@ -147,6 +170,7 @@ class WatchedBucket:
         """The watch's updates, until it is to be made again (returns) or
         it breaks (raises)."""
         self._again = False
+        self._wake.clear()
         fresh: dict[str, Any] | None = {}  # the bucket read whole, till its end
         gone: set[str] = set()
         while not self._again:
@@ -170,6 +194,11 @@ class WatchedBucket:
                     if failures:
                         log.warning("%s works again (after %d failed tr%s)", self.what,
                                     failures, "y" if failures == 1 else "ies")
+                    for call in list(self.whole):
+                        try:
+                            call()
+                        except Exception as exc:
+                            crash.report(log, exc, f"{self.what}: read whole")
                 continue
             key = str(entry.key)
             if fresh is None:
@@ -217,6 +246,17 @@ class WatchedBucket:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self.kv._js.delete_consumer(
                 subscription._stream, subscription._consumer), 1.0)
+
+
+def quick(kv: Any) -> Any:
+    """nats-py's bucket `kv`, its JetStream requests given up after
+    `ASK_WITHIN` seconds (a stub without nats-py's parts: itself)."""
+    js = getattr(kv, "_js", None)
+    if js is None or not hasattr(js, "_nc"):
+        return kv
+    asking = copy.copy(kv)
+    asking._js = js._nc.jetstream(prefix=js._prefix, timeout=ASK_WITHIN)
+    return asking
 
 
 __all__ = ["WatchedBucket"]

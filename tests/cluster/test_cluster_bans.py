@@ -111,3 +111,42 @@ async def test_a_nodes_watch_on_the_bans_is_dropped_a_minute_after_it_is_left(tm
                 await bans.stop()
         finally:
             await store.close()
+
+
+@needs_nats
+async def test_a_ban_made_after_the_bans_watches_were_lost_still_reaches_every_node(tmp_path):
+    """Every node's watch on the bans is lost (its consumer gone from the
+    server, as when its server restarts): each is made again by itself,
+    and a ban made afterwards still holds on every node (it was heard by
+    none, for good)."""
+    from crib3.cluster.bans import BANS
+    from crib3.cluster.room import ClusterRoom
+    from crib3.players import workers
+
+    def nobody(reason: str) -> None:
+        pass
+
+    with nats_server(tmp_path) as server:
+        rooms = []
+        try:
+            for name in ("a", "b"):
+                rooms.append(await ClusterRoom.start([server.url], name, tmp_path / name,
+                                                     lease_seconds=2))
+            a, b = rooms
+            js = a.node.store.js
+            consumers = await js.consumers_info(f"KV_{BANS}")
+            assert len(consumers) == 2  # (a watch a node)
+            for consumer in consumers:
+                await js.delete_consumer(f"KV_{BANS}", consumer.name)
+            eve = await a.enter("eve", "key-eve", nobody, None, admin=True)
+            await a.enter("bob", "key-bob", nobody, None)
+            a.ban("bob", eve, 3600)
+            await until(lambda: b.moderation.banned("key key-bob") is not None,
+                        what="the ban on node b")
+            with pytest.raises(RoomError, match="banned you from this room until"):
+                await b.enter("bob", "key-bob", nobody, None)
+        finally:
+            for room in rooms:
+                room.close()
+                await room.stop()
+            workers.shut_down()

@@ -10,6 +10,7 @@ import logging
 import random
 
 import pytest
+from nats_support import until
 
 pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
 
@@ -53,3 +54,30 @@ async def test_a_failing_loop_says_so_once_and_once_again_when_it_recovers(caplo
     said = [r.getMessage() for r in caplog.records]
     assert said == ["the test loop failed: nothing is done: registry unreachable",
                     f"the test loop works again (after {calls.count(True)} failed tries)"]
+
+
+async def test_a_loop_woken_works_at_once_and_its_waits_start_again_from_the_first():
+    """A loop backed off to a long wait (a cluster away for a while) is woken
+    when the cause is gone (its connection back): it works at once, not
+    at the end of that wait, and a failure then waits the first wait."""
+    calls: list[float] = []
+    wake = asyncio.Event()
+    loop = asyncio.get_running_loop()
+
+    async def work() -> None:
+        calls.append(loop.time())
+        raise ConnectionError("the cluster is away")
+
+    task = loop.create_task(keep_doing(work, every=0.01, first=0.01, most=60.0,
+                                       what="the test loop", meaning="nothing is done",
+                                       wake=wake))
+    try:
+        await until(lambda: len(calls) >= 9, what="eight failures")  # (its wait now 2.56 s)
+        await asyncio.sleep(0.1)
+        assert len(calls) == 9  # (asleep in that wait)
+        woken = loop.time()
+        wake.set()
+        await until(lambda: len(calls) >= 11, seconds=5.0, what="the woken loop working")
+        assert calls[9] - woken < 0.5 and calls[10] - calls[9] < 0.5, (woken, calls)
+    finally:
+        task.cancel()
