@@ -643,3 +643,26 @@ async def test_a_line_filtered_again_is_not_looked_up_by_its_segments(monkeypatc
         assert hashed == []  # found on the strip, not by its segments
         # Another strip of the same segments still finds the shared line.
         assert Strip(list(line)).apply_filter(shared[0], Color(18, 18, 18)) is first
+
+
+def test_a_move_shown_at_once_is_drawn_in_the_mode_it_ends_in(monkeypatch):
+    """Before: every move at a card-room table set each seat's screen to
+    presenting, which drew its prompt and keys at once, then drew them
+    again for the turn the move ended in: at the mover's screen the
+    cleared prompt went out in a frame of its own, before the move's.
+    Presenting that waits for nothing (think 0) is drawn no more; the
+    table still shows presenting where it waits (a count said, Enter)."""
+    from benchmarks.test_screen_update import measure_keys
+
+    drawn: list[Mode] = []
+    real = TableScreen.watch_mode
+
+    def watch_mode(self: TableScreen) -> None:
+        drawn.append(self.mode)
+        real(self)
+
+    monkeypatch.setattr(TableScreen, "watch_mode", watch_mode)
+    found = asyncio.run(measure_keys(tables=1, keys=12))
+    assert found["keys"] == 12
+    assert {Mode.YOUR_TURN, Mode.OTHERS_TURN} <= set(drawn)
+    assert Mode.PRESENTING not in drawn, drawn.count(Mode.PRESENTING)
