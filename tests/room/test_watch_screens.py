@@ -216,3 +216,36 @@ async def test_the_chat_prompt_shows_what_it_will_say_as_it_is_typed(tmp_path):
         await ann.press("!", "enter")
         await wait_for(ann, lambda: isinstance(ann_app.screen, RoomTableScreen))
         assert [line.text for line in room.tables[1].chat.lines] == ["gg 👍 FR!"]
+
+
+async def test_an_ordinary_event_lays_out_no_spectators_screen(tmp_path):
+    """Before: the line of the seat watched from was set with a layout of
+    the whole screen at every event, at every spectator's. It is redrawn
+    in place now (it stays one row), and not at all when it says the same."""
+    room = room_with_tables(tmp_path)
+    dan_app = room_app(room, "Dan")
+    async with dan_app.run_test(size=(80, 24)) as dan:
+        await wait_for(dan, lambda: isinstance(dan_app.screen, LobbyScreen))
+        await dan.press("w")
+        await wait_for(dan, lambda: isinstance(dan_app.screen, SpectatorScreen))
+        screen = dan_app.screen
+        assert isinstance(screen, SpectatorScreen)
+        await wait_for(dan, lambda: screen.shown.phase == Phase.DISCARD)
+        await dan.pause()
+        line = screen.query_one("#me")
+        before = str(line.content)  # (a Text: its plain text)
+        assert before.strip()
+        layouts: list[bool] = []
+        real = line.refresh
+
+        def refresh(*regions, **how):  # type: ignore[no-untyped-def]
+            layouts.append(bool(how.get("layout")))
+            return real(*regions, **how)
+
+        line.refresh = refresh  # type: ignore[method-assign]
+        for event, state, view in screen.history[-6:]:
+            screen._present(event, state, view)
+        await dan.pause()
+        assert True not in layouts, layouts
+        assert layouts  # (it was redrawn: the seat's line changed over those events)
+        assert str(line.content).split("  ")[0] in screen_text(dan_app)  # the seat's name
