@@ -159,7 +159,7 @@ class SpectatorScreen(RoomTableScreen):
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._continue.wait(),
                                    max(PAUSE_AT_LEAST, PAUSE_PER_THINK * self.think))
-        self.mode = self._presenting()
+        self._presenting_quietly(self._presenting())  # (drawn with what comes next)
         if isinstance(event, ev.GameWon):
             self._game_over(self.shown)
 
