@@ -26,7 +26,7 @@ class QuietBindings(_Mixed):
     """Mixin for a Screen: `keys_may_have_changed()` instead of
     `refresh_bindings()`."""
 
-    _key_state: tuple[bool | None, ...] | None = None
+    _key_state: tuple[object, ...] | None = None
 
     def keys_may_have_changed(self) -> None:
         state = tuple(self._key_states())
@@ -34,8 +34,8 @@ class QuietBindings(_Mixed):
             self._key_state = state
             self.refresh_bindings()
 
-    def _key_states(self) -> list[bool | None]:
-        states = []
+    def _key_states(self) -> list[object]:
+        states: list[object] = []
         for binding in self.BINDINGS:
             action = binding.action if isinstance(binding, Binding) else binding[1]
             namespace, name, params = parse(action)

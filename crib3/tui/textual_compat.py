@@ -186,6 +186,14 @@ def _check_footer_key() -> bool:
                               "disabled", "tooltip", "classes"]
 
 
+def _check_background_screen() -> bool:
+    from textual.renderables.background_screen import BackgroundScreen
+
+    work_out = BackgroundScreen.process_segments
+    return (isinstance(inspect.getattr_static(BackgroundScreen, "process_segments"), classmethod)
+            and list(inspect.signature(work_out).parameters) == ["segments", "color"])
+
+
 def _check_stdio_redirection() -> bool:
     import textual.app
 
@@ -238,6 +246,10 @@ SHAPES: dict[str, tuple[str, Callable[[], bool]]] = {
                    "footer", _check_footer_key),
     "stdio-redirection": ("textual.app.redirect_stdout/redirect_stderr: a card room's "
                           "apps do not capture the server's output", _check_stdio_redirection),
+    "background-screen": ("textual.renderables.background_screen.BackgroundScreen."
+                          "process_segments(segments, color), a classmethod: the screen "
+                          "under a dialog is tinted a style at a time, not a segment at "
+                          "a time", _check_background_screen),
 }
 
 _forced: set[str] = {name.strip() for name in os.environ.get(FALLBACK_ENV, "").split(",")
@@ -674,6 +686,11 @@ def many_terminals_in_one_process() -> None:
       thousand widgets drawn stayed, and with them ended sessions' screens
       (some 16,000 objects in a worker). The cache is keyed by the colours
       alone (`_inner_outer_keyed_by_colours`).
+    - The screen under a dialog (the show's summary after every hand, at
+      every seat) is drawn tinted, and Textual works the tint out again
+      for every segment of it, at every frame while the dialog is open:
+      a segment's style and the tint make the same style each time, so it
+      is worked out once a style (`_backdrops_tinted_by_style`).
 
     Each part is skipped where its shape is missing (Textual's own way),
     but for the colours, which use only public names.
@@ -696,6 +713,8 @@ def many_terminals_in_one_process() -> None:
         _keys_parsed_without_a_shared_cache()
     if have("inner-outer-cache"):
         _inner_outer_keyed_by_colours()
+    if have("background-screen"):
+        _backdrops_tinted_by_style()
     _many_done = True
 
 
@@ -780,6 +799,43 @@ def _inner_outer_keyed_by_colours() -> None:
     cached.cache_clear()
     StylesCache.get_inner_outer = get_inner_outer  # type: ignore[method-assign, assignment]  # Textual's, keyed anew (see above)
     _inner_outer_by_colours = True
+
+
+# The styles a dialog's backdrop keeps tinted: a screen holds some hundreds
+# of styles; emptied when full (the next frame works them out again).
+TINTED_STYLES = 4096
+
+
+def _backdrops_tinted_by_style() -> None:
+    """See `many_terminals_in_one_process`. Each style is tinted by
+    Textual's own code (a one-segment line), and kept under the style and
+    the tint: the same segments come out, only fewer are worked out.
+    (Textual drops a style's meta and link under a dialog: the tinted
+    style depends on its colours and attributes alone.)"""
+    from rich.segment import Segment
+    from textual.renderables.background_screen import BackgroundScreen
+
+    work_out = BackgroundScreen.process_segments
+    tinted: dict[tuple[object, ...], Any] = {}
+
+    def process_segments(cls: type, segments: Any, color: Any) -> Any:
+        for segment in segments:
+            text, style, control = segment
+            if control:
+                yield segment
+                continue
+            # (what the tint keeps of a style: not its meta, the offsets
+            # and click handlers that make most segments' styles differ)
+            key = (color, None) if style is None else (
+                color, style.color, style.bgcolor, style._attributes, style._set_attributes)
+            made = tinted.get(key)
+            if made is None:
+                if len(tinted) >= TINTED_STYLES:
+                    tinted.clear()
+                made = tinted[key] = next(iter(work_out([Segment(" ", style)], color))).style
+            yield Segment(text, made, control)
+
+    BackgroundScreen.process_segments = classmethod(process_segments)  # type: ignore[method-assign, assignment]  # Textual's, kept by style (see above)
 
 
 def _strips_without_cycles() -> None:

@@ -643,3 +643,68 @@ async def test_a_line_filtered_again_is_not_looked_up_by_its_segments(monkeypatc
         assert hashed == []  # found on the strip, not by its segments
         # Another strip of the same segments still finds the shared line.
         assert Strip(list(line)).apply_filter(shared[0], Color(18, 18, 18)) is first
+
+
+def test_a_move_shown_at_once_is_drawn_in_the_mode_it_ends_in(monkeypatch):
+    """Before: every move at a card-room table set each seat's screen to
+    presenting, which drew its prompt and keys at once, then drew them
+    again for the turn the move ended in: at the mover's screen the
+    cleared prompt went out in a frame of its own, before the move's.
+    Presenting that waits for nothing (think 0) is drawn no more; the
+    table still shows presenting where it waits (a count said, Enter)."""
+    from benchmarks.test_screen_update import measure_keys
+
+    drawn: list[Mode] = []
+    real = TableScreen.watch_mode
+
+    def watch_mode(self: TableScreen) -> None:
+        drawn.append(self.mode)
+        real(self)
+
+    monkeypatch.setattr(TableScreen, "watch_mode", watch_mode)
+    found = asyncio.run(measure_keys(tables=1, keys=12))
+    assert found["keys"] == 12
+    assert {Mode.YOUR_TURN, Mode.OTHERS_TURN} <= set(drawn)
+    assert Mode.PRESENTING not in drawn, drawn.count(Mode.PRESENTING)
+
+
+def test_a_dialogs_backdrop_is_tinted_once_a_style(monkeypatch):
+    """Before: the screen under a dialog (the show's summary, after every
+    hand at every seat) was tinted segment by segment at every frame while
+    the dialog was open, each a few colour conversions. A style is tinted
+    once now; the segments are those Textual makes (its own code, written
+    out here as the check)."""
+    from rich.segment import Segment
+    from rich.style import Style
+    from textual.color import Color
+    from textual.renderables.background_screen import BackgroundScreen
+
+    many_terminals_in_one_process()
+    tint = Color(0, 0, 0, 0.6)
+    styles = [None, Style(bold=True), Style(color="#ff0000", bgcolor="#0000ff", italic=True),
+              *[Style(color="#00ff00", bgcolor="#101010", meta={"offset": (x, 3)})
+                for x in range(40)],
+              Style(color="#00ff00", link="https://example.org")]
+    line = [Segment(f"c{i}", style) for i, style in enumerate(styles)]
+    line.insert(2, Segment("\x1b[0m", None, [(1,)]))  # a control segment passes as it is
+
+    def tinted_colour(colour: object) -> object:
+        return None if colour is None else (Color.from_rich_color(colour) + tint).rich_color
+
+    def textuals(style: Style | None) -> Style:
+        style = Style() if style is None else style.clear_meta_and_links()
+        return style + Style.from_color(tinted_colour(style.color), tinted_colour(style.bgcolor))
+
+    tinted = list(BackgroundScreen.process_segments(line, tint))
+    assert [s.text for s in tinted] == [s.text for s in line]
+    assert tinted[2] is line[2]
+    for was, now in zip(line, tinted):
+        if not was.control:
+            assert now.style == textuals(was.style), (was, now)
+    conversions: list[object] = []
+    real = Color.from_rich_color.__func__  # type: ignore[attr-defined]  # (a classmethod's function)
+    monkeypatch.setattr(Color, "from_rich_color",
+                        classmethod(lambda cls, c: conversions.append(c) or real(cls, c)))
+    again = list(BackgroundScreen.process_segments(line, tint))
+    assert again == tinted
+    assert conversions == []  # every style tinted before: none worked out again

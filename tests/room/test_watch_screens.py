@@ -216,3 +216,78 @@ async def test_the_chat_prompt_shows_what_it_will_say_as_it_is_typed(tmp_path):
         await ann.press("!", "enter")
         await wait_for(ann, lambda: isinstance(ann_app.screen, RoomTableScreen))
         assert [line.text for line in room.tables[1].chat.lines] == ["gg 👍 FR!"]
+
+
+async def test_an_ordinary_event_lays_out_no_spectators_screen(tmp_path):
+    """Before: the line of the seat watched from was set with a layout of
+    the whole screen at every event, at every spectator's. It is redrawn
+    in place now (it stays one row), and not at all when it says the same."""
+    room = room_with_tables(tmp_path)
+    dan_app = room_app(room, "Dan")
+    async with dan_app.run_test(size=(80, 24)) as dan:
+        await wait_for(dan, lambda: isinstance(dan_app.screen, LobbyScreen))
+        await dan.press("w")
+        await wait_for(dan, lambda: isinstance(dan_app.screen, SpectatorScreen))
+        screen = dan_app.screen
+        assert isinstance(screen, SpectatorScreen)
+        await wait_for(dan, lambda: screen.shown.phase == Phase.DISCARD)
+        await dan.pause()
+        line = screen.query_one("#me")
+        before = str(line.content)  # (a Text: its plain text)
+        assert before.strip()
+        layouts: list[bool] = []
+        real = line.refresh
+
+        def refresh(*regions, **how):  # type: ignore[no-untyped-def]
+            layouts.append(bool(how.get("layout")))
+            return real(*regions, **how)
+
+        line.refresh = refresh  # type: ignore[method-assign]
+        for event, state, view in screen.history[-6:]:
+            screen._present(event, state, view)
+        await dan.pause()
+        assert True not in layouts, layouts
+        assert layouts  # (it was redrawn: the seat's line changed over those events)
+        assert str(line.content).split("  ")[0] in screen_text(dan_app)  # the seat's name
+
+
+async def test_a_spectators_pause_ends_in_the_next_thing_drawn(tmp_path, monkeypatch):
+    """Before: at the end of each of its pauses (a count, the end of a
+    hand) a spectator's screen drew presenting (the prompt cleared, the
+    keys without Enter), and then at once the next event and its mode.
+    It draws the next event's now; the pauses are drawn as before."""
+    from crib3.engine import Rules
+    from crib3.room import Room
+    from crib3.tui.screens.table import TableScreen
+    from crib3.tui.words import Mode
+
+    drawn: list[Mode] = []
+    real = TableScreen.watch_mode
+
+    def watch_mode(self: TableScreen) -> None:
+        if isinstance(self, SpectatorScreen):
+            drawn.append(self.mode)
+        real(self)
+
+    monkeypatch.setattr(TableScreen, "watch_mode", watch_mode)
+    room = Room(tmp_path / "tables", think=0.02, patience=0)
+    ann = room.sign_in("Ann", None, lambda r: None)
+    room.sign_in("Dan", None, lambda r: None)
+    table = room.open_table(ann, Rules(target=121), ("easy", "easy"))
+    table.start("Ann")
+    room.depart(ann)
+    present = table.present  # (the bots play every seat: as in the show's test above)
+    table.present = lambda seat: True  # type: ignore[method-assign]
+    table.replace(0, "Ann")
+    table.present = present  # type: ignore[method-assign]
+    dan_app = room_app(room, "Dan")
+    async with dan_app.run_test(size=(80, 24)) as dan:
+        await wait_for(dan, lambda: isinstance(dan_app.screen, LobbyScreen))
+        await dan.press("w")
+        await wait_for(dan, lambda: isinstance(dan_app.screen, SpectatorScreen))
+        hand = dan_app.screen.table_view.hand
+        await wait_for(dan, lambda: hand.showing is not None)
+        await wait_for(dan, lambda: not hand.display)  # the show's pauses are over
+    room.close()
+    assert Mode.WAITING_FOR_ENTER in drawn
+    assert Mode.PRESENTING not in drawn, drawn

@@ -201,6 +201,7 @@ class TableScreen(QuietBindings, Screen[None]):
         self._driver: asyncio.Task[None] | None = None  # see `_start_driver`
         self._moving = False  # a move sent, not yet answered (see `_act`)
         self._moved_in: contextvars.Context | None = None  # ... and the key's context
+        self._mode_unshown = False  # the mode was set without drawing it (see `_start_driver`)
 
     @property
     def waiting_for_enter(self) -> bool:
@@ -262,6 +263,7 @@ class TableScreen(QuietBindings, Screen[None]):
         (the `yours` class: bold, reversed in the accent colour, and a
         marker, so it holds without colour too). Redrawn without a layout,
         and only when it changed (see `redraw_line`)."""
+        self._mode_unshown = False
         said = in_words(prompt(self.mode, self.shown.phase, self.view), self.ascii)
         yours = self.mode == Mode.YOUR_TURN and bool(said)
         line = self.query_one("#prompt", PromptLine)
@@ -337,8 +339,14 @@ class TableScreen(QuietBindings, Screen[None]):
         (its manager, its state-change messages dispatched up the DOM) cost
         more CPU and garbage than the presenting it drove. It behaves as the
         exclusive worker did: a new start cancels the one running, the app
-        ends if it fails (as `exit_on_error`), and it ends with the screen."""
-        self.mode = Mode.PRESENTING
+        ends if it fails (as `exit_on_error`), and it ends with the screen.
+
+        The mode is presenting from now on (the keys wait), but it is drawn
+        (the prompt, the footer's keys) only if the driver waits in it
+        (`_show_mode`): most often the events are presented at once and the
+        mode they end in is drawn with them, in one frame, not a frame for
+        the prompt that presenting clears and another for the move."""
+        self._presenting_quietly(Mode.PRESENTING)
         if self._driver is not None and not self._driver.done():
             self._driver.cancel()
         app = self.app
@@ -377,6 +385,7 @@ class TableScreen(QuietBindings, Screen[None]):
             bots = self.bots
             seat = bots.to_move() if bots is not None and not self._my_throw_waits() else None
             if bots is not None and seat is not None:
+                self._show_mode()
                 await bots.move(seat, self._show_thinking)
                 continue
             self.mode = Mode.YOUR_TURN if self.view.my_turn else Mode.OTHERS_TURN
@@ -426,7 +435,7 @@ class TableScreen(QuietBindings, Screen[None]):
         animate = self.app.animation_level != "none"  # TEXTUAL_ANIMATIONS=none: all at once
         await self.table_view.say_count(event, Voice(state).whose(event.seat, start=True),
                                    self.think * 1.2 if animate else 0, self._continue)
-        self.mode = self._presenting()
+        self._presenting_quietly(self._presenting())
 
     def _show_at_a_glance(self, ended: ev.HandEnded) -> None:
         """After a show (or its skip): every hand and the crib counted, in
@@ -450,7 +459,20 @@ class TableScreen(QuietBindings, Screen[None]):
             if isinstance(event, ev.GameWon) and self.on_over is not None:
                 self.on_over(self.shown)
         elif isinstance(event, LINGER_ON) and self.think:
+            self._show_mode()
             await asyncio.sleep(self.think / 2)
+
+    def _presenting_quietly(self, mode: Mode) -> None:
+        """Set `mode` (presenting, or skipping the show), to be drawn only
+        if the driver waits in it (`_show_mode`)."""
+        self.set_reactive(TableScreen.mode, mode)
+        self._mode_unshown = True
+
+    def _show_mode(self) -> None:
+        """Draw the mode set without drawing it (see `_start_driver`):
+        the driver is about to wait in it."""
+        if self._mode_unshown:
+            self.mode = self.mode  # (the watcher runs on every assignment)
 
     async def _wait_for_enter(self, mode: Mode) -> None:
         """Wait in `mode` until Enter."""
@@ -476,7 +498,7 @@ class TableScreen(QuietBindings, Screen[None]):
                 self.going_on_by_itself = False
         else:
             await self._continue.wait()
-        self.mode = self._presenting()
+        self._presenting_quietly(self._presenting())
 
     def _act(self, command: Command) -> bool:
         """Give the feed this seat's command; False (and a warning) when it
@@ -603,6 +625,12 @@ class TableScreen(QuietBindings, Screen[None]):
             return mode == Mode.YOUR_TURN and phase == (
                 Phase.DISCARD if action == "throw_number" else Phase.PLAY)
         return True
+
+    def _key_states(self) -> list[object]:
+        """The keys' states, and the card keys as the footer says them
+        ("1-3"): a card played on your turn changes that alone when the
+        turn comes back to you with no other mode drawn between."""
+        return [*super()._key_states(), self.key_shown(Binding("1", "play_number(1)"))]
 
     def key_shown(self, binding: Binding) -> str | None:
         """The footer's card keys as the prompt says them: the numbers of

@@ -30,6 +30,7 @@ from crib3.tui.screens.dialogs import HELP_TEXT, PALETTE_KEY, TAKE_BACK_KEY, Hel
 from crib3.tui.screens.room_table import RoomTableScreen
 from crib3.tui.screens.table import PAUSE_AFTER, READ_BACK_KEYS
 from crib3.tui.widgets.chat import ChatPanel
+from crib3.tui.widgets.redraw import redraw_line
 from crib3.tui.words import Mode, points
 
 if TYPE_CHECKING:
@@ -156,8 +157,23 @@ class SpectatorScreen(RoomTableScreen):
 
     def _present(self, event: Event, state: State, view: SeatView) -> None:
         super()._present(event, state, view)
-        self.query_one("#me", Static).update(bottom_seat_line(view, self.me, self.ascii))
+        self._show_bottom_seat(bottom_seat_line(view, self.me, self.ascii))
         self._hand_only_for_counts()
+
+    def _show_bottom_seat(self, line: Text) -> None:
+        """The bottom seat's line, redrawn only when it changed, and with
+        a layout of the screen only when its height may change (it was
+        empty, or it wraps now or did before): an ordinary event at a
+        watched table lays out no screen."""
+        widget = self.query_one("#me", Static)
+        before = widget.content
+        width = widget.content_size.width
+        one_row = isinstance(before, Text) and before.plain != "" and width > 0 \
+            and before.cell_len <= width and line.cell_len <= width
+        if one_row:
+            redraw_line(widget, line)
+        else:
+            widget.update(line)
 
     async def _pace(self, event: Event) -> None:
         """Where a seat waits for Enter, a spectator's screen rests a moment
@@ -172,7 +188,7 @@ class SpectatorScreen(RoomTableScreen):
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._continue.wait(),
                                    max(PAUSE_AT_LEAST, PAUSE_PER_THINK * self.think))
-        self.mode = self._presenting()
+        self._presenting_quietly(self._presenting())  # (drawn with what comes next)
         if isinstance(event, ev.GameWon):
             self._game_over(self.shown)
 
