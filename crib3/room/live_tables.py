@@ -28,8 +28,10 @@ from crib3.duplicate.events import EventError, events_dir, load_event
 from crib3.duplicate.play import BOARD_RULES, BoardGame
 from crib3.engine import Game, PlayerInfo
 from crib3.room.basics import RoomError
+from crib3.room.event_ratings import rate_finished
 from crib3.room.live_event import (
     ENTERING,
+    OVER,
     PLAYING,
     LiveEvent,
     fill_name,
@@ -123,6 +125,8 @@ class LiveEvents:
                 continue
             if live is not None and live.status == ENTERING:
                 self.add(live)
+            elif live is not None and live.status == OVER:  # (its result, once)
+                rate_finished(self.room, live)
         for name, live in self.events.items():  # (found before the room's loop ran)
             if live.status == ENTERING and name not in self._timers:
                 self._schedule(live)
@@ -189,6 +193,7 @@ class LiveEvents:
         if board is None:
             self.tables.pop(live.name, None)
             self._saved(live)
+            rate_finished(self.room, live)
             return
         tables = []
         for index, slots in enumerate(live.seating):
