@@ -107,3 +107,29 @@ async def test_an_unrated_event_or_a_room_that_rates_nothing_moves_no_rating(tmp
 
 def test_an_event_not_over_has_no_result():
     assert event_result(LiveEvent(tiny(), "ann", 0.0)) is None
+
+
+async def test_a_profile_lists_the_latest_events(svg_snapshot, tmp_path):
+    from snapshot_support import screen_svg
+    from test_record_views import DAN, dans_room, to_my_profile
+    from tui_support import room_app
+
+    from crib3.room.ratings import Placing
+    from crib3.room.results import EVENT, Result
+
+    room = dans_room(tmp_path)
+    for day, (event, dan, others) in enumerate([("club", 612, (700, 455, 388)),
+                                                ("friday", 333, (580, 560, 420)),
+                                                ("sunday-long", 805, (190, 500, 512))]):
+        placings = (Placing(DAN, "Dan", dan), Placing("ssh SHA256:amy", "Amy", others[0]),
+                    Placing("ssh SHA256:bo", "Bo", others[1], left=True),
+                    Placing(bot_identity("standard"), "computer (standard)", others[2]))
+        assert room.results.record(Result(f"{EVENT}{event}-{day:016x}", 0,
+                                          f"2026-11-2{day + 1}T21:00:00+00:00", placings,
+                                          "0" * 64))
+    profile = room.records.profile(DAN)
+    assert [e.event for e in profile.events] == ["sunday-long", "friday", "club"]
+    assert [(e.place, e.of, e.percent) for e in profile.events] == [
+        (1, 4, 80.5), (3, 4, 33.3), (2, 4, 61.2)]
+    assert await screen_svg(lambda: room_app(room, "Dan"), (80, 24), setup=to_my_profile) \
+        == svg_snapshot
