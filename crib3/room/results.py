@@ -306,7 +306,7 @@ class Results:
         # neither: its place is among a field, not at a table of three
         # (a profile lists it under its events, from `history`).
         game = 0 if result.game.startswith((MATCH, EVENT)) else 1
-        table = 0 if result.game.startswith(EVENT) else 1
+        at_table = 0 if result.game.startswith(EVENT) else 1
         with self._transaction() if alone else contextlib.nullcontext():
             self.db.execute("INSERT INTO folded (game, line) VALUES (?, ?)",
                             (result.game, number))
@@ -319,8 +319,9 @@ class Results:
                 "third = third + excluded.third, points = points + excluded.points, "
                 "best = MAX(best, excluded.best), last = excluded.last, "
                 "scored = scored + excluded.scored",
-                [(who, seats[who][0].name, s.mu, s.sigma, s.games, table * (seats[who][1] == 1),
-                  table * (seats[who][1] == 2), table * (seats[who][1] == 3),
+                [(who, seats[who][0].name, s.mu, s.sigma, s.games,
+                  at_table * (seats[who][1] == 1), at_table * (seats[who][1] == 2),
+                  at_table * (seats[who][1] == 3),
                   seats[who][0].score * game,
                   seats[who][0].best, result.at, game) for who, s in moved.items()])
             self.db.executemany(
@@ -442,7 +443,6 @@ class Results:
 def result_of(game: str, table: int, placings: Sequence[Placing], digest: str) -> Result:
     """A game's result as it ends now."""
     return Result(game, table, now(), tuple(placings), digest)
-
 
 
 def match_result(table: int, placings: Sequence[Placing], logs: Sequence[Path]) -> Result:
