@@ -223,10 +223,11 @@ def _latencies(players: list[Player]) -> dict[str, float]:
 def _print(points: dict[str, dict[str, float]], pace: float) -> None:
     print(f"\nlive event load at {pace:.2f} s a key, {os.cpu_count()} cores, --workers 1; "
           f"load average before the end {os.getloadavg()[0]:.2f}")
-    print("what      tables  keys  p50 ms  p95 ms  max ms  MB/session  server CPU  played s"
-          "  results s")
+    print("what      tables  keys  unanswered  p50 ms  p95 ms  max ms  MB/session  server CPU"
+          "  played s  results s")
     for what, p in points.items():
-        print(f"{what:<9} {int(p['tables']):6d} {int(p['keys']):5d} {p['p50'] * 1000:7.0f} "
+        print(f"{what:<9} {int(p['tables']):6d} {int(p['keys']):5d} {int(p['unanswered']):11d}"
+              f" {p['p50'] * 1000:7.0f} "
               f"{p['p95'] * 1000:7.0f} {p['max'] * 1000:7.0f} {p['mb_per_session']:11.2f} "
               f"{p['server_cpu']:10.0%} {p.get('played_s', 0):9.0f}"
               f"  {p.get('results_s', float('nan')):9.3f}")
