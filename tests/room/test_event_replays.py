@@ -121,3 +121,16 @@ async def test_the_tables_heading_names_the_board_not_the_hand(svg_snapshot, tmp
         assert "Hand 1 ·" not in screen_text(app)  # (the heading's form: "Hand 1 · Dan deals")
     assert await screen_svg(lambda: room_app(room, "Dan"), (80, 24), setup=seated) \
         == svg_snapshot
+
+
+def test_an_events_results_are_computed_once_a_board_for_every_screen(tmp_path, monkeypatch):
+    from crib3.room.event_results import results_of
+
+    live = two_tables_at_board_2(tmp_path)
+    computed = []
+    monkeypatch.setattr(LiveEvent, "results", lambda self: computed.append(1) or ([], [], []))
+    first = results_of(live)
+    assert results_of(live) is first and len(computed) == 1  # ninety screens: once
+    live.finished(1, tmp_path / "b2-t1.jsonl")
+    live.next_board()  # board 2 over everywhere: its results are new
+    assert results_of(live) is not first and len(computed) == 2

@@ -35,6 +35,7 @@ from crib3.duplicate.events import EventError
 from crib3.engine import events as ev
 from crib3.engine.events import Event
 from crib3.room import Presence, Room, RoomError
+from crib3.room.event_results import results_of
 from crib3.room.live_event import (
     CALLED_OFF,
     ENTERING,
@@ -187,7 +188,7 @@ class LiveEventScreen(Screen[None]):
     def _results_text(self, live: LiveEvent | None) -> Text:
         if live is None or live.status not in (PLAYING, OVER):
             return Text("")
-        fields, ranking, _ = live.results()
+        fields, ranking, _ = results_of(live)
         if not fields:
             return Text("\nNo board is over at every table yet.")
         return Text("\n" + "\n".join(sheet_lines(live, fields, ranking)[3:]))
