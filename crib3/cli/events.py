@@ -42,6 +42,9 @@ def cmd_event_new(args: argparse.Namespace) -> int:
         return _new_live(args, name, seed, level)
     if args.start is not None:
         raise UsageError("--start is for a live event: add --live")
+    if args.rated:
+        raise UsageError("--rated is for a live event: add --live (an event against the "
+                         "computer moves no rating)")
     try:
         event = new_event(name, seed, args.boards, level)
     except EventError as exc:
@@ -68,6 +71,7 @@ def start_time(text: str | None, now: datetime) -> float:
 
 def _new_live(args: argparse.Namespace, name: str, seed: int, level: str) -> int:
     from crib3.duplicate.events import EventError
+    from crib3.room.event_ratings import mark_rated
     from crib3.room.live_event import CALL_OFF, WITH_COMPUTER, new_live_event
     from crib3.tui.settings import load_choices
 
@@ -76,13 +80,15 @@ def _new_live(args: argparse.Namespace, name: str, seed: int, level: str) -> int
     short = CALL_OFF if args.short == "call-off" else WITH_COMPUTER
     try:
         live = new_live_event(name, seed, args.boards, level, host, start, short)
+        if args.rated:
+            mark_rated(live.event)
     except EventError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:
         raise CannotRun(f"cannot write the event: {exc}") from None
     print(f"live event {live.name}: {len(live.boards)} boards, starts {live.starts_words()} "
           f"in the card room (crib3 serve); people enter it from the lobby's e; "
-          f"host {host}")
+          f"host {host}{'; rated' * args.rated}")
     return EXIT_OK
 
 

@@ -320,6 +320,9 @@ def _event_commands(commands: argparse._SubParsersAction[Parser], think: Parser)
     new.add_argument("--short", choices=("computer", "call-off"), default="computer",
                      help="with --live: with fewer than three people, the computer plays the "
                           "empty seats, or the event is called off (computer)")
+    new.add_argument("--rated", action="store_true",
+                     help="with --live: its result moves the ratings of the room, which ranks "
+                          "its people once, by their score (not rated)")
     new.set_defaults(run=cmd_event_new, command="event new")
     play = about.add_parser(
         "play", help="play your next board of an event at the table",

@@ -53,6 +53,21 @@ class Board:
         """The card the cut turns, whoever cuts (the board fixes the cut)."""
         return self.deck[16 + self.cut]
 
+    @property
+    def unseen(self) -> tuple[Card, ...]:
+        """The cards nobody sees in the board's hand: neither dealt nor the
+        starter (the cut for first deal shows three of them)."""
+        return tuple(c for i, c in enumerate(self.deck[16:]) if i != self.cut)
+
+    def deal_cuts(self) -> tuple[Card, Card, Card]:
+        """The cards the cut for first deal turns at a board's table: the
+        dealer's lowest, so the board's dealer deals with no tie to cut
+        again. They are cards nobody is dealt or turns as the starter in
+        this hand: a card cut for the deal and then held by a rival would
+        be one card in two places on the table (and in the feed)."""
+        order = sorted(self.unseen, key=lambda c: (c.rank, c.suit))
+        return order[0], order[-1], order[-2]
+
 
 def make_boards(seed: int, count: int) -> tuple[Board, ...]:
     """The `count` boards of the event with this `seed`, always the same

@@ -18,7 +18,6 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Sequence
 
-from crib3.cards import Card
 from crib3.duplicate.boards import Board
 from crib3.engine import Game, PlayerInfo, Rules
 from crib3.engine.commands import Command, CutStarter, DrawCutCard, Shuffle
@@ -28,9 +27,6 @@ from crib3.engine.rules import begin, needs_chance, step
 from crib3.engine.state import Phase
 from crib3.players import make_player
 
-# The cut for first deal, fixed: the dealer draws the ace, the others two
-# court cards (low card deals), so there is no tie to cut again.
-_DEALER_CUT, _OTHER_CUTS = Card(1, 0), (Card(13, 0), Card(12, 0))
 BOARD_RULES = Rules()  # to 121, no muggins: one hand never reaches the end
 
 
@@ -62,7 +58,10 @@ class BoardGame(Game):
         return super().dispatch(command)
 
     def _resolve_chance(self) -> None:
-        others = iter(_OTHER_CUTS)
+        # The cut for first deal: the board's dealer draws the lowest card
+        # (low card deals), from cards nobody sees in the hand (`Board.deal_cuts`).
+        dealer_cut, *other_cuts = self.board.deal_cuts()
+        others = iter(other_cuts)
         while needs_chance(self.state):
             state = self.state
             if state.phase == Phase.SHUFFLE:
@@ -71,7 +70,7 @@ class BoardGame(Game):
                 command: Command = Shuffle(self.board.deck)
             else:
                 seat = state.cutters[0]
-                command = DrawCutCard(seat, _DEALER_CUT if seat == self.dealer else next(others))
+                command = DrawCutCard(seat, dealer_cut if seat == self.dealer else next(others))
             events, after = step(state, command)
             self._emit(events, after)
 

@@ -29,8 +29,10 @@ from crib3.duplicate.events import EventError, events_dir, load_event
 from crib3.duplicate.play import BOARD_RULES, BoardGame
 from crib3.engine import Game, PlayerInfo
 from crib3.room.basics import RoomError
+from crib3.room.event_ratings import rate_finished
 from crib3.room.live_event import (
     ENTERING,
+    OVER,
     PLAYING,
     LiveEvent,
     fill_name,
@@ -131,6 +133,9 @@ class LiveEvents:
                 continue
             if live is not None and live.status in (ENTERING, PLAYING):
                 self.add(live)
+            elif live is not None and live.status == OVER:  # (its result, once)
+                rate_finished(self.room, live)
+                self._passed.add(name)
             else:
                 self._passed.add(name)
         for name, live in self.events.items():  # (found before the room's loop ran)
@@ -258,6 +263,7 @@ class LiveEvents:
         if board is None:
             self.tables.pop(live.name, None)
             self._saved(live)
+            rate_finished(self.room, live)
             return
         self.tables[live.name] = self._open(live, board, range(len(live.seating)))
         self._saved(live)

@@ -31,8 +31,8 @@ from typing import Any
 from crib3.engine import redact
 from crib3.engine.log import event_line, load_log
 from crib3.room.identities import seat_identity
-from crib3.room.ratings import PROVISIONAL_SIGMA, Skill
-from crib3.room.results import STORE
+from crib3.room.ratings import NEWCOMER, PROVISIONAL_SIGMA, Skill
+from crib3.room.results import EVENT, STORE
 from crib3.room.seats import Seat
 from crib3.room.storage import put_away_folder, seat_file_of
 
@@ -65,6 +65,31 @@ class Point:
 
 
 @dataclass(frozen=True, slots=True)
+class EventPlace:
+    """One rated duplicate event in a profile: where they finished in it
+    and how it moved their rating."""
+
+    event: str  # its name
+    at: str  # when it ended (ISO 8601, UTC)
+    place: int  # 1 the best
+    of: int  # how many entries it ranked (the computer's among them)
+    percent: float  # their score: mean matchpoints (0 when they left: ranked last)
+    move: int  # their shown rating's change
+
+    @property
+    def words(self) -> str:
+        """As a profile lists it: "friday 2026-12-06: 2nd of 9, 61.1%, +23"."""
+        return (f"{self.event} {self.at[:10]}: {ordinal(self.place)} of {self.of}, "
+                f"{self.percent:.1f}%, {self.move:+d}")
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, ... 11th, 12th, 13th, 21st."""
+    end = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{end}"
+
+
+@dataclass(frozen=True, slots=True)
 class Profile:
     """One identity's record in rated games."""
 
@@ -77,6 +102,7 @@ class Profile:
     last: str  # when their last rated game ended
     history: tuple[Point, ...]  # oldest first
     scored: int = 0  # the rated results whose scores are points (a match's are games won)
+    events: tuple[EventPlace, ...] = ()  # the rated duplicate events, the latest first
 
     @property
     def average(self) -> float:
@@ -308,13 +334,22 @@ class Records:
         if not rows:
             return None
         r = rows[0]
+        lines = self._rows("SELECT at, mu, sigma, game, place, score, ranked FROM history "
+                           "WHERE identity = ? ORDER BY line", (identity,))
         history = tuple(Point(str(h[0]), Skill(float(h[1]), float(h[2]), i + 1))
-                        for i, h in enumerate(self._rows(
-                            "SELECT at, mu, sigma FROM history WHERE identity = ? ORDER BY line",
-                            (identity,))))
+                        for i, h in enumerate(lines))
+        events = []
+        before = NEWCOMER.shown
+        for point, h in zip(history, lines):
+            name = str(h[3]).removeprefix(EVENT).rsplit("-", 1)[0]
+            if str(h[3]).startswith(EVENT):
+                events.append(EventPlace(name, point.at, int(h[4]), int(h[6]), int(h[5]) / 10,
+                                         point.skill.shown - before))
+            before = point.skill.shown
         n = [int(x) for x in r[3:9]]
         return Profile(identity, str(r[0]), Skill(float(r[1]), float(r[2]), n[0]),
-                       (n[1], n[2], n[3]), n[4], n[5], str(r[9]), history, int(r[10]))
+                       (n[1], n[2], n[3]), n[4], n[5], str(r[9]), history, int(r[10]),
+                       tuple(reversed(events)))
 
     # --- finished games ------------------------------------------------------------------
 

@@ -46,6 +46,13 @@ log = logging.getLogger("crib3.serve")
 RESULTS, STORE = "results.jsonl", "ratings.sqlite3"
 FORMAT = "crib3-result"
 MOST_A_HAND = 29  # the best count a hand can have
+MATCH = "match-"  # a match's result's id begins so: its seats' scores are games won
+# A duplicate event's result's id begins so (`crib3.room.event_ratings`): one
+# result an event, its entries ranked by the event's score, in tenths of a
+# percent of matchpoints (so 0 to 1000), however many they are.
+EVENT = "event-"
+EVENT_SCORE = 1000
+MOST_ENTRIES = 1000  # an event's result ranks at most this many entries
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,12 +88,14 @@ class Result:
                          placings, _text(data["log"]))
         except (KeyError, TypeError, json.JSONDecodeError) as exc:
             raise ValueError(f"a damaged result line ({exc})") from None
-        if not 2 <= len(placings) <= 3:
+        event = result.game.startswith(EVENT)
+        if not 2 <= len(placings) <= (MOST_ENTRIES if event else 3):
             raise ValueError(f"a result of {len(placings)} seats")
         people = [p.identity for p in placings if not p.identity.startswith(BOT_PREFIX)]
         if not people or len(set(people)) != len(people):
             raise ValueError("no person, or one person in two seats")
-        if not all(0 <= p.score <= 200 and 0 <= p.best <= MOST_A_HAND for p in placings):
+        most = EVENT_SCORE if event else 200
+        if not all(0 <= p.score <= most and 0 <= p.best <= MOST_A_HAND for p in placings):
             raise ValueError("a score or a best hand no game gives")
         if [s.get("place") for s in data["seats"]] != places(placings):
             raise ValueError("places that its scores do not give")
@@ -176,7 +185,7 @@ class Rated:
 
 # The store's shape; a store of another version is made anew from the log
 # when it is opened (it is only a cache of the fold).
-VERSION = 4
+VERSION = 5
 SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS folded (game TEXT PRIMARY KEY, line INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS ratings (identity TEXT PRIMARY KEY, name TEXT NOT NULL,
@@ -191,6 +200,7 @@ CREATE INDEX IF NOT EXISTS ratings_board ON ratings (mu DESC, identity, last)
 CREATE TABLE IF NOT EXISTS history (identity TEXT NOT NULL, line INTEGER NOT NULL,
     game TEXT NOT NULL, at TEXT NOT NULL, tab INTEGER NOT NULL, place INTEGER NOT NULL,
     score INTEGER NOT NULL, mu REAL NOT NULL, sigma REAL NOT NULL,
+    ranked INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (identity, line)) WITHOUT ROWID;
 """  # (the board's index holds the settled alone: see `crib3.room.records`)
 
@@ -292,8 +302,11 @@ class Results:
         seats = {p.identity: (p, place) for p, place in zip(result.placings,
                                                                places(result.placings))}
         # A match's scores are games won: its line counts in the places, not
-        # in the points a game (`points`, `scored`).
-        game = 0 if result.game.startswith(MATCH) else 1
+        # in the points a game (`points`, `scored`). An event's counts in
+        # neither: its place is among a field, not at a table of three
+        # (a profile lists it under its events, from `history`).
+        game = 0 if result.game.startswith((MATCH, EVENT)) else 1
+        at_table = 0 if result.game.startswith(EVENT) else 1
         with self._transaction() if alone else contextlib.nullcontext():
             self.db.execute("INSERT INTO folded (game, line) VALUES (?, ?)",
                             (result.game, number))
@@ -306,14 +319,17 @@ class Results:
                 "third = third + excluded.third, points = points + excluded.points, "
                 "best = MAX(best, excluded.best), last = excluded.last, "
                 "scored = scored + excluded.scored",
-                [(who, seats[who][0].name, s.mu, s.sigma, s.games, int(seats[who][1] == 1),
-                  int(seats[who][1] == 2), int(seats[who][1] == 3), seats[who][0].score * game,
+                [(who, seats[who][0].name, s.mu, s.sigma, s.games,
+                  at_table * (seats[who][1] == 1), at_table * (seats[who][1] == 2),
+                  at_table * (seats[who][1] == 3),
+                  seats[who][0].score * game,
                   seats[who][0].best, result.at, game) for who, s in moved.items()])
             self.db.executemany(
-                "INSERT INTO history (identity, line, game, at, tab, place, score, mu, sigma) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO history (identity, line, game, at, tab, place, score, mu, sigma, "
+                "ranked) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [(who, number, result.game, result.at, result.table, seats[who][1],
-                  seats[who][0].score, s.mu, s.sigma) for who, s in moved.items()])
+                  seats[who][0].score, s.mu, s.sigma, len(result.placings))
+                 for who, s in moved.items()])
 
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
@@ -442,9 +458,6 @@ def stored_skills(folder: Path) -> dict[str, Skill] | None:
 def result_of(game: str, table: int, placings: Sequence[Placing], digest: str) -> Result:
     """A game's result as it ends now."""
     return Result(game, table, now(), tuple(placings), digest)
-
-
-MATCH = "match-"  # a match's result's id begins so: its seats' scores are games won
 
 
 def match_result(table: int, placings: Sequence[Placing], logs: Sequence[Path]) -> Result:

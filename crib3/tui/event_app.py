@@ -44,7 +44,7 @@ class EventApp(Crib3App):
         """Deal the person's next board, or show the event's results."""
         from crib3.players import make_player
         from crib3.players.autoplay import BotDriver
-        from crib3.tui.screens.board_table import BoardTableScreen
+        from crib3.tui.screens.board_table import BoardTableScreen, board_title
 
         self._close_log()
         board = self.event.next_board(self.person)
@@ -68,6 +68,7 @@ class EventApp(Crib3App):
         table = BoardTableScreen(game, 0, BotDriver(game, bots, think=self.think), self.think,
                                  self.ascii, on_over=self._board_over, resumed=True,
                                  auto=load_choices().auto_moves())
+        table.hand_title = board_title(number, len(event.boards))
         self._replace_top(table)
 
     def _replace_top(self, screen: Screen[Any]) -> None:

@@ -40,3 +40,19 @@ def test_the_start_is_the_next_such_time_utc():
     for bad in ("25:00", "noon", "12:60"):
         with pytest.raises(UsageError, match="--start"):
             start_time(bad, now)
+
+
+def test_a_live_event_is_rated_when_its_host_says_so_and_only_a_live_one(tmp_path, monkeypatch):
+    from crib3.room.event_ratings import is_rated
+
+    made = crib3("event", "new", "--live", "--start", "23:59", "--boards", "3", "--seed", "8",
+                 "--name", "rated", "--rated", home=tmp_path)
+    assert made.returncode == 0, made.stderr
+    assert made.stdout.rstrip().endswith("; rated")
+    plain = crib3("event", "new", "--live", "--start", "23:59", "--boards", "3", "--seed", "8",
+                  "--name", "casual", home=tmp_path)
+    assert plain.returncode == 0, plain.stderr
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    assert is_rated(load_event("rated")) and not is_rated(load_event("casual"))
+    refused = crib3("event", "new", "--boards", "3", "--rated", home=tmp_path)
+    assert refused.returncode != 0 and "--rated is for a live event" in refused.stderr

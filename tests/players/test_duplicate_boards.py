@@ -79,6 +79,11 @@ def test_a_board_played_deals_the_boards_cards_and_its_starter_whoever_cuts(seed
     cutter = game.to_act()[0]
     game.dispatch(CutStarter(cutter, asked))
     assert game.state.starter == board.starter
+    # The cut for first deal turned cards nobody is dealt or sees turned as the
+    # starter: no card is shown in two places (the cut, then a rival's hand).
+    cuts = {e.card for e in game.events if isinstance(e, ev.CardCutForDeal)}
+    seen = {*dealt.hands[0], *dealt.hands[1], *dealt.hands[2], board.crib_card, board.starter}
+    assert len(cuts) == 3 and not cuts & seen and cuts <= set(board.unseen)
 
 
 @settings(max_examples=10, deadline=None)

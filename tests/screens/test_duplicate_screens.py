@@ -33,6 +33,7 @@ async def test_a_board_by_enter_alone_then_its_result_against_the_field(event):
         assert game is not None and game.board.number == 1
         text = screen_text(app)                                   # straight to the cards dealt
         assert "Throw one card to your crib" in text and "Cut for deal" not in text
+        assert "Board 1 of 3 · Ann deals" in text and "Hand 1 ·" not in text  # the heading
         for _ in range(300):
             if isinstance(app.screen, BoardResultScreen):
                 break

@@ -8,6 +8,11 @@ from crib3.engine.events import Event
 from crib3.tui.screens.table import TableScreen
 
 
+def board_title(number: int, count: int) -> str:
+    """A board's table's heading: "Board 2 of 6" (its game is that one hand)."""
+    return f"Board {number} of {count}"
+
+
 class BoardTableScreen(TableScreen):
     """A `TableScreen` over a `BoardGame`: `on_over` is called once the
     hand's show has been seen (its summary gone on from with Enter), as a

@@ -6,7 +6,8 @@ results so far (only the boards that are over at every table: nobody sees a
 board's cards here before they have played it). `j` enters you (or takes
 your entry back before the start), `n` makes a new event that starts in
 five minutes, `s` starts the selected event now (its host's key, or an
-admin's). Once the event is under way this screen seats you at each board
+admin's), `r` replays any table's play of a board over at every table.
+Once the event is under way this screen seats you at each board
 as it is dealt (`LiveBoardScreen`, the room's table screen whose game ends
 with the board's show) and comes back after it with the results.
 
@@ -34,7 +35,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from crib3.common.names import shown_name
-from crib3.duplicate.events import EventError
+from crib3.duplicate.events import EventError, load_event
 from crib3.engine import events as ev
 from crib3.engine.events import Event
 from crib3.room import Presence, RoomError
@@ -45,10 +46,14 @@ from crib3.room.live_event import (
     OVER,
     PLAYING,
     WITH_COMPUTER,
+    LiveEvent,
+    load_live,
     new_live_event,
 )
 from crib3.tui.css import STYLESHEET
+from crib3.tui.screens.board_table import board_title
 from crib3.tui.screens.room_table import RoomTableScreen
+from crib3.tui.screens.table_plays import TablePlaysScreen
 from crib3.tui.widgets.footer import TidyFooter
 
 if TYPE_CHECKING:
@@ -75,6 +80,7 @@ class LiveEventScreen(Screen[None]):
         Binding("j", "join", "Enter"),
         Binding("n", "new", "New event"),
         Binding("s", "start", "Start now"),
+        Binding("r", "replays", "Replay a table"),
         Binding("down", "pick(1)", "Next event", show=False),
         Binding("up", "pick(-1)", "Event back", show=False),
         Binding("q,escape", "leave", "Lobby"),
@@ -124,8 +130,24 @@ class LiveEventScreen(Screen[None]):
 
     def _changed(self) -> None:
         self._queued = False
+        if self._replaying() and self._dealt_anew():  # your board first: back from replays
+            while self.app.screen is not self:
+                self.app.pop_screen()
         if self.app.screen is self:  # (under a board: redrawn as it comes back)
             self._redraw()
+
+    def _replaying(self) -> bool:
+        """Every screen over this one is a replay of a table's board."""
+        from crib3.tui.screens.replay import ReplayScreen
+
+        stack = self.app.screen_stack
+        above = stack[stack.index(self) + 1:] if self in stack else []
+        return bool(above) and all(isinstance(s, (TablePlaysScreen, ReplayScreen))
+                                   for s in above)
+
+    def _dealt_anew(self) -> bool:
+        table = self.events.table_of(self.presence)
+        return table is not None and table.number != self._seated_at
 
     def selected(self) -> LiveEventView | None:
         listed = self.events.listed()
@@ -201,9 +223,18 @@ class LiveEventScreen(Screen[None]):
         assert table.game is not None
         # (In a worker, a `ReplicaGame`: the app asks it only whether it is over.)
         app.game = table.game  # type: ignore[assignment]  # see the line above
-        self.app.push_screen(LiveBoardScreen(table, seat, app.think, app.ascii,
-                                             lambda state: self._board_over(table),
-                                             resumed=False))
+        screen = LiveBoardScreen(table, seat, app.think, app.ascii,
+                                 lambda state: self._board_over(table), resumed=False)
+        playing = self._playing()
+        if playing is not None:
+            screen.hand_title = board_title(playing.board, playing.board_count)
+        self.app.push_screen(screen)
+
+    def _playing(self) -> LiveEventView | None:
+        """The event whose board this person is dealt now, if any."""
+        return next((live for live in self.events.listed()
+                     if live.status == PLAYING and live.entrant(self.presence.name) is not None),
+                    None)
 
     def _board_over(self, table: TableView) -> None:
         """Back here after the board's show: its results once every table is through."""
@@ -286,6 +317,21 @@ class LiveEventScreen(Screen[None]):
         if line:
             self.notify(line, markup=False)
         self._redraw()
+
+    def action_replays(self) -> None:
+        """Any table's play of a board over everywhere, step by step."""
+        chosen = self.selected()
+        if chosen is None:
+            return
+        try:  # (a worker's copy of the event holds no logs: read it from the data folder)
+            live = chosen if isinstance(chosen, LiveEvent) else load_live(load_event(chosen.name))
+        except (EventError, RoomError, OSError) as exc:
+            self.notify(f"No replays of {chosen.name} here: {exc}", severity="warning",
+                        markup=False)
+            return
+        if live is None:
+            return
+        self.app.push_screen(TablePlaysScreen(live))
 
     def action_leave(self) -> None:
         self.room_app.back_to_lobby()  # (the lobby under this screen, or a new one)

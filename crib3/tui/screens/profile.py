@@ -1,6 +1,6 @@
 """A player's profile in the card room (`ProfileScreen`): their rating
 ("?" while provisional), rated games, places, average points, best hand,
-and a chart of their rating over time.
+their latest rated duplicate events, and a chart of their rating over time.
 
 The chart is drawn by plotext in Textual's own widget (`textual-plotext`):
 the rating after each rated game, against the day it ended, with both axes
@@ -42,6 +42,20 @@ def record_lines(profile: Profile) -> tuple[str, str]:
             f" · best hand {profile.best}")
 
 
+EVENTS_SHOWN = 3  # the latest rated events a profile lists (the chart needs the rest)
+
+
+def event_lines(profile: Profile) -> list[str]:
+    """The profile's rated duplicate events, the latest first: the event,
+    its day, their place of how many, their score and the rating's move."""
+    events = profile.events
+    if not events:
+        return []
+    more = len(events) - EVENTS_SHOWN
+    head = f"Events ({len(events)}, the latest {EVENTS_SHOWN}):" if more > 0 else "Events:"
+    return [head, *(f"  {event.words}" for event in events[:EVENTS_SHOWN])]
+
+
 class ProfileScreen(QuietBindings, Screen[None]):
     """One player's record (see the module's docstring)."""
 
@@ -55,6 +69,8 @@ class ProfileScreen(QuietBindings, Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(shown_name(self.profile.name), id="title", markup=False)
         for line in record_lines(self.profile):
+            yield Static(line, classes="figures", markup=False)
+        for line in event_lines(self.profile):
             yield Static(line, classes="figures", markup=False)
         yield PlotextPlot(id="chart")
         yield TidyFooter()

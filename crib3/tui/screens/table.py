@@ -55,6 +55,7 @@ from crib3.tui.bindings import QuietBindings
 from crib3.tui.css import STYLESHEET
 from crib3.tui.settings import AutoMoves
 from crib3.tui.textual_compat import app_context, fail_app, going_away
+from crib3.tui.widgets.center import TableCenter
 from crib3.tui.widgets.feed import Feed
 from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.hand import HandView, ShownCount
@@ -155,6 +156,9 @@ class TableScreen(QuietBindings, Screen[None]):
     # themselves; a repaint of the screen would send every cell again.
     mode: reactive[Mode] = reactive(Mode.PRESENTING, always_update=True, init=False,
                                     repaint=False)
+    # The heading's name for the hand (None: "Hand 2"); a duplicate board's
+    # table says which board of how many ("Board 2 of 6").
+    hand_title: str | None = None
 
     def __init__(self, game: Game, me: int, bots: BotDriver | None = None, think: float = 0.6,
                  ascii: bool = False, on_over: Callable[[State], None] | None = None,
@@ -230,6 +234,7 @@ class TableScreen(QuietBindings, Screen[None]):
         """Follow the game from here (not from `__init__`: a screen built
         but never shown must not stay subscribed)."""
         self.query_one("#feed", Feed).can_focus = False
+        self.query_one(TableCenter).hand_title = self.hand_title
         so_far, self._unsubscribe = self.feed.follow(self._on_engine_event)
         if self.resumed:  # straight to where it stood, but for a show left part seen
             self.history = so_far

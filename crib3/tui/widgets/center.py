@@ -109,6 +109,10 @@ class TableCenter(SharedStatic, Static):
         super().__init__(**kwargs)
         self.ascii = ascii
         self._last_body: Text | None = None
+        # What the hand is called in the heading: None, "Hand 2"; a duplicate
+        # board's table names its board instead ("Board 2 of 6"): its game
+        # is that one hand, and "Hand 1" would tell nobody where they are.
+        self.hand_title: str | None = None
 
     def watch_view(self, view: SeatView | None) -> None:
         self._draw(view)
@@ -347,6 +351,9 @@ class TableCenter(SharedStatic, Static):
                 deals = Voice(view).verb(view.dealer, "deals", "deal")
                 top.append(f"{names[view.dealer]} {deals} first")
             return top
+        if view.phase == Phase.SHUFFLE and self.hand_title is not None:
+            top.append(f"{self.hand_title} over", style="bold")  # (no deal after a board)
+            return top
         if view.phase == Phase.SHUFFLE:
             top.append(f"Hand {view.hand_number} over", style="bold")
             if view.dealer is not None:
@@ -354,7 +361,7 @@ class TableCenter(SharedStatic, Static):
                 top.append(f" · {shown_name(view.players[view.dealer].name, max(3, room))}"
                            " to deal")
             return top
-        top.append(f"Hand {view.hand_number}", style="bold")
+        top.append(self.hand_title or f"Hand {view.hand_number}", style="bold")
         if view.dealer is not None:
             top.append(f" · {names[view.dealer]} {Voice(view).verb(view.dealer, 'deals', 'deal')}")
         return top
