@@ -42,6 +42,10 @@ RECORD_PICTURES = [
                          ("profile", "profile-to_my_profile"),
                          ("my-games", "my-games-to_my_games"))]
 
+# The README's picture of a duplicate event's results: (name, its snapshot).
+EVENT_PICTURE = ("duplicate-results-80x24", ROOT / "tests" / "screens" / "__snapshots__"
+                 / "test_duplicate_screens" / "test_the_events_results_screen.svg")
+
 _RUN = re.compile(r'<text (?P<before>[^>]*?)x="(?P<x>[\d.]+)"(?P<middle>[^>]*?)'
                   r' textLength="(?P<length>[\d.]+)"(?P<after>[^>]*)>(?P<text>[^<]*)</text>')
 
@@ -87,7 +91,7 @@ def main() -> int:
         png((SNAPSHOTS / f"{snapshot}.svg").read_text(encoding="utf-8"),
             SCREENSHOTS / f"{name}.png")
         print(SCREENSHOTS / f"{name}.png")
-    for name, path in RECORD_PICTURES:
+    for name, path in [*RECORD_PICTURES, EVENT_PICTURE]:
         png(path.read_text(encoding="utf-8"), SCREENSHOTS / f"{name}.png")
         print(SCREENSHOTS / f"{name}.png")
     return 0

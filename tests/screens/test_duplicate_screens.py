@@ -136,3 +136,20 @@ def test_a_big_field_shows_the_plays_round_yours_or_the_selected_one():
     assert sum(f"P{n:02d}" in mine for n in range(20)) == FIELD_ROWS
     top = drawn("P03", 0)                                          # the first one selected
     assert "plays 1 to 8 of 20" in top and "P19" in top and "P03" not in top
+
+
+async def test_the_events_results_screen(event, svg_snapshot):
+    """The event's results at 80x24, as the README shows them: the ranking,
+    then a board's field with the same cards."""
+    from snapshot_support import screen_svg
+
+    with_a_person(event)
+    plays, _ = event.plays()
+    results = score_boards(plays)
+    table = standings(results)
+
+    class Results(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(EventResultsScreen(event, results, table, "Ann"))
+
+    assert await screen_svg(Results, (80, 24)) == svg_snapshot

@@ -10,7 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from screenshots import PICTURES, RECORD_PICTURES, SNAPSHOTS, pin_glyphs, png
+from screenshots import EVENT_PICTURE, PICTURES, RECORD_PICTURES, SNAPSHOTS, pin_glyphs, png
 
 SHOW = SNAPSHOTS / "test_screen[show-200x60].svg"
 
@@ -72,3 +72,11 @@ def test_the_record_views_pictures_are_drawn_from_their_snapshots_and_shown_in_t
         assert snapshot.exists(), snapshot
         assert (root / "assets" / "screenshots" / f"{name}.png").exists(), name
         assert f"](../assets/screenshots/{name}.png)" in page, name
+
+
+def test_the_readmes_picture_of_an_events_results_is_drawn_from_its_snapshot():
+    root = Path(__file__).parents[2]
+    name, snapshot = EVENT_PICTURE
+    assert snapshot.exists(), snapshot
+    assert (root / "assets" / "screenshots" / f"{name}.png").exists(), name
+    assert f"](assets/screenshots/{name}.png)" in (root / "README.md").read_text(encoding="utf-8")
