@@ -23,7 +23,6 @@ import logging
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from crib3.cards import Card
 from crib3.cluster.acked import AckedGame
 from crib3.cluster.hosted import Host, HostedTable
 from crib3.cluster.store import TableLog
@@ -39,10 +38,6 @@ from crib3.room.room import Room
 from crib3.room.seats import Presence, Seat
 
 log = logging.getLogger("crib3.cluster")
-
-# The cut for first deal, as `BoardGame`'s: the dealer draws the ace.
-_DEALER_CUT, _OTHER_CUTS = Card(1, 0), (Card(13, 0), Card(12, 0))
-
 
 class AckedBoardGame(AckedGame):
     """One board's hand on a cluster's table (see the module's docstring);
@@ -67,7 +62,10 @@ class AckedBoardGame(AckedGame):
 
     def _resolve_chance(self) -> None:
         dealer = (self.board.dealer - self.seat) % 3
-        others = iter(_OTHER_CUTS)
+        # The cut for first deal, as `BoardGame`'s (`Board.deal_cuts`): the
+        # dealer draws the lowest card, from cards nobody sees in the hand.
+        dealer_cut, *other_cuts = self.board.deal_cuts()
+        others = iter(other_cuts)
         while needs_chance(self._chance_state()):
             state = self._chance_state()
             if state.phase == Phase.SHUFFLE:
@@ -76,10 +74,11 @@ class AckedBoardGame(AckedGame):
                 command: Command = Shuffle(self.board.deck)
             else:
                 cutter = state.cutters[0]
-                # (A court card not cut yet: a node adopting the table after one
-                # of the two was stored draws the other, as its host would have.)
+                # (A card for the others not cut yet: a node adopting the table
+                # after one of the two was stored draws the other, as its host
+                # would have.)
                 taken = {c for c in state.cuts if c is not None}
-                command = DrawCutCard(cutter, _DEALER_CUT if cutter == dealer else
+                command = DrawCutCard(cutter, dealer_cut if cutter == dealer else
                                       next(c for c in others if c not in taken))
             events, after = step(state, command)
             self._emit(events, after)

@@ -26,7 +26,7 @@ USAGE = {
     "verify": "[-h] LOG [LOG ...]",
     "serve": "[-h] [--host HOST] [--port PORT] [--host-key FILE] [--authorized-keys FILE | "
              "--open] [--admins FILE] [--motd TEXT | --motd-file FILE] [--think SECONDS] "
-             "[--patience SECONDS] "
+             "[--patience SECONDS] [--show-pace SECONDS] "
              "[--idle-close SECONDS] [--tables-per-key N] [--names-per-key N] "
              "[--web [HOST:]PORT] [--public-url URL] [--tls-cert FILE] [--tls-key FILE] "
              "[--workers N] [--max-startups START:RATE:FULL] [--per-address N] "
