@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import settings
-from range_runs import TEXTUAL_FREE  # what the range runs leave out, and why
+from range_runs import CLUSTER_KEPT, SLOW_KEPT, TEXTUAL_FREE  # what the range runs leave out
 
 # The tests' helpers sit in tests/, and the tests by layer in its folders
 # (engine/, players/, screens/, room/, cluster/, e2e/, cli/): a test may use
@@ -60,6 +60,10 @@ def pytest_collection_modifyitems(config, items):
                                    f"({VERSION_RANGE_RUN} run)")
     same = pytest.mark.skip(reason=f"nothing Textual or Rich does changes it "
                                    f"({VERSION_RANGE_RUN} run: see range_runs.TEXTUAL_FREE)")
+    long = pytest.mark.skip(reason=f"a long test over paths shorter ones take "
+                                   f"({VERSION_RANGE_RUN} run: see range_runs.SLOW_KEPT)")
+    nats = pytest.mark.skip(reason=f"crib3's logic over the nats-py calls the kept modules "
+                                   f"make ({VERSION_RANGE_RUN} run: see range_runs.CLUSTER_KEPT)")
     own = pytest.mark.skip(reason=f"it installs the pinned versions in a venv of its own, "
                                   f"not the {VERSION_RANGE_RUN} ones")
     for item in items:
@@ -69,8 +73,14 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(own)
         elif item.module.__name__ in TEXTUAL_FREE:
             item.add_marker(same)
-        elif VERSION_RANGE_RUN == "newest" and CLUSTER_TESTS in Path(item.path).parents:
+        elif CLUSTER_TESTS in Path(item.path).parents and VERSION_RANGE_RUN == "newest":
             item.add_marker(same)
+        elif CLUSTER_TESTS in Path(item.path).parents \
+                and item.module.__name__ not in CLUSTER_KEPT:
+            item.add_marker(nats)
+        elif item.get_closest_marker("slow") is not None \
+                and item.module.__name__ not in SLOW_KEPT:
+            item.add_marker(long)
 
 
 def longest_first(items) -> None:

@@ -169,3 +169,12 @@ def test_the_modules_the_version_range_runs_leave_out_load_no_textual_and_no_ric
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True, cwd=folder)
     assert under(json.loads(done.stdout), ("textual", "rich")) == []
+
+
+def test_the_modules_the_version_range_runs_keep_are_there():
+    """A module renamed would quietly drop out of what the range runs keep."""
+    from range_runs import CLUSTER_KEPT, SLOW_KEPT
+
+    here = {path.stem for path in Path(__file__).parent.rglob("test_*.py")}
+    assert set(SLOW_KEPT) <= here and set(CLUSTER_KEPT) <= here, \
+        (set(SLOW_KEPT) | set(CLUSTER_KEPT)) - here
