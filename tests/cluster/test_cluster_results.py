@@ -352,8 +352,14 @@ async def play_to_the_end(table, seat: int = 0) -> None:
     """The person in `seat` plays her first legal move each turn until the
     game ends (the other seats are the computer's)."""
     game = table.game
+    give_up = asyncio.get_running_loop().time() + 60
     while game is None or not game.over:
-        if game is not None and game.to_act() == (seat,) and not game._outbox:
+        assert asyncio.get_running_loop().time() < give_up, (
+            "the game stopped", None if game is None else (game.to_act(), len(game.events),
+                                                         len(game._outbox)))
+        # (Her move when it is awaited, the computer's too or not: everyone
+        # throws to the crib at once.)
+        if game is not None and seat in game.to_act() and not game._outbox:
             table.feed(seat).dispatch(game.legal_moves(seat)[0])
         await asyncio.sleep(0.01)
         game = table.game
