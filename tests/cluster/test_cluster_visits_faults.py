@@ -66,7 +66,7 @@ async def open_table(owner: Client) -> None:
     await owner.shows("start the game")
 
 
-async def on_to_the_throw(*people: Client, timeout: float = 20.0) -> None:
+async def on_to_the_throw(*people: Client, timeout: float = 40.0) -> None:
     """Enter, at a person's pace, for each of `people` until their screen
     asks for their throw (which is left to them: the game waits there)."""
     loop = asyncio.get_running_loop()
