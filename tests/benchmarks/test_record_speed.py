@@ -57,7 +57,9 @@ def filled_store(folder, people: int, games_each: int) -> str:
     ratings[0] = (*ratings[0][:2], 25.0, 5.0, *ratings[0][4:10], now.isoformat(), games_each)
     with db:
         db.executemany("INSERT INTO ratings VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", ratings)
-        db.executemany("INSERT INTO history VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", history)
+        # (the columns named: one added later with a default, as `ranked`, keeps its default)
+        db.executemany("INSERT INTO history (identity, line, game, at, tab, place, score, mu, "
+                       "sigma) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", history)
     db.close()
     return "ssh p0"
 
