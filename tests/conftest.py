@@ -50,10 +50,14 @@ VERSION_RANGE_RUN = os.environ.get("CRIB3_VERSION_RANGE_RUN")
 
 
 CLUSTER_TESTS = Path(__file__).parent / "cluster"
+BENCHMARKS = Path(__file__).parent / "benchmarks"
 
 
 def pytest_collection_modifyitems(config, items):
     longest_first(items)
+    for item in items:  # (a full curve, run on demand, takes as long as it takes)
+        if BENCHMARKS in Path(item.path).parents and item.get_closest_marker("short") is None:
+            item.add_marker(pytest.mark.timeout(0))
     if not VERSION_RANGE_RUN:
         return
     skip = pytest.mark.skip(reason=f"snapshots are drawn by the pinned versions "

@@ -20,14 +20,13 @@ each in one step, so the record never finds a log without its seats.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from pathlib import Path
 from typing import Any
 
 from crib3.cluster.registry import OVER
-from crib3.cluster.retry import keep_doing
+from crib3.cluster.retry import ended, keep_doing
 from crib3.cluster.store import ClusterStore
 from crib3.cluster.watched import WatchedBucket
 from crib3.engine import fold
@@ -57,10 +56,7 @@ class FinishedGames:
             "until it works again", most=30.0))
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await ended(self._task, f"node {self.store.node}: copying the cluster's finished games")
 
     def _waiting(self) -> list[tuple[str, dict[str, Any]]]:
         """The tables the registry says are over whose game is not here yet."""

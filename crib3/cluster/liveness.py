@@ -31,6 +31,8 @@ from typing import Any
 
 import nats.errors
 
+from crib3.cluster.retry import ended, stop_asked
+
 log = logging.getLogger("crib3.cluster")
 
 EVERY = 2.0  # seconds between two checks
@@ -89,7 +91,10 @@ class Liveness:
             if client.is_closed or client.is_reconnecting or not client.is_connected:
                 missed = 0  # (nats-py knows: it is reconnecting already)
                 continue
-            if await self.answers():
+            answered = await self.answers()
+            if stop_asked():  # (a cancel the request swallowed: see crib3.cluster.retry)
+                raise asyncio.CancelledError
+            if answered:
                 missed = 0
                 continue
             missed += 1
@@ -107,11 +112,8 @@ class Liveness:
                             "next checks", self.node, exc)
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await ended(self._task, f"node {self.node}: checking its connection answers")
+        self._task = None
         if self._subscription is not None:
             with contextlib.suppress(Exception):
                 await self._subscription.unsubscribe()

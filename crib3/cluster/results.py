@@ -45,7 +45,7 @@ import nats.js.errors
 from nats.js.api import Header, StorageType, StreamConfig
 
 from crib3.cluster.registry import REGISTRY
-from crib3.cluster.retry import keep_doing
+from crib3.cluster.retry import ended, keep_doing
 from crib3.cluster.store import NOT_YET_PLACED, WRONG_LAST_SEQUENCE, ClusterStore, patiently
 from crib3.cluster.verify import NotYet, ResultCheck
 from crib3.engine import State
@@ -105,10 +105,7 @@ class ClusterResults:
             meaning="ratings here lag the cluster's until it works again", most=30.0))
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await ended(self._task, f"node {self.node}: reading the results")
 
     async def catch_up(self) -> int:
         """Every result on the stream after `seen` read and folded in

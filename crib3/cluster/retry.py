@@ -13,6 +13,15 @@ again, a watch read whole again), a loop that slept out its last wait
 would leave the room without what it does for that long again, twice
 over when one loop waits on another. So a loop may be woken (`wake`):
 it works at once, its waits starting again from the first.
+
+**Stopped when asked, even if the asking was lost.** On Python 3.11,
+`asyncio.wait_for` returns a result that arrives in the same turn as a
+cancel and drops the cancel; nats-py's requests and `next_msg` wait that
+way. A loop cancelled at such a moment would go on for ever, and a node
+stopping would wait for its end for ever (the suite hung so, in a cluster
+test's teardown). So a loop looks whether it was asked to stop
+(`stop_asked`) at each turn, and a stop waits for a task's end with
+`ended`, which asks again and gives up in bounded time.
 """
 
 from __future__ import annotations
@@ -21,6 +30,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 log = logging.getLogger("crib3.cluster")
 
@@ -69,6 +79,35 @@ async def nap(seconds: float, wake: asyncio.Event | None) -> bool:
     return True
 
 
+def stop_asked() -> bool:
+    """Whether the running task has been cancelled, the cancel delivered
+    or not (see the module's docstring)."""
+    task = asyncio.current_task()
+    return task is not None and task.cancelling() > 0
+
+
+async def ended(task: asyncio.Task[Any] | None, what: str, within: float = 5.0) -> bool:
+    """`task` cancelled and waited for, cancelled again each second while
+    it runs on (a cancel it swallowed), for at most `within` seconds;
+    whether it ended. One still running then is logged once and left: a
+    stop must end, and the task holds nothing the stop needs."""
+    if task is None or task.done():
+        return True
+    loop = asyncio.get_running_loop()
+    give_up = loop.time() + within
+    while not task.done():
+        left = give_up - loop.time()
+        if left <= 0:
+            log.warning("%s did not end within %g s of being stopped: left running", what,
+                        within)
+            return False
+        task.cancel()
+        await asyncio.wait({task}, timeout=min(1.0, left))
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("%s ended on an error as it was stopped: %s", what, task.exception())
+    return True
+
+
 async def keep_doing(work: Callable[[], Awaitable[object]], *, every: float, what: str,
                      meaning: str, first: float | None = None, most: float | None = None,
                      paused: Callable[[], bool] = lambda: False,
@@ -83,6 +122,8 @@ async def keep_doing(work: Callable[[], Awaitable[object]], *, every: float, wha
     while True:
         if await nap(wait, wake):
             backoff.sooner()
+        if stop_asked():
+            raise asyncio.CancelledError
         if paused():
             wait = every
             continue
@@ -98,6 +139,8 @@ async def keep_doing(work: Callable[[], Awaitable[object]], *, every: float, wha
                 log.warning("%s works again (after %d failed tr%s)", what, failures,
                             "y" if failures == 1 else "ies")
             wait = every
+        if stop_asked():
+            raise asyncio.CancelledError
 
 
-__all__ = ["Backoff", "keep_doing", "nap"]
+__all__ = ["Backoff", "ended", "keep_doing", "nap", "stop_asked"]

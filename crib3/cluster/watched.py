@@ -45,7 +45,7 @@ from typing import Any
 
 import nats.errors
 
-from crib3.cluster.retry import Backoff, nap
+from crib3.cluster.retry import Backoff, ended, nap, stop_asked
 from crib3.common import crash
 
 log = logging.getLogger("crib3.cluster")
@@ -112,10 +112,8 @@ class WatchedBucket:
         self._wake.set()
 
     async def stop(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, asyncio.TimeoutError):
-                await asyncio.wait_for(self._task, 5.0)  # (its consumer deleted, if it can be)
+        if self._task is not None:  # (its consumer deleted, if it can be)
+            await ended(self._task, self.what)
             self._task = None
 
     # --- the kept watch -----------------------------------------------------------------
@@ -127,6 +125,10 @@ class WatchedBucket:
     async def _keep(self, watcher: Any) -> None:
         backoff = self._backoff
         while True:
+            if stop_asked():
+                if watcher is not None:
+                    await self._drop(watcher)
+                raise asyncio.CancelledError
             if watcher is None:
                 try:
                     watcher = await self._watch()

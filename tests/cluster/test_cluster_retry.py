@@ -14,7 +14,7 @@ from nats_support import until
 
 pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
 
-from crib3.cluster.retry import Backoff, keep_doing
+from crib3.cluster.retry import Backoff, ended, keep_doing
 
 
 def test_the_waits_double_to_their_bound_each_jittered():
@@ -81,3 +81,61 @@ async def test_a_loop_woken_works_at_once_and_its_waits_start_again_from_the_fir
         assert calls[9] - woken < 0.5 and calls[10] - calls[9] < 0.5, (woken, calls)
     finally:
         task.cancel()
+
+
+async def test_a_loop_whose_work_swallowed_its_cancel_stops_all_the_same():
+    """On Python 3.11 a request whose answer comes in the turn its task is
+    cancelled returns the answer and drops the cancel (asyncio.wait_for's
+    race, inside nats-py): the loop must stop all the same, or whoever
+    stops it waits for good (the suite hung so in a cluster test's
+    teardown). Here the work's inner task takes the cancel and returns."""
+    started = asyncio.Event()
+
+    async def answer_despite_the_cancel() -> str:
+        started.set()
+        try:
+            await asyncio.sleep(3600)
+        except asyncio.CancelledError:
+            return "the answer, come in the same turn"
+        return "never"
+
+    async def work() -> None:
+        await asyncio.ensure_future(answer_despite_the_cancel())
+
+    loop = asyncio.create_task(keep_doing(work, every=0.01, what="t", meaning="m"))
+    await asyncio.wait_for(started.wait(), 10)
+    loop.cancel()
+    done, _ = await asyncio.wait({loop}, timeout=10)
+    assert done, "the loop went on after its cancel was swallowed"
+    assert loop.cancelled()
+
+
+async def test_a_stop_asks_again_and_gives_up_in_bounded_time(caplog):
+    """`ended` cancels again a task that swallowed a cancel; one that
+    swallows every cancel is left, said once, within the bound."""
+    caplog.set_level(logging.INFO, logger="crib3.cluster")
+    swallowed = 0
+    released = False
+
+    async def swallows(times: float) -> None:
+        """Takes the first `times` cancels and goes on (till `released`)."""
+        nonlocal swallowed
+        while True:
+            try:
+                await asyncio.sleep(3600)
+            except asyncio.CancelledError:
+                if released or swallowed >= times:
+                    raise
+                swallowed += 1
+
+    once = asyncio.create_task(swallows(1))
+    await asyncio.sleep(0)
+    assert await ended(once, "the once-deaf task") and once.cancelled() and swallowed == 1
+    deaf = asyncio.create_task(swallows(float("inf")))
+    await asyncio.sleep(0)
+    assert not await ended(deaf, "the deaf task", within=0.5)
+    assert [r.getMessage() for r in caplog.records] == [
+        "the deaf task did not end within 0.5 s of being stopped: left running"]
+    released = True
+    deaf.cancel()
+    await asyncio.wait({deaf}, timeout=5)
