@@ -47,7 +47,7 @@ from nats.js.api import Header, StorageType, StreamConfig
 from crib3.cluster.registry import REGISTRY
 from crib3.cluster.retry import ended, keep_doing
 from crib3.cluster.store import NOT_YET_PLACED, WRONG_LAST_SEQUENCE, ClusterStore, patiently
-from crib3.cluster.verify import NotYet, ResultCheck
+from crib3.cluster.verify import NotYet, ResultCheck, match_of
 from crib3.engine import State
 from crib3.room.results import (
     BestHands,
@@ -55,6 +55,7 @@ from crib3.room.results import (
     Results,
     lines_digest,
     lines_game_id,
+    now,
     result_of,
 )
 
@@ -225,6 +226,17 @@ async def fold_the_stream(store: ClusterStore, book: Results, patience: float = 
         await asyncio.sleep(FOLD_EVERY / 4)
 
 
+def match_table_result(table: HostedTable) -> Result | None:
+    """A hosted table's won match as its one result, from its games on the
+    cluster's stream, made as every node checks it (`crib3.cluster.verify`);
+    None: nothing to rate."""
+    played = match_of(table.log.record, table.match.best_of)
+    placings = played.placings(table.number, table.seats)
+    if placings is None:
+        return None
+    return Result(played.game, table.number, now(), tuple(placings), played.digest)
+
+
 def table_result(table: HostedTable, state: State) -> Result | None:
     """A hosted table's finished game as its result (see
     `crib3.room.room.Room.placings`), from its log as the cluster's stream
@@ -241,4 +253,5 @@ def table_result(table: HostedTable, state: State) -> Result | None:
     return result_of(lines_game_id(lines), table.number, placings, lines_digest(lines))
 
 
-__all__ = ["RESULTS", "SUBJECT", "ClusterResults", "fold_the_stream", "table_result"]
+__all__ = ["RESULTS", "SUBJECT", "ClusterResults", "fold_the_stream", "match_table_result",
+           "table_result"]
