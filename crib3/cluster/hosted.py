@@ -114,8 +114,12 @@ class HostedTable(Table):
             self.node.publish(self)
 
     def _match_players(self) -> list[PlayerInfo]:
-        """The players of a match's next game: its last game's, from the stream."""
-        return list(fold(self.log.events).players)
+        """The players of a match's next game: its last game's, from the
+        stream (a header whose game has no event yet is passed over)."""
+        for game in reversed(self.log.record.all_games()):
+            if game.events:
+                return list(fold(game.events).players)
+        raise ValueError(f"table {self.number}: no game on its stream to go on from")
 
     def _public(self) -> tuple[Any, ...]:
         """What the lobby shows of the table (see `crib3.cluster.lobby`)."""
