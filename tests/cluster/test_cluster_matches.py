@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 
 import pytest
 from nats_support import nats_server, needs_nats, until
@@ -57,15 +58,21 @@ async def hosted(room, number: int, what: str):
     return room.tables[number]
 
 
-async def test_a_rated_match_adopted_mid_game_and_between_games_is_rated_once(
-        solo, tmp_path):
+async def test_a_rated_match_adopted_mid_game_between_games_and_at_its_end_is_rated_once(
+        solo, tmp_path, caplog):
     """Node ma hosts a best of 3 and dies in the middle of its first game:
-    mb adopts it there, the game going on where it stood; mb stops between
+    mb adopts it there, the game going on where it stood. mb stops between
     the first game and the second (paused: its lease runs out), and mc
-    adopts it with the first game's win kept and begins the second. The
-    match, won, moves Alice's rating once, on mb and mc alike, as a rebuild
-    from the stream does; mc copies each of its games for My games."""
-    from crib3.cluster.results import fold_the_stream, match_table_result
+    adopts it with the first game's win kept and begins the second. mc dies
+    as the match is won, before its result or the registry hears of it: md
+    adopts it over and rates it. The match, not its games, moves Alice's
+    rating once, on mb and md alike, as a rebuild from the stream does; a
+    forged match result and a result of one of its games are refused by
+    both; md copies each of its games for My games."""
+    import dataclasses
+
+    from crib3.cluster.results import RESULTS, SUBJECT, fold_the_stream, match_table_result
+    from crib3.room.results import lines_digest, lines_game_id, result_of
 
     a, b = await start(solo, tmp_path, "ma"), await start(solo, tmp_path, "mb")
     rooms = [a, b]
@@ -96,40 +103,70 @@ async def test_a_rated_match_adopted_mid_game_and_between_games_is_rated_once(
         rooms.append(c)
         at_c = await hosted(c, number, "node mc adopting the match between two games")
         assert at_c.match.games == (first,) and not at_c.over
+        # mc plays the match out and dies as it is won: no result, the registry not told.
+        c.match_over = lambda table: None
+        c.node.publish = lambda table: None
         await play(at_c, lambda t: t.match.over)
-        assert len(at_c.match.games) >= 2
+        played = at_c.match
+        assert len(played.games) >= 2 and played.games[0] == first
+        await at_c.settled()
+        await c.node.close()
+        d = await start(solo, tmp_path, "md")
+        rooms.append(d)
         # Rated once, as a match, on every node still folding the stream.
-        record = await c.node.store.read(str(number))
-        assert len(record.all_games()) == len(at_c.match.games)
-        for room in (b, c):
+        for room in (b, d):
             await until(lambda room=room: room.results.skill("ssh SHA256:alice") is not None,
                         seconds=30, what=f"node {room.node.name} folding the match's result")
-        assert c.results.skill("ssh SHA256:alice").games == 1
-        assert b.results.skills() == c.results.skills()
+        assert str(number) in d.node.adopted
+        record = await d.node.store.read(str(number))
+        assert len(record.all_games()) == len(played.games)
+        at_c.match = played  # (what md made of it: the same games)
         result = match_table_result(at_c)
-        assert result.game.startswith(MATCH) and c.results.has(result.game)
-        assert b.results.count() == c.results.count() == 1  # (the match, not its games)
+        assert result.game.startswith(MATCH) and d.results.has(result.game)
+        assert b.results.count() == d.results.count() == 1  # (the match, not its games)
+        assert d.results.skill("ssh SHA256:alice").games == 1
+        assert b.results.skills() == d.results.skills()
         # Told again (a node adopting it as it ended): nothing moves twice.
-        c.match_over(at_c)
-        assert not await c.cluster_results.record(result)
-        await b.cluster_results.catch_up(), await c.cluster_results.catch_up()
-        assert b.results.skill("ssh SHA256:alice").games == 1
-        assert b.results.skills() == c.results.skills()
+        assert not await d.cluster_results.record(result)
+        # Forged: the match's result with the places turned round, and its
+        # first game's result by itself (its id and digest right).
+        game = record.games[0]
+        alone = result_of(lines_game_id(game.lines), number, result.placings,
+                          lines_digest(game.lines))
+        turned = dataclasses.replace(result, placings=tuple(
+            dataclasses.replace(p, score=3 - p.score) for p in result.placings))
+        refused = [room.cluster_results.refused for room in (b, d)]
+        caplog.set_level(logging.WARNING, logger="crib3.cluster")
+        for forged in (turned, alone):
+            await d.node.store.js.publish(SUBJECT, forged.line().encode(), stream=RESULTS)
+        for room, before in zip((b, d), refused):
+            await until(lambda room=room, before=before:
+                        room.cluster_results.refused == before + 2, seconds=10,
+                        what=f"node {room.node.name} refusing both forged results")
+        said = [r.getMessage() for r in caplog.records if "refused" in r.getMessage()]
+        assert any("(a replayed result)" in line for line in said), said
+        assert any("not rated one by one" in line for line in said), said
+        # (Turned round, the match's result is refused by its check too, not
+        # only as a replay: checked alone, as if it came first.)
+        why = await d.cluster_results.check(turned)
+        assert why is not None and "games won that table" in why, why
+        assert b.results.count() == d.results.count() == 1
+        assert b.results.skills() == d.results.skills()
         store = await ClusterStore.connect(solo.url, "rebuilder", make=False)
         try:
             book = Results(tmp_path / "rebuilt")
-            assert await fold_the_stream(store, book) == 0
+            assert await fold_the_stream(store, book) == 2  # (the two forged lines)
         finally:
             await store.close()
-        assert book.skills() == c.results.skills()
+        assert book.skills() == d.results.skills()
         # My games: each of its games, as one machine puts a match away.
-        away = c.finished.away
-        await until(lambda: (away / f"table-{number}-game-{len(at_c.match.games)}.jsonl")
-                    .is_file(), seconds=30, what="node mc copying the match's games")
+        away = d.finished.away
+        await until(lambda: (away / f"table-{number}-game-{len(played.games)}.jsonl")
+                    .is_file(), seconds=30, what="node md copying the match's games")
         seats = json.loads((away / f"table-{number}.json").read_text(encoding="utf-8"))
         assert seats["best_of"] == 3 and not (away / f"table-{number}.jsonl").exists()
     finally:
         for room in rooms:
             room.close()
-            with contextlib.suppress(Exception):  # (ma's connection is closed already)
+            with contextlib.suppress(Exception):  # (ma's and mc's connections are closed)
                 await room.stop()
