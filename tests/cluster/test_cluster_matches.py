@@ -170,3 +170,50 @@ async def test_a_rated_match_adopted_mid_game_between_games_and_at_its_end_is_ra
             room.close()
             with contextlib.suppress(Exception):  # (ma's and mc's connections are closed)
                 await room.stop()
+
+
+async def test_a_new_games_header_is_taken_only_after_a_win(solo):
+    """A header on a table's stream while its game goes on (written past
+    the nodes) makes no match: the stream is refused as no game's log, by a
+    reader and by the results' check; and a host cannot begin a new game
+    on a log whose game is not won."""
+    import time
+
+    from crib3.cluster.store import (
+        KIND,
+        STREAM,
+        Lease,
+        TableLog,
+        TableRecord,
+        subject_of,
+    )
+    from crib3.cluster.verify import ResultCheck
+    from crib3.engine import PlayerInfo
+    from crib3.engine.log import event_line, make_header
+    from crib3.engine.rules import begin
+    from crib3.room.ratings import Placing
+    from crib3.room.results import Result
+
+    started = begin((PlayerInfo("Ann", "human"), PlayerInfo("Bo", "easy"),
+                     PlayerInfo("Cy", "easy")), Rules(target=61), seed=7)
+    header = make_header(source="crib3 serve", table=888888)
+    lease = Lease("888888", "test", 1, time.monotonic() + 60)
+    log = TableLog(None, lease, TableRecord(header, [started], [json.dumps(header),
+                                                                event_line(started)]))
+    with pytest.raises(ValueError, match="before the last was won"):
+        log.next_game(header)
+    store = await ClusterStore.connect(solo.url, "hd")
+    try:
+        for kind, line in (("header", json.dumps(header)), ("event", event_line(started)),
+                           ("header", json.dumps(header))):
+            await store.js.publish(subject_of("888888"), line.encode(), stream=STREAM,
+                                   headers={KIND: kind})
+        with pytest.raises(ValueError, match="before the game under way was won"):
+            await store.read("888888")
+        forged = Result(MATCH + "0" * 32, 888888, "2026-12-06T12:00:00+00:00",
+                        tuple(Placing(i, i, s) for i, s in (("ssh a", 2), ("ssh b", 0),
+                                                            ("ssh c", 0))), "d" * 64)
+        why = await ResultCheck(store, None)(forged)
+        assert why is not None and "is no game's log" in why, why
+    finally:
+        await store.close()
