@@ -217,3 +217,33 @@ async def test_a_new_games_header_is_taken_only_after_a_win(solo):
         assert why is not None and "is no game's log" in why, why
     finally:
         await store.close()
+
+
+def test_a_match_is_read_back_from_its_stream_wherever_its_host_stopped():
+    """`match_on`: in the middle of a game, just after a win (the next
+    game's header written or not), and with the match won."""
+    import time
+
+    from games import play_game
+
+    from crib3.cluster.node import match_on
+    from crib3.cluster.store import Lease, PlayedGame, TableLog, TableRecord
+
+    won = play_game(("easy", "easy", "easy"), seed=3, rules=Rules(target=61))
+    events, lines = list(won.events), [json.dumps({"h": 1}), *map(str, range(len(won.events)))]
+    game = PlayedGame(lines, events)
+    lease = Lease("1", "test", 1, time.monotonic() + 60)
+
+    def read(games, current):
+        header = {"h": 1} if current is not None else None
+        record = TableRecord(header, list(current or ()), [], games=list(games))
+        return match_on(TableLog(None, lease, record), 3)
+
+    middle = read([game], events[:20])
+    assert [g.winner for g in middle[0].games] == [won.state.winner] and middle[1] == events[:20]
+    for after_a_win in (read([], events), read([game], [])):  # the next header: not yet, or alone
+        assert len(after_a_win[0].games) == 1 and after_a_win[1] == []
+    over = read([game], events)  # (the same seat won twice: the match is won)
+    assert over[0].over and over[1] == events
+    single, rest = match_on(TableLog(None, lease, TableRecord({"h": 1}, events[:5])), 1)
+    assert not single.is_match and rest == events[:5]
