@@ -62,7 +62,8 @@ async def test_a_rated_match_adopted_mid_game_between_games_and_at_its_end_is_ra
         solo, tmp_path, caplog):
     """Node ma hosts a best of 3 and dies in the middle of its first game:
     mb adopts it there, the game going on where it stood. mb stops between
-    the first game and the second (paused: its lease runs out), and mc
+    the first game and the second (paused: its lease runs out; the
+    cluster's lobby has heard of the first game's win), and mc
     adopts it with the first game's win kept and begins the second. mc dies
     as the match is won, before its result or the registry hears of it: md
     adopts it over and rates it. The match, not its games, moves Alice's
@@ -98,6 +99,9 @@ async def test_a_rated_match_adopted_mid_game_between_games_and_at_its_end_is_ra
         await play(at_b, lambda t: len(t.match.games) == 1)
         first = at_b.match.games[0]
         await at_b.settled()
+        await until(lambda: [t.match.games for t in b.cluster_lobby.tables()
+                             if t.number == number] == [(first,)],
+                    what="the cluster's lobby hearing of the match's first game won")
         b.node.pause()  # (its lease runs out: as if its process stopped)
         c = await start(solo, tmp_path, "mc")
         rooms.append(c)
