@@ -13,7 +13,9 @@ takes one and refuses the other's expected sequence; the refused node
 reads on (folding the other's result), finds its game still missing, and
 writes again after it: both count, in one order every node folds alike.
 The message id makes a send whose answer was lost harmless: the server
-answers a second copy within its window as a duplicate.
+answers a second copy within its window as a duplicate. A match is rated
+as a whole, once (`match_table_result`: its games are not rated one by
+one), the same way.
 
 **Every node folds the same.** A node reads the stream from where its
 store stands (`Results.folded_up_to`: a restart goes on where it was) and
