@@ -252,7 +252,14 @@ class Node:
         if lost.is_set():  # (the keeper dropped it: another node may hold it now)
             log.info("node %s: table %s lost while it was adopted", self.name, table_id)
             return None
-        match, events = match_on(log_, int(data.get("best_of", 1)))
+        try:
+            match, events = match_on(log_, int(data.get("best_of", 1)))
+        except (ValueError, TypeError) as exc:  # (its lease given back: not kept for good)
+            log.warning("node %s: table %s's match cannot be read back (%s): not adopted",
+                        self.name, table_id, exc)
+            if self.keeper.drop(table_id) is lease:
+                await self.store.release(lease)
+            return None
         stored = StoredTable(int(data["number"]), str(data["owner"]), Rules(**data["rules"]),
                              [Seat(**seat) for seat in data["seats"]], events,
                              OPEN, 0.0, data.get("started_by"), rated=data.get("rated") is True,

@@ -251,3 +251,40 @@ def test_a_match_is_read_back_from_its_stream_wherever_its_host_stopped():
     assert over[0].over and over[1] == events
     single, rest = match_on(TableLog(None, lease, TableRecord({"h": 1}, events[:5])), 1)
     assert not single.is_match and rest == events[:5]
+
+
+async def test_a_match_that_cannot_be_read_back_is_not_adopted_and_its_lease_given_back(
+        solo, tmp_path):
+    """A registry entry whose match makes no sense (best of 7) is logged
+    and left, its lease released at once rather than kept for good by the
+    node that tried."""
+    from crib3.cluster.node import Node
+    from crib3.room.seats import Presence
+
+    a = await Node.start(solo.url, "na", tmp_path / "na", lease_seconds=2.0, think=0.0,
+                         adopt=False)
+    b = await Node.start(solo.url, "nb", tmp_path / "nb", lease_seconds=2.0, think=0.0,
+                         adopt=False)
+    try:
+        table = await a.open_table(Presence("Alice", "key-alice"), Rules(target=61),
+                                   ("easy", "easy"))
+        table.start("Alice")
+        await until(lambda: len(table.log.events) > 3, what="the game's first events stored")
+        await table.settled()
+        await a.stop()  # (the table let go: open, its lease free)
+        entry = await b.registry.get(table.table_id)
+        data = json.loads(entry.value)
+        assert data["best_of"] == 1 and data["status"] == "open"
+        data["best_of"] = 7
+        await b.registry.put(table.table_id, json.dumps(data).encode())
+        assert await b.adopt(table.table_id) is None
+        assert b.keeper.drop(table.table_id) is None  # (not kept: given back)
+        other = await ClusterStore.connect(solo.url, "nc")
+        try:  # (LeaseHeld were it still nb's)
+            await other.release(await other.acquire(table.table_id))
+        finally:
+            await other.close()
+    finally:
+        with contextlib.suppress(Exception):  # (na stopped already)
+            await a.stop()
+        await b.stop()
