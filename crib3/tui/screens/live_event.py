@@ -53,7 +53,7 @@ from crib3.room.live_event import (
     new_live_event,
 )
 from crib3.tui.css import STYLESHEET
-from crib3.tui.screens.board_table import board_title
+from crib3.tui.screens.board_table import BoardWords, board_name, board_title
 from crib3.tui.screens.new_event import NewEventScreen
 from crib3.tui.screens.room_table import RoomTableScreen
 from crib3.tui.screens.table_plays import TablePlaysScreen
@@ -66,7 +66,7 @@ STARTS_IN = 300.0  # seconds from `n` to the start of an event made in the lobby
 BOARDS = 3  # boards of an event made in the lobby
 
 
-class LiveBoardScreen(RoomTableScreen):
+class LiveBoardScreen(BoardWords, RoomTableScreen):
     """A board at an event table: `on_over` once the hand's show has been
     seen, as a game's is after its win (`BoardTableScreen` does the same
     for an event against the computer)."""
@@ -232,6 +232,7 @@ class LiveEventScreen(Screen[None]):
         playing = self._playing()
         if playing is not None:
             screen.hand_title = board_title(playing.board, playing.board_count)
+            screen.board = board_name(playing.board)
         self.app.push_screen(screen)
 
     def _playing(self) -> LiveEventView | None:
