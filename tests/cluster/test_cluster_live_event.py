@@ -219,6 +219,9 @@ async def test_an_event_across_two_nodes_loses_no_board_when_its_host_dies(serve
             for play in board["plays"]:
                 assert play.pop("log").endswith(".jsonl")
     assert read == made_here and read["status"] == OVER and len(read["results"]) == 9
+    missing = crib3("event", "results", "nosuch", "--cluster", server.url, home=home)
+    assert missing.returncode != 0 and missing.stderr.count("\n") == 1, missing.stderr
+    assert "no live event nosuch in the cluster at nats://127.0.0.1:" in missing.stderr
 
     assert problems == [] and len(live.logs) == 6  # three boards at two tables
     # Board 1 begun at b and finished at a; the next ones dealt and played at a.
