@@ -90,7 +90,7 @@ class ClusterEvents:
     def __init__(self, node: Node, kv: Any, results: ClusterResults | None = None) -> None:
         self.node = node
         self.kv = kv
-        self.rated = results  # the cluster's rated results (None: this node rates none)
+        self.rated_results = results  # the cluster's rated results (None: this node rates none)
         self.tables: dict[str, list[HostedBoardTable]] = {}  # event -> its tables hosted here
         node.boards = self.board_table
 
@@ -226,7 +226,7 @@ class ClusterEvents:
         one that ended it might die first); the stream keeps one
         (`ClusterResults.record`), and every node folds it once its check
         made it again from the tables' streams (`check_event_result`)."""
-        results = self.rated
+        results = self.rated_results
         if results is None:
             return False
         data, _ = await read_entry(self.kv, name)
