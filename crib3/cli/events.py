@@ -97,7 +97,13 @@ def _new_live(args: argparse.Namespace, name: str, seed: int, level: str) -> int
     if args.cluster is not None:
         from crib3.cli.cluster_events import put_live
 
-        put_live(args.cluster, live)
+        try:
+            put_live(args.cluster, live)
+        except (UsageError, CannotRun):  # (not the cluster's: not this machine's either)
+            import shutil
+
+            shutil.rmtree(live.event.folder, ignore_errors=True)
+            raise
         where = "the cluster's card room (every node's)"
     print(f"live event {live.name}: {len(live.boards)} boards, starts {live.starts_words()} "
           f"in {where}; people enter it from the lobby's e; "

@@ -108,6 +108,7 @@ def made_on_the_cluster(server, home) -> None:
     again = crib3("event", "new", "--live", "--start", start, "--boards", "3", "--name",
                   "club", "--cluster", server.url, home=home / "elsewhere")
     assert again.returncode != 0 and "has an event club already" in again.stderr, again.stderr
+    assert not (home / "elsewhere" / "data" / "events" / "club").exists()  # (nor kept there)
 
 
 async def test_an_event_across_two_nodes_loses_no_board_when_its_host_dies(server, tmp_path):
