@@ -1,7 +1,9 @@
 """`crib3 event`: duplicate events against the computer. `new` deals an
 event's boards and plays the computer's field on them, `play` deals a
 person their next board at the table, `results` prints the ranking and
-every board's field (or JSON), `list` names the events here."""
+every board's field (or JSON), `list` names the events here. A live
+event's `new` and `results` reach a cluster with `--cluster`
+(`crib3.cli.cluster_events`)."""
 
 from __future__ import annotations
 

@@ -6,8 +6,8 @@ results so far (only the boards that are over at every table: nobody sees a
 board's cards here before they have played it). `j` enters you (or takes
 your entry back before the start), `n` makes a new event that starts in
 five minutes (rated or casual where the room rates: `NewEventScreen`;
-unrated where it does not), `s` starts the selected event now (its host's key, or an
-admin's), `r` replays any table's play of a board over at every table.
+unrated where it does not), `s` starts the selected event now (its host's
+key, or an admin's), `r` replays any table's play of a board over at every table.
 Once the event is under way this screen seats you at each board
 as it is dealt (`LiveBoardScreen`, the room's table screen whose game ends
 with the board's show) and comes back after it with the results.
