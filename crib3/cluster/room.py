@@ -144,7 +144,7 @@ class ClusterRoom(NodeRoom):
             await asyncio.wait_for(room.cluster_lobby.ready.wait(), 10)
             room.play_now = await ClusterPlayNow.start(room, replicas)
             # Live events in the cluster's bucket (`crib3.cluster.live_events`).
-            room.events = await ClusterLiveEvents.connect(room, node)
+            room.events = await ClusterLiveEvents.connect(room, node, room.cluster_results)
             await room._make_spare()
         except BaseException:
             await node.close()

@@ -29,6 +29,12 @@ writes that just before the result) raises `NotYet`: the node stops its
 fold there and tries again later, so every node still folds the same
 results in the same order. Anything else that differs is a refusal, the
 same on every node.
+
+A rated live event's result (its id an event's) is made again from the
+event in the cluster's bucket and every board table's stream, as the node
+that wrote it made it (`crib3.cluster.event_bucket.check_event_result`):
+the same entries, places and scores, and the same digest of the tables'
+logs.
 """
 
 from __future__ import annotations
@@ -41,12 +47,13 @@ from typing import Any
 import nats.errors
 import nats.js.errors
 
+from crib3.cluster.event_bucket import check_event_result
 from crib3.cluster.registry import OVER
 from crib3.cluster.store import ClusterStore, TableRecord, patiently
 from crib3.engine import State, fold
 from crib3.room.match import Match, Played
 from crib3.room.ratings import Placing
-from crib3.room.results import MATCH, BestHands, Result, lines_digest, lines_game_id
+from crib3.room.results import EVENT, MATCH, BestHands, Result, lines_digest, lines_game_id
 from crib3.room.room import Room
 from crib3.room.seats import Seat
 
@@ -106,6 +113,11 @@ class ResultCheck:
         self.registry = registry
 
     async def __call__(self, result: Result) -> str | None:
+        if result.game.startswith(EVENT):  # a rated live event's: made again from its tables
+            try:
+                return await check_event_result(self.store, result)
+            except (nats.errors.Error, TimeoutError) as exc:
+                raise NotYet(f"event result {result.game} cannot be read ({exc!r})") from None
         try:
             record = await self.store.read(str(result.table))
         except (nats.errors.Error, TimeoutError) as exc:
