@@ -27,6 +27,7 @@ import multiprocessing
 import os
 import pickle
 import sys
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -42,6 +43,22 @@ WORKERS = max(1, min(2, os.cpu_count() or 1))  # decisions at once, whatever the
 _pool: ProcessPoolExecutor | None = None
 _no_processes = False  # processes could not be had here: threads from now on
 _pickles: dict[type, bool] = {}  # bot class -> whether it can travel to a worker
+_made: list[ProcessPoolExecutor] = []  # the pools started and not let go yet
+_exit_hooked = False
+
+
+def _before_exit_wakes_pools() -> None:
+    """`_let_all_go_at_exit` to run at Python's exit before concurrent.futures
+    wakes its pools (threading's exit hooks run last registered first, and
+    concurrent.futures registers its own on import). Once."""
+    global _exit_hooked
+    if _exit_hooked:
+        return
+    _exit_hooked = True
+    register = getattr(threading, "_register_atexit", None)
+    if register is not None:
+        with contextlib.suppress(RuntimeError):  # (already exiting)
+            register(_let_all_go_at_exit)
 
 
 def _decide(bot: Any, view: SeatView) -> tuple[Command, Any]:
@@ -74,6 +91,8 @@ def pool() -> ProcessPoolExecutor | None:
                 _pool = ProcessPoolExecutor(WORKERS,
                                             mp_context=multiprocessing.get_context("spawn"),
                                             initializer=_watch_parent, initargs=(os.getpid(),))
+                _made.append(_pool)
+                _before_exit_wakes_pools()
         except (OSError, ImportError, NotImplementedError, ValueError) as exc:
             log.warning("no worker processes for the bots (%s): they think in threads", exc)
             _no_processes = True
@@ -168,7 +187,7 @@ def _forget(workers: ProcessPoolExecutor) -> None:
     global _pool
     if _pool is workers:
         _pool = None
-    workers.shutdown(wait=False, cancel_futures=True)
+    _let_go(workers)
 
 
 async def decide(bot: Any, view: SeatView) -> Command:
@@ -196,16 +215,33 @@ async def decide(bot: Any, view: SeatView) -> Command:
 def shut_down() -> None:
     """Stop the workers (the server stopping): decisions under way are dropped."""
     global _pool
-    if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
-        # Python 3.11's exit wakes every pool's manager thread through a
-        # pipe that thread may be closing meanwhile (a race fixed in 3.12):
-        # now and then "OSError: Bad file descriptor" and a traceback on the
-        # server's way out. This pool's manager is already told to stop.
-        try:
-            from concurrent.futures import process
+    for workers in list(_made):
+        _let_go(workers)
+    _pool = None
 
-            process._threads_wakeups.pop(_pool._executor_manager_thread, None)
-        except (AttributeError, ImportError, TypeError):
-            pass
-        _pool = None
+
+def _let_go(workers: ProcessPoolExecutor) -> None:
+    """`workers` stopped, without waiting, and out of Python's exit.
+
+    Python 3.11's exit wakes every pool's manager thread through a pipe
+    that thread may be closing meanwhile (a race fixed in 3.12): now and
+    then "OSError: Bad file descriptor" and a traceback on the server's way
+    out. A pool let go here has its manager told to stop already, so it is
+    taken off the list that exit wakes (a private one of concurrent.futures:
+    where it is not as expected, the race is left to chance)."""
+    workers.shutdown(wait=False, cancel_futures=True)
+    with contextlib.suppress(ValueError):
+        _made.remove(workers)
+    try:
+        from concurrent.futures import process
+
+        process._threads_wakeups.pop(workers._executor_manager_thread, None)
+    except (AttributeError, ImportError, TypeError):
+        pass
+
+
+def _let_all_go_at_exit() -> None:
+    """Every pool still running let go before Python's exit wakes them (a
+    pool made after the room closed, say: a bot's move under way then)."""
+    for workers in list(_made):
+        _let_go(workers)

@@ -174,3 +174,28 @@ def _alive(pid: int) -> bool:
     except OSError:
         return False
     return state != "Z"
+
+
+async def test_every_pool_is_out_of_pythons_exit_wakeups_once_let_go():
+    """Python 3.11's exit wakes each pool's manager through a pipe that
+    manager may be closing (a race: "Bad file descriptor" and a traceback as
+    `crib3 serve` stopped). A pool let go leaves the list exit wakes; so
+    does one made after the room closed (a bot's move under way then), by
+    a hook that runs before concurrent.futures' own at exit."""
+    import threading
+    from concurrent.futures import process
+
+    game = bots_only()
+    view = game.view(game.to_act()[0])
+    await workers.decide(make_player("easy", random.Random(3)), view)
+    first = workers.pool()
+    assert first is not None and first._executor_manager_thread in process._threads_wakeups
+    workers.shut_down()
+    assert first._executor_manager_thread not in process._threads_wakeups
+    await workers.decide(make_player("easy", random.Random(3)), view)  # after the close
+    second = workers.pool()
+    assert second is not None and second is not first
+    hooks = [getattr(hook, "func", hook) for hook in threading._threading_atexits]
+    assert hooks.index(workers._let_all_go_at_exit) > hooks.index(process._python_exit)
+    workers._let_all_go_at_exit()
+    assert second._executor_manager_thread not in process._threads_wakeups
