@@ -145,18 +145,9 @@ def seen_before(run, slot: int) -> set:
 
 async def test_four_people_play_a_live_event_of_three_boards_at_two_tables(tmp_path,
                                                                             monkeypatch,
-                                                                            room_workers,
-                                                                            request):
+                                                                            room_workers):
     """(With session workers, every screen, call and board's feed crosses
     the wire between the main process and two worker processes.)"""
-    if room_workers > 1:
-        # A known defect, not yet found: in a session worker, a board
-        # table's screen now and then stops presenting after two gos in a
-        # row ("cat: go. dan: go."), its seat awaited and its footer
-        # offering no move (about 1 run in 6 with five runs side by side;
-        # never in one process, never at an ordinary table's worker tests).
-        request.applymarker(pytest.mark.xfail(
-            reason="a board table's screen in a worker may stall after two gos", strict=False))
     keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in NAMES}
     authorized = tmp_path / "authorized_keys"
     authorized.write_text("".join(k.export_public_key().decode() for k in keys.values()))
