@@ -420,7 +420,8 @@ class Terminals:
         self.keys(name, "Enter")
 
     def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True,
+                       timeout=30)
 
 
 def start_serving(tmp_path: Path, *args: str, files: int | None = None) -> subprocess.Popen:
@@ -475,7 +476,7 @@ def openssh_key(path: Path, comment: str | None = None) -> Path:
     """A new ed25519 key pair made by ssh-keygen: `path` and `path`.pub."""
     named = ["-C", comment] if comment is not None else []
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", *named, "-f", str(path)],
-                   check=True)
+                   check=True, timeout=30)
     return path
 
 

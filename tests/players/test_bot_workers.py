@@ -12,7 +12,7 @@ import time
 
 import pytest
 from benchmarks.test_screen_update import OneTable, finished_game
-from commands import POLL
+from commands import POLL, lines_from
 
 from crib3.engine import Game, PlayerInfo
 from crib3.players import make_player, workers
@@ -141,7 +141,8 @@ def test_the_workers_end_when_their_process_is_killed(tmp_path):
     parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
                               start_new_session=True)
     try:
-        assert parent.stdout.readline().strip() == "ready"
+        said = lines_from(parent.stdout, 1, 60, "the pool's process")
+        assert said[0].strip() == "ready", said
         children = _children_of(parent.pid)
         assert children, "no worker processes found"
         parent.send_signal(signal.SIGKILL)
