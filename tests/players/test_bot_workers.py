@@ -13,6 +13,7 @@ import time
 import pytest
 from benchmarks.test_screen_update import OneTable, finished_game
 from commands import POLL, lines_from
+from helpers import finished
 
 from crib3.engine import Game, PlayerInfo
 from crib3.players import make_player, workers
@@ -80,7 +81,7 @@ async def test_a_slow_bot_does_not_hold_another_tables_screen():
             if app.screen.has_class("feed-on") != shown:
                 answered += 1
             await asyncio.sleep(0.05)
-        command = await deciding
+        command = await finished(deciding, 60, "the slow bot's choice (its budget: 30 s)")
         used_here = time.process_time() - cpu
     assert command == game.view(seat).legal[-1]
     assert answered >= 3, "the other table's screen answered no keys while the bot thought"
