@@ -22,6 +22,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 from commands import POLL
+from helpers import finished
 
 from crib3.net.options import ServeOptions
 from crib3.net.server import CardRoomServer
@@ -72,9 +73,9 @@ async def serving(folder: Path, keys: Path | None = None, patience: float = 60.0
     finally:
         if server.door is not None:
             server.door.stop_listening()
-        await server.stop()
+        await finished(server.stop(), 60, "the card room's stop")
         if server.door is not None:
-            await server.door.stop()
+            await finished(server.door.stop(), 90, "the web door's stop")
 
 
 class Terminal(asyncssh.SSHClientSession):
