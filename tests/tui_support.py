@@ -106,7 +106,18 @@ async def press_enter_until(pilot: Pilot, done: Callable[[TableScreen], bool],
         if done(screen):
             return screen
         await pilot.press("enter")
-    raise AssertionError("never reached")
+    raise AssertionError(f"not reached in {presses} presses of Enter")
+
+
+async def press_until(pilot: Pilot, key: str, done: Callable[[], bool], what: str,
+                      presses: int = 50) -> None:
+    """Press `key` until `done()` (a focus moved along, a view turned), at
+    most `presses` times, or the test fails saying `what` never came."""
+    for _ in range(presses):
+        if done():
+            return
+        await pilot.press(key)
+    assert done(), f"{what}: not so after {presses} presses of {key}"
 
 
 _SVG_TEXT = re.compile(
