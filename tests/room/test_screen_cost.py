@@ -587,7 +587,7 @@ async def test_the_seats_of_a_table_draw_through_one_filter_of_each_kind():
     finally:
         for app in apps:
             app.exit()
-        await asyncio.gather(*tasks)
+        await finished(asyncio.gather(*tasks), 60, "the apps' runs, after they were told to exit")
 
 
 def test_a_strip_makes_its_caches_as_it_uses_them():
