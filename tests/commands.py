@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import select
 import shutil
 import subprocess
 import sys
@@ -12,6 +13,7 @@ import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from typing import IO, Any
 
 import pytest
 
@@ -64,10 +66,36 @@ def serve_says(home: Path, *args: str, lines: int = 2) -> list[str]:
     server = subprocess.Popen([*CRIB3, "serve", *args], stderr=subprocess.PIPE, text=True,
                               env={**os.environ, "CRIB3_HOME": str(home)})
     try:
-        return [server.stderr.readline() for _ in range(lines)]
+        return lines_from(server.stderr, lines, what="crib3 serve's stderr")
     finally:
         server.terminate()
         server.wait(timeout=10)
+
+
+def lines_from(stream: IO[Any], count: int, timeout: float = 30.0,
+               what: str = "the process") -> list[str]:
+    """The next `count` lines a child process writes to its pipe `stream`
+    (as `readline` reads them: "" once the pipe is closed), within
+    `timeout` seconds, or the test fails saying what it got: a child that
+    writes less would block `readline` for good. Read a byte at a time,
+    never past the last line's end: the rest stays in the pipe, for
+    `communicate`."""
+    fd = stream.fileno()
+    give_up = time.monotonic() + timeout
+    lines: list[str] = []
+    line = bytearray()
+    while len(lines) < count:
+        left = give_up - time.monotonic()
+        assert left > 0, (f"{what} wrote {len(lines)} of {count} lines in {timeout:.0f} s",
+                          lines, bytes(line))
+        if not select.select([fd], [], [], left)[0]:
+            continue
+        byte = os.read(fd, 1)
+        line += byte
+        if byte in (b"\n", b""):
+            lines.append(line.decode("utf-8", "replace"))
+            line = bytearray()
+    return lines
 
 
 def assert_clean_failure(result: subprocess.CompletedProcess, code: int) -> None:
@@ -121,10 +149,11 @@ class Tmux:
 
     def alive(self) -> bool:
         return subprocess.run(["tmux", "-L", self.socket, "has-session", "-t", "t"],
-                              capture_output=True).returncode == 0
+                              capture_output=True, timeout=30).returncode == 0
 
     def kill(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True,
+                       timeout=30)
 
 
 @contextlib.contextmanager

@@ -9,9 +9,11 @@ dispatched as the `Shuffle`, so no random generator is involved.
 
 from __future__ import annotations
 
+import asyncio
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from types import SimpleNamespace
+from typing import TypeVar
 
 from crib3.cards import DECK, Card, parse_card, parse_cards
 from crib3.engine import SeatView, project
@@ -30,6 +32,8 @@ from crib3.engine.state import Phase, State, apply
 DEFAULT_DEPTH = 10  # where the starter is put in the undealt deck (the cut depth)
 
 CardsLike = str | Sequence[Card]
+
+T = TypeVar("T")
 
 
 def cards(text: CardsLike) -> list[Card]:
@@ -285,3 +289,13 @@ def lead_after_a_ten_and_a_four() -> SeatView:
     view = project(state, 0)
     assert view.my_turn and view.count == 0 and view.held == (2, 3, 2)
     return view
+
+
+async def finished(awaitable: Awaitable[T], seconds: float, what: str) -> T:
+    """What `awaitable` gives, within `seconds`, or the test fails naming
+    `what` it waited for (a bare `await` on a task that never ends hangs
+    the run; a `TimeoutError` alone says nothing of what)."""
+    try:
+        return await asyncio.wait_for(awaitable, seconds)
+    except TimeoutError:
+        raise AssertionError(f"{what} did not end within {seconds:.0f} s")  # noqa: B904 (the chain shows what failed first)

@@ -172,6 +172,26 @@ def nats_cluster(folder: Path, size: int = 3) -> Iterator[list[NatsServer]]:
 # --- what the cluster's in-process tests share ------------------------------------------
 
 
+async def play_to_the_end(table, seat: int = 0, seconds: float = 60.0) -> None:
+    """The person in `seat` plays her first legal move each turn until the
+    game ends (the other seats are the computer's), within `seconds`, or
+    the test fails saying where the game stood."""
+    import asyncio
+
+    give_up = time.monotonic() + seconds
+    game = table.game
+    while game is None or not game.over:
+        assert time.monotonic() < give_up, (
+            "the game stopped", None if game is None else (game.to_act(), len(game.events),
+                                                         len(game._outbox)))
+        # (Her move when it is awaited, the computer's too or not: everyone
+        # throws to the crib at once.)
+        if game is not None and seat in game.to_act() and not game._outbox:
+            table.feed(seat).dispatch(game.legal_moves(seat)[0])
+        await asyncio.sleep(0.01)
+        game = table.game
+
+
 async def until(check, seconds: float = 20.0, what: str = "it") -> None:
     """Wait (on the event loop) until `check()` holds, at most `seconds`."""
     import asyncio

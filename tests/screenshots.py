@@ -81,7 +81,7 @@ def png(svg: str, target: Path) -> None:
     pinned = target.with_suffix(".pinned.svg")
     pinned.write_text(pin_glyphs(svg), encoding="utf-8")
     try:
-        subprocess.run(["rsvg-convert", str(pinned), "-o", str(target)], check=True)
+        subprocess.run(["rsvg-convert", str(pinned), "-o", str(target)], check=True, timeout=60)
     finally:
         pinned.unlink()
 

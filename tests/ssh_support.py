@@ -22,6 +22,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 from commands import POLL
+from helpers import finished
 
 from crib3.net.options import ServeOptions
 from crib3.net.server import CardRoomServer
@@ -72,9 +73,9 @@ async def serving(folder: Path, keys: Path | None = None, patience: float = 60.0
     finally:
         if server.door is not None:
             server.door.stop_listening()
-        await server.stop()
+        await finished(server.stop(), 60, "the card room's stop")
         if server.door is not None:
-            await server.door.stop()
+            await finished(server.door.stop(), 90, "the web door's stop")
 
 
 class Terminal(asyncssh.SSHClientSession):
@@ -427,7 +428,8 @@ class Terminals:
         self.keys(name, "Enter")
 
     def close(self) -> None:
-        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True)
+        subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True,
+                       timeout=30)
 
 
 def start_serving(tmp_path: Path, *args: str, files: int | None = None) -> subprocess.Popen:
@@ -482,7 +484,7 @@ def openssh_key(path: Path, comment: str | None = None) -> Path:
     """A new ed25519 key pair made by ssh-keygen: `path` and `path`.pub."""
     named = ["-C", comment] if comment is not None else []
     subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", *named, "-f", str(path)],
-                   check=True)
+                   check=True, timeout=30)
     return path
 
 

@@ -101,7 +101,7 @@ def loaded_by(module: str) -> list[str]:
     code = (f"import json, sys; import {module}; "
             "print(json.dumps(sorted(sys.modules)))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True)
+                          check=True, timeout=120)
     return json.loads(done.stdout)
 
 
@@ -167,7 +167,7 @@ def test_the_modules_the_version_range_runs_leave_out_load_no_textual_and_no_ric
             f"import {module}; "
             "print(json.dumps(sorted(sys.modules)))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          check=True, cwd=folder)
+                          check=True, cwd=folder, timeout=120)
     assert under(json.loads(done.stdout), ("textual", "rich")) == []
 
 

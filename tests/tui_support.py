@@ -78,12 +78,16 @@ def table(app: Crib3App) -> TableScreen:
     raise AssertionError(f"no table among {app.screen_stack}")
 
 
-async def wait_for(pilot: Pilot, condition: Callable[[], bool], timeout: float = 20.0) -> None:
+async def wait_for(pilot: Pilot, condition: Callable[[], bool], timeout: float = 20.0,
+                   what: str = "the app") -> None:
     """Let the app run until `condition()` holds (the bots think in threads)."""
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for the app")
+            screen = pilot.app.screen
+            raise AssertionError(f"timed out waiting for {what} (after {timeout:.0f} s; on "
+                                 f"{type(screen).__name__}, mode "
+                                 f"{getattr(screen, 'mode', None)})")
         await pilot.pause(0.01)
         await asyncio.sleep(0)
 
@@ -106,7 +110,18 @@ async def press_enter_until(pilot: Pilot, done: Callable[[TableScreen], bool],
         if done(screen):
             return screen
         await pilot.press("enter")
-    raise AssertionError("never reached")
+    raise AssertionError(f"not reached in {presses} presses of Enter")
+
+
+async def press_until(pilot: Pilot, key: str, done: Callable[[], bool], what: str,
+                      presses: int = 50) -> None:
+    """Press `key` until `done()` (a focus moved along, a view turned), at
+    most `presses` times, or the test fails saying `what` never came."""
+    for _ in range(presses):
+        if done():
+            return
+        await pilot.press(key)
+    assert done(), f"{what}: not so after {presses} presses of {key}"
 
 
 _SVG_TEXT = re.compile(

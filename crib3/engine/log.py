@@ -268,9 +268,10 @@ class GroupSync:
                     return
                 self._again = False
 
-    def wait(self) -> None:
-        """Until every line asked for is fsynced, or the fsync failed."""
-        self._idle.wait()
+    def wait(self, timeout: float | None = None) -> bool:
+        """Until every line asked for is fsynced, or the fsync failed; at
+        most `timeout` seconds, if given (False: it was not done by then)."""
+        return self._idle.wait(timeout)
 
 
 class LogWriter:

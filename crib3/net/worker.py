@@ -34,6 +34,7 @@ import signal
 import socket
 import sys
 import time
+from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
@@ -69,8 +70,18 @@ class WorkerLink:
     """The worker's end of the socket: frames out (buffered, never
     blocking the loop except inside a call), frames in (handed to the
     worker in order). A call blocks until its reply, applying the room's
-    messages that come first (a move's reply among them) and queuing the
-    sessions' for the loop."""
+    messages that come first (a move's reply among them) and leaving the
+    sessions' for the loop.
+
+    Every message read waits in one queue, `inbox`, and leaves it in the
+    order it came, whoever reads it: a call's reply often shares a read
+    with the room's next messages (a computer player's move, made as soon
+    as the person's was answered), which wait there for the loop; a call
+    made before the loop has handed them on applies them first, then what
+    it reads itself. (Applying the newer ones at once, as another call
+    read them, gave a screen a board's go and its new count before the
+    card that led to them, and the screen waited on a turn that was not
+    its own any more.)"""
 
     def __init__(self, sock: socket.socket, worker: Worker) -> None:
         self.sock = sock
@@ -80,6 +91,8 @@ class WorkerLink:
         self.loop = asyncio.get_running_loop()
         self._writing = False
         self._flushing = False  # a write is due at the end of this turn (`_flush_soon`)
+        self.inbox: deque[object] = deque()  # read, not yet handed on (see the class's docstring)
+        self._handing_on = False  # the loop is to hand the inbox on (`_hand_on_soon`)
         self.closed = asyncio.Event()
         sock.setblocking(False)
         self.loop.add_reader(sock, self._readable)
@@ -153,8 +166,19 @@ class WorkerLink:
             log.warning("the main process sent %s: the link is closed", exc)
             self._lost()
             return
-        for message in messages:
-            self.worker.receive(message, later=False)
+        self.inbox.extend(messages)
+        self._hand_on()
+
+    def _hand_on(self) -> None:
+        """Hand the worker every message read, in order (from the loop)."""
+        self._handing_on = False
+        while self.inbox:
+            self.worker.receive(self.inbox.popleft(), later=False)
+
+    def _hand_on_soon(self) -> None:
+        if not self._handing_on:
+            self._handing_on = True
+            self.loop.call_soon(self._hand_on)
 
     def _lost(self) -> None:
         if not self.closed.is_set():
@@ -197,16 +221,29 @@ class WorkerLink:
                 log.warning("the main process sent %s: the link is closed", exc)
                 self._lost()
                 return wire.Reply(call.call, error="the card room is closing")
-            reply = None
-            for message in messages:
-                if isinstance(message, wire.Reply) and message.call == call.call:
-                    reply = message
-                elif reply is None:
-                    self.worker.receive(message, later=True)
-                else:  # (after the reply: handled by the loop, in order)
-                    self.loop.call_soon(self.worker.receive, message, False)
+            self.inbox.extend(messages)
+            reply = self._apply_until(call)
             if reply is not None:
                 return reply
+
+    def _apply_until(self, call: wire.Call) -> wire.Reply | None:
+        """Apply the room's messages in the inbox up to `call`'s reply, in
+        order, and take out the reply (None: not read yet). A session's
+        message stays where it is, for the loop; so does all after the
+        reply."""
+        kept = 0  # the inbox's first messages, sessions', left for the loop
+        while kept < len(self.inbox):
+            message = self.inbox[kept]
+            if isinstance(message, wire.Reply) and message.call == call.call:
+                del self.inbox[kept]
+                if self.inbox:
+                    self._hand_on_soon()
+                return message
+            if self.worker.receive(message, later=True):
+                del self.inbox[kept]  # (a room's message: applied)
+            else:
+                kept += 1
+        return None
 
 
 class RelayChannel:
@@ -251,20 +288,21 @@ class Worker:
         self.sessions: dict[int, Session] = {}
         self.collector = Collector()
 
-    def receive(self, message: object, later: bool) -> None:
-        """A message from the main process. The room's are applied now;
-        while a call waits (`later`), a session's wait for the loop."""
+    def receive(self, message: object, later: bool) -> bool:
+        """A message from the main process; False if it was left. The
+        room's are applied now; while a call waits (`later`), a session's
+        is left, for the link to hand on in its turn (`WorkerLink`)."""
         if self.stats is not None and isinstance(message, wire.Reply):
             self.stats.move_answered(message.call)
         if self.room.receive(message):
-            return
+            return True
         if later:
-            self.link.loop.call_soon(self.receive, message, False)
-            return
+            return False
         try:
             self._session_message(message)
         except Exception as exc:  # one session's trouble is not the worker's
             crash.report(log, exc, "a message to a session")
+        return True
 
     def _session_message(self, message: object) -> None:
         if isinstance(message, wire.OpenSession):

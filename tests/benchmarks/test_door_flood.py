@@ -59,6 +59,7 @@ from types import SimpleNamespace
 
 import asyncssh
 import pytest
+from helpers import finished
 from ssh_support import Client, person_address, serving, until
 from test_ssh_hostile import chat_key
 from test_web_door_hostile import page_loads, slow_loris
@@ -176,8 +177,13 @@ async def _apart(kind: str, url: str, stop: asyncio.Event, got: Counter[str]) ->
     flooder = await asyncio.create_subprocess_exec(
         sys.executable, str(Path(__file__).parent.parent / "flooder.py"), kind, url,
         stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE)
-    await stop.wait()
-    out, _ = await flooder.communicate(b"")
+    try:
+        await stop.wait()
+        out, _ = await finished(flooder.communicate(b""), 30, f"the {kind} flooder's report")
+    finally:
+        if flooder.returncode is None:
+            flooder.kill()
+            await finished(flooder.wait(), 10, f"the {kind} flooder, killed")
     got.update(json.loads(out.decode().splitlines()[-1]))
 
 

@@ -437,7 +437,7 @@ def _stop_server(server: subprocess.Popen) -> None:
             server.wait(timeout=15)
         except subprocess.TimeoutExpired:
             server.kill()
-            server.wait()
+            server.wait(timeout=10)
 
 
 def _tail(log: Path, lines: int = 40) -> str:

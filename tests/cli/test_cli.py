@@ -6,7 +6,7 @@ import json
 import subprocess
 
 import pytest
-from commands import CRIB3, assert_clean_failure, run, serve_says
+from commands import CRIB3, assert_clean_failure, lines_from, run, serve_says
 from logfiles import ASSETS
 
 
@@ -152,7 +152,7 @@ def test_serve_reports_a_damaged_table_then_stops_on_a_signal_with_every_table_s
                                str(tmp_path / "host_key")], stderr=subprocess.PIPE, text=True,
                               env={**os.environ, "CRIB3_HOME": str(tmp_path)})
     try:
-        lines = [server.stderr.readline() for _ in range(3)]
+        lines = lines_from(server.stderr, 3, what="crib3 serve's stderr")
         server.send_signal(signal.SIGINT)
         _, rest = server.communicate(timeout=20)
     finally:

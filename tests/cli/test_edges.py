@@ -30,7 +30,7 @@ def _can_mount_in_a_namespace() -> bool:
     if shutil.which("unshare") is None:
         return False
     probe = subprocess.run(["unshare", "-rm", "sh", "-c", "mount -t tmpfs tmpfs /mnt"],
-                           capture_output=True)
+                           capture_output=True, timeout=30)
     return probe.returncode == 0
 
 

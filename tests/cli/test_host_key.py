@@ -32,7 +32,8 @@ def test_before_the_first_start_help_says_when_the_fingerprint_comes(tmp_path):
 @pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs OpenSSH's ssh-keygen")
 def test_the_fingerprint_is_ssh_keygens(tmp_path):
     key = tmp_path / "key"
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True,
+                   timeout=30)
     listed = subprocess.run(["ssh-keygen", "-lf", str(key) + ".pub"], check=True,
-                            capture_output=True, text=True).stdout.split()[1]
+                            capture_output=True, text=True, timeout=30).stdout.split()[1]
     assert fingerprint((tmp_path / "key.pub").read_text()) == listed

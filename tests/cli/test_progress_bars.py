@@ -9,9 +9,11 @@ import fcntl
 import os
 import pty
 import re
+import select
 import struct
 import subprocess
 import termios
+import time
 from pathlib import Path
 
 import pytest
@@ -38,7 +40,17 @@ def in_terminal(home: Path, *args: str, stdout_piped: bool = False) -> tuple[int
                                env=_env(home))
     os.close(slave)
     seen = bytearray()
+    give_up = time.monotonic() + 120
     while True:
+        left = give_up - time.monotonic()
+        if left <= 0:
+            process.kill()
+            process.wait(timeout=10)
+            os.close(master)
+            raise AssertionError(f"crib3 {' '.join(args)} still ran after 120 s; its terminal "
+                                 f"last showed {bytes(seen[-300:])!r}")
+        if not select.select([master], [], [], left)[0]:
+            continue
         try:
             chunk = os.read(master, 65536)
         except OSError:  # EIO: every end of the terminal is closed

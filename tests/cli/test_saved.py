@@ -158,7 +158,7 @@ def test_kill_9_loses_nothing_that_was_on_screen(tmp_path, run):
             time.sleep(rng.uniform(0.01, 0.12))
         screen = tmux.screen()
         pid = subprocess.run(["pgrep", "-f", f"crib3.* play --seed {run} "],
-                             capture_output=True, text=True).stdout.split()
+                             capture_output=True, text=True, timeout=30).stdout.split()
         assert pid, "crib3 is not running"
         for p in pid:
             os.kill(int(p), signal.SIGKILL)

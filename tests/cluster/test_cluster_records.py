@@ -4,11 +4,10 @@ never hosted it, and Enter replays it from there, as on one machine."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
-from nats_support import nats_server, needs_nats, until
+from nats_support import nats_server, needs_nats, play_to_the_end, until
 from tui_support import room_app, screen_text, wait_for
 
 pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
@@ -37,12 +36,8 @@ async def test_my_games_at_another_node_lists_and_replays_a_game_played_at_the_f
             ann = await a.enter("Ann", "SHA256:ann", lambda why: None)
             table = a.open_table(ann, Rules(target=61), ("easy", "easy"))
             table.start("Ann")
+            await play_to_the_end(table)  # Ann plays her first legal move
             game = table.game
-            while game is None or not game.over:  # Ann plays her first legal move
-                if game is not None and game.to_act() == (0,) and not game._outbox:
-                    table.feed(0).dispatch(game.legal_moves(0)[0])
-                await asyncio.sleep(0.01)
-                game = table.game
             events = len(game.events)
             a.depart(ann)
             await until(lambda: bool(b.records.finished(ANN)), seconds=20,

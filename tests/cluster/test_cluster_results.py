@@ -12,7 +12,7 @@ import json
 import logging
 
 import pytest
-from nats_support import nats_server, needs_nats
+from nats_support import nats_server, needs_nats, play_to_the_end
 
 pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
 
@@ -188,12 +188,7 @@ async def test_a_rated_game_on_one_node_rates_its_people_on_every_node(solo, tmp
         await until(lambda: any(t.rated for t in b.cluster_lobby.tables()),
                     what="the lobby of node rb saying the table is rated")
         table.start("Alice")
-        game = table.game
-        while game is None or not game.over:  # Alice plays her first legal move
-            if game is not None and game.to_act() == (0,) and not game._outbox:
-                table.feed(0).dispatch(game.legal_moves(0)[0])
-            await asyncio.sleep(0.01)
-            game = table.game
+        await play_to_the_end(table)  # Alice plays her first legal move
         for room in rooms:  # (the stream holds the other tests' results too)
             await until(lambda room=room: room.results.skill("ssh SHA256:alice") is not None,
                         what=f"node {room.node.name} folding the result")
@@ -235,12 +230,7 @@ async def test_a_rated_game_whose_host_died_at_its_end_is_rated_by_the_adopter(s
         a.game_over = lambda table, state: None  # dies before its result is written,
         a.node.publish = lambda table: None  # and before the registry hears the end
         table.start("Zelda")
-        game = table.game
-        while game is None or not game.over:
-            if game is not None and game.to_act() == (0,) and not game._outbox:
-                table.feed(0).dispatch(game.legal_moves(0)[0])
-            await asyncio.sleep(0.01)
-            game = table.game
+        await play_to_the_end(table)
         await table.settled()
         await a.node.close()  # killed: nothing released
         await until(lambda: b.results.skill("ssh SHA256:zelda") is not None, seconds=30,
@@ -280,12 +270,7 @@ async def test_a_forged_result_moves_no_rating_and_the_honest_one_counts_once(
         made: list[Result] = []
         a.game_over = lambda table, state: made.append(table_result(table, state))
         table.start("Ann")
-        game = table.game
-        while game is None or not game.over:  # Ann plays her first legal move
-            if game is not None and game.to_act() == (0,) and not game._outbox:
-                table.feed(0).dispatch(game.legal_moves(0)[0])
-            await asyncio.sleep(0.01)
-            game = table.game
+        await play_to_the_end(table)  # Ann plays her first legal move
         await until(lambda: bool(made), what="the game's result made")
         honest = made[0]
         assert honest is not None and honest.placings[0].identity == "ssh SHA256:ann"
@@ -346,23 +331,6 @@ async def test_a_forged_result_moves_no_rating_and_the_honest_one_counts_once(
         for room in rooms:
             room.close()
             await room.stop()
-
-
-async def play_to_the_end(table, seat: int = 0) -> None:
-    """The person in `seat` plays her first legal move each turn until the
-    game ends (the other seats are the computer's)."""
-    game = table.game
-    give_up = asyncio.get_running_loop().time() + 60
-    while game is None or not game.over:
-        assert asyncio.get_running_loop().time() < give_up, (
-            "the game stopped", None if game is None else (game.to_act(), len(game.events),
-                                                         len(game._outbox)))
-        # (Her move when it is awaited, the computer's too or not: everyone
-        # throws to the crib at once.)
-        if game is not None and seat in game.to_act() and not game._outbox:
-            table.feed(seat).dispatch(game.legal_moves(seat)[0])
-        await asyncio.sleep(0.01)
-        game = table.game
 
 
 async def test_ratings_rebuilt_from_the_cluster_are_the_nodes_numbers(solo, crib3_home):

@@ -13,6 +13,7 @@ import time
 
 import asyncssh
 import pytest
+from helpers import finished
 from ssh_support import Client, plain, until
 from test_live_event_ssh import independent_results, record_writes
 from test_ssh import hidden_from
@@ -115,7 +116,7 @@ async def test_nine_people_one_in_a_browser_play_a_live_event_of_three_boards(tm
             for client in clients:
                 client.close()
         finally:
-            await browser.close()
+            await finished(browser.close(), 60, "chromium's close")
     took = time.monotonic() - began
 
     assert problems == [] and len(live.logs) == 9

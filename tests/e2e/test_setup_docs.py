@@ -43,7 +43,8 @@ def test_the_play_command_works_as_written_in_a_fresh_copy(tmp_path):
     if shutil.which("git") is None or not (ROOT / ".git").exists():
         pytest.skip("needs the git checkout")
     copy = tmp_path / "crib3"
-    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(copy)], check=True)
+    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(copy)], check=True,
+                   timeout=300)
     for path in ("pyproject.toml", "README.md"):  # the working tree's, not only HEAD's
         shutil.copy(ROOT / path, copy / path)
     shutil.rmtree(copy / "crib3")

@@ -11,6 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from commands import lines_from
 from ssh_support import Terminals, free_port, openssh_keys, ssh, start_serving
 
 pytestmark = [pytest.mark.slow]
@@ -238,11 +239,12 @@ def test_a_player_is_told_even_when_the_servers_own_console_is_gone(tmp_path, ke
          "serve", "--port", str(port), "--authorized-keys", str(authorized), "--think", "0.05"],
         env={**os.environ, "CRIB3_HOME": str(tmp_path / "home")}, stderr=subprocess.PIPE)
     try:
-        seen = b""
+        seen = ""
         deadline = time.monotonic() + 20
-        while b"listening on" not in seen:
+        while "listening on" not in seen:
             assert time.monotonic() < deadline, seen
-            seen += server.stderr.readline()
+            seen += lines_from(server.stderr, 1, max(0.1, deadline - time.monotonic()),
+                               f"crib3 serve's stderr (so far {seen!r})")[0]
         terminals.open("ann", login(port, "ann", made["ann"]))
         terminals.wait_for("ann", "Open a table")
         server.stderr.close()  # tee is gone
@@ -257,4 +259,4 @@ def test_a_player_is_told_even_when_the_servers_own_console_is_gone(tmp_path, ke
     finally:
         if server.poll() is None:
             server.kill()
-            server.wait()
+            server.wait(timeout=10)

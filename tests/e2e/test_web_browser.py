@@ -14,6 +14,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import finished
 from ssh_support import Client, until
 from web_support import web_serving
 
@@ -143,7 +144,7 @@ async def test_a_browser_opens_an_invite_sits_with_two_ssh_players_and_plays_a_h
             bob.close()
             cat.close()
         finally:
-            await browser.close()
+            await finished(browser.close(), 60, "chromium's close")
     assert requests and all(url.startswith(here) for url in requests), requests
 
 
@@ -174,4 +175,4 @@ async def test_a_browser_presses_p_and_is_seated_with_two_ssh_players(tmp_path, 
             for friend in friends:
                 friend.close()
         finally:
-            await browser.close()
+            await finished(browser.close(), 60, "chromium's close")

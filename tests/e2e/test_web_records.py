@@ -13,6 +13,7 @@ import asyncio
 from datetime import UTC, datetime
 
 import pytest
+from helpers import finished
 from records_support import finished_game, rated_crowd
 from test_web_browser import CHROMIUM, FLAGS, async_playwright, shows
 from test_web_widths import laid_out, shown
@@ -124,4 +125,4 @@ async def test_a_browser_pages_the_board_opens_a_profile_and_replays_one_of_its_
             await page.keyboard.press("q")
             await agrees(page, sent, "2 finished games")
         finally:
-            await browser.close()
+            await finished(browser.close(), 60, "chromium's close")

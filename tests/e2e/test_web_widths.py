@@ -16,6 +16,7 @@ import asyncio
 import re
 
 import pytest
+from helpers import finished
 from rich.cells import get_character_cell_size
 from ssh_support import Client, plain, until
 from test_web_browser import CHROMIUM, FLAGS, async_playwright, shows
@@ -194,5 +195,5 @@ async def test_emoji_and_marked_names_and_chat_sit_in_the_servers_columns_in_a_b
             assert boxes(cells) >= 3, shown(cells)  # the two computers', and hers
             zoq.close()
         finally:
-            await browser.close()
+            await finished(browser.close(), 60, "chromium's close")
             await other.aclose()

@@ -66,7 +66,7 @@ def test_a_failed_fsync_is_logged_once_and_fails_the_next_write(tmp_path, monkey
     caplog.set_level(logging.ERROR, "crib3.log")
     writer = LogWriter(path, sync=LATER)
     writer.append(EVENT)  # written; its fsync fails in the background
-    writer._group.wait()  # type: ignore[union-attr]  # (the test waits for the thread)
+    assert writer._group.wait(30), "the failed fsync never ended"  # type: ignore[union-attr]  # (the test waits for the thread)
     for _ in range(2):
         with pytest.raises(OSError) as failed:
             writer.append(EVENT)

@@ -1,6 +1,7 @@
 """Scoring: the seeds' examples, the itemized breakdown, and the fast path."""
 
 import random
+import time
 from itertools import combinations
 
 import pytest
@@ -224,10 +225,13 @@ def test_the_rank_table_is_never_read_half_built(monkeypatch):
 
     threads = [threading.Thread(target=build), threading.Thread(target=reader)]
     threads[0].start()
+    started = time.monotonic()
     while not builder_ident:
-        pass
+        assert time.monotonic() - started < 20, "the building thread never began"
+        time.sleep(0.001)
     threads[1].start()
     for thread in threads:
         thread.join(20)
+    assert not [t for t in threads if t.is_alive()], "the table's building or reading never ended"
     assert not problems, problems
     assert len(scoring._RANK_TABLE) == len(scoring._rank_multisets(5))

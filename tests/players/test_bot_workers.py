@@ -12,7 +12,8 @@ import time
 
 import pytest
 from benchmarks.test_screen_update import OneTable, finished_game
-from commands import POLL
+from commands import POLL, lines_from
+from helpers import finished
 
 from crib3.engine import Game, PlayerInfo
 from crib3.players import make_player, workers
@@ -80,7 +81,7 @@ async def test_a_slow_bot_does_not_hold_another_tables_screen():
             if app.screen.has_class("feed-on") != shown:
                 answered += 1
             await asyncio.sleep(0.05)
-        command = await deciding
+        command = await finished(deciding, 60, "the slow bot's choice (its budget: 30 s)")
         used_here = time.process_time() - cpu
     assert command == game.view(seat).legal[-1]
     assert answered >= 3, "the other table's screen answered no keys while the bot thought"
@@ -141,7 +142,8 @@ def test_the_workers_end_when_their_process_is_killed(tmp_path):
     parent = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
                               start_new_session=True)
     try:
-        assert parent.stdout.readline().strip() == "ready"
+        said = lines_from(parent.stdout, 1, 60, "the pool's process")
+        assert said[0].strip() == "ready", said
         children = _children_of(parent.pid)
         assert children, "no worker processes found"
         parent.send_signal(signal.SIGKILL)

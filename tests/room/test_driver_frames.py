@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
+from helpers import finished
 from textual.app import App, ComposeResult
 from textual.widgets import Static
 
@@ -31,7 +32,10 @@ class Words(App[None]):
 
 
 async def _quiet(channel: Recorder, seconds: float = 0.2) -> None:
+    """Until the app has written nothing for `seconds` (within 30 s)."""
+    deadline = asyncio.get_running_loop().time() + 30
     while True:
+        assert asyncio.get_running_loop().time() < deadline, "the app never stopped writing"
         channel.wrote.clear()
         try:
             await asyncio.wait_for(channel.wrote.wait(), seconds)
@@ -63,7 +67,7 @@ async def test_a_synchronized_frame_is_one_write():
         assert any("changed" in f for f in frames)
     finally:
         app.exit()
-        await task
+        await finished(task, 30, "the app's run, after it was told to exit")
     assert channel.writes[-1].decode().endswith("\x1b[?1049l")  # the terminal put back
 
 
@@ -101,7 +105,7 @@ async def _title_bell_and_frame(driver_class: type[ChannelDriver]) -> list[bytes
         return list(channel.writes)
     finally:
         app.exit()
-        await task
+        await finished(task, 30, "the app's run, after it was told to exit")
 
 
 async def test_the_title_and_the_bell_go_out_with_their_frame():
@@ -133,4 +137,4 @@ async def test_a_title_with_no_frame_after_it_goes_alone():
         assert channel.writes == [b"\x1b]0;crib3\x07"]
     finally:
         app.exit()
-        await task
+        await finished(task, 30, "the app's run, after it was told to exit")

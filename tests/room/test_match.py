@@ -79,6 +79,16 @@ def test_a_match_ends_at_the_first_majority_and_its_winner_ranks_first(best_of, 
 # --- a table plays a match ----------------------------------------------------------------
 
 
+async def waited(check, what: str, step: float = 0.01, seconds: float = 30.0) -> None:
+    """Until `check()` (looked at every `step` seconds), within `seconds`,
+    or the test fails saying `what` it waited for."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + seconds
+    while not check():
+        assert loop.time() < deadline, f"waited {seconds:.0f} s for {what}"
+        await asyncio.sleep(step)
+
+
 async def play_match(table, seats=(0,)) -> None:
     """Play the people's seats of `table`'s match, game after game, to its end."""
     loop = asyncio.get_running_loop()
@@ -106,8 +116,7 @@ async def test_a_rated_best_of_3_plays_game_after_game_and_rates_the_match_once(
     assert line.placings[0].best > 0  # the best hand over the match's games, for profiles
     assert room.results.skill("ssh SHA256:ann").games == 1
     away = put_away_folder(tmp_path / "tables")
-    while not (away / f"table-{table.number}.json").exists():  # noqa: ASYNC110 (a file, no event)
-        await asyncio.sleep(0.01)
+    await waited((away / f"table-{table.number}.json").exists, "the match's table put away")
     logs = sorted(p.name for p in away.glob(f"table-{table.number}-game-*.jsonl"))
     assert len(logs) == len(match.games)  # each game's log kept
     assert room.lobby() == []
@@ -122,8 +131,8 @@ async def test_a_match_comes_back_after_a_restart_with_its_games_won(tmp_path):
     table.start("Ann")
     first = table.game
     await play_people(table, (0,))
-    while table.game is first:  # noqa: ASYNC110 (the table's own task begins it)
-        await asyncio.sleep(0.001)
+    await waited(lambda: table.game is not first, "the next game begun by the table's task",
+                 step=0.001)
     won = table.match
     assert len(won.games) == 1
     table.close()  # the server stops, the second game just begun
@@ -155,8 +164,8 @@ async def test_a_person_who_leaves_a_rated_match_is_finished_by_the_computer_and
     table.sit(bob)
     table.start("Ann")
     table.leave(1)  # Bob goes, mid-match, and does not come back
-    while not table.seats[1].replaced:  # noqa: ASYNC110 (the room's own timer)
-        await asyncio.sleep(0.01)
+    await waited(lambda: table.seats[1].replaced, "Bob's seat given to the computer by the "
+                 "room's timer")
     await play_match(table)
     assert room.results is not None
     [(_, line)] = list(room.results.read())
@@ -173,8 +182,7 @@ async def test_a_match_won_just_before_a_stop_is_rated_once_at_the_next_start(tm
     table.start("Ann")
     await play_match(table)
     away = put_away_folder(tmp_path / "tables")
-    while not (away / table.meta_path.name).exists():  # noqa: ASYNC110 (a file, no event)
-        await asyncio.sleep(0.01)
+    await waited((away / table.meta_path.name).exists, "the stopped match put away")
     for path in (table.meta_path, *table.files.game_logs()):  # where the stop left them
         os.replace(path, tmp_path / "tables" / path.name)
     for _ in range(2):  # a start, and another

@@ -11,6 +11,7 @@ import asyncio
 import statistics
 
 from benchmarks.test_screen_update import OneTable, finished_game, measure
+from helpers import finished
 from textual.css.stylesheet import Stylesheet
 from textual.widgets._footer import FooterKey
 from tui_support import screen_text
@@ -396,7 +397,7 @@ async def test_a_session_draws_its_first_screen_once(tmp_path):
         assert app._driver.count.resizes == 0  # type: ignore[union-attr]
     finally:
         app.exit()
-        await task
+        await finished(task, 30, "the app's run, after it was told to exit")
         room.close()
 
 
@@ -586,7 +587,7 @@ async def test_the_seats_of_a_table_draw_through_one_filter_of_each_kind():
     finally:
         for app in apps:
             app.exit()
-        await asyncio.gather(*tasks)
+        await finished(asyncio.gather(*tasks), 60, "the apps' runs, after they were told to exit")
 
 
 def test_a_strip_makes_its_caches_as_it_uses_them():

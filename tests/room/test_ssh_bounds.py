@@ -12,6 +12,7 @@ import time
 
 import asyncssh
 import pytest
+from helpers import finished
 from ssh_support import Client, Terminal, Visitor, serving, until
 from textual import constants
 
@@ -180,7 +181,8 @@ async def test_twenty_connections_at_once_print_no_traceback(tmp_path, monkeypat
             await asyncio.sleep(0.01 * (index % 5))
             client.close()
 
-        await asyncio.gather(*(come_and_go(i) for i in range(20)))
+        await finished(asyncio.gather(*(come_and_go(i) for i in range(20))), 120,
+                       "twenty sign-ins coming and going")
         assert await open_and_close_the_dialog(bob) < 2.0   # bob plays on
         await until(lambda: {s.username for s in server.sessions} == {"bob"},
                     what="the twenty gone")

@@ -11,6 +11,7 @@ import time
 
 import asyncssh
 import pytest
+from helpers import finished
 from ssh_support import Client, free_port, reconnect_code, seat_three, serving, start_serving, until
 from textual import constants
 
@@ -190,7 +191,7 @@ async def test_key_tries_are_limited_and_the_keys_file_parsed_once(tmp_path, mon
 
         attack = asyncio.gather(*(stranger(i) for i in range(16)), return_exceptions=True)
         during = await key_to_screen(owner)
-        await attack
+        await finished(attack, 120, "the strangers' connections")
         looked_at = server.tries - tries_before
         # 16 connections of 100 keys each: six each at most, and each of
         # the two addresses 30 failures a minute.

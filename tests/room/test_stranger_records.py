@@ -107,8 +107,8 @@ def test_my_games_pressed_in_many_sessions_at_once_reads_each_game_once(tmp_path
     failed: list[BaseException] = []
 
     def look() -> None:
-        start.wait()
         try:
+            start.wait(30)  # (all at once; a thread that never came breaks it)
             records.finished("ssh SHA256:dan")
         except BaseException as exc:  # noqa: BLE001 (any failure fails the test)
             failed.append(exc)
@@ -118,5 +118,6 @@ def test_my_games_pressed_in_many_sessions_at_once_reads_each_game_once(tmp_path
         thread.start()
     for thread in threads:
         thread.join(30)
+    assert not [t for t in threads if t.is_alive()], "a look at the records never ended"
     assert failed == []
     assert len(reads) == 100 and len(set(reads)) == 100

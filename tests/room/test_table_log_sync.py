@@ -75,7 +75,7 @@ async def test_a_failed_fsync_stops_the_tables_next_event_as_a_full_disk(tmp_pat
     caplog.set_level(logging.ERROR, "crib3.log")
     feed = table.feed(0)
     feed.dispatch(feed.game.legal_moves(0)[0])  # written; its fsync fails meanwhile
-    table.files._writer._group.wait()  # type: ignore[union-attr]  # (the test waits for it)
+    assert table.files._writer._group.wait(30), "the failed fsync never ended"  # type: ignore[union-attr]  # (the test waits for it)
     feed = table.feed(1)
     with pytest.raises(OSError) as failed:  # as a write to a full disk raises
         feed.dispatch(feed.game.legal_moves(1)[0])

@@ -308,6 +308,7 @@ def raw_websocket(door, cookie: str) -> socket.socket:
     buffer, that will never read: a client that stops reading."""
     sock = socket.socket()
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.settimeout(20)  # (until the handshake is answered)
     sock.connect(("127.0.0.1", door.port))
     key = base64.b64encode(os.urandom(16)).decode()
     sock.sendall((f"GET /ws?cols=300&rows=100 HTTP/1.1\r\nHost: 127.0.0.1:{door.port}\r\n"
@@ -316,7 +317,13 @@ def raw_websocket(door, cookie: str) -> socket.socket:
                   f"Cookie: crib3_id={cookie}\r\n\r\n").encode())
     head = b""
     while b"\r\n\r\n" not in head:
-        head += sock.recv(1)
+        try:
+            byte = sock.recv(1)
+        except TimeoutError:
+            raise AssertionError(f"the door never answered the handshake: {head!r}") from None
+        assert byte, f"the door closed the connection during the handshake: {head!r}"
+        head += byte
+    sock.settimeout(None)
     assert head.startswith(b"HTTP/1.1 101"), head
     return sock
 

@@ -12,6 +12,7 @@ import secrets
 
 import aiohttp
 import pytest
+from helpers import finished
 from test_ssh_hostile import lobby_key, within  # (the SSH door's: a browser's client alike)
 from web_support import WebClient, web_serving
 
@@ -64,7 +65,7 @@ async def test_names_asked_for_write_nothing_until_their_person_sits_down(
 
         flooding = asyncio.ensure_future(flood())
         during = await lobby_key(ann)
-        statuses = await flooding
+        statuses = await finished(flooding, 120, "the flood of name requests")
         within(during, before)
         assert len(statuses) == 2000 and set(statuses) <= {200, 429}, set(statuses)
         assert door.book.identities() == 1
@@ -144,7 +145,8 @@ async def test_junk_cookies_and_guessed_links_cost_an_indexed_lookup(tmp_path, m
         attacking = asyncio.ensure_future(asyncio.gather(
             *(junk(f"127.0.0.{20 + a}", 250) for a in range(4))))
         during = await lobby_key(ann)
-        statuses = [s for answers in await attacking for s in answers]
+        answered = await finished(attacking, 120, "the junk requests")
+        statuses = [s for answers in answered for s in answers]
         within(during, before)
         assert len(statuses) == 1000 and set(statuses) <= {200, 403, 429}, set(statuses)
         assert made <= 10, made                          # ann's, now and then: never the book

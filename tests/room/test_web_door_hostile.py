@@ -15,6 +15,7 @@ from collections import OrderedDict
 
 import aiohttp
 import pytest
+from helpers import finished
 from ssh_support import until
 from test_ssh_hostile import lobby_key, within  # (the SSH door's: a browser's client alike)
 from web_support import WebClient, web_serving
@@ -81,7 +82,7 @@ async def test_malformed_requests_are_answered_bare_and_logged_in_one_line(
 
         attacking = asyncio.ensure_future(attack())
         during = await lobby_key(ann)
-        answers = await attacking
+        answers = await finished(attacking, 120, "eve's bad sizes")
         within(during, before)
         said = [a for a in answers if a]
         assert said, "the door never answered"
@@ -224,7 +225,7 @@ async def test_under_open_new_names_and_link_guesses_are_limited_per_address(
 
         attacking = asyncio.ensure_future(attack())
         during = await lobby_key(ann)
-        names, guesses = await attacking
+        names, guesses = await finished(attacking, 120, "the names and the guesses")
         within(during, before)
         assert names.count(200) <= 25 and names[-1] == 429, names
         assert 429 in guesses and guesses.count(403) <= 35, guesses

@@ -80,3 +80,68 @@ async def test_a_large_backlog_is_written_at_once():
         link._lost()
         mine.close()
         theirs.close()
+
+
+def a_go_round(seat: int = 0):
+    """A board's play from seat `seat`, as its feed hands it to that
+    seat's screen, up to the computer's card (seat 2) after which both
+    people say go, the computer scores the go and the count starts again
+    with `seat` to lead; and those five items."""
+    from crib3.duplicate.boards import make_boards
+    from crib3.duplicate.play import play_with_bots
+    from crib3.engine import SeatFeed
+    from crib3.engine import events as ev
+
+    game = play_with_bots(make_boards(2, 1)[0], 0, ["standard"] * 3)
+    history, _ = SeatFeed(game, seat).follow(lambda *_: None)
+    items = [(event, view) for event, _, view in history]
+    for at in range(len(items) - 4):
+        card, go, go_too, scored, reset = (event for event, _ in items[at:at + 5])
+        if isinstance(card, ev.CardPlayed) and card.seat == 2 \
+                and isinstance(go, ev.GoSaid) and isinstance(go_too, ev.GoSaid) \
+                and isinstance(scored, ev.GoScored) \
+                and isinstance(reset, ev.CountReset) and reset.leader == seat:
+            return items[:at], items[at:at + 5]
+    raise AssertionError("the board has no go round led by seat 0 after it")
+
+
+async def test_a_screen_is_handed_the_rooms_events_in_the_order_sent_whoever_reads_them():
+    """A call's reply shares a read with the computer's card; before the
+    loop hands the card on, another session's call reads the two gos, the
+    go's point and the new count: the screen still gets the card first, and
+    its seat's view ends where the game stands (its turn to lead), not at
+    the card (another's turn: the table would wait on a screen that offers
+    no move)."""
+    from crib3.net.worker import Worker
+    from crib3.room.replica import CALLER, ReplicaTable
+
+    before, round_ = a_go_round()
+    mine, theirs = socket.socketpair()
+    worker = Worker(mine, None)
+    table = ReplicaTable(worker.room, 4)
+    got: list[tuple[object, object]] = []
+    token = CALLER.set(1)
+    try:
+        theirs.sendall(wire.frame(wire.Reply(1, wire.Followed(9, tuple(before)))))
+        feed = table.feed(0)
+        so_far, _ = feed.follow(lambda event, state, view: got.append((event, view)))
+        assert len(so_far) == len(before)
+        CALLER.set(2)  # another person's call: its reply, then the computer's card
+        theirs.sendall(wire.frame(wire.Reply(2)) + wire.frame(wire.FeedItems(9, (round_[0],))))
+        worker.room._call("room", "play_now_leave", wire.ME)
+        CALLER.set(3)  # and a third's, before the loop has handed the card on
+        theirs.sendall(b"".join(wire.frame(wire.FeedItems(9, (item,))) for item in round_[1:])
+                       + wire.frame(wire.Reply(3)))
+        worker.room._call("room", "play_now_leave", wire.ME)
+        deadline = asyncio.get_running_loop().time() + 10
+        while len(got) < len(round_):
+            assert asyncio.get_running_loop().time() < deadline, (
+                "the round's five events were not all handed on", got)
+            await asyncio.sleep(0.01)
+        assert [event for event, _ in got] == [event for event, _ in round_]
+        assert got[-1][1].my_turn and feed.view is not None and feed.view.my_turn
+    finally:
+        CALLER.reset(token)
+        worker.link._lost()
+        mine.close()
+        theirs.close()

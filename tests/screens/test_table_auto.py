@@ -22,6 +22,7 @@ from crib3.tui.words import IDLE, Mode
 # played for you, Enter at every count and for every card, a forced one too.
 PRESSES_A_HAND = 5
 PRESSES_BEFORE = 10
+PRESSES = 400  # more than a whole game's: a wait for a state never reached ends
 
 
 def ann(**auto: object) -> Crib3App:
@@ -43,11 +44,17 @@ async def one_hand_by_enter(pilot, choices_at_a_press=None) -> int:
     """Enter until hand 2's throw is asked, from hand 1's; the presses."""
     app = pilot.app
     await wait_for(pilot, lambda: key_needed(app))
-    while not (table(app).mode == Mode.YOUR_TURN and table(app).view.phase == Phase.DISCARD):
-        await pilot.press("enter")  # the cut for deal, once a game
+    for _ in range(PRESSES):  # the cut for deal, once a game
+        if table(app).mode == Mode.YOUR_TURN and table(app).view.phase == Phase.DISCARD:
+            break
+        await pilot.press("enter")
         await wait_for(pilot, lambda: key_needed(app))
+    else:
+        raise AssertionError(f"the first throw never asked in {PRESSES} presses")
     presses = 0
     while True:
+        assert presses < PRESSES, ("hand 2's throw never asked", table(app).mode,
+                                   table(app).view.phase, table(app).view.hand_number)
         screen = table(app)
         if app.screen is screen and screen.mode == Mode.YOUR_TURN and \
                 screen.view.phase == Phase.DISCARD and screen.view.hand_number == 2:
@@ -71,9 +78,12 @@ async def to_a_count_going_on(pilot, app) -> None:
     """Enter, as often as the table asks for it, until a count in the show
     is on its way to the next by itself."""
     await wait_for(pilot, lambda: key_needed(app) or table(app).going_on_by_itself)
-    while not table(app).going_on_by_itself:
+    for _ in range(PRESSES):
+        if table(app).going_on_by_itself:
+            return
         await pilot.press("enter")
         await wait_for(pilot, lambda: key_needed(app) or table(app).going_on_by_itself)
+    raise AssertionError(f"no count went on by itself in {PRESSES} presses")
 
 async def test_a_hand_takes_few_presses_with_the_defaults(crib3_home):
     """Counted with every default but the pace after a count, shortened

@@ -10,7 +10,7 @@ import shutil
 import pytest
 from commands import needs_tmux
 from textual.widgets import Input
-from tui_support import make_app, press_enter_until, screen_text, wait_for
+from tui_support import make_app, press_enter_until, press_until, screen_text, wait_for
 
 from crib3.tui.app import Crib3App
 
@@ -41,8 +41,8 @@ async def test_typing_on_the_new_game_screen_replaces_the_name_and_runs_no_comma
         await wait_for(pilot, lambda: isinstance(app.screen, NewGameScreen))
         assert name.value == "Tarq"
         seed = app.screen.query_one("#seed", Input)
-        while app.screen.focused is not seed:       # past the option rows
-            await pilot.press("down")
+        await press_until(pilot, "down", lambda: app.screen.focused is seed,  # past the rows
+                          "the seed's field focused")
         await pilot.press(*"qtr42")
         assert isinstance(app.screen, NewGameScreen) and app.is_running
         assert seed.value == "42"
@@ -121,13 +121,13 @@ async def test_replay_face_up_names_the_discards_and_shows_the_crib():
         crib_row = next(line for line in text.splitlines()[:5] if "crib " in line)
         crib = crib_row.split("crib ")[1].split("│")[0].split()
         assert crib == [c.label() for c in state.crib], crib_row     # face up, all four
-        while app.screen.viewpoint != thrown.seat:                     # that seat's view
-            await pilot.press("v")
+        await press_until(pilot, "v", lambda: app.screen.viewpoint == thrown.seat,  # its view
+                          "the view from the seat that threw")
         await pilot.pause()
         assert said in screen_text(app)
         other = (thrown.seat + 1) % 3                                  # another seat's
-        while app.screen.viewpoint != other:
-            await pilot.press("v")
+        await press_until(pilot, "v", lambda: app.screen.viewpoint == other,
+                          "the view from another seat")
         await pilot.pause()
         seen = screen_text(app)
         assert said not in seen and "throws a card to the crib" in seen
@@ -173,8 +173,8 @@ async def test_a_number_plays_that_card_at_once_and_enter_the_highlighted_one():
                                          and s.view.phase == Phase.PLAY)
         held = screen.table_view.hand.cards()
         fits = [c for c in held if screen.view.count + c.value <= 31]
-        while screen.table_view.hand.selected != fits[0]:
-            await pilot.press("right")
+        await press_until(pilot, "right", lambda: screen.table_view.hand.selected == fits[0],
+                          "the card that fits highlighted")
         await pilot.press("enter")                           # Enter plays the highlighted card
         await wait_for(pilot, lambda: fits[0] in app.game.state.played[0])
 
@@ -192,8 +192,8 @@ async def test_the_pace_of_the_computer_players_is_one_setting(crib3_home):
         await pilot.pause()
         pace = next(line for line in screen_text(app).splitlines() if "Computer pace" in line)
         assert "0.6 s" in pace and "steady" in pace
-        while app.screen.focused.id != "think":
-            await pilot.press("down")
+        await press_until(pilot, "down", lambda: app.screen.focused.id == "think",
+                          "the think time's row focused")
         await pilot.press("left", "left")          # 0.6 -> 0.3 -> at once
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen))

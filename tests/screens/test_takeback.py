@@ -332,15 +332,12 @@ def _footer(app) -> str:
 
 
 async def _to_my_throw(pilot):
-    from tui_support import settled
+    from tui_support import press_enter_until
 
     from crib3.tui.words import Mode
 
-    screen = await settled(pilot)
-    while not (screen.mode == Mode.YOUR_TURN and screen.view.phase == Phase.DISCARD):
-        await pilot.press("enter")
-        screen = await settled(pilot)
-    return screen
+    return await press_enter_until(
+        pilot, lambda screen: screen.mode == Mode.YOUR_TURN and screen.view.phase == Phase.DISCARD)
 
 
 def _logged(app) -> list:
@@ -396,7 +393,7 @@ async def test_throw_u_throw_another_card_and_the_game_goes_on(crib3_home):
 
 
 async def test_u_in_the_play_takes_back_your_card_and_the_bots_answers(crib3_home):
-    from tui_support import make_app, settled, wait_for
+    from tui_support import make_app, press_enter_until, settled, wait_for
 
     from crib3.tui.words import Mode
 
@@ -406,10 +403,8 @@ async def test_u_in_the_play_takes_back_your_card_and_the_bots_answers(crib3_hom
         await pilot.press("1")
         await settled(pilot)
         await pilot.press("enter")  # Ann cuts; she leads (left of the dealer)
-        screen = await settled(pilot)
-        while not (screen.mode == Mode.YOUR_TURN and screen.view.phase == Phase.PLAY):
-            await pilot.press("enter")
-            screen = await settled(pilot)
+        screen = await press_enter_until(
+            pilot, lambda screen: screen.mode == Mode.YOUR_TURN and screen.view.phase == Phase.PLAY)
         before = screen.view
         await pilot.press("1")
         await wait_for(pilot, lambda: sum(isinstance(e, ev.CardPlayed)
