@@ -58,6 +58,7 @@ from crib3.cluster.liveness import EVERY, Liveness
 from crib3.cluster.registry import SPARE, highest_number, open_registry, watch_registry
 from crib3.cluster.retry import keep_doing
 from crib3.cluster.store import (
+    READ_ASK,
     RETRY_SECONDS,
     ClusterStore,
     Fenced,
@@ -68,7 +69,7 @@ from crib3.cluster.store import (
     patiently,
     wrong_last_sequence,
 )
-from crib3.cluster.watched import WatchedBucket
+from crib3.cluster.watched import WatchedBucket, quick
 from crib3.common import crash
 from crib3.engine import Rules
 from crib3.engine.log import make_header
@@ -82,6 +83,10 @@ log = logging.getLogger("crib3.cluster")
 # written (each write is tried again for RETRY_SECONDS), and a node waits
 # for what it publishes: bounded, so that a stop or a test never waits for good.
 FLUSH_SECONDS = RETRY_SECONDS + 5.0
+# Tables one scan adopts at once, at most (`Node.scan`): enough that a
+# cluster's tables freed together by an outage are hosted again within a
+# lease, few enough that a node does not flood a cluster just back.
+ADOPT_AT_ONCE = 4
 
 
 BoardMaker = Callable[[tuple[str, int, int], StoredTable, TableLog], Awaitable[HostedTable]]
@@ -104,6 +109,9 @@ class Node:
                  room: NodeRoom | None = None) -> None:
         self.store = store
         self.registry = registry
+        # (The adoption's look at a table's entry, asked again soon: a
+        # request sent while its stream had no leader is never answered.)
+        self._asking = quick(registry, READ_ASK)
         self.known = known  # the registry as this node last heard it
         self.name = store.node
         self.room = room if room is not None else NodeRoom(folder, think=think)
@@ -220,7 +228,7 @@ class Node:
         if int(table_id) in self.room.tables:
             return None
         try:
-            entry = await patiently(lambda: self.registry.get(table_id))
+            entry = await patiently(lambda: self._asking.get(table_id))
         except nats.js.errors.KeyNotFoundError:
             return None
         data = json.loads(entry.value or b"{}")
@@ -354,24 +362,33 @@ class Node:
     async def scan(self) -> list[str]:
         """Adopt every open table whose lease is free; their ids. (A table
         that fails is logged and the others are tried; a registry not
-        watched just now raises.)"""
+        watched just now raises.) Up to `ADOPT_AT_ONCE` tables are taken
+        at once: after an outage every table of the cluster is free
+        together, and one by one the last waited for all the others'
+        round trips (and for any request of theirs that a stream without
+        a leader yet left unanswered)."""
         if not self.known.live:
             raise RuntimeError("the registry is not watched just now (its watch is made again)")
-        adopted = []
-        for key, entry in list(self.known.entries.items()):
-            if not key.isdigit() or int(key) in self.room.tables:
-                continue
-            if _status(entry) == SPARE and key not in self.revisions:  # (not this node's)
-                try:
-                    await self._spare_of_the_dead(key, int(entry.revision))
-                except Exception as exc:
-                    crash.report(log, exc, f"the spare table {key} of a node gone")
-            elif _status(entry) == OPEN:
-                try:
-                    if await self.adopt(key) is not None:
-                        adopted.append(key)
-                except Exception as exc:
-                    crash.report(log, exc, f"adopting table {key}")
+        adopted: list[str] = []
+        room = asyncio.Semaphore(ADOPT_AT_ONCE)
+
+        async def one(key: str, entry: Any) -> None:
+            async with room:
+                if int(key) in self.room.tables:
+                    return
+                if _status(entry) == SPARE and key not in self.revisions:  # (not this node's)
+                    try:
+                        await self._spare_of_the_dead(key, int(entry.revision))
+                    except Exception as exc:
+                        crash.report(log, exc, f"the spare table {key} of a node gone")
+                elif _status(entry) == OPEN:
+                    try:
+                        if await self.adopt(key) is not None:
+                            adopted.append(key)
+                    except Exception as exc:
+                        crash.report(log, exc, f"adopting table {key}")
+        await asyncio.gather(*(one(key, entry) for key, entry in list(self.known.entries.items())
+                               if key.isdigit() and int(key) not in self.room.tables))
         return adopted
 
     async def _scan_forever(self) -> None:

@@ -96,6 +96,12 @@ RETRY_SECONDS = 15.0
 # "no suitable peers for placement": a cluster just started does not know
 # all its servers yet, and cannot place three copies for a moment.
 NOT_YET_PLACED = (10005,)
+# Seconds a read of a table's log may wait for one answer before it asks
+# again (it is safe to): right after the cluster's return a stream has no
+# leader for a few seconds, and a request sent then is never answered; with
+# nats-py's 5 s it waited out the rest of that, the table left without a
+# host, long after the leader was there to answer the next one.
+READ_ASK = 1.0
 # Seconds a connection that closes may take to send what it still holds.
 CLOSE_SECONDS = 5.0
 T = TypeVar("T")
@@ -258,6 +264,7 @@ class ClusterStore:
     def __init__(self, client: Any, node: str, lease_seconds: float) -> None:
         self.client = client
         self.js = client.jetstream()
+        self._reading = client.jetstream(timeout=READ_ASK)  # (`read`'s requests)
         self.node = node
         self.lease_seconds = lease_seconds
         self.replicas = 1  # copies of what this node makes (`connect`)
@@ -403,12 +410,12 @@ class ClusterStore:
         """A table's whole log, in order (an empty record when it has none)."""
         subject = subject_of(table)
         record = TableRecord(header=None)
-        try:  # (reads: safe to send again)
-            last = await patiently(lambda: self.js.get_msg(STREAM, subject=subject))
+        try:  # (reads: safe to send again, and asked again soon: READ_ASK)
+            last = await patiently(lambda: self._reading.get_msg(STREAM, subject=subject))
         except nats.js.errors.NotFoundError:  # no such table (or no stream at all)
             return record
         record.last = int(last.seq or 0)
-        subscription = await patiently(lambda: self.js.subscribe(
+        subscription = await patiently(lambda: self._reading.subscribe(
             subject, stream=STREAM, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL))
         try:
             while True:
