@@ -28,10 +28,15 @@ table that closes before it started is by its own node: it leaves every
 node's lobby, and nothing is left of it that an export would take for a
 game with no event. A spare table (`crib3.cluster.room`: a number a node
 keeps ready) whose lease is free is its dead node's: the scan forgets it
-the same way, so that it does not stay in the registry for good. A scan
-that fails (the registry's watch broken, being made again) is logged
-once and tried again with backoff: until it works, no dead node's table
-is adopted; the registry read whole again, it is tried at once (a long
+the same way, so that it does not stay in the registry for good. While
+the registry's watch is made again (the connection lost, the cluster
+just back), the scan goes on with the registry as the node last heard it:
+each adoption asks the table's entry and its lease of the cluster itself,
+so a stale list costs a request, never a wrong adoption; and after an
+outage the tables freed meanwhile are taken as soon as their streams
+answer, not once the watch is back too (seconds later, after a restart of
+every server). A scan that fails is logged once and tried again with
+backoff; the registry read whole again, it is tried at once (a long
 outage grows its backoff). A shelved table is adopted the same way, when its person asks
 for it (`crib3.cluster.room`). Not here yet: closed games brought back.
 """
@@ -362,13 +367,13 @@ class Node:
     async def scan(self) -> list[str]:
         """Adopt every open table whose lease is free; their ids. (A table
         that fails is logged and the others are tried; a registry not
-        watched just now raises.) Up to `ADOPT_AT_ONCE` tables are taken
+        read whole yet raises.) Up to `ADOPT_AT_ONCE` tables are taken
         at once: after an outage every table of the cluster is free
         together, and one by one the last waited for all the others'
         round trips (and for any request of theirs that a stream without
         a leader yet left unanswered)."""
-        if not self.known.live:
-            raise RuntimeError("the registry is not watched just now (its watch is made again)")
+        if not self.known.ready.is_set():
+            raise RuntimeError("the registry has not been read whole yet")
         adopted: list[str] = []
         room = asyncio.Semaphore(ADOPT_AT_ONCE)
 

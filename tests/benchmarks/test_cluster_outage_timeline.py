@@ -93,7 +93,7 @@ class Timeline:
 
         async def wrapped(*args: Any, **kwargs: Any) -> Any:
             started = time.monotonic()
-            what = label(*args)
+            what = label(*args, **kwargs)
             try:
                 return await real(*args, **kwargs)
             finally:
@@ -112,6 +112,10 @@ def instrument(node: Node, timeline: Timeline) -> None:
     timeline.timed(node.store, "read", lambda table: f"{name}:   read {table}")
     timeline.timed(node.store, "open_log", lambda lease, *_: f"{name}:   open_log "
                                                              f"{lease.table}")
+    timeline.timed(node.store._reading, "get_msg",
+                   lambda *_, **__: f"{name}:     last message")
+    timeline.timed(node.store._reading, "subscribe",
+                   lambda *_, **__: f"{name}:     consumer made")
     timeline.timed(node._asking, "get", lambda table: f"{name}:   registry get {table}")
     node.known.whole.append(lambda: timeline.at(f"{name}: registry read whole"))
 
@@ -120,7 +124,7 @@ async def leaders(urls: list[str], timeline: Timeline, stop: asyncio.Event) -> N
     """When the tables' stream and the leases' bucket have a leader again."""
     client = await nats.connect(urls, max_reconnect_attempts=-1, reconnect_time_wait=0.1)
     seen: dict[str, str | None] = {STREAM: None, "KV_crib3-leases": None,
-                                   "KV_crib3-registry": None}
+                                   "KV_crib3-tables": None}
     try:
         js = client.jetstream(timeout=0.5)
         while not stop.is_set():
