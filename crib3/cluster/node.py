@@ -28,16 +28,16 @@ table that closes before it started is by its own node: it leaves every
 node's lobby, and nothing is left of it that an export would take for a
 game with no event. A spare table (`crib3.cluster.room`: a number a node
 keeps ready) whose lease is free is its dead node's: the scan forgets it
-the same way, so that it does not stay in the registry for good. While
-the registry's watch is made again (the connection lost, the cluster
-just back), the scan goes on with the registry as the node last heard it:
-each adoption asks the table's entry and its lease of the cluster itself,
-so a stale list costs a request, never a wrong adoption; and after an
-outage the tables freed meanwhile are taken as soon as their streams
-answer, not once the watch is back too (seconds later, after a restart of
-every server). A scan that fails is logged once and tried again with
-backoff; the registry read whole again, it is tried at once (a long
-outage grows its backoff). A shelved table is adopted the same way, when its person asks
+the same way, so that it does not stay in the registry for good. A scan
+while the registry's watch is broken (being made again) fails, logged
+once and tried again with backoff, but tries the tables as the node last
+heard of them first: each adoption asks the cluster for the table's entry
+and its lease anyway, so a stale list costs a request, never a wrong
+adoption; and after an outage the tables freed meanwhile are taken as soon
+as their streams answer, not once the watch is back too (seconds later,
+after a restart of every server). The node's connection back, or the
+registry read whole again, the scan is tried at once (a long outage grows
+its backoff). A shelved table is adopted the same way, when its person asks
 for it (`crib3.cluster.room`). Not here yet: closed games brought back.
 """
 
@@ -133,10 +133,11 @@ class Node:
         # A live event's board table to adopt, rebuilt by the cluster's events
         # (`crib3.cluster.live_events`); None: this node adopts none of them.
         self.boards: BoardMaker | None = None
-        # (Set when the registry is read whole again: the scan, which
-        # cannot work without it, works at once, not at its backoff's end.)
+        # (Set when the node's connection is back, and when the registry is
+        # read whole again: the scan works at once, not at its backoff's end.)
         self._scan_now = asyncio.Event()
         known.whole.append(self._scan_now.set)
+        store.reconnected.append(self._scan_now.set)
 
     @classmethod
     async def start(cls, servers: str | Sequence[str], name: str, folder: Path, *,
@@ -367,13 +368,11 @@ class Node:
     async def scan(self) -> list[str]:
         """Adopt every open table whose lease is free; their ids. (A table
         that fails is logged and the others are tried; a registry not
-        read whole yet raises.) Up to `ADOPT_AT_ONCE` tables are taken
-        at once: after an outage every table of the cluster is free
-        together, and one by one the last waited for all the others'
-        round trips (and for any request of theirs that a stream without
-        a leader yet left unanswered)."""
-        if not self.known.ready.is_set():
-            raise RuntimeError("the registry has not been read whole yet")
+        watched just now raises, once the tables last heard of are
+        tried.) Up to `ADOPT_AT_ONCE` tables are taken at once: after an
+        outage every table of the cluster is free together, and one by one
+        the last waited for all the others' round trips (and for any
+        request of theirs that a stream without a leader left unanswered)."""
         adopted: list[str] = []
         room = asyncio.Semaphore(ADOPT_AT_ONCE)
 
@@ -394,6 +393,8 @@ class Node:
                         crash.report(log, exc, f"adopting table {key}")
         await asyncio.gather(*(one(key, entry) for key, entry in list(self.known.entries.items())
                                if key.isdigit() and int(key) not in self.room.tables))
+        if not self.known.live:  # (what it heard was tried all the same: see the module's doc)
+            raise RuntimeError("the registry is not watched just now (its watch is made again)")
         return adopted
 
     async def _scan_forever(self) -> None:
