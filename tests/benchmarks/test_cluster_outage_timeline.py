@@ -112,11 +112,14 @@ def instrument(node: Node, timeline: Timeline) -> None:
     timeline.timed(node.store, "read", lambda table: f"{name}:   read {table}")
     timeline.timed(node.store, "open_log", lambda lease, *_: f"{name}:   open_log "
                                                              f"{lease.table}")
-    timeline.timed(node.store._reading, "get_msg",
+    # (What the code before asked through: the same steps, timed the same.)
+    reading = getattr(node.store, "_reading", node.store.js)
+    asking = getattr(node, "_asking", node.registry)
+    timeline.timed(reading, "get_msg",
                    lambda *_, **__: f"{name}:     last message")
-    timeline.timed(node.store._reading, "subscribe",
+    timeline.timed(reading, "subscribe",
                    lambda *_, **__: f"{name}:     consumer made")
-    timeline.timed(node._asking, "get", lambda table: f"{name}:   registry get {table}")
+    timeline.timed(asking, "get", lambda table: f"{name}:   registry get {table}")
     node.known.whole.append(lambda: timeline.at(f"{name}: registry read whole"))
 
 
@@ -174,6 +177,9 @@ async def outage(folder: Any) -> dict[str, Any]:
             health = asyncio.ensure_future(asyncio.to_thread(watch_health, servers, timeline,
                                                              stop))
             asking = asyncio.ensure_future(leaders(urls, timeline, done))
+            await until(lambda: any(hosted(node, n) for node in nodes for n in numbers),
+                        seconds=60, what="a table hosted again")
+            timeline.at("a first table hosted")
             await until(lambda: all(any(hosted(node, n) for node in nodes) for n in numbers),
                         seconds=60, what="every table hosted again")
             timeline.at("every table hosted")
@@ -182,9 +188,9 @@ async def outage(folder: Any) -> dict[str, Any]:
             await asyncio.gather(health, asking)
             def last(word: str) -> float:
                 return max(t for t, what in timeline.lines if word in what)
-            adopted = sorted(t for t, what in timeline.lines if ": adopt " in what)
             found = {"healthy": last(" healthy"), "leaders": last(": leader n"),
-                     "first adoption": adopted[0], "all hosted": last("every table hosted")}
+                     "first hosted": last("a first table hosted"),
+                     "all hosted": last("every table hosted")}
             print(f"\n--- {TABLES} tables, NATS down {OUTAGE:g} s\n{timeline.show()}\n"
                   + ", ".join(f"{what} {t:.2f} s" for what, t in found.items()))
             return found
