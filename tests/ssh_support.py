@@ -223,12 +223,16 @@ def worker_pids(server) -> dict[str, int]:
 
 
 async def seat_three(port: int, room: Room, names=("ann", "bob", "cat"), short: bool = True,
-                     clients=None):
+                     clients=None, late: bool = False):
     """Three clients: the first opens a table (to 61 when `short`), the
     others sit at it, the owner starts. Returns the clients and the table.
-    `clients`: three connected already (a browser among them, say)."""
+    `clients`: three connected already (a browser among them, say).
+    `late`: each of the others connects only as it comes to sit (not idle
+    in the lobby while the owner opens the table: in a room that closes
+    idle lobby sessions within a second, a slow machine would close them).
+    """
     if clients is None:
-        clients = [await Client.connect(port, name) for name in names]
+        clients = [await Client.connect(port, name) for name in (names[:1] if late else names)]
     owner = clients[0]
     await owner.shows("Open a table")
     owner.press("o")
@@ -241,7 +245,10 @@ async def seat_three(port: int, room: Room, names=("ann", "bob", "cat"), short: 
     owner.press("\r")
     await until(lambda: room.tables, what="the table")
     table = next(iter(room.tables.values()))
-    for client in clients[1:]:
+    for index in range(1, 3):
+        if len(clients) == index:
+            clients.append(await Client.connect(port, names[index]))
+        client = clients[index]
         await client.shows("Table")
         await client.shows("waiting")
         client.press("\r")

@@ -1,7 +1,9 @@
 """`crib3 event`: duplicate events against the computer. `new` deals an
 event's boards and plays the computer's field on them, `play` deals a
 person their next board at the table, `results` prints the ranking and
-every board's field (or JSON), `list` names the events here."""
+every board's field (or JSON), `list` names the events here. A live
+event's `new` and `results` reach a cluster with `--cluster`
+(`crib3.cli.cluster_events`)."""
 
 from __future__ import annotations
 
@@ -42,6 +44,9 @@ def cmd_event_new(args: argparse.Namespace) -> int:
         return _new_live(args, name, seed, level)
     if args.start is not None:
         raise UsageError("--start is for a live event: add --live")
+    if args.cluster is not None:
+        raise UsageError("--cluster is for a live event: add --live (an event against the "
+                         "computer is played on this machine)")
     if args.rated:
         raise UsageError("--rated is for a live event: add --live (an event against the "
                          "computer moves no rating)")
@@ -76,6 +81,10 @@ def _new_live(args: argparse.Namespace, name: str, seed: int, level: str) -> int
     from crib3.tui.settings import load_choices
 
     start = start_time(args.start, datetime.now(UTC))
+    if args.cluster is not None:
+        from crib3.cli.cluster_urls import cluster_urls
+
+        cluster_urls(args.cluster)  # (a bad address refused before the event is written)
     host = args.host if args.host is not None else load_choices().name
     short = CALL_OFF if args.short == "call-off" else WITH_COMPUTER
     try:
@@ -86,8 +95,20 @@ def _new_live(args: argparse.Namespace, name: str, seed: int, level: str) -> int
         raise UsageError(str(exc)) from None
     except OSError as exc:
         raise CannotRun(f"cannot write the event: {exc}") from None
+    where = "the card room (crib3 serve)"
+    if args.cluster is not None:
+        from crib3.cli.cluster_events import put_live
+
+        try:
+            put_live(args.cluster, live)
+        except (UsageError, CannotRun):  # (not the cluster's: not this machine's either)
+            import shutil
+
+            shutil.rmtree(live.event.folder, ignore_errors=True)
+            raise
+        where = "the cluster's card room (every node's)"
     print(f"live event {live.name}: {len(live.boards)} boards, starts {live.starts_words()} "
-          f"in the card room (crib3 serve); people enter it from the lobby's e; "
+          f"in {where}; people enter it from the lobby's e; "
           f"host {host}{'; rated' * args.rated}")
     return EXIT_OK
 
@@ -122,19 +143,29 @@ def cmd_event_play(args: argparse.Namespace) -> int:
 def cmd_event_results(args: argparse.Namespace) -> int:
     from crib3.duplicate.scoring import score_boards, standings
     from crib3.duplicate.sheet import results_json, sheet_lines
-
-    event = _event(args.event)
     from crib3.room.basics import RoomError
-    from crib3.room.live_event import load_live
+    from crib3.room.live_event import LiveEvent, load_live
     from crib3.room.live_event import results_json as live_json
     from crib3.room.live_event import sheet_lines as live_sheet
 
-    try:
-        live = load_live(event)
-    except RoomError as exc:
-        raise CannotRun(str(exc)) from None
+    live: LiveEvent | None
+    if args.cluster is not None:  # a cluster's live event: its bucket and tables' streams
+        from crib3.cli.cluster_events import cluster_results
+
+        if args.name is not None:
+            raise UsageError("--name is for an event against the computer: a live event's "
+                             "results show only boards over at every table")
+        live, fields, ranking, problems = cluster_results(args.cluster, args.event)
+        event = live.event
+    else:
+        event = _event(args.event)
+        try:
+            live = load_live(event)
+        except RoomError as exc:
+            raise CannotRun(str(exc)) from None
+        if live is not None:
+            fields, ranking, problems = live.results()
     if live is not None:  # only boards over at every table: nobody sees one still to play
-        fields, ranking, problems = live.results()
         for problem in problems:
             print(f"crib3 event results: {problem}; left out", file=sys.stderr)
         if args.json:

@@ -323,6 +323,10 @@ def _event_commands(commands: argparse._SubParsersAction[Parser], think: Parser)
     new.add_argument("--rated", action="store_true",
                      help="with --live: its result moves the ratings of the room, which ranks "
                           "its people once, by their score (not rated)")
+    new.add_argument("--cluster", metavar="URL[,URL...]", default=None,
+                     help="with --live: put it in a cluster's card room too, where every "
+                          "node's lobby lists it (its NATS servers, as serve --cluster takes "
+                          "them; needs crib3[cluster])")
     new.set_defaults(run=cmd_event_new, command="event new")
     play = about.add_parser(
         "play", help="play your next board of an event at the table",
@@ -342,6 +346,10 @@ def _event_commands(commands: argparse._SubParsersAction[Parser], think: Parser)
     results.add_argument("--name", default=None, metavar="NAME",
                          help="only the boards NAME has played: a player's view, without the "
                               "cards of boards still to come (default: every board)")
+    results.add_argument("--cluster", metavar="URL[,URL...]", default=None,
+                         help="a cluster's live event, read from its NATS servers (as serve "
+                              "--cluster takes them; needs crib3[cluster]), not this "
+                              "machine's data folder")
     results.add_parents(_json("print the results as JSON"), _ascii("suits as S H D C"))
     results.set_defaults(run=cmd_event_results, command="event results")
     listing = about.add_parser("list", help="the events on this machine",

@@ -15,6 +15,9 @@ A table's game counts as finished when the registry says so and the log
 read from its stream ends with its win (a game that did not end is left
 for a later look). The seat file is written first and the log second,
 each in one step, so the record never finds a log without its seats.
+A match's table (its entry's `best_of` over 1) is copied as one machine
+puts a match away: each of its games as `table-N-game-K.jsonl`, in order,
+once every game on its stream is won.
 """
 
 from __future__ import annotations
@@ -70,7 +73,9 @@ class FinishedGames:
                 continue
             if not isinstance(data, dict) or data.get("status") != OVER:
                 continue
-            if (self.away / f"table-{int(key)}.jsonl").is_file():
+            number = int(key)
+            if (self.away / f"table-{number}.jsonl").is_file() or \
+                    (self.away / f"table-{number}-game-1.jsonl").is_file():
                 self.copied.add(key)
                 continue
             found.append((key, data))
@@ -82,16 +87,23 @@ class FinishedGames:
         copied = 0
         for key, data in self._waiting()[:AT_ONCE]:
             record = await self.store.read(key)
-            if len(record.lines) < 2 or fold(record.events).winner is None:
+            games = record.all_games()
+            if not games or len(games[0].lines) < 2 or \
+                    any(fold(game.events).winner is None for game in games):
                 continue  # (not over on its stream yet: looked at again later)
             number = int(key)
+            best_of = int(data.get("best_of", 1))
             seats = {"number": number, "owner": data.get("owner", ""),
                      "rules": data.get("rules", {}), "seats": data.get("seats", []),
                      "status": CLOSED, "started_by": data.get("started_by"),
-                     "rated": data.get("rated") is True}
+                     "rated": data.get("rated") is True, "best_of": best_of}
             write_whole(self.away / f"table-{number}.json", json.dumps(seats, indent=1))
-            write_whole(self.away / f"table-{number}.jsonl",
-                        "".join(line + "\n" for line in record.lines))
+            if best_of == 1:
+                write_whole(self.away / f"table-{number}.jsonl",
+                            "".join(line + "\n" for line in record.lines))
+            for count, game in enumerate(games if best_of > 1 else [], 1):
+                write_whole(self.away / f"table-{number}-game-{count}.jsonl",
+                            "".join(line + "\n" for line in game.lines))
             self.copied.add(key)
             copied += 1
         return copied

@@ -8,6 +8,12 @@ What a hosted table asks of the node that hosts it is `Host`: to write its
 registry entry, to let it go, to take it off this node when another hosts
 it now, and to run a coroutine in the background. `crib3.cluster.node`'s
 `Node` is that host.
+
+A match's table (`crib3.room.match`) plays its games one after another on
+the same stream, the subject its lease fences: as one game is won its next
+one's header goes on the stream before that game's first event
+(`TableLog.next_game`), so that a node adopting the table reads the match
+back whole from there, between games as in the middle of one.
 """
 
 from __future__ import annotations
@@ -20,8 +26,10 @@ from crib3.cluster.acked import AckedGame
 from crib3.cluster.chat import keep_line
 from crib3.cluster.registry import OVER
 from crib3.cluster.store import ClusterStore, TableLog
-from crib3.engine import Event, Game, PlayerInfo, Rules, State
+from crib3.engine import Event, Game, PlayerInfo, Rules, State, fold
+from crib3.engine.log import make_header
 from crib3.room.chat import ChatLine
+from crib3.room.match import Played
 from crib3.room.room import Room
 from crib3.room.seats import Presence, Seat
 from crib3.room.storage import OPEN
@@ -76,6 +84,9 @@ class HostedTable(Table):
         return state if state is not None and state.players else None
 
     def _new_game(self, players: list[PlayerInfo], seed: int) -> Game:
+        if self.log.events:  # a match's next game, after the last was won: on the same stream
+            self.log.next_game(make_header(source="crib3 serve", table=self.number,
+                                           game=len(self.match.games) + 1))
         game = AckedGame(self.log, self._lost)
         game.subscribe(self._record)
         game.begin(players, self.rules, seed)
@@ -89,18 +100,32 @@ class HostedTable(Table):
 
     def _record(self, event: Event, state: State) -> None:
         # The event is on the stream already (AckedGame); the end is said,
-        # and a new score or hand told to every node's lobby.
+        # and a new score or hand told to every node's lobby. A match's game
+        # is added to the match; the match won, its result is made
+        # (`ClusterRoom.match_over`), as on one machine.
         if state.winner is not None:
+            if self.match.is_match:
+                self.match = self.match.add(Played(state.winner, tuple(state.scores)))
             self.save()
             self.room.game_over(self, state)  # (a rated game's result: `ClusterRoom.game_over`)
+            if self.match.is_match and self.match.over:
+                self.room.match_over(self)
         elif self._public() != self._published:
             self.node.publish(self)
+
+    def _match_players(self) -> list[PlayerInfo]:
+        """The players of a match's next game: its last game's, from the
+        stream (a header whose game has no event yet is passed over)."""
+        for game in reversed(self.log.record.all_games()):
+            if game.events:
+                return list(fold(game.events).players)
+        raise ValueError(f"table {self.number}: no game on its stream to go on from")
 
     def _public(self) -> tuple[Any, ...]:
         """What the lobby shows of the table (see `crib3.cluster.lobby`)."""
         state = self.state
         return (tuple((s.name, s.level, s.replaced) for s in self.seats),
-                tuple(sorted(self.online)), self.started_by,
+                tuple(sorted(self.online)), self.started_by, len(self.match.games),
                 None if state is None else (tuple(state.scores), state.hand_number,
                                             state.winner))
 
@@ -127,7 +152,9 @@ class HostedTable(Table):
                 "seats": [asdict(seat) for seat in self.seats],
                 "status": OVER if self.over else self.status,
                 "started_by": self.started_by, "node": self.node.name, "rated": self.rated,
-                "online": sorted(self.online), "standing": standing}
+                "online": sorted(self.online), "standing": standing,
+                "best_of": self.match.best_of,
+                "games": [[game.winner, list(game.scores)] for game in self.match.games]}
 
     def _lost(self) -> None:
         self.node.moved_elsewhere(self)

@@ -16,11 +16,19 @@ rebuild the board's game), and the adopting node tells the event when
 the board is over; whoever of its people has not signed in again on any
 node within the room's patience has left (the computer plays their seat).
 
-The results are read from the tables' streams: each play's events are
+The results are read from the tables' streams
+(`crib3.cluster.event_bucket.event_results`): each play's events are
 written as an ordinary game log in this node's copy of the event's folder
 (`events/NAME/cluster/`), and scored as on one machine. The computer's
 yardstick plays are the same on every node (drawn from the event's name
 and seed), played again where they are missing.
+
+A rated event (its host's choice, kept in its entry) moves ratings once:
+every node that rates and hears it end puts its one result
+(`crib3.room.event_ratings.event_result`, its id the event's) on the
+cluster's results stream, which keeps one; every node folds it once it
+has made it again from the bucket and the streams
+(`crib3.cluster.verify`), and `crib3 ratings rebuild --cluster` alike.
 
 `ClusterLiveEvents` is a node's room's `events`, what the lobby's events
 screen reads and asks on any node.
@@ -39,72 +47,77 @@ from typing import Any, TypeVar
 import nats.js.errors
 
 from crib3.cluster.board_tables import HostedBoardTable
+from crib3.cluster.event_bucket import (
+    BUCKET,
+    event_results,
+    live_of,
+    put_event,
+    read_entry,
+    read_event,
+)
 from crib3.cluster.node import Node
+from crib3.cluster.results import ClusterResults
 from crib3.cluster.retry import Backoff
-from crib3.cluster.store import Lease, TableLog, kv_bucket, patiently
+from crib3.cluster.store import Lease, TableLog, kv_bucket
 from crib3.cluster.watched import WatchedBucket
 from crib3.common.names import shown_name
-from crib3.duplicate.events import DuplicateEvent, events_dir, load_event
+from crib3.duplicate.events import DuplicateEvent, load_event
 from crib3.duplicate.play import BOARD_RULES
-from crib3.engine.log import write_log
 from crib3.room.basics import RoomError
+from crib3.room.event_ratings import event_id, event_result, is_rated
 from crib3.room.live_event import (
     ENTERING,
     OVER,
     PLAYING,
     FieldResult,
     LiveEvent,
-    baseline_folder,
     fill_name,
     load_live,
-    play_baseline,
 )
 from crib3.room.live_tables import LiveEvents
 from crib3.room.room import Room
 from crib3.room.seats import Presence, Seat
 from crib3.room.storage import OPEN, StoredTable
 
-BUCKET = "crib3-events"
 log = logging.getLogger("crib3.cluster")
+RATE_TRIES = 4  # a finished event's result put on the cluster: tries before it is left
 T = TypeVar("T")
 
 
 class ClusterEvents:
     """One node's way to the cluster's live events (see the module's docstring)."""
 
-    def __init__(self, node: Node, kv: Any) -> None:
+    def __init__(self, node: Node, kv: Any, results: ClusterResults | None = None) -> None:
         self.node = node
         self.kv = kv
+        self.rated_results = results  # the cluster's rated results (None: this node rates none)
         self.tables: dict[str, list[HostedBoardTable]] = {}  # event -> its tables hosted here
         node.boards = self.board_table
 
     @classmethod
-    async def start(cls, node: Node) -> ClusterEvents:
-        return cls(node, await kv_bucket(node.store.js, BUCKET, node.store.replicas))
+    async def start(cls, node: Node, results: ClusterResults | None = None) -> ClusterEvents:
+        return cls(node, await kv_bucket(node.store.js, BUCKET, node.store.replicas), results)
 
     # --- the events in the bucket -----------------------------------------------------
 
     async def put(self, live: LiveEvent) -> None:
-        """A new event (made by `new_live_event` on this node) in the cluster."""
-        await self.kv.create(live.name, json.dumps(
-            {"event": live.event.to_json(), "live": live.to_json()}).encode())
+        """A new event (made by `new_live_event` on this node) in the
+        cluster, rated if its host made it so."""
+        await put_event(self.kv, live, is_rated(live.event))
 
     async def read(self, name: str) -> tuple[LiveEvent, int]:
-        """Event `name` as the cluster holds it, and its revision.
-        (A read: safe to send again.)"""
-        entry = await patiently(lambda: self.kv.get(name))
-        data = json.loads(entry.value or b"{}")
-        event = DuplicateEvent.from_json(data["event"])
-        return LiveEvent.from_json(event, data["live"]), int(entry.revision)
+        """Event `name` as the cluster holds it, and its revision."""
+        return await read_event(self.kv, name)
 
     async def change(self, name: str, how: Callable[[LiveEvent], T]) -> tuple[LiveEvent, T]:
         """`how(live)` done to event `name` and written back at the revision
         read; read and done again while another node wrote it meanwhile.
         `how`'s RoomError goes to the caller, nothing written."""
         while True:
-            live, revision = await self.read(name)
+            data, revision = await read_entry(self.kv, name)
+            live = live_of(data)
             out = how(live)
-            data = {"event": live.event.to_json(), "live": live.to_json()}
+            data = {**data, "event": live.event.to_json(), "live": live.to_json()}
             try:
                 await self.kv.update(name, json.dumps(data).encode(), last=revision)
             except nats.js.errors.KeyWrongLastSequenceError:
@@ -201,6 +214,58 @@ class ClusterEvents:
         if deal:  # this node's update made every table through: it deals the next
             await self._deal(live)
         self.node.room.changed()
+        if live.status == OVER:  # (every node's watch asks too: whoever is first writes it)
+            await self.rate_logged(live.name)
+
+    # --- ratings ------------------------------------------------------------------------
+
+    async def rate(self, name: str) -> bool:
+        """Event `name`'s result on the cluster's results stream, once, if
+        it is over, its host made it rated and this node rates: True when
+        this call wrote it. Every node that hears the event end asks (the
+        one that ended it might die first); the stream keeps one
+        (`ClusterResults.record`), and every node folds it once its check
+        made it again from the tables' streams (`check_event_result`)."""
+        results = self.rated_results
+        if results is None:
+            return False
+        data, _ = await read_entry(self.kv, name)
+        live = live_of(data)
+        if data.get("rated") is not True or live.status != OVER \
+                or results.book.has(event_id(live)):
+            return False
+        live, _, _, problems = await event_results(self.node.store, self.kv, name)
+        if problems:
+            raise ValueError(f"its tables cannot all be read: {problems[0]}")
+        result = event_result(live)
+        if result is None:
+            return False
+        recorded = await results.record(result)
+        if recorded:
+            log.info("event %s: its result is on the cluster (%d entries ranked)", name,
+                     len(result.placings))
+        return recorded
+
+    async def rate_logged(self, name: str) -> None:
+        """`rate`, tried again with backoff a few times while it fails (the
+        first failure logged); then left to the other nodes, which ask too,
+        and to this one's next start, which hears the event over again."""
+        backoff = Backoff(1.0, 8.0)
+        while True:
+            try:
+                await self.rate(name)
+                return
+            except Exception as exc:
+                if backoff.failures == 0:
+                    log.warning("event %s: its result could not be put on the cluster (%s); "
+                                "tried again, no rating moved by this node until it is",
+                                name, exc or type(exc).__name__)
+                if backoff.failures >= RATE_TRIES - 1:
+                    log.error("event %s: its result is still not on the cluster after %d "
+                              "tries; left to the other nodes and to this one's next start",
+                              name, RATE_TRIES)
+                    return
+                await asyncio.sleep(backoff.failed())
 
     async def board_table(self, made: tuple[str, int, int], stored: StoredTable,
                           log_: TableLog) -> HostedBoardTable:
@@ -243,26 +308,8 @@ class ClusterEvents:
 
     async def results(self, name: str) -> tuple[LiveEvent, list[FieldResult], list[Any],
                                                 list[str]]:
-        """Event `name`'s results from the tables' streams (see the module's
-        docstring): the event, its fields, its ranking, the logs left out."""
-        live, _ = await self.read(name)
-        folder = events_dir() / name / "cluster"
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder.parent / "event.json").write_text(json.dumps(live.event.to_json()) + "\n",
-                                                  encoding="utf-8")
-        for key, table_id in list(live.logs.items()):
-            record = await self.node.store.read(str(table_id))
-            path = folder / f"table-{table_id}.jsonl"
-            header = record.header if record.header is not None else {}
-            write_log(path, record.events, header)
-            live.logs[key] = path
-        if not baseline_folder(live.event).is_dir():
-            await asyncio.to_thread(play_baseline, live.event, baseline_folder(live.event))
-        fields, ranking, problems = live.results()
-        return live, fields, list(ranking), problems
-
-
-
+        """Event `name`'s results from the tables' streams (`event_results`)."""
+        return await event_results(self.node.store, self.kv, name)
 
 class ClusterLiveEvents(LiveEvents):
     """A node's room's live events as its screens use them (the room's
@@ -283,13 +330,17 @@ class ClusterLiveEvents(LiveEvents):
         self._revisions: dict[str, int] = {}
         self._sheets: dict[str, tuple[Any, tuple[str, ...]]] = {}  # event -> (over at, lines)
         self._reading: set[str] = set()
+        self._rated: set[str] = set()  # events over, their result asked for
         watched.listeners.append(self._heard)
         for key, entry in list(watched.entries.items()):
             self._heard(key, entry)
 
     @classmethod
-    async def connect(cls, room: Room, node: Node) -> ClusterLiveEvents:
-        cluster = await ClusterEvents.start(node)
+    async def connect(cls, room: Room, node: Node,
+                      results: ClusterResults | None = None) -> ClusterLiveEvents:
+        """`results`: the cluster's rated results, where a finished rated
+        event's result goes (None: this node rates no event)."""
+        cluster = await ClusterEvents.start(node, results)
         watched = WatchedBucket(cluster.kv, f"node {node.name}: the live events' watch",
                                 "no node hears of an event's entries or boards until it "
                                 "works again")
@@ -317,6 +368,9 @@ class ClusterLiveEvents(LiveEvents):
             return
         self._revisions[key] = int(entry.revision)
         self.events[key] = live
+        if live.status == OVER and key not in self._rated:  # (its result, once)
+            self._rated.add(key)
+            self.cluster.node.background(self.cluster.rate_logged(key))
         if live.status == ENTERING and key not in self._timers:
             self._schedule(live)
         if live.status == PLAYING:

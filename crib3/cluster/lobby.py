@@ -28,7 +28,7 @@ from crib3.cluster.store import ClusterStore
 from crib3.cluster.watched import WatchedBucket
 from crib3.common import crash
 from crib3.engine import PlayerInfo, Rules
-from crib3.room.match import Match
+from crib3.room.match import Match, Played
 from crib3.room.seats import Seat, SeatLookup, holder_of
 from crib3.room.storage import OPEN, SHELVED
 from crib3.room.wire import PublicStanding
@@ -60,7 +60,7 @@ class LobbyTable(SeatLookup):
     # `Presence.holder`: a digest, not the key), or None.
     owner_holder: str | None = None
     rated: bool = False  # its finished game moves ratings
-    match: Match = Match()  # (a cluster plays no matches yet: one game, best of 1)
+    match: Match = Match()  # its match and its games so far (a single game: best of 1)
 
     @property
     def state(self) -> PublicStanding | None:
@@ -85,6 +85,9 @@ class LobbyTable(SeatLookup):
             started=data.get("started_by") is not None or standing is not None,
             over=data.get("status") == OVER, node=str(data.get("node", "?")),
             owner_holder=_owner_holder(data), rated=data.get("rated") is True,
+            match=Match(int(data.get("best_of", 1)),
+                        tuple(Played(int(winner), tuple(int(s) for s in scores))
+                              for winner, scores in data.get("games", ()))),
             standing=None if standing is None else PublicStanding(
                 tuple(PlayerInfo(str(n), str(k)) for n, k in standing["players"]),
                 tuple(int(s) for s in standing["scores"]), int(standing["hand"]),

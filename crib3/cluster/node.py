@@ -37,7 +37,9 @@ adoption; and after an outage the tables freed meanwhile are taken as soon
 as their streams answer, not once the watch is back too (seconds later,
 after a restart of every server). The node's connection back, or the
 registry read whole again, the scan is tried at once (a long outage grows
-its backoff). A shelved table is adopted the same way, when its person asks
+its backoff). A match's table is adopted with its match
+(`match_on`: its games on its stream, `best_of` in its entry), in the
+middle of a game or between two. A shelved table is adopted the same way, when its person asks
 for it (`crib3.cluster.room`). Not here yet: closed games brought back.
 """
 
@@ -76,9 +78,10 @@ from crib3.cluster.store import (
 )
 from crib3.cluster.watched import WatchedBucket, quick
 from crib3.common import crash
-from crib3.engine import Rules
+from crib3.engine import Event, Rules, fold
 from crib3.engine.log import make_header
 from crib3.room.basics import notify
+from crib3.room.match import Match, Played
 from crib3.room.room import Room
 from crib3.room.seats import Presence, Seat
 from crib3.room.storage import OPEN, StoredTable
@@ -210,7 +213,7 @@ class Node:
 
     def seat_owner(self, owner: Presence, rules: Rules, levels: tuple[str, str],
                    number: int, lease: Lease, table_log: TableLog,
-                   rated: bool = False) -> HostedTable:
+                   rated: bool = False, best_of: int = 1) -> HostedTable:
         """Table `number` (made ready by `prepare_table`) opened by `owner`,
         in its first seat, hosted here; its registry entry says it is open
         (every node's lobby lists it)."""
@@ -218,6 +221,7 @@ class Node:
                             self, table_log)
         table.online.add(0)
         table.rated = rated
+        table.match = Match(best_of)
         if owner.holder is not None:
             table.holders[0] = owner.holder
         self.host(table, lease)
@@ -262,9 +266,18 @@ class Node:
         if lost.is_set():  # (the keeper dropped it: another node may hold it now)
             log.info("node %s: table %s lost while it was adopted", self.name, table_id)
             return None
+        try:
+            match, events = match_on(log_, int(data.get("best_of", 1)))
+        except (ValueError, TypeError) as exc:  # (its lease given back: not kept for good)
+            log.warning("node %s: table %s's match cannot be read back (%s): not adopted",
+                        self.name, table_id, exc)
+            if self.keeper.drop(table_id) is lease:
+                await self.store.release(lease)
+            return None
         stored = StoredTable(int(data["number"]), str(data["owner"]), Rules(**data["rules"]),
-                             [Seat(**seat) for seat in data["seats"]], list(log_.events),
-                             OPEN, 0.0, data.get("started_by"), rated=data.get("rated") is True)
+                             [Seat(**seat) for seat in data["seats"]], events,
+                             OPEN, 0.0, data.get("started_by"), rated=data.get("rated") is True,
+                             match=match)
         made = board_entry(data)
         if made is None:
             table = HostedTable(self.room, stored.number, stored.owner, stored.rules,
@@ -278,7 +291,10 @@ class Node:
         self.host(table, lease)
         table.pick_up(stored)
         if table.over and table.game is not None:  # it ended as its host died: its result,
-            self.room.game_over(table, table.game.state)  # unless that host wrote it
+            if table.match.is_match:  # unless that host wrote it
+                self.room.match_over(table)
+            else:
+                self.room.game_over(table, table.game.state)
         table.save()  # the registry says who hosts it now (and fences its former host there)
         self.adopted.append(table_id)
         log.info("node %s adopted table %s (%d events)", self.name, table_id,
@@ -297,7 +313,7 @@ class Node:
             if self.keeper.drop(lease.table) is lease:
                 await self.store.release(lease)
             return None
-        if not log_.events:  # it never started: its people were on a dead node
+        if not log_.record.played:  # it never started: its people were on a dead node
             log.info("node %s: table %s never started and its node is gone: forgotten",
                      self.name, lease.table)
             if self.keeper.drop(lease.table) is lease:
@@ -489,7 +505,7 @@ class Node:
         lease = self.keeper.drop(table.table_id)
         if lease is None or table.moved:
             return
-        if table.log.events:
+        if table.log.record.played:
             await self.store.release(lease)
         else:  # closed before it started
             self._dirty.pop(table.table_id, None)
@@ -545,9 +561,32 @@ def _status(entry: Any) -> str | None:
         return None
 
 
+def match_on(table_log: TableLog, best_of: int) -> tuple[Match, list[Event]]:
+    """A table's match as its stream holds it (a single game: best of 1),
+    and the events of the game to go on with: none between two games (the
+    next one begins as the table is picked up), the last game's when the
+    match is over (the table is over), else the game under way's."""
+    match = Match(best_of)
+    if not match.is_match:
+        return match, list(table_log.events)
+    record = table_log.record
+    for game in record.games:
+        state = fold(game.events)
+        if state.winner is None:  # (the stream's reader takes a header only after a win)
+            raise ValueError(f"table {table_log.lease.table}: a match's game not won")
+        match = match.add(Played(state.winner, tuple(state.scores)))
+    if record.events:
+        state = fold(record.events)
+        if state.winner is not None:
+            match = match.add(Played(state.winner, tuple(state.scores)))
+            if not match.over:
+                return match, []
+    return match, list(record.events)
+
+
 def first_seats(owner: Presence, levels: tuple[str, str]) -> list[Seat]:
     """A new table's seats: its owner, then two computer players."""
     return [Seat(owner.name, owner.key), Seat(level=levels[0]), Seat(level=levels[1])]
 
 
-__all__ = ["Node", "NodeRoom", "first_seats"]
+__all__ = ["Node", "NodeRoom", "first_seats", "match_on"]

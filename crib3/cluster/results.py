@@ -13,7 +13,9 @@ takes one and refuses the other's expected sequence; the refused node
 reads on (folding the other's result), finds its game still missing, and
 writes again after it: both count, in one order every node folds alike.
 The message id makes a send whose answer was lost harmless: the server
-answers a second copy within its window as a duplicate.
+answers a second copy within its window as a duplicate. A match is rated
+as a whole, once (`match_table_result`: its games are not rated one by
+one), the same way.
 
 **Every node folds the same.** A node reads the stream from where its
 store stands (`Results.folded_up_to`: a restart goes on where it was) and
@@ -47,7 +49,7 @@ from nats.js.api import Header, StorageType, StreamConfig
 from crib3.cluster.registry import REGISTRY
 from crib3.cluster.retry import ended, keep_doing
 from crib3.cluster.store import NOT_YET_PLACED, WRONG_LAST_SEQUENCE, ClusterStore, patiently
-from crib3.cluster.verify import NotYet, ResultCheck
+from crib3.cluster.verify import NotYet, ResultCheck, match_of
 from crib3.engine import State
 from crib3.room.results import (
     BestHands,
@@ -55,6 +57,7 @@ from crib3.room.results import (
     Results,
     lines_digest,
     lines_game_id,
+    now,
     result_of,
 )
 
@@ -225,6 +228,17 @@ async def fold_the_stream(store: ClusterStore, book: Results, patience: float = 
         await asyncio.sleep(FOLD_EVERY / 4)
 
 
+def match_table_result(table: HostedTable) -> Result | None:
+    """A hosted table's won match as its one result, from its games on the
+    cluster's stream, made as every node checks it (`crib3.cluster.verify`);
+    None: nothing to rate."""
+    played = match_of(table.log.record, table.match.best_of)
+    placings = played.placings(table.number, table.seats)
+    if placings is None:
+        return None
+    return Result(played.game, table.number, now(), tuple(placings), played.digest)
+
+
 def table_result(table: HostedTable, state: State) -> Result | None:
     """A hosted table's finished game as its result (see
     `crib3.room.room.Room.placings`), from its log as the cluster's stream
@@ -241,4 +255,5 @@ def table_result(table: HostedTable, state: State) -> Result | None:
     return result_of(lines_game_id(lines), table.number, placings, lines_digest(lines))
 
 
-__all__ = ["RESULTS", "SUBJECT", "ClusterResults", "fold_the_stream", "table_result"]
+__all__ = ["RESULTS", "SUBJECT", "ClusterResults", "fold_the_stream", "match_table_result",
+           "table_result"]

@@ -59,7 +59,7 @@ from crib3.cluster.matcher import ClusterPlayNow
 from crib3.cluster.node import FLUSH_SECONDS, Node, NodeRoom
 from crib3.cluster.presence import ClusterPeople, holder_key
 from crib3.cluster.registry import SPARE
-from crib3.cluster.results import ClusterResults, table_result
+from crib3.cluster.results import ClusterResults, match_table_result, table_result
 from crib3.cluster.store import Lease, TableLog, patiently
 from crib3.cluster.verify import ResultCheck
 from crib3.cluster.visits import VisitLink, VisitRefused, Visits
@@ -68,6 +68,7 @@ from crib3.engine import Rules, State
 from crib3.room import wire
 from crib3.room.basics import RoomError
 from crib3.room.contract import Wayfinding
+from crib3.room.match import BEST_OF
 from crib3.room.moderation import BAN, MUTE, until_words
 from crib3.room.results import Result, Results
 from crib3.room.seats import FIRST_USE, Presence
@@ -143,7 +144,7 @@ class ClusterRoom(NodeRoom):
             await asyncio.wait_for(room.cluster_lobby.ready.wait(), 10)
             room.play_now = await ClusterPlayNow.start(room, replicas)
             # Live events in the cluster's bucket (`crib3.cluster.live_events`).
-            room.events = await ClusterLiveEvents.connect(room, node)
+            room.events = await ClusterLiveEvents.connect(room, node, room.cluster_results)
             await room._make_spare()
         except BaseException:
             await node.close()
@@ -358,12 +359,28 @@ class ClusterRoom(NodeRoom):
         """A hosted table's game just ended, its log on the cluster's
         stream: a rated game's result goes on the results' stream, once a
         game whichever node tells it (`crib3.cluster.results`)."""
-        if not table.rated or self.cluster_results is None or not isinstance(table, HostedTable):
+        if not table.rated or self.cluster_results is None or not isinstance(table, HostedTable) \
+                or table.match.is_match:  # (a match's game: its match is rated, `match_over`)
             return
         try:
             result = table_result(table, state)
         except (OSError, ValueError) as exc:
             log.error("table %d: its result could not be made, no rating moved: %s",
+                      table.number, exc)
+            return
+        if result is not None:
+            self._background(self._record(result))
+
+    def match_over(self, table: Any) -> None:
+        """A hosted table's match was just won, its games on the cluster's
+        stream: a rated match's one result goes on the results' stream,
+        once whichever node tells it, as a game's does (`game_over`)."""
+        if not table.rated or self.cluster_results is None or not isinstance(table, HostedTable):
+            return
+        try:
+            result = match_table_result(table)
+        except ValueError as exc:
+            log.error("table %d: its match's result could not be made, no rating moved: %s",
                       table.number, exc)
             return
         if result is not None:
@@ -382,8 +399,8 @@ class ClusterRoom(NodeRoom):
 
     def open_table(self, owner: Presence, rules: Rules, levels: tuple[str, str],
                    rated: bool | None = None, best_of: int = 1) -> HostedTable:
-        if best_of != 1:  # (a table's stream holds one game)
-            raise RoomError("a cluster's tables play one game at a time: no matches yet")
+        if best_of not in BEST_OF:
+            raise RoomError(f"a table plays one game, or best of 3 or 5, not {best_of}")
         self._check_opening(owner, levels)
         if self._spare is None:
             self._spare_soon()
@@ -392,7 +409,7 @@ class ClusterRoom(NodeRoom):
         number, lease, table_log = self._spare
         self._spare = None
         table = self.node.seat_owner(owner, rules, levels, number, lease, table_log,
-                                     rated=self.rates and rated is not False)
+                                     rated=self.rates and rated is not False, best_of=best_of)
         self.changed()
         self._spare_soon()
         return table

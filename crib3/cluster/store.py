@@ -8,7 +8,11 @@ then one event a line, written by the engine's JSON codec), each marked by
 a `Crib3-Kind` header ("header" or "event"), with "owner" messages between
 them (who took the table over: see below), which are not part of the game.
 A table's log read back (`ClusterStore.read`) is therefore an ordinary
-game log, and `crib3 tables export` writes it as one. The stream has one
+game log, and `crib3 tables export` writes it as one. A match's table
+(`crib3.room.match`) plays its games on the same subject, the one its
+lease fences: a new game's header is taken only after a game won
+(`TableLog.next_game`), and the record read back keeps the earlier games
+(`TableRecord.games`) before the one under way. The stream has one
 replica on a single server and three on a cluster (R3: a write is
 acknowledged once two of three servers hold it, so losing one server loses
 nothing that was acknowledged and stops nothing).
@@ -75,7 +79,7 @@ import nats.js.errors
 from nats.js.api import DeliverPolicy, Header, KeyValueConfig, StorageType, StreamConfig
 
 from crib3.cluster.watched import quick
-from crib3.engine import Event
+from crib3.engine import Event, fold
 from crib3.engine.codec import decode
 from crib3.engine.log import event_line
 
@@ -246,17 +250,47 @@ class Lease:
         return time.monotonic() < self.deadline
 
 
+@dataclass(frozen=True)
+class PlayedGame:
+    """A match's finished game on its table's stream: its lines (header
+    first) and its events."""
+
+    lines: list[str]
+    events: list[Event]
+
+
 @dataclass
 class TableRecord:
     """A table's log as the stream holds it: the header, the events, the
     JSON lines they were stored as (header first), the owners that took it
-    (node, lease revision) in order, and the sequence of its last message."""
+    (node, lease revision) in order, and the sequence of its last message.
+    A match's table: `header`, `events` and `lines` are its game under
+    way (or its last), `games` the ones won before it, in order."""
 
     header: dict[str, Any] | None
     events: list[Event] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     owners: list[tuple[str, int]] = field(default_factory=list)
     last: int = 0
+    games: list[PlayedGame] = field(default_factory=list)
+
+    @property
+    def played(self) -> bool:
+        """Any game of it has an event (a table that never started has none)."""
+        return bool(self.events or self.games)
+
+    def all_games(self) -> list[PlayedGame]:
+        """Every game on it, in order, the one under way (or last) included."""
+        current = [PlayedGame(self.lines, self.events)] if self.header is not None else []
+        return [*self.games, *current]
+
+    def next_game(self, header: dict[str, Any], text: str) -> None:
+        """A new game's header read or written: the game before it is won
+        (ValueError when it is not: a header out of place)."""
+        if not self.events or fold(self.events).winner is None:
+            raise ValueError("a new game's header before the game under way was won")
+        self.games.append(PlayedGame(self.lines, self.events))
+        self.header, self.events, self.lines = dict(header), [], [text]
 
 
 class ClusterStore:
@@ -482,6 +516,8 @@ def _take(record: TableRecord, table: str, kind: str | None, data: bytes) -> Non
     elif kind == HEADER and record.header is None:
         record.header = json.loads(text)
         record.lines.append(text)
+    elif kind == HEADER:  # a match's next game (only after a win)
+        record.next_game(json.loads(text), text)
     elif kind == EVENT and record.header is not None:
         record.events.append(decode(json.loads(text)))
         record.lines.append(text)
@@ -498,14 +534,28 @@ class TableLog:
         self.lease = lease
         self.record = record
         self.subject = subject_of(lease.table)
+        self._header: dict[str, Any] | None = None  # a match's next game's, to write first
 
     @property
     def events(self) -> list[Event]:
         return self.record.events
 
+    def next_game(self, header: dict[str, Any]) -> None:
+        """A match's next game begins on this log: `header` goes on the
+        stream just before its first event (`append`). ValueError when the
+        game under way is not won (the stream would refuse it to a reader)."""
+        if not self.record.events or fold(self.record.events).winner is None:
+            raise ValueError(f"table {self.lease.table}: a new game before the last was won")
+        self._header = header
+
     async def append(self, event: Event) -> int:
         """`event` on the stream (acknowledged by the cluster) before this
         returns its sequence; Fenced when this node may no longer write."""
+        if self._header is not None:
+            text = json.dumps(self._header, ensure_ascii=False)
+            await self._append(HEADER, text.encode())
+            self.record.next_game(self._header, text)
+            self._header = None
         line = event_line(event)
         sequence = await self._append(EVENT, line.encode())
         self.record.events.append(event)

@@ -72,6 +72,7 @@ MISSES = 3  # pings unanswered in a row: that node is lost
 FORGOTTEN = 2  # pings in a row whose answer says a visit is not held there: it is over
 SILENT_FOR = 600.0  # seconds a node given up is pinged on, waiting for it to answer
 ASK_TIMEOUT = 5.0  # seconds a door waits for a node to take a visit
+NO_RESPONDERS_PATIENCE = 0.8  # the longest wait before asking again a node nobody hears
 CHUNK = 256 * 1024  # bytes of output in one NATS message at most (its max payload is 1 MiB)
 
 
@@ -252,8 +253,7 @@ class Visits:
         asked = wire.Visit(version=self.version, door=self.node, visit=ident, **visit)
         try:
             await link.listen()  # (before the host can send its first screen)
-            reply = await self.client.request(visit_subject(node), wire.encode(asked),
-                                              timeout=ASK_TIMEOUT)
+            reply = await self._ask(visit_subject(node), wire.encode(asked))
             welcome = _welcome(reply.data, self.version)
         except VisitRefused:
             link.close()
@@ -271,6 +271,24 @@ class Visits:
         link.confirmed = not link.closed
         self.silent.pop(node, None)  # (it answered)
         return link
+
+    async def _ask(self, subject: str, body: bytes) -> Any:
+        """The node's answer, asked again a moment later when NATS says
+        nobody listens: a nats-server says so now and then for a moment
+        after the subscription was made, on a busy machine (a node just
+        started, its first visitor refused). Within ASK_TIMEOUT in all."""
+        loop = asyncio.get_running_loop()
+        give_up = loop.time() + ASK_TIMEOUT
+        wait = 0.1
+        while True:
+            try:
+                return await self.client.request(subject, body,
+                                                 timeout=max(0.1, give_up - loop.time()))
+            except nats.errors.NoRespondersError:
+                if loop.time() + wait >= give_up or wait > NO_RESPONDERS_PATIENCE:
+                    raise
+            await asyncio.sleep(wait)
+            wait *= 2
 
     def answering(self, node: str) -> bool:
         """Whether `node` answers, as far as this node knows: not given up

@@ -163,13 +163,10 @@ def rate_event(live: LiveEvent, rated: bool, has: Callable[[str], bool] | None,
 
 def rate_finished(room: Room, live: LiveEvent) -> Rating:
     """`live` is over in `room`: its result goes in, once, if the event is
-    rated and the room rates (a cluster's node does not rate events yet:
-    its results are the cluster's stream, not this file)."""
+    rated and the room rates. A cluster's node puts it on the cluster's
+    results stream instead (`crib3.cluster.live_events`), never here."""
     if room.results is None:
         return Rating(False, "this room rates no game")
     if room.cluster is not None:
-        if is_rated(live.event):
-            log.warning("event %s is over on a cluster's node: events are not rated on a "
-                        "cluster yet", live.name)
         return Rating(False, "on a cluster's node")
     return rate_event(live, is_rated(live.event), room.results.has, room.results.record)

@@ -44,7 +44,7 @@ class EventApp(Crib3App):
         """Deal the person's next board, or show the event's results."""
         from crib3.players import make_player
         from crib3.players.autoplay import BotDriver
-        from crib3.tui.screens.board_table import BoardTableScreen, board_title
+        from crib3.tui.screens.board_table import BoardTableScreen, board_name, board_title
 
         self._close_log()
         board = self.event.next_board(self.person)
@@ -69,6 +69,7 @@ class EventApp(Crib3App):
                                  self.ascii, on_over=self._board_over, resumed=True,
                                  auto=load_choices().auto_moves())
         table.hand_title = board_title(number, len(event.boards))
+        table.board = board_name(number)
         self._replace_top(table)
 
     def _replace_top(self, screen: Screen[Any]) -> None:

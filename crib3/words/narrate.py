@@ -7,7 +7,9 @@ crib"), so the same words serve every seat and every spectator.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from crib3.cards import Card, format_cards
 from crib3.common.names import shown_name
@@ -16,6 +18,23 @@ from crib3.engine.state import State
 from crib3.engine.views import SeatView
 from crib3.scoring import Score
 from crib3.words.speech import say_hand_line, say_play
+
+# What the words call the hand (None: "Hand 2", its number in the game): a
+# duplicate board's table names its board instead (`hand_named`).
+_HAND_NAME: ContextVar[str | None] = ContextVar("crib3_hand_name", default=None)
+
+
+@contextmanager
+def hand_named(name: str | None) -> Iterator[None]:
+    """Within it, `describe` calls the hand `name`: "Board 2. Ann shuffles
+    and deals.", "End of board 2: ...". A duplicate board is one hand, the
+    first of its game, and "Hand 1" at every board would tell nobody which
+    board they hold; nor does the deal pass on after it."""
+    token = _HAND_NAME.set(name)
+    try:
+        yield
+    finally:
+        _HAND_NAME.reset(token)
 
 
 def reached(score: int, target: int) -> str:
@@ -105,7 +124,8 @@ def describe(event: ev.Event, state: State, ascii: bool = False) -> str | None:
         return f"{says(seat, 'cuts', 'cut')} lowest and {voice.verb(seat, 'deals', 'deal')} first."
     if isinstance(event, ev.DeckShuffled):
         dealer = event.dealer
-        return (f"Hand {event.hand}. {says(dealer, 'shuffles', 'shuffle')} and "
+        return (f"{_HAND_NAME.get() or f'Hand {event.hand}'}. "
+                f"{says(dealer, 'shuffles', 'shuffle')} and "
                 f"{voice.verb(dealer, 'deals', 'deal')}.")
     if isinstance(event, ev.CardsDealt):
         return f"Five cards each, and one to {whose(event.dealer)} crib."
@@ -149,6 +169,9 @@ def describe(event: ev.Event, state: State, ascii: bool = False) -> str | None:
     if isinstance(event, ev.HandEnded):
         scores = ", ".join(f"{voice.subject(s) if s == 0 else obj(s)} {event.scores[s]}"
                            for s in range(3))
+        named = _HAND_NAME.get()
+        if named is not None:  # (a board: its game ends with it)
+            return f"End of {named[:1].lower()}{named[1:]}: {scores}."
         return (f"End of hand {event.hand}: {scores}. "
                 f"The deal passes to {obj(event.next_dealer)}.")
     if isinstance(event, ev.TakenBack):

@@ -56,3 +56,11 @@ def test_a_live_event_is_rated_when_its_host_says_so_and_only_a_live_one(tmp_pat
     assert is_rated(load_event("rated")) and not is_rated(load_event("casual"))
     refused = crib3("event", "new", "--boards", "3", "--rated", home=tmp_path)
     assert refused.returncode != 0 and "--rated is for a live event" in refused.stderr
+    # --cluster likewise; and a cluster's address that is none refused before anything is made.
+    refused = crib3("event", "new", "--boards", "3", "--cluster", "nats://10.0.0.5:4222",
+                    home=tmp_path)
+    assert refused.returncode != 0 and "--cluster is for a live event" in refused.stderr
+    refused = crib3("event", "new", "--live", "--start", "23:59", "--name", "web",
+                    "--cluster", "http://10.0.0.5", home=tmp_path)
+    assert refused.returncode == 2 and "--cluster: a URL is nats://" in refused.stderr
+    assert not (tmp_path / "data" / "events" / "web").exists()

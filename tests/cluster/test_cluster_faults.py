@@ -161,6 +161,44 @@ async def gone(registry, reader: ClusterStore, key: str) -> None:
     assert (await reader.read(key)).header is None
 
 
+async def test_a_visit_nobody_hears_for_a_moment_is_asked_again(tmp_path):
+    """NATS says nobody listens to a node for a moment after it subscribed
+    (seen on a busy machine, a node's first visitor refused at once): the
+    door asks again a moment later, and the visit is taken. Here the host
+    listens only 0.3 s after the door first asks."""
+    from crib3.cluster.room import ClusterRoom
+    from crib3.cluster.visits import Visits
+
+    with nats_server(tmp_path / "nats") as server:
+        a = await ClusterRoom.start([server.url], "a", tmp_path / "a", lease_seconds=LEASE,
+                                    think=0.0)
+        host = await ClusterStore.connect(server.url, "b")
+        b = Visits(host.client, "b")
+        admitted = []
+
+        async def admit(visit, link) -> None:
+            admitted.append(visit.name)
+        b.admit = admit
+
+        async def listen_late() -> None:
+            await asyncio.sleep(0.3)
+            await b.start()
+        try:
+            assert a.visits is not None
+            late = asyncio.create_task(listen_late())
+            link = await a.visits.go("b", name="ann", key=None, admin=False, address=None,
+                                     ascii=False, think=0.0, term="xterm", env={},
+                                     size=(80, 24), table=1, watch=False)
+            await late
+            assert admitted == ["ann"] and link.confirmed
+            link.close()
+        finally:
+            await b.stop()
+            await host.close()
+            a.close()
+            await a.stop()
+
+
 async def test_a_dead_nodes_spare_table_leaves_the_registry_with_its_lease(tmp_path):
     """Each node keeps a spare table ready (its number claimed in the
     registry). Node a stops renewing its leases, as a node killed or

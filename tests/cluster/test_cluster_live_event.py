@@ -9,10 +9,14 @@ after the node died has left, and the computer plays their seat."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import json
 import random
 import time
+from datetime import UTC, datetime, timedelta
 
 import pytest
+from commands import crib3
 from nats_support import nats_server, needs_nats, until
 
 pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
@@ -21,13 +25,23 @@ from crib3.cluster import ClusterStore
 from crib3.cluster.board_tables import AckedBoardGame, HostedBoardTable
 from crib3.cluster.live_events import ClusterEvents
 from crib3.cluster.node import Node
+from crib3.cluster.results import ClusterResults
+from crib3.cluster.verify import ResultCheck
 from crib3.duplicate.boards import make_boards, seat_of
-from crib3.duplicate.events import DuplicateEvent
 from crib3.engine import State, apply
 from crib3.engine.events import CardsDealt
 from crib3.players.easy import EasyPlayer
 from crib3.room.basics import RoomError
-from crib3.room.live_event import OVER, LiveEvent, fill_name, stand_in_name
+from crib3.room.event_ratings import event_id, event_result
+from crib3.room.live_event import (
+    ENTERING,
+    OVER,
+    fill_name,
+    results_json,
+    sheet_lines,
+    stand_in_name,
+)
+from crib3.room.results import Results
 from crib3.room.seats import Presence
 
 pytestmark = needs_nats
@@ -72,13 +86,46 @@ def play_a_move(node: Node, people: dict, pick: EasyPlayer) -> bool:
     return moved
 
 
+async def rating_node(node: Node, folder) -> ClusterResults:
+    """`node`'s side of the cluster's rated results, its store where
+    `crib3 ratings rebuild --cluster` looks for a node's (`data/node/NAME`)."""
+    results = ClusterResults(node.store.js, node.name,
+                             Results(folder / "data" / "node" / node.name / "ratings"),
+                             ResultCheck(node.store, node.registry))
+    await results.start(replicas=1)
+    return results
+
+
+def made_on_the_cluster(server, home) -> None:
+    """`crib3 event new --live --rated --cluster`: event "club" (3 boards,
+    seed 7, easy) in the cluster's bucket, from a machine with no node."""
+    start = (datetime.now(UTC) + timedelta(hours=2)).strftime("%H:%M")
+    made = crib3("event", "new", "--live", "--start", start, "--boards", "3", "--seed", "7",
+                 "--level", "easy", "--name", "club", "--host", "ann", "--rated",
+                 "--cluster", server.url, home=home)
+    assert made.returncode == 0, made.stderr
+    assert "in the cluster's card room" in made.stdout and made.stdout.rstrip().endswith("rated")
+    again = crib3("event", "new", "--live", "--start", start, "--boards", "3", "--name",
+                  "club", "--cluster", server.url, home=home / "elsewhere")
+    assert again.returncode != 0 and "has an event club already" in again.stderr, again.stderr
+    assert not (home / "elsewhere" / "data" / "events" / "club").exists()  # (nor kept there)
+
+
 async def test_an_event_across_two_nodes_loses_no_board_when_its_host_dies(server, tmp_path):
+    """(Made and its results read by `crib3 event` with --cluster, rated: its
+    result moves ratings once on every node, as `ratings rebuild` folds it.)"""
+    await asyncio.to_thread(made_on_the_cluster, server, tmp_path / "host")
     a = await start_node(server, "ea", tmp_path)
     b = await start_node(server, "eb", tmp_path)
+    rated = {}
     try:
-        on_a, on_b = await ClusterEvents.start(a), await ClusterEvents.start(b)
-        event = DuplicateEvent("club", 7, "easy", make_boards(7, 3), "2026-12-06T00:00:00+00:00")
-        await on_a.put(LiveEvent(event, "ann", 0.0))
+        rated = {"a": await rating_node(a, tmp_path), "b": await rating_node(b, tmp_path)}
+        on_a = await ClusterEvents.start(a, rated["a"])
+        on_b = await ClusterEvents.start(b, rated["b"])
+        live, _ = await on_a.read("club")  # as the command put it there
+        assert live.status == ENTERING and live.host == "ann" and live.entered == []
+        event = live.event
+        assert [board.number for board in event.boards] == [1, 2, 3] and event.seed == 7
         rooms = {"a": a.room, "b": b.room}
         signed = {name: rooms[where].sign_in(name, f"key-{name}", lambda reason: None)
                   for name, where in NAMES.items()}
@@ -132,9 +179,50 @@ async def test_an_event_across_two_nodes_loses_no_board_when_its_host_dies(serve
             streams = {key: record.events for key, record in records.items()}
         finally:
             await reader.close()
+        # Rated: its one result, on both nodes (b's own reader folds it too).
+        await until(lambda: all(r.book.has(event_id(live)) for r in rated.values()),
+                    seconds=30, what="the event's result folded on both nodes")
+        books = {name: (r.book.count(), r.book.skills(), r.refused) for name, r in rated.items()}
+        # The check every node makes: the result the streams give, and no other.
+        honest = event_result(live)
+        assert honest is not None and await rated["a"].check(honest) is None
+        first, *rest = honest.placings
+        forged = [dataclasses.replace(honest, placings=(*rest, first)),
+                  dataclasses.replace(honest, digest="d" * 64),
+                  dataclasses.replace(honest, game=honest.game + "0")]
+        said = [await rated["b"].check(one) for one in forged]
+        assert "places or scores" in said[0] and "digest" in said[1], said
+        assert "not event club's result" in said[2], said
     finally:
+        for results in rated.values():
+            await results.stop()
         await b.close()
         await a.stop()
+    assert books["a"] == books["b"] and books["a"][0] == 1 and books["a"][2] == 0
+    assert {"ssh key-ann", "ssh key-bob", "ssh key-cat", "ssh key-dan"} <= set(books["a"][1])
+    for results in rated.values():
+        results.book.close()
+    rebuilt = crib3("ratings", "rebuild", "--cluster", server.url, home=tmp_path)
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    assert "1 result on the cluster folded into" in rebuilt.stdout and "0 refused" in rebuilt.stdout
+    assert "node ea's store on this machine: the same numbers" in rebuilt.stdout
+    assert "node eb's store on this machine: the same numbers" in rebuilt.stdout
+    # `crib3 event results --cluster`, from a machine with no node: the same sheet.
+    home = tmp_path / "reader"
+    text = crib3("event", "results", "club", "--cluster", server.url, home=home)
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.splitlines() == sheet_lines(live, fields, ranking)
+    as_json = crib3("event", "results", "club", "--json", "--cluster", server.url, home=home)
+    assert as_json.returncode == 0, as_json.stderr
+    read, made_here = json.loads(as_json.stdout), results_json(live, fields, ranking)
+    for sheet in (read, made_here):  # (each names its own machine's copies of the logs)
+        for board in sheet["results"]:
+            for play in board["plays"]:
+                assert play.pop("log").endswith(".jsonl")
+    assert read == made_here and read["status"] == OVER and len(read["results"]) == 9
+    missing = crib3("event", "results", "nosuch", "--cluster", server.url, home=home)
+    assert missing.returncode != 0 and missing.stderr.count("\n") == 1, missing.stderr
+    assert "no live event nosuch in the cluster at nats://127.0.0.1:" in missing.stderr
 
     assert problems == [] and len(live.logs) == 6  # three boards at two tables
     # Board 1 begun at b and finished at a; the next ones dealt and played at a.

@@ -3,7 +3,9 @@ process, one real nats-server): people on both nodes enter from their own
 node's events screen, the one on the other node visits the board's table
 where its node hosts it, and leaves after the first board (the computer
 plays her seat on the other node from then on), the three boards are
-played, and a node that hosts no table of the event shows the results."""
+played, and a node that hosts no table of the event shows the results.
+The rooms rate: the event is made rated from the lobby, and its one result
+is folded on both nodes."""
 
 from __future__ import annotations
 
@@ -20,7 +22,9 @@ from test_live_event_ssh import no_card_leaked, record_writes
 from crib3.net.options import ServeOptions
 from crib3.net.server import CardRoomServer
 from crib3.players import workers
+from crib3.room.event_ratings import event_id
 from crib3.room.live_event import OVER, PLAYING
+from crib3.room.results import Results
 from crib3.tui.room_app import CardRoomApp
 
 pytestmark = [needs_nats, pytest.mark.slow]
@@ -41,7 +45,8 @@ async def two_nodes(url: str, folder: Path, keys: Path):
     servers: list[CardRoomServer] = []
     try:
         for name in ("a", "b"):
-            room = await ClusterRoom.start([url], name, folder / name, think=0.0)
+            room = await ClusterRoom.start([url], name, folder / name, think=0.0,
+                                           results=Results(folder / name / "ratings"))
             server = CardRoomServer(ServeOptions(port=0, authorized_keys=keys, think=0.0),
                                     room, CardRoomApp)
             await server.start(asyncssh.generate_private_key("ssh-ed25519"))
@@ -72,6 +77,8 @@ async def test_people_on_two_nodes_play_one_live_event_and_either_node_shows_it(
                 client.press("e")
                 await client.shows("Live duplicate events")
             clients["ann"].press("n")
+            await clients["ann"].shows("Make a live event")  # (the rooms rate: rated or casual)
+            clients["ann"].press("\r")  # rated
             await until(lambda: b.room.events.events, timeout=20, what="b hearing of it")
             name = next(iter(b.room.events.events))
             for count, (who, client) in enumerate(clients.items(), start=1):
@@ -108,6 +115,12 @@ async def test_people_on_two_nodes_play_one_live_event_and_either_node_shows_it(
                         timeout=20, what="the last board's results read at b")
             sheet = "\n".join(b.room.events.listed()[0].sheet())
             live, _, _, _ = await b.room.events.cluster.results(name)  # (logs from the streams)
+            # Rated from a's lobby: its one result folded on both nodes.
+            rooms = (a.room, b.room)
+            await until(lambda: all(r.results.has(event_id(live)) for r in rooms), timeout=20,
+                        what="the event's result folded on both nodes")
+            assert [r.results.count() for r in rooms] == [1, 1]
+            assert a.room.results.skills() == b.room.results.skills()
             await dan.shows("cat ")  # (its ranking, at the top of dan's screen)
             for client in [*clients.values(), dan]:
                 client.close()

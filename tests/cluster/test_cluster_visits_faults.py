@@ -72,13 +72,19 @@ async def on_to_the_throw(*people: Client, timeout: float = 40.0) -> None:
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
     waiting = list(people)
+    # Everything each screen drew since it was last looked at is read (not
+    # only its last frames: a frame drawn after the throw's prompt could
+    # push it out of them, and an Enter then would throw for them).
+    seen = {id(person): max(0, len(person.terminal.received) - 6000) for person in people}
     while waiting:
         assert loop.time() < deadline, [p.terminal.text()[-400:] for p in waiting]
         for person in list(waiting):
-            if "Throw one card" in person.terminal.text()[-3000:]:
+            drawn = bytes(person.terminal.received)
+            if "Throw one card" in plain(drawn[seen[id(person)]:]):
                 waiting.remove(person)
             else:
                 person.press("\r")
+            seen[id(person)] = max(0, len(drawn) - 200)  # (a phrase cut in two)
         await asyncio.sleep(0.4)
 
 

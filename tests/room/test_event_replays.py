@@ -119,6 +119,10 @@ async def test_the_tables_heading_names_the_board_not_the_hand(svg_snapshot, tmp
     async with app.run_test(size=(80, 24)) as pilot:
         await seated(pilot)
         assert "Hand 1 ·" not in screen_text(app)  # (the heading's form: "Hand 1 · Dan deals")
+        # Nor the words: the feed and the lines under the table.
+        assert "Board 1. Dan shuffles and deals." in screen_text(app)
+        assert "Board 1. Dan shuffles and deals." in app.screen.narration
+        assert not any("Hand 1" in line for line in app.screen.narration)
     assert await screen_svg(lambda: room_app(room, "Dan"), (80, 24), setup=seated) \
         == svg_snapshot
 

@@ -3,7 +3,9 @@ results once its boards are over, as an SVG snapshot at 80x24."""
 
 from __future__ import annotations
 
+import itertools
 from datetime import UTC, datetime
+from types import SimpleNamespace
 
 from snapshot_support import screen_svg
 from tui_support import room_app, room_with_tables, wait_for
@@ -86,3 +88,42 @@ async def test_a_person_back_from_a_dropped_connection_is_seated_at_their_board(
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, LiveBoardScreen))
         assert pilot.app.screen.table is room.events.tables["friday"][0]
+
+
+async def test_n_makes_a_rated_event_or_a_casual_one_where_the_room_rates(tmp_path,
+                                                                          monkeypatch):
+    """The dialog's choice, as a table is opened rated or casual; a room
+    that rates nothing (--no-ratings) makes it unrated without asking."""
+    from crib3.duplicate.events import load_event
+    from crib3.room import live_event
+    from crib3.room.event_ratings import is_rated
+    from crib3.room.results import Results
+    from crib3.room.room import Room
+    from crib3.tui.screens import live_event as screen_module
+    from crib3.tui.screens.new_event import NewEventScreen
+
+    ticks = itertools.count(2_000_000_000, 10)  # (an event's name is the second it starts)
+    monkeypatch.setattr(screen_module, "time", SimpleNamespace(time=lambda: float(next(ticks))))
+    monkeypatch.setattr(live_event, "play_baseline", lambda event, folder: None)  # (quick)
+    for rates in (True, False):
+        monkeypatch.setenv("CRIB3_HOME", str(tmp_path / f"home-{rates}"))  # (its own events)
+        room = Room(tmp_path / f"tables-{rates}", think=3600,
+                    results=Results(tmp_path / "ratings") if rates else None)
+        room.sign_in("Dan", None, lambda r: None)
+        app = room_app(room, "Dan")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await to_the_events(pilot)
+            screen = pilot.app.screen
+            for number, keys in enumerate((("enter",), ("right", "enter")), start=1):
+                await pilot.press("n")
+                if rates:
+                    await wait_for(pilot, lambda: isinstance(pilot.app.screen, NewEventScreen))
+                    await pilot.press(*keys)
+                await wait_for(pilot, lambda number=number, room=room, screen=screen:
+                               len(room.events.events) == number and not screen._making)
+            made = [load_event(name) for name in sorted(room.events.events)]
+            assert [is_rated(event) for event in made] == ([True, False] if rates else
+                                                           [False, False])
+            said = [str(n.message) for n in app._notifications]
+            assert any(", rated, starts" in line for line in said) == rates, said
+        room.close()

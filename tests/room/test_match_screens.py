@@ -177,3 +177,17 @@ async def test_a_spectator_of_a_match_watches_its_next_game_too(tmp_path):
         assert table.game is not first and app.table is table
         assert len(app.screen_stack) == depth  # in its place, not one more a game
     table.close()
+
+
+def test_a_cluster_nodes_lobby_offers_a_match_too():
+    """A cluster's tables play matches as one machine's do: its lobby's
+    open-table dialog has the Match row."""
+    from types import SimpleNamespace
+
+    pushed: list[OpenTableScreen] = []
+    lobby = SimpleNamespace(room=SimpleNamespace(rates=True, cluster=object()),
+                            app=SimpleNamespace(push_screen=lambda s, then: pushed.append(s)),
+                            _opened=None)
+    LobbyScreen.action_open(lobby)  # (a node's lobby: its room's `cluster` is set)
+    [dialog] = pushed
+    assert dialog.matches and dialog.rates

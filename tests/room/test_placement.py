@@ -90,9 +90,11 @@ def past_the_throw(text: str) -> bool:
 
 async def _at_the_throw(client) -> None:
     """Past who deals first, to the throw of hand 1."""
-    await until(lambda: "Throw one card" in client.terminal.text()[-3000:]
+    # (All it drew is read, not only its last frames: a frame drawn after the
+    # throw's prompt could push it out of them, and an Enter would throw.)
+    await until(lambda: "Throw one card" in client.terminal.text()
                 or "Go on" in client.terminal.text()[-3000:], what="the table")
-    if "Throw one card" not in client.terminal.text()[-3000:]:
+    if "Throw one card" not in client.terminal.text():
         client.press("\r")
     await client.shows("Throw one card")
 

@@ -220,7 +220,7 @@ async def test_key_tries_are_limited_and_the_keys_file_parsed_once(tmp_path, mon
 async def test_an_idle_lobby_session_is_closed_a_seated_one_is_not(tmp_path, monkeypatch):
     monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
     async with serving(tmp_path, lobby_idle=1.0) as server:
-        clients, table = await seat_three(server.port, server.room)
+        clients, table = await seat_three(server.port, server.room, late=True)
         before = await key_to_screen(clients[0])
         idle = [await Client.connect(server.port, f"idle{i}", source=f"127.0.6.{i + 1}")
                 for i in range(30)]

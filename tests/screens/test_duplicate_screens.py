@@ -16,6 +16,7 @@ from crib3.tui.event_app import EventApp
 from crib3.tui.screens.board_result import BoardResultScreen
 from crib3.tui.screens.board_table import BoardTableScreen
 from crib3.tui.screens.event_results import EventResultsScreen
+from crib3.tui.screens.looking_back import ShowSummaryScreen
 from crib3.tui.screens.replay import ReplayScreen
 
 
@@ -34,12 +35,20 @@ async def test_a_board_by_enter_alone_then_its_result_against_the_field(event):
         text = screen_text(app)                                   # straight to the cards dealt
         assert "Throw one card to your crib" in text and "Cut for deal" not in text
         assert "Board 1 of 3 · Ann deals" in text and "Hand 1 ·" not in text  # the heading
+        table, shows = app.screen, []
         for _ in range(300):
             if isinstance(app.screen, BoardResultScreen):
                 break
+            if isinstance(app.screen, ShowSummaryScreen) and not shows:
+                shows.append(screen_text(app))
             await pilot.press("enter")
             await pilot.pause(0.01)
         assert isinstance(app.screen, BoardResultScreen)
+        # The words name the board where a game's name the hand.
+        assert shows and "Board 1: the show" in shows[0] and "Hand 1" not in shows[0]
+        said = "\n".join(table.narration)
+        assert "Board 1. Ann shuffles and deals." in said and "End of board 1: " in said
+        assert "Hand 1" not in said and "hand 1" not in said and "deal passes" not in said
         text = screen_text(app)
         assert "Board 1 of 3" in text and "Dealer: dealt" in text and "starter" in text
         assert "You made" in text and "% of the matchpoints" in text

@@ -5,8 +5,9 @@ when each starts, who entered, the board in play, and the selected event's
 results so far (only the boards that are over at every table: nobody sees a
 board's cards here before they have played it). `j` enters you (or takes
 your entry back before the start), `n` makes a new event that starts in
-five minutes, `s` starts the selected event now (its host's key, or an
-admin's), `r` replays any table's play of a board over at every table.
+five minutes (rated or casual where the room rates: `NewEventScreen`;
+unrated where it does not), `s` starts the selected event now (its host's
+key, or an admin's), `r` replays any table's play of a board over at every table.
 Once the event is under way this screen seats you at each board
 as it is dealt (`LiveBoardScreen`, the room's table screen whose game ends
 with the board's show) and comes back after it with the results.
@@ -40,6 +41,7 @@ from crib3.engine import events as ev
 from crib3.engine.events import Event
 from crib3.room import Presence, RoomError
 from crib3.room.contract import LiveEventsView, LiveEventView, RoomView, TableView
+from crib3.room.event_ratings import mark_rated
 from crib3.room.live_event import (
     CALLED_OFF,
     ENTERING,
@@ -51,7 +53,8 @@ from crib3.room.live_event import (
     new_live_event,
 )
 from crib3.tui.css import STYLESHEET
-from crib3.tui.screens.board_table import board_title
+from crib3.tui.screens.board_table import BoardWords, board_name, board_title
+from crib3.tui.screens.new_event import NewEventScreen
 from crib3.tui.screens.room_table import RoomTableScreen
 from crib3.tui.screens.table_plays import TablePlaysScreen
 from crib3.tui.widgets.footer import TidyFooter
@@ -60,9 +63,10 @@ if TYPE_CHECKING:
     from crib3.tui.room_app import CardRoomApp
 
 STARTS_IN = 300.0  # seconds from `n` to the start of an event made in the lobby
+BOARDS = 3  # boards of an event made in the lobby
 
 
-class LiveBoardScreen(RoomTableScreen):
+class LiveBoardScreen(BoardWords, RoomTableScreen):
     """A board at an event table: `on_over` once the hand's show has been
     seen, as a game's is after its win (`BoardTableScreen` does the same
     for an event against the computer)."""
@@ -228,6 +232,7 @@ class LiveEventScreen(Screen[None]):
         playing = self._playing()
         if playing is not None:
             screen.hand_title = board_title(playing.board, playing.board_count)
+            screen.board = board_name(playing.board)
         self.app.push_screen(screen)
 
     def _playing(self) -> LiveEventView | None:
@@ -277,19 +282,36 @@ class LiveEventScreen(Screen[None]):
         except RoomError as exc:
             self.notify(str(exc), severity="warning", markup=False)
             return
+        if self.room.rates:  # rated or casual, as a table is opened
+            self.app.push_screen(NewEventScreen(BOARDS, round(STARTS_IN / 60)), self._chosen)
+        else:
+            self._chosen(False)
+
+    def _chosen(self, rated: bool | None) -> None:
+        if rated is None or self._making:
+            return
         self._making = True
         self.notify("Dealing a new event's boards...", markup=False)
-        self.run_worker(self._make(), exclusive=True)
+        self.run_worker(self._make(rated), exclusive=True)
 
-    async def _make(self) -> None:
-        """A new event of three boards against the standard computer,
-        starting in `STARTS_IN` seconds; its boards and the computer's
-        yardstick are played off the room's loop (a second or two)."""
+    async def _make(self, rated: bool = False) -> None:
+        """A new event of `BOARDS` boards against the standard computer,
+        starting in `STARTS_IN` seconds, `rated` or not; its boards and the
+        computer's yardstick are played off the room's loop (a second or
+        two). The host's choice that it is rated is kept beside it before
+        the room hears of it (`made`), so every room that reads it (a
+        worker's main process, a cluster's bucket) knows."""
         start = time.time() + STARTS_IN
         name = f"live-{datetime.fromtimestamp(start, UTC):%Y%m%d-%H%M%S}"
+
+        def make() -> LiveEvent:
+            live = new_live_event(name, int(start), BOARDS, "standard", self.presence.name,
+                                  start, WITH_COMPUTER)
+            if rated:
+                mark_rated(live.event)
+            return live
         try:
-            live = await asyncio.to_thread(new_live_event, name, int(start), 3, "standard",
-                                           self.presence.name, start, WITH_COMPUTER)
+            live = await asyncio.to_thread(make)
         except (EventError, OSError) as exc:
             self.notify(f"No event made: {exc}", severity="warning", markup=False)
             return
@@ -300,8 +322,8 @@ class LiveEventScreen(Screen[None]):
         except RoomError as exc:
             self.notify(f"No event made: {exc}", severity="warning", markup=False)
             return
-        self.notify(f"Event {live.name}: 3 boards, starts {live.starts_words()}; j enters "
-                    "you, s starts it now.", markup=False)
+        self.notify(f"Event {live.name}: {BOARDS} boards{', rated' * rated}, starts "
+                    f"{live.starts_words()}; j enters you, s starts it now.", markup=False)
         self.picked = [e.name for e in self.events.listed()].index(live.name)
         self._redraw()
 

@@ -534,7 +534,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         self.app.push_screen(MyGamesScreen(self.room.records, self.presence))
 
     def action_open(self) -> None:
-        self.app.push_screen(OpenTableScreen(self.room.rates, self.room.cluster is None),
+        self.app.push_screen(OpenTableScreen(self.room.rates),
                              self._opened)
 
     def _opened(self, choice: tuple[Rules, tuple[str, str], bool | None, int] | None) -> None:

@@ -208,11 +208,15 @@ class ShowSummaryScreen(Dialog[None]):
     ]
 
     def __init__(self, counts: Sequence[ShowItem], view: SeatView,
-                 hand: int, scores: Sequence[int], ascii: bool = False) -> None:
+                 hand: int, scores: Sequence[int], ascii: bool = False,
+                 hand_name: str | None = None) -> None:
+        """`hand_name`: what the hand is called (None: "Hand 2"; a duplicate
+        board's, "Board 2")."""
         super().__init__()
         self.counts = list(counts)
         self.view_ = view
         self.hand = hand
+        self.hand_name = hand_name
         self.scores = tuple(scores)
         self.ascii = ascii
 
@@ -220,7 +224,7 @@ class ShowSummaryScreen(Dialog[None]):
         width = min(74, max(40, self.app.size.width - 6))
         starter = next((c.starter for c in self.counts if isinstance(c, ev.HandCounted)), None)
         with Vertical(id="show-summary") as panel:
-            panel.border_title = f"Hand {self.hand}: the show"
+            panel.border_title = f"{self.hand_name or f'Hand {self.hand}'}: the show"
             panel.border_subtitle = "Enter: next deal"
             if starter is not None:
                 top = Text("starter ")

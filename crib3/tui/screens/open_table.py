@@ -39,7 +39,8 @@ class OpenTableScreen(Dialog["tuple[Rules, tuple[str, str], bool | None, int] | 
     ]
 
     def __init__(self, rates: bool = False, matches: bool = True) -> None:
-        """`matches`: the room's tables may play matches (a cluster's do not yet)."""
+        """`matches`: the room's tables may play matches (every room's do:
+        False leaves the choice out)."""
         super().__init__()
         self.rates = rates
         self.matches = matches
