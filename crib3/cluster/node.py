@@ -29,10 +29,15 @@ node's lobby, and nothing is left of it that an export would take for a
 game with no event. A spare table (`crib3.cluster.room`: a number a node
 keeps ready) whose lease is free is its dead node's: the scan forgets it
 the same way, so that it does not stay in the registry for good. A scan
-that fails (the registry's watch broken, being made again) is logged
-once and tried again with backoff: until it works, no dead node's table
-is adopted; the registry read whole again, it is tried at once (a long
-outage grows its backoff). A match's table is adopted with its match
+while the registry's watch is broken (being made again) fails, logged
+once and tried again with backoff, but tries the tables as the node last
+heard of them first: each adoption asks the cluster for the table's entry
+and its lease anyway, so a stale list costs a request, never a wrong
+adoption; and after an outage the tables freed meanwhile are taken as soon
+as their streams answer, not once the watch is back too (seconds later,
+after a restart of every server). The node's connection back, or the
+registry read whole again, the scan is tried at once (a long outage grows
+its backoff). A match's table is adopted with its match
 (`match_on`: its games on its stream, `best_of` in its entry), in the
 middle of a game or between two. A shelved table is adopted the same way, when its person asks
 for it (`crib3.cluster.room`). Not here yet: closed games brought back.
@@ -60,6 +65,7 @@ from crib3.cluster.liveness import EVERY, Liveness
 from crib3.cluster.registry import SPARE, highest_number, open_registry, watch_registry
 from crib3.cluster.retry import keep_doing
 from crib3.cluster.store import (
+    READ_ASK,
     RETRY_SECONDS,
     ClusterStore,
     Fenced,
@@ -70,7 +76,7 @@ from crib3.cluster.store import (
     patiently,
     wrong_last_sequence,
 )
-from crib3.cluster.watched import WatchedBucket
+from crib3.cluster.watched import WatchedBucket, quick
 from crib3.common import crash
 from crib3.engine import Event, Rules, fold
 from crib3.engine.log import make_header
@@ -85,6 +91,10 @@ log = logging.getLogger("crib3.cluster")
 # written (each write is tried again for RETRY_SECONDS), and a node waits
 # for what it publishes: bounded, so that a stop or a test never waits for good.
 FLUSH_SECONDS = RETRY_SECONDS + 5.0
+# Tables one scan adopts at once, at most (`Node.scan`): enough that a
+# cluster's tables freed together by an outage are hosted again within a
+# lease, few enough that a node does not flood a cluster just back.
+ADOPT_AT_ONCE = 4
 
 
 BoardMaker = Callable[[tuple[str, int, int], StoredTable, TableLog], Awaitable[HostedTable]]
@@ -107,6 +117,9 @@ class Node:
                  room: NodeRoom | None = None) -> None:
         self.store = store
         self.registry = registry
+        # (The adoption's look at a table's entry, asked again soon: a
+        # request sent while its stream had no leader is never answered.)
+        self._asking = quick(registry, READ_ASK)
         self.known = known  # the registry as this node last heard it
         self.name = store.node
         self.room = room if room is not None else NodeRoom(folder, think=think)
@@ -123,10 +136,11 @@ class Node:
         # A live event's board table to adopt, rebuilt by the cluster's events
         # (`crib3.cluster.live_events`); None: this node adopts none of them.
         self.boards: BoardMaker | None = None
-        # (Set when the registry is read whole again: the scan, which
-        # cannot work without it, works at once, not at its backoff's end.)
+        # (Set when the node's connection is back, and when the registry is
+        # read whole again: the scan works at once, not at its backoff's end.)
         self._scan_now = asyncio.Event()
         known.whole.append(self._scan_now.set)
+        store.reconnected.append(self._scan_now.set)
 
     @classmethod
     async def start(cls, servers: str | Sequence[str], name: str, folder: Path, *,
@@ -224,7 +238,7 @@ class Node:
         if int(table_id) in self.room.tables:
             return None
         try:
-            entry = await patiently(lambda: self.registry.get(table_id))
+            entry = await patiently(lambda: self._asking.get(table_id))
         except nats.js.errors.KeyNotFoundError:
             return None
         data = json.loads(entry.value or b"{}")
@@ -370,24 +384,33 @@ class Node:
     async def scan(self) -> list[str]:
         """Adopt every open table whose lease is free; their ids. (A table
         that fails is logged and the others are tried; a registry not
-        watched just now raises.)"""
-        if not self.known.live:
+        watched just now raises, once the tables last heard of are
+        tried.) Up to `ADOPT_AT_ONCE` tables are taken at once: after an
+        outage every table of the cluster is free together, and one by one
+        the last waited for all the others' round trips (and for any
+        request of theirs that a stream without a leader left unanswered)."""
+        adopted: list[str] = []
+        room = asyncio.Semaphore(ADOPT_AT_ONCE)
+
+        async def one(key: str, entry: Any) -> None:
+            async with room:
+                if int(key) in self.room.tables:
+                    return
+                if _status(entry) == SPARE and key not in self.revisions:  # (not this node's)
+                    try:
+                        await self._spare_of_the_dead(key, int(entry.revision))
+                    except Exception as exc:
+                        crash.report(log, exc, f"the spare table {key} of a node gone")
+                elif _status(entry) == OPEN:
+                    try:
+                        if await self.adopt(key) is not None:
+                            adopted.append(key)
+                    except Exception as exc:
+                        crash.report(log, exc, f"adopting table {key}")
+        await asyncio.gather(*(one(key, entry) for key, entry in list(self.known.entries.items())
+                               if key.isdigit() and int(key) not in self.room.tables))
+        if not self.known.live:  # (what it heard was tried all the same: see the module's doc)
             raise RuntimeError("the registry is not watched just now (its watch is made again)")
-        adopted = []
-        for key, entry in list(self.known.entries.items()):
-            if not key.isdigit() or int(key) in self.room.tables:
-                continue
-            if _status(entry) == SPARE and key not in self.revisions:  # (not this node's)
-                try:
-                    await self._spare_of_the_dead(key, int(entry.revision))
-                except Exception as exc:
-                    crash.report(log, exc, f"the spare table {key} of a node gone")
-            elif _status(entry) == OPEN:
-                try:
-                    if await self.adopt(key) is not None:
-                        adopted.append(key)
-                except Exception as exc:
-                    crash.report(log, exc, f"adopting table {key}")
         return adopted
 
     async def _scan_forever(self) -> None:

@@ -78,6 +78,7 @@ import nats.errors
 import nats.js.errors
 from nats.js.api import DeliverPolicy, Header, KeyValueConfig, StorageType, StreamConfig
 
+from crib3.cluster.watched import quick
 from crib3.engine import Event, fold
 from crib3.engine.codec import decode
 from crib3.engine.log import event_line
@@ -100,6 +101,13 @@ RETRY_SECONDS = 15.0
 # "no suitable peers for placement": a cluster just started does not know
 # all its servers yet, and cannot place three copies for a moment.
 NOT_YET_PLACED = (10005,)
+# Seconds a read of a table's log may wait for one answer before it asks
+# again (it is safe to): right after the cluster's return a stream has no
+# leader for a few seconds, and a request sent then is never answered; with
+# nats-py's 5 s it waited out the rest of that, the table left without a
+# host, long after the leader was there to answer the next one.
+READ_ASK = 1.0
+READ_STALLS = 2.0  # seconds without the next message of a log being read: read again
 # Seconds a connection that closes may take to send what it still holds.
 CLOSE_SECONDS = 5.0
 T = TypeVar("T")
@@ -292,6 +300,7 @@ class ClusterStore:
     def __init__(self, client: Any, node: str, lease_seconds: float) -> None:
         self.client = client
         self.js = client.jetstream()
+        self._reading = client.jetstream(timeout=READ_ASK)  # (`read`'s requests)
         self.node = node
         self.lease_seconds = lease_seconds
         self.replicas = 1  # copies of what this node makes (`connect`)
@@ -299,6 +308,7 @@ class ClusterStore:
         # watch is made again: its consumer may have gone with the server).
         self.reconnected: list[Callable[[], None]] = []
         self._leases: Any = None
+        self._asking: Any = None
 
     async def _reconnected(self) -> None:
         logger.info("node %s: connected to NATS again", self.node)
@@ -360,6 +370,8 @@ class ClusterStore:
                 name=STREAM, subjects=[SUBJECTS], num_replicas=replicas,
                 storage=StorageType.FILE, allow_direct=True)), also=NOT_YET_PLACED)
         self._leases = await kv_bucket(self.js, BUCKET, replicas, ttl=self.lease_seconds)
+        # (A lease asked for, asked again soon: see READ_ASK.)
+        self._asking = quick(self._leases, READ_ASK)
         status = await patiently(self._leases.status)
         if status.ttl:
             self.lease_seconds = status.ttl
@@ -381,7 +393,7 @@ class ClusterStore:
         key = check_table_id(table)
         asked = time.monotonic()
         try:  # (sent again, a create that landed is found below as this node's)
-            revision = await patiently(lambda: create_key(self._leases, key, self._lease_value()))
+            revision = await patiently(lambda: create_key(self._asking, key, self._lease_value()))
         except nats.js.errors.KeyWrongLastSequenceError:
             owner, revision = await self._holder(key)
             if owner != self.node:
@@ -434,19 +446,34 @@ class ClusterStore:
         await patiently(lambda: self.js.purge_stream(STREAM, subject=subject_of(table)))
 
     async def read(self, table: str) -> TableRecord:
-        """A table's whole log, in order (an empty record when it has none)."""
+        """A table's whole log, in order (an empty record when it has none).
+        A read whose messages stop coming for `READ_STALLS` seconds starts
+        again (for RETRY_SECONDS): a consumer made on a stream just given
+        a leader, after every server restarted, may deliver nothing for
+        seconds, while a consumer made again a moment later delivers at once."""
+        give_up = time.monotonic() + RETRY_SECONDS
+        while True:
+            try:
+                return await self._read(table)
+            except nats.errors.TimeoutError:
+                if time.monotonic() > give_up:
+                    raise
+                logger.info("node %s: the log of table %s stopped coming: read again",
+                            self.node, table)
+
+    async def _read(self, table: str) -> TableRecord:
         subject = subject_of(table)
         record = TableRecord(header=None)
-        try:  # (reads: safe to send again)
-            last = await patiently(lambda: self.js.get_msg(STREAM, subject=subject))
+        try:  # (reads: safe to send again, and asked again soon: READ_ASK)
+            last = await patiently(lambda: self._reading.get_msg(STREAM, subject=subject))
         except nats.js.errors.NotFoundError:  # no such table (or no stream at all)
             return record
         record.last = int(last.seq or 0)
-        subscription = await patiently(lambda: self.js.subscribe(
+        subscription = await patiently(lambda: self._reading.subscribe(
             subject, stream=STREAM, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL))
         try:
             while True:
-                message = await subscription.next_msg(timeout=10)
+                message = await subscription.next_msg(timeout=READ_STALLS)
                 sequence = message.metadata.sequence.stream
                 _take(record, table, (message.headers or {}).get(KIND), message.data)
                 if sequence >= record.last:

@@ -250,14 +250,14 @@ class WatchedBucket:
                 subscription._stream, subscription._consumer), 1.0)
 
 
-def quick(kv: Any) -> Any:
+def quick(kv: Any, within: float = ASK_WITHIN) -> Any:
     """nats-py's bucket `kv`, its JetStream requests given up after
-    `ASK_WITHIN` seconds (a stub without nats-py's parts: itself)."""
+    `within` seconds (a stub without nats-py's parts: itself)."""
     js = getattr(kv, "_js", None)
     if js is None or not hasattr(js, "_nc"):
         return kv
     asking = copy.copy(kv)
-    asking._js = js._nc.jetstream(prefix=js._prefix, timeout=ASK_WITHIN)
+    asking._js = js._nc.jetstream(prefix=js._prefix, timeout=within)
     return asking
 
 

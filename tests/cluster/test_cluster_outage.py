@@ -12,9 +12,10 @@ import json
 import time
 from dataclasses import asdict
 
+import nats
 import nats.errors
 import pytest
-from nats_support import nats_server, needs_nats, until
+from nats_support import nats_cluster, nats_server, needs_nats, until
 
 pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
 
@@ -30,10 +31,12 @@ pytestmark = needs_nats
 
 LEASE = 2.0  # seconds
 OUTAGE = 6.0  # seconds NATS is down: longer than a lease, and its watches fail meanwhile
+CLUSTER_OUTAGE = 2.0  # seconds: past what the leases had left; the watches fail meanwhile
+TABLES = 6  # more than one scan adopts at once
 SLOW_SCAN = 60.0  # seconds between two scans: as long as a long outage's backoff could grow
 
 
-async def a_started_table(url: str, number: int) -> None:
+async def a_started_table(url: str | list[str], number: int) -> None:
     """Table `number` opened and started by a node that is gone at once
     (its lease runs out: a live node adopts the table)."""
     gone = await ClusterStore.connect(url, "gone", lease_seconds=LEASE)
@@ -79,6 +82,88 @@ async def test_a_nodes_scan_adopts_at_once_once_nats_is_back_after_an_outage(tmp
             assert took < LEASE, f"table 7 hosted {took:.1f} s after NATS came back"
         finally:
             await node.close()
+
+
+async def test_the_tables_freed_by_an_outage_of_a_cluster_are_adopted_together_once_it_answers(
+        tmp_path, monkeypatch):
+    """Three servers (R3) all stopped for a while, `TABLES` tables' host
+    gone just before. Once the cluster's streams have their leaders again
+    (seconds after every server answers healthy), the node reads its first
+    table's log within a lease (its requests, sent while the streams had
+    no leader, are asked again soon, not after nats-py's 5 s); and, each
+    log's read taking a quarter of a lease more (a busy machine), it has
+    adopted the last table within a lease of the first: the tables are
+    taken together, not one after the other."""
+    with nats_cluster(tmp_path / "nats") as servers:
+        urls = [server.url for server in servers]
+        node = await Node.start(urls, "a", tmp_path / "a", lease_seconds=LEASE, think=0.0)
+        try:
+            node.pause()  # (its scan waits: the tables' leases run out during the outage)
+            numbers = list(range(1, TABLES + 1))
+            await asyncio.gather(*(a_started_table(urls, number) for number in numbers))
+            read, logs_read = node.store.read, []
+
+            async def slowly(table: str):
+                record = await read(table)
+                logs_read.append(time.monotonic())
+                await asyncio.sleep(LEASE / 4)  # (a busy machine)
+                return record
+            monkeypatch.setattr(node.store, "read", slowly)
+            adopted, adopt = [], node.adopt
+
+            async def timed(table_id: str, *args):
+                table = await adopt(table_id, *args)
+                if table is not None:
+                    adopted.append(time.monotonic())
+                return table
+            monkeypatch.setattr(node, "adopt", timed)
+            for server in servers:
+                server.stop()
+            node.keeper.paused = False
+            await asyncio.sleep(CLUSTER_OUTAGE)
+            for server in servers:
+                server.start()
+            back = await leaders_back(urls)
+            await until(lambda: all(hosted(node, n) for n in numbers), seconds=40,
+                        what=f"tables {numbers} hosted again")
+            assert logs_read[0] - back < LEASE, \
+                f"the first log read {logs_read[0] - back:.1f} s after the streams had leaders"
+            assert adopted[-1] - adopted[0] < LEASE, \
+                f"the last table adopted {adopted[-1] - adopted[0]:.1f} s after the first"
+        finally:
+            await node.close()
+
+
+async def leaders_back(urls: list[str]) -> float:
+    """When the tables' stream and the registry's and the leases' buckets
+    all have a leader (asked every 0.1 s, each ask given up after 0.5 s)."""
+    streams = ("CRIB3_TABLES", "KV_crib3-tables", "KV_crib3-leases")
+    give_up = time.monotonic() + 40
+    while True:  # (the servers just started may not listen yet)
+        try:
+            client = await nats.connect(urls, max_reconnect_attempts=-1,
+                                        reconnect_time_wait=0.1, connect_timeout=1)
+            break
+        except Exception as exc:
+            assert time.monotonic() < give_up, f"no server of {urls} lets a client in: {exc!r}"
+            await asyncio.sleep(0.1)
+    try:
+        js = client.jetstream(timeout=0.5)
+        led: dict[str, str | None] = dict.fromkeys(streams)  # stream -> its leader
+        said: dict[str, str] = {}  # stream -> what the last ask said
+        while not all(led.values()):
+            assert time.monotonic() < give_up, f"the streams' leaders not all back: {said}"
+            for stream in streams:
+                try:
+                    info = await js.stream_info(stream)
+                    led[stream] = info.cluster.leader if info.cluster else None
+                    said[stream] = f"leader {led[stream]}"
+                except Exception as exc:  # (not answered yet: asked again)
+                    led[stream], said[stream] = None, repr(exc)
+            await asyncio.sleep(0.1)
+        return time.monotonic()
+    finally:
+        await client.close()
 
 
 def hosted(node: Node, number: int) -> bool:
