@@ -229,15 +229,15 @@ def _let_go(workers: ProcessPoolExecutor) -> None:
     out. A pool let go here has its manager told to stop already, so it is
     taken off the list that exit wakes (a private one of concurrent.futures:
     where it is not as expected, the race is left to chance)."""
-    workers.shutdown(wait=False, cancel_futures=True)
     with contextlib.suppress(ValueError):
         _made.remove(workers)
-    try:
+    try:  # (before the shutdown, which forgets the manager thread)
         from concurrent.futures import process
 
         process._threads_wakeups.pop(workers._executor_manager_thread, None)
     except (AttributeError, ImportError, TypeError):
         pass
+    workers.shutdown(wait=False, cancel_futures=True)
 
 
 def _let_all_go_at_exit() -> None:

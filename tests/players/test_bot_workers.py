@@ -191,13 +191,17 @@ async def test_every_pool_is_out_of_pythons_exit_wakeups_once_let_go():
     view = game.view(game.to_act()[0])
     await workers.decide(make_player("easy", random.Random(3)), view)
     first = workers.pool()
-    assert first is not None and first._executor_manager_thread in process._threads_wakeups
+    assert first is not None
+    manager = first._executor_manager_thread  # (a shutdown forgets it)
+    assert manager is not None and manager in process._threads_wakeups
     workers.shut_down()
-    assert first._executor_manager_thread not in process._threads_wakeups
+    assert manager not in process._threads_wakeups
     await workers.decide(make_player("easy", random.Random(3)), view)  # after the close
     second = workers.pool()
     assert second is not None and second is not first
+    manager = second._executor_manager_thread
+    assert manager is not None and manager in process._threads_wakeups
     hooks = [getattr(hook, "func", hook) for hook in threading._threading_atexits]
     assert hooks.index(workers._let_all_go_at_exit) > hooks.index(process._python_exit)
     workers._let_all_go_at_exit()
-    assert second._executor_manager_thread not in process._threads_wakeups
+    assert manager not in process._threads_wakeups
