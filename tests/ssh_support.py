@@ -17,6 +17,7 @@ import time
 import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import asyncssh
@@ -323,14 +324,15 @@ class Recorder:
         self.exact = workers == 1
         self.progress = lambda: 0
         # In one process: each person's toasts that may be on screen still,
-        # as (message, until, how far their screen had got when raised), and
-        # for each (name, shown) of `sent` the least such point (`since`).
-        self._toasts: dict[str, list[tuple[str, float, int]]] = {}
+        # as `Toast`s, and for each (name, shown) of `sent` the least point
+        # any of them was raised at (`since`).
+        self._toasts: dict[str, list[Toast]] = {}
         self._since: dict[tuple[str, int], int] = {}
         sent = self.sent
         if self.exact:
             write = ChannelDriver.write
             notify = App.notify
+            on_notify = App._on_notify
 
             def presented(app) -> int:
                 tables = [s for s in app.screen_stack if isinstance(s, TableScreen)]
@@ -338,8 +340,8 @@ class Recorder:
 
             def keep(driver: ChannelDriver, data: str) -> None:
                 app = driver._app
-                on = {n.message for n in app._notifications}
-                self.wrote(app.presence.name, presented(app), data, time.monotonic(), on)
+                self.wrote(app.presence.name, presented(app), data, time.monotonic(),
+                           list(app._notifications))
                 write(driver, data)
 
             def toast(app, message: str, *args, timeout: float | None = None, **kwargs) -> None:
@@ -349,8 +351,15 @@ class Recorder:
                                  + (app.NOTIFICATION_TIMEOUT if timeout is None else timeout))
                 notify(app, message, *args, timeout=timeout, **kwargs)
 
+            def shown_toast(app, event) -> None:  # (the toast raised, as Textual keeps it)
+                presence = getattr(app, "presence", None)
+                if presence is not None:
+                    self.toast_up(presence.name, event.notification)
+                on_notify(app, event)
+
             monkeypatch.setattr(ChannelDriver, "write", keep)
             monkeypatch.setattr(App, "notify", toast)
+            monkeypatch.setattr(App, "_on_notify", shown_toast)
         else:
             output = RemoteSession.output
 
@@ -366,17 +375,27 @@ class Recorder:
 
     def toasted(self, name: str, message: str, shown: int, until: float) -> None:
         """`name`'s screen, at `shown` events, raised a toast, on screen until `until`."""
-        self._toasts.setdefault(name, []).append((message, until, shown))
+        self._toasts.setdefault(name, []).append(Toast(message, until, shown))
+
+    def toast_up(self, name: str, notification: object) -> None:
+        """Textual keeps the toast `name`'s screen raised last with this
+        message as `notification` (raised in turn: the first waiting)."""
+        message = getattr(notification, "message", None)
+        toast = next((t for t in self._toasts.get(name, ())
+                      if t.notification is None and t.message == message), None)
+        if toast is not None:
+            toast.notification = notification
 
     def wrote(self, name: str, shown: int, data: str, now: float,
-              on: set[str] = frozenset()) -> None:
+              on: Iterable[object] = ()) -> None:
         """`data` written to `name`'s screen, at `shown` events, at `now`,
-        with the toasts whose messages are `on` still up (Textual's own
-        list: a toast outlives its timeout until its timer goes)."""
-        live = [(message, until, at) for message, until, at in self._toasts.get(name, ())
-                if until + self.GRACE > now or message in on]
+        with the toasts `on` still up (Textual's own notifications: a toast
+        outlives its timeout until its timer goes)."""
+        up = list(on)
+        live = [t for t in self._toasts.get(name, ())
+                if t.until + self.GRACE > now or any(n is t.notification for n in up)]
         self._toasts[name] = live
-        since = min([shown, *(at for _, _, at in live)])
+        since = min([shown, *(t.shown for t in live)])
         self._since[name, shown] = min(self._since.get((name, shown), since), since)
         self.sent.append((name, shown, data))
 
@@ -412,6 +431,18 @@ class Recorder:
                 span -= cards_seen(state)
             self._spans[key] = span
         return self._spans[key]
+
+
+@dataclass
+class Toast:
+    """A toast a `Recorder` follows: its message, when its timeout ends,
+    how many events its screen had shown when it was raised, and Textual's
+    `Notification` of it once raised."""
+
+    message: str
+    until: float
+    shown: int
+    notification: object | None = None
 
 
 def joined(sent):

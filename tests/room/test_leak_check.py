@@ -8,6 +8,7 @@ from __future__ import annotations
 from games import random_game
 from ssh_support import Recorder
 from test_ssh import hidden_from, seen_by
+from textual.notifications import Notification
 
 from crib3.engine import State, apply
 
@@ -43,11 +44,22 @@ def test_a_toast_naming_ones_own_card_of_two_hands_ago_is_no_leak_and_the_check_
     late.toasted("ann", said, raised, until=100.0)
     late.wrote("ann", shown, said, now=100.0 + Recorder.GRACE + 0.1)
     assert card in hidden(late)
-    # ... unless Textual still shows it (its timer late: a busy machine)
+    # ... unless Textual still shows it (its timer late: a busy machine),
+    # and only that one toast: the same words raised again later are not it
     slow = Recorder(monkeypatch)
     slow.toasted("ann", said, raised, until=100.0)
-    slow.wrote("ann", shown, said, now=130.0, on={said})
+    up = Notification(said)
+    slow.toast_up("ann", up)
+    slow.wrote("ann", shown, said, now=130.0, on=[up])
     assert card not in hidden(slow)
+    again = Recorder(monkeypatch)
+    again.toasted("ann", said, raised, until=100.0)
+    again.toast_up("ann", Notification(said))
+    again.toasted("ann", said, shown, until=200.0)
+    later = Notification(said)
+    again.toast_up("ann", later)
+    again.wrote("ann", shown, said, now=130.0, on=[later])
+    assert card in hidden(again)
     # Nobody else's toasts count for ann
     theirs = Recorder(monkeypatch)
     theirs.toasted("bob", said, raised, until=100.0)
