@@ -17,6 +17,7 @@ import time
 import uuid
 from collections.abc import Iterable, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import asyncssh
@@ -300,9 +301,22 @@ class Recorder:
     before they have thrown to its crib) no less than the start of the
     hand before. `hidden` is then what was hidden all through that span,
     so a card shown in the last show and dealt again is not taken for a
-    leak."""
+    leak.
+
+    A toast stays on screen its timeout (5 s), written again with every
+    frame that draws over it, and a game whose people press Enter as fast
+    as they can goes through a hand or two meanwhile: a refusal of a card
+    of one's own ("7♦ is not in your hand", one's play still on its way)
+    is still there once 7♦ is dealt to someone else. So in one process the
+    toasts are followed too: `since(name, shown)` is how far that screen
+    had got when the oldest toast it may still show was raised, and what
+    it saw from there on is no leak (`hidden` and `visible_since`)."""
+
+    GRACE = 1.0  # seconds a toast may outlive its timeout (its removal is a timer)
 
     def __init__(self, monkeypatch, workers: int = 1) -> None:
+        from textual.app import App
+
         from crib3.net.driver import ChannelDriver
         from crib3.net.workers import RemoteSession
         from crib3.tui.screens.table import TableScreen
@@ -310,17 +324,43 @@ class Recorder:
         self.sent: list[tuple[str, int, str]] = []
         self.exact = workers == 1
         self.progress = lambda: 0
+        # In one process: each person's toasts that may be on screen still,
+        # as `Toast`s, and for each (name, shown) of `sent` the least point
+        # any of them was raised at (`since`).
+        self._toasts: dict[str, list[Toast]] = {}
+        self._since: dict[tuple[str, int], int] = {}
         sent = self.sent
         if self.exact:
             write = ChannelDriver.write
+            notify = App.notify
+            on_notify = App._on_notify
+
+            def presented(app) -> int:
+                tables = [s for s in app.screen_stack if isinstance(s, TableScreen)]
+                return tables[-1].presented if tables else 0
 
             def keep(driver: ChannelDriver, data: str) -> None:
                 app = driver._app
-                tables = [s for s in app.screen_stack if isinstance(s, TableScreen)]
-                sent.append((app.presence.name, tables[-1].presented if tables else 0, data))
+                self.wrote(app.presence.name, presented(app), data, time.monotonic(),
+                           list(app._notifications))
                 write(driver, data)
 
+            def toast(app, message: str, *args, timeout: float | None = None, **kwargs) -> None:
+                presence = getattr(app, "presence", None)
+                if presence is not None:
+                    self.toasted(presence.name, message, presented(app), time.monotonic()
+                                 + (app.NOTIFICATION_TIMEOUT if timeout is None else timeout))
+                notify(app, message, *args, timeout=timeout, **kwargs)
+
+            def shown_toast(app, event) -> None:  # (the toast raised, as Textual keeps it)
+                presence = getattr(app, "presence", None)
+                if presence is not None:
+                    self.toast_up(presence.name, event.notification)
+                on_notify(app, event)
+
             monkeypatch.setattr(ChannelDriver, "write", keep)
+            monkeypatch.setattr(App, "notify", toast)
+            monkeypatch.setattr(App, "_on_notify", shown_toast)
         else:
             output = RemoteSession.output
 
@@ -334,13 +374,55 @@ class Recorder:
     def follow(self, table) -> None:
         self.progress = lambda: len(table.game.events) if table.game is not None else 0
 
-    def hidden(self, states: list, shown: int, cards_hidden, cards_seen) -> set:
+    def toasted(self, name: str, message: str, shown: int, until: float) -> None:
+        """`name`'s screen, at `shown` events, raised a toast, on screen until `until`."""
+        self._toasts.setdefault(name, []).append(Toast(message, until, shown))
+
+    def toast_up(self, name: str, notification: object) -> None:
+        """Textual keeps the toast `name`'s screen raised last with this
+        message as `notification` (raised in turn: the first waiting)."""
+        message = getattr(notification, "message", None)
+        toast = next((t for t in self._toasts.get(name, ())
+                      if t.notification is None and t.message == message), None)
+        if toast is not None:
+            toast.notification = notification
+
+    def wrote(self, name: str, shown: int, data: str, now: float,
+              on: Iterable[object] = ()) -> None:
+        """`data` written to `name`'s screen, at `shown` events, at `now`,
+        with the toasts `on` still up (Textual's own notifications: a toast
+        outlives its timeout until its timer goes)."""
+        up = list(on)
+        live = [t for t in self._toasts.get(name, ())
+                if t.until + self.GRACE > now or any(n is t.notification for n in up)]
+        self._toasts[name] = live
+        since = min([shown, *(t.shown for t in live)])
+        self._since[name, shown] = min(self._since.get((name, shown), since), since)
+        self.sent.append((name, shown, data))
+
+    def since(self, name: str, shown: int) -> int:
+        """How far `name`'s screen had got when the oldest toast it may
+        still have shown at `shown` was raised (`shown` itself: none)."""
+        return self._since.get((name, shown), shown)
+
+    def visible_since(self, states: list, name: str, shown: int, cards_seen) -> set:
+        """What `name`'s screen may still show at `shown` from its toasts:
+        `cards_seen(state)` (face up, or one's own) from `since` on."""
+        return {card for state in states[self.since(name, shown):shown + 1]
+                for card in cards_seen(state)}
+
+    def hidden(self, states: list, shown: int, cards_hidden, cards_seen,
+               name: str | None = None) -> set:
         """The cards this screen may not have shown at `shown` (see the
         class's docstring): `cards_hidden(state)` at that point, less, with
         session workers, `cards_seen(state)` (face up, or one's own) at any
-        point of the span the screen may have been at."""
+        point of the span the screen may have been at; in one process,
+        less what its toasts may still show (given the person's `name`)."""
         if self.exact:
-            return cards_hidden(states[shown])
+            hidden = set(cards_hidden(states[shown]))
+            if name is not None:
+                hidden -= self.visible_since(states, name, shown, cards_seen)
+            return hidden
         hand = states[shown].hand_number
         start = next(i for i, s in enumerate(states) if s.hand_number >= hand - 1)
         key = (start, shown, id(cards_hidden))
@@ -350,6 +432,18 @@ class Recorder:
                 span -= cards_seen(state)
             self._spans[key] = span
         return self._spans[key]
+
+
+@dataclass
+class Toast:
+    """A toast a `Recorder` follows: its message, when its timeout ends,
+    how many events its screen had shown when it was raised, and Textual's
+    `Notification` of it once raised."""
+
+    message: str
+    until: float
+    shown: int
+    notification: object | None = None
 
 
 def joined(sent):

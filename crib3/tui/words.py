@@ -185,6 +185,8 @@ def _from_the_engine(command: object, view: SeatView, reason: str, ascii: bool) 
     card = getattr(command, "card", None)
     if isinstance(card, Card):
         if reason.endswith("it is not in their hand"):
+            if card in view.hand:  # played already (its events on their way): nothing to say
+                return None
             return f"{card.label(ascii)} is not in your hand"
         past = re.search(r"the count would be (\d+)$", reason)
         if past is not None:

@@ -70,8 +70,8 @@ async def test_no_byte_sent_to_a_player_holds_a_card_hidden_from_them(tmp_path, 
     for name, shown, data in joined(recorder.sent):
         seat = seats[name]
         text = plain(data)
-        leaked = [c.label() for c in recorder.hidden(states, shown, hidden[seat], seen[seat])
-                  if c.label() in text]
+        leaked = [c.label() for c in recorder.hidden(states, shown, hidden[seat], seen[seat],
+                                                     name) if c.label() in text]
         assert not leaked, (name, shown, events[shown - 1].type if shown else None, leaked,
                             [text[max(0, text.find(c) - 80):text.find(c) + 20] for c in leaked],
                             states[shown].hands[seat], states[shown].discards[seat])

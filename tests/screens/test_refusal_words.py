@@ -68,6 +68,30 @@ def test_a_play_overtaken_by_the_seats_own_move_says_whose_turn_it_is():
     assert words == f"Not yet: wait for {state.players[turn].name} to play"
 
 
+def test_the_same_card_again_while_it_is_on_its_way_is_not_said_to_be_out_of_hand():
+    """Ann plays a card, the others cannot go, so the turn comes back to
+    her before her screen shows the play: Enter again on that card is
+    refused as not in her hand, where her screen still shows it. Nothing is
+    said (the play comes next), not "Q♥ is not in your hand", which would
+    stay up into the next hands, when Q♥ may be someone else's."""
+    states = []
+    random_game(1, on_event=lambda event, state: states.append(state))
+    state, play = next((s, m) for s in states if s.phase == Phase.PLAY and to_act(s) == (0,)
+                       for m in legal_moves(s, 0) if isinstance(m, Play)
+                       and to_act(step(s, m)[1]) == (0,) and step(s, m)[1].phase == Phase.PLAY)
+    with pytest.raises(IllegalMove) as refused:
+        step(step(state, play)[1], play)
+    reason = str(refused.value)
+    assert reason.endswith("it is not in their hand")
+    assert play.card in project(state, 0).hand  # (as her screen shows it)
+    assert refusal(play, project(state, 0), reason) is None
+    # (a card she does not hold is still told so)
+    other = next(c for c in states[-1].deck if c not in state.hands[0])
+    assert refusal(Play(0, other), project(state, 0),
+                   f"seat 0 cannot play {other}: it is not in their hand") \
+        == f"{other.label()} is not in your hand"
+
+
 class HeldStream:
     """A table's stream that stores an event only when let (`open`): the
     screen of a cluster's table while its first move is still on its way."""
