@@ -261,11 +261,14 @@ async def seat_three(port: int, room: Room, names=("ann", "bob", "cat"), short: 
     return clients, table
 
 
-async def press_on(clients, table, every: float = 0.03, limit: float = 120.0,
+async def press_on(clients, table, every: float = 0.05, limit: float = 120.0,
                    hands: int | None = None) -> None:
     """Everyone presses Enter, again and again, until the game is over and
     every screen has gone through the result to the lobby; or, with
-    `hands`, until that many hands have been played."""
+    `hands`, until that many hands have been played. (20 keys a second
+    each: the door closes a session that types faster than 30 for long,
+    and a loaded machine's session, slow to take its keys, drops them
+    sooner: at 33 a second a test's person was closed mid-game.)"""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + limit
     done: set[int] = set()
