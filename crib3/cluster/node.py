@@ -127,6 +127,9 @@ class Node:
         self.keeper = LeaseKeeper(store)
         self.scan_every = scan_every
         self.revisions: dict[str, int] = {}  # table -> the registry revision this node wrote
+        # Tables this node is making (their lease held, not hosted yet): its
+        # own scan must not take them for free ones (see `adopt`).
+        self.making: set[str] = set()
         self._dirty: dict[str, HostedTable] = {}
         self._writing = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
@@ -199,16 +202,25 @@ class Node:
             except LeaseHeld:
                 continue  # another node's just now
             entry["number"] = number
+            self.making.add(str(number))  # (until it is hosted: `host`)
             try:
                 revision = int(await self.registry.create(str(number),
                                                           json.dumps(entry).encode()))
             except nats.js.errors.KeyWrongLastSequenceError:
+                self.making.discard(str(number))
                 await self.store.release(lease)  # (an entry there already: not a new number)
                 continue
+            except BaseException:
+                self.making.discard(str(number))
+                raise
             break
         self.revisions[str(number)] = revision
-        table_log = await self.store.open_log(lease, make_header(source="crib3 serve",
-                                                                 table=number))
+        try:
+            table_log = await self.store.open_log(lease, make_header(source="crib3 serve",
+                                                                     table=number))
+        except BaseException:
+            self.making.discard(str(number))
+            raise
         return number, lease, table_log
 
     def seat_owner(self, owner: Presence, rules: Rules, levels: tuple[str, str],
@@ -235,7 +247,7 @@ class Node:
         stream, where it stood, hosted here. None when it is hosted, not
         open, or never started."""
         check_table_id(table_id)
-        if int(table_id) in self.room.tables:
+        if int(table_id) in self.room.tables or table_id in self.making:
             return None
         try:
             entry = await patiently(lambda: self._asking.get(table_id))
@@ -247,6 +259,11 @@ class Node:
         try:
             lease = await self.store.acquire(table_id)
         except LeaseHeld:
+            return None
+        if int(table_id) in self.room.tables or table_id in self.making:
+            # This node's own lease (`acquire` takes a lease this node holds
+            # for its own: a create whose answer was lost): the table is
+            # being made or hosted here, not free. Left to its maker.
             return None
         # Its lease renewed from now on, not only once it is hosted: reading a
         # long log and rebuilding its game can take longer than a lease's
@@ -378,6 +395,7 @@ class Node:
 
     def host(self, table: HostedTable, lease: Lease) -> None:
         """`table` hosted here, its lease kept (fenced when it is lost)."""
+        self.making.discard(str(table.number))
         self.room.tables[table.number] = table
         self.keeper.keep(lease, table.fence)
 

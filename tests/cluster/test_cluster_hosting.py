@@ -258,3 +258,40 @@ async def test_a_node_whose_registry_writer_stopped_still_stops_in_its_bound(
     assert done, "the node's stop waits for good"
     stopping.result()
     assert "its lease is left to run out" in caplog.text
+
+
+async def test_a_node_never_adopts_a_table_it_is_making(tmp_path, monkeypatch):
+    """A node's scan that meets a table this node is making (its registry
+    entry written, its lease this node's, not hosted yet) does not take it
+    for a free one: the store's `acquire` hands a node back a lease it
+    holds (a create whose answer was lost), and a live event's board table
+    was hosted twice so, one copy fenced and its visitor's session ended.
+    Here the scan's adoption starts as the table's log is opened, and
+    reads the table's stream once the table is hosted and started."""
+    with nats_server(tmp_path / "nats") as server:
+        node = await Node.start([server.url], "a", tmp_path / "a", lease_seconds=LEASE,
+                                think=0.0)
+        try:
+            opened, read_log = node.store.open_log, node._read_log
+            made = asyncio.Event()
+            adoptions: list[asyncio.Task] = []
+
+            async def open_log(lease, header=None):
+                adoptions.append(asyncio.create_task(node.adopt(lease.table)))
+                await asyncio.sleep(0.2)  # (the adoption asks meanwhile)
+                return await opened(lease, header)
+
+            async def slowly(lease, revision):
+                await asyncio.wait_for(made.wait(), 10)  # (once the table is hosted)
+                return await read_log(lease, revision)
+            monkeypatch.setattr(node.store, "open_log", open_log)
+            monkeypatch.setattr(node, "_read_log", slowly)
+            table = await node.open_table(Presence("ann", "SHA256:ann"), Rules(target=61),
+                                          ("easy", "easy"))
+            table.start("ann")
+            made.set()
+            adopted = await asyncio.wait_for(adoptions[0], 10)
+            assert adopted is None
+            assert node.room.tables[table.number] is table
+        finally:
+            await node.close()
