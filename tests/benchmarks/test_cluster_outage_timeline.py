@@ -26,47 +26,21 @@ from typing import Any
 
 import pytest
 from nats_support import nats_cluster, needs_nats, until
+from test_cluster_outage import a_started_table  # (the same table, made the same way)
 
 pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
 
-import json
-from dataclasses import asdict
 
 import nats
 
-from crib3.cluster import ClusterStore
 from crib3.cluster.node import Node
-from crib3.cluster.registry import open_registry
 from crib3.cluster.store import STREAM
-from crib3.engine import PlayerInfo, Rules
-from crib3.engine.log import make_header
-from crib3.engine.rules import begin
-from crib3.room.seats import Seat
 
 pytestmark = needs_nats
 
 OUTAGE = float(os.environ.get("CRIB3_OUTAGE_SECONDS", "10"))
 TABLES = int(os.environ.get("CRIB3_OUTAGE_TABLES", "6"))
 LEASE = 2.0  # seconds
-
-
-async def a_started_table(urls: list[str], number: int) -> None:
-    """Table `number` opened and started by a node that is gone at once
-    (its lease runs out: a live node adopts the table)."""
-    gone = await ClusterStore.connect(urls, "gone", lease_seconds=LEASE)
-    try:
-        lease = await gone.acquire(str(number))
-        log = await gone.open_log(lease, make_header(source="crib3 serve", table=number))
-        players = (PlayerInfo("Alice", "human"), PlayerInfo("Bea", "easy"),
-                   PlayerInfo("Cid", "easy"))
-        await log.append(begin(players, Rules(), number))
-        seats = [Seat("Alice", "key-alice"), Seat(level="easy"), Seat(level="easy")]
-        await (await open_registry(gone)).create(str(number), json.dumps(
-            {"number": number, "owner": "Alice", "rules": asdict(Rules()),
-             "seats": [asdict(seat) for seat in seats], "status": "open",
-             "started_by": "Alice", "node": "gone"}).encode())
-    finally:
-        await gone.close()
 
 
 def hosted(node: Node, number: int) -> bool:
