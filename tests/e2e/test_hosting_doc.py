@@ -60,7 +60,10 @@ def test_the_hosting_walkthrough_runs_as_written(tmp_path):
             ran += 1
             if line.startswith("crib3 serve --config"):
                 log = open(tmp_path / "serve.log", "w")
-                server = subprocess.Popen(command, shell=True, cwd=tmp_path, env=env, stderr=log)
+                # (exec: the room is the shell's process, so that terminate
+                # reaches it rather than a shell that leaves it running)
+                server = subprocess.Popen(f"exec {command}", shell=True, cwd=tmp_path, env=env,
+                                          stderr=log)
                 deadline = time.monotonic() + 30
                 while "listening on" not in (tmp_path / "serve.log").read_text():
                     assert server.poll() is None and time.monotonic() < deadline, \
