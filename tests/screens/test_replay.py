@@ -154,3 +154,26 @@ async def test_each_seats_view_is_what_that_seat_saw(replay):
                     (set(state.crib) - mine_thrown)
                 assert not [c for c in hidden if c.label() in text], (seat, index)
             await pilot.press("v")                                     # the next seat
+
+
+async def test_q_says_what_it_does_quit_alone_back_over_another_screen(replay):
+    """A replay opened on its own offers q Quit (and quits); one opened
+    from another screen (My games, the result screen) offers q Close, and
+    q takes the person back to that screen, not out of the game."""
+    app = Crib3App(replay=replay, autosave=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        alone = app.screen
+        footer = screen_text(app).splitlines()[-1]
+        assert "q Quit" in footer and "Close" not in footer, footer
+        over = ReplayScreen(replay, leave_back=True)
+        app.push_screen(over)
+        await wait_for(pilot, lambda: app.screen is over)
+        await pilot.pause()
+        footer = screen_text(app).splitlines()[-1]
+        assert "q Close" in footer and "Quit" not in footer, footer
+        await pilot.press("q")
+        await wait_for(pilot, lambda: app.screen is alone)
+        assert app.is_running
+        await pilot.press("q")
+        await wait_for(pilot, lambda: not app.is_running)

@@ -84,6 +84,8 @@ class ReplayScreen(Screen[None]):
         Binding("p", "costly(-1)", "Previous costly", show=False),
         Binding("t", "threshold", "Threshold", show=False),
         Binding("q,escape", "leave", "Quit"),
+        # (opened from another screen, q closes it, back to that screen)
+        Binding("q,escape", "back", "Close"),
     ]
     CSS_PATH = STYLESHEET
     # The table grows with the terminal as at play (see crib3.tcss).
@@ -319,10 +321,20 @@ class ReplayScreen(Screen[None]):
             self.show(self.index)
 
     def action_leave(self) -> None:
-        if self.leave_back:
-            self.dismiss(None)
-        else:
-            self.app.exit()
+        self.app.exit()
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """q (and Escape) quits a replay opened on its own, and goes back
+        to the screen below one opened from another (`leave_back`): one of
+        the two bindings is offered, with the word for what it does."""
+        if action == "leave":
+            return not self.leave_back
+        if action == "back":
+            return self.leave_back
+        return True
 
     def action_viewpoint(self) -> None:
         order = [None, 0, 1, 2]
