@@ -217,6 +217,9 @@ def build_parser() -> Parser:
                               help="read it from a cluster's stream (its NATS servers, "
                                    "nats://HOST:PORT, as serve --cluster takes them; needs "
                                    "crib3[cluster]), not from this machine's room")
+    export_table.add_argument("--game", type=at_least_one, default=None, metavar="K",
+                              help="a match's game K (1 the first; default: its last, or "
+                                   "the one under way)")
     export_table.set_defaults(run=cmd_tables_export, command="tables export")
 
     paths = commands.add_parser(

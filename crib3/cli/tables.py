@@ -8,6 +8,10 @@ from its stream (`crib3.cluster`, which needs nats-py: the extra
 `crib3[cluster]`). Nothing else of crib3 is needed for it: a fresh machine
 with the cluster's address exports any table. A table that was opened
 and never started has no game to export: it says so in one line.
+
+A match's table holds one log a game (`verify` and `replay` read one game
+at a time): `--game K` exports its game K, and without it the last (or
+the one under way), with a line on standard error that says which.
 """
 
 from __future__ import annotations
@@ -26,14 +30,15 @@ if TYPE_CHECKING:
 
 def cmd_tables_export(args: argparse.Namespace) -> int:
     if args.cluster:
-        lines = _cluster_lines(cluster_urls(args.cluster), args.table)
+        games = _cluster_games(cluster_urls(args.cluster), args.table)
     else:
         from crib3.engine.log import LogError
 
         try:
-            lines = _local_lines(args.table)
+            games = _local_games(args.table)
         except LogError as exc:
             return report_log_error(exc, "tables export")
+    lines = _the_game(games, args.table, args.game)
     text = "".join(line + "\n" for line in lines)
     if args.output:
         from crib3.engine.log import open_private
@@ -46,9 +51,25 @@ def cmd_tables_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _local_lines(table: str) -> list[str]:
-    """The lines of table N of this machine's room, open or closed (a line
-    cut off by a crash left out, as a restart leaves it out)."""
+def _the_game(games: list[list[str]], table: str, game: int | None) -> list[str]:
+    """Game `game` (1 the first; None: the last) of a table's `games` (each
+    its lines, header first); CannotRun when it has no such game."""
+    if game is None:
+        if len(games) > 1:
+            print(f"crib3 tables export: table {table} is a match; its game {len(games)} of "
+                  f"{len(games)} so far is exported (--game K for another)", file=sys.stderr)
+        return games[-1]
+    if game > len(games):
+        played = "one game" if len(games) == 1 else f"{len(games)} games"
+        raise CannotRun(f"table {table} has no game {game}: it has {played}")
+    return games[game - 1]
+
+
+def _local_games(table: str) -> list[list[str]]:
+    """The games of table N of this machine's room, open or closed, in the
+    order played, each its lines (a line cut off by a crash left out, as a
+    restart leaves it out): a match's finished games, then the one under
+    way (or its last)."""
     import json
 
     from crib3.common.paths import data_dir
@@ -61,18 +82,31 @@ def _local_lines(table: str) -> list[str]:
         raise UsageError(f"{table!r}: a table of this machine's room is a number "
                          "(a cluster's table: give --cluster URL)") from None
     folder = data_dir() / "tables"
-    name = f"table-{number}.jsonl"
-    for path in (folder / name, put_away_folder(folder) / name):
-        if path.is_file():
-            header, events, _ = parse_log(path)
-            if not events:
-                raise CannotRun(never_started(table))
-            return [json.dumps(header, ensure_ascii=False),
-                    *(event_line(event) for _, event in events)]
+    for place in (folder, put_away_folder(folder)):
+        paths = [*_game_paths(place, number), place / f"table-{number}.jsonl"]
+        games: list[list[str]] = []
+        for path in paths:
+            if path.is_file():
+                header, events, _ = parse_log(path)
+                if events:
+                    games.append([json.dumps(header, ensure_ascii=False),
+                                  *(event_line(event) for _, event in events)])
+                elif path == paths[-1] and not games:
+                    raise CannotRun(never_started(table))
+        if games:
+            return games
     raise CannotRun(f"no table {number} with a game in {folder}")
 
 
-def _cluster_lines(servers: list[ServerURL], table: str) -> list[str]:
+def _game_paths(folder: Path, number: int) -> list[Path]:
+    """A match's finished games' logs at table `number` in `folder`, in order."""
+    paths: list[Path] = []
+    while (path := folder / f"table-{number}-game-{len(paths) + 1}.jsonl").is_file():
+        paths.append(path)
+    return paths
+
+
+def _cluster_games(servers: list[ServerURL], table: str) -> list[list[str]]:
     import asyncio
     import os
 
@@ -86,28 +120,30 @@ def _cluster_lines(servers: list[ServerURL], table: str) -> list[str]:
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
-    async def read() -> list[str]:
+    async def read() -> list[list[str]]:
         store = await ClusterStore.connect([server.url for server in servers],
                                            f"export-{os.getpid()}", make=False,
                                            allow_reconnect=False, connect_timeout=5,
                                            max_reconnect_attempts=1)
         try:
-            return (await store.read(table)).lines
+            return [game.lines for game in (await store.read(table)).all_games()]
         finally:
             await store.close()
 
     try:
-        lines = asyncio.run(read())
+        games = asyncio.run(read())
     except Exception as exc:  # nats-py's own: it cannot reach the cluster, or it refused us
         if type(exc).__module__.split(".")[0] != "nats" and not isinstance(exc, OSError):
             raise
         raise CannotRun(f"cannot read the cluster at {shown(servers)}: "
                         f"{exc or type(exc).__name__}") from None
-    if not lines:
+    if not games:
         raise CannotRun(f"no table {table} with a game in the cluster at {shown(servers)}")
-    if len(lines) == 1:  # a header alone: a table waiting for its start (or one left so)
-        raise CannotRun(never_started(table))
-    return lines
+    if len(games[-1]) == 1:  # a header alone: a table waiting for its start (or one left so)
+        if len(games) == 1:
+            raise CannotRun(never_started(table))
+        games.pop()  # (a match's next game, its header written and nothing played yet)
+    return games
 
 
 def never_started(table: str) -> str:

@@ -12,6 +12,7 @@ import json
 import logging
 
 import pytest
+from commands import crib3
 from nats_support import nats_server, needs_nats, until
 
 pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
@@ -124,6 +125,11 @@ async def test_a_rated_match_adopted_mid_game_between_games_and_at_its_end_is_ra
         assert str(number) in d.node.adopted
         record = await d.node.store.read(str(number))
         assert len(record.all_games()) == len(played.games)
+        # Exported game by game from the stream (`crib3 verify` reads one game).
+        for k, one in enumerate(record.all_games(), 1):
+            done = await asyncio.to_thread(crib3, "tables", "export", str(number), "--game",
+                                           str(k), "--cluster", solo.url)
+            assert done.returncode == 0 and done.stdout.splitlines() == one.lines, done.stderr
         at_c.match = played  # (what md made of it: the same games)
         result = match_table_result(at_c)
         assert result.game.startswith(MATCH) and d.results.has(result.game)
