@@ -21,7 +21,7 @@ import nats.errors
 import nats.js.errors
 from nats.js.api import DeliverPolicy, StorageType, StreamConfig
 
-from crib3.cluster.store import NOT_YET_PLACED, check_table_id, patiently
+from crib3.cluster.store import NOT_YET_PLACED, READ_LINGERS, check_table_id, patiently
 from crib3.room.basics import RoomError
 from crib3.room.chat import KEPT, MAX_CHARS, ChatLine, checked_text
 
@@ -81,7 +81,8 @@ async def read_lines(js: Any, table: str, timeout: float = 2.0) -> list[ChatLine
     try:
         subscription = await js.subscribe(chat_subject(table), stream=CHAT,
                                           ordered_consumer=True,
-                                          deliver_policy=DeliverPolicy.ALL)
+                                          deliver_policy=DeliverPolicy.ALL,
+                                          inactive_threshold=READ_LINGERS)
     except (nats.js.errors.NotFoundError, nats.errors.Error) as exc:
         log.info("table %s: its chat could not be read back (%s)", table, exc)
         return lines

@@ -108,6 +108,13 @@ NOT_YET_PLACED = (10005,)
 # host, long after the leader was there to answer the next one.
 READ_ASK = 1.0
 READ_STALLS = 2.0  # seconds without the next message of a log being read: read again
+# Seconds a read's consumer outlives its reader on the server. A read's
+# ordered consumer is ephemeral: the server drops it once nobody listens,
+# after 5 s by default. A node that starts folds every result, each
+# checked against its table's log, and copies the finished games: a read
+# each, hundreds a second, each leaving a consumer for 5 s, towards the
+# server's limit of consumers a stream, past which nobody can read a table.
+READ_LINGERS = 0.5
 # Seconds a connection that closes may take to send what it still holds.
 CLOSE_SECONDS = 5.0
 T = TypeVar("T")
@@ -470,7 +477,8 @@ class ClusterStore:
             return record
         record.last = int(last.seq or 0)
         subscription = await patiently(lambda: self._reading.subscribe(
-            subject, stream=STREAM, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL))
+            subject, stream=STREAM, ordered_consumer=True, deliver_policy=DeliverPolicy.ALL,
+            inactive_threshold=READ_LINGERS))
         try:
             while True:
                 message = await subscription.next_msg(timeout=READ_STALLS)

@@ -62,6 +62,34 @@ async def test_idle_nodes_scanning_fast_keep_the_registrys_consumers_bounded(tmp
                 await node.close()
 
 
+async def test_reads_of_tables_logs_leave_no_consumers_behind(tmp_path):
+    """A node that starts reads a log for every result it folds and every
+    finished game it copies, hundreds in a row: each read's consumer is
+    gone from the server within a second or so of the read, not left for
+    the server's default 5 s (a burst of them reached the server's limit
+    of consumers a stream, past which no table could be read)."""
+    with nats_server(tmp_path / "nats") as server:
+        store = await ClusterStore.connect(server.url, "reader")
+        try:
+            lease = await store.acquire("t1")
+            await store.open_log(lease, {"version": 3})  # (its header and owner: a log)
+            info = await store.js.stream_info(STREAM)
+            before = int(info.state.consumer_count)
+            for _ in range(40):
+                await store.read("t1")
+            read = time.monotonic()
+
+            async def left() -> int:
+                return int((await store.js.stream_info(STREAM)).state.consumer_count)
+
+            while await left() > before:
+                assert time.monotonic() - read < 3.0, \
+                    f"{await left()} of the reads' consumers still there 3 s after them"
+                await asyncio.sleep(0.1)
+        finally:
+            await store.close()
+
+
 # --- a NATS server paused and resumed --------------------------------------------------------
 
 
