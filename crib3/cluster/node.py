@@ -63,7 +63,7 @@ from crib3.cluster.hosted import HostedTable
 from crib3.cluster.leases import LeaseKeeper
 from crib3.cluster.liveness import EVERY, Liveness
 from crib3.cluster.registry import SPARE, highest_number, open_registry, watch_registry
-from crib3.cluster.retry import keep_doing
+from crib3.cluster.retry import Failing, keep_doing
 from crib3.cluster.store import (
     READ_ASK,
     RETRY_SECONDS,
@@ -131,6 +131,7 @@ class Node:
         # own scan must not take them for free ones (see `adopt`).
         self.making: set[str] = set()
         self._dirty: dict[str, HostedTable] = {}
+        self.failing = Failing(log, f"node {self.name}")  # (tables' adoptions and entries)
         self._writing = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._letting_go: set[asyncio.Task[None]] = set()
@@ -415,16 +416,22 @@ class Node:
                 if int(key) in self.room.tables:
                     return
                 if _status(entry) == SPARE and key not in self.revisions:  # (not this node's)
+                    what = f"the spare table {key} of a node gone"
                     try:
                         await self._spare_of_the_dead(key, int(entry.revision))
                     except Exception as exc:
-                        crash.report(log, exc, f"the spare table {key} of a node gone")
+                        self.failing.failed(what, exc)
+                    else:
+                        self.failing.worked(what)
                 elif _status(entry) == OPEN:
+                    what = f"adopting table {key}"
                     try:
                         if await self.adopt(key) is not None:
                             adopted.append(key)
                     except Exception as exc:
-                        crash.report(log, exc, f"adopting table {key}")
+                        self.failing.failed(what, exc)
+                    else:
+                        self.failing.worked(what)
         await asyncio.gather(*(one(key, entry) for key, entry in list(self.known.entries.items())
                                if key.isdigit() and int(key) not in self.room.tables))
         if not self.known.live:  # (what it heard was tried all the same: see the module's doc)
@@ -463,12 +470,15 @@ class Node:
                     return int(await self.registry.update(
                         key, json.dumps(table.entry()).encode(),
                         last=self.revisions.get(key, 0)))
+                what = f"writing the registry entry of table {key}"
                 try:  # (an entry that fails is logged: the writer goes on with the next)
                     self.revisions[key] = await patiently(update)
                 except nats.js.errors.KeyWrongLastSequenceError:
                     table.fence()  # another node wrote it: it hosts the table now
                 except Exception as exc:
-                    crash.report(log, exc, f"the registry entry of table {key}")
+                    self.failing.failed(what, exc)
+                else:
+                    self.failing.worked(what)
             self._writing.clear()
 
     async def flushed(self, seconds: float = FLUSH_SECONDS) -> None:

@@ -32,6 +32,8 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from crib3.common import crash
+
 log = logging.getLogger("crib3.cluster")
 
 
@@ -143,4 +145,40 @@ async def keep_doing(work: Callable[[], Awaitable[object]], *, every: float, wha
             raise asyncio.CancelledError
 
 
-__all__ = ["Backoff", "ended", "keep_doing", "nap", "stop_asked"]
+def unanswered(exc: BaseException) -> bool:
+    """`exc` says the cluster did not answer (NATS down, restarting, its
+    stream without a leader yet): nats-py's own errors, a timeout, a
+    connection refused. Anything else is a defect, reported as one."""
+    return (type(exc).__module__.split(".")[0] == "nats"
+            or isinstance(exc, (TimeoutError, OSError)))
+
+
+class Failing:
+    """What failed for want of an answer, each said once until it works
+    again: after an outage a node tries every table at each scan, and a
+    line for each try (or a crash report each, as before) buried what the
+    log had to say."""
+
+    def __init__(self, log: logging.Logger, who: str) -> None:
+        self._log = log
+        self._who = who
+        self._failing: set[str] = set()
+
+    def failed(self, what: str, exc: Exception) -> None:
+        """`what` failed: a warning the first time when the cluster did not
+        answer (it is tried again), a crash report otherwise."""
+        if not unanswered(exc):
+            crash.report(self._log, exc, f"{self._who}: {what}")
+        elif what not in self._failing:
+            self._failing.add(what)
+            self._log.warning("%s: %s failed, the cluster not answering (%s): tried again "
+                              "until it works", self._who, what, str(exc) or type(exc).__name__)
+
+    def worked(self, what: str) -> None:
+        """`what` worked: a failure of it is said again."""
+        if what in self._failing:
+            self._failing.discard(what)
+            self._log.info("%s: %s works again", self._who, what)
+
+
+__all__ = ["Backoff", "Failing", "ended", "keep_doing", "nap", "stop_asked", "unanswered"]

@@ -139,3 +139,34 @@ async def test_a_stop_asks_again_and_gives_up_in_bounded_time(caplog):
     released = True
     deaf.cancel()
     await asyncio.wait({deaf}, timeout=5)
+
+
+def test_what_fails_for_want_of_an_answer_is_said_once_and_a_defect_is_reported(
+        caplog, tmp_path, monkeypatch):
+    """After an outage a node tries each table at every scan: a table's
+    adoption that times out (or meets NATS's own errors) is one warning
+    until it works again, then a line that it does, then one warning
+    again if it fails again; anything else is a crash report (errors.log)."""
+    import nats.errors
+
+    from crib3.cluster.retry import Failing
+
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    caplog.set_level(logging.INFO, logger="crib3.cluster")
+    failing = Failing(logging.getLogger("crib3.cluster"), "node a")
+    for _ in range(5):
+        failing.failed("adopting table 7", nats.errors.TimeoutError())
+        failing.failed("adopting table 8", TimeoutError())
+        failing.failed("adopting table 9", nats.errors.NoRespondersError())
+    said = [r for r in caplog.records if r.name == "crib3.cluster"]
+    assert [r.levelno for r in said] == [logging.WARNING] * 3, [r.getMessage() for r in said]
+    assert "adopting table 7 failed, the cluster not answering" in said[0].getMessage()
+    failing.worked("adopting table 7")
+    failing.worked("adopting table 7")
+    failing.failed("adopting table 7", nats.errors.TimeoutError())
+    said = [r for r in caplog.records if r.name == "crib3.cluster"][3:]
+    assert [r.levelno for r in said] == [logging.INFO, logging.WARNING], \
+        [r.getMessage() for r in said]
+    failing.failed("adopting table 7", ValueError("a defect"))
+    last = caplog.records[-1]
+    assert last.levelno == logging.ERROR and "unexpected error" in last.getMessage()
