@@ -709,3 +709,85 @@ def test_a_dialogs_backdrop_is_tinted_once_a_style(monkeypatch):
     again = list(BackgroundScreen.process_segments(line, tint))
     assert again == tinted
     assert conversions == []  # every style tinted before: none worked out again
+
+
+def _painted(app: object) -> list[list[tuple[str, object]]]:
+    """The screen as the compositor holds it (the lines each widget painted
+    last, as its terminal was sent them): each line's text and styles."""
+    screen = app.screen  # type: ignore[attr-defined]
+    update = screen._compositor.render_update(
+        full=True, screen_stack=app._background_screens)  # type: ignore[attr-defined]
+    return [[(s.text, None if s.style is None else s.style.clear_meta_and_links())
+             for strip in line for s in strip] for line in update.strips]
+
+
+async def test_a_table_repainted_row_by_row_looks_as_one_repainted_whole():
+    """The board, the middle, the opponents' boxes and the hand repaint
+    only the rows of theirs that changed; after every kind of event of a
+    game (deal, throws, cut, plays and goes, counts, a hand's end) at each
+    seat, the screen is what a repaint of every widget makes of it."""
+    from benchmarks.test_screen_update import PAUSE_AFTER
+    from textual.widget import Widget
+
+    from crib3.engine import SeatFeed
+    from crib3.engine import events as ev
+
+    game = finished_game()
+    for me in range(3):
+        history = SeatFeed(game, me).follow(lambda *_: None)[0][:38]  # a hand, and the next deal
+        seen = {type(event) for event, _, _ in history}
+        assert {ev.CardsDealt, ev.CardDiscarded, ev.StarterCut, ev.CardPlayed, ev.GoSaid,
+                ev.CountReset, ev.HandCounted, ev.HandEnded, ev.DeckShuffled} <= seen, seen
+        app = OneTable(game, me)
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = app.screen
+            assert isinstance(screen, TableScreen)
+            for event, state, view in history:
+                screen.mode = Mode.PRESENTING
+                screen._present(event, state, view)
+                if isinstance(event, PAUSE_AFTER):
+                    screen.mode = Mode.WAITING_FOR_ENTER
+                elif not isinstance(event, ev.GameWon):
+                    screen.mode = Mode.YOUR_TURN if view.my_turn else Mode.OTHERS_TURN
+                await pilot.pause(0)  # (the frame drawn now, not once the process idles)
+                painted = _painted(app)
+                for widget in screen.query(Widget):
+                    widget.refresh()
+                await pilot.pause(0)
+                assert _painted(app) == painted, (me, event)
+
+
+async def test_a_moved_peg_repaints_the_rows_it_changed_alone(monkeypatch):
+    """Before: a peg that moved repainted the whole board at every seat
+    (its six rows, each with its padding and filters, all sent); now the
+    rows drawn differently, and nothing when nothing is."""
+    from textual._styles_cache import StylesCache
+    from textual.app import App, ComposeResult
+
+    from crib3.tui.widgets.board import CribBoard
+
+    class OneBoard(App):
+        def compose(self) -> ComposeResult:
+            yield CribBoard()
+
+    painted: list[int] = []
+    real = StylesCache.render_line
+
+    def counted(self: StylesCache, styles: object, y: int, *args: object) -> object:
+        painted.append(y)
+        return real(self, styles, y, *args)  # type: ignore[arg-type]
+
+    app = OneBoard()
+    async with app.run_test(size=(80, 24)) as pilot:
+        widget = app.query_one(CribBoard)
+        widget.set_scores(["Ann", "Bob", "Cat"], [5, 9, 2], [0, 4, 0], 121, dealer=0)
+        await pilot.pause()
+        rows = widget.size.height
+        monkeypatch.setattr(StylesCache, "render_line", counted)
+        widget.set_scores(["Ann", "Bob", "Cat"], [5, 11, 2], [0, 9, 0], 121, dealer=0)
+        await pilot.pause()
+        assert 0 < len(painted) < rows, (painted, rows)
+        moved = _painted(app)
+        widget.refresh()
+        await pilot.pause()
+        assert _painted(app) == moved

@@ -558,7 +558,10 @@ class CribBoard(SharedRender, Widget):
         self.back_pegs = tuple(back_pegs)
         self.target = target
         self.dealer = dealer
-        self.refresh(layout=relayout)
+        if relayout:
+            self.refresh(layout=True)
+        else:
+            self.refresh_rows()  # a peg moved: a row or two of the board
 
     def render_key(self) -> Hashable:
         """What `render` draws (the size is the cache's): every seat of a
