@@ -50,6 +50,9 @@ async def test_your_turn_and_your_name_ring_the_bell_and_m_turns_it_off(tmp_path
         await until(lambda: bells(ann, marks[ann]) == 1 and bells(cat, marks[cat]) == 1,
                     what="ann's and cat's bells")
         assert "▶ your turn · crib3" in titles(ann, marks[ann])
+        # (the bell rings as the turn comes; the prompt that takes "1" is
+        # drawn once the deal's pauses are over: a key before it is dropped)
+        await cat.shows("Throw one card")
         cat.press("1")  # cat throws: ann's turn to throw goes on, rung for once
         await until(lambda: 2 not in table.game.to_act(), what="cat's throw")
         await asyncio.sleep(0.3)
