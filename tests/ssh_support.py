@@ -24,6 +24,7 @@ import asyncssh
 import pytest
 from commands import POLL
 from helpers import finished
+from screen_model import ScreenModel
 
 from crib3.net.options import ServeOptions
 from crib3.net.server import CardRoomServer
@@ -143,8 +144,10 @@ class Client:
 
     seen: dict[str, Client] = {}  # name -> the last to connect (a restarted server: another port)
 
-    def __init__(self, conn, chan, terminal: Terminal) -> None:
+    def __init__(self, conn, chan, terminal: Terminal, size=(80, 24)) -> None:
         self.conn, self.chan, self.terminal = conn, chan, terminal
+        self._screen = ScreenModel(*size)  # what the client shows now (`footer`)
+        self._fed = 0  # the bytes of `terminal.received` it has been given
 
     @classmethod
     async def connect(cls, port: int, name: str, size=(80, 24), key=None,
@@ -185,9 +188,19 @@ class Client:
             raise TimeoutError(f"{name} connecting to the SSH server on port {port}: {step} "
                                f"in {timeout:g} s (the server does not answer: paused, or "
                                "stuck?)") from None
-        client = cls(conn, chan, terminal)
+        client = cls(conn, chan, terminal, size)
         Client.seen[name.lower()] = client
         return client
+
+    def footer(self) -> str:
+        """The last row of the screen as the client shows it now (what its
+        keys do now), not the last bytes drawn, which may be any row."""
+        received = self.terminal.received
+        if len(received) < self._fed:  # (cleared by the test: read it again from here)
+            self._fed = 0
+        self._screen.feed(bytes(received[self._fed:]))
+        self._fed = len(received)
+        return self._screen.footer()
 
     def press(self, keys: str | bytes) -> None:
         self.chan.write(keys.encode() if isinstance(keys, str) else keys)

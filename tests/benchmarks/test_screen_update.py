@@ -350,7 +350,7 @@ class ScreenChannel:
     and counts the writes and their bytes."""
 
     def __init__(self) -> None:
-        from benchmarks.test_ssh_load import ScreenModel
+        from screen_model import ScreenModel
 
         self.screen = ScreenModel()
         self.writes = 0

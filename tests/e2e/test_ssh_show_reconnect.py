@@ -62,13 +62,16 @@ async def test_a_reconnect_mid_show_goes_on_from_the_hand_being_counted(tmp_path
             for client, name in zip(clients, ("ann", "bob", "cat")):
                 if name != "ann":
                     client.press("\r")
-                elif names["ann"] in game.to_act():
-                    # One Enter for each move awaited of her, then wait for it
-                    # to land: a second Enter still in flight when her last
-                    # card is played would go on past the show's first count.
+                elif names["ann"] in game.to_act() and any(
+                        move in client.footer() for move in ("⏎ Play", "⏎ Throw", "⏎ Cut")):
+                    # One Enter for each move awaited of her, once her footer
+                    # offers Enter for it (before, an Enter only hurries a
+                    # pause), then wait for it to land: a second Enter still
+                    # in flight when her last card is played would go on past
+                    # the show's first count.
                     before = len(game.events)
                     client.press("\r")
-                    await wait_for(lambda before=before: ann_moved(before), seconds=3)
+                    await wait_for(lambda before=before: ann_moved(before), seconds=10)
                 await asyncio.sleep(0.05)
         first, second, third = counts()[:3]
         whose = {s: f"{p.name}'s hand" for s, p in enumerate(game.state.players)}
