@@ -148,6 +148,21 @@ def _check_data_table_caches() -> bool:
             and callable(getattr(DataTable, "_clear_caches", None)))
 
 
+def _check_data_table_cells() -> bool:
+    from textual.widgets import DataTable
+
+    try:
+        parameters = list(inspect.signature(DataTable._render_cell).parameters)
+    except (TypeError, ValueError):
+        return False
+    return (parameters == ["self", "row_index", "column_index", "base_style", "width",
+                           "cursor", "hover"]
+            and _sets(DataTable, "_data", "_row_locations", "_column_locations",
+                      "_show_hover_cursor", "_pseudo_class_state")
+            and all(callable(getattr(DataTable, name, None))
+                    for name in ("_clear_caches", "notify_style_update")))
+
+
 def _check_xterm_parser() -> bool:
     parser = _xterm_parser_class()
     return callable(getattr(parser, "feed", None)) and callable(getattr(parser, "tick", None))
@@ -232,6 +247,11 @@ SHAPES: dict[str, tuple[str, Callable[[], bool]]] = {
                          "second time when nothing changed", _check_css_update_count),
     "data-table-caches": ("DataTable's render caches and _clear_caches(): the lobby's list "
                           "keeps a few drawings, not thousands", _check_data_table_caches),
+    "data-table-cells": ("DataTable._render_cell(row_index, column_index, base_style, width, "
+                         "cursor, hover), its _data and _row/_column_locations, and "
+                         "_clear_caches/notify_style_update dropping what it drew: a "
+                         "lobby's list keeps the cells that did not change when a column's "
+                         "width does", _check_data_table_cells),
     "xterm-parser": ("textual._xterm_parser.XTermParser (feed, tick): a card room parses "
                      "each client's keys as Textual does", _check_xterm_parser),
     "xterm-key-cache": ("XTermParser._parse_extended_key, an lru_cache over (parser, "
@@ -399,6 +419,59 @@ def clear_data_table_caches(table: Any) -> None:
     """Drop what `table` drew (it is leaving the screen)."""
     if have("data-table-caches"):
         table._clear_caches()
+
+
+def keep_cell_drawings(table: Any, kept: int = 256) -> None:
+    """Let `table` (a DataTable of rows one line high) draw again only the
+    cells that changed, when something else does.
+
+    Textual keys every drawing of a cell by a count of the table's updates,
+    so any change draws every cell again: in the lobby, a seat taken at any
+    table changes the width of the seats' column in every lobby (the newest
+    table's free seats are the widest), and each drew its every row anew.
+    Here a cell's drawing is kept by what it depends on (its value, as the
+    same object; its place, width, style, cursor and hover; the table's
+    focus) until the table's styles change, so only the cells whose value
+    or width changed are drawn again. At most `kept` drawings (a lobby
+    shows 16 rows of 4). Without the shape, nothing changes."""
+    if not have("data-table-cells") or "_render_cell" in vars(table):
+        return
+    render_cell = table._render_cell
+    clear_caches, style_update = table._clear_caches, table.notify_style_update
+    drawn: dict[tuple[Any, ...], tuple[object, Any]] = {}
+
+    def cell(row_index: int, column_index: int, base_style: Any, width: int,
+             cursor: bool = False, hover: bool = False) -> Any:
+        if row_index < 0 or column_index < 0:  # the header, the row labels: as they were
+            return render_cell(row_index, column_index, base_style, width, cursor, hover)
+        row_key = table._row_locations.get_key(row_index)
+        column_key = table._column_locations.get_key(column_index)
+        row = table.rows.get(row_key)
+        if row is None or row.height != 1:
+            return render_cell(row_index, column_index, base_style, width, cursor, hover)
+        value = table._data[row_key][column_key]
+        key = (row_key, column_key, row_index, column_index, base_style, width, cursor, hover,
+               table.show_cursor, table._show_hover_cursor, table._pseudo_class_state)
+        found = drawn.get(key)
+        if found is not None and found[0] is value:
+            return found[1]
+        lines = render_cell(row_index, column_index, base_style, width, cursor, hover)
+        if len(drawn) >= kept:
+            drawn.clear()
+        drawn[key] = (value, lines)
+        return lines
+
+    def cleared() -> None:
+        drawn.clear()
+        clear_caches()
+
+    def restyled() -> None:
+        drawn.clear()
+        style_update()
+
+    table._render_cell = cell
+    table._clear_caches = cleared
+    table.notify_style_update = restyled
 
 
 def footer_key_class() -> type[FooterKey] | None:

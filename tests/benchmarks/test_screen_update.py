@@ -561,3 +561,99 @@ def test_a_key_at_room_tables_costs(benchmark):
     for name, seconds in render.lines.most_common(12):
         print(f"  {name:24s} {seconds * 1000 / found['keys']:5.2f}"
               f"  {render.content[name] * 1000 / found['keys']:5.2f}")
+
+
+# --- seating a room, its lobbies watching ---------------------------------------------
+
+SEATING_TABLES = 15
+
+
+class QuietChannel:
+    """A session's channel that counts writes and bytes, and when it was last written."""
+
+    def __init__(self) -> None:
+        self.writes = 0
+        self.bytes = 0
+        self.last = time.monotonic()
+
+    def write(self, data: bytes) -> None:
+        self.writes += 1
+        self.bytes += len(data)
+        self.last = time.monotonic()
+
+
+async def _quiet(channels: list[QuietChannel], quiet: float, limit: float) -> None:
+    """Wait until no channel has been written for `quiet` seconds (at most `limit`)."""
+    end = time.monotonic() + limit
+    while time.monotonic() < end:
+        await asyncio.sleep(0.05)
+        if time.monotonic() - max(c.last for c in channels) > quiet:
+            return
+    raise AssertionError(f"the sessions kept drawing for {limit:.0f} s")
+
+
+async def measure_seating(tables: int = SEATING_TABLES) -> dict[str, float]:
+    """`tables` x 3 people in one `Room`, each in a session's app as the
+    server runs it, all in the lobby; then table by table one opens a table
+    and the two others sit (each shown the table as their key would), and
+    the game starts, a moment between each step, while everyone not yet
+    seated watches from the lobby (the load benchmark's seating, without
+    the network). The CPU a table seated (this process: the room, every
+    lobby's redraws, the table screens), and the writes and KB it sent."""
+    from crib3.engine import Rules
+    from crib3.room import Room
+    from crib3.tui.room_app import CardRoomApp
+
+    many_terminals_in_one_process()
+    with tempfile.TemporaryDirectory() as folder:
+        room = Room(Path(folder), think=0)
+        people, apps, channels, tasks = [], [], [], []
+        try:
+            for n in range(3 * tables):
+                person = room.sign_in(f"t{n // 3}p{n % 3}", None, lambda reason: None)
+                channel = QuietChannel()
+                app = CardRoomApp(room, person, think=0)
+                client_console(app, "xterm-256color", {})
+                app.driver_class = ChannelDriver.for_channel(channel)
+                tasks.append(asyncio.get_running_loop().create_task(
+                    app.run_async(size=(80, 24))))
+                people.append(person)
+                apps.append(app)
+                channels.append(channel)
+                await asyncio.sleep(0.02)
+            await _quiet(channels, 0.5, 120)
+            started = time.process_time()
+            writes, sent = sum(c.writes for c in channels), sum(c.bytes for c in channels)
+            for n in range(tables):
+                three, at = people[3 * n:3 * n + 3], apps[3 * n:3 * n + 3]
+                table = room.open_table(three[0], Rules(), ("standard", "standard"))
+                at[0].call_later(at[0].sit_at, table, 0)
+                await asyncio.sleep(0.03)
+                for person, app in zip(three[1:], at[1:]):
+                    app.call_later(app.sit_at, table, table.sit(person))
+                    await asyncio.sleep(0.03)
+                table.start(three[0].name)
+                await asyncio.sleep(0.03)
+            await _quiet(channels, 0.5, 120)
+            cpu = time.process_time() - started
+            return {"tables": tables, "cpu_ms": cpu * 1000 / tables,
+                    "writes": sum(c.writes for c in channels) - writes,
+                    "kb": (sum(c.bytes for c in channels) - sent) / 1024}
+        finally:
+            for app in apps:
+                app.exit()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            room.close()
+
+
+def test_seating_a_room_costs(benchmark):
+    """The CPU a table seated while the rest of the room waits in the lobby
+    (`measure_seating`): every lobby is redrawn for every seat taken, so it
+    grows with the room (run it at two sizes to see how)."""
+    found: dict[str, float] = {}
+    benchmark.pedantic(lambda: found.update(asyncio.run(measure_seating())),
+                       rounds=1, iterations=1)
+    assert found["writes"] > 0
+    benchmark.extra_info.update({k: round(v, 2) for k, v in found.items()})
+    print(f"\n{SEATING_TABLES} tables seated: CPU {found['cpu_ms']:.0f} ms a table, "
+          f"{int(found['writes'])} writes, {found['kb']:.0f} KB")

@@ -791,3 +791,66 @@ async def test_a_moved_peg_repaints_the_rows_it_changed_alone(monkeypatch):
         widget.refresh()
         await pilot.pause()
         assert _painted(app) == moved
+
+
+async def test_a_seat_taken_redraws_the_lobbys_changed_cells_and_draws_them_as_anew(
+        tmp_path, monkeypatch):
+    """Before: any change to a lobby's list (a seat taken at one table,
+    widening its column) drew every cell of every row again, in every
+    lobby: most of the CPU of seating a busy room. Now the cells whose
+    value and width are as they were are kept; the list looks exactly as
+    one drawn afresh."""
+    import functools
+
+    from textual.widgets import DataTable
+    from tui_support import wait_for
+
+    from crib3.engine import Rules
+    from crib3.room import Room
+    from crib3.tui.room_app import CardRoomApp
+    from crib3.tui.screens.lobby import LobbyScreen
+
+    room = Room(tmp_path / "tables", think=3600)
+    owners = [room.sign_in(f"p{n}", None, lambda r: None) for n in range(6)]
+    tables = [room.open_table(p, Rules(), ("easy", "standard")) for p in owners]
+    guest = room.sign_in("Guestwithalongname", None, lambda r: None)
+    dan = room.sign_in("Dan", None, lambda r: None)
+    cells: list[tuple[int, int]] = []
+    render_cell = DataTable._render_cell
+
+    @functools.wraps(render_cell)
+    def counted(table: DataTable, row: int, column: int, *args: object,
+                **kwargs: object) -> object:
+        cells.append((row, column))
+        return render_cell(table, row, column, *args, **kwargs)
+
+    monkeypatch.setattr(DataTable, "_render_cell", counted)
+
+    def lines(grid: DataTable) -> list[list[tuple[str, object]]]:
+        return [[(s.text, s.style) for s in grid.render_line(y)]
+                for y in range(grid.size.height)]
+
+    app = CardRoomApp(room, dan, think=0.0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        grid = app.screen.query_one(DataTable)
+        await wait_for(pilot, lambda: grid.row_count == 6)
+        await pilot.pause(0.1)
+        width = [c.content_width for c in grid.columns.values()]
+        cells.clear()
+        tables[3].sit(guest)  # the seats' column widens: its six cells change width
+        await wait_for(pilot, lambda: "Guestwithalongname" in str(grid.get_row_at(3)))
+        await wait_for(pilot, lambda: len(cells) > 0)  # (drawn at the screen's next refresh)
+        await pilot.pause(0.1)
+        seats = [c.content_width for c in grid.columns.values()]
+        assert seats[1] > width[1] and seats[0] == width[0], (width, seats)
+        drawn_again = [cell for cell in cells if cell[0] >= 0]  # (the header is cheap)
+        assert sorted(drawn_again) == [(row, 1) for row in range(6)], cells  # before: all 24
+        drawn = lines(grid)
+    fresh = CardRoomApp(room, dan, think=0.0)
+    async with fresh.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(fresh.screen, LobbyScreen))
+        grid = fresh.screen.query_one(DataTable)
+        await wait_for(pilot, lambda: "Guestwithalongname" in str(grid.get_row_at(3)))
+        await pilot.pause(0.1)
+        assert lines(grid) == drawn

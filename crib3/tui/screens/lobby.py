@@ -45,6 +45,7 @@ from crib3.tui.screens.room_dialogs import (
     PickPerson,
     PickSanction,
 )
+from crib3.tui.textual_compat import keep_cell_drawings
 from crib3.tui.widgets.footer import TidyFooter
 from crib3.tui.widgets.table_list import TableList
 
@@ -152,6 +153,7 @@ class LobbyScreen(QuietBindings, Screen[None]):
         if not tables:  # the app ended (a session kicked or closed) as the lobby came up
             return
         table = tables.first()
+        keep_cell_drawings(table)  # (a seat taken anywhere redraws a column, not the list)
         self._columns = table.add_columns("Table", "Seats", "Rules", "Game")
         self.room.listeners.append(self._room_changed)
         self.refresh_tables()
