@@ -250,6 +250,7 @@ class Node:
         check_table_id(table_id)
         if int(table_id) in self.room.tables or table_id in self.making:
             return None
+        began = time.monotonic()
         try:
             entry = await patiently(lambda: self._asking.get(table_id))
         except nats.js.errors.KeyNotFoundError:
@@ -272,6 +273,7 @@ class Node:
         # (the table adopted, then lost at once, then adopted again...).
         lost = asyncio.Event()
         self.keeper.keep(lease, lost.set)
+        leased = time.monotonic()
         try:
             log_ = await self._read_log(lease, int(entry.revision))
         except BaseException:
@@ -279,6 +281,7 @@ class Node:
                 with contextlib.suppress(Exception):  # (it runs out by itself)
                     await self.store.release(lease)
             raise
+        read = time.monotonic()
         if log_ is None:
             return None
         if lost.is_set():  # (the keeper dropped it: another node may hold it now)
@@ -317,6 +320,11 @@ class Node:
         self.adopted.append(table_id)
         log.info("node %s adopted table %s (%d events)", self.name, table_id,
                  len(log_.events))
+        took = time.monotonic() - began
+        if took > self.store.lease_seconds:  # (where a slow adoption's time went, to read after)
+            log.info("node %s: adopting table %s took %.1f s: its entry and lease %.1f s, "
+                     "its log %.1f s, its game rebuilt %.1f s", self.name, table_id, took,
+                     leased - began, read - leased, time.monotonic() - read)
         self.background(self._chat_back(table))
         self.room.changed()
         return table

@@ -538,6 +538,8 @@ async def soak_for(folder: Path, minutes: float, faults: list[Fault],
             assert soak.worst_twice < TWICE, soak.worst_twice
             assert soak.worst_nobody < NOBODY, soak.worst_nobody
         finally:
+            # (its figures, whatever the bounds said: a failed run's too)
+            logging.getLogger("crib3").info("soak: report %s", report(soak))
             await soak.stop()
             workers.shut_down()
             logging.getLogger("crib3").removeHandler(said)
