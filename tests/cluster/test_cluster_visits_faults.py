@@ -317,3 +317,45 @@ async def test_a_table_that_moves_as_its_screen_comes_up_takes_its_person_back_t
             await until(lambda: adopted.present(0), timeout=15, what="ann at her seat")
             await person.shows("f Feed")
             person.close()
+
+
+async def test_a_visitor_whose_table_moves_away_from_a_running_host_is_taken_to_their_seat(
+        tmp_path: Path) -> None:
+    """Nodes in one process, only b adopting: bob, connected to b, plays at
+    ann's table on a. a's copy of the table is fenced while a keeps running
+    (its lease or its registry entry went to another node: as when a table
+    was hosted twice): bob's visit ends, and b, once it has adopted the
+    table, takes him to his seat there, no key pressed; his SSH session
+    goes on (it used to end: the host's plain end of the visit read as his
+    own quitting)."""
+    from test_cluster_visits import nodes, open_short_table, until
+
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    with nats_server(tmp_path) as nats:
+        async with nodes(nats.url, tmp_path, key, names=("a", "b"), lease=2.0,
+                         adopting=("b",)) as (a, b):
+            ann = await Client.connect(a.port, "ann", key=key)
+            await open_short_table(ann)
+            await until(lambda: a.room.tables, what="the table")
+            table = next(iter(a.room.tables.values()))
+            bob = await Client.connect(b.port, "bob", key=key)
+            await bob.shows(f"{table.number} on a")
+            bob.press("\r")
+            await until(lambda: table.seats[1].name == "bob" and table.present(1),
+                        what="bob seated")
+            await ann.shows("start the game")
+            ann.press("\r")
+            await until(lambda: table.started and not table.game._outbox, what="the start")
+            bob.terminal.received.clear()
+            table.fence()  # a's copy goes; a runs on
+            await until(lambda: table.moved, what="the table moved")
+            await until(lambda: table.number in b.room.tables, timeout=15,
+                        what="b adopts the table")
+            adopted = b.room.tables[table.number]
+            await until(lambda: adopted.present(1) or bob.terminal.closed.is_set(),
+                        timeout=15, what=f"bob at his seat on b; he saw "
+                                         f"{bob.terminal.text()[-600:]!r}")
+            assert not bob.terminal.closed.is_set(), bob.terminal.text()[-600:]
+            await bob.shows("f Feed")
+            ann.close()
+            bob.close()
