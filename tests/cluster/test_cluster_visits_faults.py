@@ -319,15 +319,16 @@ async def test_a_table_that_moves_as_its_screen_comes_up_takes_its_person_back_t
             person.close()
 
 
-async def test_a_visitor_whose_table_moves_away_from_a_running_host_is_taken_to_their_seat(
+async def test_a_table_that_moves_away_from_a_running_host_takes_its_people_on_there(
         tmp_path: Path) -> None:
-    """Nodes in one process, only b adopting: bob, connected to b, plays at
-    ann's table on a. a's copy of the table is fenced while a keeps running
-    (its lease or its registry entry went to another node: as when a table
-    was hosted twice): bob's visit ends, and b, once it has adopted the
-    table, takes him to his seat there, no key pressed; his SSH session
-    goes on (it used to end: the host's plain end of the visit read as his
-    own quitting)."""
+    """Nodes in one process, only b adopting: ann, on a, plays at her table
+    there with bob, connected to b (a visit); dan, on b too, watches it. a's
+    copy of the table is fenced while a keeps running (its lease or its
+    registry entry went to another node: as when a table was hosted
+    twice). Once b has adopted it, ann and bob are at their seats there and
+    dan watches it there, no key pressed; nobody's SSH session ended (bob's
+    and dan's used to: the host's plain end of their visit read as their
+    own quitting), and dan is not told of a seat he does not have."""
     from test_cluster_visits import nodes, open_short_table, until
 
     key = asyncssh.generate_private_key("ssh-ed25519")
@@ -346,16 +347,84 @@ async def test_a_visitor_whose_table_moves_away_from_a_running_host_is_taken_to_
             await ann.shows("start the game")
             ann.press("\r")
             await until(lambda: table.started and not table.game._outbox, what="the start")
-            bob.terminal.received.clear()
+            dan = await Client.connect(b.port, "dan", key=key)
+            await dan.shows(f"{table.number} on a")
+            dan.press("w")
+            await until(lambda: "dan" in table.watcher_names(), what="dan watching on a")
+            people = {"ann": ann, "bob": bob, "dan": dan}
+            for person in people.values():
+                person.terminal.received.clear()
             table.fence()  # a's copy goes; a runs on
             await until(lambda: table.moved, what="the table moved")
             await until(lambda: table.number in b.room.tables, timeout=15,
                         what="b adopts the table")
             adopted = b.room.tables[table.number]
-            await until(lambda: adopted.present(1) or bob.terminal.closed.is_set(),
-                        timeout=15, what=f"bob at his seat on b; he saw "
-                                         f"{bob.terminal.text()[-600:]!r}")
-            assert not bob.terminal.closed.is_set(), bob.terminal.text()[-600:]
-            await bob.shows("f Feed")
-            ann.close()
-            bob.close()
+            there = {"ann": lambda: adopted.present(0), "bob": lambda: adopted.present(1),
+                     "dan": lambda: "dan" in adopted.watcher_names()}
+            for name, person in people.items():
+                await until(lambda name=name, person=person: there[name]()
+                            or person.terminal.closed.is_set(), timeout=15,
+                            what=f"{name} at the table on b")
+                assert not person.terminal.closed.is_set(), (name, person.terminal.text()[-600:])
+                await person.shows("f Feed")
+            assert "your seat" not in dan.terminal.text(), dan.terminal.text()[-600:]
+            for person in people.values():
+                person.close()
+
+
+@pytest.mark.slow
+async def test_people_at_a_live_events_board_table_that_moves_away_are_seated_at_its_new_host(
+        tmp_path: Path) -> None:
+    """Nodes in one process, only b adopting: ann and bob on a, cat on b
+    (visiting a), at the board table of a live event that a hosts. a's
+    copy of the table is fenced while a runs on: once b adopts it, all
+    three are at their seats there, no key pressed, nobody's session
+    ended (cat's used to: the two-node event test's visitor, put out of
+    the room when a board table was hosted twice and one copy fenced)."""
+    from test_cluster_visits import nodes, until
+
+    from crib3.cluster.board_tables import HostedBoardTable
+    from crib3.room.live_event import PLAYING
+
+    keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("ann", "bob", "cat")}
+    with nats_server(tmp_path) as nats:
+        async with nodes(nats.url, tmp_path, list(keys.values()), names=("a", "b"), lease=2.0,
+                         adopting=("b",)) as (a, b):
+            where = {"ann": a, "bob": a, "cat": b}  # (one key each: one entry a person)
+            people = {name: await Client.connect(node.port, name, key=keys[name])
+                      for name, node in where.items()}
+            for person in people.values():
+                await person.shows("Open a table")
+                person.press("e")
+                await person.shows("Live duplicate events")
+            people["ann"].press("n")
+            await until(lambda: b.room.events.events, timeout=20, what="b hearing of the event")
+            event = next(iter(b.room.events.events))
+            for count, (name, person) in enumerate(people.items(), start=1):
+                await person.shows(event)
+                person.press("j")
+                await until(lambda count=count: all(
+                    len(n.room.events.events[event].entered) == count for n in (a, b)),
+                    what=f"{name} entered, as both nodes hear it")
+            people["ann"].press("s")
+            await until(lambda: b.room.events.events[event].status == PLAYING, timeout=20,
+                        what="the start")
+            await until(lambda: any(isinstance(t, HostedBoardTable)
+                                    for t in a.room.tables.values()), what="a's board table")
+            table = next(t for t in a.room.tables.values() if isinstance(t, HostedBoardTable))
+            seats = {name: table.seat_of(name) for name in people}
+            await until(lambda: all(table.present(seat) for seat in seats.values())
+                        and not table.game._outbox, timeout=15, what="all three at the board")
+            table.fence()  # a's copy goes; a runs on
+            await until(lambda: table.moved, what="the table moved")
+            await until(lambda: table.number in b.room.tables, timeout=15,
+                        what="b adopts the board table")
+            adopted = b.room.tables[table.number]
+            for name, seat in seats.items():
+                person = people[name]
+                await until(lambda seat=seat, person=person: adopted.present(seat)
+                            or person.terminal.closed.is_set(), timeout=15,
+                            what=f"{name} at the board on b; saw {person.terminal.text()[-600:]!r}")
+                assert not person.terminal.closed.is_set(), (name, person.terminal.text()[-600:])
+            for person in people.values():
+                person.close()

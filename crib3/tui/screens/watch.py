@@ -217,6 +217,17 @@ class SpectatorScreen(RoomTableScreen):
     def action_leave(self) -> None:
         self.room_app.stop_watching()
 
+    def _moved_elsewhere(self) -> None:
+        """The table watched is hosted by another server now: the lobby
+        goes on watching it there once it is listed (a spectator has no
+        seat to be taken back to)."""
+        table, journey = self.table, self.room_app.journey
+        cluster = table.room.cluster
+        if journey is not None:
+            journey.rewatch = (table.number, "" if cluster is None else cluster.node_name)
+        self.notify(f"Table {table.number} is hosted by another server now; you go on "
+                    "watching it there in a moment.", markup=False)
+
 
 def bottom_seat_line(view: SeatView, seat: int, ascii: bool = False) -> Text:
     """The line for the seat drawn at the bottom of a spectator's table:
