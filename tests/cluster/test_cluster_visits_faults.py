@@ -366,7 +366,7 @@ async def test_a_table_that_moves_away_from_a_running_host_takes_its_people_on_t
                             or person.terminal.closed.is_set(), timeout=15,
                             what=f"{name} at the table on b")
                 assert not person.terminal.closed.is_set(), (name, person.terminal.text()[-600:])
-                await person.shows("f Feed")
+                await seated_after_the_lobby(person)  # (the table, drawn after the lobby)
             assert "your seat" not in dan.terminal.text(), dan.terminal.text()[-600:]
             for person in people.values():
                 person.close()
@@ -415,6 +415,8 @@ async def test_people_at_a_live_events_board_table_that_moves_away_are_seated_at
             seats = {name: table.seat_of(name) for name in people}
             await until(lambda: all(table.present(seat) for seat in seats.values())
                         and not table.game._outbox, timeout=15, what="all three at the board")
+            for person in people.values():
+                person.terminal.received.clear()
             table.fence()  # a's copy goes; a runs on
             await until(lambda: table.moved, what="the table moved")
             await until(lambda: table.number in b.room.tables, timeout=15,
@@ -426,5 +428,6 @@ async def test_people_at_a_live_events_board_table_that_moves_away_are_seated_at
                             or person.terminal.closed.is_set(), timeout=15,
                             what=f"{name} at the board on b; saw {person.terminal.text()[-600:]!r}")
                 assert not person.terminal.closed.is_set(), (name, person.terminal.text()[-600:])
+                await seated_after_the_lobby(person)  # (the board, drawn after the lobby)
             for person in people.values():
                 person.close()
