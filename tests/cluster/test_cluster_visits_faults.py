@@ -2,11 +2,14 @@
 nodes, a real nats-server, real SSH clients): a node paused for a few
 seconds, a host killed while a person is away from it or has moved from
 one table to another, a visitor come to a table its host let go of a
-moment ago, a table that moves as its screen comes up. Whenever a person
-has a seat, the node they are on takes them to it as soon as it is hosted
-by a node that answers, without a key (`crib3.cluster.visits`,
-`crib3.net.journey`). The last three tests run their nodes in one process,
-to give a visit or a table up at will. The plain visits:
+moment ago, a table that moves as its screen comes up, or away from a
+host that runs on (a live event's board table too), a visitor going on
+from the host's lobby to another node's table. Whenever a person has a
+seat, the node they are on takes them to it as soon as it is hosted by a
+node that answers, without a key (`crib3.cluster.visits`,
+`crib3.net.journey`); a spectator goes on watching. The tests after the
+first two run their nodes in one process, to give a visit or a table up
+at will. The plain visits:
 test_cluster_visits.py; a node killed or stopped past its lease, its
 person at a table of its own: test_cluster_serve.py."""
 
@@ -430,4 +433,39 @@ async def test_people_at_a_live_events_board_table_that_moves_away_are_seated_at
                 assert not person.terminal.closed.is_set(), (name, person.terminal.text()[-600:])
                 await seated_after_the_lobby(person)  # (the board, drawn after the lobby)
             for person in people.values():
+                person.close()
+
+
+async def test_a_visitor_goes_on_from_the_hosts_lobby_to_a_table_of_another_node(
+        tmp_path: Path) -> None:
+    """Nodes in one process: bob, connected to b, sits at ann's table on a
+    and leaves it for a's lobby (the same visit); there he picks cat's
+    table, on b, and sits at it: his visit ends and b seats him (his
+    session used to end there, as if he had quit)."""
+    from test_cluster_visits import nodes, until
+
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    with nats_server(tmp_path) as nats:
+        async with nodes(nats.url, tmp_path, key, names=("a", "b"), lease=4.0) as (a, b):
+            ann = await Client.connect(a.port, "ann", key=key)
+            cat = await Client.connect(b.port, "cat", key=key)
+            await open_table(ann)
+            await open_table(cat)
+            await until(lambda: a.room.tables and b.room.tables, what="both tables")
+            ours, theirs = next(iter(a.room.tables.values())), next(iter(b.room.tables.values()))
+            bob = await Client.connect(b.port, "bob", key=key)
+            await bob.shows(f"{ours.number} on a")
+            bob.press("\x1b[B" * (ours.number > theirs.number) + "\r")  # (rows by number)
+            await until(lambda: ours.seats[1].name == "bob", what="bob seated on a")
+            await bob.shows("start the game")
+            bob.press("l")  # a's lobby: the same visit
+            await until(lambda: ours.seats[1].name is None, what="bob's seat on a freed")
+            await bob.shows(f"{theirs.number} on b")
+            bob.terminal.received.clear()
+            bob.press("\x1b[B" * (theirs.number > ours.number) + "\r")
+            await until(lambda: theirs.seats[1].name == "bob" and theirs.present(1)
+                        or bob.terminal.closed.is_set(), what="bob seated on b")
+            assert not bob.terminal.closed.is_set(), bob.terminal.text()[-600:]
+            await bob.shows("start the game")
+            for person in (ann, bob, cat):
                 person.close()
