@@ -251,11 +251,10 @@ class LobbyScreen(QuietBindings, Screen[None]):
         journey = self.journey
         if journey is None or not self.is_attached or self.app.screen is not self:
             return
-        if journey.rewatch is not None:
-            self._watch_again(journey)
-            return
         rejoin = journey.rejoin
-        if rejoin is None:
+        if rejoin is None:  # (a seat first: a table watched only when none waits)
+            if journey.rewatch is not None:
+                self._watch_again(journey)
             return
         number, lost = rejoin
         table = self.room.tables.get(number)
@@ -276,7 +275,8 @@ class LobbyScreen(QuietBindings, Screen[None]):
     def _watch_again(self, journey: Wayfinding) -> None:
         """On watching the table that moved from node `lost` while it was
         watched (crib3 serve --cluster), once a node hosts it: here, or
-        another node than the one lost."""
+        another node than the one lost; unless the person went to another
+        table meanwhile (`CardRoomApp` forgets it then)."""
         assert journey.rewatch is not None
         number, lost = journey.rewatch
         table = self.room.tables.get(number)
