@@ -104,6 +104,19 @@ async def seated_after_the_lobby(person: Client, timeout: float = 20.0) -> None:
         await asyncio.sleep(0.1)
 
 
+async def arrives(person: Client, there, what: str, timeout: float = 15.0) -> None:
+    """Until `there()` holds for `person`, whose SSH session must not end
+    meanwhile: AssertionError, saying which and what their screen showed."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not there():
+        last = person.terminal.text()[-600:]
+        assert not person.terminal.closed.is_set(), f"{what}: the session ended; last: {last!r}"
+        assert loop.time() < deadline, f"{what}: not within {timeout:g} s; last: {last!r}"
+        await asyncio.sleep(0.05)
+    assert not person.terminal.closed.is_set(), what
+
+
 async def back_at_the_table(person: Client, timeout: float = 20.0) -> str:
     """Until `person`'s screen, drawn again since its `received` was cleared,
     shows their table (its footer, which only a table has): what it drew."""
@@ -325,10 +338,10 @@ async def test_a_table_that_moves_as_its_screen_comes_up_takes_its_person_back_t
 async def test_a_table_that_moves_away_from_a_running_host_takes_its_people_on_there(
         tmp_path: Path) -> None:
     """Nodes in one process, only b adopting: ann, on a, plays at her table
-    there with bob, connected to b (a visit); dan, on b too, watches it. a's
-    copy of the table is fenced while a keeps running (its lease or its
-    registry entry went to another node: as when a table was hosted
-    twice). Once b has adopted it, ann and bob are at their seats there and
+    there with bob, connected to b (a visit); dan, on b too, watches it. a
+    stops renewing its lease until b has adopted the table, then runs on
+    (as a node paused past its lease and woken): its copy is fenced. Once
+    b has adopted it, ann and bob are at their seats there and
     dan watches it there, no key pressed; nobody's SSH session ended (bob's
     and dan's used to: the host's plain end of their visit read as their
     own quitting), and dan is not told of a seat he does not have."""
@@ -357,18 +370,16 @@ async def test_a_table_that_moves_away_from_a_running_host_takes_its_people_on_t
             people = {"ann": ann, "bob": bob, "dan": dan}
             for person in people.values():
                 person.terminal.received.clear()
-            table.fence()  # a's copy goes; a runs on
-            await until(lambda: table.moved, what="the table moved")
+            a.room.node.pause()  # its lease runs out, as if it had been stopped: b adopts
             await until(lambda: table.number in b.room.tables, timeout=15,
                         what="b adopts the table")
+            a.room.node.keeper.paused = False  # a runs on: its renewal is refused
+            await until(lambda: table.moved, what="a's copy fenced")
             adopted = b.room.tables[table.number]
             there = {"ann": lambda: adopted.present(0), "bob": lambda: adopted.present(1),
                      "dan": lambda: "dan" in adopted.watcher_names()}
             for name, person in people.items():
-                await until(lambda name=name, person=person: there[name]()
-                            or person.terminal.closed.is_set(), timeout=15,
-                            what=f"{name} at the table on b")
-                assert not person.terminal.closed.is_set(), (name, person.terminal.text()[-600:])
+                await arrives(person, there[name], f"{name} at the table on b")
                 await seated_after_the_lobby(person)  # (the table, drawn after the lobby)
             assert "your seat" not in dan.terminal.text(), dan.terminal.text()[-600:]
             for person in people.values():
@@ -427,10 +438,8 @@ async def test_people_at_a_live_events_board_table_that_moves_away_are_seated_at
             adopted = b.room.tables[table.number]
             for name, seat in seats.items():
                 person = people[name]
-                await until(lambda seat=seat, person=person: adopted.present(seat)
-                            or person.terminal.closed.is_set(), timeout=15,
-                            what=f"{name} at the board on b; saw {person.terminal.text()[-600:]!r}")
-                assert not person.terminal.closed.is_set(), (name, person.terminal.text()[-600:])
+                await arrives(person, lambda seat=seat: adopted.present(seat),
+                              f"{name} at the board on b")
                 await seated_after_the_lobby(person)  # (the board, drawn after the lobby)
             for person in people.values():
                 person.close()
@@ -463,9 +472,8 @@ async def test_a_visitor_goes_on_from_the_hosts_lobby_to_a_table_of_another_node
             await bob.shows(f"{theirs.number} on b")
             bob.terminal.received.clear()
             bob.press("\x1b[B" * (theirs.number > ours.number) + "\r")
-            await until(lambda: theirs.seats[1].name == "bob" and theirs.present(1)
-                        or bob.terminal.closed.is_set(), what="bob seated on b")
-            assert not bob.terminal.closed.is_set(), bob.terminal.text()[-600:]
+            await arrives(bob, lambda: theirs.seats[1].name == "bob" and theirs.present(1),
+                          "bob seated on b")
             await bob.shows("start the game")
             for person in (ann, bob, cat):
                 person.close()
