@@ -247,7 +247,9 @@ class LobbyScreen(QuietBindings, Screen[None]):
 
     def _rejoin(self) -> None:
         """Back to the table whose node stopped (crib3 serve --cluster), once
-        a node has adopted it: here, or on another node than the one lost."""
+        a node has adopted it: here, or on another node than the one lost;
+        or, with no seat to go back to, on watching the table that moved as
+        it was watched (`_watch_again`)."""
         journey = self.journey
         if journey is None or not self.is_attached or self.app.screen is not self:
             return

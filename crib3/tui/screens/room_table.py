@@ -225,12 +225,16 @@ class RoomTableScreen(TableScreen):
         """The table is hosted by another server now (crib3 serve --cluster):
         the lobby this screen goes back to takes its person to their seat
         once the table is listed there (`LobbyScreen._rejoin`)."""
-        table, journey = self.table, self.room_app.journey
-        cluster = table.room.cluster
+        journey = self.room_app.journey
         if journey is not None:
-            journey.rejoin = (table.number, "" if cluster is None else cluster.node_name)
-        self.notify(f"Table {table.number} is hosted by another server now; you are "
+            journey.rejoin = (self.table.number, self._this_node())
+        self.notify(f"Table {self.table.number} is hosted by another server now; you are "
                     "taken back to your seat there in a moment.", markup=False)
+
+    def _this_node(self) -> str:
+        """This server's name in its cluster ("" for a room of one server)."""
+        cluster = self.table.room.cluster
+        return "" if cluster is None else cluster.node_name
 
     def _tell_comings_and_goings(self) -> None:
         if not self.is_attached:

@@ -221,11 +221,10 @@ class SpectatorScreen(RoomTableScreen):
         """The table watched is hosted by another server now: the lobby
         goes on watching it there once it is listed (a spectator has no
         seat to be taken back to)."""
-        table, journey = self.table, self.room_app.journey
-        cluster = table.room.cluster
+        journey = self.room_app.journey
         if journey is not None:
-            journey.rewatch = (table.number, "" if cluster is None else cluster.node_name)
-        self.notify(f"Table {table.number} is hosted by another server now; you go on "
+            journey.rewatch = (self.table.number, self._this_node())
+        self.notify(f"Table {self.table.number} is hosted by another server now; you go on "
                     "watching it there in a moment.", markup=False)
 
 
