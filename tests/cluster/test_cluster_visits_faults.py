@@ -85,7 +85,9 @@ async def on_to_the_throw(*people: Client, timeout: float = 40.0) -> None:
             drawn = bytes(person.terminal.received)
             if "Throw one card" in plain(drawn[seen[id(person)]:]):
                 waiting.remove(person)
-            else:
+            elif "Go on" in person.terminal.text().splitlines()[-1]:
+                # (only while the footer offers Enter as "go on": one pressed
+                # as the prompt comes, its frame not drawn yet, would throw)
                 person.press("\r")
             seen[id(person)] = max(0, len(drawn) - 200)  # (a phrase cut in two)
         await asyncio.sleep(0.4)
