@@ -269,7 +269,7 @@ class Visits:
             link.close()
             raise VisitRefused(welcome.error)
         link.confirmed = not link.closed
-        self.silent.pop(node, None)  # (it answered)
+        self._answered(node)
         return link
 
     async def _ask(self, subject: str, body: bytes) -> Any:
@@ -386,9 +386,7 @@ class Visits:
             if unknown is not None:
                 misses[peer] = 0
                 self._forgotten_by(peer, held[peer], unknown)
-                if self.silent.pop(peer, None) is not None:
-                    log.info("node %s: node %s answers again", self.node, peer)
-                    self._tell(self._back.pop(peer, []) + self.listeners)
+                self._answered(peer)
                 continue
             if peer not in linked:  # (silent, and nothing more to lose)
                 continue
@@ -430,6 +428,16 @@ class Visits:
                 link.close()
         for visit in [v for v in self._forgotten if v not in self.links]:
             del self._forgotten[visit]
+
+    def _answered(self, peer: str) -> None:
+        """`peer` answered (a ping, or a visit taken): if it was given up,
+        it is back, and whoever waits for it is told, whichever answer
+        came first. (A visit taken by a node given up once cleared it
+        without a word: a person waiting to go back to their seat there,
+        told to wait until it answers, waited until it lost the table.)"""
+        if self.silent.pop(peer, None) is not None:
+            log.info("node %s: node %s answers again", self.node, peer)
+            self._tell(self._back.pop(peer, []) + self.listeners)
 
     def _tell(self, listeners: list[Callable[[], None]]) -> None:
         for listener in listeners:

@@ -68,3 +68,37 @@ async def test_a_visit_the_other_side_forgot_twice_in_a_row_ends_here():
     assert heard == [wire.End(0, True)] and link.closed
     assert "b.x1" not in visits.links and not kept.closed
     await asyncio.sleep(0)
+
+
+class Subscription:
+    async def unsubscribe(self) -> None:
+        pass
+
+
+class Welcoming(Client):
+    """A client whose every request is answered by a node that takes the visit."""
+
+    async def subscribe(self, subject: str, cb=None) -> Subscription:
+        return Subscription()
+
+    async def request(self, subject: str, body: bytes, timeout: float = 1.0) -> Asked:
+        return Asked(wire.encode(wire.Welcome(wire.VERSION)))
+
+
+async def test_a_node_given_up_that_takes_a_visit_is_back_for_whoever_waits_for_it():
+    """Node b stopped answering (given up); a person waits to go back to
+    their seat there until it answers again. Another person's visit that
+    b takes is its answer as much as a ping's: the one waiting is told
+    (they waited until b lost the table, 43 s in a soak, when a visit
+    cleared b's silence without a word)."""
+    visits = Visits(Welcoming(), "c")
+    visits.lose("b")
+    told: list[str] = []
+    visits.on_answer("b", lambda: told.append("back"))
+    assert not visits.answering("b")
+    link = await visits.go("b", name="sam", key=None, admin=False, address=None, ascii=False,
+                           think=0.0, term="xterm", env={}, size=(80, 24), table=3,
+                           watch=False)
+    assert visits.answering("b") and told == ["back"]
+    link.close()
+    await link.drained()
