@@ -30,6 +30,7 @@ class Journey:
     joining: tuple[int, bool] | None = None
     notice: str | None = None
     rejoin: tuple[int, str] | None = None
+    rewatch: tuple[int, str] | None = None
     watching: TableView | None = None
     from_start: bool = False
 

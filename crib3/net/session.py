@@ -304,9 +304,10 @@ class PlaySession:
                     continue  # (on to the next table elsewhere, or an app here)
                 if not await self._run_app(presence, env):
                     break
-                going, self.journey.go_to = self.journey.go_to, None
+                going = self.journey.go_to
                 if going is None or not self.may_visit:
-                    break
+                    break  # (a visitor's `go_to` is its door's to follow: see `_close`)
+                self.journey.go_to = None
         finally:
             self._close(presence)
 

@@ -371,6 +371,8 @@ class Wayfinding(Protocol):
     - `rejoin`: the table (and the node it was on: "" for none) the session
       was taken away from when that node stopped, or that comes back in the
       background: the lobby takes them to it once it is hosted again;
+    - `rewatch`: the same for a table the session watched: the lobby goes
+      on watching it once it is hosted again;
     - `watching`, `from_start`: a session moved to another worker process
       (`crib3.net.placement`) opens watching that table, or at its seat from
       its game's first event (it started as the session moved).
@@ -380,5 +382,6 @@ class Wayfinding(Protocol):
     joining: tuple[int, bool] | None
     notice: str | None
     rejoin: tuple[int, str] | None
+    rewatch: tuple[int, str] | None
     watching: TableView | None
     from_start: bool

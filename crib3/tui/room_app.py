@@ -116,8 +116,16 @@ class CardRoomApp(BaseApp):
             self.notify(why_not, severity="warning", markup=False)
             return
         journey.go_to = (number, watch)
+        self._at_a_table()
         self.keeps_terminal = True
         self.exit()
+
+    def _at_a_table(self) -> None:
+        """The person is at (or on the way to) a table now: the one they
+        watched as it moved to another node is followed no more
+        (`Wayfinding.rewatch`)."""
+        if self.journey is not None:
+            self.journey.rewatch = None
 
     def _in_place_of_the_lobby(self, screen: Screen[None]) -> None:
         """Show `screen` over the lobby's place: the lobby (or the waiting
@@ -141,6 +149,7 @@ class CardRoomApp(BaseApp):
         from crib3.tui.screens.room_table import RoomTableScreen
         from crib3.tui.screens.waiting import WaitingScreen
 
+        self._at_a_table()
         events = self.room.events
         if events is not None and events.is_board(table):  # a live event's: its screen seats them
             from crib3.tui.screens.live_event import LiveEventScreen
@@ -181,6 +190,7 @@ class CardRoomApp(BaseApp):
 
         table.watch(self.presence)
         self.table, self.seat = table, None
+        self._at_a_table()
         self._in_place_of_the_lobby(SpectatorScreen(table, self.think, self.ascii))
 
     def stop_watching(self) -> None:

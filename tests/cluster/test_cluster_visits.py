@@ -39,8 +39,10 @@ def key():
 
 
 def authorized(folder: Path, key) -> Path:
+    """The authorized_keys file of `key` (a list: each of them)."""
     path = folder / "authorized_keys"
-    path.write_text(key.export_public_key().decode())
+    path.write_text("".join(k.export_public_key().decode()
+                            for k in (key if isinstance(key, list) else [key])))
     path.chmod(0o600)
     return path
 

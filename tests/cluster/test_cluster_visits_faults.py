@@ -2,11 +2,14 @@
 nodes, a real nats-server, real SSH clients): a node paused for a few
 seconds, a host killed while a person is away from it or has moved from
 one table to another, a visitor come to a table its host let go of a
-moment ago, a table that moves as its screen comes up. Whenever a person
-has a seat, the node they are on takes them to it as soon as it is hosted
-by a node that answers, without a key (`crib3.cluster.visits`,
-`crib3.net.journey`). The last three tests run their nodes in one process,
-to give a visit or a table up at will. The plain visits:
+moment ago, a table that moves as its screen comes up, or away from a
+host that runs on (a live event's board table too), a visitor going on
+from the host's lobby to another node's table. Whenever a person has a
+seat, the node they are on takes them to it as soon as it is hosted by a
+node that answers, without a key (`crib3.cluster.visits`,
+`crib3.net.journey`); a spectator goes on watching. The tests after the
+first two run their nodes in one process, to give a visit or a table up
+at will. The plain visits:
 test_cluster_visits.py; a node killed or stopped past its lease, its
 person at a table of its own: test_cluster_serve.py."""
 
@@ -82,7 +85,9 @@ async def on_to_the_throw(*people: Client, timeout: float = 40.0) -> None:
             drawn = bytes(person.terminal.received)
             if "Throw one card" in plain(drawn[seen[id(person)]:]):
                 waiting.remove(person)
-            else:
+            elif "Go on" in person.terminal.text().splitlines()[-1]:
+                # (only while the footer offers Enter as "go on": one pressed
+                # as the prompt comes, its frame not drawn yet, would throw)
                 person.press("\r")
             seen[id(person)] = max(0, len(drawn) - 200)  # (a phrase cut in two)
         await asyncio.sleep(0.4)
@@ -99,6 +104,19 @@ async def seated_after_the_lobby(person: Client, timeout: float = 20.0) -> None:
             return
         assert loop.time() < deadline, f"not back at the table: {text[-600:]!r}"
         await asyncio.sleep(0.1)
+
+
+async def arrives(person: Client, there, what: str, timeout: float = 15.0) -> None:
+    """Until `there()` holds for `person`, whose SSH session must not end
+    meanwhile: AssertionError, saying which and what their screen showed."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not there():
+        last = person.terminal.text()[-600:]
+        assert not person.terminal.closed.is_set(), f"{what}: the session ended; last: {last!r}"
+        assert loop.time() < deadline, f"{what}: not within {timeout:g} s; last: {last!r}"
+        await asyncio.sleep(0.05)
+    assert not person.terminal.closed.is_set(), what
 
 
 async def back_at_the_table(person: Client, timeout: float = 20.0) -> str:
@@ -317,3 +335,147 @@ async def test_a_table_that_moves_as_its_screen_comes_up_takes_its_person_back_t
             await until(lambda: adopted.present(0), timeout=15, what="ann at her seat")
             await person.shows("f Feed")
             person.close()
+
+
+async def test_a_table_that_moves_away_from_a_running_host_takes_its_people_on_there(
+        tmp_path: Path) -> None:
+    """Nodes in one process, only b adopting: ann, on a, plays at her table
+    there with bob, connected to b (a visit); dan, on b too, watches it. a
+    stops renewing its lease until b has adopted the table, then runs on
+    (as a node paused past its lease and woken): its copy is fenced. Once
+    b has adopted it, ann and bob are at their seats there and
+    dan watches it there, no key pressed; nobody's SSH session ended (bob's
+    and dan's used to: the host's plain end of their visit read as their
+    own quitting), and dan is not told of a seat he does not have."""
+    from test_cluster_visits import nodes, open_short_table, until
+
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    with nats_server(tmp_path) as nats:
+        async with nodes(nats.url, tmp_path, key, names=("a", "b"), lease=2.0,
+                         adopting=("b",)) as (a, b):
+            ann = await Client.connect(a.port, "ann", key=key)
+            await open_short_table(ann)
+            await until(lambda: a.room.tables, what="the table")
+            table = next(iter(a.room.tables.values()))
+            bob = await Client.connect(b.port, "bob", key=key)
+            await bob.shows(f"{table.number} on a")
+            bob.press("\r")
+            await until(lambda: table.seats[1].name == "bob" and table.present(1),
+                        what="bob seated")
+            await ann.shows("start the game")
+            ann.press("\r")
+            await until(lambda: table.started and not table.game._outbox, what="the start")
+            dan = await Client.connect(b.port, "dan", key=key)
+            await dan.shows(f"{table.number} on a")
+            dan.press("w")
+            await until(lambda: "dan" in table.watcher_names(), what="dan watching on a")
+            people = {"ann": ann, "bob": bob, "dan": dan}
+            for person in people.values():
+                person.terminal.received.clear()
+            a.room.node.pause()  # its lease runs out, as if it had been stopped: b adopts
+            await until(lambda: table.number in b.room.tables, timeout=15,
+                        what="b adopts the table")
+            a.room.node.keeper.paused = False  # a runs on: its renewal is refused
+            await until(lambda: table.moved, what="a's copy fenced")
+            adopted = b.room.tables[table.number]
+            there = {"ann": lambda: adopted.present(0), "bob": lambda: adopted.present(1),
+                     "dan": lambda: "dan" in adopted.watcher_names()}
+            for name, person in people.items():
+                await arrives(person, there[name], f"{name} at the table on b")
+                await seated_after_the_lobby(person)  # (the table, drawn after the lobby)
+            assert "your seat" not in dan.terminal.text(), dan.terminal.text()[-600:]
+            for person in people.values():
+                person.close()
+
+
+@pytest.mark.slow
+async def test_people_at_a_live_events_board_table_that_moves_away_are_seated_at_its_new_host(
+        tmp_path: Path) -> None:
+    """Nodes in one process, only b adopting: ann and bob on a, cat on b
+    (visiting a), at the board table of a live event that a hosts. a's
+    copy of the table is fenced while a runs on: once b adopts it, all
+    three are at their seats there, no key pressed, nobody's session
+    ended (cat's used to: the two-node event test's visitor, put out of
+    the room when a board table was hosted twice and one copy fenced)."""
+    from test_cluster_visits import nodes, until
+
+    from crib3.cluster.board_tables import HostedBoardTable
+    from crib3.room.live_event import PLAYING
+
+    keys = {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("ann", "bob", "cat")}
+    with nats_server(tmp_path) as nats:
+        async with nodes(nats.url, tmp_path, list(keys.values()), names=("a", "b"), lease=2.0,
+                         adopting=("b",)) as (a, b):
+            where = {"ann": a, "bob": a, "cat": b}  # (one key each: one entry a person)
+            people = {name: await Client.connect(node.port, name, key=keys[name])
+                      for name, node in where.items()}
+            for person in people.values():
+                await person.shows("Open a table")
+                person.press("e")
+                await person.shows("Live duplicate events")
+            people["ann"].press("n")
+            await until(lambda: b.room.events.events, timeout=20, what="b hearing of the event")
+            event = next(iter(b.room.events.events))
+            for count, (name, person) in enumerate(people.items(), start=1):
+                await person.shows(event)
+                person.press("j")
+                await until(lambda count=count: all(
+                    len(n.room.events.events[event].entered) == count for n in (a, b)),
+                    what=f"{name} entered, as both nodes hear it")
+            people["ann"].press("s")
+            await until(lambda: b.room.events.events[event].status == PLAYING, timeout=20,
+                        what="the start")
+            await until(lambda: any(isinstance(t, HostedBoardTable)
+                                    for t in a.room.tables.values()), what="a's board table")
+            table = next(t for t in a.room.tables.values() if isinstance(t, HostedBoardTable))
+            seats = {name: table.seat_of(name) for name in people}
+            await until(lambda: all(table.present(seat) for seat in seats.values())
+                        and not table.game._outbox, timeout=15, what="all three at the board")
+            for person in people.values():
+                person.terminal.received.clear()
+            table.fence()  # a's copy goes; a runs on
+            await until(lambda: table.moved, what="the table moved")
+            await until(lambda: table.number in b.room.tables, timeout=15,
+                        what="b adopts the board table")
+            adopted = b.room.tables[table.number]
+            for name, seat in seats.items():
+                person = people[name]
+                await arrives(person, lambda seat=seat: adopted.present(seat),
+                              f"{name} at the board on b")
+                await seated_after_the_lobby(person)  # (the board, drawn after the lobby)
+            for person in people.values():
+                person.close()
+
+
+async def test_a_visitor_goes_on_from_the_hosts_lobby_to_a_table_of_another_node(
+        tmp_path: Path) -> None:
+    """Nodes in one process: bob, connected to b, sits at ann's table on a
+    and leaves it for a's lobby (the same visit); there he picks cat's
+    table, on b, and sits at it: his visit ends and b seats him (his
+    session used to end there, as if he had quit)."""
+    from test_cluster_visits import nodes, until
+
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    with nats_server(tmp_path) as nats:
+        async with nodes(nats.url, tmp_path, key, names=("a", "b"), lease=4.0) as (a, b):
+            ann = await Client.connect(a.port, "ann", key=key)
+            cat = await Client.connect(b.port, "cat", key=key)
+            await open_table(ann)
+            await open_table(cat)
+            await until(lambda: a.room.tables and b.room.tables, what="both tables")
+            ours, theirs = next(iter(a.room.tables.values())), next(iter(b.room.tables.values()))
+            bob = await Client.connect(b.port, "bob", key=key)
+            await bob.shows(f"{ours.number} on a")
+            bob.press("\x1b[B" * (ours.number > theirs.number) + "\r")  # (rows by number)
+            await until(lambda: ours.seats[1].name == "bob", what="bob seated on a")
+            await bob.shows("start the game")
+            bob.press("l")  # a's lobby: the same visit
+            await until(lambda: ours.seats[1].name is None, what="bob's seat on a freed")
+            await bob.shows(f"{theirs.number} on b")
+            bob.terminal.received.clear()
+            bob.press("\x1b[B" * (theirs.number > ours.number) + "\r")
+            await arrives(bob, lambda: theirs.seats[1].name == "bob" and theirs.present(1),
+                          "bob seated on b")
+            await bob.shows("start the game")
+            for person in (ann, bob, cat):
+                person.close()

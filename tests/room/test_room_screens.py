@@ -334,3 +334,22 @@ async def test_the_others_bring_back_a_game_its_first_owner_closed(tmp_path):
         back = room.tables[1]
         assert back is not table and bob_app.screen.me == 1 and back.present(1)
         assert back.game.events[:len(table.game.events)] == table.game.events
+
+
+async def test_a_table_lost_by_its_server_before_the_start_is_not_said_to_be_closed(tmp_path):
+    """(crib3 serve --cluster) A table whose server lost hold of it before
+    its game started is gone (no node adopts a table with no event): the
+    person waiting at it is back in the lobby, told so, not that its owner
+    closed it."""
+    room = room_with_tables(tmp_path)
+    table = room.tables[2]  # Cat's, waiting
+    dan_app = room_app(room, "Dan")
+    async with dan_app.run_test(size=(80, 24)) as dan:
+        await wait_for(dan, lambda: isinstance(dan_app.screen, LobbyScreen))
+        await dan.press("down", "enter")
+        await wait_for(dan, lambda: isinstance(dan_app.screen, WaitingScreen))
+        table.moved = True  # (as `Node.moved_elsewhere` does)
+        table.close()
+        await wait_for(dan, lambda: isinstance(dan_app.screen, LobbyScreen)
+                       and "Table 2 is gone: its server lost hold of it" in toasts(dan_app))
+        assert "closed table" not in toasts(dan_app)

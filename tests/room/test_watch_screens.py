@@ -291,3 +291,29 @@ async def test_a_spectators_pause_ends_in_the_next_thing_drawn(tmp_path, monkeyp
     room.close()
     assert Mode.WAITING_FOR_ENTER in drawn
     assert Mode.PRESENTING not in drawn, drawn
+
+
+async def test_a_table_watched_as_it_moved_is_watched_again_and_forgotten_for_another(tmp_path):
+    """A spectator whose table moved to another server (crib3 serve
+    --cluster) is back in a lobby that follows it (the journey's
+    `rewatch`): watching it again as soon as it is hosted here, no key
+    pressed. One who sits at another table meanwhile is not taken away
+    from it later."""
+    from crib3.net.journey import Journey
+    from crib3.tui.room_app import CardRoomApp
+    from crib3.tui.screens.waiting import WaitingScreen
+
+    room = room_with_tables(tmp_path)  # table 1 plays; Dan has no seat
+    journey = Journey(rewatch=(1, "gone"))
+    dan_app = CardRoomApp(room, room.people["dan"], think=0.0, journey=journey)
+    async with dan_app.run_test(size=(80, 24)) as dan:
+        await wait_for(dan, lambda: isinstance(dan_app.screen, SpectatorScreen))
+        assert journey.rewatch is None and room.tables[1].watcher_names() == ["Dan"]
+    room.tables[1].unwatch(room.people["dan"])
+    journey = Journey(rewatch=(9, "gone"))  # (hosted nowhere yet)
+    dan_app = CardRoomApp(room, room.people["dan"], think=0.0, journey=journey)
+    async with dan_app.run_test(size=(80, 24)) as dan:
+        await wait_for(dan, lambda: isinstance(dan_app.screen, LobbyScreen))
+        await dan.press("down", "enter")  # Cat's table
+        await wait_for(dan, lambda: isinstance(dan_app.screen, WaitingScreen))
+        assert journey.rewatch is None

@@ -234,7 +234,8 @@ class LobbyScreen(QuietBindings, Screen[None]):
             empty.update(line)
         self.keys_may_have_changed()
         self._seated_from_queue()
-        if self.journey is not None and self.journey.rejoin is not None:
+        if self.journey is not None and (self.journey.rejoin is not None
+                                         or self.journey.rewatch is not None):
             self.call_later(self._rejoin)
 
     def _show_motd(self) -> None:
@@ -248,11 +249,16 @@ class LobbyScreen(QuietBindings, Screen[None]):
 
     def _rejoin(self) -> None:
         """Back to the table whose node stopped (crib3 serve --cluster), once
-        a node has adopted it: here, or on another node than the one lost."""
+        a node has adopted it: here, or on another node than the one lost;
+        or, with no seat to go back to, on watching the table that moved as
+        it was watched (`_watch_again`)."""
         journey = self.journey
-        rejoin = None if journey is None else journey.rejoin
-        if journey is None or rejoin is None or not self.is_attached \
-                or self.app.screen is not self:
+        if journey is None or not self.is_attached or self.app.screen is not self:
+            return
+        rejoin = journey.rejoin
+        if rejoin is None:  # (a seat first: a table watched only when none waits)
+            if journey.rewatch is not None:
+                self._watch_again(journey)
             return
         number, lost = rejoin
         table = self.room.tables.get(number)
@@ -269,6 +275,25 @@ class LobbyScreen(QuietBindings, Screen[None]):
             journey.rejoin = None
             if other.seat_of(self.presence.name) is not None:
                 self.room_app.go_elsewhere(number)
+
+    def _watch_again(self, journey: Wayfinding) -> None:
+        """On watching the table that moved from node `lost` while it was
+        watched (crib3 serve --cluster), once a node hosts it: here, or
+        another node than the one lost; unless the person went to another
+        table meanwhile (`CardRoomApp` forgets it then)."""
+        assert journey.rewatch is not None
+        number, lost = journey.rewatch
+        table = self.room.tables.get(number)
+        if table is not None:
+            journey.rewatch = None
+            try:
+                self.room_app.spectate(table)
+            except RoomError as exc:  # (its game ended meanwhile)
+                self.notify(str(exc), severity="warning", markup=False)
+            return
+        if any(t.number == number and t.node != lost for t in self._elsewhere()):
+            journey.rewatch = None
+            self.room_app.go_elsewhere(number, watch=True)
 
     def _show_rows(self, rows: dict[int, tuple[str, ...]]) -> None:
         """Bring the list up to `rows` (table number -> its cells, in the

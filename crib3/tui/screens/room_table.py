@@ -221,6 +221,21 @@ class RoomTableScreen(TableScreen):
             self._may_replace = ready
             self.keys_may_have_changed()
 
+    def _moved_elsewhere(self) -> None:
+        """The table is hosted by another server now (crib3 serve --cluster):
+        the lobby this screen goes back to takes its person to their seat
+        once the table is listed there (`LobbyScreen._rejoin`)."""
+        journey = self.room_app.journey
+        if journey is not None:
+            journey.rejoin = (self.table.number, self._this_node())
+        self.notify(f"Table {self.table.number} is hosted by another server now; you are "
+                    "taken back to your seat there in a moment.", markup=False)
+
+    def _this_node(self) -> str:
+        """This server's name in its cluster ("" for a room of one server)."""
+        cluster = self.table.room.cluster
+        return "" if cluster is None else cluster.node_name
+
     def _tell_comings_and_goings(self) -> None:
         if not self.is_attached:
             return
@@ -229,11 +244,7 @@ class RoomTableScreen(TableScreen):
         if table.closed:
             mine = table.seats[self.me].name
             if table.moved:  # (crib3 serve --cluster) another server hosts it
-                cluster, journey = table.room.cluster, self.room_app.journey
-                if journey is not None:
-                    journey.rejoin = (table.number, "" if cluster is None else cluster.node_name)
-                self.notify(f"Table {table.number} is hosted by another server now; you are "
-                            "taken back to your seat there in a moment.", markup=False)
+                self._moved_elsewhere()
             elif table.closed_by is not None and mine in table.close_asked:
                 self.notify(f"Everyone agreed: table {table.number} is closed; its game is "
                             "saved.", markup=False)

@@ -28,6 +28,15 @@ if TYPE_CHECKING:
     from crib3.tui.room_app import CardRoomApp
 
 
+def lost_before_start(number: int) -> str:
+    """What the people waiting at a cluster's table are told when its
+    server loses hold of it before its game starts (its lease or its
+    registry entry gone, as after a pause): no node adopts a table with no
+    event (the first node to find it free forgets it), so it is gone."""
+    return (f"Table {number} is gone: its server lost hold of it before the game started. "
+            "Open another.")
+
+
 class WaitingScreen(QuietBindings, Screen[None]):
     """At a table that has not started: who sits here, and (for the owner)
     the key that starts the game."""
@@ -85,7 +94,11 @@ class WaitingScreen(QuietBindings, Screen[None]):
             return
         table = self.table
         if table.closed:
-            self.notify(f"{shown_name(table.owner)} closed table {table.number}.", markup=False)
+            if table.moved:  # (crib3 serve --cluster) nobody closed it: see `lost_before_start`
+                self.notify(lost_before_start(table.number), markup=False)
+            else:
+                self.notify(f"{shown_name(table.owner)} closed table {table.number}.",
+                            markup=False)
             self.room_app.back_to_lobby()
             return
         if table.started:

@@ -217,6 +217,16 @@ class SpectatorScreen(RoomTableScreen):
     def action_leave(self) -> None:
         self.room_app.stop_watching()
 
+    def _moved_elsewhere(self) -> None:
+        """The table watched is hosted by another server now: the lobby
+        goes on watching it there once it is listed (a spectator has no
+        seat to be taken back to)."""
+        journey = self.room_app.journey
+        if journey is not None:
+            journey.rewatch = (self.table.number, self._this_node())
+        self.notify(f"Table {self.table.number} is hosted by another server now; you go on "
+                    "watching it there in a moment.", markup=False)
+
 
 def bottom_seat_line(view: SeatView, seat: int, ascii: bool = False) -> Text:
     """The line for the seat drawn at the bottom of a spectator's table:
