@@ -85,7 +85,7 @@ async def on_to_the_throw(*people: Client, timeout: float = 40.0) -> None:
             drawn = bytes(person.terminal.received)
             if "Throw one card" in plain(drawn[seen[id(person)]:]):
                 waiting.remove(person)
-            elif "Go on" in person.terminal.text().splitlines()[-1]:
+            elif "Go on" in person.footer():
                 # (only while the footer offers Enter as "go on": one pressed
                 # as the prompt comes, its frame not drawn yet, would throw)
                 person.press("\r")
