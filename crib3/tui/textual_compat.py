@@ -92,8 +92,6 @@ def _check_render_content() -> bool:
 
     return (callable(getattr(Widget, "_render_content", None))
             and list(_RenderCache._fields) == ["size", "lines"]
-            and _sets(Widget, "_render_cache", "_dirty_regions", "_layout_cache")
-            and callable(getattr(Widget, "_check_refresh", None))
             and hasattr(Screen, "_selecting"))
 
 
@@ -226,10 +224,8 @@ SHAPES: dict[str, tuple[str, Callable[[], bool]]] = {
                     "make their caches lazily, and lines a shared filter made are kept "
                     "for every seat", _check_strip_slots),
     "render-content": ("Widget._render_content, widget._render_cache (a _RenderCache of "
-                       "size and lines), _dirty_regions, _layout_cache, _check_refresh() and "
-                       "Screen._selecting: "
-                       "what many seats draw alike is drawn once, and only its rows that "
-                       "changed are repainted", _check_render_content),
+                       "size and lines), _dirty_regions and Screen._selecting: what many "
+                       "seats draw alike is drawn once", _check_render_content),
     "truecolor-filter-theme": ("ANSIToTruecolor._terminal_theme: the filter is shared by "
                                "every app with the same theme", _check_truecolor_filter_theme),
     "component-styles": ("a node's _component_styles and a Styles' _rules: a seat's turn "
@@ -537,59 +533,6 @@ class RenderContentHook(_MixedIntoWidget):
 
         widget._render_cache = _RenderCache(widget.size, lines)
         widget._dirty_regions.clear()
-
-    # --- repainting only the rows that changed ---------------------------------------------
-
-    _rows_to_compare = False  # (a repaint of the changed rows is asked for)
-
-    def repaint_changed_rows(self) -> None:
-        """Ask for a repaint of the content's rows that are drawn
-        differently now, found when the widget next goes idle (once for
-        many changes in a row, as a refresh is): the border, padding and
-        the other rows stay as they were painted, and only the changed rows
-        are sent to the terminal. Where the rows cannot be compared (not
-        painted yet, a size or a repaint of the whole widget pending, text
-        being selected, nothing shared, or a Textual without the shape),
-        the whole widget is repainted, as `refresh()` does."""
-        widget: Any = self
-        if not have("render-content"):
-            widget.refresh()
-            return
-        self._rows_to_compare = True
-        widget.check_idle()
-
-    def _check_refresh(self) -> None:  # Textual's: a widget gone idle asks for its frame
-        if self._rows_to_compare:
-            self._rows_to_compare = False
-            widget: Any = self
-            rows = self.changed_rows()
-            if rows is None:
-                widget.refresh()
-            elif rows:
-                from textual.geometry import Region
-
-                width = widget.content_size.width
-                widget.refresh(*(Region(0, y, width, 1) for y in rows))
-        super()._check_refresh()
-
-    def changed_rows(self) -> list[int] | None:
-        """Draw the content again, and say which of its rows are drawn
-        differently from the lines painted before; None when they cannot
-        be compared."""
-        widget: Any = self
-        if not widget.is_mounted or not widget.size:
-            return None  # (not laid out yet: nothing painted to compare)
-        before = widget._render_cache
-        if (widget._dirty_regions or widget.text_selection is not None
-                or widget.screen._selecting or before.size != widget.size
-                or self.shared_lines_key() is None):
-            return None
-        widget._layout_cache.clear()  # (where the drawing `render` returned is kept)
-        self._render_content()
-        after = widget._render_cache.lines
-        if len(after) != len(before.lines):
-            return None
-        return [y for y, (old, new) in enumerate(zip(before.lines, after)) if old != new]
 
 
 # --- a card room's terminals ------------------------------------------------------------------

@@ -558,10 +558,7 @@ class CribBoard(SharedRender, Widget):
         self.back_pegs = tuple(back_pegs)
         self.target = target
         self.dealer = dealer
-        if relayout:
-            self.refresh(layout=True)
-        else:
-            self.refresh_rows()  # a peg moved: a row or two of the board
+        self.refresh(layout=relayout)
 
     def render_key(self) -> Hashable:
         """What `render` draws (the size is the cache's): every seat of a

@@ -129,7 +129,7 @@ class TableCenter(SharedStatic, Static):
             body = self._body(view)
             if body != self._last_body:  # unchanged text: no redraw
                 self._last_body = body
-                self.update_rows(body)  # a fixed size: no layout, and only the rows changed
+                self.update(body, layout=False)  # a fixed size: no layout
 
     @property
     def drawn_rows(self) -> int:

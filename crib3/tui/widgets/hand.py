@@ -122,7 +122,7 @@ class HandView(TurnMarked, SharedRender, Widget):
         drawn = (self.cards(), self.choosable(), new.phase if new is not None else None)
         if drawn != self._drawn:
             self._drawn = drawn
-            self.refresh_rows()
+            self.refresh()
         cards = self.cards()
         if cards:
             self.cursor = min(self.cursor, len(cards) - 1)

@@ -113,10 +113,7 @@ class SeatPanel(TurnMarked, SharedStatic, Static):
             grown = self._is_auto_height() and (
                 self._last_body is None or len(self._last_body.split()) != lines)
             self._last_body = body
-            if grown:
-                self.update(body, layout=True)
-            else:
-                self.update_rows(body)  # (a card played changes a row or two)
+            self.update(body, layout=grown)
 
     def _rows(self) -> int:
         """The rows the box may fill: its own, or where it is as tall as what

@@ -29,7 +29,6 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 from textual.content import Content
-from textual.geometry import Region
 from textual.strip import Strip
 
 from crib3.tui.textual_compat import RenderContentHook
@@ -120,35 +119,9 @@ class SharedRender(RenderContentHook):
     def keep_lines(self, key: Any, lines: list[Strip]) -> None:
         SHARED.put(key, lines)
 
-    _rows_only = False  # (set while `update_rows` updates the content)
-
-    def refresh_rows(self) -> None:
-        """Repaint only the rows that the content draws differently now: a
-        peg that moves changes a row of the board, a card played a row or
-        two of a seat's box (see `RenderContentHook.repaint_changed_rows`)."""
-        self.repaint_changed_rows()
-
-    def refresh(self, *regions: Region, repaint: bool = True, layout: bool = False,
-                recompose: bool = False) -> Any:
-        if self._rows_only and not (regions or layout or recompose) and repaint:
-            self._rows_only = False  # (the whole widget, should the rows not do)
-            self.repaint_changed_rows()
-            return self
-        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
-
 
 class SharedStatic(SharedRender):
     """For a `Static`: its lines are a function of its content."""
-
-    def update_rows(self, content: Any) -> None:
-        """`Static.update` without a layout, repainting only the rows drawn
-        differently (see `refresh_rows`)."""
-        widget: Any = self
-        self._rows_only = True
-        try:
-            widget.update(content, layout=False)
-        finally:
-            self._rows_only = False
 
     def render_key(self) -> Hashable | None:
         widget: Any = self  # (mixed into a Static)
