@@ -31,6 +31,7 @@ def _on_cluster(text: str, what: str,
     servers = cluster_urls(text)
     try:
         from crib3.cluster import ClusterStore
+        from crib3.cluster.retry import unanswered
     except ImportError:
         raise CannotRun("--cluster needs nats-py: pip install 'crib3[cluster]'") from None
 
@@ -49,7 +50,7 @@ def _on_cluster(text: str, what: str,
     except (CannotRun, UsageError):
         raise
     except Exception as exc:  # nats-py's own: it cannot reach the cluster, or refused us
-        if type(exc).__module__.split(".")[0] != "nats" and not isinstance(exc, OSError):
+        if not unanswered(exc):
             raise
         raise CannotRun(f"cannot reach the cluster at {shown(servers)}: "
                         f"{exc or type(exc).__name__}") from None

@@ -89,6 +89,7 @@ def _rebuild_cluster(servers_text: str) -> int:
     try:
         from crib3.cluster import ClusterStore
         from crib3.cluster.results import fold_the_stream
+        from crib3.cluster.retry import unanswered
         from crib3.cluster.verify import NotYet
     except ImportError:
         raise CannotRun("--cluster needs nats-py: pip install 'crib3[cluster]'") from None
@@ -111,7 +112,7 @@ def _rebuild_cluster(servers_text: str) -> int:
         except NotYet as exc:
             raise CannotRun(f"the ratings could not be rebuilt: {exc}") from None
         except Exception as exc:  # nats-py's own: it cannot reach the cluster, or refused us
-            if type(exc).__module__.split(".")[0] != "nats" and not isinstance(exc, OSError):
+            if not unanswered(exc):
                 raise
             raise CannotRun(f"cannot read the cluster at {shown(servers)}: "
                             f"{exc or type(exc).__name__}") from None

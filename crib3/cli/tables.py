@@ -70,11 +70,8 @@ def _local_games(table: str) -> list[list[str]]:
     order played, each its lines (a line cut off by a crash left out, as a
     restart leaves it out): a match's finished games, then the one under
     way (or its last)."""
-    import json
-
     from crib3.common.paths import data_dir
-    from crib3.engine.log import event_line, parse_log
-    from crib3.room.storage import put_away_folder
+    from crib3.room.storage import TableFiles, put_away_folder
 
     try:
         number = int(table)
@@ -83,27 +80,25 @@ def _local_games(table: str) -> list[list[str]]:
                          "(a cluster's table: give --cluster URL)") from None
     folder = data_dir() / "tables"
     for place in (folder, put_away_folder(folder)):
-        paths = [*_game_paths(place, number), place / f"table-{number}.jsonl"]
-        games: list[list[str]] = []
-        for path in paths:
-            if path.is_file():
-                header, events, _ = parse_log(path)
-                if events:
-                    games.append([json.dumps(header, ensure_ascii=False),
-                                  *(event_line(event) for _, event in events)])
-                elif path == paths[-1] and not games:
-                    raise CannotRun(never_started(table))
+        files = TableFiles(place, number)
+        games = [lines for path in (*files.game_logs(), files.log_path)
+                 if path.is_file() and len(lines := _lines_of(path)) > 1]
         if games:
             return games
+        if files.log_path.is_file():  # its log, and no event in it
+            raise CannotRun(never_started(table))
     raise CannotRun(f"no table {number} with a game in {folder}")
 
 
-def _game_paths(folder: Path, number: int) -> list[Path]:
-    """A match's finished games' logs at table `number` in `folder`, in order."""
-    paths: list[Path] = []
-    while (path := folder / f"table-{number}-game-{len(paths) + 1}.jsonl").is_file():
-        paths.append(path)
-    return paths
+def _lines_of(path: Path) -> list[str]:
+    """A game log's lines as a restart reads them: its header, then its
+    events (a line cut off by a crash left out)."""
+    import json
+
+    from crib3.engine.log import event_line, parse_log
+
+    header, events, _ = parse_log(path)
+    return [json.dumps(header, ensure_ascii=False), *(event_line(event) for _, event in events)]
 
 
 def _cluster_games(servers: list[ServerURL], table: str) -> list[list[str]]:
@@ -112,6 +107,7 @@ def _cluster_games(servers: list[ServerURL], table: str) -> list[list[str]]:
 
     try:
         from crib3.cluster import ClusterStore
+        from crib3.cluster.retry import unanswered
         from crib3.cluster.store import check_table_id
     except ImportError:
         raise CannotRun("--cluster needs nats-py: pip install 'crib3[cluster]'") from None
@@ -133,7 +129,7 @@ def _cluster_games(servers: list[ServerURL], table: str) -> list[list[str]]:
     try:
         games = asyncio.run(read())
     except Exception as exc:  # nats-py's own: it cannot reach the cluster, or it refused us
-        if type(exc).__module__.split(".")[0] != "nats" and not isinstance(exc, OSError):
+        if not unanswered(exc):
             raise
         raise CannotRun(f"cannot read the cluster at {shown(servers)}: "
                         f"{exc or type(exc).__name__}") from None

@@ -424,22 +424,12 @@ class Node:
                 if int(key) in self.room.tables:
                     return
                 if _status(entry) == SPARE and key not in self.revisions:  # (not this node's)
-                    what = f"the spare table {key} of a node gone"
-                    try:
-                        await self._spare_of_the_dead(key, int(entry.revision))
-                    except Exception as exc:
-                        self.failing.failed(what, exc)
-                    else:
-                        self.failing.worked(what)
+                    await self.failing.attempt(f"the spare table {key} of a node gone",
+                                               self._spare_of_the_dead(key, int(entry.revision)))
                 elif _status(entry) == OPEN:
-                    what = f"adopting table {key}"
-                    try:
-                        if await self.adopt(key) is not None:
-                            adopted.append(key)
-                    except Exception as exc:
-                        self.failing.failed(what, exc)
-                    else:
-                        self.failing.worked(what)
+                    if await self.failing.attempt(f"adopting table {key}",
+                                                  self.adopt(key)) is not None:
+                        adopted.append(key)
         await asyncio.gather(*(one(key, entry) for key, entry in list(self.known.entries.items())
                                if key.isdigit() and int(key) not in self.room.tables))
         if not self.known.live:  # (what it heard was tried all the same: see the module's doc)

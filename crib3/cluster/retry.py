@@ -30,11 +30,12 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from crib3.common import crash
 
 log = logging.getLogger("crib3.cluster")
+T = TypeVar("T")
 
 
 class Backoff:
@@ -147,10 +148,9 @@ async def keep_doing(work: Callable[[], Awaitable[object]], *, every: float, wha
 
 def unanswered(exc: BaseException) -> bool:
     """`exc` says the cluster did not answer (NATS down, restarting, its
-    stream without a leader yet): nats-py's own errors, a timeout, a
-    connection refused. Anything else is a defect, reported as one."""
-    return (type(exc).__module__.split(".")[0] == "nats"
-            or isinstance(exc, (TimeoutError, OSError)))
+    stream without a leader yet): nats-py's own errors, a timeout or a
+    connection refused (OSErrors both). Anything else is a defect."""
+    return type(exc).__module__.split(".")[0] == "nats" or isinstance(exc, OSError)
 
 
 class Failing:
@@ -173,6 +173,16 @@ class Failing:
             self._failing.add(what)
             self._log.warning("%s: %s failed, the cluster not answering (%s): tried again "
                               "until it works", self._who, what, str(exc) or type(exc).__name__)
+
+    async def attempt(self, what: str, work: Awaitable[T]) -> T | None:
+        """What `work` gives, or None when it failed (said as `failed` says)."""
+        try:
+            done = await work
+        except Exception as exc:
+            self.failed(what, exc)
+            return None
+        self.worked(what)
+        return done
 
     def worked(self, what: str) -> None:
         """`what` worked: a failure of it is said again."""

@@ -215,8 +215,7 @@ async def decide(bot: Any, view: SeatView) -> Command:
 def shut_down() -> None:
     """Stop the workers (the server stopping): decisions under way are dropped."""
     global _pool
-    for workers in list(_made):
-        _let_go(workers)
+    _let_all_go_at_exit()
     _pool = None
 
 
@@ -241,7 +240,8 @@ def _let_go(workers: ProcessPoolExecutor) -> None:
 
 
 def _let_all_go_at_exit() -> None:
-    """Every pool still running let go before Python's exit wakes them (a
-    pool made after the room closed, say: a bot's move under way then)."""
+    """Every pool still running let go: as the server stops, and again
+    before Python's exit wakes them (a pool made after the room closed,
+    say: a bot's move under way then)."""
     for workers in list(_made):
         _let_go(workers)

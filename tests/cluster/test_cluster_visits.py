@@ -82,6 +82,23 @@ async def open_short_table(owner: Client) -> None:
     owner.press("\r")
 
 
+async def bob_visits_anns_table(a, b, key):
+    """ann, on node a, opens a short table there; bob, on node b, sits at it
+    (a visit); ann starts the game: (ann, bob, the table at a)."""
+    ann = await Client.connect(a.port, "ann", key=key)
+    await open_short_table(ann)
+    await until(lambda: a.room.tables, what="the table")
+    table = next(iter(a.room.tables.values()))
+    bob = await Client.connect(b.port, "bob", key=key)
+    await bob.shows(f"{table.number} on a")
+    bob.press("\r")
+    await until(lambda: table.seats[1].name == "bob" and table.present(1), what="bob seated")
+    await ann.shows("start the game")
+    ann.press("\r")
+    await until(lambda: table.started, what="the start")
+    return ann, bob, table
+
+
 @pytest.mark.slow
 async def test_three_people_on_three_nodes_play_a_whole_game_and_no_byte_leaks(
         tmp_path, key, monkeypatch):
@@ -178,16 +195,7 @@ async def test_a_visitor_whose_tables_node_dies_is_taken_back_to_their_seat(tmp_
     game where it stood."""
     with nats_server(tmp_path) as nats:
         async with nodes(nats.url, tmp_path, key, adopting=("c",)) as (a, b, c):
-            ann = await Client.connect(a.port, "ann", key=key)
-            await open_short_table(ann)
-            await until(lambda: a.room.tables, what="the table")
-            table = next(iter(a.room.tables.values()))
-            bob = await Client.connect(b.port, "bob", key=key)
-            await bob.shows(f"{table.number} on a")
-            bob.press("\r")
-            await until(lambda: table.seats[1].name == "bob", what="bob seated")
-            await ann.shows("start the game")
-            ann.press("\r")
+            ann, bob, table = await bob_visits_anns_table(a, b, key)
             await until(lambda: table.started and any(
                 e.type == "CardsDealt" for e in table.game.events), what="dealt")
             ann.press("\r")

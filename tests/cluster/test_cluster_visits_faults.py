@@ -217,23 +217,12 @@ async def test_a_visit_given_up_by_either_side_ends_on_both_and_the_seat_is_take
     name the visits it holds there; a's answers say it holds bob's no
     more: b ends it too and takes bob back to his seat at a's table. Then
     b gives a up, and a answers again: bob is back at his seat."""
-    from test_cluster_visits import nodes, open_short_table, until
+    from test_cluster_visits import bob_visits_anns_table, nodes, until
 
     key = asyncssh.generate_private_key("ssh-ed25519")
     with nats_server(tmp_path) as nats:
         async with nodes(nats.url, tmp_path, key, names=("a", "b"), lease=10.0) as (a, b):
-            ann = await Client.connect(a.port, "ann", key=key)
-            await open_short_table(ann)
-            await until(lambda: a.room.tables, what="the table")
-            table = next(iter(a.room.tables.values()))
-            bob = await Client.connect(b.port, "bob", key=key)
-            await bob.shows(f"{table.number} on a")
-            bob.press("\r")
-            await until(lambda: table.seats[1].name == "bob" and table.present(1),
-                        what="bob seated")
-            await ann.shows("start the game")
-            ann.press("\r")
-            await until(lambda: table.started, what="the start")
+            ann, bob, table = await bob_visits_anns_table(a, b, key)
             [link] = a.room.visits.links.values()
             link.send = lambda message: None  # (its End to b is lost)
             bob.terminal.received.clear()
@@ -347,24 +336,14 @@ async def test_a_table_that_moves_away_from_a_running_host_takes_its_people_on_t
     dan watches it there, no key pressed; nobody's SSH session ended (bob's
     and dan's used to: the host's plain end of their visit read as their
     own quitting), and dan is not told of a seat he does not have."""
-    from test_cluster_visits import nodes, open_short_table, until
+    from test_cluster_visits import bob_visits_anns_table, nodes, until
 
     key = asyncssh.generate_private_key("ssh-ed25519")
     with nats_server(tmp_path) as nats:
         async with nodes(nats.url, tmp_path, key, names=("a", "b"), lease=2.0,
                          adopting=("b",)) as (a, b):
-            ann = await Client.connect(a.port, "ann", key=key)
-            await open_short_table(ann)
-            await until(lambda: a.room.tables, what="the table")
-            table = next(iter(a.room.tables.values()))
-            bob = await Client.connect(b.port, "bob", key=key)
-            await bob.shows(f"{table.number} on a")
-            bob.press("\r")
-            await until(lambda: table.seats[1].name == "bob" and table.present(1),
-                        what="bob seated")
-            await ann.shows("start the game")
-            ann.press("\r")
-            await until(lambda: table.started and not table.game._outbox, what="the start")
+            ann, bob, table = await bob_visits_anns_table(a, b, key)
+            await until(lambda: not table.game._outbox, what="the start stored")
             dan = await Client.connect(b.port, "dan", key=key)
             await dan.shows(f"{table.number} on a")
             dan.press("w")
