@@ -144,12 +144,13 @@ PASSING = (nats.errors.TimeoutError, nats.errors.NoRespondersError,
            nats.js.errors.ServiceUnavailableError)
 
 
-async def patiently(call: Callable[[], Awaitable[T]], also: tuple[int, ...] = ()) -> T:
-    """`call()`, tried again for RETRY_SECONDS while the cluster is between
+async def patiently(call: Callable[[], Awaitable[T]], also: tuple[int, ...] = (),
+                    within: float = RETRY_SECONDS) -> T:
+    """`call()`, tried again for `within` seconds while the cluster is between
     servers (and on the JetStream error codes `also`); any other error at
     once. Only for requests that are safe to send twice (each caller says
     why)."""
-    give_up = time.monotonic() + RETRY_SECONDS
+    give_up = time.monotonic() + within
     while True:
         try:
             return await call()
@@ -410,7 +411,10 @@ class ClusterStore:
     async def _holder(self, key: str) -> tuple[str, int]:
         """Who holds a lease key now, and its revision ("?" when nobody)."""
         try:
-            entry = await patiently(lambda: self._leases.get(key))
+            # (Asked quickly, like the create before it: the bucket's own
+            # requests wait 5 s each, and an adoption after an outage spent
+            # most of its time here, its table hosted by nobody meanwhile.)
+            entry = await patiently(lambda: self._asking.get(key))
             return str(json.loads(entry.value or b"{}").get("node", "?")), int(entry.revision)
         except (nats.js.errors.KeyNotFoundError, ValueError):
             return "?", 0
@@ -420,9 +424,10 @@ class ClusterStore:
         node holds. Fenced when it expired and anyone (this node included)
         wrote the key since, or it was dropped as expired."""
         asked = time.monotonic()
-        try:
-            lease.revision = await patiently(lambda: self._leases.update(
-                lease.table, self._lease_value(), last=lease.revision))
+        try:  # (asked quickly, and again only while the lease may still be held)
+            lease.revision = await patiently(lambda: self._asking.update(
+                lease.table, self._lease_value(), last=lease.revision),
+                within=max(0.0, lease.deadline - asked))
         except nats.js.errors.KeyWrongLastSequenceError:
             owner, revision = await self._holder(lease.table)
             if owner == self.node and revision > lease.revision:

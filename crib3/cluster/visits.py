@@ -324,7 +324,7 @@ class Visits:
             log.warning("a visit refused: %s", exc)
             await _quietly(msg.respond(wire.encode(wire.Welcome(self.version, str(exc)))))
             return
-        self.silent.pop(visit.door, None)  # (it asks)
+        self._answered(visit.door)  # (it asks: it answers as much as a ping's answer)
         link = VisitLink(self, visit.door, visit.visit, f"crib3.visit.{visit.visit}.out",
                          f"crib3.visit.{visit.visit}.in")
         self.links[visit.visit] = link
@@ -434,7 +434,10 @@ class Visits:
         it is back, and whoever waits for it is told, whichever answer
         came first. (A visit taken by a node given up once cleared it
         without a word: a person waiting to go back to their seat there,
-        told to wait until it answers, waited until it lost the table.)"""
+        told to wait until it answers, waited until it lost the table. And
+        a visit asked by a node given up cleared it without a word too: a
+        door that had given its host up, then hosted a visit from it, never
+        pinged it again, and its person waited in the lobby for good.)"""
         if self.silent.pop(peer, None) is not None:
             log.info("node %s: node %s answers again", self.node, peer)
             self._tell(self._back.pop(peer, []) + self.listeners)

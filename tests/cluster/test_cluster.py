@@ -150,6 +150,45 @@ async def test_a_lease_taken_over_after_expiry_fences_the_old_owner(tmp_path):
             await b.close()
 
 
+class Slow:
+    """A bucket whose own requests (5 s each) must not be asked: a lease's
+    holder and its renewal are asked with the quick ones."""
+
+    def __init__(self, bucket: object) -> None:
+        self.bucket = bucket
+
+    async def get(self, key: str) -> object:
+        raise AssertionError(f"the lease {key} was looked up with the slow requests")
+
+    async def update(self, key: str, value: bytes, last: int) -> int:
+        raise AssertionError(f"the lease {key} was renewed with the slow requests")
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.bucket, name)
+
+
+async def test_a_lease_held_elsewhere_and_a_renewal_are_asked_quickly(solo):
+    """After an outage an adoption spent most of its time finding who held
+    a lease, with the bucket's 5 s requests each retried for 15 s: its
+    table hosted by nobody meanwhile. A lease's holder and its renewal are
+    asked with the 1 s requests, and a renewal is asked again only while
+    its lease may still be held."""
+    a = await ClusterStore.connect(solo.url, "a")
+    b = await ClusterStore.connect(solo.url, "b")
+    try:
+        a._leases, b._leases = Slow(a._leases), Slow(b._leases)
+        lease = await a.acquire("t9")
+        with pytest.raises(LeaseHeld) as held:
+            await b.acquire("t9")
+        assert held.value.owner == "a"
+        await a.renew(lease)
+        assert lease.held()
+        await a.release(lease)
+    finally:
+        await a.close()
+        await b.close()
+
+
 @pytest.mark.slow
 async def test_on_three_servers_killing_the_tables_leader_loses_and_stops_nothing(tmp_path):
     with nats_cluster(tmp_path) as servers:

@@ -102,3 +102,30 @@ async def test_a_node_given_up_that_takes_a_visit_is_back_for_whoever_waits_for_
     assert visits.answering("b") and told == ["back"]
     link.close()
     await link.drained()
+
+
+async def test_a_node_given_up_that_asks_for_a_visit_is_back_for_whoever_waits_for_it():
+    """Node b gave node c up during an outage; a person in b's lobby waits
+    for c, their table's host, to answer again. A visit c's door asks of b
+    is c's answer: the one waiting is told. (It cleared c's silence without
+    a word: b stopped pinging c, and in a soak the person waited in b's
+    lobby for good, while c heard b at once.)"""
+    visits = Visits(Welcoming(), "b")
+    admitted: list[str] = []
+
+    async def admit(visit: wire.Visit, link: VisitLink) -> None:
+        admitted.append(visit.name)
+    visits.admit = admit
+    visits.lose("c")
+    told: list[str] = []
+    visits.on_answer("c", lambda: told.append("back"))
+    asked = Asked(wire.encode(wire.Visit(
+        version=wire.VERSION, door="c", visit="c.x1", name="sam", key=None, admin=False,
+        address=None, ascii=False, think=0.0, term="xterm", env={}, size=(80, 24), table=3,
+        watch=False)))
+    await visits._asked(asked)
+    assert admitted == ["sam"] and wire.decode(asked.answer) == wire.Welcome(wire.VERSION)
+    assert visits.answering("c") and told == ["back"]
+    link = visits.links["c.x1"]
+    link.close()
+    await link.drained()
