@@ -172,6 +172,9 @@ async def test_after_the_show_one_panel_lists_every_hand_and_the_crib_until_ente
                   e.starter == panel.counts[0].starter]
         _shown_in_panel(app, counts)
         assert [c.seat for c in panel.counts] == [c.seat for c in counts]   # show order
+        # Its lines are one widget: the panel opens at every seat after every
+        # hand, and a widget a line was most of what opening it cost.
+        assert len(panel.query("*")) == 2, list(panel.query("*"))
         await pilot.pause(0.05)
         assert isinstance(app.screen, ShowSummaryScreen)            # until Enter
         await pilot.press("enter")

@@ -226,13 +226,17 @@ class ShowSummaryScreen(Dialog[None]):
         with Vertical(id="show-summary") as panel:
             panel.border_title = f"{self.hand_name or f'Hand {self.hand}'}: the show"
             panel.border_subtitle = "Enter: next deal"
+            # One Static for every line: the panel opens at each seat after
+            # every hand, and a widget a line was most of what its opening
+            # cost (each mounted, styled and laid out); it draws the same.
+            lines: list[Text] = []
             if starter is not None:
                 top = Text("starter ")
                 top.append_text(card_label(starter, self.ascii))
-                yield Static(top)
-            for line in summary_lines(self.counts, self.view_, width, self.ascii):
-                yield Static(line)
+                lines.append(top)
+            lines.extend(summary_lines(self.counts, self.view_, width, self.ascii))
             if self.view_.players:
                 names = [shown_name(p.name, 12) for p in self.view_.players]
-                yield Static(Text("  ".join(f"{n} {s}" for n, s in zip(names, self.scores)),
-                                  style="dim"), classes="scores")
+                lines.append(Text("  ".join(f"{n} {s}" for n, s in zip(names, self.scores)),
+                                  style="dim"))
+            yield Static(Text("\n").join(lines), classes="show-lines")
