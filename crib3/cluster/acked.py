@@ -138,7 +138,10 @@ class AckedGame(Game):
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # Fenced, or a cluster that answers no more
-            if not isinstance(exc, Fenced):
+            if isinstance(exc, Fenced):
+                log.info("table %s: an append was refused (%s); this node lets it go",
+                         self.log.lease.table, exc)
+            else:
                 log.warning("table %s: an append failed (%s); this node lets it go",
                             self.log.lease.table, exc)
             self.fence()

@@ -49,8 +49,8 @@ class LeaseKeeper:
         try:
             await self.store.renew(lease)
             return
-        except Fenced:
-            pass
+        except Fenced as exc:  # (said, so that a log tells why a table moved)
+            log.info("%s", exc)
         except Exception as exc:
             if lease.held():
                 log.info("table %s: a renewal failed (%s); trying again", table, exc)

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import time
@@ -95,6 +96,11 @@ FLUSH_SECONDS = RETRY_SECONDS + 5.0
 # cluster's tables freed together by an outage are hosted again within a
 # lease, few enough that a node does not flood a cluster just back.
 ADOPT_AT_ONCE = 4
+# Seconds a scan waits for the adoptions it began before the next scan may
+# begin: one that takes longer (a cluster slow to answer after an outage,
+# each request retried for RETRY_SECONDS) goes on by itself, and the next
+# scans take the other tables freed meanwhile, not after it.
+SCAN_WAITS = 2.0
 
 
 BoardMaker = Callable[[tuple[str, int, int], StoredTable, TableLog], Awaitable[HostedTable]]
@@ -135,6 +141,8 @@ class Node:
         self._writing = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._letting_go: set[asyncio.Task[None]] = set()
+        self._adopting: dict[str, asyncio.Task[None]] = {}  # adoptions begun, by table
+        self._adopt_room = asyncio.Semaphore(ADOPT_AT_ONCE)  # (shared by every scan)
         self.adopted: list[str] = []  # the tables this node adopted, in order
         self.liveness: Liveness | None = None  # its connection checked (`start`)
         # A live event's board table to adopt, rebuilt by the cluster's events
@@ -415,9 +423,14 @@ class Node:
         tried.) Up to `ADOPT_AT_ONCE` tables are taken at once: after an
         outage every table of the cluster is free together, and one by one
         the last waited for all the others' round trips (and for any
-        request of theirs that a stream without a leader left unanswered)."""
+        request of theirs that a stream without a leader left unanswered).
+        A scan waits `SCAN_WAITS` seconds at most for what it began: an
+        adoption still under way then goes on by itself (its table not
+        begun again meanwhile), and the next scan takes the tables freed
+        since (after an outage, one table went without a host for 25 s
+        while its node's scans waited on slow adoptions of others)."""
         adopted: list[str] = []
-        room = asyncio.Semaphore(ADOPT_AT_ONCE)
+        room = self._adopt_room
 
         async def one(key: str, entry: Any) -> None:
             async with room:
@@ -430,11 +443,32 @@ class Node:
                     if await self.failing.attempt(f"adopting table {key}",
                                                   self.adopt(key)) is not None:
                         adopted.append(key)
-        await asyncio.gather(*(one(key, entry) for key, entry in list(self.known.entries.items())
-                               if key.isdigit() and int(key) not in self.room.tables))
+        begun = []
+        for key, entry in list(self.known.entries.items()):
+            if key.isdigit() and int(key) not in self.room.tables and key not in self._adopting:
+                task = asyncio.get_running_loop().create_task(one(key, entry))
+                self._adopting[key] = task
+                task.add_done_callback(functools.partial(self._adopted, key))
+                begun.append(task)
+        if begun:
+            await asyncio.wait(begun, timeout=SCAN_WAITS)
         if not self.known.live:  # (what it heard was tried all the same: see the module's doc)
             raise RuntimeError("the registry is not watched just now (its watch is made again)")
         return adopted
+
+    def _adopted(self, key: str, task: asyncio.Task[None]) -> None:
+        """An adoption the scan began is over (`failing.attempt` says what
+        failed; anything else is a defect, reported)."""
+        if self._adopting.get(key) is task:
+            del self._adopting[key]
+        failed = None if task.cancelled() else task.exception()
+        if failed is not None:
+            crash.report(log, failed, f"node {self.name}: adopting table {key}")
+
+    def _stop_adopting(self) -> None:
+        for task in list(self._adopting.values()):
+            task.cancel()
+        self._adopting.clear()
 
     async def _scan_forever(self) -> None:
         await keep_doing(self.scan, every=self.scan_every, most=max(5.0, self.scan_every),
@@ -464,20 +498,40 @@ class Node:
                 if table.moved:
                     continue
 
-                async def update(key: str = key, table: HostedTable = table) -> int:
+                value = json.dumps(table.entry()).encode()
+
+                async def update(key: str = key, value: bytes = value) -> int:
                     return int(await self.registry.update(
-                        key, json.dumps(table.entry()).encode(),
-                        last=self.revisions.get(key, 0)))
+                        key, value, last=self.revisions.get(key, 0)))
                 what = f"writing the registry entry of table {key}"
                 try:  # (an entry that fails is logged: the writer goes on with the next)
                     self.revisions[key] = await patiently(update)
                 except nats.js.errors.KeyWrongLastSequenceError:
-                    table.fence()  # another node wrote it: it hosts the table now
+                    landed = await self._landed(key, value)
+                    if landed is not None:
+                        self.revisions[key] = landed
+                        continue
+                    log.info("node %s: table %s's registry entry was written by another "
+                             "node: it hosts the table now", self.name, key)
+                    table.fence()
                 except Exception as exc:
                     self.failing.failed(what, exc)
                 else:
                     self.failing.worked(what)
             self._writing.clear()
+
+    async def _landed(self, key: str, value: bytes) -> int | None:
+        """The revision of a registry entry refused as written since, when
+        the write since was this very one: sent again by `patiently` after
+        its answer was lost (a cluster slow to answer after an outage), the
+        first send had landed. Only this node writes this node's entry of a
+        table it hosts, so the same bytes are its own; None otherwise (or
+        when the entry cannot be read: the table is let go, as before)."""
+        try:
+            entry = await patiently(lambda: self._asking.get(key))
+        except Exception:
+            return None
+        return int(entry.revision) if entry.value == value else None
 
     async def flushed(self, seconds: float = FLUSH_SECONDS) -> None:
         """Until every entry published so far is written; TimeoutError after
@@ -550,6 +604,7 @@ class Node:
     async def stop(self) -> None:
         """The node stops: its tables are let go (open ones to be adopted
         by the other nodes at once), then its connection closed."""
+        self._stop_adopting()
         for table in list(self.room.tables.values()):
             table.close()
         give_up = time.monotonic() + FLUSH_SECONDS + 5.0  # (each let-go is bounded by less)
@@ -571,6 +626,7 @@ class Node:
         for table in list(self.room.tables.values()):
             table.halt()
         self.keeper.stop()
+        self._stop_adopting()
         for task in self._tasks:
             task.cancel()
         if self.liveness is not None:

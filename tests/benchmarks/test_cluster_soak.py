@@ -142,6 +142,7 @@ class Soak:
         self.worst_twice = 0.0
         self.nobody: dict[int, float] = {}  # table -> since when no node hosts it
         self.worst_nobody = 0.0
+        self.said_nobody: set[int] = set()  # tables said to be past the bound, this spell
         self.whole_since = time.monotonic()  # the last fault over since
         self.recoveries: list[tuple[str, float]] = []
         self.playing: list[int] = []  # tables playing after each fault healed
@@ -337,9 +338,16 @@ class Soak:
             self.twice.pop(number, None)
         if not hosts and not self.done(number):
             since = self.nobody.setdefault(number, now)
-            self.worst_nobody = max(self.worst_nobody, now - max(since, self.whole_since))
+            without = now - max(since, self.whole_since)
+            if without >= NOBODY and number not in self.said_nobody:
+                self.said_nobody.add(number)  # (which table, and when: once a spell)
+                logging.getLogger("crib3").info(
+                    "soak: table %d has had no host for %.1f s since the fault was over",
+                    number, without)
+            self.worst_nobody = max(self.worst_nobody, without)
         else:
             self.nobody.pop(number, None)
+            self.said_nobody.discard(number)
 
     def why(self, numbers: list[int]) -> str:
         """What each of these tables is, as the live nodes see it."""

@@ -511,3 +511,97 @@ async def test_a_node_closes_in_seconds_while_its_nats_server_is_paused(tmp_path
             for task in sending:
                 task.cancel()
             await asyncio.gather(*sending, return_exceptions=True)
+
+
+# --- a registry write whose answer was lost ------------------------------------------------------
+
+
+class AnswerLost:
+    """A registry whose next update lands but is answered by a timeout (a
+    cluster slow to answer after an outage): `patiently` sends it again."""
+
+    def __init__(self, registry: object) -> None:
+        self.registry = registry
+        self.lose = 1
+
+    async def update(self, key: str, value: bytes, last: int) -> int:
+        revision = await self.registry.update(key, value, last=last)  # type: ignore[attr-defined]
+        if self.lose:
+            self.lose -= 1
+            raise nats.errors.TimeoutError
+        return revision
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.registry, name)
+
+
+async def test_a_registry_write_sent_again_after_its_answer_was_lost_keeps_the_table(tmp_path):
+    """A node's registry write whose first send landed, its answer lost, is
+    refused when sent again ("written since": by itself). It is its own
+    entry: the node keeps hosting the table. (It let the table go as if
+    another node had taken it, which nobody had: after an outage the
+    tables bounced from node to node, and one was hosted by none for 25 s.)"""
+    from crib3.cluster.registry import open_registry
+    from crib3.cluster.room import ClusterRoom
+    from crib3.engine import Rules
+
+    with nats_server(tmp_path / "nats") as server:
+        a = await ClusterRoom.start([server.url], "a", tmp_path / "a", lease_seconds=LEASE,
+                                    think=0.0)
+        reader = await ClusterStore.connect(server.url, "reader")
+        registry = await open_registry(reader)
+        try:
+            ann = await a.enter("ann", "key-ann", lambda reason: None)
+            table = a.open_table(ann, Rules(), ("easy", "easy"))
+            key = str(table.number)
+            await a.node.flushed()
+            lossy = a.node.registry = AnswerLost(a.node.registry)
+            table.save()
+            await a.node.flushed()
+            assert lossy.lose == 0 and not table.moved
+            assert a.tables.get(table.number) is table
+            assert a.node.revisions[key] == (await registry.get(key)).revision
+            table.save()  # (and its next write is at the right revision)
+            await a.node.flushed()
+            assert not table.moved
+            assert a.node.revisions[key] == (await registry.get(key)).revision
+        finally:
+            await reader.close()
+            await a.stop()
+
+
+# --- a slow adoption does not hold the scans up ------------------------------------------------
+
+
+async def test_a_table_freed_while_another_adoption_is_slow_is_adopted_meanwhile(tmp_path):
+    """After an outage a node's adoptions can take seconds each (every
+    request retried while a stream has no leader). A scan waited for all
+    it began before the next, so a table freed meanwhile waited for the
+    slowest (one had no host for 25 s in a soak). The next scans take it
+    while the slow one goes on, and the slow one is not begun twice."""
+    from crib3.cluster.registry import open_registry
+
+    with nats_server(tmp_path / "nats") as server:
+        a = await Node.start(server.url, "a", tmp_path / "a", lease_seconds=LEASE, think=0.0,
+                             scan_every=0.2)
+        reader = await ClusterStore.connect(server.url, "reader")
+        registry = await open_registry(reader)
+        begun: list[str] = []
+        slow = asyncio.Event()
+
+        async def adopt(table_id: str, statuses: tuple[str, ...] = ("open",)) -> None:
+            begun.append(table_id)
+            if table_id == "7":
+                await slow.wait()  # (a cluster that does not answer this one yet)
+        a.adopt = adopt  # type: ignore[method-assign]  # (the scans' work, watched)
+        try:
+            await registry.create("7", b'{"number": 7, "status": "open"}')
+            await until(lambda: "7" in begun, what="the slow adoption begun")
+            await registry.create("8", b'{"number": 8, "status": "open"}')
+            await until(lambda: "8" in begun, seconds=5.0,
+                        what="the table freed meanwhile tried while the slow one goes on")
+            assert begun.count("7") == 1  # (under way: not begun again)
+            slow.set()
+        finally:
+            await reader.close()
+            await a.close()
