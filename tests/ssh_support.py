@@ -6,6 +6,7 @@ terminals."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import re
 import shlex
@@ -201,6 +202,24 @@ class Client:
         self._screen.feed(bytes(received[self._fed:]))
         self._fed = len(received)
         return self._screen.footer()
+
+    def screen(self) -> str:
+        """The whole screen as the client shows it now (not the bytes drawn)."""
+        self.footer()  # (brings the screen up to what has been received)
+        return self._screen.text()
+
+    async def gone(self, text: str, timeout: float = 30.0) -> None:
+        """Wait until `text` is on this client's screen no more (a dialog
+        closed: the next key then comes as a key of its own, never with an
+        Esc still unread by the server, which would make the two one key)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while text in self.screen():
+            remaining = deadline - loop.time()
+            assert remaining > 0, f"{text!r} still shown: {self.screen()!r}"
+            self.terminal.arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.terminal.arrived.wait(), min(remaining, 0.5))
 
     def press(self, keys: str | bytes) -> None:
         self.chan.write(keys.encode() if isinstance(keys, str) else keys)
