@@ -140,15 +140,53 @@ CODE_SHOWN = re.compile(r"reconnect code: ([a-z0-9]{4}-[a-z0-9]{4})")
 CONNECT_SECONDS = 30.0
 
 
-class Client:
+class ScreenReader:
+    """What a client (SSH or browser) shows now, read from the bytes its
+    terminal received (`terminal.received`, `terminal.arrived`)."""
+
+    terminal: Terminal
+
+    def __init__(self, size=(80, 24)) -> None:
+        self._screen = ScreenModel(*size)  # what the client shows now (`footer`)
+        self._fed = 0  # the bytes of `terminal.received` it has been given
+
+    def footer(self) -> str:
+        """The last row of the screen as the client shows it now (what its
+        keys do now), not the last bytes drawn, which may be any row."""
+        received = self.terminal.received
+        if len(received) < self._fed:  # (cleared by the test: read it again from here)
+            self._fed = 0
+        self._screen.feed(bytes(received[self._fed:]))
+        self._fed = len(received)
+        return self._screen.footer()
+
+    def screen(self) -> str:
+        """The whole screen as the client shows it now (not the bytes drawn)."""
+        self.footer()  # (brings the screen up to what has been received)
+        return self._screen.text()
+
+    async def gone(self, text: str, timeout: float = 30.0) -> None:
+        """Wait until `text` is on this client's screen no more (a dialog
+        closed: the next key then comes as a key of its own, never with an
+        Esc still unread by the server, which would make the two one key)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while text in self.screen():
+            remaining = deadline - loop.time()
+            assert remaining > 0, f"{text!r} still shown: {self.screen()!r}"
+            self.terminal.arrived.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.terminal.arrived.wait(), min(remaining, 0.5))
+
+
+class Client(ScreenReader):
     """One person at an SSH client."""
 
     seen: dict[str, Client] = {}  # name -> the last to connect (a restarted server: another port)
 
     def __init__(self, conn, chan, terminal: Terminal, size=(80, 24)) -> None:
+        super().__init__(size)
         self.conn, self.chan, self.terminal = conn, chan, terminal
-        self._screen = ScreenModel(*size)  # what the client shows now (`footer`)
-        self._fed = 0  # the bytes of `terminal.received` it has been given
 
     @classmethod
     async def connect(cls, port: int, name: str, size=(80, 24), key=None,
@@ -192,34 +230,6 @@ class Client:
         client = cls(conn, chan, terminal, size)
         Client.seen[name.lower()] = client
         return client
-
-    def footer(self) -> str:
-        """The last row of the screen as the client shows it now (what its
-        keys do now), not the last bytes drawn, which may be any row."""
-        received = self.terminal.received
-        if len(received) < self._fed:  # (cleared by the test: read it again from here)
-            self._fed = 0
-        self._screen.feed(bytes(received[self._fed:]))
-        self._fed = len(received)
-        return self._screen.footer()
-
-    def screen(self) -> str:
-        """The whole screen as the client shows it now (not the bytes drawn)."""
-        self.footer()  # (brings the screen up to what has been received)
-        return self._screen.text()
-
-    async def gone(self, text: str, timeout: float = 30.0) -> None:
-        """Wait until `text` is on this client's screen no more (a dialog
-        closed: the next key then comes as a key of its own, never with an
-        Esc still unread by the server, which would make the two one key)."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while text in self.screen():
-            remaining = deadline - loop.time()
-            assert remaining > 0, f"{text!r} still shown: {self.screen()!r}"
-            self.terminal.arrived.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.terminal.arrived.wait(), min(remaining, 0.5))
 
     def press(self, keys: str | bytes) -> None:
         self.chan.write(keys.encode() if isinstance(keys, str) else keys)

@@ -10,7 +10,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import aiohttp
-from ssh_support import plain, serving
+from ssh_support import ScreenReader, plain, serving
 
 from crib3.net.web import WebDoor
 from crib3.net.web_options import WebOptions
@@ -40,10 +40,11 @@ class WebTerminal:
         return plain(bytes(self.received))
 
 
-class WebClient:
+class WebClient(ScreenReader):
     """One person in a browser: the page's requests, then its websocket."""
 
     def __init__(self, http: aiohttp.ClientSession, url: str) -> None:
+        super().__init__()
         self.http = http
         self.url = url
         self.ws: aiohttp.ClientWebSocketResponse | None = None
