@@ -239,4 +239,4 @@ class ShowSummaryScreen(Dialog[None]):
                 names = [shown_name(p.name, 12) for p in self.view_.players]
                 lines.append(Text("  ".join(f"{n} {s}" for n, s in zip(names, self.scores)),
                                   style="dim"))
-            yield Static(Text("\n").join(lines), classes="show-lines")
+            yield Static(Text("\n").join(lines))
