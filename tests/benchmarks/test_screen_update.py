@@ -25,7 +25,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from rich.text import Text
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal
 from textual.screen import Screen
+from textual.widgets import Static
 
 from crib3.engine import Game, PlayerInfo, SeatFeed
 from crib3.engine import events as ev
@@ -362,6 +366,34 @@ class ScreenChannel:
         self.screen.feed(data)
 
 
+class FrameCount:
+    """Counts the frames every app in this process sends while in use (the
+    compositor's updates handed to `App._display`)."""
+
+    def __init__(self) -> None:
+        from textual.app import App
+
+        self.calls = 0
+        self.came = asyncio.Event()  # set at every frame
+        self._app = App
+        self._real = App._display
+
+    def __enter__(self) -> FrameCount:
+        real = self._real
+
+        def counted(app: object, screen: object, update: object) -> None:
+            if update is not None:
+                self.calls += 1
+                self.came.set()
+            real(app, screen, update)  # type: ignore[arg-type]
+
+        self._app._display = counted  # type: ignore[method-assign]  # counted, put back
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._app._display = self._real  # type: ignore[method-assign]  # (put back)
+
+
 class RenderCpu:
     """The CPU each kind of widget took to draw its lines (Textual's styles
     cache: border, padding, filters, and the content, its own or shared),
@@ -450,7 +482,7 @@ async def _measure_keys(tables: int, keys: int, render: RenderCpu | None,
     from crib3.room import Room
     from crib3.tui.room_app import CardRoomApp
 
-    with tempfile.TemporaryDirectory() as folder:
+    with tempfile.TemporaryDirectory() as folder, FrameCount() as frames:
         room = Room(Path(folder), think=0)
         sessions: list[tuple[CardRoomApp, ScreenChannel]] = []
         tasks = []
@@ -482,6 +514,7 @@ async def _measure_keys(tables: int, keys: int, render: RenderCpu | None,
             pressed = 0
             if render is not None:
                 render.counting = True
+            frames_before = frames.calls
             started = time.process_time()
             in_log[0] = 0.0
             deadline = time.monotonic() + 120
@@ -504,6 +537,7 @@ async def _measure_keys(tables: int, keys: int, render: RenderCpu | None,
                 await asyncio.sleep(0.005)  # (each key drawn before the next, as people do)
             await asyncio.sleep(0.3)
             cpu = time.process_time() - started
+            drawn = frames.calls - frames_before
             if render is not None:
                 render.counting = False
             events = sum(len(p.read_bytes().splitlines())
@@ -516,7 +550,8 @@ async def _measure_keys(tables: int, keys: int, render: RenderCpu | None,
     return {"keys": pressed, "cpu_ms": cpu * 1000 / max(1, pressed), "events": events,
             "writes": (sum(c.writes for _, c in sessions) - writes) / max(1, pressed),
             "bytes": (sum(c.bytes for _, c in sessions) - sent) / max(1, pressed),
-            "log_ms": in_log[0] * 1000 / max(1, events)}
+            "log_ms": in_log[0] * 1000 / max(1, events),
+            "frames": drawn / max(1, pressed)}
 
 
 def test_the_loop_waits_on_no_log_fsync(benchmark):
@@ -561,6 +596,115 @@ def test_a_key_at_room_tables_costs(benchmark):
     for name, seconds in render.lines.most_common(12):
         print(f"  {name:24s} {seconds * 1000 / found['keys']:5.2f}"
               f"  {render.content[name] * 1000 / found['keys']:5.2f}")
+
+
+# --- a seat's frame against a bare Textual app's -------------------------------------
+
+BARE_FRAMES = 200
+# What a bare app's frame changes: its whole screen in one widget, or five
+# of eight widgets laid out as a table is (two boxed panels, a board, the
+# middle, a hand, recent lines, a prompt, a footer).
+BARE_SHAPES = {"one widget, every row": ("all",),
+               "5 of 8 widgets": ("left", "board", "middle", "hand", "recent")}
+
+
+class BareApp(App[None]):
+    """A Textual app with nothing of crib3's in it but the server's way of
+    running a session (`ChannelDriver`, a 256-colour client): the floor a
+    seat's frame is measured against."""
+
+    CSS = """
+    #all { height: 1fr; }
+    #top { height: 8; }
+    #left, #right { width: 1fr; border: round $accent; }
+    #board { height: 6; }
+    #middle { height: 3; }
+    #hand { height: 4; border: round $accent; }
+    #recent { height: 2; }
+    """
+
+    def __init__(self, shape: tuple[str, ...]) -> None:
+        super().__init__()
+        self.shape = shape
+
+    def compose(self) -> ComposeResult:
+        if self.shape == ("all",):
+            yield Static(id="all")
+            return
+        with Horizontal(id="top"):
+            yield Static(id="left")
+            yield Static(id="right")
+        for name in ("board", "middle", "hand", "recent", "prompt", "footer"):
+            yield Static(id=name)
+
+
+def _bare_lines(frame: int, rows: int) -> Text:
+    """`rows` lines of a frame, each a few styled runs as a table's are."""
+    text = Text()
+    for row in range(rows):
+        text.append(f"{row:2d} ", style="bold")
+        text.append(f"5♥ 10♠ J♦ frame {frame}", style="green on #203020")
+        text.append(f"  count {frame % 31:2d}  ", style="yellow")
+        text.append("pegged 2 for a pair".ljust(30) + ("\n" if row < rows - 1 else ""))
+    return text
+
+
+async def measure_bare_frames(shape: tuple[str, ...], frames: int = BARE_FRAMES) -> float:
+    """CPU ms a frame of `BareApp` at 80x24, the widgets of `shape` given new
+    lines each frame, on the channel the table's keys are measured on."""
+    many_terminals_in_one_process()
+    channel = ScreenChannel()
+    app = BareApp(shape)
+    client_console(app, "xterm-256color", {})
+    app.driver_class = ChannelDriver.for_channel(channel)
+    task = asyncio.get_running_loop().create_task(app.run_async(size=(80, 24)))
+    try:
+        with FrameCount() as drawn:
+            deadline = time.monotonic() + 10
+            while not drawn.calls:
+                assert time.monotonic() < deadline, "the bare app was never drawn"
+                await asyncio.sleep(0.01)
+            widgets = [app.query_one(f"#{name}", Static) for name in shape]
+            started, before = time.process_time(), drawn.calls
+            for frame in range(frames):
+                drawn.came.clear()
+                for widget in widgets:
+                    widget.update(_bare_lines(frame, widget.content_size.height), layout=False)
+                await asyncio.wait_for(drawn.came.wait(), 5)
+            cpu = time.process_time() - started
+            assert drawn.calls - before >= frames
+    finally:
+        app.exit()
+        await task
+    return cpu * 1000 / frames
+
+
+def test_a_seat_frame_against_a_bare_textual_frame(benchmark):
+    """The CPU of a frame at a card-room seat (everything a key costs, the
+    room's part too, over the frames the key drew) against a bare Textual
+    app's frame, in alternate runs: the floor Textual sets under any
+    change that keeps it (see assets/measurements/card-room.md)."""
+    table: list[float] = []
+    bare: dict[str, list[float]] = {name: [] for name in BARE_SHAPES}
+
+    def measure() -> None:
+        for _ in range(3):
+            found = asyncio.run(measure_keys(keys=100))
+            table.append(found["cpu_ms"] / found["frames"])
+            for name, shape in BARE_SHAPES.items():
+                bare[name].append(asyncio.run(measure_bare_frames(shape)))
+
+    benchmark.pedantic(measure, rounds=1, iterations=1)
+    middle = sorted(table)[len(table) // 2]
+    print(f"\na seat's frame at {KEY_TABLES} tables: "
+          + ", ".join(f"{ms:.2f}" for ms in table) + f" ms (median {middle:.2f})")
+    for name, runs in bare.items():
+        floor = sorted(runs)[len(runs) // 2]
+        print(f"a bare Textual frame, {name}: " + ", ".join(f"{ms:.2f}" for ms in runs)
+              + f" ms (median {floor:.2f}); the seat's against it: {middle / floor:.2f}")
+        benchmark.extra_info[f"bare_{name}"] = round(floor, 2)
+    benchmark.extra_info["seat_frame_ms"] = round(middle, 2)
+    assert all(ms > 0 for ms in table) and all(all(runs) for runs in bare.values())
 
 
 # --- seating a room, its lobbies watching ---------------------------------------------
