@@ -62,6 +62,7 @@ from typing import Any
 import nats.errors
 
 from crib3.cluster.liveness import round_trip
+from crib3.cluster.publish_now import publish_now
 from crib3.cluster.retry import keep_doing
 from crib3.room import wire
 
@@ -131,6 +132,8 @@ class VisitLink:
                 self.send(wire.Output(message.session, message.data[start:start + CHUNK]))
             return
         body = wire.encode(message)
+        if not self._queue and publish_now(self.visits.client, self.outgoing, body):
+            return  # (written in this turn of the loop: see publish_now)
         self._queue.append(body)
         self.queued += len(body)
         self._wake.set()
