@@ -402,6 +402,14 @@ class ClusterRoom(NodeRoom):
         if best_of not in BEST_OF:
             raise RoomError(f"a table plays one game, or best of 3 or 5, not {best_of}")
         self._check_opening(owner, levels)
+        if self._spare is not None and not self._spare[1].held():
+            # Its lease ran out unrenewed (this node or its NATS server was
+            # paused), and the keeper has not said so yet: a table opened on
+            # it would be let go at its first event. Another is made.
+            self.node.keeper.drop(self._spare[1].table)
+            log.info("table %d: the spare table's lease ran out; another is made",
+                     self._spare[0])
+            self._spare = None
         if self._spare is None:
             self._spare_soon()
             raise RoomError(NOT_READY)

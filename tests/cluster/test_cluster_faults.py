@@ -93,6 +93,22 @@ async def test_reads_of_tables_logs_leave_no_consumers_behind(tmp_path):
 # --- a NATS server paused and resumed --------------------------------------------------------
 
 
+async def opened(room, person, seconds: float = 20.0):
+    """A table `person` opens in `room`, pressing o again while the room
+    says a table is still being got ready."""
+    from crib3.cluster.room import NOT_READY
+    from crib3.engine import Rules
+    from crib3.room import RoomError
+
+    give_up = time.monotonic() + seconds
+    while True:
+        try:
+            return room.open_table(person, Rules(), ("easy", "easy"))
+        except RoomError as exc:
+            assert str(exc) == NOT_READY and time.monotonic() < give_up, str(exc)
+        await asyncio.sleep(0.1)
+
+
 async def stopped(server) -> None:
     """SIGSTOP to the server's process, once it is stopped (the signal is
     taken a moment after it is sent)."""
@@ -115,7 +131,6 @@ async def test_a_nats_server_paused_and_resumed_leaves_its_node_working(tmp_path
     person in."""
     from crib3.cluster.room import ClusterRoom
     from crib3.cluster.visits import Visits
-    from crib3.engine import Rules
 
     caplog.set_level(logging.INFO, logger="crib3.cluster")
     dead = "its NATS connection answers nothing"
@@ -142,8 +157,9 @@ async def test_a_nats_server_paused_and_resumed_leaves_its_node_working(tmp_path
             finally:
                 server.process.send_signal(signal.SIGCONT)
             ann = await asyncio.wait_for(a.enter("ann", "key-ann", lambda reason: None), 20)
-            await until(lambda: a._spare is not None, what="a spare table ready")
-            table = a.open_table(ann, Rules(), ("easy", "easy"))
+            # (The spare made before the pause may have lost its lease in it:
+            # the room then says to press o again, as a person would.)
+            table = await opened(a, ann)
             table.start("ann")
             await until(lambda: table.state is not None, what="the game's first events stored")
             assert dead not in caplog.text  # (never lost)
@@ -223,6 +239,41 @@ async def test_a_visit_nobody_hears_for_a_moment_is_asked_again(tmp_path):
         finally:
             await b.stop()
             await host.close()
+            a.close()
+            await a.stop()
+
+
+async def test_a_spare_whose_lease_ran_out_is_not_given_to_a_new_table(tmp_path, caplog):
+    """A node paused past its lease term (its renewals stopped, as by
+    SIGSTOP) holds a spare table whose lease ran out before its keeper
+    said so: o is told to press again, not given a table let go at its
+    first event ("an append was refused"), and the next spare opens a
+    table whose game is stored."""
+    from crib3.cluster.room import NOT_READY, ClusterRoom
+    from crib3.engine import Rules
+    from crib3.room import RoomError
+
+    caplog.set_level(logging.INFO, logger="crib3.cluster")
+    with nats_server(tmp_path / "nats") as server:
+        a = await ClusterRoom.start([server.url], "a", tmp_path / "a", lease_seconds=LEASE,
+                                    think=0.0)
+        try:
+            ann = await asyncio.wait_for(a.enter("ann", "key-ann", lambda reason: None), 20)
+            await until(lambda: a._spare is not None, what="a spare table ready")
+            stale = a._spare
+            a.node.keeper.paused = True
+            await asyncio.sleep(LEASE + 0.3)  # its lease runs out, unrenewed
+            assert a._spare is stale  # (the keeper has not said so)
+            with pytest.raises(RoomError) as refused:
+                a.open_table(ann, Rules(), ("easy", "easy"))
+            assert str(refused.value) == NOT_READY
+            a.node.keeper.paused = False
+            table = await opened(a, ann)
+            assert table.number != stale[0]
+            table.start("ann")
+            await until(lambda: table.state is not None, what="the game's first events stored")
+            assert "an append was refused" not in caplog.text
+        finally:
             a.close()
             await a.stop()
 
