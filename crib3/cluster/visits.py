@@ -62,7 +62,7 @@ from typing import Any
 import nats.errors
 
 from crib3.cluster.liveness import round_trip
-from crib3.cluster.publish_now import publish_now
+from crib3.cluster.nats_now import publish_now, subscribe_now
 from crib3.cluster.retry import keep_doing
 from crib3.room import wire
 
@@ -122,7 +122,9 @@ class VisitLink:
             self._give(message)
 
     async def listen(self) -> None:
-        self._subscription = await self.visits.client.subscribe(self.incoming, cb=self._arrived)
+        # (each message handed on in the turn it is read: see nats_now)
+        self._subscription = await subscribe_now(self.visits.client, self.incoming,
+                                                 self._arrived)
 
     def send(self, message: object) -> None:
         if self._closing:
@@ -157,7 +159,7 @@ class VisitLink:
         except Exception as exc:  # the cluster connection closed
             log.info("visit %s: cannot send (%s)", self.visit, exc)
 
-    async def _arrived(self, msg: Any) -> None:
+    def _arrived(self, msg: Any) -> None:
         if self._closing:
             return
         try:

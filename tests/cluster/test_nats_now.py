@@ -1,8 +1,10 @@
-"""A message published in the caller's own turn of the loop
-(crib3.cluster.publish_now), against a real nats-server: it is on the
-socket before the caller yields, it keeps its place among the messages
-published the public way, and wherever the client is not in the shape it
-knows it leaves the message to the public way."""
+"""A visit's messages through NATS in the turn of the loop that makes or
+reads them (crib3.cluster.nats_now), against a real nats-server: one
+published is on the socket before the caller yields and keeps its place
+among those published the public way; one read is handed on by nats-py's
+reading task itself, in order, a failing handler logged and the
+subscription going on; and wherever the client is not in the shape these
+know, the public way is taken."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
 
 import nats
 
-from crib3.cluster.publish_now import publish_now
+from crib3.cluster.nats_now import publish_now, subscribe_now
 
 pytestmark = needs_nats
 
@@ -121,8 +123,102 @@ async def test_a_visits_screen_leaves_in_the_turn_it_was_drawn(solo):
         assert client._transport._io_writer.transport.get_write_buffer_size() == 0
         await asyncio.wait_for(came.wait(), 10)
         assert got == [wire.Output(0, b"\x1b[Ha frame")]
+        # And what comes to it (the keys, at the host) is handed on as it is read.
+        keys: list[tuple[object, object]] = []
+        arrived = asyncio.Event()
+
+        def receive(message: object) -> None:
+            keys.append((message, asyncio.current_task()))
+            arrived.set()
+
+        await link.listen()
+        link.attach(receive, lambda: None)
+        await client.flush()
+        await reader.publish("crib3.visit.a.v1.in", wire.encode(wire.Input(0, b"\r")))
+        await asyncio.wait_for(arrived.wait(), 10)
+        assert keys == [(wire.Input(0, b"\r"), client._reading_task)]
     finally:
         link.close()
         await link.drained()
         await client.close()
+        await reader.close()
+
+
+async def test_a_message_read_is_handed_on_by_the_reading_task_itself(solo):
+    sender, reader = await nats.connect(solo.url), await nats.connect(solo.url)
+    got: list[bytes] = []
+    tasks: set[object] = set()
+    done = asyncio.Event()
+
+    def handler(msg) -> None:
+        got.append(msg.data)
+        tasks.add(asyncio.current_task())
+        if len(got) == 200:
+            done.set()
+
+    try:
+        subscription = await subscribe_now(reader, "visit.in", handler)
+        await reader.flush()
+        for n in range(200):
+            await sender.publish("visit.in", str(n).encode())
+        await asyncio.wait_for(done.wait(), 10)
+        assert got == [str(n).encode() for n in range(200)]
+        # No turn of the subscription's own: nats-py's reading task handed them on.
+        assert tasks == {reader._reading_task}
+        assert subscription._wait_for_msgs_task is None
+        assert subscription.pending_msgs == 0 and subscription._pending_size == 0
+        await subscription.unsubscribe()
+    finally:
+        await sender.close()
+        await reader.close()
+
+
+async def test_a_failing_handler_is_logged_and_the_subscription_goes_on(solo, caplog):
+    sender, reader = await nats.connect(solo.url), await nats.connect(solo.url)
+    got: list[bytes] = []
+    done = asyncio.Event()
+
+    def handler(msg) -> None:
+        if msg.data == b"bad":
+            raise ValueError("not a wire message")
+        got.append(msg.data)
+        if msg.data == b"after":
+            done.set()
+
+    try:
+        subscription = await subscribe_now(reader, "visit.bad", handler)
+        await reader.flush()
+        for body in (b"before", b"bad", b"after"):
+            await sender.publish("visit.bad", body)
+        await asyncio.wait_for(done.wait(), 10)
+        assert got == [b"before", b"after"]
+        assert caplog.text.count("could not be handled") == 1
+        # nats-py's reading goes on: the connection still answers.
+        await reader.flush(timeout=5)
+        await subscription.drain()
+    finally:
+        await sender.close()
+        await reader.close()
+
+
+async def test_a_subscription_in_another_shape_gets_its_messages_the_public_way(solo):
+    reader, sender = await nats.connect(solo.url), await nats.connect(solo.url)
+    real = reader.subscribe
+    came = asyncio.Event()
+
+    async def another_shape(subject, **kwargs):
+        subscription = await real(subject, **kwargs)
+        if "cb" not in kwargs:
+            subscription._pending_queue = None  # (not the queue nats_now knows)
+        return subscription
+
+    reader.subscribe = another_shape
+    try:
+        subscription = await subscribe_now(reader, "visit.other", lambda msg: came.set())
+        await reader.flush()
+        await sender.publish("visit.other", b"x")
+        await asyncio.wait_for(came.wait(), 10)
+        assert subscription._wait_for_msgs_task is not None  # its own task, as nats-py does
+    finally:
+        await sender.close()
         await reader.close()
