@@ -66,8 +66,9 @@ def publish_now(client: Any, subject: str, payload: bytes) -> bool:
     """Write `payload` to `subject` on the client's socket now, and say so;
     False, nothing done, where that would not keep the order or the
     client's bounds (the caller then publishes the public way)."""
-    if len(payload) > getattr(client, "max_payload", 0):
-        return False
+    if len(payload) > getattr(client, "max_payload", 0) or not subject \
+            or any(c in subject for c in " \t\r\n"):
+        return False  # (nats-py's publish refuses such a subject; so do we)
     writer = _writer(client)
     if writer is None:
         return False

@@ -156,8 +156,14 @@ class VisitLink:
                     return
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # the cluster connection closed
-            log.info("visit %s: cannot send (%s)", self.visit, exc)
+        except Exception as exc:  # the connection closed, or its buffer full in an outage
+            # What was queued is lost, and a screen or keys with a gap in
+            # them are worse than none: the visit ends here, as when the
+            # other side stops answering (its door comes back for it).
+            log.info("visit %s: cannot send (%s); ended", self.visit, exc)
+            if not self._closing:
+                self.close()
+                self.lost()
 
     def _arrived(self, msg: Any) -> None:
         if self._closing:

@@ -222,3 +222,48 @@ async def test_a_subscription_in_another_shape_gets_its_messages_the_public_way(
     finally:
         await sender.close()
         await reader.close()
+
+
+async def test_a_visit_that_cannot_send_ends_rather_than_leave_a_gap():
+    """nats-py refuses a publish (its buffer full in an outage, or the
+    connection closed): the visit ends as when its other side stops
+    answering, and nothing sent after it goes out with a message missing
+    before it."""
+    from crib3.cluster.visits import VisitLink, Visits
+    from crib3.room import wire
+
+    class Refusing:
+        published: list[bytes] = []
+
+        async def publish(self, subject: str, body: bytes) -> None:
+            if not self.published:
+                self.published.append(body)
+                raise nats.errors.OutboundBufferLimitError
+            self.published.append(body)
+
+    client = Refusing()
+    link = VisitLink(Visits(client, "a"), "b", "a.v2", outgoing="crib3.visit.a.v2.out",
+                     incoming="crib3.visit.a.v2.in")
+    ended = asyncio.Event()
+    link.attach(lambda message: None, ended.set)
+    link.send(wire.Output(0, b"first"))  # (not the shape publish_now knows: queued)
+    await asyncio.wait_for(ended.wait(), 5)
+    assert link.closed
+    link.send(wire.Output(0, b"second"))
+    await link.drained()
+    assert len(client.published) == 1
+
+
+async def test_a_subject_nats_would_refuse_is_left_to_the_public_way(solo):
+    """A subject with a space or a line break in it would break the PUB
+    line (a second command smuggled in): publish_now leaves it to nats-py,
+    which refuses it, and the connection goes on."""
+    sender = await nats.connect(solo.url)
+    try:
+        await sender.flush()
+        for subject in ("", "crib3.visit.a b.out", "crib3.visit.a\r\nPUB x 1"):
+            assert not publish_now(sender, subject, b"x")
+        await sender.flush(timeout=5)
+        assert sender.is_connected
+    finally:
+        await sender.close()
