@@ -36,6 +36,8 @@ from typing import Any
 
 from nats.protocol.command import pub_cmd
 
+log = logging.getLogger("crib3.cluster")
+
 # Bytes the socket may hold unsent before a message goes the public way
 # (whose flusher waits for the socket to drain): a visit's frames are a few
 # KB, so a socket this far behind is a peer not reading.
@@ -54,9 +56,9 @@ def _writer(client: Any) -> asyncio.StreamWriter | None:
         writer = transport._io_writer
         if not isinstance(writer, asyncio.StreamWriter) or writer.is_closing():
             return None
-        if writer.transport.get_write_buffer_size() > BACKED_UP:
+        if writer.transport.get_write_buffer_size() > BACKED_UP \
+                or not {"out_msgs", "out_bytes"} <= client.stats.keys():  # (kept as publish does)
             return None
-        client.stats["out_msgs"]  # noqa: B018  (its counters are kept as publish keeps them)
     except (AttributeError, KeyError, TypeError):
         return None
     return writer
@@ -76,9 +78,6 @@ def publish_now(client: Any, subject: str, payload: bytes) -> bool:
     client.stats["out_msgs"] += 1
     client.stats["out_bytes"] += len(payload)
     return True
-
-
-log = logging.getLogger(__name__)
 
 
 class _HandedAtOnce(asyncio.Queue):  # type: ignore[type-arg]  # (nats-py's Msg queue)

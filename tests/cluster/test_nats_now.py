@@ -28,18 +28,28 @@ def solo(tmp_path_factory):
         yield server
 
 
+async def listening(reader, subject: str, count: int = 1,
+                    read=lambda data: data) -> tuple[list, asyncio.Event]:
+    """What `reader` gets on `subject` (each message's data as `read`
+    makes it), subscribed the public way; the event is set at the
+    `count`th message."""
+    got: list = []
+    done = asyncio.Event()
+
+    async def arrived(msg) -> None:
+        got.append(read(msg.data))
+        if len(got) == count:
+            done.set()
+
+    await reader.subscribe(subject, cb=arrived)
+    await reader.flush()
+    return got, done
+
+
 async def test_a_message_is_on_the_socket_before_the_caller_yields(solo):
     sender, reader = await nats.connect(solo.url), await nats.connect(solo.url)
     try:
-        got: list[bytes] = []
-        came = asyncio.Event()
-
-        async def arrived(msg) -> None:
-            got.append(msg.data)
-            came.set()
-
-        await reader.subscribe("visit.out", cb=arrived)
-        await reader.flush()
+        got, came = await listening(reader, "visit.out")
         await sender.flush()
         assert publish_now(sender, "visit.out", b"a frame")
         # Nothing left for nats-py's flusher: handed to the kernel in this turn.
@@ -56,16 +66,7 @@ async def test_a_message_is_on_the_socket_before_the_caller_yields(solo):
 async def test_messages_keep_their_order_among_those_published_the_public_way(solo):
     sender, reader = await nats.connect(solo.url), await nats.connect(solo.url)
     try:
-        got: list[bytes] = []
-        done = asyncio.Event()
-
-        async def arrived(msg) -> None:
-            got.append(msg.data)
-            if len(got) == 300:
-                done.set()
-
-        await reader.subscribe("visit.order", cb=arrived)
-        await reader.flush()
+        got, done = await listening(reader, "visit.order", 300)
         now = later = 0
         for n in range(300):
             body = str(n).encode()
@@ -105,15 +106,7 @@ async def test_a_visits_screen_leaves_in_the_turn_it_was_drawn(solo):
     from crib3.room import wire
 
     client, reader = await nats.connect(solo.url), await nats.connect(solo.url)
-    got: list[object] = []
-    came = asyncio.Event()
-
-    async def arrived(msg) -> None:
-        got.append(wire.decode(msg.data))
-        came.set()
-
-    await reader.subscribe("crib3.visit.a.v1.out", cb=arrived)
-    await reader.flush()
+    got, came = await listening(reader, "crib3.visit.a.v1.out", read=wire.decode)
     await client.flush()
     link = VisitLink(Visits(client, "a"), "b", "a.v1", outgoing="crib3.visit.a.v1.out",
                      incoming="crib3.visit.a.v1.in")
