@@ -7,9 +7,13 @@ cancels the PONG's future when the wait times out (a server paused, as by
 SIGSTOP, for longer than the timeout), and the PONG that comes once the
 server resumes then ends the client's read loop (`InvalidStateError`):
 from then on every request times out while the client still says it is
-connected, until its own pings notice, minutes later. Nothing of crib3
-flushes with a timeout (`round_trip` is the way to know the server has
-what this node sent); but a dead read loop, whatever its cause, must not
+connected, until its own pings notice, minutes later. And `flush()`
+(nats-py 2.16) writes its PING straight to the socket, ahead of what still
+waits in the client's buffer: its PONG can come before the server has a
+subscription just made (on a busy machine a message published then by
+another connection was dropped, nobody subscribed yet). Nothing of crib3
+flushes (`round_trip`, a request, goes through that buffer in order: the
+way to know the server has what this node sent); but a dead read loop, whatever its cause, must not
 leave a node that takes SSH connections yet cannot sign anyone in, host,
 adopt or open a table.
 

@@ -24,6 +24,7 @@ import nats.errors
 import nats.js.errors
 
 from crib3.cluster import ClusterStore
+from crib3.cluster.liveness import round_trip
 from crib3.cluster.node import Node
 from crib3.cluster.registry import REGISTRY
 from crib3.cluster.store import STREAM, subject_of
@@ -144,7 +145,7 @@ async def test_a_nats_server_paused_and_resumed_leaves_its_node_working(tmp_path
             pass
         b.admit = admit
         await b.start()
-        await host.client.flush()  # (b listens before a asks)
+        await round_trip(host.client, 5)  # (b listens before a asks)
         try:
             assert a.visits is not None
             link = await a.visits.go("b", name="ann", key=None, admin=False, address=None,

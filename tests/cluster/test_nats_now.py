@@ -17,6 +17,7 @@ pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
 
 import nats
 
+from crib3.cluster.liveness import round_trip
 from crib3.cluster.nats_now import publish_now, subscribe_now
 
 pytestmark = needs_nats
@@ -42,7 +43,7 @@ async def listening(reader, subject: str, count: int = 1,
             done.set()
 
     await reader.subscribe(subject, cb=arrived)
-    await reader.flush()
+    await round_trip(reader, 5)
     return got, done
 
 
@@ -50,7 +51,7 @@ async def test_a_message_is_on_the_socket_before_the_caller_yields(solo):
     sender, reader = await nats.connect(solo.url), await nats.connect(solo.url)
     try:
         got, came = await listening(reader, "visit.out")
-        await sender.flush()
+        await round_trip(sender, 5)
         assert publish_now(sender, "visit.out", b"a frame")
         # Nothing left for nats-py's flusher: handed to the kernel in this turn.
         assert sender._pending_data_size == 0
@@ -90,7 +91,7 @@ async def test_messages_keep_their_order_among_those_published_the_public_way(so
 async def test_what_it_does_not_know_goes_the_public_way(solo):
     assert not publish_now(object(), "visit.x", b"x")
     sender = await nats.connect(solo.url)
-    await sender.flush()
+    await round_trip(sender, 5)
     assert not publish_now(sender, "visit.x", b"x" * (sender.max_payload + 1))
     await sender.publish("visit.x", b"waiting")  # in nats-py's buffer, not yet written
     assert not publish_now(sender, "visit.x", b"x")
@@ -107,7 +108,7 @@ async def test_a_visits_screen_leaves_in_the_turn_it_was_drawn(solo):
 
     client, reader = await nats.connect(solo.url), await nats.connect(solo.url)
     got, came = await listening(reader, "crib3.visit.a.v1.out", read=wire.decode)
-    await client.flush()
+    await round_trip(client, 5)
     link = VisitLink(Visits(client, "a"), "b", "a.v1", outgoing="crib3.visit.a.v1.out",
                      incoming="crib3.visit.a.v1.in")
     try:
@@ -126,7 +127,7 @@ async def test_a_visits_screen_leaves_in_the_turn_it_was_drawn(solo):
 
         await link.listen()
         link.attach(receive, lambda: None)
-        await client.flush()
+        await round_trip(client, 5)
         await reader.publish("crib3.visit.a.v1.in", wire.encode(wire.Input(0, b"\r")))
         await asyncio.wait_for(arrived.wait(), 10)
         assert keys == [(wire.Input(0, b"\r"), client._reading_task)]
@@ -151,7 +152,7 @@ async def test_a_message_read_is_handed_on_by_the_reading_task_itself(solo):
 
     try:
         subscription = await subscribe_now(reader, "visit.in", handler)
-        await reader.flush()
+        await round_trip(reader, 5)
         for n in range(200):
             await sender.publish("visit.in", str(n).encode())
         await asyncio.wait_for(done.wait(), 10)
@@ -180,14 +181,14 @@ async def test_a_failing_handler_is_logged_and_the_subscription_goes_on(solo, ca
 
     try:
         subscription = await subscribe_now(reader, "visit.bad", handler)
-        await reader.flush()
+        await round_trip(reader, 5)
         for body in (b"before", b"bad", b"after"):
             await sender.publish("visit.bad", body)
         await asyncio.wait_for(done.wait(), 10)
         assert got == [b"before", b"after"]
         assert caplog.text.count("could not be handled") == 1
         # nats-py's reading goes on: the connection still answers.
-        await reader.flush(timeout=5)
+        await round_trip(reader, 5)
         await subscription.drain()
     finally:
         await sender.close()
@@ -208,7 +209,7 @@ async def test_a_subscription_in_another_shape_gets_its_messages_the_public_way(
     reader.subscribe = another_shape
     try:
         subscription = await subscribe_now(reader, "visit.other", lambda msg: came.set())
-        await reader.flush()
+        await round_trip(reader, 5)
         await sender.publish("visit.other", b"x")
         await asyncio.wait_for(came.wait(), 10)
         assert subscription._wait_for_msgs_task is not None  # its own task, as nats-py does
@@ -253,10 +254,10 @@ async def test_a_subject_nats_would_refuse_is_left_to_the_public_way(solo):
     which refuses it, and the connection goes on."""
     sender = await nats.connect(solo.url)
     try:
-        await sender.flush()
+        await round_trip(sender, 5)
         for subject in ("", "crib3.visit.a b.out", "crib3.visit.a\r\nPUB x 1"):
             assert not publish_now(sender, subject, b"x")
-        await sender.flush(timeout=5)
+        await round_trip(sender, 5)
         assert sender.is_connected
     finally:
         await sender.close()
