@@ -1,3 +1,4 @@
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -33,6 +34,22 @@ def crib3_home(tmp_path, monkeypatch):
     folder, never the developer's."""
     monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
     return tmp_path
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed test's report carries every errors.log crib3 wrote in the
+    test's folder (a server's, or each node's): a session's crash is one
+    line in the log, its traceback only there, and CI keeps no folders."""
+    report = yield
+    home = getattr(item, "funcargs", {}).get("crib3_home")
+    if report.failed and home is not None:
+        for path in sorted(Path(home).rglob("errors.log*")):
+            with contextlib.suppress(OSError):
+                text = path.read_text(errors="replace")
+                report.sections.append((f"crib3's {path.relative_to(home)}",
+                                        text[-20_000:]))
+    return report
 
 
 @pytest.fixture(params=[1, 2], ids=["in-one-process", "2-workers"])
