@@ -212,15 +212,28 @@ class Node:
                 continue  # another node's just now
             entry["number"] = number
             self.making.add(str(number))  # (until it is hosted: `host`)
+            key, value = str(number), json.dumps(entry).encode()
+
+            async def create(key: str = key, value: bytes = value) -> int:
+                return int(await self.registry.create(key, value))
+            # Asked patiently (a stream electing its leader, as just after a
+            # cluster starts, has nobody to answer for a moment: a node
+            # starting then failed to start); a create sent again after its
+            # answer was lost is refused, and is ours if the entry is.
             try:
-                revision = int(await self.registry.create(str(number),
-                                                          json.dumps(entry).encode()))
+                try:
+                    revision = await patiently(create)
+                except nats.js.errors.KeyWrongLastSequenceError:
+                    landed = await self._landed(key, value)
+                    if landed is None:
+                        raise
+                    revision = landed
             except nats.js.errors.KeyWrongLastSequenceError:
-                self.making.discard(str(number))
+                self.making.discard(key)
                 await self.store.release(lease)  # (an entry there already: not a new number)
                 continue
             except BaseException:
-                self.making.discard(str(number))
+                self.making.discard(key)
                 raise
             break
         self.revisions[str(number)] = revision

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import signal
 import time
@@ -620,6 +621,57 @@ async def test_a_registry_write_sent_again_after_its_answer_was_lost_keeps_the_t
         finally:
             await reader.close()
             await a.stop()
+
+
+class CreateUnanswered:
+    """A registry whose next creates meet a stream electing its leader:
+    the first is answered by nobody (NoStreamResponseError, nothing
+    written), the second lands but its answer is lost."""
+
+    def __init__(self, registry: object) -> None:
+        self.registry = registry
+        self.tries = 0
+
+    async def create(self, key: str, value: bytes) -> int:
+        self.tries += 1
+        if self.tries == 1:
+            raise nats.js.errors.NoStreamResponseError
+        revision = await self.registry.create(key, value)  # type: ignore[attr-defined]
+        if self.tries == 2:
+            raise nats.errors.TimeoutError
+        return revision
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.registry, name)
+
+
+async def test_a_table_made_while_the_registry_elects_its_leader_is_made_once(tmp_path):
+    """A table's registry entry made while the registry's stream has no
+    leader (a cluster just started: a node starting then did not start,
+    its spare's entry unanswered) is asked again; sent again after its
+    answer was lost, the refusal is its own entry, and the table keeps its
+    number rather than leave that entry behind and take the next."""
+    from crib3.cluster.registry import SPARE, open_registry
+
+    with nats_server(tmp_path / "nats") as server:
+        a = await Node.start(server.url, "a", tmp_path / "a", lease_seconds=LEASE, think=0.0)
+        reader = await ClusterStore.connect(server.url, "reader")
+        registry = await open_registry(reader)
+        try:
+            electing = a.registry = CreateUnanswered(a.registry)
+            number, lease, table_log = await a.prepare_table(
+                {"number": 0, "owner": "a", "rules": {}, "seats": [], "status": SPARE,
+                 "started_by": None, "node": "a"})
+            assert electing.tries == 3  # (unanswered, then landed unanswered, then refused)
+            entry = await registry.get(str(number))
+            assert json.loads(entry.value)["number"] == number
+            assert a.revisions[str(number)] == entry.revision
+            assert lease.table == str(number) and lease.held()
+            with pytest.raises(nats.js.errors.KeyNotFoundError):
+                await registry.get(str(number + 1))  # (no second entry for the same table)
+        finally:
+            await reader.close()
+            await a.close()
 
 
 # --- a slow adoption does not hold the scans up ------------------------------------------------
