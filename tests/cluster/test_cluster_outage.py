@@ -8,12 +8,14 @@ cluster was away."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from dataclasses import asdict
 
 import nats
 import nats.errors
+import nats.js.errors
 import pytest
 from nats_support import nats_cluster, nats_server, needs_nats, until
 
@@ -22,6 +24,7 @@ pytest.importorskip("nats", reason="needs nats-py (in the test extra)")
 from crib3.cluster import ClusterStore
 from crib3.cluster.node import Node
 from crib3.cluster.registry import open_registry
+from crib3.cluster.store import patiently
 from crib3.engine import PlayerInfo, Rules
 from crib3.engine.log import make_header
 from crib3.engine.rules import begin
@@ -47,10 +50,16 @@ async def a_started_table(url: str | list[str], number: int) -> None:
                    PlayerInfo("Cid", "easy"))
         await log.append(begin(players, Rules(), number))
         seats = [Seat("Alice", "key-alice"), Seat(level="easy"), Seat(level="easy")]
-        await (await open_registry(gone)).create(str(number), json.dumps(
+        registry = await open_registry(gone)
+        entry = json.dumps(
             {"number": number, "owner": "Alice", "rules": asdict(Rules()),
              "seats": [asdict(seat) for seat in seats], "status": "open",
-             "started_by": "Alice", "node": "gone"}).encode())
+             "started_by": "Alice", "node": "gone"}).encode()
+        # (Patiently, as a node makes it: a cluster just started may have
+        # no leader for the registry's stream yet. Sent again after a lost
+        # answer, the refusal is this very entry.)
+        with contextlib.suppress(nats.js.errors.KeyWrongLastSequenceError):
+            await patiently(lambda: registry.create(str(number), entry))
     finally:
         await gone.close()
 
