@@ -42,7 +42,10 @@ def test_play_a_hand_in_a_real_terminal(tmux):
             tmux.keys("Enter")
         time.sleep(0.3)
     else:
-        raise AssertionError("never our turn to play:\n" + tmux.screen())
+        saved = [line for path in (tmux.home / "data" / "games").glob("*.jsonl")
+                 for line in path.read_text().splitlines()]
+        raise AssertionError("never our turn to play:\n" + tmux.screen()
+                             + "\nthe game so far:\n" + "\n".join(saved[-15:]))
     tmux.keys("Enter")
     log = tmux.home / "data" / "games"
     deadline = time.monotonic() + 20             # the autosave has our card at once
