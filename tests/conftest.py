@@ -42,10 +42,10 @@ def pytest_runtest_makereport(item, call):
     test's folder (a server's, or each node's): a session's crash is one
     line in the log, its traceback only there, and CI keeps no folders."""
     report = yield
-    home = getattr(item, "funcargs", {}).get("crib3_home")
+    home = (getattr(item, "funcargs", None) or {}).get("crib3_home")
     if report.failed and home is not None:
-        for path in sorted(Path(home).rglob("errors.log*")):
-            with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError):  # (a folder may go while it is walked)
+            for path in sorted(Path(home).rglob("errors.log*")):
                 text = path.read_text(errors="replace")
                 report.sections.append((f"crib3's {path.relative_to(home)}",
                                         text[-20_000:]))

@@ -218,11 +218,13 @@ class Node:
                 return int(await self.registry.create(key, value))
             # Asked patiently (a stream electing its leader, as just after a
             # cluster starts, has nobody to answer for a moment: a node
-            # starting then failed to start); a create sent again after its
-            # answer was lost is refused, and is ours if the entry is.
+            # starting then failed to start), while the lease, not yet kept,
+            # is still held; a create sent again after its answer was lost
+            # is refused, and is ours if the entry is.
             try:
                 try:
-                    revision = await patiently(create)
+                    revision = await patiently(
+                        create, within=max(0.0, lease.deadline - time.monotonic()))
                 except nats.js.errors.KeyWrongLastSequenceError:
                     landed = await self._landed(key, value)
                     if landed is None:

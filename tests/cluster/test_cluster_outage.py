@@ -60,6 +60,7 @@ async def a_started_table(url: str | list[str], number: int) -> None:
         # answer, the refusal is this very entry.)
         with contextlib.suppress(nats.js.errors.KeyWrongLastSequenceError):
             await patiently(lambda: registry.create(str(number), entry))
+        assert (await patiently(lambda: registry.get(str(number)))).value == entry
     finally:
         await gone.close()
 
