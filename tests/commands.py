@@ -128,9 +128,12 @@ class Tmux:
                               text=True, timeout=30).stdout
 
     def start(self, command: str, width: int = 80, height: int = 24) -> None:
+        """`command` in the window; its pane stays once the command ends
+        (`remain-on-exit`), so that a wait that fails shows what was last
+        on the screen, not an empty one (`alive` tells the two apart)."""
         env = f"env CRIB3_HOME={self.home} TERM=xterm-256color LANG=C.UTF-8 "
         self.run("new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height),
-                 env + command)
+                 env + command, ";", "set-option", "-t", "t", "remain-on-exit", "on")
 
     def screen(self) -> str:
         return self.run("capture-pane", "-p", "-t", "t")
@@ -145,11 +148,12 @@ class Tmux:
             if text in screen:
                 return screen
             time.sleep(POLL)
-        raise AssertionError(f"{text!r} never appeared; the screen:\n{self.screen()}")
+        ended = "" if self.alive() else " (the command had ended)"
+        raise AssertionError(f"{text!r} never appeared{ended}; the screen:\n{self.screen()}")
 
     def alive(self) -> bool:
-        return subprocess.run(["tmux", "-L", self.socket, "has-session", "-t", "t"],
-                              capture_output=True, timeout=30).returncode == 0
+        """The window's command still runs."""
+        return self.run("display-message", "-p", "-t", "t", "#{pane_dead}").strip() == "0"
 
     def kill(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True,
