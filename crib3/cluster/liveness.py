@@ -13,9 +13,9 @@ waits in the client's buffer: its PONG can come before the server has a
 subscription just made (on a busy machine a message published then by
 another connection was dropped, nobody subscribed yet). Nothing of crib3
 flushes (`round_trip`, a request, goes through that buffer in order: the
-way to know the server has what this node sent); but a dead read loop, whatever its cause, must not
-leave a node that takes SSH connections yet cannot sign anyone in, host,
-adopt or open a table.
+way to know the server has what this node sent); but a dead read loop,
+whatever its cause, must not leave a node that takes SSH connections yet
+cannot sign anyone in, host, adopt or open a table.
 
 **The check.** Every `every` seconds the node sends a request to a
 subject of its own, which it answers itself, through the server: the

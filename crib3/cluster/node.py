@@ -238,7 +238,7 @@ class Node:
                 self.making.discard(key)
                 raise
             break
-        self.revisions[str(number)] = revision
+        self.revisions[key] = revision
         try:
             table_log = await self.store.open_log(lease, make_header(source="crib3 serve",
                                                                      table=number))
