@@ -279,6 +279,7 @@ class Doorman(asyncssh.SSHServer):
             self.say_refused(f"{self.peer} ({self.username[:40]!r}): a session refused: {why}")
             raise asyncssh.ChannelOpenError(asyncssh.OPEN_ADMINISTRATIVELY_PROHIBITED,
                                              f"crib3: {why}")
+        self.active = time.monotonic()  # (idle counts from here: signed in, then a session)
         identity = Identity(self.username, self.key, self.admin, self.peer, code=self.code)
         session = PlaySession(self.service, identity)
         self.sessions.append(session)

@@ -12,7 +12,17 @@ import time
 import asyncssh
 import pytest
 from helpers import finished
-from ssh_support import Client, free_port, reconnect_code, seat_three, serving, start_serving, until
+from ssh_support import (
+    Client,
+    Terminal,
+    Visitor,
+    free_port,
+    reconnect_code,
+    seat_three,
+    serving,
+    start_serving,
+    until,
+)
 from textual import constants
 
 from crib3.net.gate import Limits
@@ -230,7 +240,7 @@ async def test_an_idle_lobby_session_is_closed_a_seated_one_is_not(tmp_path, mon
                 for i in range(30)]
         bare = await asyncssh.connect("127.0.0.1", server.port, username="bare",
                                       known_hosts=None, client_keys=None, agent_path=None,
-                                      client_factory=lambda: __import__("ssh_support").Visitor())
+                                      client_factory=lambda: Visitor())
         await asyncio.sleep(2.5)  # the seated players press nothing meanwhile
         for client in idle:
             await asyncio.wait_for(client.terminal.closed.wait(), 10)
@@ -247,10 +257,40 @@ async def test_an_idle_lobby_session_is_closed_a_seated_one_is_not(tmp_path, mon
         give_up = loop.time() + 20
         while "Also here" not in dan.terminal.text():
             assert loop.time() < give_up, f"dan's lobby never came: {dan.terminal.text()[-600:]!r}"
+            assert not dan.terminal.closed.is_set(), \
+                f"dan's session was closed: {dan.terminal.text()[-600:]!r}"
             dan.press("\x1b[B")
             await asyncio.sleep(0.2)
         for client in (*clients, dan):
             client.close()
+
+
+async def test_idle_counts_from_the_session_not_from_the_sign_in(tmp_path, monkeypatch):
+    """A person signed in whose session opens a while later (a slow
+    machine, theirs or the room's) has the whole idle time from the session's
+    opening: closing them for the gap between their sign-in and their first
+    key closed a connection that was never idle in the lobby. (CI: a sign-in
+    on a loaded machine was closed, without a word, before its session.)"""
+    monkeypatch.setenv("CRIB3_HOME", str(tmp_path))
+    idle = 2.0
+    async with serving(tmp_path, lobby_idle=idle) as server:
+        conn = await asyncssh.connect("127.0.0.1", server.port, username="eve",
+                                      known_hosts=None, client_keys=None, agent_path=None,
+                                      client_factory=lambda: Visitor())
+        signed_in = time.monotonic()
+        await asyncio.sleep(idle * 0.75)  # signed in, no session yet
+        chan, terminal = await conn.create_session(
+            Terminal, term_type="xterm-256color",
+            term_size=(80, 24), encoding=None)
+        # Counted from the sign-in, the sweep (every idle/4) closes by
+        # 1.25 × idle; counted from the session, not before 1.75 × idle.
+        await asyncio.sleep(max(0.0, signed_in + idle * 1.4 - time.monotonic()))
+        after = time.monotonic() - signed_in
+        assert not terminal.closed.is_set(), \
+            f"closed {after:.1f} s after signing in: {terminal.text()[-300:]!r}"
+        await asyncio.wait_for(terminal.closed.wait(), 10)  # idle in its lobby, then closed
+        assert "idle in the lobby" in terminal.text()
+        conn.close()
 
 
 async def test_a_name_is_held_by_its_first_key_or_its_reconnect_code(tmp_path, monkeypatch):
