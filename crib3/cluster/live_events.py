@@ -474,6 +474,12 @@ class ClusterLiveEvents(LiveEvents):
     def is_board(self, table: object) -> bool:
         return isinstance(table, HostedBoardTable)
 
+    def board_of(self, table: object) -> tuple[int, int] | None:
+        if not isinstance(table, HostedBoardTable):
+            return None
+        live = self.events.get(table.event)
+        return table.board.number, live.board_count if live is not None else 0
+
     def elsewhere(self, presence: Presence) -> int | None:
         """The board table another node hosts where `presence` plays now."""
         for live in self.events.values():

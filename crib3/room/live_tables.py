@@ -215,6 +215,11 @@ class LiveEvents:
     def is_board(self, table: object) -> bool:
         return isinstance(table, BoardTable)
 
+    def board_of(self, table: object) -> tuple[int, int] | None:
+        if not isinstance(table, BoardTable):
+            return None
+        return table.board.number, table.live.board_count
+
     def elsewhere(self, presence: Presence) -> int | None:
         """(One machine: every board table is here.)"""
         return None

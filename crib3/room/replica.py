@@ -565,6 +565,11 @@ class ReplicaEvents:
     def is_board(self, table: Any) -> bool:
         return any(table.number in event.tables for event in self.told)
 
+    def board_of(self, table: Any) -> tuple[int, int] | None:
+        """(An event's tables here are those of the board in play.)"""
+        return next(((event.board, event.board_count) for event in self.told
+                     if table.number in event.tables), None)
+
     def elsewhere(self, presence: Any) -> int | None:
         """(A worker's room is one machine's: every board table is there.)"""
         return None

@@ -186,12 +186,16 @@ class CardRoomApp(BaseApp):
 
     def spectate(self, table: TableView) -> None:
         """Watch `table` without a seat (RoomError: it cannot be watched)."""
-        from crib3.tui.screens.watch import SpectatorScreen
+        from crib3.tui.screens.watch import BoardSpectatorScreen, SpectatorScreen
 
         table.watch(self.presence)
         self.table, self.seat = table, None
         self._at_a_table()
-        self._in_place_of_the_lobby(SpectatorScreen(table, self.think, self.ascii))
+        events = self.room.events
+        board = events.board_of(table) if events is not None else None
+        self._in_place_of_the_lobby(
+            SpectatorScreen(table, self.think, self.ascii) if board is None
+            else BoardSpectatorScreen(table, self.think, self.ascii, board))
 
     def stop_watching(self) -> None:
         """Back to the lobby from a table watched (the seats see you go)."""

@@ -127,3 +127,36 @@ async def test_n_makes_a_rated_event_or_a_casual_one_where_the_room_rates(tmp_pa
             said = [str(n.message) for n in app._notifications]
             assert any(", rated, starts" in line for line in said) == rates, said
         room.close()
+
+
+async def test_a_board_table_watched_is_called_by_its_board_not_hand_1(tmp_path):
+    """Someone not in the event watches one of its tables: its heading and
+    its words name the board, as its seats' do ("Hand 1" told nobody which
+    of the event's boards they watched)."""
+    from tui_support import screen_text
+
+    from crib3.tui.screens.watch import BoardSpectatorScreen, SpectatorScreen
+
+    room = room_with_tables(tmp_path)
+    event = DuplicateEvent("friday", 8, "easy", make_boards(8, 3), "")
+    event.folder.mkdir(parents=True)
+    live = LiveEvent(event, "Dan", LATER)
+    room.events.add(live)
+    eve = room.sign_in("Eve", None, lambda r: None)
+    for presence in (room.people["dan"], eve):
+        room.events.join("friday", presence)
+    room.events.start("friday", eve.__class__("Dan", None, admin=True))
+    board_table = room.events.tables["friday"][0]
+    room.sign_in("Zed", None, lambda r: None)
+    app = room_app(room, "Zed")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
+        app.spectate(board_table)
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, BoardSpectatorScreen))
+        await wait_for(pilot, lambda: "Board 1 of 3" in screen_text(app), what="the board")
+        assert "Hand 1" not in screen_text(app)
+        await pilot.press("l")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
+        app.spectate(room.tables[1])  # an ordinary table: its hands, as ever
+        await wait_for(pilot, lambda: type(pilot.app.screen) is SpectatorScreen)
+        await wait_for(pilot, lambda: "Hand 1" in screen_text(app), what="the hand")

@@ -568,3 +568,27 @@ def test_a_workers_tables_keep_the_show_at_the_rooms_pace(tmp_path):
     host.add_worker("w1")
     pipe.pump()
     assert pipe.replica.show_pace == 0.0
+
+
+async def test_a_worker_is_told_which_board_an_events_table_plays(tmp_path):
+    """A worker's spectator of a live event's table is told its board
+    ("Board 1 of 3", not "Hand 1"): the event's delta names its tables."""
+    from crib3.duplicate.boards import make_boards
+    from crib3.duplicate.events import DuplicateEvent
+    from crib3.room.live_event import LiveEvent
+
+    room, host, pipes = joined(tmp_path)
+    event = DuplicateEvent("friday", 8, "easy", make_boards(8, 3), "")
+    event.folder.mkdir(parents=True)
+    room.events.add(LiveEvent(event, "Dan", 0.0))
+    people = [room.sign_in(name, None, lambda reason: None) for name in ("Dan", "Eve")]
+    for presence in people:
+        room.events.join("friday", presence)
+    room.events.start("friday", people[0])
+    host.flush()
+    pipes["w1"].pump()
+    events = pipes["w1"].replica.events
+    (board_table,) = room.events.tables["friday"]
+    assert events.board_of(board_table) == (1, 3)
+    zed = room.sign_in("Zed", None, lambda reason: None)
+    assert events.board_of(room.open_table(zed, Rules(), ("easy", "easy"))) is None

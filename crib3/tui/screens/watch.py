@@ -26,6 +26,7 @@ from crib3.common.names import shown_name
 from crib3.engine import Event, SeatView, State, project
 from crib3.engine import events as ev
 from crib3.engine.state import Phase
+from crib3.tui.screens.board_table import BoardWords, board_name, board_title
 from crib3.tui.screens.dialogs import HELP_TEXT, PALETTE_KEY, TAKE_BACK_KEY, HelpScreen
 from crib3.tui.screens.room_table import RoomTableScreen
 from crib3.tui.screens.table import PAUSE_AFTER, READ_BACK_KEYS
@@ -226,6 +227,19 @@ class SpectatorScreen(RoomTableScreen):
             journey.rewatch = (self.table.number, self._this_node())
         self.notify(f"Table {self.table.number} is hosted by another server now; you go on "
                     "watching it there in a moment.", markup=False)
+
+
+class BoardSpectatorScreen(BoardWords, SpectatorScreen):
+    """A live event's board table watched: its words name the board ("Board
+    2"), and its heading "Board 2 of 3", as its seats' do; a spectator's
+    "Hand 1" told nobody which board they watched."""
+
+    def __init__(self, table: TableView, think: float, ascii: bool,
+                 board: tuple[int, int]) -> None:
+        super().__init__(table, think, ascii)
+        number, count = board
+        self.board = board_name(number)
+        self.hand_title = board_title(number, count) if count else self.board
 
 
 def bottom_seat_line(view: SeatView, seat: int, ascii: bool = False) -> Text:
