@@ -5,11 +5,9 @@ before that; as SVG snapshots at 80x24."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from snapshot_support import screen_svg
-from test_live_event_screens import LATER, played_event, to_the_events
+from test_live_event_screens import LATER, played_event, seated_dan, to_the_events
 from tui_support import room_app, room_with_tables, screen_text, wait_for
 
 from crib3.duplicate.boards import make_boards
@@ -91,19 +89,6 @@ async def test_any_tables_board_is_replayed_step_by_step(svg_snapshot, tmp_path)
         await wait_for(pilot, lambda: isinstance(app.screen, TablePlaysScreen))
         await pilot.press("q")
         await wait_for(pilot, lambda: isinstance(app.screen, LiveEventScreen))
-
-
-def seated_dan(tmp_path: Path):
-    room = room_with_tables(tmp_path)
-    event = DuplicateEvent("friday", 8, "easy", make_boards(8, 3), "")
-    event.folder.mkdir(parents=True)
-    live = LiveEvent(event, "Dan", LATER)
-    room.events.add(live)
-    eve = room.sign_in("Eve", None, lambda r: None)
-    for presence in (room.people["dan"], eve):
-        room.events.join("friday", presence)
-    room.events.start("friday", eve.__class__("Dan", None, admin=True))
-    return room
 
 
 async def test_the_tables_heading_names_the_board_not_the_hand(svg_snapshot, tmp_path):

@@ -37,6 +37,20 @@ def played_event(tmp_path) -> LiveEvent:
     return live
 
 
+def seated_dan(tmp_path):
+    """A room where event "friday" (3 boards) has begun: Dan and Eve entered,
+    seated at its one table with the computer."""
+    room = room_with_tables(tmp_path)
+    event = DuplicateEvent("friday", 8, "easy", make_boards(8, 3), "")
+    event.folder.mkdir(parents=True)
+    room.events.add(LiveEvent(event, "Dan", LATER))
+    eve = room.sign_in("Eve", None, lambda r: None)
+    for presence in (room.people["dan"], eve):
+        room.events.join("friday", presence)
+    room.events.start("friday", eve.__class__("Dan", None, admin=True))
+    return room
+
+
 async def to_the_events(pilot) -> None:
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, LobbyScreen))
     await pilot.press("e")
@@ -75,15 +89,7 @@ async def test_dan_enters_from_the_screen_once(tmp_path):
 
 
 async def test_a_person_back_from_a_dropped_connection_is_seated_at_their_board(tmp_path):
-    room = room_with_tables(tmp_path)
-    event = DuplicateEvent("friday", 8, "easy", make_boards(8, 3), "")
-    event.folder.mkdir(parents=True)
-    live = LiveEvent(event, "Dan", LATER)
-    room.events.add(live)
-    eve = room.sign_in("Eve", None, lambda r: None)
-    for presence in (room.people["dan"], eve):
-        room.events.join("friday", presence)
-    room.events.start("friday", eve.__class__("Dan", None, admin=True))
+    room = seated_dan(tmp_path)
     app = room_app(room, "Dan")  # (a new session: straight to the seat, as at any table)
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(pilot.app.screen, LiveBoardScreen))
@@ -137,15 +143,7 @@ async def test_a_board_table_watched_is_called_by_its_board_not_hand_1(tmp_path)
 
     from crib3.tui.screens.watch import BoardSpectatorScreen, SpectatorScreen
 
-    room = room_with_tables(tmp_path)
-    event = DuplicateEvent("friday", 8, "easy", make_boards(8, 3), "")
-    event.folder.mkdir(parents=True)
-    live = LiveEvent(event, "Dan", LATER)
-    room.events.add(live)
-    eve = room.sign_in("Eve", None, lambda r: None)
-    for presence in (room.people["dan"], eve):
-        room.events.join("friday", presence)
-    room.events.start("friday", eve.__class__("Dan", None, admin=True))
+    room = seated_dan(tmp_path)
     board_table = room.events.tables["friday"][0]
     room.sign_in("Zed", None, lambda r: None)
     app = room_app(room, "Zed")
