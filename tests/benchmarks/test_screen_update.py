@@ -25,10 +25,14 @@ import tempfile
 import time
 from pathlib import Path
 
+from rich.segment import Segment
+from rich.style import Style as RichStyle
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.screen import Screen
+from textual.strip import Strip
+from textual.widget import Widget
 from textual.widgets import Static
 
 from crib3.engine import Game, PlayerInfo, SeatFeed
@@ -606,6 +610,7 @@ BARE_FRAMES = 200
 # middle, a hand, recent lines, a prompt, a footer).
 BARE_SHAPES = {"one widget, every row": ("all",),
                "5 of 8 widgets": ("left", "board", "middle", "hand", "recent")}
+STRIPS = "5 of 8 widgets, each making its own strips"
 
 
 class BareApp(App[None]):
@@ -649,12 +654,52 @@ def _bare_lines(frame: int, rows: int) -> Text:
     return text
 
 
-async def measure_bare_frames(shape: tuple[str, ...], frames: int = BARE_FRAMES) -> float:
+class StripLines(Widget):
+    """A widget that draws its rows as Strips it makes itself (Textual's
+    Line API), from segments with styles made once: what a widget skips of
+    Textual's content pipeline (markup, wrapping, styles converted a segment
+    at a time) when it does its own drawing."""
+
+    BOLD, GREEN, YELLOW = (RichStyle(bold=True), RichStyle.parse("green on #203020"),
+                           RichStyle(color="yellow"))
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.strips: list[Strip] = []
+
+    def set_frame(self, frame: int) -> None:
+        """`_bare_lines`'s rows for `frame`, as strips."""
+        width = self.content_size.width
+        self.strips = [Strip([
+            Segment(f"{row:2d} ", self.BOLD), Segment(f"5♥ 10♠ J♦ frame {frame}", self.GREEN),
+            Segment(f"  count {frame % 31:2d}  ", self.YELLOW),
+            Segment("pegged 2 for a pair".ljust(30))]).crop_extend(0, width, None)
+            for row in range(self.content_size.height)]
+        self.refresh()
+
+    def render_line(self, y: int) -> Strip:
+        return self.strips[y] if y < len(self.strips) else Strip.blank(self.content_size.width)
+
+
+class StripBareApp(BareApp):
+    """`BareApp` laid out the same, its widgets `StripLines`."""
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="top"):
+            yield StripLines(id="left")
+            yield StripLines(id="right")
+        for name in ("board", "middle", "hand", "recent", "prompt", "footer"):
+            yield StripLines(id=name)
+
+
+async def measure_bare_frames(shape: tuple[str, ...], frames: int = BARE_FRAMES,
+                              strips: bool = False) -> float:
     """CPU ms a frame of `BareApp` at 80x24, the widgets of `shape` given new
-    lines each frame, on the channel the table's keys are measured on."""
+    lines each frame, on the channel the table's keys are measured on.
+    `strips`: `StripBareApp` instead, each widget making its own strips."""
     many_terminals_in_one_process()
     channel = ScreenChannel()
-    app = BareApp(shape)
+    app = StripBareApp(shape) if strips else BareApp(shape)
     client_console(app, "xterm-256color", {})
     app.driver_class = ChannelDriver.for_channel(channel)
     task = asyncio.get_running_loop().create_task(app.run_async(size=(80, 24)))
@@ -664,12 +709,17 @@ async def measure_bare_frames(shape: tuple[str, ...], frames: int = BARE_FRAMES)
             while not drawn.calls:
                 assert time.monotonic() < deadline, "the bare app was never drawn"
                 await asyncio.sleep(0.01)
-            widgets = [app.query_one(f"#{name}", Static) for name in shape]
+            widgets = [app.query_one(f"#{name}") for name in shape]
             started, before = time.process_time(), drawn.calls
             for frame in range(frames):
                 drawn.came.clear()
                 for widget in widgets:
-                    widget.update(_bare_lines(frame, widget.content_size.height), layout=False)
+                    if isinstance(widget, StripLines):
+                        widget.set_frame(frame)
+                    else:
+                        assert isinstance(widget, Static)
+                        widget.update(_bare_lines(frame, widget.content_size.height),
+                                      layout=False)
                 await asyncio.wait_for(drawn.came.wait(), 5)
             cpu = time.process_time() - started
             assert drawn.calls - before >= frames
@@ -683,9 +733,11 @@ def test_a_seat_frame_against_a_bare_textual_frame(benchmark):
     """The CPU of a frame at a card-room seat (everything a key costs, the
     room's part too, over the frames the key drew) against a bare Textual
     app's frame, in alternate runs: the floor Textual sets under any
-    change that keeps it (see assets/measurements/card-room.md)."""
+    change that keeps it; and the same bare frame with widgets that make
+    their own strips (Line API), the floor under a table whose widgets do
+    their own drawing (see assets/measurements/card-room.md)."""
     table: list[float] = []
-    bare: dict[str, list[float]] = {name: [] for name in BARE_SHAPES}
+    bare: dict[str, list[float]] = {name: [] for name in [*BARE_SHAPES, STRIPS]}
 
     def measure() -> None:
         for _ in range(3):
@@ -693,6 +745,8 @@ def test_a_seat_frame_against_a_bare_textual_frame(benchmark):
             table.append(found["cpu_ms"] / found["frames"])
             for name, shape in BARE_SHAPES.items():
                 bare[name].append(asyncio.run(measure_bare_frames(shape)))
+            bare[STRIPS].append(asyncio.run(measure_bare_frames(
+                BARE_SHAPES["5 of 8 widgets"], strips=True)))
 
     benchmark.pedantic(measure, rounds=1, iterations=1)
     middle = sorted(table)[len(table) // 2]
