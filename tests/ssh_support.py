@@ -11,7 +11,6 @@ import os
 import re
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -25,6 +24,7 @@ import asyncssh
 import pytest
 from commands import POLL
 from helpers import finished
+from ports import free_port
 from screen_model import ScreenModel
 
 from crib3.net.options import ServeOptions
@@ -510,12 +510,6 @@ needs_openssh = pytest.mark.skipif(
     shutil.which("tmux") is None or shutil.which("ssh") is None
     or shutil.which("ssh-keygen") is None,
     reason="needs tmux and the OpenSSH client")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 class Terminals:
