@@ -148,12 +148,20 @@ class Tmux:
             if text in screen:
                 return screen
             time.sleep(POLL)
-        ended = "" if self.alive() else " (the command had ended)"
+        ended = "" if self.alive() else f" (the command had ended: {self.how_it_ended()})"
         raise AssertionError(f"{text!r} never appeared{ended}; the screen:\n{self.screen()}")
 
     def alive(self) -> bool:
         """The window's command still runs."""
         return self.run("display-message", "-p", "-t", "t", "#{pane_dead}").strip() == "0"
+
+    def how_it_ended(self) -> str:
+        """The ended command's exit status, or the signal that ended it (a
+        Ctrl+C that reached the process group as SIGINT says "signal 2")."""
+        status, signal_number = self.run("display-message", "-p", "-t", "t",
+                                         "#{pane_dead_status} #{pane_dead_signal}").split(" ", 1)
+        return f"signal {signal_number.strip()}" if signal_number.strip() \
+            else f"exit status {status.strip() or '?'}"
 
     def kill(self) -> None:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], capture_output=True,
