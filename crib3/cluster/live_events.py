@@ -471,9 +471,6 @@ class ClusterLiveEvents(LiveEvents):
                     return table
         return None
 
-    def is_board(self, table: object) -> bool:
-        return isinstance(table, HostedBoardTable)
-
     def board_of(self, table: object) -> tuple[int, int] | None:
         if not isinstance(table, HostedBoardTable):
             return None

@@ -288,7 +288,6 @@ class LiveEventsView(Protocol):
     def start(self, name: str, by: Presence | None) -> str: ...  # the line to say, or ""
     # The board table where `presence` plays now, if any.
     def table_of(self, presence: Presence) -> TableView | None: ...
-    def is_board(self, table: ListedTable) -> bool: ...  # one of an event's tables
     # The board `table` plays and how many the event has (2, 3: "Board 2
     # of 3"; the count 0 where unknown); None: not one of an event's tables.
     def board_of(self, table: ListedTable) -> tuple[int, int] | None: ...

@@ -212,9 +212,6 @@ class LiveEvents:
             raise RoomError(f"there is no live event named {name!r} to be found here")
         self.room.changed()
 
-    def is_board(self, table: object) -> bool:
-        return isinstance(table, BoardTable)
-
     def board_of(self, table: object) -> tuple[int, int] | None:
         if not isinstance(table, BoardTable):
             return None

@@ -562,9 +562,6 @@ class ReplicaEvents:
                     return table
         return None
 
-    def is_board(self, table: Any) -> bool:
-        return any(table.number in event.tables for event in self.told)
-
     def board_of(self, table: Any) -> tuple[int, int] | None:
         """(An event's tables here are those of the board in play.)"""
         return next(((event.board, event.board_count) for event in self.told

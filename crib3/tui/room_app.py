@@ -151,7 +151,8 @@ class CardRoomApp(BaseApp):
 
         self._at_a_table()
         events = self.room.events
-        if events is not None and events.is_board(table):  # a live event's: its screen seats them
+        # A live event's table: the event's screen seats them.
+        if events is not None and events.board_of(table) is not None:
             from crib3.tui.screens.live_event import LiveEventScreen
 
             self.push_screen(LiveEventScreen(self.room, events, self.presence))

@@ -93,8 +93,8 @@ async def test_people_on_two_nodes_play_one_live_event_and_either_node_shows_it(
             live = b.room.events.events[name]
             assert live.seating == [["ann", "bob", "cat"]]
             # Someone watching its table is told its board, not "Hand 1".
-            await until(lambda: [r.events.board_of(t) for r in (a.room, b.room)
-                                 for t in r.tables.values() if r.events.is_board(t)] == [(1, 3)],
+            await until(lambda: [board for r in (a.room, b.room) for t in r.tables.values()
+                                 if (board := r.events.board_of(t)) is not None] == [(1, 3)],
                         what="board 1's table, told as board 1 of 3")
             for _ in range(600):  # Enter for everyone until the event is over
                 if b.room.events.events[name].status == OVER:
