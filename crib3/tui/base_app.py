@@ -34,7 +34,7 @@ from textual.geometry import Size
 from textual.screen import Screen
 
 from crib3.tui.ascii import ASCII_CSS, AsciiFilter, key_display
-from crib3.tui.textual_compat import KeepsUnhandledErrors, native_ansi_color
+from crib3.tui.textual_compat import KeepsUnhandledErrors, native_ansi_color, timers_that_yield
 
 if TYPE_CHECKING:
     from crib3.engine import Game
@@ -80,6 +80,7 @@ class BaseApp(KeepsUnhandledErrors, App[None]):
     ]
 
     def __init__(self, ascii: bool = False, think: float = 0.6) -> None:
+        timers_that_yield()  # (once a process: a negative delay would freeze it)
         super().__init__()
         self.ascii = ascii
         # The one switch: borders (CSS), footer keys, every glyph (filter).

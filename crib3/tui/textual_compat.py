@@ -215,6 +215,16 @@ def _check_stdio_redirection() -> bool:
     return hasattr(textual.app, "redirect_stdout") and hasattr(textual.app, "redirect_stderr")
 
 
+def _check_timer_interval() -> bool:
+    from textual.timer import Timer
+
+    parameters = inspect.signature(Timer.__init__).parameters
+    return (list(parameters)[:3] == ["self", "event_target", "interval"]
+            and parameters["interval"].kind is inspect.Parameter.POSITIONAL_OR_KEYWORD
+            and all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in list(parameters.values())[3:])
+            and {"_interval", "_skip"} <= set(Timer._run.__code__.co_names))
+
+
 # What each use relies on, and the check that it is there.
 SHAPES: dict[str, tuple[str, Callable[[], bool]]] = {
     "css-parse": ("Stylesheet._parse_rules(css, read_from, is_default_rules, tie_breaker, "
@@ -266,6 +276,10 @@ SHAPES: dict[str, tuple[str, Callable[[], bool]]] = {
                    "footer", _check_footer_key),
     "stdio-redirection": ("textual.app.redirect_stdout/redirect_stderr: a card room's "
                           "apps do not capture the server's output", _check_stdio_redirection),
+    "timer-interval": ("Timer(event_target, interval, *, ...) and Timer._run's _interval and "
+                       "_skip: a timer never waits less than a millisecond, since one made "
+                       "with a negative delay spins in _run and freezes the event loop "
+                       "(every session of a card room's process)", _check_timer_interval),
     "background-screen": ("textual.renderables.background_screen.BackgroundScreen."
                           "process_segments(segments, color), a classmethod: the screen "
                           "under a dialog is tinted a style at a time, not a segment at "
@@ -716,6 +730,35 @@ def share_css_parses(store: Any = None, digest: Callable[[tuple[object, ...]], s
 
 
 # --- many terminals in one process ------------------------------------------------------------
+
+SHORTEST_TIMER = 0.001  # seconds: what a timer made with less (or a negative delay) waits
+_timers_done = False
+
+
+def timers_that_yield() -> None:
+    """Make a Textual timer made with a delay below a millisecond wait a
+    millisecond. Textual 8's `Timer._run` loops without awaiting while its
+    next tick is in the past and `skip` is on (the default): with a negative
+    delay that is for ever, so the event loop stops, and with it the app (in
+    a card room, every session of the process), with nothing logged. A
+    notification's toast makes such a timer: it reads its time left once
+    Textual has found it unexpired, and a pause between the two (a full
+    garbage collection of a busy card room) leaves it negative. A zero
+    delay divides by zero in the same place. Installed once, for every app
+    (`BaseApp`); where the shape is missing, Textual's own timers."""
+    global _timers_done
+    if _timers_done or not have("timer-interval"):
+        return
+    from textual.timer import Timer
+
+    made = Timer.__init__
+
+    def made_not_behind(self: Timer, event_target: Any, interval: float, **options: Any) -> None:
+        made(self, event_target, max(interval, SHORTEST_TIMER), **options)
+
+    Timer.__init__ = made_not_behind  # type: ignore[method-assign]  # Textual's, clamped (see above)
+    _timers_done = True
+
 
 _many_done = False
 

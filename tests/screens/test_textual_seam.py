@@ -431,3 +431,53 @@ def test_serve_without_the_terminal_parser_refuses_at_start(tmp_path, monkeypatc
     assert_clean_failure(done, 1)
     assert "terminal parser" in done.stderr and "listening" not in done.stderr
     assert not (tmp_path / "tables").exists()
+
+
+NEGATIVE_TIMER = textwrap.dedent("""
+    # argv: "yield" to install the seam's timers first, "stock" not to.
+    import sys
+    from textual.app import App
+    from crib3.tui import textual_compat
+    if sys.argv[1] == "yield":
+        textual_compat.timers_that_yield()
+
+    class Behind(App[None]):
+        def on_mount(self) -> None:
+            # As a toast whose time ran out between Textual's check and its timer.
+            self.set_timer(-0.38, lambda: self.exit("the timer ran"))
+
+    print(Behind().run(headless=True))
+""")
+
+
+def run_negative_timer(how: str, timeout: float) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", NEGATIVE_TIMER, how], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_a_timer_made_with_a_negative_delay_runs_and_the_app_goes_on():
+    """Textual 8's timer loops without yielding when made with a negative
+    delay: the event loop (a whole card-room process) froze, at 100% of a
+    core, with nothing logged (seen once, a toast's). The seam's timers wait
+    a millisecond at least, so the timer runs. In a fresh process with a
+    timeout, since a loop that never yields cannot time itself out."""
+    try:
+        done = run_negative_timer("yield", timeout=60)
+    except subprocess.TimeoutExpired:
+        raise AssertionError("the app froze: a negative delay still spins the event loop")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "the timer ran"
+
+
+def test_every_crib3_app_has_timers_that_yield():
+    """A crib3 app (at home or in a card room) installs them as it is made."""
+    from textual.timer import Timer
+
+    from crib3.tui.app import Crib3App
+
+    if not textual_compat.have("timer-interval"):
+        pytest.skip("this Textual's timer has another shape: its own timers")
+    app = Crib3App()
+    assert Timer(app, -0.38)._interval == textual_compat.SHORTEST_TIMER
+    assert Timer(app, 0)._interval == textual_compat.SHORTEST_TIMER
+    assert Timer(app, 0.5)._interval == 0.5
