@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import functools
 import inspect
 import os
 from collections import OrderedDict
@@ -753,6 +754,7 @@ def timers_that_yield() -> None:
 
     made = Timer.__init__
 
+    @functools.wraps(made)  # (its signature is Textual's: the shape's check, asked again, holds)
     def made_not_behind(self: Timer, event_target: Any, interval: float, **options: Any) -> None:
         made(self, event_target, max(interval, SHORTEST_TIMER), **options)
 
