@@ -464,7 +464,7 @@ def test_a_timer_made_with_a_negative_delay_runs_and_the_app_goes_on():
     try:
         done = run_negative_timer("yield", timeout=60)
     except subprocess.TimeoutExpired:
-        raise AssertionError("the app froze: a negative delay still spins the event loop")
+        raise AssertionError("the app froze: a negative delay still spins the event loop") from None
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "the timer ran"
 
