@@ -31,12 +31,16 @@ def record(exc: BaseException, context: str = "") -> Path | None:
     `context`) to errors.log in the data folder, or in the temporary folder
     when the data folder cannot be written. Returns where it went, or None
     when it could be written nowhere."""
+    return record_text("".join(traceback.format_exception(exc)), context)
+
+
+def record_text(text: str, context: str = "") -> Path | None:
+    """As `record`, for a report that is not an exception's (a stack)."""
     from crib3 import __version__
     from crib3.common.paths import data_dir
 
     when = datetime.now(UTC).isoformat(timespec="seconds")
-    text = (f"--- {when} crib3 {__version__} {context}".rstrip() + "\n"
-            + "".join(traceback.format_exception(exc)) + "\n")
+    text = f"--- {when} crib3 {__version__} {context}".rstrip() + "\n" + text + "\n"
     for folder in (data_dir(), Path(tempfile.gettempdir()) / "crib3"):
         path = folder / ERRORS_LOG
         try:

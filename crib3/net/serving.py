@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import asyncssh
 
+from crib3.common.loop_watch import LoopWatch
 from crib3.net.gate import raise_open_files
 from crib3.net.options import AppFactory, CannotServe, ServeOptions
 from crib3.net.server import CardRoomServer
@@ -32,7 +33,17 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
     """`crib3 serve` from its checked arguments to Ctrl-C: pick up the
     room's games, listen, tell the person at the server's console what is
     going on (`say`, one line at a time), and on SIGINT or SIGTERM stop with
-    every table saved. CannotServe when it cannot listen."""
+    every table saved. CannotServe when it cannot listen. Meanwhile a loop
+    that stops turning is said in the log (`crib3.common.loop_watch`)."""
+    watch = LoopWatch(log).start()
+    try:
+        await _serve(options, room, host_key, make_app, say)
+    finally:
+        watch.stop()
+
+
+async def _serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
+                 make_app: AppFactory, say: Callable[[str], None]) -> None:
     raise_open_files()  # the most this process may have: a flood meets the highest limit
     for problem in room.restore():
         say(f"warning: a table could not be resumed: {problem}")

@@ -39,6 +39,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from crib3.common import crash
+from crib3.common.loop_watch import LoopWatch
 from crib3.net.collector import Collector
 from crib3.net.console import client_console  # (not from the server: no asyncssh here)
 from crib3.net.driver import START, ChannelDriver
@@ -427,6 +428,13 @@ class Worker:
         self.collector.warmed()
 
     async def run(self) -> None:
+        watch = LoopWatch(log).start()  # (a loop that stops turning is said in the log)
+        try:
+            await self._serve_sessions()
+        finally:
+            watch.stop()
+
+    async def _serve_sessions(self) -> None:
         await self.warm_up()
         self.link.send(wire.Hello(wire.VERSION, os.getpid()))
         await self.link.closed.wait()

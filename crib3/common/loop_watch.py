@@ -1,0 +1,110 @@
+"""A watch on a server process's event loop: a loop that stops turning is
+said in the log, with where it is stuck.
+
+Every session of a card-room process (the main process, or one session
+worker) runs on its one event loop. Code that never yields stops that loop,
+and with it every one of those sessions, for good; and since nothing
+raises, nothing was logged. (Textual's timer made with a negative delay did
+exactly that once, at 100% of a core: `crib3.tui.textual_compat.timers_that_yield`.)
+
+So a thread beside the loop notes when the loop last ran (a beat it
+schedules on the loop every `BEAT` seconds). Once the loop has not run for
+`STALL` seconds, the thread says so in the log, once, naming the function
+the loop's thread is in, and writes that thread's whole stack to
+errors.log; when the loop runs again it says after how long. A full
+garbage collection of a busy worker (up to two seconds) is well under the
+bar. The thread wakes once a beat and does nothing else: its cost is a
+clock read a second.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+import threading
+import time
+import traceback
+
+from crib3.common import crash
+
+STALL = 10.0  # seconds without a turn of the loop: said in the log
+BEAT = 1.0  # seconds between the loop's beats (and the watch's looks)
+
+
+class LoopWatch:
+    """Watches the running loop of the thread that starts it (`start`),
+    until `stop`."""
+
+    def __init__(self, log: logging.Logger, stall: float = STALL, beat: float = BEAT) -> None:
+        self.log = log
+        self.stall = stall
+        self.beat = beat
+        self.stalls = 0  # how many times the loop was found stuck (for tests)
+        self._last = time.monotonic()  # when the loop last ran its beat
+        self._stuck_since: float | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread_id = 0
+        self._handle: asyncio.TimerHandle | None = None
+        self._stopped = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> LoopWatch:
+        """Begin (from a coroutine on the loop to watch)."""
+        self._loop = asyncio.get_running_loop()
+        self._thread_id = threading.get_ident()
+        self._stopped.clear()
+        self._beat()
+        self._thread = threading.Thread(target=self._watch, name="crib3-loop-watch",
+                                        daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stopped.set()
+        if self._handle is not None:
+            self._handle.cancel()
+            self._handle = None
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join(timeout=self.beat * 2)
+        self._thread = None
+
+    def _beat(self) -> None:
+        self._last = time.monotonic()
+        if not self._stopped.is_set() and self._loop is not None:
+            self._handle = self._loop.call_later(self.beat, self._beat)
+
+    def _watch(self) -> None:
+        while not self._stopped.wait(self.beat):
+            try:
+                self.look()
+            except Exception as exc:  # the watch must not die of its own error: said once
+                self.log.error("the event loop's watch stopped: %s", crash.summary(exc))
+                return
+
+    def look(self) -> None:
+        """One look (the thread's, each beat): stuck now, or running again."""
+        silent = time.monotonic() - self._last
+        if silent >= self.stall and self._stuck_since is None:
+            self._stuck_since = self._last
+            self.stalls += 1
+            where, stack = self._where()
+            saved = crash.record_text(stack, "the event loop stuck")
+            self.log.error(
+                "the event loop has not run for %.0f s: every session of this process is "
+                "frozen until it does; it is in %s; its stack in %s", silent, where,
+                saved or "nowhere (no folder could be written)")
+        elif silent < self.stall and self._stuck_since is not None:
+            self.log.warning("the event loop runs again, after %.0f s",
+                             self._last - self._stuck_since)
+            self._stuck_since = None
+
+    def _where(self) -> tuple[str, str]:
+        """The innermost function of the loop's thread, and its whole stack."""
+        frame = sys._current_frames().get(self._thread_id)
+        if frame is None:
+            return "a thread that is gone", "(no stack: the loop's thread has ended)\n"
+        frames = traceback.extract_stack(frame)
+        last = frames[-1]
+        where = f"{last.name} ({last.filename.rsplit('/', 1)[-1]}:{last.lineno})"
+        return where, "".join(traceback.format_list(frames))
