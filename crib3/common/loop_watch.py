@@ -20,11 +20,13 @@ clock read a second.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import sys
 import threading
 import time
 import traceback
+from collections.abc import Iterator
 
 from crib3.common import crash
 
@@ -59,6 +61,15 @@ class LoopWatch:
                                         daemon=True)
         self._thread.start()
         return self
+
+    @contextlib.contextmanager
+    def watching(self) -> Iterator[LoopWatch]:
+        """Watched while in the block (from a coroutine on the loop)."""
+        self.start()
+        try:
+            yield self
+        finally:
+            self.stop()
 
     def stop(self) -> None:
         self._stopped.set()

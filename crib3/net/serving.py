@@ -35,63 +35,55 @@ async def serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
     going on (`say`, one line at a time), and on SIGINT or SIGTERM stop with
     every table saved. CannotServe when it cannot listen. Meanwhile a loop
     that stops turning is said in the log (`crib3.common.loop_watch`)."""
-    watch = LoopWatch(log).start()
-    try:
-        await _serve(options, room, host_key, make_app, say)
-    finally:
-        watch.stop()
-
-
-async def _serve(options: ServeOptions, room: Room, host_key: asyncssh.SSHKey,
-                 make_app: AppFactory, say: Callable[[str], None]) -> None:
-    raise_open_files()  # the most this process may have: a flood meets the highest limit
-    for problem in room.restore():
-        say(f"warning: a table could not be resumed: {problem}")
-    card_room = CardRoomServer(options, room, make_app)
-    stop = asyncio.Event()  # set by Ctrl-C (or a service manager's SIGTERM)
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
-    try:
-        # (It returns once every session worker has warmed up: "listening"
-        # below says the server is ready, what the load benchmark weighs idle.)
-        await card_room.start(host_key)
-    except OSError as exc:
-        room.close()
-        raise CannotServe(f"cannot listen on {options.host}:{options.port}: "
-                          f"{exc.strerror or exc}") from None
-    door = None
-    if options.web is not None:
-        door = await _open_web_door(card_room, options)
-    metrics = None
-    if options.metrics is not None:
-        metrics = await _open_metrics(card_room, room, options, door)
-    if options.open_door:
-        say(f"warning: --open: anyone who can reach {options.host}:{card_room.port} can "
-            "come in, without a listed key (a name is held by the first key or reconnect "
-            "code it signs in with)")
-    resumed = len(room.tables)
-    say(f"crib3 serve: listening on {options.host}:{card_room.port}"
-        + (f", {resumed} table{'s' * (resumed != 1)} resumed" if resumed else "")
-        + f"; players connect with: ssh -p {card_room.port} NAME@HOST")
-    if card_room.pool is not None:  # (after the line above: scripts wait for it)
-        log.info("%s; each warmed up", card_room.pool.describe())
-    if door is not None:
-        say(f"crib3 serve: the web door is open at {door.url} (crib3 invite NAME makes a link)")
-    if metrics is not None:
-        say(f"crib3 serve: metrics at http://{metrics.host}:{metrics.port}/metrics "
-            "(and /healthz)")
-    say(f"crib3 serve: the host key is {host_key.get_fingerprint()}: what ssh shows a "
-        "friend on their first visit")
-    await stop.wait()
-    say("crib3 serve: stopping; every table is saved")
-    if metrics is not None:
-        await metrics.stop()
-    if door is not None:
-        door.stop_listening()
-    await card_room.stop()
-    if door is not None:
-        await door.stop()
+    with LoopWatch(log).watching():
+        raise_open_files()  # the most this process may have: a flood meets the highest limit
+        for problem in room.restore():
+            say(f"warning: a table could not be resumed: {problem}")
+        card_room = CardRoomServer(options, room, make_app)
+        stop = asyncio.Event()  # set by Ctrl-C (or a service manager's SIGTERM)
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+        try:
+            # (It returns once every session worker has warmed up: "listening"
+            # below says the server is ready, what the load benchmark weighs idle.)
+            await card_room.start(host_key)
+        except OSError as exc:
+            room.close()
+            raise CannotServe(f"cannot listen on {options.host}:{options.port}: "
+                              f"{exc.strerror or exc}") from None
+        door = None
+        if options.web is not None:
+            door = await _open_web_door(card_room, options)
+        metrics = None
+        if options.metrics is not None:
+            metrics = await _open_metrics(card_room, room, options, door)
+        if options.open_door:
+            say(f"warning: --open: anyone who can reach {options.host}:{card_room.port} can "
+                "come in, without a listed key (a name is held by the first key or reconnect "
+                "code it signs in with)")
+        resumed = len(room.tables)
+        say(f"crib3 serve: listening on {options.host}:{card_room.port}"
+            + (f", {resumed} table{'s' * (resumed != 1)} resumed" if resumed else "")
+            + f"; players connect with: ssh -p {card_room.port} NAME@HOST")
+        if card_room.pool is not None:  # (after the line above: scripts wait for it)
+            log.info("%s; each warmed up", card_room.pool.describe())
+        if door is not None:
+            say(f"crib3 serve: the web door is open at {door.url} (crib3 invite NAME makes a link)")
+        if metrics is not None:
+            say(f"crib3 serve: metrics at http://{metrics.host}:{metrics.port}/metrics "
+                "(and /healthz)")
+        say(f"crib3 serve: the host key is {host_key.get_fingerprint()}: what ssh shows a "
+            "friend on their first visit")
+        await stop.wait()
+        say("crib3 serve: stopping; every table is saved")
+        if metrics is not None:
+            await metrics.stop()
+        if door is not None:
+            door.stop_listening()
+        await card_room.stop()
+        if door is not None:
+            await door.stop()
 
 
 async def _open_metrics(card_room: CardRoomServer, room: Room, options: ServeOptions,

@@ -428,26 +428,20 @@ class Worker:
         self.collector.warmed()
 
     async def run(self) -> None:
-        watch = LoopWatch(log).start()  # (a loop that stops turning is said in the log)
-        try:
-            await self._serve_sessions()
-        finally:
-            watch.stop()
-
-    async def _serve_sessions(self) -> None:
-        await self.warm_up()
-        self.link.send(wire.Hello(wire.VERSION, os.getpid()))
-        await self.link.closed.wait()
-        for session in list(self.sessions.values()):  # the main process is gone
-            session.ended = session.hung_up = True
-            if session.driver is not None:
-                session.driver.hang_up()
-        tasks = [s.task for s in self.sessions.values() if s.task is not None]
-        if tasks:
-            await asyncio.wait(tasks, timeout=5)
-        self.collector.stop()
-        if self.stats is not None:
-            self.stats.write()
+        with LoopWatch(log).watching():  # (a loop that stops turning is said in the log)
+            await self.warm_up()
+            self.link.send(wire.Hello(wire.VERSION, os.getpid()))
+            await self.link.closed.wait()
+            for session in list(self.sessions.values()):  # the main process is gone
+                session.ended = session.hung_up = True
+                if session.driver is not None:
+                    session.driver.hang_up()
+            tasks = [s.task for s in self.sessions.values() if s.task is not None]
+            if tasks:
+                await asyncio.wait(tasks, timeout=5)
+            self.collector.stop()
+            if self.stats is not None:
+                self.stats.write()
 
 
 def app_factory(path: str) -> Any:

@@ -23,13 +23,10 @@ def stuck_in_code_that_never_yields(seconds: float) -> None:
 
 
 async def watched(watch: LoopWatch, stuck: float, after: float) -> None:
-    watch.start()
-    try:
+    with watch.watching():  # (as crib3 serve and each session worker watch theirs)
         await asyncio.sleep(0.3)
         stuck_in_code_that_never_yields(stuck)
         await asyncio.sleep(after)
-    finally:
-        watch.stop()
 
 
 def test_a_loop_stuck_is_said_once_with_where_and_its_running_again_too(tmp_path, caplog):
