@@ -14,7 +14,8 @@ the loop's thread is in, and writes that thread's whole stack to
 errors.log; when the loop runs again it says after how long. A full
 garbage collection of a busy worker (up to two seconds) is well under the
 bar. The thread wakes once a beat and does nothing else: its cost is a
-clock read a second.
+clock read a second. (Code that holds the interpreter's lock without
+letting go, inside a C call, stops the watch too, and is not said.)
 """
 
 from __future__ import annotations
@@ -76,8 +77,12 @@ class LoopWatch:
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
-        if self._thread is not None and self._thread is not threading.current_thread():
-            self._thread.join(timeout=self.beat * 2)
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=self.beat * 2)
+            if not thread.is_alive() and self._stuck_since is not None:
+                # (stuck, then running again less than a beat before the end)
+                self._said_running_again(self._last)
         self._thread = None
 
     def _beat(self) -> None:
@@ -86,29 +91,44 @@ class LoopWatch:
             self._handle = self._loop.call_later(self.beat, self._beat)
 
     def _watch(self) -> None:
+        looked = time.monotonic()
         while not self._stopped.wait(self.beat):
+            now = time.monotonic()
+            # The watch itself late past the bar: the whole process was
+            # stopped (Ctrl+Z, a paused container), not its loop alone.
+            paused = now - looked >= self.stall
+            looked = now
+            if paused:
+                continue
             try:
                 self.look()
             except Exception as exc:  # the watch must not die of its own error: said once
-                self.log.error("the event loop's watch stopped: %s", crash.summary(exc))
+                self.log.error("the event loop's watch stopped: %s", crash.summary(exc),
+                               extra={"event": "crib3.serve.loop_watch_failed"})
                 return
 
     def look(self) -> None:
         """One look (the thread's, each beat): stuck now, or running again."""
-        silent = time.monotonic() - self._last
+        last = self._last  # (read once: the loop may beat meanwhile)
+        silent = time.monotonic() - last
         if silent >= self.stall and self._stuck_since is None:
-            self._stuck_since = self._last
+            self._stuck_since = last
             self.stalls += 1
             where, stack = self._where()
             saved = crash.record_text(stack, "the event loop stuck")
             self.log.error(
                 "the event loop has not run for %.0f s: every session of this process is "
                 "frozen until it does; it is in %s; its stack in %s", silent, where,
-                saved or "nowhere (no folder could be written)")
+                saved or "nowhere (no folder could be written)",
+                extra={"event": "crib3.serve.loop_stuck"})
         elif silent < self.stall and self._stuck_since is not None:
-            self.log.warning("the event loop runs again, after %.0f s",
-                             self._last - self._stuck_since)
-            self._stuck_since = None
+            self._said_running_again(last)
+
+    def _said_running_again(self, last: float) -> None:
+        assert self._stuck_since is not None
+        self.log.warning("the event loop runs again, after %.0f s", last - self._stuck_since,
+                         extra={"event": "crib3.serve.loop_runs_again"})
+        self._stuck_since = None
 
     def _where(self) -> tuple[str, str]:
         """The innermost function of the loop's thread, and its whole stack."""

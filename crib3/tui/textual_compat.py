@@ -733,6 +733,8 @@ def share_css_parses(store: Any = None, digest: Callable[[tuple[object, ...]], s
 # --- many terminals in one process ------------------------------------------------------------
 
 SHORTEST_TIMER = 0.001  # seconds: what a timer made with less (or a negative delay) waits
+# (Above 0.5 ms: Textual's own sleep does not await below that, and a timer
+# of a shorter interval would spin as a negative one does.)
 _timers_done = False
 
 
