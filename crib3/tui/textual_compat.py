@@ -36,12 +36,11 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import functools
 import inspect
 import os
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import lru_cache, wraps
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 if TYPE_CHECKING:  # (the mixins below are checked as the classes they are mixed into)
@@ -407,6 +406,38 @@ def native_ansi_color(app: Any) -> bool:
     return bool(getattr(app, "native_ansi_color", False))
 
 
+SHORTEST_TIMER = 0.001  # seconds: what a timer made with less (or a negative delay) waits
+# (Above 0.5 ms: Textual's own sleep does not await below that, and a timer
+# of a shorter interval would spin as a negative one does.)
+_timers_done = False
+
+
+def timers_that_yield() -> None:
+    """Make a Textual timer made with a delay below a millisecond wait a
+    millisecond. Textual 8's `Timer._run` loops without awaiting while its
+    next tick is in the past and `skip` is on (the default): with a negative
+    delay that is for ever, so the event loop stops, and with it the app (in
+    a card room, every session of the process), with nothing logged. A
+    notification's toast can make such a timer: it reads its time left once
+    Textual has found it unexpired, and a pause between the two (a full
+    garbage collection of a busy card room) can leave it negative. A zero
+    delay divides by zero in the same place. Installed once, for every app
+    (`BaseApp`); where the shape is missing, Textual's own timers."""
+    global _timers_done
+    if _timers_done or not have("timer-interval"):
+        return
+    from textual.timer import Timer
+
+    made = Timer.__init__
+
+    @wraps(made)  # (its signature is Textual's: the shape's check, asked again, holds)
+    def made_not_behind(self: Timer, event_target: Any, interval: float, **options: Any) -> None:
+        made(self, event_target, max(interval, SHORTEST_TIMER), **options)
+
+    Timer.__init__ = made_not_behind  # type: ignore[method-assign]  # Textual's, clamped (see above)
+    _timers_done = True
+
+
 # --- widgets --------------------------------------------------------------------------------
 
 # DataTable's caches of what it drew: (the attribute, its share of the rows kept).
@@ -731,38 +762,6 @@ def share_css_parses(store: Any = None, digest: Callable[[tuple[object, ...]], s
 
 
 # --- many terminals in one process ------------------------------------------------------------
-
-SHORTEST_TIMER = 0.001  # seconds: what a timer made with less (or a negative delay) waits
-# (Above 0.5 ms: Textual's own sleep does not await below that, and a timer
-# of a shorter interval would spin as a negative one does.)
-_timers_done = False
-
-
-def timers_that_yield() -> None:
-    """Make a Textual timer made with a delay below a millisecond wait a
-    millisecond. Textual 8's `Timer._run` loops without awaiting while its
-    next tick is in the past and `skip` is on (the default): with a negative
-    delay that is for ever, so the event loop stops, and with it the app (in
-    a card room, every session of the process), with nothing logged. A
-    notification's toast makes such a timer: it reads its time left once
-    Textual has found it unexpired, and a pause between the two (a full
-    garbage collection of a busy card room) leaves it negative. A zero
-    delay divides by zero in the same place. Installed once, for every app
-    (`BaseApp`); where the shape is missing, Textual's own timers."""
-    global _timers_done
-    if _timers_done or not have("timer-interval"):
-        return
-    from textual.timer import Timer
-
-    made = Timer.__init__
-
-    @functools.wraps(made)  # (its signature is Textual's: the shape's check, asked again, holds)
-    def made_not_behind(self: Timer, event_target: Any, interval: float, **options: Any) -> None:
-        made(self, event_target, max(interval, SHORTEST_TIMER), **options)
-
-    Timer.__init__ = made_not_behind  # type: ignore[method-assign]  # Textual's, clamped (see above)
-    _timers_done = True
-
 
 _many_done = False
 
