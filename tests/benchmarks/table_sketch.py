@@ -9,8 +9,12 @@ no cheaper than a real one would be:
 
 - The six parts are still Textual widgets, laid out by Textual once (the
   geometry is read from the compositor's map, a private part: a sketch's
-  licence), then hidden, and their own refreshes dropped: no message,
-  no compositor work, no Textual drawing for them.
+  licence), then hidden. A hidden widget is not in that map, and Textual
+  gives a widget its size from there, so each part keeps the place it was
+  given (`Widget.region`, patched). Their refreshes are kept from Textual:
+  they do what `Widget.refresh` does (the content to be drawn again, the
+  visual Textual kept of it dropped) but ask for no idle turn, so no
+  message reaches the screen; the block is asked to draw instead.
 - What they would show is still worked out by their own code (their
   watchers, their `render`), since a renderer of its own would have to
   work it out too.
@@ -20,6 +24,14 @@ no cheaper than a real one would be:
   rows that changed are repainted.
 - It draws less than the real table: no subtitles, no padding, one box
   style. Cheaper than a faithful renderer, so what it saves is a ceiling.
+
+`sketch_the_table(exact=True)` makes each part's lines with Textual's own
+styles cache instead (`StylesCache.render`, a private part: the boxes,
+titles, padding and colours exactly as Textual draws them today, the
+content through Textual's content pipeline and the parts' shared lines):
+a block that composes the lines Textual would have drawn, rather than
+drawing them itself, at the price of Textual's drawing of each part when
+it changes. (Measured: it saves nothing; see the measurements.)
 
 Installed for a process by `sketch_the_table()`; nothing in `crib3` is
 changed on disk.
@@ -33,7 +45,7 @@ from typing import Any
 from rich.segment import Segment
 from rich.style import Style as RichStyle
 from rich.text import Text
-from textual.geometry import Region
+from textual.geometry import Region, Size
 from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Static
@@ -85,6 +97,43 @@ def _part_lines(part: Widget, region: Region, console: Any) -> list[Strip]:
     return lines
 
 
+def _exact_part_lines(part: Any, region: Region) -> list[Strip]:
+    """The lines Textual's styles cache makes of `part` at `region`'s size,
+    kept (for every seat) under its shared key, classes and titles."""
+    shared = getattr(part, "shared_lines_key", None)
+    shared_key = shared() if shared else None
+    key: Hashable = (type(part), shared_key,
+                     repr(part.content) if isinstance(part, Static) and shared_key is None
+                     else None,
+                     str(part.border_title), str(part.border_subtitle),
+                     frozenset(part.classes), region.size, part.app.theme)
+    known = key[1] is not None or key[2] is not None
+    if known and not part._dirty_regions:
+        found = _kept.get(key)
+        if found is not None:
+            return found
+    from textual._styles_cache import StylesCache
+
+    styles, app = part.styles, part.app
+    base_background, background = part.background_colors
+    title, subtitle = part._border_title, part._border_subtitle
+    gutter = styles.gutter
+    lines = StylesCache().render(
+        styles, region.size, base_background, background, part.render_line,
+        part.get_line_filters(),
+        None if title is None else (title, *part._get_title_style_information(base_background)),
+        None if subtitle is None
+        else (subtitle, *part._get_subtitle_style_information(base_background)),
+        content_size=Size(region.width - gutter.width, region.height - gutter.height),
+        padding=styles.padding, crop=Region(0, 0, *region.size), opacity=part.opacity,
+        ansi_theme=app.ansi_theme, native_ansi=app.native_ansi_color)
+    if known:
+        if len(_kept) >= KEPT:
+            _kept.clear()
+        _kept[key] = lines
+    return lines
+
+
 class _Block:
     """What the sketch keeps on a `TableView`: its parts' places, the lines
     each part last gave, and the rows drawn."""
@@ -96,7 +145,7 @@ class _Block:
         self.pending = False
 
 
-def _draw(view: Any) -> None:
+def _draw(view: Any, exact: bool = False) -> None:
     """Draw the block's rows whose parts gave new lines; repaint the rows
     that changed."""
     block: _Block | None = getattr(view, "_sketch", None)
@@ -108,6 +157,8 @@ def _draw(view: Any) -> None:
         ox, oy = view.content_region.offset
         block = view._sketch = _Block({name: full[part].region.translate((-ox, -oy))
                                        for name, part in parts.items()})
+        for part in parts.values():  # their places as when Textual laid them out
+            part._sketch_place = full[part].region
         for name in HIDDEN:
             view.query_one(f"#{name}").styles.visibility = "hidden"
     width, height = view.content_size
@@ -117,7 +168,9 @@ def _draw(view: Any) -> None:
     console = view.app.console
     changed: set[int] = set()
     for name, place in block.places.items():
-        lines = _part_lines(view.query_one(f"#{name}"), place, console)
+        part = view.query_one(f"#{name}")
+        lines = (_exact_part_lines(part, place) if exact
+                 else _part_lines(part, place, console))
         if block.lines.get(name) is not lines:
             block.lines[name] = lines
             changed.update(range(max(0, place.y), min(height, place.y + place.height)))
@@ -138,8 +191,9 @@ def _draw(view: Any) -> None:
             view.refresh(Region(0, row, width, 1))
 
 
-def sketch_the_table() -> None:
-    """Install the sketch for every `TableView` of this process."""
+def sketch_the_table(exact: bool = False) -> None:
+    """Install the sketch for every `TableView` of this process (`exact`:
+    the parts' lines made by Textual's styles cache)."""
     from crib3.tui.widgets import table_view
 
     cls = table_view.TableView
@@ -155,7 +209,7 @@ def sketch_the_table() -> None:
         def now() -> None:
             if getattr(view, "_sketch", None) is not None:
                 view._sketch.pending = False
-            _draw(view)
+            _draw(view, exact)
 
         view.call_later(now)
 
@@ -178,11 +232,25 @@ def sketch_the_table() -> None:
         return Strip.blank(view.size.width)
 
     refresh = Widget.refresh
+    region = Widget.region
+
+    def placed(widget: Widget) -> Region:  # a hidden part keeps its place (and size)
+        place = widget.__dict__.get("_sketch_place")
+        return place if place is not None else region.fget(widget)  # type: ignore[attr-defined]
 
     def quiet_parts(widget: Widget, *args: Any, **kwargs: Any) -> Widget:
-        if widget.id in HIDDEN and getattr(widget.parent, "_sketch", None) is not None \
-                or widget.id in PARTS and getattr(getattr(widget.parent, "parent", None),
-                                                  "_sketch", None) is not None:
+        view = widget.parent if widget.id in HIDDEN else None
+        if view is not None and not isinstance(view, cls):
+            view = view.parent
+        if view is not None and getattr(view, "_sketch", None) is not None:
+            if widget.id in PARTS and kwargs.get("repaint", True):
+                # What Widget.refresh does but ask for an idle turn: its content
+                # to be drawn again (not the visual it kept), when the block asks.
+                widget._layout_cache.clear()
+                widget._set_dirty()
+                widget.clear_cached_dimensions()
+                widget._rich_style_cache.clear()
+                draw_soon(view)
             return widget  # hidden, drawn by the block
         return refresh(widget, *args, **kwargs)
 
@@ -191,3 +259,4 @@ def sketch_the_table() -> None:
     cls.on_resize = sketched_resize  # type: ignore[method-assign]  # (a sketch)
     cls.render_line = render_line  # type: ignore[method-assign]  # (a sketch)
     Widget.refresh = quiet_parts  # type: ignore[method-assign]  # (a sketch)
+    Widget.region = property(placed)  # type: ignore[method-assign, assignment]  # (a sketch)

@@ -1,8 +1,10 @@
 """What a renderer of the table's own could save a card-room key, at most
 (issue 46, point 3): the key at two tables (`measure_keys`) as the room
 draws it, against the same with the table's block drawn by the sketch in
-`table_sketch` (one widget's rows, the parts' Textual drawing gone), in
-alternate processes (the sketch patches classes for a whole process).
+`table_sketch` (one widget's rows, the parts' Textual drawing gone), and
+against the block composing the lines Textual's styles cache makes of
+each part (`exact`), in alternate processes (the sketch patches classes
+for a whole process).
 
 Run on demand:
 `python -m pytest tests/benchmarks/test_table_sketch.py --benchmark-only -s`
@@ -22,6 +24,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,13 +37,22 @@ import asyncio, json, sys
 sys.path[:0] = [{here!r}, {tests!r}]
 if {sketched!r}:
     from table_sketch import sketch_the_table
-    sketch_the_table()
-from test_screen_update import measure_keys
-print(json.dumps(asyncio.run(measure_keys(keys={keys}))))
+    sketch_the_table(exact={sketched!r} == "exact")
+import test_screen_update
+channels = []
+made = test_screen_update.ScreenChannel.__init__
+def kept(channel):
+    made(channel)
+    channels.append(channel)
+test_screen_update.ScreenChannel.__init__ = kept
+found = asyncio.run(test_screen_update.measure_keys(keys={keys}))
+print(json.dumps(dict(found, screen=channels[0].screen.text())))
 """
 
 
-def _one_run(sketched: bool, keys: int = 150) -> dict[str, float]:
+def _one_run(sketched: str, keys: int = 150) -> dict[str, Any]:
+    """One process's `measure_keys` (and the first seat's screen at its
+    end): `sketched` "" (the widgets), "sketch" or "exact"."""
     code = ONE_RUN.format(here=str(HERE), tests=str(HERE.parent), sketched=sketched, keys=keys)
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=300, check=True)
@@ -53,30 +65,36 @@ def _median(values: list[float]) -> float:
     return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
 
 
-def _drew_the_block(runs: dict[str, list[dict[str, float]]]) -> bool:
-    """Both ran, and the sketch drew the block: its keys sent fewer bytes."""
+def _drew_the_block(runs: dict[str, list[dict[str, Any]]]) -> bool:
+    """Every run ran; the sketches drew the block (their keys sent fewer
+    bytes: only the block's changed rows), and drew what its parts hold: a
+    seat's screen at the end shows the board's holes and the game hole (a
+    part drawn at no size, or from what it held before, showed nothing)."""
     ran = all(f["keys"] > 0 and f["writes"] > 0 for found in runs.values() for f in found)
-    return ran and max(f["bytes"] for f in runs["sketch"]) < min(f["bytes"] for f in
-                                                                  runs["widgets"])
+    widgets = min(f["bytes"] for f in runs["widgets"])
+    return ran and all(f["bytes"] < widgets and "·····" in f["screen"] and "◎" in f["screen"]
+                       for name, found in runs.items() if name != "widgets" for f in found)
 
 
 @pytest.mark.short
 def test_the_table_sketch_runs(benchmark):
     """The short version: one run each, `SHORT_KEYS` keys."""
-    runs: dict[str, list[dict[str, float]]] = {}
-    benchmark.pedantic(lambda: runs.update(widgets=[_one_run(False, SHORT_KEYS)],
-                                           sketch=[_one_run(True, SHORT_KEYS)]),
+    runs: dict[str, list[dict[str, Any]]] = {}
+    benchmark.pedantic(lambda: runs.update(widgets=[_one_run("", SHORT_KEYS)],
+                                           sketch=[_one_run("sketch", SHORT_KEYS)],
+                                           exact=[_one_run("exact", SHORT_KEYS)]),
                        rounds=1, iterations=1)
-    assert _drew_the_block(runs), runs
+    assert _drew_the_block(runs), {name: [{k: v for k, v in f.items() if k != "screen"}
+                                          for f in found] for name, found in runs.items()}
 
 
 def test_a_table_drawn_as_one_widget_against_its_widgets(benchmark):
-    runs: dict[str, list[dict[str, float]]] = {"widgets": [], "sketch": []}
+    runs: dict[str, list[dict[str, Any]]] = {"widgets": [], "sketch": [], "exact": []}
 
     def measure() -> None:
         for _ in range(RUNS):
-            runs["widgets"].append(_one_run(False))
-            runs["sketch"].append(_one_run(True))
+            for name in runs:
+                runs[name].append(_one_run("" if name == "widgets" else name))
 
     benchmark.pedantic(measure, rounds=1, iterations=1)
     medians = {}
@@ -91,9 +109,11 @@ def test_a_table_drawn_as_one_widget_against_its_widgets(benchmark):
               + f" (median {medians[name][1]:.1f}); frames a key "
               + ", ".join(f"{f['frames']:.2f}" for f in found) + "; bytes a key "
               + ", ".join(f"{f['bytes'] / 1000:.1f} K" for f in found))
-    key_ratio = medians["sketch"][0] / medians["widgets"][0]
-    event_ratio = medians["sketch"][1] / medians["widgets"][1]
-    print(f"the sketch against the widgets: {key_ratio:.2f} a key, {event_ratio:.2f} an event")
-    benchmark.extra_info.update({"key_ratio": round(key_ratio, 3),
-                                 "event_ratio": round(event_ratio, 3)})
-    assert _drew_the_block(runs), runs
+    for name in ("sketch", "exact"):
+        key_ratio = medians[name][0] / medians["widgets"][0]
+        event_ratio = medians[name][1] / medians["widgets"][1]
+        print(f"{name} against the widgets: {key_ratio:.2f} a key, {event_ratio:.2f} an event")
+        benchmark.extra_info.update({f"{name}_key_ratio": round(key_ratio, 3),
+                                     f"{name}_event_ratio": round(event_ratio, 3)})
+    assert _drew_the_block(runs), {name: [{k: v for k, v in f.items() if k != "screen"}
+                                          for f in found] for name, found in runs.items()}
