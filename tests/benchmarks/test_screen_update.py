@@ -30,6 +30,7 @@ from rich.style import Style as RichStyle
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal
+from textual.geometry import Region
 from textual.screen import Screen
 from textual.strip import Strip
 from textual.widget import Widget
@@ -611,6 +612,10 @@ BARE_FRAMES = 200
 BARE_SHAPES = {"one widget, every row": ("all",),
                "5 of 8 widgets": ("left", "board", "middle", "hand", "recent")}
 STRIPS = "5 of 8 widgets, each making its own strips"
+# The floor under any screen drawn as one widget's lines (a renderer of the
+# table's own inside Textual): one widget making its own strips, only the
+# rows that changed repainted, so many of its 24 rows new a frame.
+CANVAS_ROWS = (4, 8, 24)
 
 
 class BareApp(App[None]):
@@ -692,6 +697,68 @@ class StripBareApp(BareApp):
             yield StripLines(id=name)
 
 
+class StripCanvas(Widget):
+    """One widget over the whole screen, drawing its rows as strips it makes
+    itself and repainting only the rows it changed."""
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.rows: list[Strip] = []
+
+    def set_rows(self, frame: int, changed: int) -> None:
+        """New lines for the first `changed` rows, as `_bare_lines` draws them."""
+        width, height = self.size
+        if len(self.rows) != height:
+            self.rows = [Strip.blank(width)] * height
+        for row in range(min(changed, height)):
+            self.rows[row] = Strip([
+                Segment(f"{row:2d} ", StripLines.BOLD),
+                Segment(f"5♥ 10♠ J♦ frame {frame}", StripLines.GREEN),
+                Segment(f"  count {frame % 31:2d}  ", StripLines.YELLOW),
+                Segment("pegged 2 for a pair".ljust(30))]).crop_extend(0, width, None)
+            self.refresh(Region(0, row, width, 1))
+
+    def render_line(self, y: int) -> Strip:
+        return self.rows[y] if y < len(self.rows) else Strip.blank(self.size.width)
+
+
+class CanvasApp(App[None]):
+    """`StripCanvas` alone, on the server's way of running a session."""
+
+    CSS = "StripCanvas { height: 1fr; }"
+
+    def compose(self) -> ComposeResult:
+        yield StripCanvas()
+
+
+async def measure_canvas_frames(changed: int, frames: int = BARE_FRAMES) -> float:
+    """CPU ms a frame of `CanvasApp` at 80x24, `changed` rows new each frame."""
+    many_terminals_in_one_process()
+    channel = ScreenChannel()
+    app = CanvasApp()
+    client_console(app, "xterm-256color", {})
+    app.driver_class = ChannelDriver.for_channel(channel)
+    task = asyncio.get_running_loop().create_task(app.run_async(size=(80, 24)))
+    try:
+        with FrameCount() as drawn:
+            deadline = time.monotonic() + 10
+            while not drawn.calls:
+                assert time.monotonic() < deadline, "the canvas was never drawn"
+                await asyncio.sleep(0.01)
+            canvas = app.query_one(StripCanvas)
+            started, before = time.process_time(), drawn.calls
+            for frame in range(frames):
+                drawn.came.clear()
+                canvas.set_rows(frame, changed)
+                await asyncio.wait_for(drawn.came.wait(), 5)
+            cpu = time.process_time() - started
+            assert drawn.calls - before >= frames
+    finally:
+        app.exit()
+        await task
+    return cpu * 1000 / frames
+
+
 async def measure_bare_frames(shape: tuple[str, ...], frames: int = BARE_FRAMES,
                               strips: bool = False) -> float:
     """CPU ms a frame of `BareApp` at 80x24, the widgets of `shape` given new
@@ -735,9 +802,13 @@ def test_a_seat_frame_against_a_bare_textual_frame(benchmark):
     app's frame, in alternate runs: the floor Textual sets under any
     change that keeps it; and the same bare frame with widgets that make
     their own strips (Line API), the floor under a table whose widgets do
-    their own drawing (see assets/measurements/card-room.md)."""
+    their own drawing; and one widget over the whole screen making its own
+    strips, only its changed rows repainted, the floor under a screen drawn
+    by a renderer of its own (see assets/measurements/card-room.md)."""
     table: list[float] = []
-    bare: dict[str, list[float]] = {name: [] for name in [*BARE_SHAPES, STRIPS]}
+    canvases = {f"one widget making its own strips, {rows} of 24 rows new": rows
+                for rows in CANVAS_ROWS}
+    bare: dict[str, list[float]] = {name: [] for name in [*BARE_SHAPES, STRIPS, *canvases]}
 
     def measure() -> None:
         for _ in range(3):
@@ -747,6 +818,8 @@ def test_a_seat_frame_against_a_bare_textual_frame(benchmark):
                 bare[name].append(asyncio.run(measure_bare_frames(shape)))
             bare[STRIPS].append(asyncio.run(measure_bare_frames(
                 BARE_SHAPES["5 of 8 widgets"], strips=True)))
+            for name, rows in canvases.items():
+                bare[name].append(asyncio.run(measure_canvas_frames(rows)))
 
     benchmark.pedantic(measure, rounds=1, iterations=1)
     middle = sorted(table)[len(table) // 2]
