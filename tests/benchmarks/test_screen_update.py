@@ -23,6 +23,7 @@ import asyncio
 import random
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.segment import Segment
@@ -672,14 +673,18 @@ class StripLines(Widget):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.strips: list[Strip] = []
 
+    @classmethod
+    def row(cls, row: int, frame: int, width: int) -> Strip:
+        """`_bare_lines`'s row `row` of `frame`, as a strip `width` wide."""
+        return Strip([
+            Segment(f"{row:2d} ", cls.BOLD), Segment(f"5♥ 10♠ J♦ frame {frame}", cls.GREEN),
+            Segment(f"  count {frame % 31:2d}  ", cls.YELLOW),
+            Segment("pegged 2 for a pair".ljust(30))]).crop_extend(0, width, None)
+
     def set_frame(self, frame: int) -> None:
         """`_bare_lines`'s rows for `frame`, as strips."""
         width = self.content_size.width
-        self.strips = [Strip([
-            Segment(f"{row:2d} ", self.BOLD), Segment(f"5♥ 10♠ J♦ frame {frame}", self.GREEN),
-            Segment(f"  count {frame % 31:2d}  ", self.YELLOW),
-            Segment("pegged 2 for a pair".ljust(30))]).crop_extend(0, width, None)
-            for row in range(self.content_size.height)]
+        self.strips = [self.row(row, frame, width) for row in range(self.content_size.height)]
         self.refresh()
 
     def render_line(self, y: int) -> Strip:
@@ -711,11 +716,7 @@ class StripCanvas(Widget):
         if len(self.rows) != height:
             self.rows = [Strip.blank(width)] * height
         for row in range(min(changed, height)):
-            self.rows[row] = Strip([
-                Segment(f"{row:2d} ", StripLines.BOLD),
-                Segment(f"5♥ 10♠ J♦ frame {frame}", StripLines.GREEN),
-                Segment(f"  count {frame % 31:2d}  ", StripLines.YELLOW),
-                Segment("pegged 2 for a pair".ljust(30))]).crop_extend(0, width, None)
+            self.rows[row] = StripLines.row(row, frame, width)
             self.refresh(Region(0, row, width, 1))
 
     def render_line(self, y: int) -> Strip:
@@ -731,25 +732,27 @@ class CanvasApp(App[None]):
         yield StripCanvas()
 
 
-async def measure_canvas_frames(changed: int, frames: int = BARE_FRAMES) -> float:
-    """CPU ms a frame of `CanvasApp` at 80x24, `changed` rows new each frame."""
+async def _frames_cpu(app: App[None], ready: Callable[[], Callable[[int], None]],
+                      frames: int) -> float:
+    """CPU ms a frame of `app` at 80x24, run as the server runs a session on
+    the channel the table's keys are measured on. Once it is drawn,
+    `ready()` gives what makes frame n's change (its widgets found before
+    the clock starts); each frame is awaited."""
     many_terminals_in_one_process()
-    channel = ScreenChannel()
-    app = CanvasApp()
     client_console(app, "xterm-256color", {})
-    app.driver_class = ChannelDriver.for_channel(channel)
+    app.driver_class = ChannelDriver.for_channel(ScreenChannel())
     task = asyncio.get_running_loop().create_task(app.run_async(size=(80, 24)))
     try:
         with FrameCount() as drawn:
             deadline = time.monotonic() + 10
             while not drawn.calls:
-                assert time.monotonic() < deadline, "the canvas was never drawn"
+                assert time.monotonic() < deadline, f"{type(app).__name__} was never drawn"
                 await asyncio.sleep(0.01)
-            canvas = app.query_one(StripCanvas)
+            new_frame = ready()
             started, before = time.process_time(), drawn.calls
             for frame in range(frames):
                 drawn.came.clear()
-                canvas.set_rows(frame, changed)
+                new_frame(frame)
                 await asyncio.wait_for(drawn.came.wait(), 5)
             cpu = time.process_time() - started
             assert drawn.calls - before >= frames
@@ -757,6 +760,17 @@ async def measure_canvas_frames(changed: int, frames: int = BARE_FRAMES) -> floa
         app.exit()
         await task
     return cpu * 1000 / frames
+
+
+async def measure_canvas_frames(changed: int, frames: int = BARE_FRAMES) -> float:
+    """CPU ms a frame of `CanvasApp` at 80x24, `changed` rows new each frame."""
+    app = CanvasApp()
+
+    def ready() -> Callable[[int], None]:
+        canvas = app.query_one(StripCanvas)
+        return lambda frame: canvas.set_rows(frame, changed)
+
+    return await _frames_cpu(app, ready, frames)
 
 
 async def measure_bare_frames(shape: tuple[str, ...], frames: int = BARE_FRAMES,
@@ -764,36 +778,23 @@ async def measure_bare_frames(shape: tuple[str, ...], frames: int = BARE_FRAMES,
     """CPU ms a frame of `BareApp` at 80x24, the widgets of `shape` given new
     lines each frame, on the channel the table's keys are measured on.
     `strips`: `StripBareApp` instead, each widget making its own strips."""
-    many_terminals_in_one_process()
-    channel = ScreenChannel()
     app = StripBareApp(shape) if strips else BareApp(shape)
-    client_console(app, "xterm-256color", {})
-    app.driver_class = ChannelDriver.for_channel(channel)
-    task = asyncio.get_running_loop().create_task(app.run_async(size=(80, 24)))
-    try:
-        with FrameCount() as drawn:
-            deadline = time.monotonic() + 10
-            while not drawn.calls:
-                assert time.monotonic() < deadline, "the bare app was never drawn"
-                await asyncio.sleep(0.01)
-            widgets = [app.query_one(f"#{name}") for name in shape]
-            started, before = time.process_time(), drawn.calls
-            for frame in range(frames):
-                drawn.came.clear()
-                for widget in widgets:
-                    if isinstance(widget, StripLines):
-                        widget.set_frame(frame)
-                    else:
-                        assert isinstance(widget, Static)
-                        widget.update(_bare_lines(frame, widget.content_size.height),
-                                      layout=False)
-                await asyncio.wait_for(drawn.came.wait(), 5)
-            cpu = time.process_time() - started
-            assert drawn.calls - before >= frames
-    finally:
-        app.exit()
-        await task
-    return cpu * 1000 / frames
+
+    def ready() -> Callable[[int], None]:
+        widgets = [app.query_one(f"#{name}") for name in shape]
+
+        def new_frame(frame: int) -> None:
+            for widget in widgets:
+                if isinstance(widget, StripLines):
+                    widget.set_frame(frame)
+                else:
+                    assert isinstance(widget, Static)
+                    widget.update(_bare_lines(frame, widget.content_size.height),
+                                  layout=False)
+
+        return new_frame
+
+    return await _frames_cpu(app, ready, frames)
 
 
 def test_a_seat_frame_against_a_bare_textual_frame(benchmark):
