@@ -235,29 +235,21 @@ class Client(ScreenReader):
     def press(self, keys: str | bytes) -> None:
         self.chan.write(keys.encode() if isinstance(keys, str) else keys)
 
-    async def shows_while_there(self, text: str, timeout: float = 10.0) -> None:
-        """Wait until `text` has been drawn, saying every 0.3 s meanwhile
-        that this terminal has the focus (a focus report: a byte the room
-        counts as the person being there, and a key no screen acts on), so
-        that a lobby slow to come on a loaded machine does not count as
-        idle against a room that closes idle lobbies within a second."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while text not in self.terminal.text()[-20000:]:
-            assert loop.time() < deadline, \
-                f"{text!r} never arrived; last: {self.terminal.text()[-600:]!r}"
-            self.press(FOCUS_IN)
-            self.terminal.arrived.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.terminal.arrived.wait(), 0.3)
-
-    async def shows(self, text: str, timeout: float = 10.0) -> None:
-        """Wait until `text` has been drawn on this client's screen."""
+    async def shows(self, text: str, timeout: float = 10.0, there: bool = False) -> None:
+        """Wait until `text` has been drawn on this client's screen. `there`:
+        meanwhile say every 0.3 s that this terminal has the focus (a focus
+        report: a byte the room counts as the person being there, and a key
+        no screen acts on), so that a screen slow to come on a loaded machine
+        does not count as idle against a room that closes idle lobbies within
+        a second."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while text not in self.terminal.text()[-20000:]:
             remaining = deadline - loop.time()
             assert remaining > 0, f"{text!r} never arrived; last: {self.terminal.text()[-600:]!r}"
+            if there:
+                self.press(FOCUS_IN)
+                remaining = min(remaining, 0.3)
             self.terminal.arrived.clear()
             try:
                 await asyncio.wait_for(self.terminal.arrived.wait(), remaining)
@@ -310,9 +302,8 @@ async def seat_three(port: int, room: Room, names=("ann", "bob", "cat"), short: 
         if len(clients) == index:
             clients.append(await Client.connect(port, names[index]))
         client = clients[index]
-        if late:  # (its lobby may take longer than the room's idle limit to come)
-            await client.shows_while_there("Table")
-        await client.shows("Table")
+        # (late: its lobby may take longer than the room's idle limit to come)
+        await client.shows("Table", there=late)
         await client.shows("waiting")
         client.press("\r")
     await until(lambda: all(s.name for s in table.seats), what="three seated")

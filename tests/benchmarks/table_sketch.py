@@ -58,6 +58,13 @@ KEPT = 2048  # parts' lines kept for every seat in the process
 _kept: dict[Hashable, list[Strip]] = {}
 
 
+def _keep(key: Hashable, lines: list[Strip]) -> None:
+    """Keep a part's lines for every seat (emptied when full)."""
+    if len(_kept) >= KEPT:
+        _kept.clear()
+    _kept[key] = lines
+
+
 def _plain_text(content: object) -> Text:
     if isinstance(content, Text):
         return content
@@ -91,9 +98,7 @@ def _part_lines(part: Widget, region: Region, console: Any) -> list[Strip]:
         lines = [top.crop_extend(0, width, None),
                  *(Strip([Segment("│ ", BOX), *line, Segment(" │", BOX)]) for line in lines),
                  Strip([Segment("╰" + "─" * (width - 2) + "╯", BOX)])]
-    if len(_kept) >= KEPT:
-        _kept.clear()
-    _kept[key] = lines
+    _keep(key, lines)
     return lines
 
 
@@ -128,9 +133,7 @@ def _exact_part_lines(part: Any, region: Region) -> list[Strip]:
         padding=styles.padding, crop=Region(0, 0, *region.size), opacity=part.opacity,
         ansi_theme=app.ansi_theme, native_ansi=app.native_ansi_color)
     if known:
-        if len(_kept) >= KEPT:
-            _kept.clear()
-        _kept[key] = lines
+        _keep(key, lines)
     return lines
 
 
@@ -197,7 +200,7 @@ def sketch_the_table(exact: bool = False) -> None:
     from crib3.tui.widgets import table_view
 
     cls = table_view.TableView
-    show, announce, resized = cls.show, cls.announce, cls.on_resize
+    show = cls.show
 
     def draw_soon(view: Any) -> None:  # once for all a move's parts
         block = getattr(view, "_sketch", None)
@@ -215,15 +218,7 @@ def sketch_the_table(exact: bool = False) -> None:
 
     def sketched_show(view: Any, *args: Any, **kwargs: Any) -> None:
         show(view, *args, **kwargs)
-        draw_soon(view)
-
-    def sketched_announce(view: Any, line: str) -> None:
-        announce(view, line)
-        draw_soon(view)
-
-    def sketched_resize(view: Any) -> None:
-        resized(view)
-        draw_soon(view)
+        draw_soon(view)  # the first: the block is made (later, its parts' refreshes ask)
 
     def render_line(view: Any, y: int) -> Strip:
         block = getattr(view, "_sketch", None)
@@ -255,8 +250,6 @@ def sketch_the_table(exact: bool = False) -> None:
         return refresh(widget, *args, **kwargs)
 
     cls.show = sketched_show  # type: ignore[method-assign]  # a sketch (see above)
-    cls.announce = sketched_announce  # type: ignore[method-assign]  # (a sketch)
-    cls.on_resize = sketched_resize  # type: ignore[method-assign]  # (a sketch)
     cls.render_line = render_line  # type: ignore[method-assign]  # (a sketch)
     Widget.refresh = quiet_parts  # type: ignore[method-assign]  # (a sketch)
     Widget.region = property(placed)  # type: ignore[method-assign, assignment]  # (a sketch)
