@@ -331,7 +331,7 @@ async def press_on(clients, table, every: float = 0.05, limit: float = 120.0,
         return table.over and len(done) == len(clients)
 
     while not finished():
-        assert loop.time() < deadline, f"the game is stuck at {standing(table)}"
+        assert loop.time() < deadline, stuck(clients, table)
         for index, client in enumerate(clients):
             if client.terminal.closed.is_set() or index in done:
                 continue
@@ -341,6 +341,23 @@ async def press_on(clients, table, every: float = 0.05, limit: float = 120.0,
                 continue
             client.press("\r")
         await asyncio.sleep(every)
+
+
+def stuck(clients, table) -> str:
+    """Why `press_on` gave up: where the game stood, whom it waited for,
+    and each person's connection and the end of their screen (a stuck game
+    in a loaded clean-clone run said only its hand and scores)."""
+    game = table.game
+    waiting = game.to_act() if game is not None else ()
+    lines = [f"the game is stuck at {standing(table)}; phase "
+             f"{game.state.phase.name if game is not None else '-'}, to act {waiting}, "
+             f"online {sorted(table.online)}"]
+    for index, client in enumerate(clients):
+        screen = plain(bytes(client.terminal.received[-3000:])).split("\n")
+        tail = " | ".join(line.strip() for line in screen[-6:] if line.strip())
+        closed = "closed" if client.terminal.closed.is_set() else "open"
+        lines.append(f"  person {index} ({closed}): ...{tail[-400:]}")
+    return "\n".join(lines)
 
 
 class Recorder:

@@ -29,7 +29,7 @@ from crib3.cluster.store import ClusterStore, patiently
 from crib3.duplicate.events import DuplicateEvent, events_dir
 from crib3.engine.log import write_log
 from crib3.room.event_ratings import event_id, event_name, event_result
-from crib3.room.live_event import OVER, FieldResult, LiveEvent, baseline_folder, play_baseline
+from crib3.room.live_event import OVER, FieldResult, LiveEvent, ensure_baseline
 from crib3.room.results import Result
 
 BUCKET = "crib3-events"
@@ -98,8 +98,7 @@ async def event_results(store: ClusterStore, kv: Any, name: str,
         header = record.header if record.header is not None else {}
         write_log(path, record.events, header)
         live.logs[key] = path
-    if not baseline_folder(live.event).is_dir():
-        await asyncio.to_thread(play_baseline, live.event, baseline_folder(live.event))
+    await asyncio.to_thread(ensure_baseline, live.event)
     fields, ranking, problems = live.results()
     return live, fields, list(ranking), problems
 

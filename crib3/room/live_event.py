@@ -35,6 +35,9 @@ host chose when making it.
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
+import threading
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -389,6 +392,37 @@ def new_live_event(name: str, seed: int, count: int, level: str, host: str, star
 
 def baseline_log(folder: Path, board: int, slot: int) -> Path:
     return folder / f"{board:02d}" / f"slot-{slot}.jsonl"
+
+
+_BASELINE_MADE = threading.Lock()  # one thread of a process plays a missing yardstick
+
+
+def ensure_baseline(event: DuplicateEvent) -> Path:
+    """The event's yardstick plays (`baseline_folder`), played here first if
+    they are missing, as a cluster's node or `crib3 event results
+    --cluster` finds them on a machine that did not make the event. They
+    are played in a scratch folder beside their place and renamed into it
+    whole: a reader (another task of this node reading the results, or
+    another process on the same data folder) finds them complete or not at
+    all, never the boards played so far (it once scored a board's field
+    without two of its yardsticks, and a rated result would differ between
+    nodes). Blocking (a second or two): run it off the loop."""
+    folder = baseline_folder(event)
+    with _BASELINE_MADE:
+        if folder.is_dir():
+            return folder
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix=f".{folder.name}-", dir=folder.parent))
+        try:
+            play_baseline(event, scratch)
+            try:
+                scratch.rename(folder)
+            except OSError:
+                if not folder.is_dir():  # (else another process's came first: the same plays)
+                    raise
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+    return folder
 
 
 def play_baseline(event: DuplicateEvent, folder: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -15,7 +16,7 @@ from crib3.duplicate.scoring import matchpoints, net
 from crib3.engine.events import CardsDealt
 from crib3.engine.log import load_log
 from crib3.players.easy import EasyPlayer
-from crib3.room import Room, RoomError
+from crib3.room import Room, RoomError, live_event
 from crib3.room.live_event import (
     CALL_OFF,
     CALLED_OFF,
@@ -23,6 +24,8 @@ from crib3.room.live_event import (
     PLAYING,
     WITH_COMPUTER,
     LiveEvent,
+    baseline_folder,
+    ensure_baseline,
     fill_name,
     stand_in_name,
     table_sizes,
@@ -118,6 +121,27 @@ def test_who_leaves_mid_event_is_the_computer_from_that_board_on():
     assert live.entries(0, 1)[1] == ("bob", True)
     assert live.entries(0, 2)[1] == (stand_in_name("bob"), False)
     assert not live.leaves("nobody")
+
+
+def test_a_missing_yardstick_is_found_whole_or_not_at_all(monkeypatch):
+    """Three of a node's tasks (its results read, its rating, a check)
+    asking at once for an event's yardstick plays it does not have: they
+    are played once, and nobody finds the boards played so far (a node's
+    results once scored board 3 without two of its yardsticks)."""
+    event = tiny("yard")
+    seen_early: list[bool] = []
+    real = live_event.play_with_bots
+
+    def watched(*args, **kwargs):
+        seen_early.append(baseline_folder(event).exists())
+        return real(*args, **kwargs)
+    monkeypatch.setattr(live_event, "play_with_bots", watched)
+    with ThreadPoolExecutor(3) as pool:
+        folders = list(pool.map(lambda _: ensure_baseline(event), range(3)))
+    assert folders == [baseline_folder(event)] * 3
+    assert seen_early == [False] * 9  # 3 boards x 3 slots, played once, unseen till whole
+    assert len(list(baseline_folder(event).glob("*/slot-*.jsonl"))) == 9
+    assert [p.name for p in event.folder.iterdir()] == ["live-baseline"]  # no scratch left
 
 
 def test_it_is_kept_and_read_back(tmp_path):
