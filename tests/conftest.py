@@ -1,4 +1,5 @@
 import contextlib
+import gc
 import os
 import sys
 from pathlib import Path
@@ -20,6 +21,28 @@ pytest_plugins = ["snapshot_support"]
 # Properties run a fixed number of examples everywhere (CI has 2 cores).
 settings.register_profile("crib3", max_examples=50, deadline=None)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "crib3"))
+
+
+def pytest_collection_finish(session):
+    """What importing and collecting made lives as long as the test worker
+    (Textual's, Rich's, crib3's and hypothesis's modules, classes and
+    caches): it is moved out of the cyclic collector's sight, as a session
+    worker does with what it keeps (`crib3.net.collector`). Every full
+    collection scanned it all again (the figures: docs/development.md)."""
+    gc.collect()
+    gc.freeze()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Frozen again after a test that unfroze everything (the collector's
+    own test does), so the rest of that worker's tests keep the saving."""
+    try:
+        return (yield)
+    finally:
+        if gc.get_freeze_count() == 0:
+            gc.collect()
+            gc.freeze()
 
 
 @pytest.fixture(autouse=True)
