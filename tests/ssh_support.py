@@ -353,8 +353,8 @@ def stuck(clients, table) -> str:
              f"{game.state.phase.name if game is not None else '-'}, to act {waiting}, "
              f"online {sorted(table.online)}"]
     for index, client in enumerate(clients):
-        screen = plain(bytes(client.terminal.received[-3000:])).split("\n")
-        tail = " | ".join(line.strip() for line in screen[-6:] if line.strip())
+        shown = [line.strip() for line in client.screen().splitlines() if line.strip()]
+        tail = " | ".join(shown[-6:])
         closed = "closed" if client.terminal.closed.is_set() else "open"
         lines.append(f"  person {index} ({closed}): ...{tail[-400:]}")
     return "\n".join(lines)
